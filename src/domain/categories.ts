@@ -1,0 +1,18 @@
+import { z } from 'zod';
+
+export const categorySchema = z.object({ id: z.string(), name: z.string() });
+export type Category = z.infer<typeof categorySchema>;
+
+/** Categories of a new marketplace (DECISIONS §1: demo data). */
+export const DEFAULT_CATEGORIES = [
+  'Electronics',
+  'Furniture',
+  'Home & Garden',
+  'Groceries',
+  'Clothing',
+  'Tools & Hardware',
+  'Sports & Outdoors',
+  'Building Materials',
+  'Books',
+  'Toys & Games',
+] as const;

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/** The one error body every failing call answers with (DECISIONS §12). */
+export const errorBodySchema = z.object({
+  message: z.string(),
+  code: z.string(),
+  requestId: z.string(),
+  fields: z.record(z.string(), z.string()).optional(),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export const ERROR_CODES = [
+  'bad_request',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'payload_too_large',
+  'rate_limited',
+  'unavailable',
+  'internal',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];

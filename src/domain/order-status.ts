@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import type { Role } from './roles';
+
+/** Spec buyer §4 and DECISIONS §7. The stored values; 'in-transit' keeps the spec's hyphen. */
+export const ORDER_STATUSES = [
+  'pending',
+  'assigned',
+  'in-transit',
+  'delivered',
+  'ready_for_pickup',
+  'completed',
+  'cancelled',
+] as const;
+export const orderStatusSchema = z.enum(ORDER_STATUSES);
+export type OrderStatus = z.infer<typeof orderStatusSchema>;
+
+/** Badge labels (spec buyer §4). */
+export const STATUS_BADGE: Record<OrderStatus, string> = {
+  pending: 'Pending',
+  assigned: 'Assigned',
+  'in-transit': 'In Transit',
+  delivered: 'Delivered',
+  ready_for_pickup: 'Ready for Pickup',
+  completed: 'Completed',
+  cancelled: 'Cancelled',
+};
+
+/** How an order reaches the buyer; decides its path through the statuses. */
+export type Fulfilment = 'driver' | 'seller' | 'pickup';
+
+/** Timeline steps and their labels per path (spec buyer §4). */
+export const TIMELINE: Record<Fulfilment, { status: OrderStatus; label: string }[]> = {
+  driver: [
+    { status: 'pending', label: 'Order Placed' },
+    { status: 'assigned', label: 'Driver Assigned' },
+    { status: 'in-transit', label: 'Out for Delivery' },
+    { status: 'delivered', label: 'Delivered' },
+  ],
+  seller: [
+    { status: 'pending', label: 'Order Placed' },
+    { status: 'in-transit', label: 'Out for Delivery' },
+    { status: 'delivered', label: 'Delivered' },
+  ],
+  pickup: [
+    { status: 'pending', label: 'Order Placed' },
+    { status: 'ready_for_pickup', label: 'Ready for Pickup' },
+    { status: 'completed', label: 'Picked Up' },
+  ],
+};
+
+export function fulfilmentOf(order: { isPickup: boolean; sellerDelivery: boolean }): Fulfilment {
+  if (order.isPickup) return 'pickup';
+  return order.sellerDelivery ? 'seller' : 'driver';
+}
+
+export const FINISHED_STATUSES: readonly OrderStatus[] = ['delivered', 'completed', 'cancelled'];
+
+export function isFinished(status: OrderStatus): boolean {
+  return FINISHED_STATUSES.includes(status);
+}
+
+/** Which party of the order an actor is, for the transition rules. */
+export type Party = 'buyer' | 'seller' | 'driver' | 'admin';
+
+/** The forward moves of each path and who may make them (DECISIONS §7). */
+const FORWARD: Record<Fulfilment, Partial<Record<OrderStatus, { to: OrderStatus; by: Party }>>> = {
+  driver: {
+    pending: { to: 'assigned', by: 'driver' },
+    assigned: { to: 'in-transit', by: 'driver' },
+    'in-transit': { to: 'delivered', by: 'driver' },
+  },
+  seller: {
+    pending: { to: 'in-transit', by: 'seller' },
+    'in-transit': { to: 'delivered', by: 'seller' },
+  },
+  pickup: {
+    pending: { to: 'ready_for_pickup', by: 'seller' },
+    ready_for_pickup: { to: 'completed', by: 'seller' },
+  },
+};
+
+/**
+ * Whether `party` may move an order on path `path` from `from` to `to`.
+ * Cancelling: buyer or seller while pending, admin until finished (DECISIONS §7).
+ */
+export function canTransition(path: Fulfilment, from: OrderStatus, to: OrderStatus, party: Party): boolean {
+  if (to === 'cancelled') {
+    if (party === 'admin') return !isFinished(from);
+    return (party === 'buyer' || party === 'seller') && from === 'pending';
+  }
+  const step = FORWARD[path][from];
+  return step !== undefined && step.to === to && step.by === party;
+}
+
+/** The timeline marks every step up to the current one as done (spec buyer §4). */
+export function timelineSteps(path: Fulfilment, status: OrderStatus) {
+  const steps = TIMELINE[path];
+  const current = steps.findIndex((s) => s.status === status);
+  return steps.map((s, i) => ({ ...s, done: current >= 0 && i <= current }));
+}
+
+export function roleToParty(role: Role): Party {
+  return role;
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/** Contact form (spec seller §5), shared by the support page and POST /api/contact. */
+export const contactMessageSchema = z.object({
+  name: z.string().trim().min(2, 'Name must be at least 2 characters').max(200, 'Name is too long'),
+  email: z
+    .string()
+    .trim()
+    .pipe(z.email({ message: 'Invalid email address' }).max(254, 'Invalid email address')),
+  phone: z.string().trim().max(40, 'Phone number is too long').optional().or(z.literal('')),
+  subject: z
+    .string()
+    .trim()
+    .min(3, 'Subject must be at least 3 characters')
+    .max(200, 'Subject is too long'),
+  message: z
+    .string()
+    .trim()
+    .min(10, 'Message must be at least 10 characters')
+    .max(5000, 'Message is too long'),
+});
+export type ContactMessage = z.infer<typeof contactMessageSchema>;
+
+export const contactReceiptSchema = z.object({ id: z.string(), receivedAt: z.string() });
+
+/** The company details shown on the support page (spec seller §2: values not shown there). */
+export const COMPANY = {
+  name: 'Local Delivery Marketplace',
+  mailingAddress: ['100 Main Street, Suite 200', 'Springfield, IL 62701', 'United States'],
+  phone: '(217) 555-0142',
+  email: 'support@localdelivery.example',
+  website: 'https://localdelivery.example',
+  hours: 'Monday to Friday, 8:00 AM to 6:00 PM Central',
+} as const;

@@ -1,0 +1,22 @@
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  replyTo?: string | undefined;
+}
+
+/** Outgoing mail (DECISIONS §1): logged in the embedded default; an SMTP adapter plugs in here. */
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}
+
+/** The embedded default: the message is already stored by its module; this writes it to the log. */
+export class LogMailer implements Mailer {
+  constructor(private readonly log: Pick<FastifyBaseLogger, 'info'>) {}
+
+  async send(message: MailMessage): Promise<void> {
+    this.log.info({ mail: { to: message.to, subject: message.subject, replyTo: message.replyTo } }, 'mail logged');
+  }
+}

@@ -1,0 +1,132 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { Database } from './db/client';
+import { LogMailer, type Mailer } from './adapters/mail/mailer';
+import type { IdentityProvider } from './adapters/identity/identity-provider';
+import { OidcIdentityProvider } from './adapters/identity/oidc-identity-provider';
+import type { App, AppContext } from './platform/context';
+import { registerErrorHandling } from './platform/errors';
+import { createRateLimits, DEFAULT_RATE_LIMITS, type RateLimitSettings } from './platform/rate-limit';
+import { registerSecurity } from './platform/security';
+import { registerSessions } from './platform/sessions';
+import { registerAuthRoutes } from './modules/auth/auth.routes';
+import { registerCatalogRoutes } from './modules/catalog/catalog.routes';
+import { registerHealthRoutes } from './modules/health/health.routes';
+import { registerSupportRoutes } from './modules/support/support.routes';
+import { registerUserRoutes } from './modules/users/users.routes';
+
+/** JSON bodies are small: names, addresses, messages. Files go to object storage, not here. */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  /** Secret that signs cookies; main.ts resolves it (from SESSION_SECRET or the data directory). */
+  sessionSecret: string;
+  /** Built browser app to serve (dist/web); absent in API-only tests. */
+  webRoot?: string | undefined;
+  logger?: FastifyServerOptions['logger'];
+  rateLimits?: Partial<RateLimitSettings>;
+  mailer?: Mailer;
+  identity?: IdentityProvider;
+}
+
+/** Builds the whole server without listening (tests inject into it). */
+export async function buildApp(options: BuildOptions): Promise<App> {
+  const { config, database } = options;
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Local Delivery Marketplace API',
+        version: '1.0.0',
+        description: 'Every call of the marketplace. Errors answer {message, code, requestId, fields?}.',
+      },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'sid' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  const identityOrigin = config.oidc ? new URL(config.oidc.issuerUrl).origin : undefined;
+  await registerSecurity(app, {
+    publicUrl: config.publicUrl,
+    formActions: identityOrigin ? [identityOrigin] : [],
+  });
+  await app.register(cookie, { secret: options.sessionSecret });
+  await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
+  registerSessions(app, { db: database.db, secure: config.publicUrl?.startsWith('https://') ?? false });
+
+  const ctx: AppContext = {
+    db: database.db,
+    config,
+    mailer: options.mailer ?? new LogMailer(app.log),
+    identity: options.identity ?? (config.oidc ? new OidcIdentityProvider(config.oidc) : undefined),
+    rateLimits: createRateLimits({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }),
+  };
+
+  registerHealthRoutes(app, database.ping);
+  registerAuthRoutes(app, ctx);
+  registerUserRoutes(app, ctx);
+  registerCatalogRoutes(app, ctx);
+  registerSupportRoutes(app, ctx);
+
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  if (options.webRoot) await serveWebApp(app, options.webRoot);
+  return app;
+}
+
+/** Serves the built browser app; any unknown non-API GET gets index.html (the client routes it). */
+async function serveWebApp(app: App, webRoot: string): Promise<void> {
+  const indexPath = path.join(webRoot, 'index.html');
+  if (!fs.existsSync(indexPath)) throw new Error(`The browser app is not built: ${indexPath} is missing (run npm run build)`);
+  await app.register(fastifyStatic, {
+    root: webRoot,
+    wildcard: false,
+    index: false,
+    setHeaders: (res, filePath) => {
+      const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+      void res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  const sendIndex = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html');
+  app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply));
+  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+    const urlPath = decodeURIComponent(request.url.split('?')[0] ?? '/');
+    if (urlPath.startsWith('/api/')) {
+      return reply.status(404).send({ message: 'Not found', code: 'not_found', requestId: request.id });
+    }
+    const filePath = path.join(webRoot, path.normalize(urlPath));
+    if (filePath.startsWith(webRoot + path.sep) && fs.existsSync(filePath) && fs.statSync(filePath).isFile()) {
+      return reply.sendFile(path.relative(webRoot, filePath));
+    }
+    // A missing file (script, image) is a 404; any other path is a page of the browser app.
+    if (/\.[a-z0-9]+$/i.test(urlPath)) {
+      return reply.status(404).send({ message: 'Not found', code: 'not_found', requestId: request.id });
+    }
+    return sendIndex(reply);
+  });
+}

@@ -1,0 +1,135 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The only reader of process.env (CONVENTIONS rule 7). Everything the server needs from its
+ * environment is parsed and validated here; a bad value stops start-up with a message naming it.
+ */
+const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+const optionalUrl = z.preprocess(emptyToUndefined, z.url().optional());
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.preprocess(emptyToUndefined, z.enum(['development', 'production', 'test']).default('development')),
+    PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(5000)),
+    HOST: z.preprocess(emptyToUndefined, z.string().min(1).default('0.0.0.0')),
+    DATA_DIR: z.preprocess(emptyToUndefined, z.string().min(1).default('./data')),
+    DATABASE_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+        .optional(),
+    ),
+    PUBLIC_URL: optionalUrl,
+    SESSION_SECRET: optionalString.pipe(
+      z.string().min(32, 'must be at least 32 characters').optional(),
+    ),
+    ADMIN_EMAILS: optionalString,
+    DEMO_DATA: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
+    OIDC_ISSUER_URL: optionalUrl,
+    OIDC_CLIENT_ID: optionalString,
+    OIDC_CLIENT_SECRET: optionalString,
+    LOG_LEVEL: z.preprocess(
+      emptyToUndefined,
+      z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    ),
+    MARKETPLACE_TZ: z.preprocess(emptyToUndefined, z.string().default('America/Chicago')),
+    TRUST_PROXY: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('false')),
+  })
+  .superRefine((env, ctx) => {
+    const oidc = [env.OIDC_ISSUER_URL, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
+    const set = oidc.filter((v) => v !== undefined).length;
+    if (set > 0 && set < 3) {
+      for (const key of ['OIDC_ISSUER_URL', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const) {
+        if (env[key] === undefined)
+          ctx.addIssue({ code: 'custom', path: [key], message: 'is required when any OIDC_ setting is set' });
+      }
+    }
+    if (env.NODE_ENV === 'production' && env.SESSION_SECRET === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required in production' });
+    }
+    try {
+      new Intl.DateTimeFormat('en-US', { timeZone: env.MARKETPLACE_TZ });
+    } catch {
+      ctx.addIssue({ code: 'custom', path: ['MARKETPLACE_TZ'], message: 'is not a known time zone' });
+    }
+    if (env.ADMIN_EMAILS !== undefined) {
+      for (const email of splitList(env.ADMIN_EMAILS)) {
+        if (!z.email().safeParse(email).success)
+          ctx.addIssue({ code: 'custom', path: ['ADMIN_EMAILS'], message: `"${email}" is not an email address` });
+      }
+    }
+  });
+
+function splitList(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s.length > 0);
+}
+
+export interface OidcConfig {
+  issuerUrl: string;
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  publicUrl: string | undefined;
+  /** Secret for signing cookies and upload URLs; generated and kept under dataDir when not given. */
+  sessionSecret: string | undefined;
+  adminEmails: string[];
+  demoData: boolean;
+  oidc: OidcConfig | undefined;
+  logLevel: string;
+  marketplaceTz: string;
+  /** Behind a reverse proxy: take the client address and protocol from X-Forwarded-* headers. */
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const key = issue.path.join('.') || 'environment';
+        const value = typeof issue.path[0] === 'string' ? source[issue.path[0]] : undefined;
+        const shown = value === undefined || /SECRET/.test(key) ? '' : ` (got "${value}")`;
+        return `${key}: ${issue.message}${shown}`;
+      }),
+    );
+  }
+  const env = parsed.data;
+  return {
+    env: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    dataDir: path.resolve(env.DATA_DIR),
+    databaseUrl: env.DATABASE_URL,
+    publicUrl: env.PUBLIC_URL?.replace(/\/+$/, ''),
+    sessionSecret: env.SESSION_SECRET,
+    adminEmails: env.ADMIN_EMAILS ? splitList(env.ADMIN_EMAILS) : [],
+    demoData: env.DEMO_DATA === 'on',
+    oidc:
+      env.OIDC_ISSUER_URL && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET
+        ? { issuerUrl: env.OIDC_ISSUER_URL, clientId: env.OIDC_CLIENT_ID, clientSecret: env.OIDC_CLIENT_SECRET }
+        : undefined,
+    logLevel: env.LOG_LEVEL,
+    marketplaceTz: env.MARKETPLACE_TZ,
+    trustProxy: env.TRUST_PROXY === 'true',
+  };
+}

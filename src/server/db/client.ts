@@ -1,0 +1,148 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+/** The database handle every query takes first (CONVENTIONS rule 6): the pool or a transaction. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+
+export interface Database {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  /** Where the embedded database lives; undefined for PostgreSQL and in-memory PGlite. */
+  dataDir: string | undefined;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The committed migrations, found from this file both in src/ and in the bundled dist/. */
+export function migrationsFolder(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    if (fs.existsSync(path.join(dir, 'package.json'))) return path.join(dir, 'src/server/db/migrations');
+    dir = path.dirname(dir);
+  }
+  throw new Error('Cannot find the project root (package.json) to locate the migrations');
+}
+
+export class DataDirLockedError extends Error {
+  constructor(dir: string, pid: number) {
+    super(
+      `The data directory ${dir} is already in use by another marketplace process (pid ${pid}). ` +
+        'Stop that process first, or point DATA_DIR at another directory.',
+    );
+    this.name = 'DataDirLockedError';
+  }
+}
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * PGlite must never be opened from two processes: a lock file holding the owner's pid guards the
+ * data directory. A lock left by a dead process is taken over.
+ */
+function acquireLock(lockPath: string, dir: string): () => void {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = fs.openSync(lockPath, 'wx');
+      fs.writeSync(fd, String(process.pid));
+      fs.closeSync(fd);
+      return () => {
+        try {
+          if (fs.readFileSync(lockPath, 'utf8').trim() === String(process.pid)) fs.unlinkSync(lockPath);
+        } catch {
+          // already gone
+        }
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const pid = Number.parseInt(fs.readFileSync(lockPath, 'utf8').trim(), 10);
+      if (Number.isInteger(pid) && pid !== process.pid && isProcessAlive(pid)) throw new DataDirLockedError(dir, pid);
+      fs.rmSync(lockPath, { force: true });
+    }
+  }
+  throw new Error(`Could not lock the data directory ${dir}`);
+}
+
+export interface OpenOptions {
+  /** postgres:// URL; when absent the embedded PGlite database is used. */
+  databaseUrl?: string | undefined;
+  /** Directory for PGlite files; absent means in memory (tests). */
+  dataDir?: string | undefined;
+}
+
+export async function openDatabase(options: OpenOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const db = drizzlePg(pool, { schema });
+    return {
+      db,
+      kind: 'postgres',
+      dataDir: undefined,
+      ping: async () => {
+        await pool.query('select 1');
+      },
+      close: () => pool.end(),
+    };
+  }
+  let release = () => {};
+  let dbDir: string | undefined;
+  if (options.dataDir) {
+    fs.mkdirSync(options.dataDir, { recursive: true });
+    release = acquireLock(path.join(options.dataDir, 'db.lock'), options.dataDir);
+    dbDir = path.join(options.dataDir, 'db');
+  }
+  try {
+    const client = dbDir ? new PGlite(dbDir) : new PGlite();
+    await client.waitReady;
+    const db = drizzlePglite(client, { schema });
+    let closed = false;
+    return {
+      db,
+      kind: 'pglite',
+      dataDir: options.dataDir,
+      ping: async () => {
+        await client.query('select 1');
+      },
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        try {
+          await client.close();
+        } finally {
+          release();
+        }
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+export async function migrateDatabase(database: Database): Promise<void> {
+  const folder = migrationsFolder();
+  if (database.kind === 'postgres') {
+    // Both adapters produce the same PgDatabase; the migrators only differ in their driver type.
+    await migratePg(database.db as Parameters<typeof migratePg>[0], { migrationsFolder: folder });
+  } else {
+    await migratePglite(database.db as Parameters<typeof migratePglite>[0], { migrationsFolder: folder });
+  }
+}

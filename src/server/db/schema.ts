@@ -1,0 +1,539 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+/**
+ * The stored data model: spec (seller document) §3 "Data model as stored", plus what DECISIONS.md
+ * needs (granted roles, password credentials, status events, payments, payouts, refunds, driver
+ * declines, contact messages, uploaded objects). Money columns are numeric in SQL and integer
+ * cents in TypeScript (CONVENTIONS rule 6); conversion happens at the query edge.
+ */
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp('updated_at', { withTimezone: true }).notNull().defaultNow();
+const money = (name: string) => numeric(name, { precision: 10, scale: 2 });
+const rate = (name: string) => numeric(name, { precision: 6, scale: 4 });
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    email: text('email').notNull(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    profileImageUrl: text('profile_image_url'),
+    role: text('role').notNull().default('buyer'),
+    /** Roles granted to this user; the current `role` is always one of them (DECISIONS §2). */
+    roles: text('roles').array().notNull().default(sql`ARRAY['buyer']::text[]`),
+    stripeAccountId: text('stripe_account_id'),
+    stripeAccountStatus: text('stripe_account_status'),
+    stripeOnboardingComplete: boolean('stripe_onboarding_complete').notNull().default(false),
+    vehicleImageUrl: text('vehicle_image_url'),
+    licenseImageUrl: text('license_image_url'),
+    trailerImageUrl: text('trailer_image_url'),
+    isVerified: boolean('is_verified').notNull().default(false),
+    /** OpenID Connect identity (issuer + subject) when the user signs in through OIDC. */
+    oidcIssuer: text('oidc_issuer'),
+    oidcSubject: text('oidc_subject'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
+    uniqueIndex('users_oidc_identity_unique').on(t.oidcIssuer, t.oidcSubject),
+    index('users_role_idx').on(t.role),
+    check('users_role_check', sql`${t.role} in ('buyer','seller','driver','admin')`),
+    check('users_roles_check', sql`${t.roles} <@ ARRAY['buyer','seller','driver','admin']::text[] and 'buyer' = any(${t.roles})`),
+    check('users_role_granted_check', sql`${t.role} = any(${t.roles})`),
+  ],
+);
+
+export const passwordCredentials = pgTable('password_credentials', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  passwordHash: text('password_hash').notNull(),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    sid: text('sid').primaryKey(),
+    sess: jsonb('sess').notNull(),
+    expire: timestamp('expire', { withTimezone: true }).notNull(),
+    /** Kept beside `sess` so a user's sessions can be found and go when the user goes. */
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+  },
+  (t) => [index('sessions_expire_idx').on(t.expire), index('sessions_user_idx').on(t.userId)],
+);
+
+export const categories = pgTable(
+  'categories',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('categories_name_unique').on(sql`lower(${t.name})`),
+    check('categories_name_check', sql`length(btrim(${t.name})) > 0`),
+  ],
+);
+
+export const products = pgTable(
+  'products',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sellerId: uuid('seller_id')
+      .notNull()
+      .references(() => users.id),
+    name: text('name').notNull(),
+    description: text('description'),
+    price: money('price').notNull(),
+    imageUrl: text('image_url'),
+    category: text('category').notNull(),
+    stock: integer('stock').notNull().default(0),
+    available: boolean('available').notNull().default(true),
+    requiresTrailer: boolean('requires_trailer').notNull().default(false),
+    sellerDelivery: boolean('seller_delivery').notNull().default(false),
+    sellerDeliveryFee: money('seller_delivery_fee'),
+    offerPickup: boolean('offer_pickup').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('products_seller_idx').on(t.sellerId),
+    index('products_available_category_idx').on(t.available, t.category),
+    index('products_created_idx').on(t.createdAt),
+    check('products_stock_check', sql`${t.stock} >= 0`),
+    check('products_price_check', sql`${t.price} >= 0`),
+    check('products_delivery_fee_check', sql`${t.sellerDeliveryFee} is null or ${t.sellerDeliveryFee} >= 0`),
+  ],
+);
+
+export const productImages = pgTable(
+  'product_images',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    imageUrl: text('image_url').notNull(),
+    displayOrder: integer('display_order').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index('product_images_product_idx').on(t.productId, t.displayOrder)],
+);
+
+export const addresses = pgTable(
+  'addresses',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    addressLine1: text('address_line1').notNull(),
+    addressLine2: text('address_line2'),
+    city: text('city').notNull(),
+    state: text('state').notNull(),
+    zipCode: text('zip_code').notNull(),
+    country: text('country').notNull().default('US'),
+    latitude: numeric('latitude', { precision: 10, scale: 7 }),
+    longitude: numeric('longitude', { precision: 10, scale: 7 }),
+    isVerified: boolean('is_verified').notNull().default(false),
+    isPrimary: boolean('is_primary').notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('addresses_user_idx').on(t.userId),
+    // Exactly one primary address per user, also under concurrent requests (issue: addresses).
+    uniqueIndex('addresses_one_primary_per_user').on(t.userId).where(sql`${t.isPrimary}`),
+    check('addresses_latitude_check', sql`${t.latitude} is null or ${t.latitude} between -90 and 90`),
+    check('addresses_longitude_check', sql`${t.longitude} is null or ${t.longitude} between -180 and 180`),
+  ],
+);
+
+export const orders = pgTable(
+  'orders',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    buyerId: uuid('buyer_id')
+      .notNull()
+      .references(() => users.id),
+    sellerId: uuid('seller_id')
+      .notNull()
+      .references(() => users.id),
+    orderNumber: text('order_number').notNull(),
+    status: text('status').notNull().default('pending'),
+    isPickup: boolean('is_pickup').notNull().default(false),
+    sellerDelivery: boolean('seller_delivery').notNull().default(false),
+    requiresTrailer: boolean('requires_trailer').notNull().default(false),
+    productSubtotal: money('product_subtotal').notNull(),
+    deliveryFee: money('delivery_fee').notNull(),
+    total: money('total').notNull(),
+    deliveryAddress: text('delivery_address').notNull(),
+    deliveryAddressId: uuid('delivery_address_id').references(() => addresses.id, { onDelete: 'set null' }),
+    deliveryNotes: text('delivery_notes'),
+    pickupAddressId: uuid('pickup_address_id').references(() => addresses.id, { onDelete: 'set null' }),
+    driverId: uuid('driver_id').references(() => users.id),
+    estimatedDeliveryTime: timestamp('estimated_delivery_time', { withTimezone: true }),
+    scheduledPickupTime: timestamp('scheduled_pickup_time', { withTimezone: true }),
+    paymentIntentId: text('payment_intent_id'),
+    paymentId: uuid('payment_id').references(() => payments.id),
+    sellerEarnings: money('seller_earnings').notNull(),
+    driverEarnings: money('driver_earnings').notNull(),
+    purchasePlatformFee: money('purchase_platform_fee').notNull(),
+    deliveryPlatformFee: money('delivery_platform_fee').notNull(),
+    platformFee: money('platform_fee').notNull(),
+    salesCommissionRate: rate('sales_commission_rate').notNull().default('0.1000'),
+    deliveryCommissionRate: rate('delivery_commission_rate').notNull().default('0.1000'),
+    seller30DaySales: money('seller_30day_sales').notNull().default('0'),
+    deliveryPhotoUrl: text('delivery_photo_url'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('orders_number_unique').on(t.orderNumber),
+    index('orders_buyer_idx').on(t.buyerId, t.createdAt),
+    index('orders_seller_idx').on(t.sellerId, t.createdAt),
+    index('orders_driver_idx').on(t.driverId, t.createdAt),
+    index('orders_status_idx').on(t.status, t.createdAt),
+    index('orders_payment_idx').on(t.paymentId),
+    check(
+      'orders_status_check',
+      sql`${t.status} in ('pending','assigned','in-transit','delivered','ready_for_pickup','completed','cancelled')`,
+    ),
+    check(
+      'orders_money_check',
+      sql`${t.productSubtotal} >= 0 and ${t.deliveryFee} >= 0 and ${t.total} = ${t.productSubtotal} + ${t.deliveryFee}`,
+    ),
+    // DECISIONS §6: the shares always add up to the total, to the cent.
+    check(
+      'orders_shares_check',
+      sql`${t.sellerEarnings} + ${t.driverEarnings} + ${t.platformFee} = ${t.total} and ${t.platformFee} = ${t.purchasePlatformFee} + ${t.deliveryPlatformFee}`,
+    ),
+  ],
+);
+
+export const orderItems = pgTable(
+  'order_items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id),
+    quantity: integer('quantity').notNull(),
+    price: money('price').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('order_items_order_idx').on(t.orderId),
+    index('order_items_product_idx').on(t.productId),
+    check('order_items_quantity_check', sql`${t.quantity} > 0`),
+    check('order_items_price_check', sql`${t.price} >= 0`),
+  ],
+);
+
+/** Every status change with its actor and time (DECISIONS §7); the timeline reads these. */
+export const orderStatusEvents = pgTable(
+  'order_status_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    fromStatus: text('from_status'),
+    toStatus: text('to_status').notNull(),
+    actorId: uuid('actor_id').references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index('order_status_events_order_idx').on(t.orderId, t.createdAt)],
+);
+
+/** One payment of a checkout; it may pay several orders (one per seller, DECISIONS §5). */
+export const payments = pgTable(
+  'payments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    buyerId: uuid('buyer_id')
+      .notNull()
+      .references(() => users.id),
+    provider: text('provider').notNull(),
+    providerPaymentId: text('provider_payment_id').notNull(),
+    amount: money('amount').notNull(),
+    currency: text('currency').notNull().default('usd'),
+    status: text('status').notNull().default('requires_payment'),
+    /** The checkout as priced by the server, kept so a late success report can still make the orders. */
+    checkout: jsonb('checkout').notNull(),
+    processedAt: timestamp('processed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('payments_provider_id_unique').on(t.provider, t.providerPaymentId),
+    index('payments_buyer_idx').on(t.buyerId, t.createdAt),
+    check(
+      'payments_status_check',
+      sql`${t.status} in ('requires_payment','succeeded','failed','refunded','partially_refunded')`,
+    ),
+    check('payments_amount_check', sql`${t.amount} >= 0`),
+  ],
+);
+
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id),
+    orderId: uuid('order_id').references(() => orders.id),
+    amount: money('amount').notNull(),
+    reason: text('reason').notNull(),
+    providerRefundId: text('provider_refund_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('refunds_payment_idx').on(t.paymentId),
+    uniqueIndex('refunds_order_unique').on(t.orderId),
+    check('refunds_amount_check', sql`${t.amount} > 0`),
+  ],
+);
+
+/** The payout ledger: what each seller and driver earned from a finished order (DECISIONS §7). */
+export const payouts = pgTable(
+  'payouts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id),
+    kind: text('kind').notNull(),
+    amount: money('amount').notNull(),
+    status: text('status').notNull().default('pending'),
+    providerTransferId: text('provider_transfer_id'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('payouts_order_kind_unique').on(t.orderId, t.kind),
+    index('payouts_user_idx').on(t.userId, t.createdAt),
+    check('payouts_kind_check', sql`${t.kind} in ('seller','driver')`),
+    check('payouts_status_check', sql`${t.status} in ('pending','paid','failed')`),
+    check('payouts_amount_check', sql`${t.amount} >= 0`),
+  ],
+);
+
+/** A driver's "Decline" hides that order from that driver only (DECISIONS §7). */
+export const driverDeclines = pgTable(
+  'driver_declines',
+  {
+    driverId: uuid('driver_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.driverId, t.orderId] })],
+);
+
+export const messages = pgTable(
+  'messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    senderId: uuid('sender_id')
+      .notNull()
+      .references(() => users.id),
+    content: text('content').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('messages_order_idx').on(t.orderId, t.createdAt),
+    check('messages_content_check', sql`length(btrim(${t.content})) > 0`),
+  ],
+);
+
+export const productMessages = pgTable(
+  'product_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    buyerId: uuid('buyer_id')
+      .notNull()
+      .references(() => users.id),
+    sellerId: uuid('seller_id')
+      .notNull()
+      .references(() => users.id),
+    senderId: uuid('sender_id')
+      .notNull()
+      .references(() => users.id),
+    content: text('content').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('product_messages_thread_idx').on(t.productId, t.buyerId, t.createdAt),
+    index('product_messages_seller_idx').on(t.sellerId, t.createdAt),
+    check('product_messages_content_check', sql`length(btrim(${t.content})) > 0`),
+  ],
+);
+
+export const availabilitySchedules = pgTable(
+  'availability_schedules',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    dayOfWeek: integer('day_of_week').notNull(),
+    startTime: text('start_time').notNull(),
+    endTime: text('end_time').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+  },
+  (t) => [
+    index('availability_schedules_user_idx').on(t.userId, t.dayOfWeek),
+    check('availability_schedules_day_check', sql`${t.dayOfWeek} between 0 and 6`),
+    check('availability_schedules_start_check', sql`${t.startTime} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`),
+    check('availability_schedules_end_check', sql`${t.endTime} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`),
+  ],
+);
+
+export const blackoutDates = pgTable(
+  'blackout_dates',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    startDate: text('start_date').notNull(),
+    endDate: text('end_date').notNull(),
+    reason: text('reason'),
+  },
+  (t) => [
+    index('blackout_dates_user_idx').on(t.userId, t.startDate),
+    check('blackout_dates_order_check', sql`${t.startDate} <= ${t.endDate}`),
+  ],
+);
+
+export const reviews = pgTable(
+  'reviews',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    reviewerId: uuid('reviewer_id')
+      .notNull()
+      .references(() => users.id),
+    revieweeId: uuid('reviewee_id')
+      .notNull()
+      .references(() => users.id),
+    reviewerRole: text('reviewer_role').notNull(),
+    revieweeRole: text('reviewee_role').notNull(),
+    rating: integer('rating').notNull(),
+    comment: text('comment'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('reviews_once_per_pair').on(t.orderId, t.reviewerId, t.revieweeId),
+    index('reviews_reviewee_idx').on(t.revieweeId, t.createdAt),
+    check('reviews_rating_check', sql`${t.rating} between 1 and 5`),
+    check('reviews_not_self_check', sql`${t.reviewerId} <> ${t.revieweeId}`),
+  ],
+);
+
+export const commissionSettings = pgTable(
+  'commission_settings',
+  {
+    id: integer('id').primaryKey().default(1),
+    baseCommissionRate: rate('base_commission_rate').notNull().default('0.1000'),
+    minCommissionRate: rate('min_commission_rate').notNull().default('0.0200'),
+    salesPriceTierAmount: money('sales_price_tier_amount').notNull().default('500.00'),
+    salesPriceTierReduction: rate('sales_price_tier_reduction').notNull().default('0.0100'),
+    deliveryFeeTierAmount: money('delivery_fee_tier_amount').notNull().default('200.00'),
+    deliveryFeeTierReduction: rate('delivery_fee_tier_reduction').notNull().default('0.0100'),
+    loyaltyTierAmount: money('loyalty_tier_amount').notNull().default('1000.00'),
+    loyaltyTierReduction: rate('loyalty_tier_reduction').notNull().default('0.0100'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // One row of settings for the whole marketplace.
+    check('commission_settings_singleton', sql`${t.id} = 1`),
+    check(
+      'commission_settings_rates_check',
+      sql`${t.baseCommissionRate} between 0 and 1 and ${t.minCommissionRate} between 0 and 1 and ${t.minCommissionRate} <= ${t.baseCommissionRate}`,
+    ),
+  ],
+);
+
+/** Contact form messages (spec seller §7 POST /api/contact); mail adapter also logs or sends them. */
+export const contactMessages = pgTable(
+  'contact_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    phone: text('phone'),
+    subject: text('subject').notNull(),
+    message: text('message').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('contact_messages_created_idx').on(t.createdAt)],
+);
+
+/** Files uploaded through presigned URLs, with who owns them and who may read them (DECISIONS §9). */
+export const uploadedObjects = pgTable(
+  'uploaded_objects',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    key: text('key').notNull(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    contentType: text('content_type'),
+    size: integer('size'),
+    /** pending until claimed; then public, owner (owner and admins) or order (the order's parties). */
+    visibility: text('visibility').notNull().default('pending'),
+    orderId: uuid('order_id').references(() => orders.id, { onDelete: 'set null' }),
+    uploadedAt: timestamp('uploaded_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('uploaded_objects_key_unique').on(t.key),
+    index('uploaded_objects_owner_idx').on(t.ownerId),
+    check('uploaded_objects_visibility_check', sql`${t.visibility} in ('pending','public','owner','order')`),
+    check('uploaded_objects_size_check', sql`${t.size} is null or (${t.size} > 0 and ${t.size} <= 10485760)`),
+  ],
+);

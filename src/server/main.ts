@@ -1,0 +1,106 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fs from 'node:fs';
+import { ConfigError, loadConfig, type Config } from './config';
+import { DataDirLockedError, migrateDatabase, openDatabase, type Database } from './db/client';
+import { DEMO_PASSWORD, seedDemoData, seedEssentials } from './db/seed/demo';
+import { buildApp } from './app';
+import { resolveSessionSecret } from './secrets';
+
+function projectRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!fs.existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error('Cannot find the project root');
+    dir = parent;
+  }
+  return dir;
+}
+
+function fail(message: string): never {
+  process.stderr.write(`\n${message}\n\n`);
+  process.exit(1);
+}
+
+async function start(): Promise<void> {
+  const startedAt = performance.now();
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
+
+  let database: Database;
+  try {
+    database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.databaseUrl ? undefined : config.dataDir,
+    });
+  } catch (error) {
+    if (error instanceof DataDirLockedError) fail(error.message);
+    fail(`Could not open the database: ${error instanceof Error ? error.message : String(error)}`);
+  }
+
+  try {
+    await migrateDatabase(database);
+    // Production never seeds demo data unless asked (`npm run seed`); the embedded default does.
+    const demo = !config.databaseUrl && config.demoData ? await seedDemoData(database.db) : undefined;
+    if (!demo) await seedEssentials(database.db);
+
+    const webRoot = path.join(projectRoot(), 'dist/web');
+    const app = await buildApp({
+      config,
+      database,
+      sessionSecret: resolveSessionSecret(config),
+      webRoot: fs.existsSync(path.join(webRoot, 'index.html')) ? webRoot : undefined,
+      logger: { level: config.logLevel },
+    });
+
+    let closing = false;
+    const shutdown = async (signal: string) => {
+      if (closing) return;
+      closing = true;
+      app.log.info({ signal }, 'shutting down');
+      const force = setTimeout(() => {
+        app.log.error('shutdown took too long; exiting');
+        process.exit(1);
+      }, 10_000);
+      force.unref();
+      try {
+        await app.close();
+      } finally {
+        await database.close();
+        process.exit(0);
+      }
+    };
+    process.on('SIGINT', () => void shutdown('SIGINT'));
+    process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const url = config.publicUrl ?? `http://localhost:${port}`;
+    const lines = [
+      '',
+      `  Local Delivery Marketplace is running at ${url}`,
+      `  Database: ${database.kind === 'pglite' ? `embedded (${path.join(config.dataDir, 'db')})` : 'PostgreSQL'}`,
+      `  Sign-in: ${config.oidc ? `OpenID Connect (${config.oidc.issuerUrl})` : 'email and password'}`,
+    ];
+    if (demo) {
+      lines.push(`  Demo sign-ins (password "${DEMO_PASSWORD}" for each):`);
+      for (const account of demo.accounts) lines.push(`    ${account.role.padEnd(7)} ${account.email}`);
+    }
+    lines.push(`  Ready in ${Math.round(performance.now() - startedAt)} ms`, '');
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}
+
+start().catch((error: unknown) => {
+  process.stderr.write(`Start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

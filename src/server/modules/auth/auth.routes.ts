@@ -1,0 +1,244 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { loginQuerySchema, safeReturnTo, signInBodySchema, signUpBodySchema } from '../../../domain/auth';
+import { currentUserSchema } from '../../../domain/users';
+import { errorBodySchema } from '../../../domain/errors';
+import { selfServiceRoleSchema } from '../../../domain/roles';
+import { AppError, toErrorBody } from '../../platform/errors';
+import { endSession, startSession } from '../../platform/sessions';
+import type { App, AppContext } from '../../platform/context';
+import type { PendingSignIn } from '../../adapters/identity/identity-provider';
+import { toCurrentUser } from '../users/users.service';
+import { LOGIN_CSS, LOGIN_JS, renderLoginPage, type LoginPageState } from './login-page';
+import { signInWithIdentity, signInWithPassword, signUpWithPassword } from './auth.service';
+
+const OIDC_COOKIE = 'oidc_tx';
+const htmlResponse = { 200: z.string().describe('The sign-in page (text/html)') };
+
+function isFormPost(request: FastifyRequest): boolean {
+  return (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+}
+
+/** Where a signed-in user goes next: the asked-for page, or the driver dashboard after Become a Driver. */
+function landingAfterSignIn(returnTo: unknown, intent: string | undefined): string {
+  const target = safeReturnTo(returnTo);
+  if (target === '/' && intent === 'driver') return '/driver/dashboard';
+  if (target === '/' && intent === 'seller') return '/seller/dashboard';
+  return target;
+}
+
+function rawField(body: unknown, name: string): string | undefined {
+  if (body && typeof body === 'object' && name in body) {
+    const value = (body as Record<string, unknown>)[name];
+    return typeof value === 'string' ? value : undefined;
+  }
+  return undefined;
+}
+
+function intentOf(value: unknown): 'seller' | 'driver' | undefined {
+  const parsed = selfServiceRoleSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+export function registerAuthRoutes(app: App, ctx: AppContext): void {
+  const { db, config } = ctx;
+
+  app.get(
+    '/api/login/assets/login.css',
+    { schema: { hide: true } },
+    async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(LOGIN_CSS),
+  );
+  app.get(
+    '/api/login/assets/login.js',
+    { schema: { hide: true } },
+    async (_request, reply) =>
+      reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(LOGIN_JS),
+  );
+
+  app.get(
+    '/api/logout',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign out: ends the session and returns to /',
+        response: { 302: z.null().describe('Redirect to /') },
+      },
+    },
+    async (request, reply) => {
+      await endSession(app, db, request, reply);
+      return reply.redirect('/', 302);
+    },
+  );
+
+  if (ctx.identity) {
+    registerOidcRoutes(app, ctx);
+    return;
+  }
+
+  const renderPage = (reply: FastifyReply, status: number, state: LoginPageState) =>
+    reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(renderLoginPage(state));
+
+  app.get(
+    '/api/login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The sign-in page with "create account" (local accounts)',
+        querystring: loginQuerySchema,
+        response: htmlResponse,
+      },
+    },
+    async (request, reply) => {
+      const { returnTo, intent, mode } = request.query;
+      const actor = await request.getActor();
+      if (actor) return reply.redirect(landingAfterSignIn(returnTo, intent), 302);
+      return renderPage(reply, 200, { mode: mode ?? 'signin', returnTo: safeReturnTo(returnTo), intent });
+    },
+  );
+
+  /**
+   * Sign-in and sign-up take a form (the page above) or JSON. A form gets the page again with the
+   * problem, or a redirect; JSON gets the error body, or the user with the session cookie.
+   */
+  const handleAuthPost =
+    (mode: 'signin' | 'signup') =>
+    async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+      const form = isFormPost(request);
+      const returnTo = safeReturnTo(rawField(request.body, 'returnTo'));
+      const intent = intentOf(rawField(request.body, 'intent'));
+      const values = {
+        email: rawField(request.body, 'email'),
+        firstName: rawField(request.body, 'firstName'),
+        lastName: rawField(request.body, 'lastName'),
+      };
+      try {
+        if (request.validationError) throw request.validationError;
+        const user =
+          mode === 'signin'
+            ? await signInWithPassword(db, signInBodySchema.parse(request.body), ctx.rateLimits, request.ip, config.adminEmails)
+            : await signUpWithPassword(db, signUpBodySchema.parse(request.body), ctx.rateLimits, request.ip, config.adminEmails);
+        await startSession(app, db, request, reply, user.id);
+        if (form) await reply.redirect(landingAfterSignIn(returnTo, intent), 303);
+        else await reply.status(mode === 'signup' ? 201 : 200).send(toCurrentUser(user));
+      } catch (error) {
+        if (!form) throw error;
+        const { status, body } = toErrorBody(error, request.id);
+        if (status >= 500) throw error;
+        await renderPage(reply, status, {
+          mode,
+          returnTo,
+          intent,
+          error: body.fields ? 'Please correct the highlighted fields.' : body.message,
+          fields: body.fields,
+          values,
+        });
+      }
+    };
+
+  app.post(
+    '/api/login',
+    {
+      attachValidation: true,
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in with email and password (form or JSON)',
+        body: signInBodySchema,
+        response: { 200: currentUserSchema, 303: z.null(), 401: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    handleAuthPost('signin'),
+  );
+
+  app.post(
+    '/api/signup',
+    {
+      attachValidation: true,
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an account with email and password (form or JSON)',
+        body: signUpBodySchema,
+        response: { 201: currentUserSchema, 303: z.null(), 409: errorBodySchema, 429: errorBodySchema },
+      },
+    },
+    handleAuthPost('signup'),
+  );
+}
+
+function registerOidcRoutes(app: App, ctx: AppContext): void {
+  const identity = ctx.identity;
+  if (!identity) return;
+  const { db, config } = ctx;
+  const callbackUrl = (request: FastifyRequest) =>
+    `${config.publicUrl ?? `${request.protocol}://${request.host}`}/api/callback`;
+
+  app.get(
+    '/api/login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in through the OpenID Connect provider (redirect)',
+        querystring: loginQuerySchema,
+        response: { 302: z.null() },
+      },
+    },
+    async (request, reply) => {
+      const { returnTo, intent } = request.query;
+      const actor = await request.getActor();
+      if (actor) return reply.redirect(landingAfterSignIn(returnTo, intent), 302);
+      let begun;
+      try {
+        begun = await identity.beginSignIn(callbackUrl(request));
+      } catch (error) {
+        request.log.error({ err: error }, 'identity provider unreachable');
+        throw new AppError('unavailable', 'Sign-in is unavailable right now: the identity provider cannot be reached.');
+      }
+      const pending: PendingSignIn = { ...begun.pending, returnTo: safeReturnTo(returnTo), intent };
+      void reply.setCookie(OIDC_COOKIE, JSON.stringify(pending), {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: app.sessionCookieOptions.secure,
+        path: '/api/callback',
+        signed: true,
+        maxAge: 600,
+      });
+      return reply.redirect(begun.url, 302);
+    },
+  );
+
+  app.get(
+    '/api/callback',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Where the OpenID Connect provider returns after sign-in',
+        querystring: z.record(z.string(), z.string()),
+        response: { 302: z.null() },
+      },
+    },
+    async (request, reply) => {
+      const raw = request.cookies[OIDC_COOKIE];
+      const unsigned = raw ? request.unsignCookie(raw) : undefined;
+      if (!unsigned?.valid || !unsigned.value) {
+        throw new AppError('bad_request', 'This sign-in link has expired. Please sign in again.');
+      }
+      let pending: PendingSignIn;
+      try {
+        pending = JSON.parse(unsigned.value) as PendingSignIn;
+      } catch {
+        throw new AppError('bad_request', 'This sign-in link has expired. Please sign in again.');
+      }
+      void reply.clearCookie(OIDC_COOKIE, { path: '/api/callback' });
+      const url = new URL(request.url, callbackUrl(request));
+      let claims;
+      try {
+        claims = await identity.completeSignIn(new URL(url.pathname + url.search, callbackUrl(request)), pending);
+      } catch (error) {
+        request.log.warn({ err: error }, 'OIDC callback rejected');
+        throw new AppError('unauthorized', 'Sign-in failed. Please try again.');
+      }
+      const user = await signInWithIdentity(db, claims, pending.intent, config.adminEmails);
+      await startSession(app, db, request, reply, user.id);
+      return reply.redirect(landingAfterSignIn(pending.returnTo, pending.intent), 302);
+    },
+  );
+}

@@ -1,0 +1,136 @@
+import type { Db } from '../../db/client';
+import { passwordCredentials } from '../../db/schema';
+import { AppError, conflict } from '../../platform/errors';
+import { tooManyRequests, waitText, type RateLimits } from '../../platform/rate-limit';
+import type { SignInBody, SignUpBody } from '../../../domain/auth';
+import type { SelfServiceRole } from '../../../domain/roles';
+import type { IdentityClaims } from '../../adapters/identity/identity-provider';
+import { eq } from 'drizzle-orm';
+import { decoyHash, hashPassword, verifyPassword } from './passwords';
+import {
+  findUserByEmail,
+  findUserById,
+  findUserByOidcIdentity,
+  grantRole,
+  insertUser,
+  updateUser,
+  type UserRow,
+} from '../users/users.queries';
+
+export const INVALID_CREDENTIALS = 'Invalid email or password';
+export const EMAIL_TAKEN = 'An account with this email already exists. Sign in instead.';
+
+function isUniqueViolation(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (current && typeof current === 'object' && !seen.has(current)) {
+    seen.add(current);
+    if ((current as { code?: unknown }).code === '23505') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * ADMIN_EMAILS bootstrap (DECISIONS §2): an email on the list is granted admin at sign-in and,
+ * the first time, lands in the admin role.
+ */
+async function applyAdminBootstrap(db: Db, user: UserRow, adminEmails: readonly string[]): Promise<UserRow> {
+  if (!adminEmails.includes(user.email.toLowerCase()) || user.roles.includes('admin')) return user;
+  return (await grantRole(db, user.id, 'admin', true)) ?? user;
+}
+
+/** "Become a Driver" from the landing page, or any self-service role asked for at sign-in. */
+async function applyIntent(db: Db, user: UserRow, intent: SelfServiceRole | undefined): Promise<UserRow> {
+  if (!intent) return user;
+  return (await grantRole(db, user.id, intent, true)) ?? user;
+}
+
+export async function signUpWithPassword(
+  db: Db,
+  body: SignUpBody,
+  limits: RateLimits,
+  ip: string,
+  adminEmails: readonly string[],
+): Promise<UserRow> {
+  const wait = limits.signUpPerIp.hit(ip);
+  if (wait > 0) throw tooManyRequests(`Too many accounts created from this network. Please try again in ${waitText(wait)}.`);
+  const passwordHash = await hashPassword(body.password);
+  let user: UserRow;
+  try {
+    user = await db.transaction(async (tx) => {
+      const created = await insertUser(tx, { email: body.email, firstName: body.firstName, lastName: body.lastName });
+      await tx.insert(passwordCredentials).values({ userId: created.id, passwordHash });
+      return created;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(EMAIL_TAKEN);
+    throw error;
+  }
+  user = await applyAdminBootstrap(db, user, adminEmails);
+  return applyIntent(db, user, body.intent);
+}
+
+export async function signInWithPassword(
+  db: Db,
+  body: SignInBody,
+  limits: RateLimits,
+  ip: string,
+  adminEmails: readonly string[],
+): Promise<UserRow> {
+  const ipWait = limits.signInPerIp.hit(ip);
+  if (ipWait > 0) throw tooManyRequests(`Too many sign-in attempts. Please try again in ${waitText(ipWait)}.`);
+  const emailWait = limits.signInFailuresPerEmail.check(body.email);
+  if (emailWait > 0) {
+    throw tooManyRequests(`Too many failed sign-in attempts for this account. Please try again in ${waitText(emailWait)}.`);
+  }
+  const user = await findUserByEmail(db, body.email);
+  const credential = user
+    ? (await db.select().from(passwordCredentials).where(eq(passwordCredentials.userId, user.id)).limit(1))[0]
+    : undefined;
+  // Compare against a decoy when there is no account, so timing does not reveal which emails exist.
+  const matches = await verifyPassword(body.password, credential?.passwordHash ?? (await decoyHash()));
+  if (!user || !credential || !matches) {
+    limits.signInFailuresPerEmail.hit(body.email);
+    throw new AppError('unauthorized', INVALID_CREDENTIALS);
+  }
+  limits.signInFailuresPerEmail.reset(body.email);
+  const bootstrapped = await applyAdminBootstrap(db, user, adminEmails);
+  return applyIntent(db, bootstrapped, body.intent);
+}
+
+/** Finds or creates the user for an OpenID Connect identity, matching a local account by email once. */
+export async function signInWithIdentity(
+  db: Db,
+  claims: IdentityClaims,
+  intent: SelfServiceRole | undefined,
+  adminEmails: readonly string[],
+): Promise<UserRow> {
+  let user = await findUserByOidcIdentity(db, claims.issuer, claims.subject);
+  if (!user) {
+    if (!claims.email) throw new AppError('bad_request', 'Your identity provider did not share an email address.');
+    const byEmail = await findUserByEmail(db, claims.email);
+    if (byEmail && byEmail.oidcSubject && byEmail.oidcSubject !== claims.subject) {
+      throw conflict(EMAIL_TAKEN);
+    }
+    user = byEmail
+      ? await updateUser(db, byEmail.id, { oidcIssuer: claims.issuer, oidcSubject: claims.subject })
+      : await insertUser(db, {
+          email: claims.email,
+          firstName: claims.firstName ?? null,
+          lastName: claims.lastName ?? null,
+          profileImageUrl: claims.picture ?? null,
+          oidcIssuer: claims.issuer,
+          oidcSubject: claims.subject,
+        });
+    if (!user) throw new Error('user vanished during sign-in');
+  }
+  user = await applyAdminBootstrap(db, user, adminEmails);
+  return applyIntent(db, user, intent);
+}
+
+export async function reloadUser(db: Db, id: string): Promise<UserRow> {
+  const row = await findUserById(db, id);
+  if (!row) throw new AppError('not_found', 'User not found');
+  return row;
+}

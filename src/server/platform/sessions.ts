@@ -1,0 +1,126 @@
+import crypto from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { and, eq, gt, lt } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { sessions, users } from '../db/schema';
+import type { Role } from '../../domain/roles';
+
+/** Sessions live in the `sessions` table (DECISIONS §2); the cookie holds a signed random id. */
+export const SESSION_COOKIE = 'sid';
+const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+/** Extend a session's life at most once an hour, not on every request. */
+const TOUCH_AFTER_MS = 60 * 60 * 1000;
+
+export type UserRow = typeof users.$inferSelect;
+
+export interface Actor extends UserRow {
+  role: Role;
+  roles: Role[];
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    sessionId: string | null;
+    /** The signed-in user, loaded once per request on first use; null for visitors. */
+    getActor(): Promise<Actor | null>;
+  }
+}
+
+interface SessionOptions {
+  db: Db;
+  secure: boolean;
+}
+
+export function registerSessions(app: FastifyInstance, options: SessionOptions): void {
+  const { db } = options;
+  app.decorateRequest('sessionId', null);
+  app.decorateRequest('getActor', async () => null);
+
+  app.addHook('onRequest', async (request) => {
+    const raw = request.cookies[SESSION_COOKIE];
+    let sid: string | null = null;
+    if (raw) {
+      const unsigned = request.unsignCookie(raw);
+      if (unsigned.valid && unsigned.value) sid = unsigned.value;
+    }
+    request.sessionId = sid;
+    let loaded: Promise<Actor | null> | undefined;
+    request.getActor = () => {
+      loaded ??= sid ? loadActor(db, sid) : Promise.resolve(null);
+      return loaded;
+    };
+  });
+
+  const sweep = setInterval(() => {
+    db.delete(sessions)
+      .where(lt(sessions.expire, new Date()))
+      .catch((error: unknown) => app.log.warn({ err: error }, 'could not sweep expired sessions'));
+  }, TOUCH_AFTER_MS);
+  sweep.unref();
+  app.addHook('onClose', async () => clearInterval(sweep));
+
+  app.decorate('sessionCookieOptions', {
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: options.secure,
+    path: '/',
+    signed: true,
+  });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sessionCookieOptions: {
+      httpOnly: boolean;
+      sameSite: 'lax';
+      secure: boolean;
+      path: string;
+      signed: boolean;
+    };
+  }
+}
+
+async function loadActor(db: Db, sid: string): Promise<Actor | null> {
+  const rows = await db
+    .select({ user: users, expire: sessions.expire })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.sid, sid), gt(sessions.expire, new Date())))
+    .limit(1);
+  const row = rows[0];
+  if (!row) return null;
+  if (row.expire.getTime() - Date.now() < SESSION_TTL_MS - TOUCH_AFTER_MS) {
+    await db
+      .update(sessions)
+      .set({ expire: new Date(Date.now() + SESSION_TTL_MS) })
+      .where(eq(sessions.sid, sid));
+  }
+  return row.user as Actor;
+}
+
+/** Signs a user in: a new session id every time (rotation at sign-in, DECISIONS §2). */
+export async function startSession(
+  app: FastifyInstance,
+  db: Db,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: string,
+): Promise<void> {
+  if (request.sessionId) await db.delete(sessions).where(eq(sessions.sid, request.sessionId));
+  const sid = crypto.randomBytes(32).toString('base64url');
+  const expire = new Date(Date.now() + SESSION_TTL_MS);
+  await db.insert(sessions).values({ sid, sess: { userId, createdAt: new Date().toISOString() }, userId: userId, expire });
+  request.sessionId = sid;
+  void reply.setCookie(SESSION_COOKIE, sid, { ...app.sessionCookieOptions, expires: expire });
+}
+
+export async function endSession(
+  app: FastifyInstance,
+  db: Db,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
+  if (request.sessionId) await db.delete(sessions).where(eq(sessions.sid, request.sessionId));
+  request.sessionId = null;
+  void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: app.sessionCookieOptions.secure });
+}
