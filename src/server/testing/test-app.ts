@@ -47,7 +47,11 @@ export interface TestApp {
 }
 
 export async function createTestApp(
-  overrides: Partial<Omit<BuildOptions, 'config' | 'database' | 'sessionSecret'>> & { env?: Record<string, string> } = {},
+  overrides: Partial<Omit<BuildOptions, 'config' | 'database' | 'sessionSecret'>> & {
+    env?: Record<string, string>;
+    /** Adds test-only routes before the app is sealed. */
+    extend?: (app: App) => void;
+  } = {},
 ): Promise<TestApp> {
   let dropDatabase = async () => {};
   let databaseUrl: string | undefined;
@@ -60,7 +64,7 @@ export async function createTestApp(
   const database = await openDatabase({ databaseUrl });
   await migrateDatabase(database);
   await seedEssentials(database.db);
-  const { env: _env, ...buildOverrides } = overrides;
+  const { env: _env, extend, ...buildOverrides } = overrides;
   const app = await buildApp({
     config,
     database,
@@ -77,6 +81,7 @@ export async function createTestApp(
   app.addHook('onResponse', async (_request, reply) => {
     statuses.push(reply.statusCode);
   });
+  extend?.(app);
   await app.ready();
   return {
     app,

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  it('runs with no settings at all: embedded database on port 5000 with demo data', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ port: 5000, databaseUrl: undefined, demoData: true, oidc: undefined });
+    expect(config.dataDir).toMatch(/\/data$/);
+  });
+
+  it('names each bad setting in its message', () => {
+    const problems = problemsOf({ PORT: 'eighty', DATABASE_URL: 'mysql://x', PUBLIC_URL: 'not a url', DEMO_DATA: 'maybe' });
+    expect(problems.some((p) => p.startsWith('PORT:'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('DATABASE_URL: must be a postgres://'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('PUBLIC_URL:'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('DEMO_DATA:'))).toBe(true);
+  });
+
+  it('wants all three OIDC settings or none', () => {
+    const problems = problemsOf({ OIDC_ISSUER_URL: 'https://id.example' });
+    expect(problems).toEqual([
+      'OIDC_CLIENT_ID: is required when any OIDC_ setting is set',
+      'OIDC_CLIENT_SECRET: is required when any OIDC_ setting is set',
+    ]);
+  });
+
+  it('rejects a short session secret without printing it', () => {
+    const problems = problemsOf({ SESSION_SECRET: 'tooshort' });
+    expect(problems).toEqual(['SESSION_SECRET: must be at least 32 characters']);
+  });
+
+  it('requires a session secret in production', () => {
+    expect(problemsOf({ NODE_ENV: 'production' })).toEqual(['SESSION_SECRET: is required in production']);
+  });
+
+  it('parses admin emails and rejects a malformed one', () => {
+    expect(loadConfig({ ADMIN_EMAILS: ' Boss@Example.com , ops@example.com' }).adminEmails).toEqual([
+      'boss@example.com',
+      'ops@example.com',
+    ]);
+    expect(problemsOf({ ADMIN_EMAILS: 'boss' })).toEqual(['ADMIN_EMAILS: "boss" is not an email address (got "boss")']);
+  });
+
+  it('turns demo data off with DEMO_DATA=off', () => {
+    expect(loadConfig({ DEMO_DATA: 'off' }).demoData).toBe(false);
+  });
+});

@@ -1,0 +1,268 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { as, cookieFrom, createTestApp, createUser, type TestApp } from '../../testing/test-app';
+import { sessions } from '../../db/schema';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ env: { ADMIN_EMAILS: 'boss@example.com' } });
+});
+afterAll(async () => {
+  await t.close();
+});
+afterEach(() => {
+  expect(t.statuses.filter((s) => s >= 500)).toEqual([]);
+});
+
+const form = (fields: Record<string, string>) => ({
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  payload: new URLSearchParams(fields).toString(),
+});
+
+describe('the sign-in page', () => {
+  it('serves a sign-in form with a link to create an account', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/login' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('text/html');
+    expect(response.body).toContain('<h1 id="title">Sign in</h1>');
+    expect(response.body).toContain('action="/api/login"');
+    expect(response.body).toContain('Create account');
+    expect(response.headers['content-security-policy']).toContain("script-src 'self'");
+  });
+
+  it('serves the create-account form with mode=signup and keeps the intent', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/login?mode=signup&intent=driver' });
+    expect(response.body).toContain('Create your account');
+    expect(response.body).toContain('name="intent" value="driver"');
+    expect(response.body).toContain('start delivering as a driver');
+  });
+
+  it('escapes what it echoes back', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      ...form({ email: '"><script>alert(1)</script>', password: 'x' }),
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.body).not.toContain('<script>alert(1)</script>');
+    expect(response.body).toContain('&lt;script&gt;');
+  });
+});
+
+describe('sign-up', () => {
+  it('creates a buyer account and signs it in (JSON)', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/signup',
+      payload: { email: 'New.Person@Example.com', password: 'long enough', firstName: 'New', lastName: 'Person' },
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({ email: 'new.person@example.com', role: 'buyer', roles: ['buyer'] });
+    const cookie = cookieFrom(response);
+    const me = await as(t, { cookie }, { method: 'GET', url: '/api/auth/user' });
+    expect(me.json()).toMatchObject({ firstName: 'New', lastName: 'Person' });
+  });
+
+  it('refuses a second account with the same email, whatever its case', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/signup',
+      payload: { email: 'NEW.PERSON@example.com', password: 'long enough', firstName: 'A', lastName: 'B' },
+    });
+    expect(response.statusCode).toBe(409);
+    expect(response.json().message).toBe('An account with this email already exists. Sign in instead.');
+  });
+
+  it('answers 400 with a message per field', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/signup',
+      payload: { email: 'not-an-email', password: 'short', firstName: '', lastName: 'X' },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fields).toEqual({
+      email: 'Invalid email address',
+      password: 'Password must be at least 8 characters',
+      firstName: 'First name is required',
+    });
+  });
+
+  it('re-renders the form with the problems for a browser form post', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/signup',
+      ...form({ email: 'x@example.com', password: 'short', firstName: 'Xi', lastName: 'Yu' }),
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toContain('Password must be at least 8 characters');
+    expect(response.body).toContain('value="Xi"');
+  });
+
+  it('grants the driver role when signing up from Become a Driver, then lands on the driver dashboard', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/signup',
+      ...form({ email: 'wheels@example.com', password: 'long enough', firstName: 'W', lastName: 'D', intent: 'driver' }),
+    });
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe('/driver/dashboard');
+    const me = await as(t, { cookie: cookieFrom(response) }, { method: 'GET', url: '/api/auth/user' });
+    expect(me.json()).toMatchObject({ role: 'driver', roles: ['buyer', 'driver'], isVerified: false });
+  });
+
+  it('makes an ADMIN_EMAILS address an admin at sign-up', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/signup',
+      payload: { email: 'Boss@example.com', password: 'long enough', firstName: 'B', lastName: 'O' },
+    });
+    expect(response.json()).toMatchObject({ role: 'admin', roles: ['buyer', 'admin'] });
+  });
+
+  it('ignores roles and ids smuggled into the sign-up body', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/signup',
+      payload: {
+        email: 'sneaky@example.com',
+        password: 'long enough',
+        firstName: 'S',
+        lastName: 'N',
+        role: 'admin',
+        roles: ['admin'],
+        isVerified: true,
+        id: '00000000-0000-4000-8000-000000000000',
+      },
+    });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({ role: 'buyer', roles: ['buyer'], isVerified: false });
+    expect(response.json().id).not.toBe('00000000-0000-4000-8000-000000000000');
+  });
+});
+
+describe('sign-in', () => {
+  it('signs in with the right password and rotates the session id', async () => {
+    const user = await createUser(t);
+    const first = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: user.email, password: user.password } });
+    expect(first.statusCode).toBe(200);
+    const firstCookie = cookieFrom(first);
+    const second = await as(t, { cookie: firstCookie }, {
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: user.email, password: user.password },
+    });
+    const secondCookie = cookieFrom(second);
+    expect(secondCookie).not.toBe(firstCookie);
+    const old = await as(t, { cookie: firstCookie }, { method: 'GET', url: '/api/auth/user' });
+    expect(old.statusCode).toBe(401);
+  });
+
+  it('sets an HttpOnly, SameSite=Lax session cookie', async () => {
+    const user = await createUser(t);
+    const response = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: user.email, password: user.password } });
+    const header = String(response.headers['set-cookie']);
+    expect(header).toContain('HttpOnly');
+    expect(header).toContain('SameSite=Lax');
+  });
+
+  it('says "Invalid email or password" for a wrong password and for an unknown email alike', async () => {
+    const user = await createUser(t);
+    const wrong = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: user.email, password: 'nope' } });
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: 'nobody@example.com', password: 'nope' },
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json().message).toBe('Invalid email or password');
+    expect(unknown.json().message).toBe('Invalid email or password');
+    expect(wrong.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('redirects a form sign-in back to a relative returnTo, never to another site', async () => {
+    const user = await createUser(t);
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      ...form({ email: user.email, password: user.password, returnTo: '/buyer/orders' }),
+    });
+    expect(ok.statusCode).toBe(303);
+    expect(ok.headers.location).toBe('/buyer/orders');
+    const evil = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      ...form({ email: user.email, password: user.password, returnTo: '//evil.example/x' }),
+    });
+    expect(evil.headers.location).toBe('/');
+  });
+
+  it('sends a signed-in visitor of the sign-in page on to where they were going', async () => {
+    const user = await createUser(t);
+    const cookie = await (async () => {
+      const r = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: user.email, password: user.password } });
+      return cookieFrom(r);
+    })();
+    const response = await as(t, { cookie }, { method: 'GET', url: '/api/login?returnTo=/profile' });
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe('/profile');
+  });
+
+  it('refuses a forged session cookie', async () => {
+    const response = await as(t, { cookie: 'sid=forged.signature' }, { method: 'GET', url: '/api/auth/user' });
+    expect(response.statusCode).toBe(401);
+  });
+});
+
+describe('sign-out', () => {
+  it('destroys the session and returns to /', async () => {
+    const user = await createUser(t);
+    const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: user.email, password: user.password } });
+    const cookie = cookieFrom(login);
+    const before = await t.database.db.select().from(sessions);
+    const out = await as(t, { cookie }, { method: 'GET', url: '/api/logout' });
+    expect(out.statusCode).toBe(302);
+    expect(out.headers.location).toBe('/');
+    expect(String(out.headers['set-cookie'])).toMatch(/sid=;/);
+    const after = await t.database.db.select().from(sessions);
+    expect(after.length).toBe(before.length - 1);
+    const me = await as(t, { cookie }, { method: 'GET', url: '/api/auth/user' });
+    expect(me.statusCode).toBe(401);
+  });
+});
+
+describe('rate limits', () => {
+  it('answers 429 with a clear message after too many failed attempts for one account', async () => {
+    const limited = await createTestApp({ rateLimits: { signInFailuresPerEmailPer15Minutes: 3 } });
+    try {
+      const user = await createUser(limited);
+      for (let i = 0; i < 3; i++) {
+        const r = await limited.app.inject({ method: 'POST', url: '/api/login', payload: { email: user.email, password: 'bad' } });
+        expect(r.statusCode).toBe(401);
+      }
+      const blocked = await limited.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { email: user.email, password: user.password },
+      });
+      expect(blocked.statusCode).toBe(429);
+      expect(blocked.json().message).toBe(
+        'Too many failed sign-in attempts for this account. Please try again in 15 minutes.',
+      );
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('limits sign-ups per network address', async () => {
+    const limited = await createTestApp({ rateLimits: { signUpPerIpPerHour: 1 } });
+    try {
+      const body = (n: number) => ({ email: `p${n}@example.com`, password: 'long enough', firstName: 'P', lastName: 'Q' });
+      expect((await limited.app.inject({ method: 'POST', url: '/api/signup', payload: body(1) })).statusCode).toBe(201);
+      const second = await limited.app.inject({ method: 'POST', url: '/api/signup', payload: body(2) });
+      expect(second.statusCode).toBe(429);
+      expect(second.json().message).toMatch(/^Too many accounts created from this network/);
+    } finally {
+      await limited.close();
+    }
+  });
+});
