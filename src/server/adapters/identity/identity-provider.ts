@@ -3,6 +3,8 @@ export interface IdentityClaims {
   issuer: string;
   subject: string;
   email: string | undefined;
+  /** Whether the provider vouches for the email; only then may it link to an existing account. */
+  emailVerified: boolean;
   firstName: string | undefined;
   lastName: string | undefined;
   picture: string | undefined;

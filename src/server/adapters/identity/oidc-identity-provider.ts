@@ -67,6 +67,7 @@ export class OidcIdentityProvider implements IdentityProvider {
       issuer: claims.iss,
       subject: claims.sub,
       email: stringClaim(profile.email)?.toLowerCase(),
+      emailVerified: profile.email_verified === true,
       firstName: stringClaim(profile.given_name),
       lastName: stringClaim(profile.family_name),
       picture: stringClaim(profile.picture),

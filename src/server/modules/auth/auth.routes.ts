@@ -211,11 +211,16 @@ function registerOidcRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: ['auth'],
         summary: 'Where the OpenID Connect provider returns after sign-in',
-        querystring: z.record(z.string(), z.string()),
+        querystring: z.record(z.string(), z.union([z.string(), z.array(z.string())])),
         response: { 302: z.null() },
       },
     },
     async (request, reply) => {
+      // The person cancelled or the provider refused: back to the marketplace, signed out.
+      if (request.query.error !== undefined) {
+        void reply.clearCookie(OIDC_COOKIE, { path: '/api/callback' });
+        return reply.redirect('/', 302);
+      }
       const raw = request.cookies[OIDC_COOKIE];
       const unsigned = raw ? request.unsignCookie(raw) : undefined;
       if (!unsigned?.valid || !unsigned.value) {

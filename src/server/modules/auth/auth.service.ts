@@ -110,8 +110,10 @@ export async function signInWithIdentity(
   if (!user) {
     if (!claims.email) throw new AppError('bad_request', 'Your identity provider did not share an email address.');
     const byEmail = await findUserByEmail(db, claims.email);
-    if (byEmail && byEmail.oidcSubject && byEmail.oidcSubject !== claims.subject) {
-      throw conflict(EMAIL_TAKEN);
+    // Link to an existing account only when the provider vouches for the email: otherwise anyone
+    // who can claim an address at the provider could take over that account.
+    if (byEmail && ((byEmail.oidcSubject && byEmail.oidcSubject !== claims.subject) || !claims.emailVerified)) {
+      throw conflict('An account with this email already exists and cannot be linked to this sign-in.');
     }
     user = byEmail
       ? await updateUser(db, byEmail.id, { oidcIssuer: claims.issuer, oidcSubject: claims.subject })

@@ -1,11 +1,13 @@
+import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 // @ts-expect-error -- oidc-provider ships no type declarations; the part used here is typed below.
 import ProviderModule from 'oidc-provider';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { createTestApp, type TestApp } from '../../testing/test-app';
+import { createTestApp, createUser, type TestApp } from '../../testing/test-app';
 import type { CurrentUser } from '../../../domain/users';
+import type { PendingSignIn } from '../../adapters/identity/identity-provider';
 
 /**
  * OpenID Connect sign-in, end to end: the marketplace (through app.inject) against a real
@@ -46,6 +48,7 @@ const CLIENT_SECRET = 'marketplace-client-secret-for-tests';
 
 interface Person {
   email: string;
+  email_verified?: boolean;
   given_name: string;
   family_name: string;
 }
@@ -54,6 +57,8 @@ const PEOPLE: Record<string, Person> = {
   'alice-sub': { email: 'Alice.Buyer@Example.com', given_name: 'Alice', family_name: 'Liddell' },
   'boss-sub': { email: 'boss@example.com', given_name: 'Grace', family_name: 'Hopper' },
   'bob-sub': { email: 'bob@example.com', given_name: 'Bob', family_name: 'Builder' },
+  'carol-sub': { email: 'carol@example.com', email_verified: false, given_name: 'Carol', family_name: 'C' },
+  'dave-sub': { email: 'dave@example.com', email_verified: true, given_name: 'Dave', family_name: 'D' },
 };
 
 let server: http.Server;
@@ -90,7 +95,7 @@ beforeAll(async () => {
       if (!person) return undefined;
       return { accountId: subject, claims: async () => ({ sub: subject, ...person }) };
     },
-    claims: { openid: ['sub'], email: ['email'], profile: ['given_name', 'family_name'] },
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['given_name', 'family_name'] },
     cookies: { keys: ['oidc-test-cookie-key-not-secret'] },
     features: { devInteractions: { enabled: true } },
     // A confidential client need not use PKCE by default; insist, so the verifier is really checked.
@@ -281,9 +286,16 @@ describe('OpenID Connect sign-in', () => {
 
     const tx = response.cookies.find((c) => c.name === 'oidc_tx');
     expect(tx).toMatchObject({ path: '/api/callback', httpOnly: true, sameSite: 'Lax' });
-    // Signed: the verifier and state are not readable as plain JSON without the signature check.
-    expect(decodeURIComponent(tx?.value ?? '')).toMatch(/\.[A-Za-z0-9+/_-]+=*$/);
-    expect(decodeURIComponent(tx?.value ?? '')).not.toContain(params.get('code_challenge') ?? 'never');
+    // Signed with the app's secret; inside, the state sent and the verifier behind the challenge.
+    const unsigned = t.app.unsignCookie(decodeURIComponent(tx?.value ?? ''));
+    expect(unsigned.valid).toBe(true);
+    const pending = JSON.parse(unsigned.value ?? '{}') as Partial<PendingSignIn>;
+    expect(pending).toMatchObject({ state: params.get('state'), returnTo: '/buyer/orders' });
+    const challenge = crypto
+      .createHash('sha256')
+      .update(pending.codeVerifier ?? '')
+      .digest('base64url');
+    expect(challenge).toBe(params.get('code_challenge'));
   });
 
   it('signs the user in with the provider’s claims and returns to the page asked for', async () => {
@@ -394,5 +406,28 @@ describe('OpenID Connect callback refusals', () => {
     expect(first.statusCode).toBe(302);
     expect(setCookie(first, 'sid')).toBeDefined();
     expectRefused(await callback(returned, txCookie), 401, FAILED);
+  });
+});
+
+describe('OpenID Connect and existing accounts', () => {
+  it('links to an existing account only when the provider has verified the email', async () => {
+    const carol = await createUser(t, { email: 'carol@example.com' });
+    const { authorizationUrl, txCookie } = await startLogin();
+    const { returned } = await throughProvider(authorizationUrl.href, 'carol-sub', new CookieJar());
+    const refused = await callback(returned, txCookie);
+    expect(refused.statusCode).toBe(409);
+    expect(setCookie(refused, 'sid')).toBeUndefined();
+
+    const dave = await createUser(t, { email: 'dave@example.com' });
+    const { sid } = await signInWithProvider('dave-sub');
+    expect((await currentUser(sid)).id).toBe(dave.id);
+    expect(carol.id).not.toBe(dave.id);
+  });
+
+  it('returns a person who cancels at the provider to the marketplace, signed out', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/callback?error=access_denied&state=x' });
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe('/');
+    expect(setCookie(response, 'sid')).toBeUndefined();
   });
 });

@@ -1,0 +1,54 @@
+import { test, expect } from './support/fixtures';
+
+test.describe('landing page (signed out)', () => {
+  test('shows the headline, the three How It Works cards and every start button', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { name: 'Fast & Reliable Delivery Marketplace' })).toBeVisible();
+    await expect(
+      page.getByText(
+        'Shop from local sellers and get products delivered to your door. Join as a seller or earn money as a delivery driver.',
+      ),
+    ).toBeVisible();
+    for (const card of ['Shop as a Buyer', 'Sell Your Products', 'Deliver & Earn']) {
+      await expect(page.getByRole('heading', { name: card })).toBeVisible();
+    }
+    await expect(page.getByTestId('button-start-shopping')).toHaveText(/Start Shopping/);
+    await expect(page.getByTestId('button-become-driver')).toHaveText(/Become a Driver/);
+    await expect(page.getByTestId('button-get-started')).toHaveText(/Get Started Now/);
+    const footer = page.locator('footer');
+    await expect(footer.getByRole('link', { name: 'Support & Contact' })).toHaveAttribute('href', '/support');
+    await expect(footer).toContainText(String(new Date().getFullYear()));
+  });
+
+  test('Sign In and Start Shopping open the sign-in page', async ({ page }) => {
+    await page.goto('/');
+    await page.getByTestId('button-sign-in').click();
+    await expect(page).toHaveURL(/\/api\/login/);
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+    await page.goto('/');
+    await page.getByTestId('button-start-shopping').click();
+    await expect(page).toHaveURL(/\/api\/login/);
+  });
+
+  test('the theme toggle switches to dark and survives a reload', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.locator('html')).not.toHaveClass(/dark/);
+    await page.getByTestId('button-theme-toggle').click();
+    await expect(page.locator('html')).toHaveClass(/dark/);
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark');
+    await page.reload();
+    await expect(page.locator('html')).toHaveClass(/dark/);
+    await page.getByTestId('button-theme-toggle').click();
+    await expect(page.locator('html')).not.toHaveClass(/dark/);
+  });
+
+  test('an unknown path shows the 404 text', async ({ page }) => {
+    await page.goto('/no/such/page');
+    await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible();
+  });
+
+  test('signed-in pages do not exist for a visitor', async ({ page }) => {
+    await page.goto('/buyer/orders');
+    await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible();
+  });
+});

@@ -1,0 +1,59 @@
+import { test as base, expect, type Page } from '@playwright/test';
+
+export const DEMO_PASSWORD = 'demo1234';
+export const DEMO = {
+  admin: 'admin@example.com',
+  buyer: 'buyer@example.com',
+  seller: 'seller@example.com',
+  driver: 'driver@example.com',
+} as const;
+
+let counter = 0;
+
+/** A new account made through the API, signed in in this page's browser context. */
+export async function signUpFresh(page: Page, role?: 'seller' | 'driver'): Promise<{ email: string; password: string }> {
+  counter += 1;
+  const email = `e2e-${Date.now()}-${process.pid}-${counter}@example.com`;
+  const password = 'e2e password';
+  const response = await page.request.post('/api/signup', {
+    data: { email, password, firstName: 'Eve', lastName: 'Tester' },
+  });
+  expect(response.status()).toBe(201);
+  if (role) {
+    const granted = await page.request.post('/api/auth/user/roles', { data: { role } });
+    expect(granted.status()).toBe(200);
+  }
+  return { email, password };
+}
+
+/** Signs in through the API (the sign-in page itself has its own tests). */
+export async function signInAs(page: Page, email: string, password = DEMO_PASSWORD): Promise<void> {
+  const response = await page.request.post('/api/login', { data: { email, password } });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+/**
+ * Every test fails on an unexpected console error or uncaught exception in the page (CONVENTIONS).
+ * A test that expects one (a 401 while signed out) lists its text in `allowedConsoleErrors`.
+ */
+export const test = base.extend<{ allowedConsoleErrors: RegExp[]; consoleGuard: void }>({
+  // A visitor's GET /api/auth/user answers 401 by design (spec buyer §4); Chromium logs that.
+  allowedConsoleErrors: [[/status of 401 \(Unauthorized\)/], { option: true }],
+  consoleGuard: [
+    async ({ page, allowedConsoleErrors }, use) => {
+      const problems: string[] = [];
+      page.on('console', (message) => {
+        if (message.type() !== 'error') return;
+        const text = message.text();
+        if (allowedConsoleErrors.some((pattern) => pattern.test(text))) return;
+        problems.push(text);
+      });
+      page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+      await use();
+      expect(problems, 'console errors in the page').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
