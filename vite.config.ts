@@ -9,5 +9,5 @@ export default defineConfig({
   plugins: [react(), tailwindcss()],
   resolve: { alias: { '@domain': path.resolve(import.meta.dirname, 'src/domain') } },
   build: { outDir: path.resolve(import.meta.dirname, 'dist/web'), emptyOutDir: true, sourcemap: false },
-  server: { port: 5173, proxy: { '/api': 'http://localhost:5000' } },
+  server: { port: 5173, proxy: { '/api': 'http://localhost:5000', '/objects': 'http://localhost:5000' } },
 });

@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
 const alias = { '@domain': path.resolve(import.meta.dirname, 'src/domain') };
-const integration = (name: string, db: string) => ({
+const integration = (name: string, db: string, groupOrder: number) => ({
   extends: true as const,
   test: {
     name,
@@ -13,6 +13,8 @@ const integration = (name: string, db: string) => ({
     hookTimeout: 60_000,
     // Each file has its own database; two cores run two files at a time.
     maxWorkers: 2,
+    // The two databases run one after the other, each with the machine's two cores.
+    sequence: { groupOrder },
   },
 });
 
@@ -27,10 +29,14 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['src/domain/**/*.test.ts', 'src/web/**/*.test.{ts,tsx}'], environment: 'node' },
+        test: {
+          name: 'unit',
+          include: ['src/domain/**/*.test.ts', 'src/web/**/*.test.{ts,tsx}'],
+          environment: 'node',
+        },
       },
-      integration('integration-pglite', 'pglite'),
-      ...(process.env.TEST_DATABASE_URL ? [integration('integration-postgres', 'postgres')] : []),
+      integration('integration-pglite', 'pglite', 1),
+      ...(process.env.TEST_DATABASE_URL ? [integration('integration-postgres', 'postgres', 2)] : []),
     ],
   },
 });

@@ -24,7 +24,9 @@ test.describe('support page', () => {
     await page.getByTestId('input-phone').fill('555-0100');
     await page.getByTestId('input-subject').fill('Delivery question');
     await page.getByTestId('textarea-message').fill('Do you deliver on Sundays to the east side?');
-    const sent = page.waitForResponse((r) => r.url().endsWith('/api/contact') && r.request().method() === 'POST');
+    const sent = page.waitForResponse(
+      (r) => r.url().endsWith('/api/contact') && r.request().method() === 'POST',
+    );
     await page.getByTestId('button-send-message').click();
     expect((await sent).status()).toBe(201);
     await expect(page.getByTestId('button-send-another')).toBeVisible();

@@ -41,6 +41,9 @@ if (stamp === 0 || sourcesChangedSince(stamp)) {
 }
 
 const entry = process.argv.includes('--seed') ? 'dist/server/seed.js' : 'dist/server/main.js';
-const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, entry)], { cwd: root, stdio: 'inherit' });
+const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, entry)], {
+  cwd: root,
+  stdio: 'inherit',
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

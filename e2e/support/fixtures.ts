@@ -11,7 +11,10 @@ export const DEMO = {
 let counter = 0;
 
 /** A new account made through the API, signed in in this page's browser context. */
-export async function signUpFresh(page: Page, role?: 'seller' | 'driver'): Promise<{ email: string; password: string }> {
+export async function signUpFresh(
+  page: Page,
+  role?: 'seller' | 'driver',
+): Promise<{ email: string; password: string }> {
   counter += 1;
   const email = `e2e-${Date.now()}-${process.pid}-${counter}@example.com`;
   const password = 'e2e password';

@@ -4,7 +4,11 @@ import { STATE_FILE } from './global-setup';
 
 export default async function globalTeardown(): Promise<void> {
   if (!fs.existsSync(STATE_FILE)) return;
-  const state = JSON.parse(fs.readFileSync(STATE_FILE, 'utf8')) as { pid: number; logFile: string; dataDir: string };
+  const state = JSON.parse(fs.readFileSync(STATE_FILE, 'utf8')) as {
+    pid: number;
+    logFile: string;
+    dataDir: string;
+  };
   try {
     process.kill(state.pid, 'SIGTERM');
   } catch {
@@ -22,5 +26,6 @@ export default async function globalTeardown(): Promise<void> {
   fs.rmSync(state.dataDir, { recursive: true, force: true });
   fs.rmSync(STATE_FILE, { force: true });
   const errors = serverErrors(log);
-  if (errors.length > 0) throw new Error(`The server logged errors during the browser tests:\n${errors.join('\n')}`);
+  if (errors.length > 0)
+    throw new Error(`The server logged errors during the browser tests:\n${errors.join('\n')}`);
 }

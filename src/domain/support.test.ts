@@ -3,7 +3,12 @@ import { contactMessageSchema } from './support';
 
 describe('contact form rules', () => {
   it('gives the spec message for each short or bad field', () => {
-    const result = contactMessageSchema.safeParse({ name: 'A', email: 'nope', subject: 'Hi', message: 'short' });
+    const result = contactMessageSchema.safeParse({
+      name: 'A',
+      email: 'nope',
+      subject: 'Hi',
+      message: 'short',
+    });
     expect(result.success).toBe(false);
     const messages = Object.fromEntries(result.error!.issues.map((i) => [String(i.path[0]), i.message]));
     expect(messages).toEqual({

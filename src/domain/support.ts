@@ -8,11 +8,7 @@ export const contactMessageSchema = z.object({
     .trim()
     .pipe(z.email({ message: 'Invalid email address' }).max(254, 'Invalid email address')),
   phone: z.string().trim().max(40, 'Phone number is too long').optional().or(z.literal('')),
-  subject: z
-    .string()
-    .trim()
-    .min(3, 'Subject must be at least 3 characters')
-    .max(200, 'Subject is too long'),
+  subject: z.string().trim().min(3, 'Subject must be at least 3 characters').max(200, 'Subject is too long'),
   message: z
     .string()
     .trim()

@@ -4,11 +4,7 @@ import { roleSchema, selfServiceRoleSchema } from './roles';
 export const idSchema = z.uuid({ message: 'Must be a valid id' });
 export const idParamsSchema = z.object({ id: idSchema });
 
-const nameSchema = z
-  .string()
-  .trim()
-  .min(1, 'Required')
-  .max(100, 'Must be at most 100 characters');
+const nameSchema = z.string().trim().min(1, 'Required').max(100, 'Must be at most 100 characters');
 
 /** GET /api/auth/user: the signed-in user's own record. */
 export const currentUserSchema = z.object({

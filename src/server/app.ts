@@ -6,21 +6,34 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { LogMailer, type Mailer } from './adapters/mail/mailer';
 import type { IdentityProvider } from './adapters/identity/identity-provider';
 import { OidcIdentityProvider } from './adapters/identity/oidc-identity-provider';
+import type { Geocoder } from './adapters/geocoding/geocoder';
+import { ZipCentroidGeocoder } from './adapters/geocoding/zip-centroid-geocoder';
+import type { ObjectStorage } from './adapters/storage/object-storage';
+import { deriveUploadSigningKey, LocalObjectStorage } from './adapters/storage/local-object-storage';
+import { S3ObjectStorage } from './adapters/storage/s3-object-storage';
 import type { App, AppContext } from './platform/context';
 import { registerErrorHandling } from './platform/errors';
 import { createRateLimits, DEFAULT_RATE_LIMITS, type RateLimitSettings } from './platform/rate-limit';
 import { registerSecurity } from './platform/security';
 import { registerSessions } from './platform/sessions';
+import { registerAddressRoutes } from './modules/addresses/addresses.routes';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
+import { registerAvailabilityRoutes } from './modules/availability/availability.routes';
 import { registerCatalogRoutes } from './modules/catalog/catalog.routes';
 import { registerHealthRoutes } from './modules/health/health.routes';
 import { registerSupportRoutes } from './modules/support/support.routes';
+import { registerUploadRoutes } from './modules/uploads/uploads.routes';
 import { registerUserRoutes } from './modules/users/users.routes';
 
 /** JSON bodies are small: names, addresses, messages. Files go to object storage, not here. */
@@ -37,6 +50,11 @@ export interface BuildOptions {
   rateLimits?: Partial<RateLimitSettings>;
   mailer?: Mailer;
   identity?: IdentityProvider;
+  geocoder?: Geocoder;
+  /** The clock; defaults to the real time. */
+  now?: () => Date;
+  /** Replaces the store chosen by the config (its owner then closes it). */
+  storage?: ObjectStorage;
 }
 
 /** Builds the whole server without listening (tests inject into it). */
@@ -70,10 +88,15 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     transform: jsonSchemaTransform,
   });
 
+  const storage = options.storage ?? createStorage(config, options.sessionSecret);
+  if (!options.storage) app.addHook('onClose', () => storage.close());
+
   const identityOrigin = config.oidc ? new URL(config.oidc.issuerUrl).origin : undefined;
   await registerSecurity(app, {
     publicUrl: config.publicUrl,
     formActions: identityOrigin ? [identityOrigin] : [],
+    // Pages PUT files straight to the store; images are always read back through this server.
+    connectSources: storage.uploadOrigin ? [storage.uploadOrigin] : [],
   });
   await app.register(cookie, { secret: options.sessionSecret });
   await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
@@ -85,6 +108,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     mailer: options.mailer ?? new LogMailer(app.log),
     identity: options.identity ?? (config.oidc ? new OidcIdentityProvider(config.oidc) : undefined),
     rateLimits: createRateLimits({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }),
+    geocoder: options.geocoder ?? new ZipCentroidGeocoder(),
+    now: options.now ?? (() => new Date()),
+    storage,
   };
 
   registerHealthRoutes(app, database.ping);
@@ -92,6 +118,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerUserRoutes(app, ctx);
   registerCatalogRoutes(app, ctx);
   registerSupportRoutes(app, ctx);
+  registerAddressRoutes(app, ctx);
+  registerUploadRoutes(app, ctx);
+  registerAvailabilityRoutes(app, ctx);
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
@@ -99,10 +128,20 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   return app;
 }
 
+/** DECISIONS §1: files under DATA_DIR/objects with URLs this server signs, or S3 when configured. */
+function createStorage(config: Config, sessionSecret: string): ObjectStorage {
+  if (config.s3) return new S3ObjectStorage(config.s3);
+  return new LocalObjectStorage({
+    root: path.join(config.dataDir, 'objects'),
+    signingKey: deriveUploadSigningKey(sessionSecret),
+  });
+}
+
 /** Serves the built browser app; any unknown non-API GET gets index.html (the client routes it). */
 async function serveWebApp(app: App, webRoot: string): Promise<void> {
   const indexPath = path.join(webRoot, 'index.html');
-  if (!fs.existsSync(indexPath)) throw new Error(`The browser app is not built: ${indexPath} is missing (run npm run build)`);
+  if (!fs.existsSync(indexPath))
+    throw new Error(`The browser app is not built: ${indexPath} is missing (run npm run build)`);
   await app.register(fastifyStatic, {
     root: webRoot,
     wildcard: false,
@@ -120,7 +159,11 @@ async function serveWebApp(app: App, webRoot: string): Promise<void> {
       return reply.status(404).send({ message: 'Not found', code: 'not_found', requestId: request.id });
     }
     const filePath = path.join(webRoot, path.normalize(urlPath));
-    if (filePath.startsWith(webRoot + path.sep) && fs.existsSync(filePath) && fs.statSync(filePath).isFile()) {
+    if (
+      filePath.startsWith(webRoot + path.sep) &&
+      fs.existsSync(filePath) &&
+      fs.statSync(filePath).isFile()
+    ) {
       return reply.sendFile(path.relative(webRoot, filePath));
     }
     // A missing file (script, image) is a 404; any other path is a page of the browser app.

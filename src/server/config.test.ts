@@ -19,7 +19,12 @@ describe('loadConfig', () => {
   });
 
   it('names each bad setting in its message', () => {
-    const problems = problemsOf({ PORT: 'eighty', DATABASE_URL: 'mysql://x', PUBLIC_URL: 'not a url', DEMO_DATA: 'maybe' });
+    const problems = problemsOf({
+      PORT: 'eighty',
+      DATABASE_URL: 'mysql://x',
+      PUBLIC_URL: 'not a url',
+      DEMO_DATA: 'maybe',
+    });
     expect(problems.some((p) => p.startsWith('PORT:'))).toBe(true);
     expect(problems.some((p) => p.startsWith('DATABASE_URL: must be a postgres://'))).toBe(true);
     expect(problems.some((p) => p.startsWith('PUBLIC_URL:'))).toBe(true);
@@ -48,7 +53,50 @@ describe('loadConfig', () => {
       'boss@example.com',
       'ops@example.com',
     ]);
-    expect(problemsOf({ ADMIN_EMAILS: 'boss' })).toEqual(['ADMIN_EMAILS: "boss" is not an email address (got "boss")']);
+    expect(problemsOf({ ADMIN_EMAILS: 'boss' })).toEqual([
+      'ADMIN_EMAILS: "boss" is not an email address (got "boss")',
+    ]);
+  });
+
+  it('keeps objects on disk without S3 settings, and wants the bucket and both keys once any S3_ is set', () => {
+    expect(loadConfig({}).s3).toBeUndefined();
+    expect(problemsOf({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toEqual([
+      'S3_BUCKET: is required when any S3_ setting is set',
+      'S3_ACCESS_KEY_ID: is required when any S3_ setting is set',
+      'S3_SECRET_ACCESS_KEY: is required when any S3_ setting is set',
+    ]);
+    expect(
+      problemsOf({ S3_BUCKET: 'Bad_Bucket', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret' }),
+    ).toEqual([
+      'S3_BUCKET: must be a bucket name (3-63 lower-case letters, digits, dots, hyphens) (got "Bad_Bucket")',
+    ]);
+    const keys = { S3_BUCKET: 'market-images', S3_ACCESS_KEY_ID: 'id', S3_SECRET_ACCESS_KEY: 'secret' };
+    expect(problemsOf({ ...keys, S3_ENDPOINT: 'ftp://files.example' })).toEqual([
+      'S3_ENDPOINT: must be an http:// or https:// URL (got "ftp://files.example")',
+    ]);
+    expect(loadConfig(keys).s3).toEqual({
+      bucket: 'market-images',
+      endpoint: undefined,
+      region: 'us-east-1',
+      accessKeyId: 'id',
+      secretAccessKey: 'secret',
+      forcePathStyle: false,
+    });
+    expect(
+      loadConfig({ ...keys, S3_ENDPOINT: 'http://127.0.0.1:9000/', S3_REGION: 'auto' }).s3,
+    ).toMatchObject({
+      endpoint: 'http://127.0.0.1:9000',
+      region: 'auto',
+      forcePathStyle: true,
+    });
+    expect(
+      loadConfig({ ...keys, S3_ENDPOINT: 'https://r2.example', S3_FORCE_PATH_STYLE: 'false' }).s3
+        ?.forcePathStyle,
+    ).toBe(false);
+  });
+
+  it('never prints the S3 secret key', () => {
+    expect(problemsOf({ S3_SECRET_ACCESS_KEY: 'hunter2' }).join('\n')).not.toContain('hunter2');
   });
 
   it('turns demo data off with DEMO_DATA=off', () => {

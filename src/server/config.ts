@@ -11,7 +11,10 @@ const optionalUrl = z.preprocess(emptyToUndefined, z.url().optional());
 
 const envSchema = z
   .object({
-    NODE_ENV: z.preprocess(emptyToUndefined, z.enum(['development', 'production', 'test']).default('development')),
+    NODE_ENV: z.preprocess(
+      emptyToUndefined,
+      z.enum(['development', 'production', 'test']).default('development'),
+    ),
     PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(65535).default(5000)),
     HOST: z.preprocess(emptyToUndefined, z.string().min(1).default('0.0.0.0')),
     DATA_DIR: z.preprocess(emptyToUndefined, z.string().min(1).default('./data')),
@@ -23,9 +26,7 @@ const envSchema = z
         .optional(),
     ),
     PUBLIC_URL: optionalUrl,
-    SESSION_SECRET: optionalString.pipe(
-      z.string().min(32, 'must be at least 32 characters').optional(),
-    ),
+    SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     ADMIN_EMAILS: optionalString,
     DEMO_DATA: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
     OIDC_ISSUER_URL: optionalUrl,
@@ -37,6 +38,23 @@ const envSchema = z
     ),
     MARKETPLACE_TZ: z.preprocess(emptyToUndefined, z.string().default('America/Chicago')),
     TRUST_PROXY: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('false')),
+    S3_BUCKET: optionalString.pipe(
+      z
+        .string()
+        .regex(
+          /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+          'must be a bucket name (3-63 lower-case letters, digits, dots, hyphens)',
+        )
+        .optional(),
+    ),
+    S3_ENDPOINT: z.preprocess(
+      emptyToUndefined,
+      z.url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL' }).optional(),
+    ),
+    S3_REGION: optionalString,
+    S3_ACCESS_KEY_ID: optionalString,
+    S3_SECRET_ACCESS_KEY: optionalString,
+    S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
   })
   .superRefine((env, ctx) => {
     const oidc = [env.OIDC_ISSUER_URL, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
@@ -45,6 +63,21 @@ const envSchema = z
       for (const key of ['OIDC_ISSUER_URL', 'OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const) {
         if (env[key] === undefined)
           ctx.addIssue({ code: 'custom', path: [key], message: 'is required when any OIDC_ setting is set' });
+      }
+    }
+    const s3Settings = [
+      env.S3_BUCKET,
+      env.S3_ENDPOINT,
+      env.S3_REGION,
+      env.S3_ACCESS_KEY_ID,
+      env.S3_SECRET_ACCESS_KEY,
+      env.S3_FORCE_PATH_STYLE,
+    ];
+    if (s3Settings.some((v) => v !== undefined)) {
+      // Region, endpoint and path style have defaults; the bucket and the key pair do not.
+      for (const key of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+        if (env[key] === undefined)
+          ctx.addIssue({ code: 'custom', path: [key], message: 'is required when any S3_ setting is set' });
       }
     }
     if (env.NODE_ENV === 'production' && env.SESSION_SECRET === undefined) {
@@ -58,7 +91,11 @@ const envSchema = z
     if (env.ADMIN_EMAILS !== undefined) {
       for (const email of splitList(env.ADMIN_EMAILS)) {
         if (!z.email().safeParse(email).success)
-          ctx.addIssue({ code: 'custom', path: ['ADMIN_EMAILS'], message: `"${email}" is not an email address` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['ADMIN_EMAILS'],
+            message: `"${email}" is not an email address`,
+          });
       }
     }
   });
@@ -74,6 +111,17 @@ export interface OidcConfig {
   issuerUrl: string;
   clientId: string;
   clientSecret: string;
+}
+
+export interface S3Config {
+  bucket: string;
+  /** An S3-compatible service (MinIO, R2, ...); undefined means AWS S3 itself. */
+  endpoint: string | undefined;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** bucket in the path (endpoint/bucket/key) instead of the host name (bucket.endpoint/key). */
+  forcePathStyle: boolean;
 }
 
 export interface Config {
@@ -92,6 +140,8 @@ export interface Config {
   marketplaceTz: string;
   /** Behind a reverse proxy: take the client address and protocol from X-Forwarded-* headers. */
   trustProxy: boolean;
+  /** Object storage in an S3-compatible store; files under dataDir/objects when absent (DECISIONS §1). */
+  s3: S3Config | undefined;
 }
 
 export class ConfigError extends Error {
@@ -126,10 +176,28 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     demoData: env.DEMO_DATA === 'on',
     oidc:
       env.OIDC_ISSUER_URL && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET
-        ? { issuerUrl: env.OIDC_ISSUER_URL, clientId: env.OIDC_CLIENT_ID, clientSecret: env.OIDC_CLIENT_SECRET }
+        ? {
+            issuerUrl: env.OIDC_ISSUER_URL,
+            clientId: env.OIDC_CLIENT_ID,
+            clientSecret: env.OIDC_CLIENT_SECRET,
+          }
         : undefined,
     logLevel: env.LOG_LEVEL,
     marketplaceTz: env.MARKETPLACE_TZ,
     trustProxy: env.TRUST_PROXY === 'true',
+    s3:
+      env.S3_BUCKET && env.S3_ACCESS_KEY_ID && env.S3_SECRET_ACCESS_KEY
+        ? {
+            bucket: env.S3_BUCKET,
+            endpoint: env.S3_ENDPOINT?.replace(/\/+$/, ''),
+            region: env.S3_REGION ?? 'us-east-1',
+            accessKeyId: env.S3_ACCESS_KEY_ID,
+            secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+            // Most S3-compatible servers (MinIO, s3rver) only know path-style addresses.
+            forcePathStyle: env.S3_FORCE_PATH_STYLE
+              ? env.S3_FORCE_PATH_STYLE === 'true'
+              : env.S3_ENDPOINT !== undefined,
+          }
+        : undefined,
   };
 }

@@ -17,14 +17,19 @@ async function main(): Promise<void> {
       return;
     }
     process.stdout.write(`Demo data added. Sign-ins (password "${DEMO_PASSWORD}"):\n`);
-    for (const account of result.accounts) process.stdout.write(`  ${account.role.padEnd(7)} ${account.email}\n`);
+    for (const account of result.accounts)
+      process.stdout.write(`  ${account.role.padEnd(7)} ${account.email}\n`);
   } finally {
     await database.close();
   }
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError) process.stderr.write(`${error.message}\n`);
-  else process.stderr.write(`Seeding failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  if (error instanceof ConfigError || error instanceof DataDirLockedError)
+    process.stderr.write(`${error.message}\n`);
+  else
+    process.stderr.write(
+      `Seeding failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
   process.exit(1);
 });

@@ -21,7 +21,9 @@ describe.runIf(TEST_DB_KIND === 'pglite')('the embedded database lock', () => {
     try {
       fs.writeFileSync(path.join(dir, 'db.lock'), String(child.pid));
       await expect(openDatabase({ dataDir: dir })).rejects.toThrow(DataDirLockedError);
-      await expect(openDatabase({ dataDir: dir })).rejects.toThrow(/already in use by another marketplace process/);
+      await expect(openDatabase({ dataDir: dir })).rejects.toThrow(
+        /already in use by another marketplace process/,
+      );
     } finally {
       child.kill();
     }
@@ -57,9 +59,13 @@ describe('constraints that protect the data', () => {
     try {
       const seller = await createUser(t, { roles: ['buyer', 'seller'] });
       await expect(
-        t.database.db.insert(products).values({ sellerId: seller.id, name: 'X', price: '1.00', category: 'Books', stock: -1 }),
+        t.database.db
+          .insert(products)
+          .values({ sellerId: seller.id, name: 'X', price: '1.00', category: 'Books', stock: -1 }),
       ).rejects.toThrow();
-      await expect(t.database.db.insert(users).values({ email: 'r@example.com', role: 'admin' })).rejects.toThrow();
+      await expect(
+        t.database.db.insert(users).values({ email: 'r@example.com', role: 'admin' }),
+      ).rejects.toThrow();
       await expect(
         t.database.db.insert(reviews).values({
           orderId: '00000000-0000-4000-8000-000000000000',

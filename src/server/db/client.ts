@@ -74,7 +74,8 @@ function acquireLock(lockPath: string, dir: string): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const pid = Number.parseInt(fs.readFileSync(lockPath, 'utf8').trim(), 10);
-      if (Number.isInteger(pid) && pid !== process.pid && isProcessAlive(pid)) throw new DataDirLockedError(dir, pid);
+      if (Number.isInteger(pid) && pid !== process.pid && isProcessAlive(pid))
+        throw new DataDirLockedError(dir, pid);
       fs.rmSync(lockPath, { force: true });
     }
   }

@@ -36,7 +36,10 @@ export const users = pgTable(
     profileImageUrl: text('profile_image_url'),
     role: text('role').notNull().default('buyer'),
     /** Roles granted to this user; the current `role` is always one of them (DECISIONS §2). */
-    roles: text('roles').array().notNull().default(sql`ARRAY['buyer']::text[]`),
+    roles: text('roles')
+      .array()
+      .notNull()
+      .default(sql`ARRAY['buyer']::text[]`),
     stripeAccountId: text('stripe_account_id'),
     stripeAccountStatus: text('stripe_account_status'),
     stripeOnboardingComplete: boolean('stripe_onboarding_complete').notNull().default(false),
@@ -55,7 +58,10 @@ export const users = pgTable(
     uniqueIndex('users_oidc_identity_unique').on(t.oidcIssuer, t.oidcSubject),
     index('users_role_idx').on(t.role),
     check('users_role_check', sql`${t.role} in ('buyer','seller','driver','admin')`),
-    check('users_roles_check', sql`${t.roles} <@ ARRAY['buyer','seller','driver','admin']::text[] and 'buyer' = any(${t.roles})`),
+    check(
+      'users_roles_check',
+      sql`${t.roles} <@ ARRAY['buyer','seller','driver','admin']::text[] and 'buyer' = any(${t.roles})`,
+    ),
     check('users_role_granted_check', sql`${t.role} = any(${t.roles})`),
   ],
 );
@@ -165,7 +171,9 @@ export const addresses = pgTable(
   (t) => [
     index('addresses_user_idx').on(t.userId),
     // Exactly one primary address per user, also under concurrent requests (issue: addresses).
-    uniqueIndex('addresses_one_primary_per_user').on(t.userId).where(sql`${t.isPrimary}`),
+    uniqueIndex('addresses_one_primary_per_user')
+      .on(t.userId)
+      .where(sql`${t.isPrimary}`),
     check('addresses_latitude_check', sql`${t.latitude} is null or ${t.latitude} between -90 and 90`),
     check('addresses_longitude_check', sql`${t.longitude} is null or ${t.longitude} between -180 and 180`),
   ],

@@ -1,9 +1,17 @@
-import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import type { Mailer } from '../adapters/mail/mailer';
 import type { IdentityProvider } from '../adapters/identity/identity-provider';
+import type { Geocoder } from '../adapters/geocoding/geocoder';
+import type { ObjectStorage } from '../adapters/storage/object-storage';
 import type { RateLimits } from './rate-limit';
 
 /** What every module's routes get: the database, the settings and the adapters. */
@@ -14,6 +22,12 @@ export interface AppContext {
   /** Present in OIDC mode; local email + password accounts otherwise (DECISIONS §1). */
   identity: IdentityProvider | undefined;
   rateLimits: RateLimits;
+  /** Address validation and coordinates: offline ZIP centroids by default (DECISIONS §1, §10). */
+  geocoder: Geocoder;
+  /** The clock (pickup slots start an hour from now); tests pass a fixed one. */
+  now: () => Date;
+  /** Uploaded files: under DATA_DIR/objects, or an S3-compatible store (DECISIONS §1). */
+  storage: ObjectStorage;
 }
 
 export type App = FastifyInstance<

@@ -41,7 +41,8 @@ export const badRequest = (message: string, fields?: Record<string, string>) =>
 function fieldName(instancePath: string, params: Record<string, unknown>, where: string): string {
   const joined = instancePath.split('/').filter(Boolean).join('.');
   const keys = params.keys;
-  if (Array.isArray(keys) && keys.length > 0) return [joined, keys.map(String).join(',')].filter(Boolean).join('.');
+  if (Array.isArray(keys) && keys.length > 0)
+    return [joined, keys.map(String).join(',')].filter(Boolean).join('.');
   return joined || where;
 }
 
@@ -68,10 +69,16 @@ export function toErrorBody(error: unknown, requestId: string): { status: number
     const summary = Object.entries(fields)
       .map(([name, message]) => `${name}: ${message}`)
       .join('; ');
-    return { status: 400, body: { message: `Invalid request. ${summary}`, code: 'bad_request', requestId, fields } };
+    return {
+      status: 400,
+      body: { message: `Invalid request. ${summary}`, code: 'bad_request', requestId, fields },
+    };
   }
   if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-    return { status: 413, body: { message: 'Request body is too large', code: 'payload_too_large', requestId } };
+    return {
+      status: 413,
+      body: { message: 'Request body is too large', code: 'payload_too_large', requestId },
+    };
   }
   if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return { status: 415, body: { message: 'Unsupported content type', code: 'bad_request', requestId } };
@@ -81,7 +88,10 @@ export function toErrorBody(error: unknown, requestId: string): { status: number
     fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
     (fastifyError instanceof SyntaxError && fastifyError.statusCode === 400)
   ) {
-    return { status: 400, body: { message: 'The request body is not valid JSON', code: 'bad_request', requestId } };
+    return {
+      status: 400,
+      body: { message: 'The request body is not valid JSON', code: 'bad_request', requestId },
+    };
   }
   const status = fastifyError.statusCode;
   if (!isResponseSerializationError(error) && typeof status === 'number' && status >= 400 && status < 500) {

@@ -62,7 +62,11 @@ describe('cross-origin writes', () => {
       payload: { firstName: 'Real', lastName: 'Name' },
     });
     expect(same.statusCode).toBe(200);
-    const read = await as(t, buyer, { method: 'GET', url: '/api/auth/user', headers: { origin: 'https://evil.example' } });
+    const read = await as(t, buyer, {
+      method: 'GET',
+      url: '/api/auth/user',
+      headers: { origin: 'https://evil.example' },
+    });
     expect(read.statusCode).toBe(200);
   });
 });
@@ -72,7 +76,11 @@ describe('errors', () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/__boom' });
     expect(response.statusCode).toBe(500);
     const body = response.json();
-    expect(body).toEqual({ message: 'Something went wrong on our side', code: 'internal', requestId: expect.any(String) });
+    expect(body).toEqual({
+      message: 'Something went wrong on our side',
+      code: 'internal',
+      requestId: expect.any(String),
+    });
     expect(response.body).not.toContain('secret');
     expect(response.headers['x-request-id']).toBe(body.requestId);
   });

@@ -109,7 +109,9 @@ export async function startSession(
   if (request.sessionId) await db.delete(sessions).where(eq(sessions.sid, request.sessionId));
   const sid = crypto.randomBytes(32).toString('base64url');
   const expire = new Date(Date.now() + SESSION_TTL_MS);
-  await db.insert(sessions).values({ sid, sess: { userId, createdAt: new Date().toISOString() }, userId: userId, expire });
+  await db
+    .insert(sessions)
+    .values({ sid, sess: { userId, createdAt: new Date().toISOString() }, userId: userId, expire });
   request.sessionId = sid;
   void reply.setCookie(SESSION_COOKIE, sid, { ...app.sessionCookieOptions, expires: expire });
 }
@@ -122,5 +124,10 @@ export async function endSession(
 ): Promise<void> {
   if (request.sessionId) await db.delete(sessions).where(eq(sessions.sid, request.sessionId));
   request.sessionId = null;
-  void reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: app.sessionCookieOptions.secure });
+  void reply.clearCookie(SESSION_COOKIE, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: app.sessionCookieOptions.secure,
+  });
 }

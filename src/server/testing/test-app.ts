@@ -108,7 +108,14 @@ let counter = 0;
 /** Creates a user with the given granted roles directly in the database (a factory with overrides). */
 export async function createUser(
   t: TestApp,
-  options: { roles?: Role[]; role?: Role; firstName?: string; lastName?: string; email?: string; isVerified?: boolean } = {},
+  options: {
+    roles?: Role[];
+    role?: Role;
+    firstName?: string;
+    lastName?: string;
+    email?: string;
+    isVerified?: boolean;
+  } = {},
 ): Promise<Omit<TestUser, 'cookie'>> {
   counter += 1;
   const roles = options.roles ?? ['buyer'];
@@ -126,7 +133,9 @@ export async function createUser(
     })
     .returning({ id: users.id });
   if (!row) throw new Error('no user row');
-  await t.database.db.insert(passwordCredentials).values({ userId: row.id, passwordHash: await hashPassword(password) });
+  await t.database.db
+    .insert(passwordCredentials)
+    .values({ userId: row.id, passwordHash: await hashPassword(password) });
   return { id: row.id, email, password };
 }
 

@@ -20,7 +20,9 @@ export interface PendingSignIn {
 
 export interface IdentityProvider {
   /** The provider's authorization URL for a new sign-in, and what to keep until the callback. */
-  beginSignIn(redirectUri: string): Promise<{ url: string; pending: Pick<PendingSignIn, 'state' | 'codeVerifier'> }>;
+  beginSignIn(
+    redirectUri: string,
+  ): Promise<{ url: string; pending: Pick<PendingSignIn, 'state' | 'codeVerifier'> }>;
   /** Exchanges the callback's code (with PKCE) for the user's claims; throws on any mismatch. */
   completeSignIn(callbackUrl: URL, pending: PendingSignIn): Promise<IdentityClaims>;
 }

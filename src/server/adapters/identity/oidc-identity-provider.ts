@@ -27,7 +27,9 @@ export class OidcIdentityProvider implements IdentityProvider {
           this.settings.clientSecret,
           undefined,
           // Plain HTTP only for a provider on this machine (development and tests).
-          isLoopback(issuer) && issuer.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : undefined,
+          isLoopback(issuer) && issuer.protocol === 'http:'
+            ? { execute: [client.allowInsecureRequests] }
+            : undefined,
         )
         .catch((error: unknown) => {
           this.configuration = undefined;

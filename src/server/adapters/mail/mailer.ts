@@ -17,6 +17,9 @@ export class LogMailer implements Mailer {
   constructor(private readonly log: Pick<FastifyBaseLogger, 'info'>) {}
 
   async send(message: MailMessage): Promise<void> {
-    this.log.info({ mail: { to: message.to, subject: message.subject, replyTo: message.replyTo } }, 'mail logged');
+    this.log.info(
+      { mail: { to: message.to, subject: message.subject, replyTo: message.replyTo } },
+      'mail logged',
+    );
   }
 }

@@ -1,6 +1,15 @@
 import { count } from 'drizzle-orm';
 import type { Db } from '../client';
-import { categories, commissionSettings, passwordCredentials, users } from '../schema';
+import {
+  addresses,
+  availabilitySchedules,
+  blackoutDates,
+  categories,
+  commissionSettings,
+  passwordCredentials,
+  users,
+} from '../schema';
+import { ZipCentroidGeocoder } from '../../adapters/geocoding/zip-centroid-geocoder';
 import { DEFAULT_CATEGORIES } from '../../../domain/categories';
 import type { Role } from '../../../domain/roles';
 import { hashPassword } from '../../modules/auth/passwords';
@@ -8,7 +17,16 @@ import { hashPassword } from '../../modules/auth/passwords';
 /** The password of every demo account; printed at start-up (DECISIONS §1). */
 export const DEMO_PASSWORD = 'demo1234';
 
+/** A real street in the Chicago metro area; coordinates come from the ZIP centroid at seed time. */
+interface DemoAddress {
+  addressLine1: string;
+  city: string;
+  state: string;
+  zipCode: string;
+}
+
 export interface DemoAccount {
+  address: DemoAddress;
   email: string;
   firstName: string;
   lastName: string;
@@ -18,11 +36,46 @@ export interface DemoAccount {
 }
 
 export const DEMO_ACCOUNTS: DemoAccount[] = [
-  { email: 'admin@example.com', firstName: 'Avery', lastName: 'Admin', role: 'admin', roles: ['buyer', 'seller', 'driver', 'admin'] },
-  { email: 'buyer@example.com', firstName: 'Bailey', lastName: 'Buyer', role: 'buyer', roles: ['buyer'] },
-  { email: 'buyer2@example.com', firstName: 'Casey', lastName: 'Carter', role: 'buyer', roles: ['buyer'] },
-  { email: 'seller@example.com', firstName: 'Sam', lastName: 'Seller', role: 'seller', roles: ['buyer', 'seller'] },
-  { email: 'seller2@example.com', firstName: 'Morgan', lastName: 'Maker', role: 'seller', roles: ['buyer', 'seller'] },
+  {
+    email: 'admin@example.com',
+    firstName: 'Avery',
+    lastName: 'Admin',
+    role: 'admin',
+    roles: ['buyer', 'seller', 'driver', 'admin'],
+    address: { addressLine1: '233 S Wacker Dr', city: 'Chicago', state: 'IL', zipCode: '60606' },
+  },
+  {
+    email: 'buyer@example.com',
+    firstName: 'Bailey',
+    lastName: 'Buyer',
+    role: 'buyer',
+    roles: ['buyer'],
+    address: { addressLine1: '1060 W Addison St', city: 'Chicago', state: 'IL', zipCode: '60613' },
+  },
+  {
+    email: 'buyer2@example.com',
+    firstName: 'Casey',
+    lastName: 'Carter',
+    role: 'buyer',
+    roles: ['buyer'],
+    address: { addressLine1: '1603 Orrington Ave', city: 'Evanston', state: 'IL', zipCode: '60201' },
+  },
+  {
+    email: 'seller@example.com',
+    firstName: 'Sam',
+    lastName: 'Seller',
+    role: 'seller',
+    roles: ['buyer', 'seller'],
+    address: { addressLine1: '700 E Grand Ave', city: 'Chicago', state: 'IL', zipCode: '60611' },
+  },
+  {
+    email: 'seller2@example.com',
+    firstName: 'Morgan',
+    lastName: 'Maker',
+    role: 'seller',
+    roles: ['buyer', 'seller'],
+    address: { addressLine1: '100 Oakbrook Center', city: 'Oak Brook', state: 'IL', zipCode: '60523' },
+  },
   {
     email: 'driver@example.com',
     firstName: 'Drew',
@@ -30,6 +83,7 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
     role: 'driver',
     roles: ['buyer', 'driver'],
     isVerified: true,
+    address: { addressLine1: '2100 S Wabash Ave', city: 'Chicago', state: 'IL', zipCode: '60616' },
   },
   {
     email: 'driver2@example.com',
@@ -38,6 +92,7 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
     role: 'driver',
     roles: ['buyer', 'driver'],
     isVerified: true,
+    address: { addressLine1: '5700 S Lake Shore Dr', city: 'Chicago', state: 'IL', zipCode: '60637' },
   },
 ];
 
@@ -56,6 +111,7 @@ export async function seedDemoData(db: Db): Promise<{ seeded: boolean; accounts:
   const [row] = await db.select({ n: count() }).from(users);
   if ((row?.n ?? 0) > 0) return { seeded: false, accounts: DEMO_ACCOUNTS };
   const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const geocoder = new ZipCentroidGeocoder();
   await db.transaction(async (tx) => {
     for (const account of DEMO_ACCOUNTS) {
       const [user] = await tx
@@ -71,6 +127,33 @@ export async function seedDemoData(db: Db): Promise<{ seeded: boolean; accounts:
         .returning({ id: users.id });
       if (!user) throw new Error('demo user insert returned no row');
       await tx.insert(passwordCredentials).values({ userId: user.id, passwordHash });
+      const located = await geocoder.geocode({ ...account.address, addressLine2: null, country: 'US' });
+      await tx.insert(addresses).values({
+        userId: user.id,
+        ...account.address,
+        latitude: located ? String(located.latitude) : null,
+        longitude: located ? String(located.longitude) : null,
+        isVerified: located?.isVerified ?? false,
+        isPrimary: true,
+      });
+      if (account.roles.includes('seller')) {
+        // Sellers offer pickups Monday to Saturday; one blackout a week ahead shows in the slots.
+        await tx.insert(availabilitySchedules).values(
+          [1, 2, 3, 4, 5].map((dayOfWeek) => ({
+            userId: user.id,
+            dayOfWeek,
+            startTime: '09:00',
+            endTime: '17:00',
+          })),
+        );
+        await tx
+          .insert(availabilitySchedules)
+          .values({ userId: user.id, dayOfWeek: 6, startTime: '10:00', endTime: '14:00' });
+        const inAWeek = new Date(Date.now() + 7 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
+        await tx
+          .insert(blackoutDates)
+          .values({ userId: user.id, startDate: inAWeek, endDate: inAWeek, reason: 'Stocktaking' });
+      }
     }
   });
   return { seeded: true, accounts: DEMO_ACCOUNTS };

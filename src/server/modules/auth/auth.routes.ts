@@ -43,16 +43,14 @@ function intentOf(value: unknown): 'seller' | 'driver' | undefined {
 export function registerAuthRoutes(app: App, ctx: AppContext): void {
   const { db, config } = ctx;
 
-  app.get(
-    '/api/login/assets/login.css',
-    { schema: { hide: true } },
-    async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(LOGIN_CSS),
+  app.get('/api/login/assets/login.css', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(LOGIN_CSS),
   );
-  app.get(
-    '/api/login/assets/login.js',
-    { schema: { hide: true } },
-    async (_request, reply) =>
-      reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(LOGIN_JS),
+  app.get('/api/login/assets/login.js', { schema: { hide: true } }, async (_request, reply) =>
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(LOGIN_JS),
   );
 
   app.get(
@@ -76,7 +74,11 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   }
 
   const renderPage = (reply: FastifyReply, status: number, state: LoginPageState) =>
-    reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(renderLoginPage(state));
+    reply
+      .status(status)
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(renderLoginPage(state));
 
   app.get(
     '/api/login',
@@ -115,8 +117,20 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
         if (request.validationError) throw request.validationError;
         const user =
           mode === 'signin'
-            ? await signInWithPassword(db, signInBodySchema.parse(request.body), ctx.rateLimits, request.ip, config.adminEmails)
-            : await signUpWithPassword(db, signUpBodySchema.parse(request.body), ctx.rateLimits, request.ip, config.adminEmails);
+            ? await signInWithPassword(
+                db,
+                signInBodySchema.parse(request.body),
+                ctx.rateLimits,
+                request.ip,
+                config.adminEmails,
+              )
+            : await signUpWithPassword(
+                db,
+                signUpBodySchema.parse(request.body),
+                ctx.rateLimits,
+                request.ip,
+                config.adminEmails,
+              );
         await startSession(app, db, request, reply, user.id);
         if (form) await reply.redirect(landingAfterSignIn(returnTo, intent), 303);
         else await reply.status(mode === 'signup' ? 201 : 200).send(toCurrentUser(user));
@@ -190,7 +204,10 @@ function registerOidcRoutes(app: App, ctx: AppContext): void {
         begun = await identity.beginSignIn(callbackUrl(request));
       } catch (error) {
         request.log.error({ err: error }, 'identity provider unreachable');
-        throw new AppError('unavailable', 'Sign-in is unavailable right now: the identity provider cannot be reached.');
+        throw new AppError(
+          'unavailable',
+          'Sign-in is unavailable right now: the identity provider cannot be reached.',
+        );
       }
       const pending: PendingSignIn = { ...begun.pending, returnTo: safeReturnTo(returnTo), intent };
       void reply.setCookie(OIDC_COOKIE, JSON.stringify(pending), {
@@ -236,7 +253,10 @@ function registerOidcRoutes(app: App, ctx: AppContext): void {
       const url = new URL(request.url, callbackUrl(request));
       let claims;
       try {
-        claims = await identity.completeSignIn(new URL(url.pathname + url.search, callbackUrl(request)), pending);
+        claims = await identity.completeSignIn(
+          new URL(url.pathname + url.search, callbackUrl(request)),
+          pending,
+        );
       } catch (error) {
         request.log.warn({ err: error }, 'OIDC callback rejected');
         throw new AppError('unauthorized', 'Sign-in failed. Please try again.');

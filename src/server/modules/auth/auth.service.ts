@@ -54,12 +54,19 @@ export async function signUpWithPassword(
   adminEmails: readonly string[],
 ): Promise<UserRow> {
   const wait = limits.signUpPerIp.hit(ip);
-  if (wait > 0) throw tooManyRequests(`Too many accounts created from this network. Please try again in ${waitText(wait)}.`);
+  if (wait > 0)
+    throw tooManyRequests(
+      `Too many accounts created from this network. Please try again in ${waitText(wait)}.`,
+    );
   const passwordHash = await hashPassword(body.password);
   let user: UserRow;
   try {
     user = await db.transaction(async (tx) => {
-      const created = await insertUser(tx, { email: body.email, firstName: body.firstName, lastName: body.lastName });
+      const created = await insertUser(tx, {
+        email: body.email,
+        firstName: body.firstName,
+        lastName: body.lastName,
+      });
       await tx.insert(passwordCredentials).values({ userId: created.id, passwordHash });
       return created;
     });
@@ -79,10 +86,13 @@ export async function signInWithPassword(
   adminEmails: readonly string[],
 ): Promise<UserRow> {
   const ipWait = limits.signInPerIp.hit(ip);
-  if (ipWait > 0) throw tooManyRequests(`Too many sign-in attempts. Please try again in ${waitText(ipWait)}.`);
+  if (ipWait > 0)
+    throw tooManyRequests(`Too many sign-in attempts. Please try again in ${waitText(ipWait)}.`);
   const emailWait = limits.signInFailuresPerEmail.check(body.email);
   if (emailWait > 0) {
-    throw tooManyRequests(`Too many failed sign-in attempts for this account. Please try again in ${waitText(emailWait)}.`);
+    throw tooManyRequests(
+      `Too many failed sign-in attempts for this account. Please try again in ${waitText(emailWait)}.`,
+    );
   }
   const user = await findUserByEmail(db, body.email);
   const credential = user
@@ -108,11 +118,15 @@ export async function signInWithIdentity(
 ): Promise<UserRow> {
   let user = await findUserByOidcIdentity(db, claims.issuer, claims.subject);
   if (!user) {
-    if (!claims.email) throw new AppError('bad_request', 'Your identity provider did not share an email address.');
+    if (!claims.email)
+      throw new AppError('bad_request', 'Your identity provider did not share an email address.');
     const byEmail = await findUserByEmail(db, claims.email);
     // Link to an existing account only when the provider vouches for the email: otherwise anyone
     // who can claim an address at the provider could take over that account.
-    if (byEmail && ((byEmail.oidcSubject && byEmail.oidcSubject !== claims.subject) || !claims.emailVerified)) {
+    if (
+      byEmail &&
+      ((byEmail.oidcSubject && byEmail.oidcSubject !== claims.subject) || !claims.emailVerified)
+    ) {
       throw conflict('An account with this email already exists and cannot be linked to this sign-in.');
     }
     user = byEmail

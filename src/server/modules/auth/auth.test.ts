@@ -53,10 +53,19 @@ describe('sign-up', () => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/signup',
-      payload: { email: 'New.Person@Example.com', password: 'long enough', firstName: 'New', lastName: 'Person' },
+      payload: {
+        email: 'New.Person@Example.com',
+        password: 'long enough',
+        firstName: 'New',
+        lastName: 'Person',
+      },
     });
     expect(response.statusCode).toBe(201);
-    expect(response.json()).toMatchObject({ email: 'new.person@example.com', role: 'buyer', roles: ['buyer'] });
+    expect(response.json()).toMatchObject({
+      email: 'new.person@example.com',
+      role: 'buyer',
+      roles: ['buyer'],
+    });
     const cookie = cookieFrom(response);
     const me = await as(t, { cookie }, { method: 'GET', url: '/api/auth/user' });
     expect(me.json()).toMatchObject({ firstName: 'New', lastName: 'Person' });
@@ -101,7 +110,13 @@ describe('sign-up', () => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/signup',
-      ...form({ email: 'wheels@example.com', password: 'long enough', firstName: 'W', lastName: 'D', intent: 'driver' }),
+      ...form({
+        email: 'wheels@example.com',
+        password: 'long enough',
+        firstName: 'W',
+        lastName: 'D',
+        intent: 'driver',
+      }),
     });
     expect(response.statusCode).toBe(303);
     expect(response.headers.location).toBe('/driver/dashboard');
@@ -142,14 +157,22 @@ describe('sign-up', () => {
 describe('sign-in', () => {
   it('signs in with the right password and rotates the session id', async () => {
     const user = await createUser(t);
-    const first = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: user.email, password: user.password } });
-    expect(first.statusCode).toBe(200);
-    const firstCookie = cookieFrom(first);
-    const second = await as(t, { cookie: firstCookie }, {
+    const first = await t.app.inject({
       method: 'POST',
       url: '/api/login',
       payload: { email: user.email, password: user.password },
     });
+    expect(first.statusCode).toBe(200);
+    const firstCookie = cookieFrom(first);
+    const second = await as(
+      t,
+      { cookie: firstCookie },
+      {
+        method: 'POST',
+        url: '/api/login',
+        payload: { email: user.email, password: user.password },
+      },
+    );
     const secondCookie = cookieFrom(second);
     expect(secondCookie).not.toBe(firstCookie);
     const old = await as(t, { cookie: firstCookie }, { method: 'GET', url: '/api/auth/user' });
@@ -158,7 +181,11 @@ describe('sign-in', () => {
 
   it('sets an HttpOnly, SameSite=Lax session cookie', async () => {
     const user = await createUser(t);
-    const response = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: user.email, password: user.password } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: user.email, password: user.password },
+    });
     const header = String(response.headers['set-cookie']);
     expect(header).toContain('HttpOnly');
     expect(header).toContain('SameSite=Lax');
@@ -166,7 +193,11 @@ describe('sign-in', () => {
 
   it('says "Invalid email or password" for a wrong password and for an unknown email alike', async () => {
     const user = await createUser(t);
-    const wrong = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: user.email, password: 'nope' } });
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: user.email, password: 'nope' },
+    });
     const unknown = await t.app.inject({
       method: 'POST',
       url: '/api/login',
@@ -199,7 +230,11 @@ describe('sign-in', () => {
   it('sends a signed-in visitor of the sign-in page on to where they were going', async () => {
     const user = await createUser(t);
     const cookie = await (async () => {
-      const r = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: user.email, password: user.password } });
+      const r = await t.app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { email: user.email, password: user.password },
+      });
       return cookieFrom(r);
     })();
     const response = await as(t, { cookie }, { method: 'GET', url: '/api/login?returnTo=/profile' });
@@ -208,7 +243,11 @@ describe('sign-in', () => {
   });
 
   it('refuses a forged session cookie', async () => {
-    const response = await as(t, { cookie: 'sid=forged.signature' }, { method: 'GET', url: '/api/auth/user' });
+    const response = await as(
+      t,
+      { cookie: 'sid=forged.signature' },
+      { method: 'GET', url: '/api/auth/user' },
+    );
     expect(response.statusCode).toBe(401);
   });
 });
@@ -216,7 +255,11 @@ describe('sign-in', () => {
 describe('sign-out', () => {
   it('destroys the session and returns to /', async () => {
     const user = await createUser(t);
-    const login = await t.app.inject({ method: 'POST', url: '/api/login', payload: { email: user.email, password: user.password } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: user.email, password: user.password },
+    });
     const cookie = cookieFrom(login);
     const before = await t.database.db.select().from(sessions);
     const out = await as(t, { cookie }, { method: 'GET', url: '/api/logout' });
@@ -236,7 +279,11 @@ describe('rate limits', () => {
     try {
       const user = await createUser(limited);
       for (let i = 0; i < 3; i++) {
-        const r = await limited.app.inject({ method: 'POST', url: '/api/login', payload: { email: user.email, password: 'bad' } });
+        const r = await limited.app.inject({
+          method: 'POST',
+          url: '/api/login',
+          payload: { email: user.email, password: 'bad' },
+        });
         expect(r.statusCode).toBe(401);
       }
       const blocked = await limited.app.inject({
@@ -256,8 +303,15 @@ describe('rate limits', () => {
   it('limits sign-ups per network address', async () => {
     const limited = await createTestApp({ rateLimits: { signUpPerIpPerHour: 1 } });
     try {
-      const body = (n: number) => ({ email: `p${n}@example.com`, password: 'long enough', firstName: 'P', lastName: 'Q' });
-      expect((await limited.app.inject({ method: 'POST', url: '/api/signup', payload: body(1) })).statusCode).toBe(201);
+      const body = (n: number) => ({
+        email: `p${n}@example.com`,
+        password: 'long enough',
+        firstName: 'P',
+        lastName: 'Q',
+      });
+      expect(
+        (await limited.app.inject({ method: 'POST', url: '/api/signup', payload: body(1) })).statusCode,
+      ).toBe(201);
       const second = await limited.app.inject({ method: 'POST', url: '/api/signup', payload: body(2) });
       expect(second.statusCode).toBe(429);
       expect(second.json().message).toMatch(/^Too many accounts created from this network/);

@@ -1,3 +1,5 @@
+import { COMPANY } from '../../../domain/support';
+
 /**
  * The server-rendered sign-in page of local mode (DECISIONS §1). It needs no JavaScript to work;
  * a small script only applies the theme kept in local storage and runs the theme toggle.
@@ -12,7 +14,10 @@ export interface LoginPageState {
 }
 
 const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 
 function modeLink(mode: LoginPageState['mode'], state: LoginPageState): string {
   const params = new URLSearchParams();
@@ -80,13 +85,14 @@ export function renderLoginPage(state: LoginPageState): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · Local Delivery Marketplace</title>
+<title>${title} · ${COMPANY.name}</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/api/login/assets/login.css">
 <script src="/api/login/assets/login.js"></script>
 </head>
 <body>
 <header class="top">
-  <a class="brand" href="/">Local Delivery Marketplace</a>
+  <a class="brand" href="/"><span class="mark" aria-hidden="true"><svg xmlns="http://www.w3.org/2000/svg" width="20" height="20" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round"><path d="M14 18V6a2 2 0 0 0-2-2H4a2 2 0 0 0-2 2v11a1 1 0 0 0 1 1h2"/><path d="M15 18H9"/><path d="M19 18h2a1 1 0 0 0 1-1v-3.65a1 1 0 0 0-.22-.624l-3.48-4.35A1 1 0 0 0 17.52 8H14"/><circle cx="17" cy="18" r="2"/><circle cx="7" cy="18" r="2"/></svg></span>${COMPANY.name}</a>
   <button type="button" class="theme" id="theme-toggle" aria-label="Toggle theme" data-testid="button-theme-toggle">
     <span class="theme-light" aria-hidden="true">☾</span><span class="theme-dark" aria-hidden="true">☀</span>
   </button>
@@ -105,12 +111,13 @@ export function renderLoginPage(state: LoginPageState): string {
 }
 
 export const LOGIN_CSS = `
-:root{--bg:#f8fafc;--fg:#0f172a;--muted:#475569;--card:#fff;--border:#e2e8f0;--primary:#1d4ed8;--primary-fg:#fff;--danger:#b91c1c;--danger-bg:#fef2f2;--ring:#93c5fd}
-html.dark{--bg:#020617;--fg:#f1f5f9;--muted:#cbd5e1;--card:#0f172a;--border:#334155;--primary:#60a5fa;--primary-fg:#020617;--danger:#fca5a5;--danger-bg:#450a0a;--ring:#1d4ed8}
+:root{color-scheme:light;--bg:oklch(0.984 0.003 247.858);--fg:oklch(0.208 0.042 265.755);--muted:oklch(0.446 0.043 257.281);--card:#fff;--border:oklch(0.929 0.013 255.508);--input:oklch(0.704 0.04 256.788);--primary:oklch(0.508 0.118 165.612);--primary-hover:oklch(0.432 0.095 166.913);--primary-fg:#fff;--danger:oklch(0.505 0.213 27.518);--danger-bg:oklch(0.971 0.013 17.38);--ring:oklch(0.596 0.145 163.225)}
+html.dark{color-scheme:dark;--bg:oklch(0.129 0.042 264.695);--fg:oklch(0.984 0.003 247.858);--muted:oklch(0.769 0.028 257.417);--card:oklch(0.208 0.042 265.755);--border:oklch(0.372 0.044 257.287);--input:oklch(0.554 0.046 257.417);--primary:oklch(0.765 0.177 163.223);--primary-hover:oklch(0.845 0.143 164.978);--primary-fg:oklch(0.262 0.051 172.552);--danger:oklch(0.704 0.191 22.216);--danger-bg:oklch(0.258 0.092 26.042);--ring:oklch(0.765 0.177 163.223)}
 *{box-sizing:border-box}
 body{margin:0;font-family:ui-sans-serif,system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:var(--bg);color:var(--fg);line-height:1.5}
 .top{display:flex;justify-content:space-between;align-items:center;padding:1rem 1.5rem;border-bottom:1px solid var(--border);background:var(--card)}
-.brand{font-weight:700;font-size:1.125rem;color:var(--fg);text-decoration:none}
+.brand{display:inline-flex;align-items:center;gap:.6rem;font-weight:700;font-size:1.125rem;color:var(--fg);text-decoration:none}
+.mark{display:inline-flex;align-items:center;justify-content:center;width:2.25rem;height:2.25rem;border-radius:.5rem;background:var(--primary);color:var(--primary-fg)}
 .theme{border:1px solid var(--border);background:transparent;color:var(--fg);border-radius:.5rem;width:2.5rem;height:2.5rem;font-size:1.1rem;cursor:pointer}
 .theme-dark{display:none}html.dark .theme-dark{display:inline}html.dark .theme-light{display:none}
 main{max-width:28rem;margin:3rem auto;padding:0 1rem}
@@ -120,13 +127,14 @@ h1{margin:0 0 1rem;font-size:1.5rem}
 .row{display:grid;grid-template-columns:1fr 1fr;gap:.75rem}
 .field{margin-bottom:1rem}
 label{display:block;font-weight:600;font-size:.875rem;margin-bottom:.25rem}
-input{width:100%;padding:.6rem .75rem;border:1px solid var(--border);border-radius:.5rem;background:var(--bg);color:var(--fg);font-size:1rem}
+input{width:100%;padding:.6rem .75rem;border:1px solid var(--input);border-radius:.5rem;background:var(--bg);color:var(--fg);font-size:1rem}
 input:focus,button:focus,a:focus{outline:3px solid var(--ring);outline-offset:1px}
 input[aria-invalid=true]{border-color:var(--danger)}
 .hint{color:var(--muted);font-size:.8rem;margin:.25rem 0 0}
 .field-error{color:var(--danger);font-size:.85rem;margin:.25rem 0 0}
 .alert{background:var(--danger-bg);color:var(--danger);border-radius:.5rem;padding:.75rem;margin:0 0 1rem}
-button[type=submit]{width:100%;padding:.7rem;border:0;border-radius:.5rem;background:var(--primary);color:var(--primary-fg);font-weight:600;font-size:1rem;cursor:pointer}
+button[type=submit]{width:100%;padding:.7rem;border:0;border-radius:.5rem;background:var(--primary);color:var(--primary-fg);font-weight:600;font-size:1rem;cursor:pointer;font-family:inherit}
+button[type=submit]:hover{background:var(--primary-hover)}
 .switch,.back{text-align:center;color:var(--muted);margin-top:1rem}
 a{color:var(--primary)}
 @media (max-width:480px){.row{grid-template-columns:1fr;gap:0}.card{padding:1.25rem}main{margin:1.5rem auto}}

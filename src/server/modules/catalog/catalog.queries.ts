@@ -42,5 +42,8 @@ export async function listAvailableProducts(db: Db, query: ProductListQuery) {
 }
 
 export async function listCategories(db: Db) {
-  return db.select({ id: categories.id, name: categories.name }).from(categories).orderBy(asc(categories.name));
+  return db
+    .select({ id: categories.id, name: categories.name })
+    .from(categories)
+    .orderBy(asc(categories.name));
 }

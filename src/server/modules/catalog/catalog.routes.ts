@@ -8,7 +8,13 @@ import { browseProducts, getCategories } from './catalog.service';
 export function registerCatalogRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/categories',
-    { schema: { tags: ['catalog'], summary: 'All categories, by name', response: { 200: z.array(categorySchema) } } },
+    {
+      schema: {
+        tags: ['catalog'],
+        summary: 'All categories, by name',
+        response: { 200: z.array(categorySchema) },
+      },
+    },
     async () => getCategories(db),
   );
 

@@ -27,7 +27,11 @@ export async function browseProducts(db: Db, query: ProductListQuery): Promise<P
     sellerDeliveryFee: money(product.sellerDeliveryFee),
     offerPickup: product.offerPickup,
     createdAt: product.createdAt.toISOString(),
-    sellerName: displayName({ firstName: seller.sellerFirstName, lastName: seller.sellerLastName, role: 'seller' as Role }),
+    sellerName: displayName({
+      firstName: seller.sellerFirstName,
+      lastName: seller.sellerLastName,
+      role: 'seller' as Role,
+    }),
     sellerRating: seller.sellerRating === null ? null : Math.round(Number(seller.sellerRating) * 10) / 10,
     sellerCity: seller.sellerCity,
     sellerState: seller.sellerState,

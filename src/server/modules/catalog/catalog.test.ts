@@ -18,7 +18,14 @@ beforeAll(async () => {
     { sellerId: seller.id, name: 'Oak Table', price: '120.5', category: 'Furniture', stock: 2 },
     { sellerId: seller.id, name: 'Table Lamp', price: '30', category: 'Home & Garden', stock: 0 },
     { sellerId: seller.id, name: '50% Off Chair', price: '45.00', category: 'Furniture', stock: 1 },
-    { sellerId: seller.id, name: 'Retired Table', price: '10.00', category: 'Furniture', stock: 5, available: false },
+    {
+      sellerId: seller.id,
+      name: 'Retired Table',
+      price: '10.00',
+      category: 'Furniture',
+      stock: 5,
+      available: false,
+    },
   ]);
 });
 afterAll(async () => {
@@ -56,7 +63,10 @@ describe('GET /api/products', () => {
   });
 
   it('treats % and _ in a search as plain text', async () => {
-    const response = await t.app.inject({ method: 'GET', url: `/api/products?search=${encodeURIComponent('50%')}` });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/api/products?search=${encodeURIComponent('50%')}`,
+    });
     expect(names(response.json())).toEqual(['50% Off Chair']);
     const underscore = await t.app.inject({ method: 'GET', url: '/api/products?search=_' });
     expect(underscore.json()).toEqual([]);

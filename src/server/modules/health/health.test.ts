@@ -39,7 +39,9 @@ describe('GET /api/openapi.json', () => {
     ] as const) {
       expect(doc.paths[url]?.[method], `${method} ${url}`).toBeDefined();
     }
-    const contact = doc.paths['/api/contact']?.post as { requestBody?: { content?: Record<string, { schema?: { required?: string[] } }> } };
+    const contact = doc.paths['/api/contact']?.post as {
+      requestBody?: { content?: Record<string, { schema?: { required?: string[] } }> };
+    };
     expect(contact.requestBody?.content?.['application/json']?.schema?.required).toEqual(
       expect.arrayContaining(['name', 'email', 'subject', 'message']),
     );

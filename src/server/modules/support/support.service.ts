@@ -14,7 +14,10 @@ export async function receiveContactMessage(
   body: ContactMessage,
 ): Promise<{ id: string; receivedAt: string }> {
   const wait = limiter.hit(ip);
-  if (wait > 0) throw tooManyRequests(`You have sent several messages in a short time. Please try again in ${waitText(wait)}.`);
+  if (wait > 0)
+    throw tooManyRequests(
+      `You have sent several messages in a short time. Please try again in ${waitText(wait)}.`,
+    );
   const rows = await db
     .insert(contactMessages)
     .values({

@@ -15,7 +15,13 @@ afterEach(() => {
   expect(t.statuses.filter((s) => s >= 500)).toEqual([]);
 });
 
-const valid = { name: 'Ada Lovelace', email: 'ada@example.com', phone: '', subject: 'Late order', message: 'My order has not arrived yet.' };
+const valid = {
+  name: 'Ada Lovelace',
+  email: 'ada@example.com',
+  phone: '',
+  subject: 'Late order',
+  message: 'My order has not arrived yet.',
+};
 
 describe('POST /api/contact', () => {
   it('stores the message and hands it to the mailer', async () => {
@@ -23,7 +29,12 @@ describe('POST /api/contact', () => {
     expect(response.statusCode).toBe(201);
     const stored = await t.database.db.select().from(contactMessages);
     expect(stored).toHaveLength(1);
-    expect(stored[0]).toMatchObject({ name: 'Ada Lovelace', email: 'ada@example.com', phone: null, subject: 'Late order' });
+    expect(stored[0]).toMatchObject({
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      phone: null,
+      subject: 'Late order',
+    });
     expect(sent.at(-1)).toMatchObject({ replyTo: 'ada@example.com', subject: '[Support] Late order' });
   });
 
@@ -52,7 +63,10 @@ describe('POST /api/contact', () => {
       payload: '{"name":',
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ code: 'bad_request', message: 'The request body is not valid JSON' });
+    expect(response.json()).toMatchObject({
+      code: 'bad_request',
+      message: 'The request body is not valid JSON',
+    });
   });
 
   it('answers 413 for a body over the size limit', async () => {
@@ -66,10 +80,15 @@ describe('POST /api/contact', () => {
   });
 
   it('answers 429 when one network sends too many messages', async () => {
-    const limited = await createTestApp({ rateLimits: { contactPerIpPer10Minutes: 2 }, mailer: { send: async () => {} } });
+    const limited = await createTestApp({
+      rateLimits: { contactPerIpPer10Minutes: 2 },
+      mailer: { send: async () => {} },
+    });
     try {
       for (let i = 0; i < 2; i++) {
-        expect((await limited.app.inject({ method: 'POST', url: '/api/contact', payload: valid })).statusCode).toBe(201);
+        expect(
+          (await limited.app.inject({ method: 'POST', url: '/api/contact', payload: valid })).statusCode,
+        ).toBe(201);
       }
       const third = await limited.app.inject({ method: 'POST', url: '/api/contact', payload: valid });
       expect(third.statusCode).toBe(429);

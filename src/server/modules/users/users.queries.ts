@@ -19,7 +19,11 @@ export async function findUserByEmail(db: Db, email: string): Promise<UserRow | 
   return rows[0];
 }
 
-export async function findUserByOidcIdentity(db: Db, issuer: string, subject: string): Promise<UserRow | undefined> {
+export async function findUserByOidcIdentity(
+  db: Db,
+  issuer: string,
+  subject: string,
+): Promise<UserRow | undefined> {
   const rows = await db
     .select()
     .from(users)
@@ -30,7 +34,10 @@ export async function findUserByOidcIdentity(db: Db, issuer: string, subject: st
 
 export async function insertUser(
   db: Db,
-  values: Pick<typeof users.$inferInsert, 'email' | 'firstName' | 'lastName' | 'oidcIssuer' | 'oidcSubject' | 'profileImageUrl'>,
+  values: Pick<
+    typeof users.$inferInsert,
+    'email' | 'firstName' | 'lastName' | 'oidcIssuer' | 'oidcSubject' | 'profileImageUrl'
+  >,
 ): Promise<UserRow> {
   const rows = await db.insert(users).values(values).returning();
   const row = rows[0];
@@ -41,7 +48,12 @@ export async function insertUser(
 export async function updateUser(
   db: Db,
   id: string,
-  values: Partial<Pick<UserRow, 'firstName' | 'lastName' | 'email' | 'role' | 'roles' | 'oidcIssuer' | 'oidcSubject' | 'isVerified'>>,
+  values: Partial<
+    Pick<
+      UserRow,
+      'firstName' | 'lastName' | 'email' | 'role' | 'roles' | 'oidcIssuer' | 'oidcSubject' | 'isVerified'
+    >
+  >,
 ): Promise<UserRow | undefined> {
   const rows = await db
     .update(users)
@@ -52,7 +64,12 @@ export async function updateUser(
 }
 
 /** Adds a role to the granted set, atomically and without duplicates; optionally makes it current. */
-export async function grantRole(db: Db, id: string, role: Role, makeCurrent: boolean): Promise<UserRow | undefined> {
+export async function grantRole(
+  db: Db,
+  id: string,
+  role: Role,
+  makeCurrent: boolean,
+): Promise<UserRow | undefined> {
   const rows = await db
     .update(users)
     .set({

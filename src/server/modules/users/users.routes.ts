@@ -23,7 +23,13 @@ const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchem
 export function registerUserRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/auth/user',
-    { schema: { tags: ['users'], summary: 'The signed-in user', response: { 200: currentUserSchema, 401: errorBodySchema } } },
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'The signed-in user',
+        response: { 200: currentUserSchema, 401: errorBodySchema },
+      },
+    },
     async (request) => toCurrentUser(await requireActor(request)),
   );
 

@@ -64,7 +64,12 @@ export async function updateOwnNames(db: Db, actor: Actor, body: UpdateNamesBody
 }
 
 /** The header switcher: own id only, and only to a granted role (DECISIONS §2). */
-export async function switchOwnRole(db: Db, actor: Actor, targetId: string, role: Role): Promise<CurrentUser> {
+export async function switchOwnRole(
+  db: Db,
+  actor: Actor,
+  targetId: string,
+  role: Role,
+): Promise<CurrentUser> {
   if (!canChangeOwnRole(actor, targetId)) {
     throw forbidden('You can only switch your own role. Contact an administrator to change another account.');
   }

@@ -1,0 +1,65 @@
+import { test, expect, DEMO, DEMO_PASSWORD } from './support/fixtures';
+
+test.describe('accounts', () => {
+  // The sign-in page answers a refused form with its status (400, 401); Chromium logs those.
+  test.use({ allowedConsoleErrors: [/status of 40[01] \((Bad Request|Unauthorized)\)/] });
+
+  test('a visitor creates an account on the sign-in page and lands signed in', async ({ page }) => {
+    const email = `signup-${Date.now()}-${test.info().workerIndex}@example.com`;
+    await page.goto('/');
+    await page.getByTestId('button-sign-in').click();
+    await page.getByTestId('link-create-account').click();
+    await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
+    await page.getByLabel('First name').fill('Nina');
+    await page.getByLabel('Last name').fill('Newcomer');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('short');
+    await page.getByTestId('button-submit').click();
+    await expect(page.getByText('Password must be at least 8 characters')).toBeVisible();
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByTestId('button-submit').click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('heading', { name: 'Featured Products' })).toBeVisible();
+    await expect(page.getByTestId('role-switcher')).toHaveText(/Buyer/);
+    await expect(page.getByTestId('button-logout')).toBeVisible();
+  });
+
+  test('a demo buyer signs in with the form; a wrong password is explained', async ({ page }) => {
+    await page.goto('/api/login');
+    await page.getByLabel('Email').fill(DEMO.buyer);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByTestId('button-submit').click();
+    await expect(page.getByTestId('login-error')).toHaveText('Invalid email or password');
+    await expect(page.getByLabel('Email')).toHaveValue(DEMO.buyer);
+    await page.getByLabel('Password').fill(DEMO_PASSWORD);
+    await page.getByTestId('button-submit').click();
+    await expect(page.getByTestId('link-my-orders')).toBeVisible();
+  });
+
+  test('signing out ends the session and shows the landing page', async ({ page }) => {
+    await page.goto('/api/login');
+    await page.getByLabel('Email').fill(DEMO.seller);
+    await page.getByLabel('Password').fill(DEMO_PASSWORD);
+    await page.getByTestId('button-submit').click();
+    await expect(page.getByTestId('button-logout')).toBeVisible();
+    await page.getByTestId('button-logout').click();
+    await expect(page.getByRole('heading', { name: 'Fast & Reliable Delivery Marketplace' })).toBeVisible();
+    await page.reload();
+    await expect(page.getByTestId('button-sign-in')).toBeVisible();
+    expect((await page.request.get('/api/auth/user')).status()).toBe(401);
+  });
+
+  test('Become a Driver signs up straight into the driver role', async ({ page }) => {
+    await page.goto('/');
+    await page.getByTestId('button-become-driver').click();
+    await expect(page.getByText('start delivering as a driver')).toBeVisible();
+    await page.getByTestId('link-create-account').click();
+    await page.getByLabel('First name').fill('Dana');
+    await page.getByLabel('Last name').fill('Wheels');
+    await page.getByLabel('Email').fill(`driver-${Date.now()}-${test.info().workerIndex}@example.com`);
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByTestId('button-submit').click();
+    await expect(page).toHaveURL(/\/driver\/dashboard$/);
+    await expect(page.getByRole('heading', { name: 'Driver Dashboard' })).toBeVisible();
+  });
+});

@@ -1,0 +1,58 @@
+import { test, expect, signUpFresh } from './support/fixtures';
+
+test.describe('availability page', () => {
+  test('a seller adds and removes a weekly schedule row', async ({ page }) => {
+    await signUpFresh(page, 'seller');
+    await page.goto('/availability');
+    await expect(page.getByRole('heading', { level: 1, name: 'Availability' })).toBeVisible();
+    await expect(
+      page.getByText('Set your weekly hours and blackout dates for customer pickups'),
+    ).toBeVisible();
+
+    const card = page.getByTestId('card-weekly-schedule');
+    await expect(card.getByText('No weekly hours yet')).toBeVisible();
+    // Spec seller §5: the form starts at Monday 09:00 to 17:00.
+    await expect(card.getByLabel('Day')).toContainText('Monday');
+    await expect(card.getByLabel('Start time')).toHaveValue('09:00');
+    await expect(card.getByLabel('End time')).toHaveValue('17:00');
+
+    await card.getByLabel('Day').click();
+    await page.getByRole('option', { name: 'Wednesday' }).click();
+    await card.getByLabel('Start time').fill('10:00');
+    await card.getByLabel('End time').fill('14:00');
+    await card.getByRole('button', { name: 'Add hours' }).click();
+
+    const rows = card.getByRole('list', { name: 'Weekly hours' }).getByRole('listitem');
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText('Wednesday');
+    await expect(rows.first()).toContainText('10:00 AM – 2:00 PM');
+    await expect(page.getByText('Schedule added', { exact: true })).toBeVisible();
+
+    await rows.first().getByRole('button', { name: 'Remove Wednesday 10:00 AM – 2:00 PM' }).click();
+    await expect(card.getByText('No weekly hours yet')).toBeVisible();
+  });
+
+  test('a buyer adds and removes blackout dates', async ({ page }) => {
+    await signUpFresh(page);
+    await page.goto('/availability');
+    await expect(page.getByText('Set your weekly hours and blackout dates for deliveries')).toBeVisible();
+
+    const card = page.getByTestId('card-blackout-dates');
+    await expect(card.getByText('No blackout dates')).toBeVisible();
+    await card.getByLabel('Start date').fill('2030-12-24');
+    await card.getByLabel('End date').fill('2030-12-26');
+    await card.getByLabel('Reason').fill('Holiday');
+    await card.getByRole('button', { name: 'Add blackout dates' }).click();
+
+    const rows = card.getByRole('list', { name: 'Blackout dates' }).getByRole('listitem');
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText('Tue, Dec 24, 2030 – Thu, Dec 26, 2030');
+    await expect(rows.first()).toContainText('Holiday');
+
+    await rows
+      .first()
+      .getByRole('button', { name: /^Remove blackout/ })
+      .click();
+    await expect(card.getByText('No blackout dates')).toBeVisible();
+  });
+});

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { idSchema } from './users';
+
+/** Days are numbered 0 (Sunday) to 6 (Saturday) (spec seller §3, §9). */
+export const DAY_NAMES = [
+  'Sunday',
+  'Monday',
+  'Tuesday',
+  'Wednesday',
+  'Thursday',
+  'Friday',
+  'Saturday',
+] as const;
+
+/** Spec seller §5 and §9: the schedule form starts at Monday 09:00 to 17:00. */
+export const DEFAULT_SCHEDULE = { dayOfWeek: 1, startTime: '09:00', endTime: '17:00' } as const;
+
+/** The same pattern as the check constraints on availability_schedules. */
+export const TIME_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
+export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A real calendar date written YYYY-MM-DD: 2026-02-30 is refused, 2028-02-29 is not. */
+export function isCalendarDate(value: string): boolean {
+  if (!DATE_PATTERN.test(value)) return false;
+  const [year, month, day] = value.split('-').map(Number);
+  if (year === undefined || month === undefined || day === undefined) return false;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+const DAY_MESSAGE = 'Day must be a whole number from 0 (Sunday) to 6 (Saturday)';
+const dayOfWeekSchema = z
+  .number({ error: DAY_MESSAGE })
+  .int(DAY_MESSAGE)
+  .min(0, DAY_MESSAGE)
+  .max(6, DAY_MESSAGE);
+
+const timeSchema = (label: string) => {
+  const message = `${label} must be a time like 09:00 (HH:mm, 24-hour)`;
+  return z.string({ error: message }).regex(TIME_PATTERN, message);
+};
+
+const dateSchema = (label: string) => {
+  const message = `${label} must be a date like 2026-11-23 (YYYY-MM-DD)`;
+  return z.string({ error: message }).regex(DATE_PATTERN, message).refine(isCalendarDate, message);
+};
+
+/**
+ * POST /api/availability/schedules. Unknown keys are refused (DECISIONS §3, mass assignment).
+ * Spec seller §5: "Times are not validated for order", so 17:00 to 09:00 is accepted; such a
+ * schedule simply yields no slots (domain/slots.ts).
+ */
+export const scheduleBodySchema = z.strictObject({
+  dayOfWeek: dayOfWeekSchema,
+  startTime: timeSchema('Start time'),
+  endTime: timeSchema('End time'),
+});
+export type ScheduleBody = z.infer<typeof scheduleBodySchema>;
+
+export const scheduleSchema = z.object({
+  id: z.string(),
+  userId: z.string(),
+  dayOfWeek: z.number().int(),
+  startTime: z.string(),
+  endTime: z.string(),
+  isActive: z.boolean(),
+});
+export type Schedule = z.infer<typeof scheduleSchema>;
+
+export const END_BEFORE_START_MESSAGE = 'End date must be on or after the start date';
+export const REASON_MAX_LENGTH = 200;
+
+/** POST /api/availability/blackouts: a range of whole days, both ends included; reason optional. */
+export const blackoutBodySchema = z
+  .strictObject({
+    startDate: dateSchema('Start date'),
+    endDate: dateSchema('End date'),
+    reason: z
+      .string({ error: 'Reason must be text' })
+      .trim()
+      .max(REASON_MAX_LENGTH, `Reason must be at most ${REASON_MAX_LENGTH} characters`)
+      .nullish()
+      // The form sends '' for "no reason"; it is stored as null.
+      .transform((reason) => (reason ? reason : null)),
+  })
+  .superRefine((body, ctx) => {
+    // YYYY-MM-DD strings order like the dates they name.
+    if (body.endDate < body.startDate) {
+      ctx.addIssue({ code: 'custom', path: ['endDate'], message: END_BEFORE_START_MESSAGE });
+    }
+  });
+export type BlackoutBody = z.infer<typeof blackoutBodySchema>;
+export type BlackoutFormValues = z.input<typeof blackoutBodySchema>;
+
+export const blackoutSchema = z.object({
+  id: z.string(),
+  userId: z.string(),
+  startDate: z.string(),
+  endDate: z.string(),
+  reason: z.string().nullable(),
+});
+export type Blackout = z.infer<typeof blackoutSchema>;
+
+/**
+ * A pickup time choice (spec buyer §3 "Availability slot: datetime, label"): `datetime` is the
+ * UTC instant as ISO 8601, `label` the wall time in the marketplace time zone (DECISIONS §10).
+ */
+export const slotSchema = z.object({
+  datetime: z.string(),
+  label: z.string(),
+});
+export type Slot = z.infer<typeof slotSchema>;
+
+/** GET /api/availability/slots/{sellerId}. */
+export const sellerIdParamsSchema = z.object({ sellerId: idSchema });

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { idSchema } from './users';
+
+/** Spec seller §9: images of at most 10 MB (10485760 bytes) per file. */
+export const MAX_UPLOAD_BYTES = 10_485_760;
+
+/**
+ * The image types the marketplace accepts (spec seller §9: images only). SVG is left out on
+ * purpose: it is a document that can carry scripts, not a picture.
+ */
+export const IMAGE_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
+export type ImageContentType = (typeof IMAGE_CONTENT_TYPES)[number];
+
+/** How many leading bytes `detectImageType` needs to recognise every accepted type. */
+export const IMAGE_SIGNATURE_BYTES = 12;
+
+function startsWith(bytes: Uint8Array, signature: readonly number[], offset = 0): boolean {
+  if (bytes.length < offset + signature.length) return false;
+  return signature.every((byte, i) => bytes[offset + i] === byte);
+}
+
+const ascii = (text: string): number[] => Array.from(text, (c) => c.charCodeAt(0));
+
+/**
+ * The image type of a file by its magic bytes, or null when it is not one of the accepted images
+ * (DECISIONS §9: content is checked by its bytes, not only its declared type).
+ */
+export function detectImageType(bytes: Uint8Array): ImageContentType | null {
+  if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'image/jpeg';
+  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
+  if (startsWith(bytes, ascii('GIF87a')) || startsWith(bytes, ascii('GIF89a'))) return 'image/gif';
+  if (startsWith(bytes, ascii('RIFF')) && startsWith(bytes, ascii('WEBP'), 8)) return 'image/webp';
+  return null;
+}
+
+/** What a claimed upload is used for; each purpose decides who may read it (DECISIONS §9). */
+export const UPLOAD_PURPOSES = ['profile', 'vehicle', 'license', 'trailer', 'product', 'delivery'] as const;
+export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
+
+/**
+ * pending: uploaded, not yet set on anything (only the uploader reads it); public: anyone;
+ * owner: the uploader and admins; order: the order's parties and admins.
+ */
+export const UPLOAD_VISIBILITIES = ['pending', 'public', 'owner', 'order'] as const;
+export type UploadVisibility = (typeof UPLOAD_VISIBILITIES)[number];
+
+/** DECISIONS §9: product images and profile pictures are public; driver documents are not. */
+export const VISIBILITY_OF_PURPOSE: Record<UploadPurpose, Exclude<UploadVisibility, 'pending'>> = {
+  profile: 'public',
+  product: 'public',
+  vehicle: 'owner',
+  trailer: 'owner',
+  license: 'owner',
+  delivery: 'order',
+};
+
+const OBJECT_PATH_PATTERN =
+  /^\/objects\/uploads\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+/** The stable address of an upload, the value stored in imageUrl fields. */
+export function objectPathOf(uploadId: string): string {
+  return `/objects/uploads/${uploadId}`;
+}
+
+/** The upload id inside an object path, or null when the text is not one. */
+export function uploadIdOfObjectPath(objectPath: string): string | null {
+  return OBJECT_PATH_PATTERN.exec(objectPath)?.[1] ?? null;
+}
+
+export const INVALID_OBJECT_PATH_MESSAGE = 'Must be the path of an uploaded image (/objects/uploads/<id>)';
+
+/** An imageUrl that points at an upload of this marketplace. */
+export const objectPathSchema = z.string().regex(OBJECT_PATH_PATTERN, INVALID_OBJECT_PATH_MESSAGE);
+
+/**
+ * POST /api/objects/upload. The spec shows no body, so none is needed; a client that knows the
+ * file may say its type and size, and then the upload URL is bound to them where the store can.
+ */
+export const uploadRequestBodySchema = z
+  .strictObject({
+    contentType: z
+      .enum(IMAGE_CONTENT_TYPES, { message: `You can only upload: ${IMAGE_CONTENT_TYPES.join(', ')}` })
+      .optional(),
+    size: z
+      .number()
+      .int('Must be a whole number of bytes')
+      .min(1, 'This file is smaller than the allowed size')
+      .max(MAX_UPLOAD_BYTES, 'File exceeds maximum allowed size')
+      .optional(),
+  })
+  // Fastify hands a body-less request over as null.
+  .nullish();
+export type UploadRequestBody = z.infer<typeof uploadRequestBodySchema>;
+
+/** The presigned PUT URL (valid a few minutes) and the path to send later as imageUrl. */
+export const uploadUrlAnswerSchema = z.object({
+  uploadURL: z.string(),
+  objectPath: z.string(),
+});
+export type UploadUrlAnswer = z.infer<typeof uploadUrlAnswerSchema>;
+
+/** PUT /api/users/profile-image and PUT /api/drivers/{vehicle,license,trailer}-image. */
+export const claimImageBodySchema = z.strictObject({ imageUrl: objectPathSchema });
+export type ClaimImageBody = z.infer<typeof claimImageBodySchema>;
+
+export const uploadIdParamsSchema = z.object({ id: idSchema });

@@ -1,0 +1,243 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client';
+import type { GeocodeInput, Geocoder } from '../../adapters/geocoding/geocoder';
+import { conflict, notFound } from '../../platform/errors';
+import type { Actor } from '../../platform/sessions';
+import {
+  ADDRESS_NOT_FOUND,
+  MAX_ADDRESSES_PER_USER,
+  PICKUP_ADDRESS_NOT_AVAILABLE,
+  type Address,
+  type AddressBody,
+  type AddressPatchBody,
+  type AddressValidation,
+  type AddressValidateBody,
+  type PickupAddress,
+} from '../../../domain/addresses';
+import {
+  countAddressesOfUser,
+  deleteAddressOfUser,
+  findAddressOfUser,
+  findPrimaryAddressOfSeller,
+  insertAddress,
+  listAddressesOfUser,
+  lockAddressesOfUser,
+  markPrimary,
+  promoteNewestAddress,
+  unsetOtherPrimaries,
+  updateAddressOfUser,
+  type AddressRow,
+  type AddressValues,
+} from './addresses.queries';
+
+export interface AddressDeps {
+  db: Db;
+  geocoder: Geocoder;
+  /** The request's logger, so a failing geocoder is logged with the request id. */
+  log: Pick<FastifyBaseLogger, 'warn'>;
+}
+
+export const TOO_MANY_ADDRESSES = `You can save at most ${MAX_ADDRESSES_PER_USER} addresses. Delete one first.`;
+export const PRIMARY_BUSY = 'Your addresses were being changed at the same moment. Please try again.';
+
+type GeocodeDeps = Pick<AddressDeps, 'geocoder' | 'log'>;
+
+const coordinate = (value: string | null) => (value === null ? null : Number(value));
+
+export function toAddress(row: AddressRow): Address {
+  return {
+    id: row.id,
+    userId: row.userId,
+    addressLine1: row.addressLine1,
+    addressLine2: row.addressLine2,
+    city: row.city,
+    state: row.state,
+    zipCode: row.zipCode,
+    country: row.country,
+    latitude: coordinate(row.latitude),
+    longitude: coordinate(row.longitude),
+    isVerified: row.isVerified,
+    isPrimary: row.isPrimary,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export function toPickupAddress(row: AddressRow): PickupAddress {
+  return {
+    addressLine1: row.addressLine1,
+    addressLine2: row.addressLine2,
+    city: row.city,
+    state: row.state,
+    zipCode: row.zipCode,
+    latitude: coordinate(row.latitude),
+    longitude: coordinate(row.longitude),
+  };
+}
+
+/** An address is managed by its owner only; anyone else gets 404 (DECISIONS §3, CONVENTIONS rule 4). */
+export function canManageAddress(actor: Actor, row: AddressRow): boolean {
+  return row.userId === actor.id;
+}
+
+/**
+ * Runs the geocoder (DECISIONS §10). A geocoder that fails counts as "unavailable": saving an
+ * address never depends on an outside service.
+ */
+async function locate(deps: GeocodeDeps, input: GeocodeInput): Promise<AddressValidation> {
+  const result = await deps.geocoder.geocode(input).catch((error: unknown) => {
+    deps.log.warn({ err: error }, 'geocoder failed; the address counts as unavailable');
+    return null;
+  });
+  if (!result) {
+    return {
+      status: 'unavailable',
+      addressLine1: input.addressLine1,
+      addressLine2: input.addressLine2,
+      city: input.city,
+      state: input.state,
+      zipCode: input.zipCode,
+      latitude: null,
+      longitude: null,
+      isVerified: false,
+    };
+  }
+  return { status: 'success', ...result };
+}
+
+/** What is stored for an address: the normalised fields and, whenever the ZIP is known, coordinates (DECISIONS §4). */
+async function locatedValues(deps: GeocodeDeps, input: GeocodeInput): Promise<AddressValues> {
+  const located = await locate(deps, input);
+  return {
+    addressLine1: located.addressLine1,
+    addressLine2: located.addressLine2,
+    city: located.city,
+    state: located.state,
+    zipCode: located.zipCode,
+    country: input.country,
+    latitude: located.latitude === null ? null : located.latitude.toFixed(7),
+    longitude: located.longitude === null ? null : located.longitude.toFixed(7),
+    isVerified: located.isVerified,
+  };
+}
+
+function isPrimaryIndexViolation(error: unknown): boolean {
+  // Drizzle wraps the driver's error (pg or PGlite) in `cause`; walk the chain.
+  const seen = new Set<unknown>();
+  let current: unknown = error;
+  while (typeof current === 'object' && current !== null && !seen.has(current)) {
+    seen.add(current);
+    const constraint = 'constraint' in current ? current.constraint : undefined;
+    if ('code' in current && current.code === '23505') {
+      return constraint === undefined || constraint === 'addresses_one_primary_per_user';
+    }
+    current = 'cause' in current ? current.cause : undefined;
+  }
+  return false;
+}
+
+/**
+ * A change of a user's primary flag, in one transaction under the user's lock, so exactly one
+ * address is primary at any time (issue: addresses). The partial unique index
+ * `addresses_one_primary_per_user` is the backstop: should a writer that skips the lock collide,
+ * the change is retried, and answered with a 409 rather than a 500 if it keeps colliding.
+ */
+async function changePrimaries<T>(db: Db, userId: string, change: (tx: Db) => Promise<T>): Promise<T> {
+  const attempts = 3;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction(async (tx) => {
+        await lockAddressesOfUser(tx, userId);
+        return change(tx);
+      });
+    } catch (error) {
+      if (!isPrimaryIndexViolation(error)) throw error;
+      if (attempt >= attempts) throw conflict(PRIMARY_BUSY);
+    }
+  }
+}
+
+const bodyToInput = (body: AddressBody): GeocodeInput => ({
+  addressLine1: body.addressLine1,
+  addressLine2: body.addressLine2 || null,
+  city: body.city,
+  state: body.state,
+  zipCode: body.zipCode,
+  country: body.country,
+});
+
+export async function listOwnAddresses(db: Db, actor: Actor): Promise<Address[]> {
+  const rows = await listAddressesOfUser(db, actor.id);
+  return rows.map(toAddress);
+}
+
+/** Coordinates come from the geocoder whether or not Validate was pressed; a user's first address is primary. */
+export async function createOwnAddress(deps: AddressDeps, actor: Actor, body: AddressBody): Promise<Address> {
+  const values = await locatedValues(deps, bodyToInput(body));
+  const row = await changePrimaries(deps.db, actor.id, async (tx) => {
+    const { total, primaries } = await countAddressesOfUser(tx, actor.id);
+    if (total >= MAX_ADDRESSES_PER_USER) throw conflict(TOO_MANY_ADDRESSES);
+    return insertAddress(tx, { ...values, userId: actor.id, isPrimary: primaries === 0 });
+  });
+  return toAddress(row);
+}
+
+const ADDRESS_FIELDS = ['addressLine1', 'addressLine2', 'city', 'state', 'zipCode', 'country'] as const;
+
+/** Edits own address; a changed address is geocoded again, an unchanged one keeps its coordinates. */
+export async function updateOwnAddress(
+  deps: AddressDeps,
+  actor: Actor,
+  id: string,
+  body: AddressPatchBody,
+): Promise<Address> {
+  const current = await findAddressOfUser(deps.db, actor.id, id);
+  if (!current || !canManageAddress(actor, current)) throw notFound(ADDRESS_NOT_FOUND);
+  const next: GeocodeInput = {
+    addressLine1: body.addressLine1 ?? current.addressLine1,
+    addressLine2: body.addressLine2 === undefined ? current.addressLine2 : body.addressLine2 || null,
+    city: body.city ?? current.city,
+    state: body.state ?? current.state,
+    zipCode: body.zipCode ?? current.zipCode,
+    country: body.country ?? current.country,
+  };
+  const changed = ADDRESS_FIELDS.some((field) => next[field] !== current[field]);
+  if (!changed) return toAddress(current);
+  const row = await updateAddressOfUser(deps.db, actor.id, id, await locatedValues(deps, next));
+  if (!row) throw notFound(ADDRESS_NOT_FOUND);
+  return toAddress(row);
+}
+
+/** Deletes own address; when it was the primary, the newest remaining address becomes primary. */
+export async function deleteOwnAddress(db: Db, actor: Actor, id: string): Promise<void> {
+  await changePrimaries(db, actor.id, async (tx) => {
+    const deleted = await deleteAddressOfUser(tx, actor.id, id);
+    if (!deleted) throw notFound(ADDRESS_NOT_FOUND);
+    if (deleted.isPrimary) await promoteNewestAddress(tx, actor.id);
+  });
+}
+
+/** Makes own address the primary: unset the others, then set this one, in one transaction. */
+export async function setOwnPrimaryAddress(db: Db, actor: Actor, id: string): Promise<Address> {
+  const row = await changePrimaries(db, actor.id, async (tx) => {
+    const target = await findAddressOfUser(tx, actor.id, id);
+    if (!target || !canManageAddress(actor, target)) throw notFound(ADDRESS_NOT_FOUND);
+    if (target.isPrimary) return target;
+    await unsetOtherPrimaries(tx, actor.id, id);
+    return markPrimary(tx, actor.id, id);
+  });
+  if (!row) throw notFound(ADDRESS_NOT_FOUND);
+  return toAddress(row);
+}
+
+/** The Validate Address button: normalised fields and coordinates, or 'unavailable' (a 200, DECISIONS §10). */
+export function validateAddress(deps: GeocodeDeps, body: AddressValidateBody): Promise<AddressValidation> {
+  return locate(deps, bodyToInput(body));
+}
+
+/** The seller's pickup address for checkout: their primary address, if they are a seller and have one. */
+export async function getSellerPickupAddress(db: Db, sellerId: string): Promise<PickupAddress> {
+  const row = await findPrimaryAddressOfSeller(db, sellerId);
+  if (!row) throw notFound(PICKUP_ADDRESS_NOT_AVAILABLE);
+  return toPickupAddress(row);
+}

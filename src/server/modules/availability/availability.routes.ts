@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import {
+  blackoutBodySchema,
+  blackoutSchema,
+  scheduleBodySchema,
+  scheduleSchema,
+  sellerIdParamsSchema,
+  slotSchema,
+} from '../../../domain/availability';
+import { errorBodySchema } from '../../../domain/errors';
+import { idParamsSchema } from '../../../domain/users';
+import { requireActor } from '../../platform/auth-guard';
+import type { App, AppContext } from '../../platform/context';
+import {
+  addBlackout,
+  addSchedule,
+  getPickupSlots,
+  listOwnBlackouts,
+  listOwnSchedules,
+  removeBlackout,
+  removeSchedule,
+} from './availability.service';
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
+/** A 204 carries no body. */
+const noContent = z.null().describe('No content');
+
+export function registerAvailabilityRoutes(app: App, { db, config, now }: AppContext): void {
+  app.get(
+    '/api/availability/schedules',
+    {
+      schema: {
+        tags: ['availability'],
+        summary: 'Own weekly schedule, by day and start time',
+        response: { 200: z.array(scheduleSchema), 401: errorBodySchema },
+      },
+    },
+    async (request) => listOwnSchedules(db, await requireActor(request)),
+  );
+
+  app.post(
+    '/api/availability/schedules',
+    {
+      schema: {
+        tags: ['availability'],
+        summary: 'Add a weekly time range (day 0 Sunday to 6 Saturday, HH:mm)',
+        body: scheduleBodySchema,
+        response: { 201: scheduleSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const schedule = await addSchedule(db, await requireActor(request), request.body);
+      return reply.status(201).send(schedule);
+    },
+  );
+
+  app.delete(
+    '/api/availability/schedules/:id',
+    {
+      schema: {
+        tags: ['availability'],
+        summary: 'Remove one of own schedule entries',
+        params: idParamsSchema,
+        response: { 204: noContent, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await removeSchedule(db, await requireActor(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/availability/blackouts',
+    {
+      schema: {
+        tags: ['availability'],
+        summary: 'Own blackout dates, by start date',
+        response: { 200: z.array(blackoutSchema), 401: errorBodySchema },
+      },
+    },
+    async (request) => listOwnBlackouts(db, await requireActor(request)),
+  );
+
+  app.post(
+    '/api/availability/blackouts',
+    {
+      schema: {
+        tags: ['availability'],
+        summary: 'Add blackout dates (YYYY-MM-DD, both ends included)',
+        body: blackoutBodySchema,
+        response: { 201: blackoutSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const blackout = await addBlackout(db, await requireActor(request), request.body);
+      return reply.status(201).send(blackout);
+    },
+  );
+
+  app.delete(
+    '/api/availability/blackouts/:id',
+    {
+      schema: {
+        tags: ['availability'],
+        summary: 'Remove one of own blackout date ranges',
+        params: idParamsSchema,
+        response: { 204: noContent, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await removeBlackout(db, await requireActor(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/availability/slots/:sellerId',
+    {
+      schema: {
+        tags: ['availability'],
+        summary: "A seller's pickup times for the next 14 days (public)",
+        params: sellerIdParamsSchema,
+        response: { 200: z.array(slotSchema), 400: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (request) => getPickupSlots(db, request.params.sellerId, config.marketplaceTz, now()),
+  );
+}

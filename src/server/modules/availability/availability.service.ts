@@ -1,0 +1,113 @@
+import type { Db } from '../../db/client';
+import { notFound } from '../../platform/errors';
+import type { Actor } from '../../platform/sessions';
+import type { Blackout, BlackoutBody, Schedule, ScheduleBody, Slot } from '../../../domain/availability';
+import { generatePickupSlots, PICKUP_DAYS } from '../../../domain/slots';
+import {
+  deleteBlackoutOfUser,
+  deleteScheduleOfUser,
+  findBlackoutById,
+  findScheduleById,
+  findUserRoles,
+  insertBlackout,
+  insertSchedule,
+  listActiveSchedulesOfUser,
+  listBlackoutsOfUser,
+  listBlackoutsOfUserBetween,
+  listSchedulesOfUser,
+  type BlackoutRow,
+  type ScheduleRow,
+} from './availability.queries';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export function toSchedule(row: ScheduleRow): Schedule {
+  return {
+    id: row.id,
+    userId: row.userId,
+    dayOfWeek: row.dayOfWeek,
+    startTime: row.startTime,
+    endTime: row.endTime,
+    isActive: row.isActive,
+  };
+}
+
+export function toBlackout(row: BlackoutRow): Blackout {
+  return {
+    id: row.id,
+    userId: row.userId,
+    startDate: row.startDate,
+    endDate: row.endDate,
+    reason: row.reason,
+  };
+}
+
+/**
+ * Any signed-in user keeps their own schedule and blackouts (sellers for pickups, drivers for
+ * deliveries); nobody, admins included, edits another user's. Another user's row is a 404 (CONVENTIONS rule 4).
+ */
+export function canManageAvailability(actor: Actor, row: { userId: string }): boolean {
+  return row.userId === actor.id;
+}
+
+/**
+ * Pickup slots are public (DECISIONS §3), so only users who may sell show theirs: a driver's
+ * delivery hours are not published. Admins may act as sellers (spec seller §6).
+ */
+export function offersPickups(user: { roles: string[] }): boolean {
+  return user.roles.includes('seller') || user.roles.includes('admin');
+}
+
+export async function listOwnSchedules(db: Db, actor: Actor): Promise<Schedule[]> {
+  return (await listSchedulesOfUser(db, actor.id)).map(toSchedule);
+}
+
+export async function addSchedule(db: Db, actor: Actor, body: ScheduleBody): Promise<Schedule> {
+  const row = await insertSchedule(db, {
+    userId: actor.id,
+    dayOfWeek: body.dayOfWeek,
+    startTime: body.startTime,
+    endTime: body.endTime,
+  });
+  return toSchedule(row);
+}
+
+export async function removeSchedule(db: Db, actor: Actor, id: string): Promise<void> {
+  const row = await findScheduleById(db, id);
+  if (!row || !canManageAvailability(actor, row)) throw notFound('Schedule not found');
+  // Conditional on the owner as well, so the check and the delete cannot disagree.
+  if (!(await deleteScheduleOfUser(db, id, actor.id))) throw notFound('Schedule not found');
+}
+
+export async function listOwnBlackouts(db: Db, actor: Actor): Promise<Blackout[]> {
+  return (await listBlackoutsOfUser(db, actor.id)).map(toBlackout);
+}
+
+export async function addBlackout(db: Db, actor: Actor, body: BlackoutBody): Promise<Blackout> {
+  const row = await insertBlackout(db, {
+    userId: actor.id,
+    startDate: body.startDate,
+    endDate: body.endDate,
+    reason: body.reason,
+  });
+  return toBlackout(row);
+}
+
+export async function removeBlackout(db: Db, actor: Actor, id: string): Promise<void> {
+  const row = await findBlackoutById(db, id);
+  if (!row || !canManageAvailability(actor, row)) throw notFound('Blackout date not found');
+  if (!(await deleteBlackoutOfUser(db, id, actor.id))) throw notFound('Blackout date not found');
+}
+
+/** DECISIONS §10: the seller's pickup choices for the next 14 days, in the marketplace time zone. */
+export async function getPickupSlots(db: Db, sellerId: string, timeZone: string, now: Date): Promise<Slot[]> {
+  const seller = await findUserRoles(db, sellerId);
+  if (!seller || !offersPickups(seller)) throw notFound('Seller not found');
+  const schedules = await listActiveSchedulesOfUser(db, sellerId);
+  if (schedules.length === 0) return [];
+  // Local dates are within a day of the UTC date, so these bounds hold every blackout that matters.
+  const from = new Date(now.getTime() - DAY_MS).toISOString().slice(0, 10);
+  const to = new Date(now.getTime() + (PICKUP_DAYS + 1) * DAY_MS).toISOString().slice(0, 10);
+  const blackouts = await listBlackoutsOfUserBetween(db, sellerId, from, to);
+  return generatePickupSlots({ schedules, blackouts, now, timeZone });
+}

@@ -1,0 +1,307 @@
+import crypto from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { Db } from '../../db/client';
+import type { ObjectStorage } from '../../adapters/storage/object-storage';
+import type { LocalObjectStorage } from '../../adapters/storage/local-object-storage';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors';
+import type { Actor } from '../../platform/sessions';
+import type { CurrentUser } from '../../../domain/users';
+import {
+  detectImageType,
+  IMAGE_SIGNATURE_BYTES,
+  INVALID_OBJECT_PATH_MESSAGE,
+  MAX_UPLOAD_BYTES,
+  objectPathOf,
+  uploadIdOfObjectPath,
+  VISIBILITY_OF_PURPOSE,
+  type UploadPurpose,
+  type UploadRequestBody,
+  type UploadUrlAnswer,
+} from '../../../domain/uploads';
+import { hasRole, toCurrentUser } from '../users/users.service';
+import {
+  claimPendingObject,
+  findOrderParties,
+  findUploadedObjectByKey,
+  insertUploadedObject,
+  markObjectNotUploaded,
+  markObjectUploaded,
+  setUserImage,
+  type UploadedObjectRow,
+  type UserImageField,
+  type UserRow,
+} from './uploads.queries';
+
+/** DECISIONS §9: an upload URL is valid for a few minutes. */
+export const UPLOAD_URL_TTL_SECONDS = 5 * 60;
+
+export interface UploadDeps {
+  db: Db;
+  storage: ObjectStorage;
+}
+
+export function objectKeyOf(uploadId: string): string {
+  return `uploads/${uploadId}`;
+}
+
+const tooLarge = () => new AppError('payload_too_large', 'File exceeds maximum allowed size');
+const notAnImage = () => badRequest('File is not an image');
+const alreadyInUse = () => conflict('This upload is already in use');
+
+/**
+ * POST /api/objects/upload: a pending object owned by the caller and a presigned PUT URL for it.
+ * `baseUrl` (this server's address) makes the local store's relative URL absolute, as Uppy needs.
+ */
+export async function createUploadUrl(
+  deps: UploadDeps,
+  actor: Actor,
+  body: UploadRequestBody,
+  baseUrl: string,
+): Promise<UploadUrlAnswer> {
+  const id = crypto.randomUUID();
+  const key = objectKeyOf(id);
+  await insertUploadedObject(deps.db, { id, key, ownerId: actor.id });
+  const url = await deps.storage.presignPut(key, {
+    contentType: body?.contentType,
+    contentLength: body?.size,
+    expiresInSeconds: UPLOAD_URL_TTL_SECONDS,
+  });
+  return { uploadURL: new URL(url, baseUrl).href, objectPath: objectPathOf(id) };
+}
+
+/** The local store's presigned URL: the signature is the authority, not a session (DECISIONS §1). */
+export function checkLocalUploadUrl(
+  storage: LocalObjectStorage,
+  uploadId: string,
+  query: { expires?: string | undefined; signature?: string | undefined },
+): void {
+  const check = storage.checkUploadSignature(
+    'PUT',
+    objectKeyOf(uploadId),
+    query.expires ?? '',
+    query.signature ?? '',
+  );
+  // Uppy retries a 403 'Request has expired' after a delay (spec seller §8), as with S3.
+  if (check === 'expired') throw forbidden('Request has expired');
+  if (check === 'invalid') throw forbidden('Invalid signature');
+}
+
+/**
+ * The PUT of a local presigned URL: an image by its bytes (DECISIONS §9), of at most 10 MB, into a
+ * pending object. Repeating the PUT before the object is claimed replaces the file (a retry).
+ */
+export async function receiveLocalUpload(
+  deps: { db: Db; storage: LocalObjectStorage },
+  uploadId: string,
+  body: unknown,
+): Promise<{ etag: string }> {
+  if (!Buffer.isBuffer(body) || body.length === 0) throw badRequest('The file is empty');
+  if (body.length > MAX_UPLOAD_BYTES) throw tooLarge();
+  const contentType = detectImageType(body);
+  if (!contentType) throw notAnImage();
+  const key = objectKeyOf(uploadId);
+  const row = await findUploadedObjectByKey(deps.db, key);
+  if (!row) throw notFound('Upload not found');
+  if (row.visibility !== 'pending') throw alreadyInUse();
+  await deps.storage.put(key, body);
+  if (!(await markObjectUploaded(deps.db, key, { size: body.length, contentType }))) throw alreadyInUse();
+  // Uppy's S3 uploader reads the ETag of the answer; S3 uses the MD5 of the body.
+  return { etag: `"${crypto.createHash('md5').update(body).digest('hex')}"` };
+}
+
+/**
+ * Makes sure the stored bytes of an object were checked: at most 10 MB and an image by its first
+ * bytes (DECISIONS §9). The local store checks at PUT; an S3 PUT cannot, so this runs when an
+ * object is first claimed or read. Refused content is deleted from the store.
+ */
+async function ensureCheckedBytes(deps: UploadDeps, row: UploadedObjectRow): Promise<UploadedObjectRow> {
+  if (row.uploadedAt && row.contentType) return row;
+  const head = await deps.storage.head(row.key);
+  if (!head) throw badRequest('Upload not finished');
+  if (head.size > MAX_UPLOAD_BYTES) {
+    await discardBytes(deps, row.key);
+    throw tooLarge();
+  }
+  const start = await deps.storage.readStart(row.key, IMAGE_SIGNATURE_BYTES);
+  if (!start) throw badRequest('Upload not finished');
+  const contentType = head.size > 0 ? detectImageType(start) : null;
+  if (!contentType) {
+    await discardBytes(deps, row.key);
+    throw notAnImage();
+  }
+  const updated = await markObjectUploaded(deps.db, row.key, { size: head.size, contentType });
+  if (updated) return updated;
+  const current = await findUploadedObjectByKey(deps.db, row.key);
+  if (!current) throw notFound('Upload not found');
+  return current;
+}
+
+async function discardBytes(deps: UploadDeps, key: string): Promise<void> {
+  await deps.storage.delete(key);
+  await markObjectNotUploaded(deps.db, key);
+}
+
+export interface ClaimRequest<T> {
+  purpose: UploadPurpose;
+  /** The order whose parties may read a delivery photo. */
+  orderId?: string | undefined;
+  /** The target already holds this object: claiming it again for the same target is a no-op. */
+  alreadyHeld: boolean;
+  /** Stores the object path on the target (a user field, a product), in the claim's transaction. */
+  assign(tx: Db, objectPath: string): Promise<T>;
+}
+
+/**
+ * Setting an upload's path on something claims it (DECISIONS §9): only the uploader's own object,
+ * only once it holds a checked image, and once for one purpose; the purpose decides who may read
+ * it. Generic so products and delivery photos reuse it.
+ */
+export async function claimUpload<T>(
+  deps: UploadDeps,
+  actor: Actor,
+  imageUrl: string,
+  claim: ClaimRequest<T>,
+): Promise<T> {
+  const uploadId = uploadIdOfObjectPath(imageUrl);
+  if (!uploadId) throw badRequest(INVALID_OBJECT_PATH_MESSAGE, { imageUrl: INVALID_OBJECT_PATH_MESSAGE });
+  if (claim.purpose === 'delivery' && !claim.orderId)
+    throw new Error('A delivery photo is claimed for an order');
+  const key = objectKeyOf(uploadId);
+  const row = await findUploadedObjectByKey(deps.db, key);
+  // Another user's upload is not confirmed to exist (CONVENTIONS rule 4).
+  if (!row || row.ownerId !== actor.id) throw notFound('Upload not found');
+  const visibility = VISIBILITY_OF_PURPOSE[claim.purpose];
+  if (row.visibility !== 'pending') {
+    if (claim.alreadyHeld && row.visibility === visibility)
+      return deps.db.transaction((tx) => claim.assign(tx, imageUrl));
+    throw alreadyInUse();
+  }
+  await ensureCheckedBytes(deps, row);
+  return deps.db.transaction(async (tx) => {
+    const claimed = await claimPendingObject(tx, {
+      key,
+      ownerId: actor.id,
+      visibility,
+      orderId: claim.orderId ?? null,
+    });
+    if (!claimed) throw alreadyInUse();
+    return claim.assign(tx, imageUrl);
+  });
+}
+
+export type UserImagePurpose = Extract<UploadPurpose, 'profile' | 'vehicle' | 'license' | 'trailer'>;
+
+const FIELD_OF_PURPOSE: Record<UserImagePurpose, UserImageField> = {
+  profile: 'profileImageUrl',
+  vehicle: 'vehicleImageUrl',
+  license: 'licenseImageUrl',
+  trailer: 'trailerImageUrl',
+};
+
+async function setOwnImage(
+  deps: UploadDeps,
+  actor: Actor,
+  purpose: UserImagePurpose,
+  imageUrl: string,
+): Promise<CurrentUser> {
+  const field = FIELD_OF_PURPOSE[purpose];
+  const row = await claimUpload<UserRow>(deps, actor, imageUrl, {
+    purpose,
+    alreadyHeld: actor[field] === imageUrl,
+    assign: async (tx, objectPath) => {
+      const updated = await setUserImage(tx, actor.id, field, objectPath);
+      if (!updated) throw notFound('User not found');
+      return updated;
+    },
+  });
+  return toCurrentUser(row);
+}
+
+/** PUT /api/users/profile-image: any signed-in user; the picture becomes public. */
+export async function setOwnProfileImage(
+  deps: UploadDeps,
+  actor: Actor,
+  imageUrl: string,
+): Promise<CurrentUser> {
+  return setOwnImage(deps, actor, 'profile', imageUrl);
+}
+
+export function canSaveDriverImages(actor: Actor): boolean {
+  return hasRole(actor, 'driver');
+}
+
+/** PUT /api/drivers/{vehicle,license,trailer}-image: drivers only; readable by them and admins. */
+export async function setOwnDriverImage(
+  deps: UploadDeps,
+  actor: Actor,
+  purpose: Exclude<UserImagePurpose, 'profile'>,
+  imageUrl: string,
+): Promise<CurrentUser> {
+  if (!canSaveDriverImages(actor)) throw forbidden('You need to be a driver to save driver images');
+  return setOwnImage(deps, actor, purpose, imageUrl);
+}
+
+export interface OrderParties {
+  buyerId: string;
+  sellerId: string;
+  driverId: string | null;
+}
+
+/**
+ * DECISIONS §9: public to anyone; owner (vehicle, trailer, licence images) to the uploader and
+ * admins; order (delivery photos) to the order's parties and admins; pending only to the uploader.
+ */
+export function canReadUpload(
+  actor: Pick<Actor, 'id' | 'roles'> | null,
+  object: Pick<UploadedObjectRow, 'visibility' | 'ownerId'>,
+  orderParties: OrderParties | undefined,
+): boolean {
+  if (object.visibility === 'public') return true;
+  if (!actor) return false;
+  const isOwner = actor.id === object.ownerId;
+  if (object.visibility === 'pending') return isOwner;
+  // Admins are users whose granted roles include admin (docs/decisions/0004-roles.md).
+  if (isOwner || actor.roles.includes('admin')) return true;
+  if (object.visibility !== 'order' || !orderParties) return false;
+  return [orderParties.buyerId, orderParties.sellerId, orderParties.driverId].includes(actor.id);
+}
+
+export interface ReadableUpload {
+  body: Readable;
+  size: number;
+  contentType: string;
+  cacheControl: string;
+}
+
+/** GET /objects/uploads/{id}: the file for those who may read it; 404 for anyone else. */
+export async function openUpload(
+  deps: UploadDeps,
+  actor: Actor | null,
+  uploadId: string,
+): Promise<ReadableUpload> {
+  let row = await findUploadedObjectByKey(deps.db, objectKeyOf(uploadId));
+  if (!row) throw notFound();
+  const parties =
+    row.visibility === 'order' && row.orderId ? await findOrderParties(deps.db, row.orderId) : undefined;
+  if (!canReadUpload(actor, row, parties)) throw notFound();
+  try {
+    row = await ensureCheckedBytes(deps, row);
+  } catch (error) {
+    if (error instanceof AppError) throw notFound();
+    throw error;
+  }
+  const stored = await deps.storage.read(row.key);
+  // A file that grew past the limit after its check (an S3 URL used twice) is not served.
+  if (!stored || stored.size > MAX_UPLOAD_BYTES || !row.contentType) {
+    stored?.body.destroy();
+    throw notFound();
+  }
+  return {
+    body: stored.body,
+    size: stored.size,
+    // The type read from the bytes at the check, never one the uploader declared.
+    contentType: row.contentType,
+    // Public files never change under their id; private ones must not sit in shared caches.
+    cacheControl: row.visibility === 'public' ? 'public, max-age=31536000, immutable' : 'private, no-store',
+  };
+}

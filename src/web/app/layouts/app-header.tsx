@@ -1,0 +1,163 @@
+import { Link, useLocation } from 'wouter';
+import { LogOut, MapPin, Menu, UserRound } from 'lucide-react';
+import { headerLinksFor, type RoleLink } from '@domain/roles';
+import type { CurrentUser } from '@domain/users';
+import { BrandLink } from '../../components/brand';
+import { ThemeToggle } from '../../components/theme-toggle';
+import { Button } from '../../components/ui/button';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '../../components/ui/dropdown-menu';
+import { WithTooltip } from '../../components/ui/tooltip';
+import { signOut } from '../../lib/navigation';
+import { cn } from '../../lib/utils';
+import { CartSheet } from '../../features/cart/components/cart-sheet';
+import { RoleSwitcher } from '../../features/users/components/role-switcher';
+import { UserAvatar } from '../../features/users/components/user-avatar';
+
+/** "My Orders" -> "link-my-orders", the test ids end-to-end tests look for. */
+export function testIdForLink(link: RoleLink): string {
+  return `link-${link.label.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
+}
+
+function isCurrent(location: string, href: string): boolean {
+  return location === href || location.startsWith(`${href}/`);
+}
+
+/**
+ * The signed-in header (spec buyer §2 Home). At phone width the role links, profile, addresses
+ * and logout move into a menu; with several role links (admin) the links stay in the menu up to
+ * the xl breakpoint so nothing overflows.
+ */
+export function AppHeader({ user }: { user: CurrentUser }) {
+  const [location] = useLocation();
+  const links = headerLinksFor(user.role);
+  const manyLinks = links.length > 1;
+
+  return (
+    <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
+      <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 sm:gap-3 sm:px-6">
+        <BrandLink hideNameOnPhone className="mr-1" />
+        <RoleSwitcher user={user} />
+
+        {links.length > 0 ? (
+          <nav
+            aria-label="Main"
+            className={cn('items-center gap-1', manyLinks ? 'hidden xl:flex' : 'hidden md:flex')}
+          >
+            {links.map((link) => {
+              const current = isCurrent(location, link.href);
+              return (
+                <Button
+                  key={link.href}
+                  asChild
+                  variant="ghost"
+                  size="sm"
+                  className={cn(current && 'bg-accent text-accent-foreground')}
+                >
+                  <Link
+                    href={link.href}
+                    aria-current={current ? 'page' : undefined}
+                    data-testid={testIdForLink(link)}
+                  >
+                    {link.label}
+                  </Link>
+                </Button>
+              );
+            })}
+          </nav>
+        ) : null}
+
+        <div className="ml-auto flex shrink-0 items-center gap-0.5 sm:gap-1">
+          <WithTooltip label="Profile">
+            <Button asChild variant="ghost" size="icon" className="hidden md:inline-flex">
+              <Link href="/profile" aria-label="Profile" data-testid="link-profile">
+                {user.profileImageUrl ? (
+                  <UserAvatar user={user} alt="Profile" className="size-8" data-testid="img-header-avatar" />
+                ) : (
+                  <UserRound aria-hidden="true" />
+                )}
+              </Link>
+            </Button>
+          </WithTooltip>
+          <WithTooltip label="My addresses">
+            <Button asChild variant="ghost" size="icon" className="hidden md:inline-flex">
+              <Link href="/addresses" aria-label="My addresses" data-testid="link-addresses">
+                <MapPin aria-hidden="true" />
+              </Link>
+            </Button>
+          </WithTooltip>
+          <CartSheet />
+          <ThemeToggle />
+          <WithTooltip label="Log out">
+            <Button
+              variant="ghost"
+              size="icon"
+              className="hidden md:inline-flex"
+              onClick={signOut}
+              aria-label="Log out"
+              data-testid="button-logout"
+            >
+              <LogOut aria-hidden="true" />
+            </Button>
+          </WithTooltip>
+
+          <DropdownMenu>
+            <DropdownMenuTrigger asChild>
+              <Button
+                variant="ghost"
+                size="icon"
+                className={manyLinks ? 'xl:hidden' : 'md:hidden'}
+                aria-label="Open menu"
+                data-testid="button-menu"
+              >
+                <Menu aria-hidden="true" />
+              </Button>
+            </DropdownMenuTrigger>
+            <DropdownMenuContent align="end" className="w-56">
+              {links.length > 0 ? (
+                <>
+                  <DropdownMenuLabel>Go to</DropdownMenuLabel>
+                  {links.map((link) => (
+                    <DropdownMenuItem key={link.href} asChild>
+                      <Link href={link.href} data-testid={`menu-${testIdForLink(link)}`}>
+                        {link.label}
+                      </Link>
+                    </DropdownMenuItem>
+                  ))}
+                  <DropdownMenuSeparator className="md:hidden" />
+                </>
+              ) : null}
+              <DropdownMenuItem asChild className="md:hidden">
+                <Link href="/profile" data-testid="menu-link-profile">
+                  {user.profileImageUrl ? (
+                    <UserAvatar user={user} className="size-5" />
+                  ) : (
+                    <UserRound aria-hidden="true" />
+                  )}
+                  Profile
+                </Link>
+              </DropdownMenuItem>
+              <DropdownMenuItem asChild className="md:hidden">
+                <Link href="/addresses" data-testid="menu-link-addresses">
+                  <MapPin aria-hidden="true" />
+                  My Addresses
+                </Link>
+              </DropdownMenuItem>
+              <DropdownMenuSeparator className="md:hidden" />
+              <DropdownMenuItem className="md:hidden" onSelect={signOut} data-testid="menu-button-logout">
+                <LogOut aria-hidden="true" />
+                Log out
+              </DropdownMenuItem>
+            </DropdownMenuContent>
+          </DropdownMenu>
+        </div>
+      </div>
+    </header>
+  );
+}

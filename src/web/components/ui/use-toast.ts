@@ -1,0 +1,113 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import type { ToastActionElement, ToastProps } from './toast';
+
+/** Spec buyer §9: one toast at a time; a dismissed toast is removed after 1,000,000 ms. */
+export const TOAST_LIMIT = 1;
+export const TOAST_REMOVE_DELAY_MS = 1_000_000;
+
+export type ToasterToast = ToastProps & {
+  id: string;
+  title?: ReactNode;
+  description?: ReactNode;
+  action?: ToastActionElement;
+};
+
+type Action =
+  | { type: 'ADD_TOAST'; toast: ToasterToast }
+  | { type: 'UPDATE_TOAST'; toast: Partial<ToasterToast> & { id: string } }
+  | { type: 'DISMISS_TOAST'; toastId?: string }
+  | { type: 'REMOVE_TOAST'; toastId?: string };
+
+interface State {
+  toasts: ToasterToast[];
+}
+
+let count = 0;
+function genId(): string {
+  count = (count + 1) % Number.MAX_SAFE_INTEGER;
+  return count.toString();
+}
+
+const removeTimeouts = new Map<string, ReturnType<typeof setTimeout>>();
+
+function scheduleRemoval(toastId: string): void {
+  if (removeTimeouts.has(toastId)) return;
+  const timeout = setTimeout(() => {
+    removeTimeouts.delete(toastId);
+    dispatch({ type: 'REMOVE_TOAST', toastId });
+  }, TOAST_REMOVE_DELAY_MS);
+  removeTimeouts.set(toastId, timeout);
+}
+
+export function reducer(state: State, action: Action): State {
+  switch (action.type) {
+    case 'ADD_TOAST':
+      return { toasts: [action.toast, ...state.toasts].slice(0, TOAST_LIMIT) };
+    case 'UPDATE_TOAST':
+      return {
+        toasts: state.toasts.map((t) => (t.id === action.toast.id ? { ...t, ...action.toast } : t)),
+      };
+    case 'DISMISS_TOAST': {
+      const { toastId } = action;
+      return {
+        toasts: state.toasts.map((t) =>
+          toastId === undefined || t.id === toastId ? { ...t, open: false } : t,
+        ),
+      };
+    }
+    case 'REMOVE_TOAST':
+      if (action.toastId === undefined) return { toasts: [] };
+      return { toasts: state.toasts.filter((t) => t.id !== action.toastId) };
+  }
+}
+
+const listeners = new Set<(state: State) => void>();
+let memoryState: State = { toasts: [] };
+
+function dispatch(action: Action): void {
+  // Side effect kept out of the reducer: dismissed toasts are removed later.
+  if (action.type === 'DISMISS_TOAST') {
+    const ids = action.toastId === undefined ? memoryState.toasts.map((t) => t.id) : [action.toastId];
+    ids.forEach(scheduleRemoval);
+  }
+  memoryState = reducer(memoryState, action);
+  listeners.forEach((listener) => listener(memoryState));
+}
+
+export type ToastInput = Omit<ToasterToast, 'id'>;
+
+/** Shows a toast from anywhere (components, mutation callbacks). */
+export function toast(props: ToastInput) {
+  const id = genId();
+  const dismiss = () => dispatch({ type: 'DISMISS_TOAST', toastId: id });
+  const update = (next: ToastInput) => dispatch({ type: 'UPDATE_TOAST', toast: { ...next, id } });
+  dispatch({
+    type: 'ADD_TOAST',
+    toast: {
+      ...props,
+      id,
+      open: true,
+      onOpenChange: (open) => {
+        if (!open) dismiss();
+      },
+    },
+  });
+  return { id, dismiss, update };
+}
+
+export function useToast() {
+  const [state, setState] = useState<State>(memoryState);
+
+  useEffect(() => {
+    listeners.add(setState);
+    return () => {
+      listeners.delete(setState);
+    };
+  }, []);
+
+  return {
+    ...state,
+    toast,
+    dismiss: (toastId?: string) => dispatch({ type: 'DISMISS_TOAST', toastId }),
+  };
+}

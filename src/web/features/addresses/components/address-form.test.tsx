@@ -1,0 +1,240 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import type { Address } from '@domain/addresses';
+import { ZIP_CODE_MESSAGE } from '@domain/addresses';
+import { AddressForm, canValidateAddress } from './address-form';
+import { installDomStubs, jsonResponse, mockFetch, renderWithProviders } from '../../../test-support/render';
+
+installDomStubs();
+afterEach(() => vi.unstubAllGlobals());
+
+const springfield = {
+  'input-address-line1': '100 main st',
+  'input-city': 'springfield',
+  'input-state': 'il',
+  'input-zip-code': '62701',
+};
+
+function fill(values: Record<string, string>) {
+  for (const [testId, value] of Object.entries(values)) {
+    fireEvent.change(screen.getByTestId(testId), { target: { value } });
+  }
+}
+
+function validateButton(): HTMLButtonElement {
+  const button = screen.getByTestId('button-validate-address');
+  if (!(button instanceof HTMLButtonElement)) throw new Error('not a button');
+  return button;
+}
+
+function value(testId: string): string {
+  const input = screen.getByTestId(testId);
+  return input instanceof HTMLInputElement ? input.value : '';
+}
+
+function renderForm(address?: Address) {
+  const onSaved = vi.fn();
+  renderWithProviders(<AddressForm address={address} onSaved={onSaved} onCancel={() => {}} />);
+  return { onSaved };
+}
+
+const saved: Address = {
+  id: 'a1',
+  userId: 'u1',
+  addressLine1: '100 main st',
+  addressLine2: null,
+  city: 'Springfield',
+  state: 'IL',
+  zipCode: '62701',
+  country: 'US',
+  latitude: 39.8,
+  longitude: -89.65,
+  isVerified: true,
+  isPrimary: true,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+};
+
+describe('canValidateAddress (spec seller §5 Address form)', () => {
+  it('needs address line 1, city, state and ZIP code; line 2 is optional', () => {
+    const full = { addressLine1: '1 A St', addressLine2: '', city: 'X', state: 'IL', zipCode: '62701' };
+    expect(canValidateAddress(full)).toBe(true);
+    expect(canValidateAddress({ ...full, addressLine1: ' ' })).toBe(false);
+    expect(canValidateAddress({ ...full, city: '' })).toBe(false);
+    expect(canValidateAddress({ ...full, state: '' })).toBe(false);
+    expect(canValidateAddress({ ...full, zipCode: '' })).toBe(false);
+  });
+});
+
+describe('AddressForm (spec seller §4 Address validation, §5, §8)', () => {
+  it('enables Validate Address only once the four required fields are filled', () => {
+    mockFetch();
+    renderForm();
+    expect(validateButton().disabled).toBe(true);
+    fill({ 'input-address-line1': '100 main st', 'input-city': 'springfield', 'input-state': 'il' });
+    expect(validateButton().disabled).toBe(true);
+    fill({ 'input-zip-code': '62701' });
+    expect(validateButton().disabled).toBe(false);
+    fill({ 'input-city': '' });
+    expect(validateButton().disabled).toBe(true);
+  });
+
+  it('applies the normalised values and shows the coordinates found', async () => {
+    const fetchMock = mockFetch((url) =>
+      url === '/api/addresses/validate'
+        ? jsonResponse({
+            status: 'success',
+            addressLine1: '100 main st',
+            addressLine2: null,
+            city: 'Springfield',
+            state: 'IL',
+            zipCode: '62701',
+            latitude: 39.79907,
+            longitude: -89.64387,
+            isVerified: true,
+          })
+        : undefined,
+    );
+    renderForm();
+    fill(springfield);
+    fireEvent.click(validateButton());
+    expect(await screen.findByText('Address verified')).toBeTruthy();
+    expect(screen.getByText(/39\.7991, -89\.6439/)).toBeTruthy();
+    expect(value('input-city')).toBe('Springfield');
+    expect(value('input-state')).toBe('IL');
+    const body: unknown = JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body));
+    expect(body).toMatchObject({ city: 'springfield', zipCode: '62701', country: 'US' });
+  });
+
+  it('an unavailable result toasts "Validation unavailable", clears the coordinates and still saves', async () => {
+    const fetchMock = mockFetch(
+      (url) =>
+        url === '/api/addresses/validate'
+          ? jsonResponse({
+              status: 'unavailable',
+              addressLine1: '1 Nowhere Rd',
+              addressLine2: null,
+              city: 'Nowhere',
+              state: 'IL',
+              zipCode: '00000',
+              latitude: null,
+              longitude: null,
+              isVerified: false,
+            })
+          : undefined,
+      (url, init) =>
+        url === '/api/addresses' && init?.method === 'POST'
+          ? jsonResponse({ ...saved, latitude: null, longitude: null, isVerified: false }, 201)
+          : undefined,
+    );
+    const { onSaved } = renderForm();
+    fill({ 'input-address-line1': '1 Nowhere Rd', 'input-city': 'Nowhere', 'input-state': 'IL' });
+    fill({ 'input-zip-code': '00000' });
+    fireEvent.click(validateButton());
+    const toastTitles = await screen.findAllByText('Validation unavailable');
+    expect(toastTitles.length).toBeGreaterThan(0);
+    expect(screen.getAllByText('We could not verify this address, but you can still save it.').length).toBe(
+      2,
+    );
+    expect(screen.getByTestId('validation-result').getAttribute('data-status')).toBe('unavailable');
+    expect(screen.queryByText(/Location found/)).toBeNull();
+    fireEvent.click(screen.getByTestId('button-save-address'));
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    expect(fetchMock.mock.calls.some(([url]) => url === '/api/addresses')).toBe(true);
+  });
+
+  it('treats a failed validation call as unavailable', async () => {
+    mockFetch((url) =>
+      url === '/api/addresses/validate'
+        ? new Response('', { status: 502, statusText: 'Bad Gateway' })
+        : undefined,
+    );
+    renderForm();
+    fill(springfield);
+    fireEvent.click(validateButton());
+    expect(
+      await screen.findByText('We could not verify this address, but you can still save it.', {
+        selector: '[data-testid="validation-result"] p',
+      }),
+    ).toBeTruthy();
+    expect(screen.getByTestId('validation-result').getAttribute('data-status')).toBe('unavailable');
+  });
+
+  it('goes back to idle when a field changes after validating', async () => {
+    mockFetch((url) =>
+      url === '/api/addresses/validate'
+        ? jsonResponse({
+            status: 'success',
+            addressLine1: '100 main st',
+            addressLine2: null,
+            city: 'Springfield',
+            state: 'IL',
+            zipCode: '62701',
+            latitude: 39.8,
+            longitude: -89.6,
+            isVerified: true,
+          })
+        : undefined,
+    );
+    renderForm();
+    fill(springfield);
+    fireEvent.click(validateButton());
+    await screen.findByText('Address verified');
+    fill({ 'input-address-line1': '200 main st' });
+    expect(screen.getByTestId('validation-result').getAttribute('data-status')).toBe('idle');
+  });
+
+  it('checks the fields with the shared rules before calling the server', () => {
+    const fetchMock = mockFetch();
+    renderForm();
+    fill({ ...springfield, 'input-zip-code': '627' });
+    fireEvent.click(screen.getByTestId('button-save-address'));
+    expect(screen.getByText(ZIP_CODE_MESSAGE)).toBeTruthy();
+    expect(screen.getByTestId('input-zip-code').getAttribute('aria-invalid')).toBe('true');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('shows server field messages under the fields and toasts "Failed to create address"', async () => {
+    mockFetch((url) =>
+      url === '/api/addresses'
+        ? jsonResponse(
+            {
+              message: 'Invalid request. city: City is required',
+              code: 'bad_request',
+              requestId: 'r',
+              fields: { city: 'City must be a real place' },
+            },
+            400,
+          )
+        : undefined,
+    );
+    renderForm();
+    fill(springfield);
+    fireEvent.click(screen.getByTestId('button-save-address'));
+    expect(await screen.findByText('City must be a real place')).toBeTruthy();
+    expect(screen.getByText(/^Failed to create address/)).toBeTruthy();
+  });
+
+  it('edits an address with PATCH and toasts "Failed to update address" on failure', async () => {
+    const fetchMock = mockFetch((url, init) =>
+      url === '/api/addresses/a1' && init?.method === 'PATCH'
+        ? jsonResponse({ message: 'Address not found', code: 'not_found', requestId: 'r' }, 404)
+        : undefined,
+    );
+    renderForm(saved);
+    expect(value('input-city')).toBe('Springfield');
+    fill({ 'input-address-line1': '101 Main St' });
+    fireEvent.click(screen.getByTestId('button-save-address'));
+    expect(await screen.findByText('Failed to update address: Address not found')).toBeTruthy();
+    const body: unknown = JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body));
+    expect(body).toEqual({
+      addressLine1: '101 Main St',
+      addressLine2: null,
+      city: 'Springfield',
+      state: 'IL',
+      zipCode: '62701',
+      country: 'US',
+    });
+  });
+});

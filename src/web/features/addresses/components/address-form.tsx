@@ -1,0 +1,371 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { CircleAlert, CircleCheckBig, LoaderCircle, MapPinned, TriangleAlert } from 'lucide-react';
+import { addressBodySchema, addressValidateBodySchema, type Address } from '@domain/addresses';
+import { Button } from '../../../components/ui/button';
+import { FormField } from '../../../components/ui/form-field';
+import { Input } from '../../../components/ui/input';
+import { toast } from '../../../components/ui/use-toast';
+import { fieldErrorsOf, isUnauthorizedError } from '../../../lib/api-client';
+import { fieldErrorsFromZod, focusFirstInvalid } from '../../../lib/form-errors';
+import { toastMutationError } from '../../../lib/mutation-errors';
+import { cn } from '../../../lib/utils';
+import { useCreateAddress } from '../api/create-address';
+import { useUpdateAddress } from '../api/update-address';
+import { useValidateAddress } from '../api/validate-address';
+
+export interface AddressFormValues {
+  addressLine1: string;
+  addressLine2: string;
+  city: string;
+  state: string;
+  zipCode: string;
+}
+
+type FieldName = keyof AddressFormValues;
+
+/** Spec seller §4 "Address validation": idle, success or unavailable. */
+export type AddressValidationState =
+  | { status: 'idle' }
+  | { status: 'success'; latitude: number | null; longitude: number | null; isVerified: boolean }
+  | { status: 'unavailable'; latitude: null; longitude: null; isVerified: false };
+
+const IDLE: AddressValidationState = { status: 'idle' };
+/** Spec seller §8: an unavailable result clears the coordinates and leaves the address unverified. */
+const UNAVAILABLE: AddressValidationState = {
+  status: 'unavailable',
+  latitude: null,
+  longitude: null,
+  isVerified: false,
+};
+
+/** The marketplace is US-only (spec seller §3 "country (default US)", decision 0005). */
+const COUNTRY = 'US';
+
+export const VALIDATION_UNAVAILABLE_TITLE = 'Validation unavailable';
+export const VALIDATION_UNAVAILABLE_DESCRIPTION =
+  'We could not verify this address, but you can still save it.';
+
+/** Spec seller §5 "Address form": validation needs address line 1, city, state and ZIP code. */
+export function canValidateAddress(values: AddressFormValues): boolean {
+  return [values.addressLine1, values.city, values.state, values.zipCode].every(
+    (value) => value.trim().length > 0,
+  );
+}
+
+function valuesOf(address: Address | undefined): AddressFormValues {
+  return {
+    addressLine1: address?.addressLine1 ?? '',
+    addressLine2: address?.addressLine2 ?? '',
+    city: address?.city ?? '',
+    state: address?.state ?? '',
+    zipCode: address?.zipCode ?? '',
+  };
+}
+
+function formatCoordinate(value: number | null): string {
+  return value === null ? 'unknown' : value.toFixed(4);
+}
+
+/**
+ * The address form of the add and edit dialogs (spec seller §2, §5): Validate Address is optional
+ * and never blocks saving; the rules themselves come from the shared schema in domain/addresses.
+ */
+export function AddressForm({
+  address,
+  onSaved,
+  onCancel,
+}: {
+  /** The address being edited; none to add a new one. */
+  address?: Address;
+  onSaved: (saved: Address) => void;
+  onCancel: () => void;
+}) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const resultRef = useRef<HTMLDivElement>(null);
+  const [values, setValues] = useState<AddressFormValues>(() => valuesOf(address));
+  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const [validation, setValidation] = useState<AddressValidationState>(IDLE);
+  const validate = useValidateAddress();
+  const createAddress = useCreateAddress();
+  const updateAddress = useUpdateAddress();
+  const isSaving = createAddress.isPending || updateAddress.isPending;
+  const isValidateEnabled = canValidateAddress(values) && !validate.isPending && !isSaving;
+
+  // On a small screen the result can land below the fold: bring it into view once it is shown.
+  useEffect(() => {
+    if (validation.status !== 'idle') resultRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [validation]);
+
+  const showInvalid = (next: Partial<Record<FieldName, string>>) => {
+    setErrors(next);
+    // Wait for the messages to render before moving focus to the first one.
+    requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+  };
+
+  const update = (field: FieldName, value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+    // A result speaks for the values it checked; once they change it no longer holds.
+    setValidation(IDLE);
+  };
+
+  const onValidate = () => {
+    const parsed = addressValidateBodySchema.safeParse({ ...values, country: COUNTRY });
+    if (!parsed.success) {
+      showInvalid(fieldErrorsFromZod(parsed.error));
+      return;
+    }
+    setErrors({});
+    validate.mutate(parsed.data, {
+      onSuccess: (result) => {
+        if (result.status === 'unavailable') {
+          setValidation(UNAVAILABLE);
+          toast({ title: VALIDATION_UNAVAILABLE_TITLE, description: VALIDATION_UNAVAILABLE_DESCRIPTION });
+          return;
+        }
+        setValues({
+          addressLine1: result.addressLine1,
+          addressLine2: result.addressLine2 ?? '',
+          city: result.city,
+          state: result.state,
+          zipCode: result.zipCode,
+        });
+        setValidation({
+          status: 'success',
+          latitude: result.latitude,
+          longitude: result.longitude,
+          isVerified: result.isVerified,
+        });
+      },
+      onError: (error) => {
+        if (isUnauthorizedError(error)) {
+          toastMutationError(error, VALIDATION_UNAVAILABLE_TITLE);
+          return;
+        }
+        const serverFields = fieldErrorsOf(error);
+        if (serverFields) showInvalid(serverFields);
+        // Spec seller §8: a failed validation clears the coordinates; the address can still be saved.
+        setValidation(UNAVAILABLE);
+        toast({ title: VALIDATION_UNAVAILABLE_TITLE, description: VALIDATION_UNAVAILABLE_DESCRIPTION });
+      },
+    });
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const parsed = addressBodySchema.safeParse({ ...values, country: COUNTRY });
+    if (!parsed.success) {
+      showInvalid(fieldErrorsFromZod(parsed.error));
+      return;
+    }
+    setErrors({});
+    const body = { ...parsed.data, addressLine2: parsed.data.addressLine2 || null };
+    const onError = (error: unknown) => {
+      const serverFields = fieldErrorsOf(error);
+      if (serverFields) showInvalid(serverFields);
+    };
+    if (address) {
+      updateAddress.mutate(
+        { id: address.id, body },
+        {
+          onSuccess: (saved) => {
+            toast({ title: 'Address updated', description: 'Your changes have been saved.' });
+            onSaved(saved);
+          },
+          onError,
+        },
+      );
+    } else {
+      createAddress.mutate(body, {
+        onSuccess: (saved) => {
+          toast({
+            title: 'Address added',
+            description: saved.isPrimary ? 'It is your primary address.' : 'Your address has been saved.',
+          });
+          onSaved(saved);
+        },
+        onError,
+      });
+    }
+  };
+
+  return (
+    <form
+      ref={formRef}
+      noValidate
+      onSubmit={onSubmit}
+      aria-label={address ? 'Edit address' : 'New address'}
+      className="flex flex-col gap-4"
+      data-testid="form-address"
+    >
+      <FormField id="address-line1" label="Address line 1" error={errors.addressLine1}>
+        {(control) => (
+          <Input
+            {...control}
+            name="addressLine1"
+            autoComplete="address-line1"
+            maxLength={200}
+            value={values.addressLine1}
+            onChange={(event) => update('addressLine1', event.target.value)}
+            data-testid="input-address-line1"
+          />
+        )}
+      </FormField>
+      <FormField id="address-line2" label="Address line 2" optional error={errors.addressLine2}>
+        {(control) => (
+          <Input
+            {...control}
+            name="addressLine2"
+            autoComplete="address-line2"
+            maxLength={200}
+            placeholder="Apartment, suite, unit"
+            value={values.addressLine2}
+            onChange={(event) => update('addressLine2', event.target.value)}
+            data-testid="input-address-line2"
+          />
+        )}
+      </FormField>
+      <div className="grid grid-cols-2 items-start gap-4 sm:grid-cols-[minmax(0,1fr)_6rem_9rem]">
+        <FormField id="address-city" label="City" error={errors.city} className="col-span-2 sm:col-span-1">
+          {(control) => (
+            <Input
+              {...control}
+              name="city"
+              autoComplete="address-level2"
+              maxLength={100}
+              value={values.city}
+              onChange={(event) => update('city', event.target.value)}
+              data-testid="input-city"
+            />
+          )}
+        </FormField>
+        <FormField id="address-state" label="State" error={errors.state}>
+          {(control) => (
+            <Input
+              {...control}
+              name="state"
+              autoComplete="address-level1"
+              maxLength={50}
+              placeholder="IL"
+              value={values.state}
+              onChange={(event) => update('state', event.target.value)}
+              data-testid="input-state"
+            />
+          )}
+        </FormField>
+        <FormField id="address-zip" label="ZIP code" error={errors.zipCode}>
+          {(control) => (
+            <Input
+              {...control}
+              name="zipCode"
+              autoComplete="postal-code"
+              inputMode="numeric"
+              maxLength={10}
+              placeholder="62701"
+              value={values.zipCode}
+              onChange={(event) => update('zipCode', event.target.value)}
+              data-testid="input-zip-code"
+            />
+          )}
+        </FormField>
+      </div>
+      <FormField id="address-country" label="Country" hint="Only US addresses are supported.">
+        {(control) => <Input {...control} value="United States (US)" readOnly data-testid="input-country" />}
+      </FormField>
+
+      <div className="flex flex-col gap-3 rounded-lg border border-dashed p-4">
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+          <p id="address-validate-hint" className="text-sm text-muted-foreground">
+            {canValidateAddress(values)
+              ? 'Optional: check the ZIP code and find the location.'
+              : 'Fill in address line 1, city, state and ZIP code to validate.'}
+          </p>
+          <Button
+            variant="outline"
+            onClick={onValidate}
+            disabled={!isValidateEnabled}
+            aria-describedby="address-validate-hint"
+            data-testid="button-validate-address"
+          >
+            {validate.isPending ? (
+              <LoaderCircle className="animate-spin" aria-hidden="true" />
+            ) : (
+              <MapPinned aria-hidden="true" />
+            )}
+            {validate.isPending ? 'Validating...' : 'Validate Address'}
+          </Button>
+        </div>
+        <div
+          ref={resultRef}
+          aria-live="polite"
+          data-testid="validation-result"
+          data-status={validation.status}
+        >
+          <ValidationResult state={validation} />
+        </div>
+      </div>
+
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+        <Button variant="outline" onClick={onCancel} data-testid="button-cancel-address">
+          Cancel
+        </Button>
+        <Button type="submit" disabled={isSaving} data-testid="button-save-address">
+          {isSaving ? 'Saving...' : 'Save Address'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function ResultBox({
+  tone,
+  icon: Icon,
+  title,
+  children,
+}: {
+  tone: 'success' | 'warning' | 'muted';
+  icon: typeof CircleCheckBig;
+  title: string;
+  children: string;
+}) {
+  return (
+    <div
+      className={cn(
+        'flex gap-3 rounded-md p-3 text-sm',
+        tone === 'success' && 'bg-success text-success-foreground',
+        tone === 'warning' && 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200',
+        tone === 'muted' && 'bg-muted text-foreground',
+      )}
+    >
+      <Icon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+      <div className="flex flex-col gap-0.5">
+        <p className="font-semibold">{title}</p>
+        <p>{children}</p>
+      </div>
+    </div>
+  );
+}
+
+function ValidationResult({ state }: { state: AddressValidationState }) {
+  if (state.status === 'idle') return null;
+  if (state.status === 'unavailable') {
+    return (
+      <ResultBox tone="muted" icon={CircleAlert} title={VALIDATION_UNAVAILABLE_TITLE}>
+        {VALIDATION_UNAVAILABLE_DESCRIPTION}
+      </ResultBox>
+    );
+  }
+  const location = `Location found at ${formatCoordinate(state.latitude)}, ${formatCoordinate(state.longitude)}.`;
+  if (state.isVerified) {
+    return (
+      <ResultBox tone="success" icon={CircleCheckBig} title="Address verified">
+        {`${location} The form now shows the standard spelling.`}
+      </ResultBox>
+    );
+  }
+  return (
+    <ResultBox tone="warning" icon={TriangleAlert} title="Address not verified">
+      {`${location} The ZIP code does not match the state; check both. You can still save it.`}
+    </ResultBox>
+  );
+}

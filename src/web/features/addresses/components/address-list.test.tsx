@@ -1,0 +1,152 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { Address } from '@domain/addresses';
+import { AddressList, NO_ADDRESSES_TEXT } from './address-list';
+import { installDomStubs, jsonResponse, mockFetch, renderWithProviders } from '../../../test-support/render';
+
+installDomStubs();
+afterEach(() => vi.unstubAllGlobals());
+
+function makeAddress(overrides: Partial<Address> = {}): Address {
+  return {
+    id: 'a1',
+    userId: 'u1',
+    addressLine1: '100 Main St',
+    addressLine2: 'Apt 2',
+    city: 'Springfield',
+    state: 'IL',
+    zipCode: '62701',
+    country: 'US',
+    latitude: 39.8,
+    longitude: -89.65,
+    isVerified: true,
+    isPrimary: true,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+const home = makeAddress();
+const office = makeAddress({
+  id: 'a2',
+  addressLine1: '200 Oak Ave',
+  addressLine2: null,
+  city: 'Chicago',
+  zipCode: '60601',
+  isPrimary: false,
+  isVerified: false,
+});
+
+function listing(addresses: Address[]) {
+  return (url: string, init: RequestInit | undefined) =>
+    url === '/api/addresses' && (init?.method ?? 'GET') === 'GET' ? jsonResponse(addresses) : undefined;
+}
+
+function renderList() {
+  const onAdd = vi.fn();
+  const onEdit = vi.fn();
+  renderWithProviders(<AddressList onAdd={onAdd} onEdit={onEdit} />);
+  return { onAdd, onEdit };
+}
+
+describe('AddressList (spec seller §2 Addresses, §8)', () => {
+  it('shows a loading state, then the empty state with an add button', async () => {
+    mockFetch(listing([]));
+    const { onAdd } = renderList();
+    expect(screen.getByRole('status').textContent).toContain('Loading addresses...');
+    expect(await screen.findByText(NO_ADDRESSES_TEXT)).toBeTruthy();
+    fireEvent.click(screen.getByTestId('button-add-first-address'));
+    expect(onAdd).toHaveBeenCalled();
+  });
+
+  it('shows each address with its Primary and Verified badges, and Set as Primary only on the others', async () => {
+    mockFetch(listing([home, office]));
+    const { onEdit } = renderList();
+    const homeCard = await screen.findByTestId('card-address-a1');
+    const officeCard = screen.getByTestId('card-address-a2');
+    expect(within(homeCard).getByText('Apt 2')).toBeTruthy();
+    expect(within(homeCard).getByText('Springfield, IL 62701')).toBeTruthy();
+    expect(within(homeCard).getByTestId('badge-primary')).toBeTruthy();
+    expect(within(homeCard).getByTestId('badge-verified')).toBeTruthy();
+    expect(within(homeCard).queryByTestId('button-set-primary')).toBeNull();
+    expect(within(officeCard).queryByTestId('badge-primary')).toBeNull();
+    expect(within(officeCard).queryByTestId('badge-verified')).toBeNull();
+    expect(within(officeCard).getByRole('button', { name: 'Set as Primary 200 Oak Ave' })).toBeTruthy();
+    fireEvent.click(within(officeCard).getByTestId('button-edit-address'));
+    expect(onEdit).toHaveBeenCalledWith(office);
+  });
+
+  it('sets the primary address with a bodiless POST (no JSON content type) and refreshes the list', async () => {
+    let list = [home, office];
+    const fetchMock = mockFetch(
+      (url, init) => (url === '/api/addresses' && init?.method === 'GET' ? jsonResponse(list) : undefined),
+      (url, init) => {
+        if (url !== '/api/addresses/a2/set-primary' || init?.method !== 'POST') return undefined;
+        list = [
+          { ...office, isPrimary: true },
+          { ...home, isPrimary: false },
+        ];
+        return jsonResponse(list[0]);
+      },
+    );
+    renderList();
+    fireEvent.click(await screen.findByTestId('button-set-primary'));
+    await waitFor(() =>
+      expect(within(screen.getByTestId('card-address-a2')).getByTestId('badge-primary')).toBeTruthy(),
+    );
+    const init = fetchMock.mock.calls.find(([url]) => url === '/api/addresses/a2/set-primary')?.[1];
+    expect(init?.body).toBeUndefined();
+    expect(init?.headers).toEqual({});
+    expect(await screen.findByText('Primary address updated')).toBeTruthy();
+  });
+
+  it('says "Failed to set primary address" when the server refuses', async () => {
+    mockFetch(listing([home, office]), (url) =>
+      url === '/api/addresses/a2/set-primary' ? new Response('', { status: 500 }) : undefined,
+    );
+    renderList();
+    fireEvent.click(await screen.findByTestId('button-set-primary'));
+    expect(await screen.findByText('Failed to set primary address')).toBeTruthy();
+  });
+
+  it('deletes only after confirmation', async () => {
+    let list = [home, office];
+    const fetchMock = mockFetch(
+      (url, init) => (url === '/api/addresses' && init?.method === 'GET' ? jsonResponse(list) : undefined),
+      (url, init) => {
+        if (url !== '/api/addresses/a2' || init?.method !== 'DELETE') return undefined;
+        list = [home];
+        return new Response(null, { status: 204 });
+      },
+    );
+    renderList();
+    const officeCard = await screen.findByTestId('card-address-a2');
+    fireEvent.click(within(officeCard).getByTestId('button-delete-address'));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).getByText(/200 Oak Ave, Chicago, IL 60601 will be removed/)).toBeTruthy();
+    fireEvent.click(within(dialog).getByTestId('button-cancel-delete'));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'DELETE')).toBe(false);
+
+    fireEvent.click(within(officeCard).getByTestId('button-delete-address'));
+    fireEvent.click(within(await screen.findByRole('alertdialog')).getByTestId('button-confirm-delete'));
+    await waitFor(() => expect(screen.queryByTestId('card-address-a2')).toBeNull());
+    expect(await screen.findByText('Address deleted')).toBeTruthy();
+  });
+
+  it('says "Failed to delete address" when the delete fails', async () => {
+    mockFetch(listing([home]), (url, init) =>
+      init?.method === 'DELETE' && url === '/api/addresses/a1'
+        ? jsonResponse({ message: 'Address not found', code: 'not_found', requestId: 'r' }, 404)
+        : undefined,
+    );
+    renderList();
+    fireEvent.click(await screen.findByTestId('button-delete-address'));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).getByText(/newest remaining address will become your primary/)).toBeTruthy();
+    fireEvent.click(within(dialog).getByTestId('button-confirm-delete'));
+    expect(await screen.findByText('Failed to delete address: Address not found')).toBeTruthy();
+  });
+});

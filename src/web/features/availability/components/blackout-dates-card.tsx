@@ -1,0 +1,209 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { CalendarOff, Plus, Trash2 } from 'lucide-react';
+import { blackoutBodySchema, REASON_MAX_LENGTH, type Blackout } from '@domain/availability';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { FormField } from '../../../components/ui/form-field';
+import { Input } from '../../../components/ui/input';
+import { toast } from '../../../components/ui/use-toast';
+import { fieldErrorsOf } from '../../../lib/api-client';
+import { fieldErrorsFromZod, focusFirstInvalid } from '../../../lib/form-errors';
+import { useAddBlackout } from '../api/add-blackout';
+import { useDeleteBlackout } from '../api/delete-blackout';
+import { useBlackouts } from '../api/get-blackouts';
+import { formatDateRange, todayLocalDate } from '../availability-format';
+
+export const NO_BLACKOUTS_TEXT = 'No blackout dates';
+
+type FieldName = 'startDate' | 'endDate' | 'reason';
+
+/** Spec seller §2 Availability: days off, each a range of whole days with an optional reason. */
+export function BlackoutDatesCard({ description }: { description: string }) {
+  const { data: blackouts, isLoading, isError } = useBlackouts();
+  const deleteBlackout = useDeleteBlackout();
+
+  const remove = (blackout: Blackout) =>
+    deleteBlackout.mutate(blackout.id, {
+      onSuccess: () =>
+        toast({
+          title: 'Blackout date removed',
+          description: formatDateRange(blackout.startDate, blackout.endDate),
+        }),
+    });
+
+  return (
+    <Card data-testid="card-blackout-dates">
+      <CardHeader>
+        <CardTitle as="h2" className="flex items-center gap-2">
+          <CalendarOff className="size-5 text-primary" aria-hidden="true" />
+          Blackout Dates
+        </CardTitle>
+        <CardDescription>{description}</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-6">
+        {isLoading ? (
+          <p role="status" className="text-sm text-muted-foreground">
+            Loading blackout dates...
+          </p>
+        ) : isError || !blackouts ? (
+          <p role="alert" className="text-sm font-medium text-destructive">
+            Your blackout dates could not be loaded.
+          </p>
+        ) : blackouts.length === 0 ? (
+          <div className="rounded-lg border border-dashed p-6 text-center" data-testid="text-no-blackouts">
+            <p className="font-medium">{NO_BLACKOUTS_TEXT}</p>
+            <p className="mt-1 text-sm text-muted-foreground">Add the days you are away, such as holidays.</p>
+          </div>
+        ) : (
+          <ul className="flex flex-col divide-y rounded-lg border" aria-label="Blackout dates">
+            {blackouts.map((blackout) => {
+              const dates = formatDateRange(blackout.startDate, blackout.endDate);
+              return (
+                <li
+                  key={blackout.id}
+                  className="flex items-center gap-3 px-4 py-2"
+                  data-testid={`row-blackout-${blackout.id}`}
+                >
+                  <div className="flex min-w-0 flex-1 flex-col">
+                    <span className="font-medium" data-testid="text-blackout-dates">
+                      {dates}
+                    </span>
+                    <span
+                      className="break-words text-sm text-muted-foreground"
+                      data-testid="text-blackout-reason"
+                    >
+                      {blackout.reason ?? 'No reason given'}
+                    </span>
+                  </div>
+                  <Button
+                    variant="ghost"
+                    size="icon"
+                    onClick={() => remove(blackout)}
+                    disabled={deleteBlackout.isPending && deleteBlackout.variables === blackout.id}
+                    aria-label={`Remove blackout ${dates}`}
+                    className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+                    data-testid="button-delete-blackout"
+                  >
+                    <Trash2 aria-hidden="true" />
+                  </Button>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+        <AddBlackoutForm />
+      </CardContent>
+    </Card>
+  );
+}
+
+function AddBlackoutForm() {
+  const formRef = useRef<HTMLFormElement>(null);
+  // A blackout most often starts soon; one day (today) is the smallest range and easy to widen.
+  const [startDate, setStartDate] = useState(todayLocalDate);
+  const [endDate, setEndDate] = useState(todayLocalDate);
+  const [reason, setReason] = useState('');
+  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const addBlackout = useAddBlackout();
+
+  const showInvalid = (next: Partial<Record<FieldName, string>>) => {
+    setErrors(next);
+    requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+  };
+
+  const changeStart = (value: string) => {
+    setStartDate(value);
+    // Moving the start past the end moves the end along, so a one-day range stays one click.
+    if (value && endDate && endDate < value) setEndDate(value);
+    setErrors({});
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const parsed = blackoutBodySchema.safeParse({ startDate, endDate, reason });
+    if (!parsed.success) {
+      showInvalid(fieldErrorsFromZod(parsed.error));
+      return;
+    }
+    setErrors({});
+    addBlackout.mutate(parsed.data, {
+      onSuccess: (added) => {
+        toast({
+          title: 'Blackout date added',
+          description: formatDateRange(added.startDate, added.endDate),
+        });
+        setReason('');
+      },
+      onError: (error) => {
+        const serverFields = fieldErrorsOf(error);
+        if (serverFields) showInvalid(serverFields);
+      },
+    });
+  };
+
+  return (
+    <form
+      ref={formRef}
+      noValidate
+      onSubmit={onSubmit}
+      aria-labelledby="add-blackout-heading"
+      className="flex flex-col gap-4 border-t pt-6"
+      data-testid="form-add-blackout"
+    >
+      <h3 id="add-blackout-heading" className="text-sm font-semibold">
+        Add blackout dates
+      </h3>
+      <div className="grid items-start gap-4 sm:grid-cols-2">
+        <FormField id="blackout-start" label="Start date" error={errors.startDate}>
+          {(control) => (
+            <Input
+              {...control}
+              type="date"
+              value={startDate}
+              onChange={(event) => changeStart(event.target.value)}
+              data-testid="input-start-date"
+            />
+          )}
+        </FormField>
+        <FormField id="blackout-end" label="End date" error={errors.endDate}>
+          {(control) => (
+            <Input
+              {...control}
+              type="date"
+              value={endDate}
+              min={startDate || undefined}
+              onChange={(event) => {
+                setEndDate(event.target.value);
+                setErrors({});
+              }}
+              data-testid="input-end-date"
+            />
+          )}
+        </FormField>
+      </div>
+      <FormField id="blackout-reason" label="Reason" optional error={errors.reason}>
+        {(control) => (
+          <Input
+            {...control}
+            value={reason}
+            maxLength={REASON_MAX_LENGTH}
+            placeholder="Holiday, vacation, ..."
+            onChange={(event) => setReason(event.target.value)}
+            data-testid="input-blackout-reason"
+          />
+        )}
+      </FormField>
+      <div>
+        <Button
+          type="submit"
+          disabled={addBlackout.isPending}
+          aria-label="Add blackout dates"
+          data-testid="button-add-blackout"
+        >
+          <Plus aria-hidden="true" />
+          {addBlackout.isPending ? 'Adding...' : 'Add'}
+        </Button>
+      </div>
+    </form>
+  );
+}

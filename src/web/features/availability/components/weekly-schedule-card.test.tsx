@@ -1,0 +1,104 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { Schedule } from '@domain/availability';
+import { NO_SCHEDULES_TEXT, WeeklyScheduleCard } from './weekly-schedule-card';
+import { installDomStubs, jsonResponse, mockFetch, renderWithProviders } from '../../../test-support/render';
+
+installDomStubs();
+afterEach(() => vi.unstubAllGlobals());
+
+const URL = '/api/availability/schedules';
+
+function makeSchedule(overrides: Partial<Schedule> = {}): Schedule {
+  return {
+    id: 's1',
+    userId: 'u1',
+    dayOfWeek: 1,
+    startTime: '09:00',
+    endTime: '17:00',
+    isActive: true,
+    ...overrides,
+  };
+}
+
+function input(testId: string): HTMLInputElement {
+  const element = screen.getByTestId(testId);
+  if (!(element instanceof HTMLInputElement)) throw new Error(`${testId} is not an input`);
+  return element;
+}
+
+describe('WeeklyScheduleCard (spec seller §2, §5, §8)', () => {
+  it('says when there are no weekly hours, and the form starts at Monday 09:00 to 17:00', async () => {
+    mockFetch((url) => (url === URL ? jsonResponse([]) : undefined));
+    renderWithProviders(<WeeklyScheduleCard description="When you work." />);
+    expect(await screen.findByText(NO_SCHEDULES_TEXT)).toBeTruthy();
+    expect(screen.getByTestId('select-schedule-day').textContent).toContain('Monday');
+    expect(input('input-start-time').value).toBe('09:00');
+    expect(input('input-end-time').value).toBe('17:00');
+    expect(input('input-start-time').type).toBe('time');
+  });
+
+  it('adds a row with the defaults and refreshes the list', async () => {
+    let rows: Schedule[] = [];
+    const fetchMock = mockFetch((url, init) => {
+      if (url !== URL) return undefined;
+      if (init?.method === 'POST') {
+        rows = [makeSchedule()];
+        return jsonResponse(rows[0], 201);
+      }
+      return jsonResponse(rows);
+    });
+    renderWithProviders(<WeeklyScheduleCard description="When you work." />);
+    await screen.findByText(NO_SCHEDULES_TEXT);
+    fireEvent.click(screen.getByRole('button', { name: 'Add hours' }));
+    const row = await screen.findByTestId('row-schedule-s1');
+    expect(within(row).getByText('Monday')).toBeTruthy();
+    expect(within(row).getByText('9:00 AM – 5:00 PM')).toBeTruthy();
+    const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')?.[1];
+    expect(JSON.parse(String(post?.body))).toEqual({ dayOfWeek: 1, startTime: '09:00', endTime: '17:00' });
+    expect(await screen.findByText('Schedule added')).toBeTruthy();
+  });
+
+  it('removes a row', async () => {
+    let rows = [makeSchedule({ id: 's9', dayOfWeek: 3, startTime: '10:00', endTime: '14:30' })];
+    mockFetch((url, init) => {
+      if (url === `${URL}/s9` && init?.method === 'DELETE') {
+        rows = [];
+        return new Response(null, { status: 204 });
+      }
+      return url === URL ? jsonResponse(rows) : undefined;
+    });
+    renderWithProviders(<WeeklyScheduleCard description="When you work." />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Remove Wednesday 10:00 AM – 2:30 PM' }));
+    expect(await screen.findByText(NO_SCHEDULES_TEXT)).toBeTruthy();
+  });
+
+  it('says "Failed to add schedule" with the server message', async () => {
+    mockFetch((url, init) => {
+      if (url !== URL) return undefined;
+      if (init?.method === 'POST') {
+        return jsonResponse({ message: 'Too many schedules', code: 'conflict', requestId: 'r' }, 409);
+      }
+      return jsonResponse([]);
+    });
+    renderWithProviders(<WeeklyScheduleCard description="When you work." />);
+    await screen.findByText(NO_SCHEDULES_TEXT);
+    fireEvent.click(screen.getByTestId('button-add-schedule'));
+    expect(await screen.findByText('Failed to add schedule: Too many schedules')).toBeTruthy();
+  });
+
+  it('checks the times with the shared rules and accepts an end before the start', async () => {
+    const fetchMock = mockFetch((url) => (url === URL ? jsonResponse([]) : undefined));
+    renderWithProviders(<WeeklyScheduleCard description="When you work." />);
+    await screen.findByText(NO_SCHEDULES_TEXT);
+    fireEvent.change(input('input-start-time'), { target: { value: '' } });
+    fireEvent.click(screen.getByTestId('button-add-schedule'));
+    expect(screen.getByText('Start time must be a time like 09:00 (HH:mm, 24-hour)')).toBeTruthy();
+    expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(false);
+
+    fireEvent.change(input('input-start-time'), { target: { value: '18:00' } });
+    expect(screen.getByText('Ends before it starts, so this range offers no times.')).toBeTruthy();
+    await waitFor(() => expect(input('input-start-time').value).toBe('18:00'));
+  });
+});

@@ -1,0 +1,212 @@
+import { useRef, useState, type FormEvent } from 'react';
+import { CalendarClock, Plus, Trash2 } from 'lucide-react';
+import { DAY_NAMES, DEFAULT_SCHEDULE, scheduleBodySchema, type Schedule } from '@domain/availability';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { FormField } from '../../../components/ui/form-field';
+import { Input } from '../../../components/ui/input';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
+import { toast } from '../../../components/ui/use-toast';
+import { fieldErrorsOf } from '../../../lib/api-client';
+import { fieldErrorsFromZod, focusFirstInvalid } from '../../../lib/form-errors';
+import { useAddSchedule } from '../api/add-schedule';
+import { useDeleteSchedule } from '../api/delete-schedule';
+import { useSchedules } from '../api/get-schedules';
+import { formatTime } from '../availability-format';
+
+export const NO_SCHEDULES_TEXT = 'No weekly hours yet';
+
+type FieldName = 'dayOfWeek' | 'startTime' | 'endTime';
+
+function dayName(dayOfWeek: number): string {
+  return DAY_NAMES[dayOfWeek] ?? `Day ${dayOfWeek}`;
+}
+
+function timeRange(schedule: Pick<Schedule, 'startTime' | 'endTime'>): string {
+  return `${formatTime(schedule.startTime)} – ${formatTime(schedule.endTime)}`;
+}
+
+/** Spec seller §2 Availability: the weekly schedule, with a form that starts at Monday 09:00 to 17:00. */
+export function WeeklyScheduleCard({ description }: { description: string }) {
+  const { data: schedules, isLoading, isError } = useSchedules();
+  const deleteSchedule = useDeleteSchedule();
+
+  const remove = (schedule: Schedule) =>
+    deleteSchedule.mutate(schedule.id, {
+      onSuccess: () =>
+        toast({
+          title: 'Schedule removed',
+          description: `${dayName(schedule.dayOfWeek)}, ${timeRange(schedule)}`,
+        }),
+    });
+
+  return (
+    <Card data-testid="card-weekly-schedule">
+      <CardHeader>
+        <CardTitle as="h2" className="flex items-center gap-2">
+          <CalendarClock className="size-5 text-primary" aria-hidden="true" />
+          Weekly Schedule
+        </CardTitle>
+        <CardDescription>{description}</CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-6">
+        {isLoading ? (
+          <p role="status" className="text-sm text-muted-foreground">
+            Loading schedule...
+          </p>
+        ) : isError || !schedules ? (
+          <p role="alert" className="text-sm font-medium text-destructive">
+            Your schedule could not be loaded.
+          </p>
+        ) : schedules.length === 0 ? (
+          <div className="rounded-lg border border-dashed p-6 text-center" data-testid="text-no-schedules">
+            <p className="font-medium">{NO_SCHEDULES_TEXT}</p>
+            <p className="mt-1 text-sm text-muted-foreground">Add the days and times you are available.</p>
+          </div>
+        ) : (
+          <ul className="flex flex-col divide-y rounded-lg border" aria-label="Weekly hours">
+            {schedules.map((schedule) => (
+              <li
+                key={schedule.id}
+                className="flex items-center gap-3 px-4 py-2"
+                data-testid={`row-schedule-${schedule.id}`}
+              >
+                <div className="flex min-w-0 flex-1 flex-col sm:flex-row sm:items-center sm:gap-4">
+                  <span className="font-medium sm:w-28" data-testid="text-schedule-day">
+                    {dayName(schedule.dayOfWeek)}
+                  </span>
+                  <span className="text-sm text-muted-foreground" data-testid="text-schedule-time">
+                    {timeRange(schedule)}
+                  </span>
+                </div>
+                {schedule.isActive ? null : <Badge variant="secondary">Paused</Badge>}
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  onClick={() => remove(schedule)}
+                  disabled={deleteSchedule.isPending && deleteSchedule.variables === schedule.id}
+                  aria-label={`Remove ${dayName(schedule.dayOfWeek)} ${timeRange(schedule)}`}
+                  className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+                  data-testid="button-delete-schedule"
+                >
+                  <Trash2 aria-hidden="true" />
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <AddScheduleForm />
+      </CardContent>
+    </Card>
+  );
+}
+
+function AddScheduleForm() {
+  const formRef = useRef<HTMLFormElement>(null);
+  const [dayOfWeek, setDayOfWeek] = useState<number>(DEFAULT_SCHEDULE.dayOfWeek);
+  const [startTime, setStartTime] = useState<string>(DEFAULT_SCHEDULE.startTime);
+  const [endTime, setEndTime] = useState<string>(DEFAULT_SCHEDULE.endTime);
+  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const addSchedule = useAddSchedule();
+
+  const showInvalid = (next: Partial<Record<FieldName, string>>) => {
+    setErrors(next);
+    requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const parsed = scheduleBodySchema.safeParse({ dayOfWeek, startTime, endTime });
+    if (!parsed.success) {
+      showInvalid(fieldErrorsFromZod(parsed.error));
+      return;
+    }
+    setErrors({});
+    addSchedule.mutate(parsed.data, {
+      onSuccess: (added) =>
+        toast({
+          title: 'Schedule added',
+          description: `${dayName(added.dayOfWeek)}, ${timeRange(added)}`,
+        }),
+      onError: (error) => {
+        const serverFields = fieldErrorsOf(error);
+        if (serverFields) showInvalid(serverFields);
+      },
+    });
+  };
+
+  // Spec seller §5: times are not validated for order; such a range simply offers no times.
+  const endsBeforeStart = startTime !== '' && endTime !== '' && endTime <= startTime;
+
+  return (
+    <form
+      ref={formRef}
+      noValidate
+      onSubmit={onSubmit}
+      aria-labelledby="add-schedule-heading"
+      className="flex flex-col gap-4 border-t pt-6"
+      data-testid="form-add-schedule"
+    >
+      <h3 id="add-schedule-heading" className="text-sm font-semibold">
+        Add hours
+      </h3>
+      <div className="grid items-start gap-4 sm:grid-cols-3">
+        <FormField id="schedule-day" label="Day" error={errors.dayOfWeek}>
+          {(control) => (
+            <Select value={String(dayOfWeek)} onValueChange={(value) => setDayOfWeek(Number(value))}>
+              <SelectTrigger {...control} data-testid="select-schedule-day">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {DAY_NAMES.map((name, index) => (
+                  <SelectItem key={name} value={String(index)} data-testid={`option-day-${index}`}>
+                    {name}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          )}
+        </FormField>
+        <FormField id="schedule-start" label="Start time" error={errors.startTime}>
+          {(control) => (
+            <Input
+              {...control}
+              type="time"
+              value={startTime}
+              onChange={(event) => setStartTime(event.target.value)}
+              data-testid="input-start-time"
+            />
+          )}
+        </FormField>
+        <FormField
+          id="schedule-end"
+          label="End time"
+          error={errors.endTime}
+          hint={endsBeforeStart ? 'Ends before it starts, so this range offers no times.' : undefined}
+        >
+          {(control) => (
+            <Input
+              {...control}
+              type="time"
+              value={endTime}
+              onChange={(event) => setEndTime(event.target.value)}
+              data-testid="input-end-time"
+            />
+          )}
+        </FormField>
+      </div>
+      <div>
+        <Button
+          type="submit"
+          disabled={addSchedule.isPending}
+          aria-label="Add hours"
+          data-testid="button-add-schedule"
+        >
+          <Plus aria-hidden="true" />
+          {addSchedule.isPending ? 'Adding...' : 'Add'}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,29 @@
+import type { ProductListItem } from '@domain/catalog';
+import { toast } from '../../components/ui/use-toast';
+import { cartStore, type CartProduct } from './cart-store';
+
+/** The cart keeps the product's own fields, not the seller details of a list row. */
+export function toCartProduct(product: ProductListItem): CartProduct {
+  return {
+    id: product.id,
+    name: product.name,
+    price: product.price,
+    sellerId: product.sellerId,
+    sellerName: product.sellerName,
+    category: product.category,
+    description: product.description,
+    imageUrl: product.imageUrl,
+    available: product.available,
+    stock: product.stock,
+    requiresTrailer: product.requiresTrailer,
+    sellerDelivery: product.sellerDelivery,
+    sellerDeliveryFee: product.sellerDeliveryFee,
+    offerPickup: product.offerPickup,
+  };
+}
+
+/** Puts one unit in the cart and says so. */
+export function addProductToCart(product: ProductListItem): void {
+  cartStore.add(toCartProduct(product));
+  toast({ title: 'Added to cart', description: `${product.name} has been added to your cart.` });
+}

@@ -1,0 +1,56 @@
+import { Minus, Plus } from 'lucide-react';
+import { Button } from '../../../components/ui/button';
+
+interface QuantityControlProps {
+  itemId: string;
+  itemName: string;
+  quantity: number;
+  onChange: (quantity: number) => void;
+  /** The cart page keeps at least 1 (spec buyer §5); the sheet lets the last one go. */
+  minimum?: 0 | 1;
+  size?: 'sm' | 'default';
+}
+
+/** Minus, the quantity, plus: each button says which item it changes. */
+export function QuantityControl({
+  itemId,
+  itemName,
+  quantity,
+  onChange,
+  minimum = 0,
+  size = 'default',
+}: QuantityControlProps) {
+  const buttonClass = size === 'sm' ? 'size-8' : 'size-9';
+  return (
+    <div className="inline-flex items-center gap-1" role="group" aria-label={`Quantity of ${itemName}`}>
+      <Button
+        variant="outline"
+        size="icon"
+        className={buttonClass}
+        onClick={() => onChange(quantity - 1)}
+        disabled={quantity - 1 < minimum}
+        aria-label={`Decrease quantity of ${itemName}`}
+        data-testid={`button-decrease-${itemId}`}
+      >
+        <Minus aria-hidden="true" />
+      </Button>
+      <span
+        className="min-w-8 text-center text-sm font-semibold tabular-nums"
+        aria-live="polite"
+        data-testid={`text-quantity-${itemId}`}
+      >
+        {quantity}
+      </span>
+      <Button
+        variant="outline"
+        size="icon"
+        className={buttonClass}
+        onClick={() => onChange(quantity + 1)}
+        aria-label={`Increase quantity of ${itemName}`}
+        data-testid={`button-increase-${itemId}`}
+      >
+        <Plus aria-hidden="true" />
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import { useMemo, useSyncExternalStore } from 'react';
+import { cartCount, cartStore, cartTotal, type CartItem, type CartStore } from './cart-store';
+
+export interface CartState {
+  items: readonly CartItem[];
+  total: number;
+  count: number;
+  add: CartStore['add'];
+  setQuantity: CartStore['setQuantity'];
+  remove: CartStore['remove'];
+  clear: CartStore['clear'];
+}
+
+const NO_ITEMS: readonly CartItem[] = [];
+const emptyServerSnapshot = (): readonly CartItem[] => NO_ITEMS;
+
+/** The cart, kept in step across components and tabs. */
+export function useCart(store: CartStore = cartStore): CartState {
+  const items = useSyncExternalStore(store.subscribe, store.getSnapshot, emptyServerSnapshot);
+  return useMemo(
+    () => ({
+      items,
+      total: cartTotal(items),
+      count: cartCount(items),
+      add: store.add,
+      setQuantity: store.setQuantity,
+      remove: store.remove,
+      clear: store.clear,
+    }),
+    [items, store],
+  );
+}

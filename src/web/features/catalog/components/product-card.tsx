@@ -1,0 +1,109 @@
+import { Link } from 'wouter';
+import { MapPin, Navigation, Plus, Star, Store, Truck } from 'lucide-react';
+import type { ProductListItem } from '@domain/catalog';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { formatMilesAway, formatOneDecimal, formatPrice } from '../../../lib/format';
+import { isPurchasable } from '../product-rules';
+import { ProductImage } from '../../../components/product-image';
+
+/** A product in the grid (spec buyer §2 "Product card"); the whole card opens /products/{id}. */
+export function ProductCard({
+  product,
+  onAdd,
+}: {
+  product: ProductListItem;
+  onAdd: (product: ProductListItem) => void;
+}) {
+  const purchasable = isPurchasable(product);
+  const hasLocation = Boolean(product.sellerCity && product.sellerState);
+
+  return (
+    <article
+      data-testid={`card-product-${product.id}`}
+      className="group relative flex flex-col overflow-hidden rounded-xl border bg-card text-card-foreground shadow-sm transition-shadow focus-within:ring-2 focus-within:ring-ring hover:shadow-md"
+    >
+      <div className="relative aspect-[4/3] overflow-hidden bg-muted">
+        <ProductImage
+          src={product.imageUrl}
+          alt=""
+          className="transition-transform duration-300 group-hover:scale-[1.03]"
+        />
+        <div className="absolute left-3 top-3 flex flex-wrap gap-1.5">
+          {purchasable ? (
+            <Badge variant="success">Available</Badge>
+          ) : (
+            <Badge variant="destructive">Out of Stock</Badge>
+          )}
+          {product.requiresTrailer ? (
+            <Badge variant="warning">
+              <Truck aria-hidden="true" />
+              Trailer
+            </Badge>
+          ) : null}
+        </div>
+      </div>
+
+      <div className="flex flex-1 flex-col gap-2 p-4">
+        <h3 className="line-clamp-2 text-base font-semibold leading-snug">
+          <Link
+            href={`/products/${product.id}`}
+            data-testid={`link-product-${product.id}`}
+            className="rounded-sm outline-none after:absolute after:inset-0 after:content-[''] hover:underline"
+          >
+            {product.name}
+          </Link>
+        </h3>
+
+        <p className="flex min-w-0 items-center gap-1.5 text-sm text-muted-foreground">
+          <Store className="size-4 shrink-0" aria-hidden="true" />
+          <span className="truncate">{product.sellerName}</span>
+          <span aria-hidden="true">·</span>
+          <Star className="size-4 shrink-0 fill-amber-400 text-amber-500" aria-hidden="true" />
+          {product.sellerRating === null ? (
+            <span className="shrink-0">No reviews yet</span>
+          ) : (
+            <span className="shrink-0">
+              <span className="sr-only">Seller rating </span>
+              {formatOneDecimal(product.sellerRating)}
+            </span>
+          )}
+        </p>
+
+        {hasLocation ? (
+          <p className="flex min-w-0 items-center gap-1.5 text-sm text-muted-foreground">
+            <MapPin className="size-4 shrink-0" aria-hidden="true" />
+            <span className="truncate">
+              {product.sellerCity}, {product.sellerState}
+            </span>
+          </p>
+        ) : null}
+
+        {product.distance !== null ? (
+          <p className="flex items-center gap-1.5 text-sm text-muted-foreground">
+            <Navigation className="size-4 shrink-0" aria-hidden="true" />
+            {formatMilesAway(product.distance)}
+          </p>
+        ) : null}
+
+        <div className="mt-auto flex items-center justify-between gap-3 pt-2">
+          <span className="text-lg font-bold" data-testid={`text-price-${product.id}`}>
+            {formatPrice(product.price)}
+          </span>
+          <Button
+            size="sm"
+            // Above the card's stretched link, so this click adds instead of opening the product.
+            className="relative z-10"
+            disabled={!purchasable}
+            onClick={() => onAdd(product)}
+            aria-label={`Add ${product.name} to cart`}
+            data-testid={`button-add-to-cart-${product.id}`}
+          >
+            <Plus aria-hidden="true" />
+            Add
+          </Button>
+        </div>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,98 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { ContactForm } from './contact-form';
+import { installDomStubs, jsonResponse, mockFetch, renderWithProviders } from '../../../test-support/render';
+
+installDomStubs();
+afterEach(() => vi.unstubAllGlobals());
+
+function fill(values: Record<string, string>) {
+  for (const [testId, value] of Object.entries(values)) {
+    fireEvent.change(screen.getByTestId(testId), { target: { value } });
+  }
+}
+
+const valid = {
+  'input-name': 'Ada Lovelace',
+  'input-email': 'ada@example.com',
+  'input-subject': 'Delivery question',
+  'textarea-message': 'Do you deliver on Sundays?',
+};
+
+describe('ContactForm (spec seller §5, §8)', () => {
+  it('shows each field its own message and sends nothing', () => {
+    const fetchMock = mockFetch();
+    renderWithProviders(<ContactForm />);
+    fill({ 'input-name': 'A', 'input-email': 'nope', 'input-subject': 'Hi', 'textarea-message': 'short' });
+    fireEvent.click(screen.getByTestId('button-send-message'));
+    expect(screen.getByText('Name must be at least 2 characters')).toBeTruthy();
+    expect(screen.getByText('Invalid email address')).toBeTruthy();
+    expect(screen.getByText('Subject must be at least 3 characters')).toBeTruthy();
+    expect(screen.getByText('Message must be at least 10 characters')).toBeTruthy();
+    expect(screen.getByTestId('input-name').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByTestId('input-name').getAttribute('aria-describedby')).toBe('contact-name-error');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('sends, confirms, and resets for another message', async () => {
+    const fetchMock = mockFetch((url) =>
+      url === '/api/contact'
+        ? jsonResponse({ id: 'm1', receivedAt: '2026-01-01T00:00:00Z' }, 201)
+        : undefined,
+    );
+    renderWithProviders(<ContactForm />);
+    fill({ ...valid, 'input-phone': '' });
+    fireEvent.click(screen.getByTestId('button-send-message'));
+    expect(await screen.findByRole('heading', { name: 'Message Sent!' })).toBeTruthy();
+    const body: unknown = JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body));
+    expect(body).toEqual({
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      phone: '',
+      subject: 'Delivery question',
+      message: 'Do you deliver on Sundays?',
+    });
+    fireEvent.click(screen.getByTestId('button-send-another'));
+    expect(screen.getByTestId('input-name')).toHaveProperty('value', '');
+  });
+
+  it('shows the server message when the server refuses', async () => {
+    mockFetch(() =>
+      jsonResponse(
+        { message: 'You have sent several messages in a short time.', code: 'rate_limited', requestId: 'r' },
+        429,
+      ),
+    );
+    renderWithProviders(<ContactForm />);
+    fill(valid);
+    fireEvent.click(screen.getByTestId('button-send-message'));
+    expect(await screen.findByText('You have sent several messages in a short time.')).toBeTruthy();
+  });
+
+  it('falls back to the spec text when the failure has no message', async () => {
+    mockFetch(() => new Response('', { status: 502, statusText: 'Bad Gateway' }));
+    renderWithProviders(<ContactForm />);
+    fill(valid);
+    fireEvent.click(screen.getByTestId('button-send-message'));
+    expect(await screen.findByText('Failed to send message. Please try again.')).toBeTruthy();
+  });
+
+  it('puts the server field messages under the fields', async () => {
+    mockFetch(() =>
+      jsonResponse(
+        {
+          message: 'Invalid input',
+          code: 'bad_request',
+          requestId: 'r',
+          fields: { email: 'Invalid email address' },
+        },
+        400,
+      ),
+    );
+    renderWithProviders(<ContactForm />);
+    fill(valid);
+    fireEvent.click(screen.getByTestId('button-send-message'));
+    await waitFor(() => expect(screen.getByText('Invalid email address')).toBeTruthy());
+  });
+});

@@ -1,0 +1,339 @@
+import Uppy, { type Meta, type UppyFile } from '@uppy/core';
+import AwsS3, { type AwsBody, type AwsS3Options } from '@uppy/aws-s3';
+import type { UploadUrlAnswer } from '@domain/uploads';
+import {
+  requestUploadUrl as requestUploadUrlFromServer,
+  type UploadUrlRequest,
+} from './api/request-upload-url';
+import {
+  ALLOWED_IMAGE_TYPES,
+  classifyUploadError,
+  MAX_IMAGE_BYTES,
+  ONLINE_NOTICE_TIMEOUT_MS,
+  retryDelayFor,
+  UPLOAD_CONCURRENCY,
+  UPLOAD_NOTICE_TIMEOUT_MS,
+  UPLOADER_LOCALE,
+  uploadErrorDetails,
+} from './upload-rules';
+
+export type ImageUppy = Uppy<Meta, AwsBody>;
+type ImageFile = UppyFile<Meta, AwsBody>;
+type SignRequest = Extract<AwsS3Options<Meta, AwsBody>, { signRequest: unknown }>['signRequest'];
+
+export interface UploadNotice {
+  id: number;
+  tone: 'error' | 'success';
+  message: string;
+  details?: string;
+}
+
+export interface ImageUploaderSnapshot {
+  /** Files are being sent, or wait for a retry; the picker is closed meanwhile. */
+  isUploading: boolean;
+  /** Whole percent of all files in this batch, updated at most every 500 ms (spec seller §9). */
+  progress: number;
+  notices: readonly UploadNotice[];
+}
+
+export interface ImageUploaderOptions {
+  /** How many files may be chosen at once (spec seller §9: 1 for profile, driver and delivery photos). */
+  maxNumberOfFiles: number;
+  /** Called once per uploaded file with the object path to send as imageUrl. */
+  onUploaded: (objectPath: string, fileName: string) => void;
+  /** Called when a file is given up on after its retries (the notice is already shown). */
+  onFailed?: (error: unknown) => void;
+  /** POST /api/objects/upload; tests pass their own. */
+  requestUploadUrl?: (file: UploadUrlRequest) => Promise<UploadUrlAnswer>;
+}
+
+const IDLE: ImageUploaderSnapshot = { isUploading: false, progress: 0, notices: [] };
+
+/**
+ * Uppy logs a failed request as an error. Each failure is retried or shown to the person as a
+ * notice, so it is an expected outcome here, not a fault of the page: it goes to the console as a
+ * warning (CONVENTIONS: an unexpected console error fails the end-to-end tests).
+ */
+const uploaderLogger = {
+  debug: (): void => {},
+  warn: (...args: unknown[]): void => console.warn('[Uppy]', ...args),
+  error: (...args: unknown[]): void => console.warn('[Uppy]', ...args),
+};
+
+function isOffline(): boolean {
+  return typeof navigator !== 'undefined' && navigator.onLine === false;
+}
+
+function isUserFacing(error: Error): boolean {
+  return !('isUserFacing' in error) || error.isUserFacing !== false;
+}
+
+let uploaderCount = 0;
+
+/**
+ * Uploads images straight to object storage (DECISIONS §9) with Uppy's S3 uploader: each file gets
+ * a presigned URL from POST /api/objects/upload and is sent in one PUT (multipart is off: the spec's
+ * images are at most 10 MB). On top of Uppy's own short retries, a failed file is retried after
+ * 0, 1, 3 and 5 seconds (spec seller §8), with a new URL when the old one expired; offline, it
+ * waits until the browser is back online.
+ */
+export class ImageUploader {
+  readonly uppy: ImageUppy;
+  readonly #options: ImageUploaderOptions;
+  #snapshot: ImageUploaderSnapshot = IDLE;
+  #listeners = new Set<() => void>();
+  #notices: UploadNotice[] = [];
+  #noticeCount = 0;
+  #timers = new Set<ReturnType<typeof setTimeout>>();
+  /** The presigned URL of each file, kept for retries until it fails for good or expires. */
+  #urls = new Map<string, UploadUrlAnswer>();
+  #retries = new Map<string, number>();
+  #succeeded = new Set<string>();
+  #failed = new Set<string>();
+  #waitingForRetry = new Set<string>();
+  #waitingForOnline = new Set<string>();
+  #destroyed = false;
+
+  constructor(options: ImageUploaderOptions) {
+    this.#options = options;
+    uploaderCount += 1;
+    this.uppy = new Uppy<Meta, AwsBody>({
+      id: `image-uploader-${uploaderCount}`,
+      autoProceed: false,
+      restrictions: {
+        maxFileSize: MAX_IMAGE_BYTES,
+        allowedFileTypes: ALLOWED_IMAGE_TYPES,
+        maxNumberOfFiles: options.maxNumberOfFiles,
+      },
+      locale: UPLOADER_LOCALE,
+      infoTimeout: UPLOAD_NOTICE_TIMEOUT_MS,
+      logger: uploaderLogger,
+    });
+    this.uppy.use(AwsS3, {
+      signRequest: this.#signRequest,
+      shouldUseMultipart: false,
+      limit: UPLOAD_CONCURRENCY,
+      allowedMetaFields: false,
+      // The key Uppy asks a URL for is the file's id, so the signer knows which file it is for.
+      generateObjectKey: (file) => file.id,
+    });
+
+    this.uppy.on('state-update', this.#refresh);
+    this.uppy.on('restriction-failed', (_file, error) => {
+      if (isUserFacing(error)) this.#notify('error', error.message);
+    });
+    this.uppy.on('upload-success', this.#onUploadSuccess);
+    this.uppy.on('upload-error', this.#onUploadError);
+    this.uppy.on('is-offline', () => {
+      if (!this.#notices.some((notice) => notice.message === this.#offlineMessage))
+        this.#notify('error', this.#offlineMessage, undefined, null);
+    });
+    this.uppy.on('back-online', () => {
+      this.#notices = this.#notices.filter((notice) => notice.message !== this.#offlineMessage);
+      this.#notify('success', this.uppy.i18n('connectedToInternet'), undefined, ONLINE_NOTICE_TIMEOUT_MS);
+    });
+    if (typeof window !== 'undefined') window.addEventListener('online', this.#retryWaitingForOnline);
+  }
+
+  get #offlineMessage(): string {
+    return this.uppy.i18n('noInternetConnection');
+  }
+
+  /** Adds the chosen files (the restrictions decide which) and starts uploading them. */
+  addFiles(files: readonly File[]): void {
+    if (this.#destroyed || files.length === 0) return;
+    const before = new Set(Object.keys(this.uppy.getState().files));
+    try {
+      this.uppy.addFiles(files.map((file) => ({ name: file.name, type: file.type, data: file })));
+    } catch (error) {
+      // Not a restriction (those are notices already): Uppy itself could not take the files.
+      this.uppy.log(error, 'warning');
+      this.#notify('error', this.uppy.i18n('failedToUpload'));
+      return;
+    }
+    if (Object.keys(this.uppy.getState().files).some((id) => !before.has(id)))
+      this.#run(() => this.uppy.upload());
+  }
+
+  setMaxNumberOfFiles(maxNumberOfFiles: number): void {
+    this.uppy.setOptions({ restrictions: { maxNumberOfFiles } });
+  }
+
+  dismissNotice(id: number): void {
+    this.#notices = this.#notices.filter((notice) => notice.id !== id);
+    this.#refresh();
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  };
+
+  getSnapshot = (): ImageUploaderSnapshot => this.#snapshot;
+
+  destroy(): void {
+    if (this.#destroyed) return;
+    this.#destroyed = true;
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    if (typeof window !== 'undefined') window.removeEventListener('online', this.#retryWaitingForOnline);
+    this.uppy.destroy();
+    this.#listeners.clear();
+  }
+
+  #signRequest: SignRequest = async (request) => {
+    if (request.method !== 'PUT' || 'uploadId' in request)
+      throw new Error(`Only single PUT uploads are used here, not ${request.method}`);
+    const fileId = request.key;
+    let answer = this.#urls.get(fileId);
+    if (!answer) {
+      const file = this.#fileOf(fileId);
+      const requestUploadUrl = this.#options.requestUploadUrl ?? requestUploadUrlFromServer;
+      answer = await requestUploadUrl({ contentType: file?.type ?? '', size: file?.size ?? 0 });
+      this.#urls.set(fileId, answer);
+    }
+    // The object path comes back as the uploaded file's key (response.body.key).
+    return { url: answer.uploadURL, key: answer.objectPath };
+  };
+
+  #onUploadSuccess = (file: ImageFile | undefined, response: { body?: AwsBody | undefined }): void => {
+    if (!file || this.#destroyed) return;
+    const objectPath = response.body?.key ?? this.#urls.get(file.id)?.objectPath;
+    this.#urls.delete(file.id);
+    if (!objectPath) {
+      this.#fail(file, new Error('The upload answered without an object path'));
+      return;
+    }
+    this.#succeeded.add(file.id);
+    this.#options.onUploaded(objectPath, file.name);
+  };
+
+  #onUploadError = (file: ImageFile | undefined, error: unknown): void => {
+    if (!file || this.#destroyed) return;
+    const action = classifyUploadError(error);
+    if (action === 'renew') this.#urls.delete(file.id);
+    if (action !== 'final' && isOffline()) {
+      // Spec seller §8: offline pauses uploads until online; that wait is not a retry.
+      this.#waitingForOnline.add(file.id);
+      return;
+    }
+    const retriesDone = this.#retries.get(file.id) ?? 0;
+    const delay = action === 'final' ? null : retryDelayFor(retriesDone);
+    if (delay === null) {
+      this.#fail(file, error);
+      return;
+    }
+    this.#retries.set(file.id, retriesDone + 1);
+    this.#waitingForRetry.add(file.id);
+    this.#later(() => {
+      this.#waitingForRetry.delete(file.id);
+      this.#retry(file.id);
+    }, delay);
+  };
+
+  #retryWaitingForOnline = (): void => {
+    const ids = [...this.#waitingForOnline];
+    this.#waitingForOnline.clear();
+    for (const id of ids) this.#retry(id);
+  };
+
+  #retry(fileId: string): void {
+    if (this.#destroyed) return;
+    if (!this.#fileOf(fileId)) {
+      this.#settle();
+      return;
+    }
+    this.#run(() => this.uppy.retryUpload(fileId));
+  }
+
+  #fail(file: ImageFile, error: unknown): void {
+    this.#failed.add(file.id);
+    this.#urls.delete(file.id);
+    this.#notify('error', this.uppy.i18n('failedToUpload'), uploadErrorDetails(error));
+    this.#options.onFailed?.(error);
+  }
+
+  /** Runs an upload; when it is over and nothing waits for a retry, the batch is cleared. */
+  #run(upload: () => Promise<unknown>): void {
+    upload()
+      .catch((error: unknown) => {
+        // upload() refused to start (a restriction, already a notice): nothing of it is pending.
+        this.uppy.log(error, 'warning');
+        for (const file of this.uppy.getFiles())
+          if (!this.#isAccountedFor(file.id)) this.#failed.add(file.id);
+      })
+      .finally(() => this.#settle());
+  }
+
+  #isAccountedFor(fileId: string): boolean {
+    return (
+      this.#succeeded.has(fileId) ||
+      this.#failed.has(fileId) ||
+      this.#waitingForRetry.has(fileId) ||
+      this.#waitingForOnline.has(fileId)
+    );
+  }
+
+  #settle(): void {
+    if (this.#destroyed) return;
+    const ids = this.uppy.getFiles().map((file) => file.id);
+    if (!ids.every((id) => this.#succeeded.has(id) || this.#failed.has(id))) return;
+    for (const id of ids) {
+      this.#succeeded.delete(id);
+      this.#failed.delete(id);
+      this.#retries.delete(id);
+    }
+    // Done files leave, so the next choice starts a new batch within maxNumberOfFiles.
+    if (ids.length > 0) this.uppy.removeFiles(ids);
+  }
+
+  #fileOf(fileId: string): ImageFile | undefined {
+    return this.uppy.getState().files[fileId];
+  }
+
+  #notify(
+    tone: UploadNotice['tone'],
+    message: string,
+    details?: string,
+    timeoutMs: number | null = UPLOAD_NOTICE_TIMEOUT_MS,
+  ): void {
+    if (this.#destroyed) return;
+    // The same message twice (several files over the limit) is shown once.
+    this.#notices = this.#notices.filter(
+      (notice) => notice.message !== message || notice.details !== details,
+    );
+    this.#noticeCount += 1;
+    const notice: UploadNotice = { id: this.#noticeCount, tone, message, ...(details ? { details } : {}) };
+    this.#notices = [...this.#notices, notice];
+    if (timeoutMs !== null) this.#later(() => this.dismissNotice(notice.id), timeoutMs);
+    this.#refresh();
+  }
+
+  #later(run: () => void, delayMs: number): void {
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      run();
+    }, delayMs);
+    this.#timers.add(timer);
+  }
+
+  #refresh = (): void => {
+    if (this.#destroyed) return;
+    const state = this.uppy.getState();
+    const isUploading = Object.keys(state.files).length > 0;
+    const progress = isUploading ? state.totalProgress : 0;
+    const previous = this.#snapshot;
+    if (
+      previous.isUploading === isUploading &&
+      previous.progress === progress &&
+      previous.notices === this.#notices
+    )
+      return;
+    this.#snapshot = { isUploading, progress, notices: this.#notices };
+    for (const listener of this.#listeners) listener();
+  };
+}
+
+export function createImageUploader(options: ImageUploaderOptions): ImageUploader {
+  return new ImageUploader(options);
+}

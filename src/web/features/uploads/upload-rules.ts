@@ -1,0 +1,122 @@
+import type { Locale } from '@uppy/core/utils';
+import { errorBodySchema } from '@domain/errors';
+import { MAX_UPLOAD_BYTES } from '@domain/uploads';
+import { ApiError } from '../../lib/api-client';
+
+/** Spec seller §9: at most 10 MB (10485760 bytes) per file, images only. */
+export const MAX_IMAGE_BYTES = MAX_UPLOAD_BYTES;
+export const ALLOWED_IMAGE_TYPES = ['image/*'];
+
+/** Spec seller §9: profile, driver and delivery photos take 1 file; a product at most 10 images. */
+export const SINGLE_IMAGE = 1;
+export const MAX_PRODUCT_IMAGES = 10;
+
+/** Spec seller §9: six files upload at a time. */
+export const UPLOAD_CONCURRENCY = 6;
+
+/** Spec seller §8 and §9: server and network errors are retried after these delays, then given up. */
+export const UPLOAD_RETRY_DELAYS_MS: readonly number[] = [0, 1000, 3000, 5000];
+
+/** Spec seller §9: uploader notices go after 5000 ms; "Connected to the Internet" after 3000 ms. */
+export const UPLOAD_NOTICE_TIMEOUT_MS = 5000;
+export const ONLINE_NOTICE_TIMEOUT_MS = 3000;
+
+/**
+ * Spec seller §9: progress updates are throttled to 500 ms. Uppy's core throttles its total progress
+ * to exactly this (lodash throttle, leading and trailing), and the progress bar reads only that.
+ */
+export const PROGRESS_THROTTLE_MS = 500;
+
+/** English plural rule: 1 -> form 0, anything else -> form 1. */
+const pluralizeEnglish = (count: number): number => (count === 1 ? 0 : 1);
+
+/**
+ * Spec seller §8 "Upload messages", word for word. Uppy's own strings name the file and the size;
+ * the spec's do not, so the ones that differ are replaced.
+ */
+export const UPLOADER_LOCALE: Locale = {
+  strings: {
+    youCanOnlyUploadX: {
+      0: 'You can only upload %{smart_count} file(s)',
+      1: 'You can only upload %{smart_count} file(s)',
+    },
+    youHaveToAtLeastSelectX: {
+      0: 'You have to select at least %{smart_count} file(s)',
+      1: 'You have to select at least %{smart_count} file(s)',
+    },
+    exceedsSize: 'File exceeds maximum allowed size',
+    inferiorSize: 'This file is smaller than the allowed size',
+    youCanOnlyUploadFileTypes: 'You can only upload: %{types}',
+    noDuplicates: 'Cannot add the duplicate file',
+    noMoreFilesAllowed: 'Cannot add more files',
+    failedToUpload: 'Failed to upload file',
+    noInternetConnection: 'No Internet connection',
+    connectedToInternet: 'Connected to the Internet',
+  },
+  pluralize: pluralizeEnglish,
+};
+
+/**
+ * What to do after a failed upload (spec seller §8):
+ * - 'retry': the same presigned URL again after the next delay (server and network errors, 429);
+ * - 'renew': a new presigned URL after the next delay (403 'Request has expired', 409);
+ * - 'final': give up (every other 4xx, and anything that is not a request failing).
+ */
+export type UploadFailureAction = 'retry' | 'renew' | 'final';
+
+/** Where the status of a failed call sits: our API client's error, or Uppy's S3 service error. */
+export function statusOfUploadError(error: unknown): number | undefined {
+  if (error instanceof ApiError) return error.status;
+  if (typeof error === 'object' && error !== null && 'status' in error && typeof error.status === 'number')
+    return error.status;
+  return undefined;
+}
+
+/** The answer's body of a failed call, when it carried one. */
+function bodyOfUploadError(error: unknown): string | undefined {
+  if (error instanceof ApiError) return error.body;
+  if (typeof error === 'object' && error !== null && 'body' in error && typeof error.body === 'string')
+    return error.body;
+  return undefined;
+}
+
+/**
+ * No answer came: fetch fails with a TypeError, Uppy's S3 client with an error whose code is
+ * 'NETWORK' (class names are not used: minifying renames them).
+ */
+function isNetworkFailure(error: unknown): boolean {
+  if (error instanceof TypeError) return true;
+  if (typeof error !== 'object' || error === null) return false;
+  return (
+    ('code' in error && error.code === 'NETWORK') ||
+    ('isNetworkError' in error && error.isNetworkError === true)
+  );
+}
+
+export function classifyUploadError(error: unknown): UploadFailureAction {
+  const status = statusOfUploadError(error);
+  if (status === undefined) return isNetworkFailure(error) ? 'retry' : 'final';
+  // S3 and the local store both answer an expired presigned URL with 403 'Request has expired'.
+  if (status === 403) return bodyOfUploadError(error)?.includes('Request has expired') ? 'renew' : 'final';
+  if (status === 409) return 'renew';
+  if (status === 429 || status >= 500) return 'retry';
+  return 'final';
+}
+
+/** The delay before retry number `retriesDone + 1`, or null when the retries are used up. */
+export function retryDelayFor(retriesDone: number): number | null {
+  return UPLOAD_RETRY_DELAYS_MS[retriesDone] ?? null;
+}
+
+/** The server's own message about a failed upload (a JSON error body), shown under the notice. */
+export function uploadErrorDetails(error: unknown): string | undefined {
+  const body = bodyOfUploadError(error);
+  if (!body) return undefined;
+  try {
+    const parsed = errorBodySchema.safeParse(JSON.parse(body));
+    return parsed.success ? parsed.data.message : undefined;
+  } catch {
+    // S3 answers XML, which says nothing a person can act on.
+    return undefined;
+  }
+}

@@ -1,0 +1,73 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { RoleSwitcher } from './role-switcher';
+import * as navigation from '../../../lib/navigation';
+import {
+  installDomStubs,
+  jsonResponse,
+  makeUser,
+  mockFetch,
+  renderWithProviders,
+} from '../../../test-support/render';
+
+installDomStubs();
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+});
+
+function openMenu() {
+  fireEvent.keyDown(screen.getByTestId('role-switcher'), { key: 'Enter' });
+}
+
+describe('RoleSwitcher (spec buyer §2, §4, §8)', () => {
+  it('is a static label with one granted role', () => {
+    renderWithProviders(<RoleSwitcher user={makeUser()} />);
+    const label = screen.getByTestId('role-switcher');
+    expect(label.tagName).toBe('SPAN');
+    expect(label.textContent).toContain('Buyer');
+  });
+
+  it('lists the granted roles and switches, then refreshes the current user', async () => {
+    const user = makeUser({ role: 'buyer', roles: ['buyer', 'seller'] });
+    const fetchMock = mockFetch((url, init) => {
+      if (url === `/api/users/${user.id}/role` && init?.method === 'PATCH')
+        return jsonResponse({ ...user, role: 'seller' });
+      if (url === '/api/auth/user') return jsonResponse({ ...user, role: 'seller' });
+      return undefined;
+    });
+    renderWithProviders(<RoleSwitcher user={user} />);
+    openMenu();
+    expect(screen.queryByTestId('role-option-driver')).toBeNull();
+    fireEvent.click(await screen.findByTestId('role-option-seller'));
+    await waitFor(() =>
+      expect(fetchMock).toHaveBeenCalledWith(`/api/users/${user.id}/role`, expect.anything()),
+    );
+    const init = fetchMock.mock.calls.find(([url]) => url === `/api/users/${user.id}/role`)?.[1];
+    expect(init?.body).toBe('{"role":"seller"}');
+  });
+
+  it('on a 401 says "Unauthorized" and signs in again after 500 ms', async () => {
+    const user = makeUser({ roles: ['buyer', 'driver'] });
+    const assign = vi.spyOn(navigation.browserLocation, 'assign').mockImplementation(() => {});
+    mockFetch(() => jsonResponse({ message: 'Unauthorized', code: 'unauthorized', requestId: 'r' }, 401));
+    renderWithProviders(<RoleSwitcher user={user} />);
+    openMenu();
+    fireEvent.click(await screen.findByTestId('role-option-driver'));
+    expect(await screen.findByText('You are logged out. Logging in again...')).toBeTruthy();
+    expect(screen.getByText('Unauthorized')).toBeTruthy();
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/api/login'), { timeout: 1500 });
+  });
+
+  it('on any other failure says "Failed to update role"', async () => {
+    const user = makeUser({ roles: ['buyer', 'driver'] });
+    mockFetch(() => jsonResponse({ message: 'Forbidden', code: 'forbidden', requestId: 'r' }, 403));
+    renderWithProviders(<RoleSwitcher user={user} />);
+    openMenu();
+    fireEvent.click(await screen.findByTestId('role-option-driver'));
+    expect(await screen.findByText('Failed to update role')).toBeTruthy();
+    expect(screen.getByText('Error')).toBeTruthy();
+  });
+});

@@ -1,0 +1,20 @@
+/** Money as shown to people: "$12.50" (spec buyer §9: 2 decimals). Accepts a decimal string. */
+export function formatPrice(value: number | string): string {
+  const amount = typeof value === 'number' ? value : Number.parseFloat(value);
+  return `$${(Number.isFinite(amount) ? amount : 0).toFixed(2)}`;
+}
+
+/** Ratings and distances show 1 decimal (spec buyer §9). */
+export function formatOneDecimal(value: number): string {
+  return value.toFixed(1);
+}
+
+export function formatMilesAway(miles: number): string {
+  return `${formatOneDecimal(miles)} miles away`;
+}
+
+/** Initials for an avatar without a picture: "Ada Lovelace" -> "AL"; falls back to the email's first letter. */
+export function initialsOf(firstName: string | null, lastName: string | null, fallback: string): string {
+  const initials = `${firstName?.trim().charAt(0) ?? ''}${lastName?.trim().charAt(0) ?? ''}`;
+  return (initials || fallback.charAt(0) || '?').toUpperCase();
+}

@@ -1,0 +1,39 @@
+import type { SelfServiceRole } from '@domain/roles';
+
+/**
+ * Sign-in and sign-out are full browser navigations (spec buyer §2), never router moves.
+ * They go through this object so a test can replace `assign` (jsdom cannot navigate).
+ */
+export const browserLocation = {
+  assign(url: string): void {
+    window.location.href = url;
+  },
+};
+
+export interface SignInOptions {
+  returnTo?: string;
+  intent?: SelfServiceRole;
+}
+
+export function loginUrl(options: SignInOptions = {}): string {
+  const params = new URLSearchParams();
+  if (options.returnTo) params.set('returnTo', options.returnTo);
+  if (options.intent) params.set('intent', options.intent);
+  const query = params.toString();
+  return query ? `/api/login?${query}` : '/api/login';
+}
+
+export function signIn(options?: SignInOptions): void {
+  browserLocation.assign(loginUrl(options));
+}
+
+export function signOut(): void {
+  browserLocation.assign('/api/logout');
+}
+
+/** Spec buyer §8: after a 401 on a write, tell the user and sign in again after 500 ms. */
+export const RELOGIN_DELAY_MS = 500;
+
+export function signInAgainSoon(): void {
+  window.setTimeout(() => signIn(), RELOGIN_DELAY_MS);
+}

@@ -1,0 +1,40 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { currentUserSchema, type CurrentUser } from '@domain/users';
+import { getQueryFn } from './query-client';
+
+export const CURRENT_USER_KEY = ['/api/auth/user'] as const;
+
+const readCurrentUser = getQueryFn({ on401: 'returnNull' });
+
+/** GET /api/auth/user: the signed-in user, or null when signed out (a 401 is not an error here). */
+export const currentUserQueryOptions = queryOptions({
+  queryKey: CURRENT_USER_KEY,
+  queryFn: async (context): Promise<CurrentUser | null> => {
+    const data = await readCurrentUser(context);
+    return data === null ? null : currentUserSchema.parse(data);
+  },
+  retry: false,
+});
+
+export interface AuthState {
+  user: CurrentUser | null;
+  isLoading: boolean;
+  isAuthenticated: boolean;
+}
+
+/** Spec buyer §4: signed in when the current-user call returns data without error (no retry). */
+export function useAuth(): AuthState {
+  const { data, isLoading, isError } = useQuery(currentUserQueryOptions);
+  const user = !isError && data ? data : null;
+  return { user, isLoading, isAuthenticated: user !== null };
+}
+
+/**
+ * The user on a signed-in page. The router only mounts those pages once the user is known,
+ * so a missing user here is a programming error, not a state to render.
+ */
+export function useSignedInUser(): CurrentUser {
+  const { user } = useAuth();
+  if (!user) throw new Error('useSignedInUser is used outside the signed-in routes');
+  return user;
+}
