@@ -1,4 +1,13 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { test, expect, signUpFresh } from './support/fixtures';
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
 
 test.describe('addresses page', () => {
   test('adds, validates, edits, sets primary and deletes addresses', async ({ page }) => {
@@ -101,4 +110,28 @@ test.describe('addresses page', () => {
     await expect(card.getByTestId('badge-primary')).toBeVisible();
     await expect(card.getByTestId('badge-verified')).toHaveCount(0);
   });
+
+  for (const theme of ['light', 'dark'] as const) {
+    test(`the list and the validated dialog have no serious violation, ${theme} theme`, async ({ page }) => {
+      await page.addInitScript((value) => localStorage.setItem('theme', value), theme);
+      await signUpFresh(page);
+      const created = await page.request.post('/api/addresses', {
+        data: { addressLine1: '100 Main St', city: 'Springfield', state: 'IL', zipCode: '62701' },
+      });
+      expect(created.status()).toBe(201);
+      await page.goto('/addresses');
+      await expect(page.getByTestId('badge-verified')).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+
+      await page.getByTestId('button-add-address').click();
+      const dialog = page.getByRole('dialog', { name: 'Add Address' });
+      await dialog.getByLabel('Address line 1').fill('200 Oak Ave');
+      await dialog.getByLabel('City').fill('chicago');
+      await dialog.getByLabel('State').fill('IL');
+      await dialog.getByLabel('ZIP code').fill('60601');
+      await dialog.getByRole('button', { name: 'Validate Address' }).click();
+      await expect(dialog.getByText('Address verified')).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+  }
 });

@@ -1,4 +1,13 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { test, expect, signUpFresh } from './support/fixtures';
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
 
 test.describe('availability page', () => {
   test('a seller adds and removes a weekly schedule row', async ({ page }) => {
@@ -55,4 +64,21 @@ test.describe('availability page', () => {
       .click();
     await expect(card.getByText('No blackout dates')).toBeVisible();
   });
+
+  for (const theme of ['light', 'dark'] as const) {
+    test(`the page has no serious violation, ${theme} theme`, async ({ page }) => {
+      await page.addInitScript((value) => localStorage.setItem('theme', value), theme);
+      await signUpFresh(page, 'driver');
+      await page.request.post('/api/availability/schedules', {
+        data: { dayOfWeek: 2, startTime: '08:00', endTime: '12:00' },
+      });
+      await page.request.post('/api/availability/blackouts', {
+        data: { startDate: '2030-07-04', endDate: '2030-07-04', reason: 'Holiday' },
+      });
+      await page.goto('/availability');
+      await expect(page.getByTestId('text-schedule-day')).toHaveText('Tuesday');
+      await expect(page.getByTestId('text-blackout-reason')).toHaveText('Holiday');
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+  }
 });

@@ -1,5 +1,14 @@
 import zlib from 'node:zlib';
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
 import { test, expect, signUpFresh } from './support/fixtures';
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
 
 /** A PNG made here, `size` x `size` pixels of one colour (8-bit RGB, no filter). */
 function makePng(size: number, rgb: readonly [number, number, number]): Buffer {
@@ -89,17 +98,29 @@ test.describe('profile (spec seller §2 Profile)', () => {
     await anonymous?.close();
   });
 
-  test('refuses a file that is not an image or is over 10 MB, with the spec messages', async ({ page }) => {
-    await signUpFresh(page);
-    await page.goto('/profile');
-    const input = page.getByTestId('input-profile-image');
-    const notices = page.getByTestId('upload-notices');
+  for (const theme of ['light', 'dark'] as const) {
+    test(`refuses a file that is not an image or is over 10 MB, with the spec messages (${theme})`, async ({
+      page,
+    }) => {
+      await page.addInitScript((value) => localStorage.setItem('theme', value), theme);
+      await signUpFresh(page);
+      await page.goto('/profile');
+      const input = page.getByTestId('input-profile-image');
+      const notices = page.getByTestId('upload-notices');
 
-    await input.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
-    await expect(notices).toContainText('You can only upload: image/*');
+      await input.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+      await expect(notices).toContainText('You can only upload: image/*');
 
-    await input.setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(10_485_761) });
-    await expect(notices).toContainText('File exceeds maximum allowed size');
-    await expect(page.getByTestId('img-avatar-initials')).toBeVisible();
-  });
+      await input.setInputFiles({
+        name: 'huge.png',
+        mimeType: 'image/png',
+        buffer: Buffer.alloc(10_485_761),
+      });
+      await expect(notices).toContainText('File exceeds maximum allowed size');
+      await expect(page.getByTestId('img-avatar-initials')).toBeVisible();
+
+      // The page, with its notices showing, has no serious accessibility problem in either theme.
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+  }
 });

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -87,11 +88,20 @@ export interface OpenOptions {
   databaseUrl?: string | undefined;
   /** Directory for PGlite files; absent means in memory (tests). */
   dataDir?: string | undefined;
+  /** Where errors of idle PostgreSQL connections go; standard error by default. */
+  onError?: (error: Error) => void;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection that the server drops (restart, failover) must not crash the process:
+    // the pool replaces it on the next query, and /api/health reports while it cannot.
+    pool.on('error', (error) => {
+      (options.onError ?? ((e: Error) => process.stderr.write(`database connection error: ${e.message}\n`)))(
+        error,
+      );
+    });
     const db = drizzlePg(pool, { schema });
     return {
       db,
@@ -111,7 +121,9 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     dbDir = path.join(options.dataDir, 'db');
   }
   try {
-    const client = dbDir ? new PGlite(dbDir) : new PGlite();
+    // pg_trgm backs the product name search index (migration 0001); PostgreSQL ships it as contrib.
+    const extensions = { pg_trgm };
+    const client = dbDir ? new PGlite(dbDir, { extensions }) : new PGlite({ extensions });
     await client.waitReady;
     const db = drizzlePglite(client, { schema });
     let closed = false;

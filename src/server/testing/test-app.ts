@@ -31,8 +31,21 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
     drop: async () => {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
-      await client.query(`drop database if exists "${name}" with (force)`);
-      await client.end();
+      try {
+        // The pool has closed, but its backends may still be on their way out: wait for them
+        // rather than force, which would send a FATAL to a client that is already ending.
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await client.query(`drop database if exists "${name}"`);
+            break;
+          } catch (error) {
+            if ((error as { code?: string }).code !== '55006' || attempt >= 50) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+        }
+      } finally {
+        await client.end();
+      }
     },
   };
 }

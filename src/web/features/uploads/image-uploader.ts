@@ -50,13 +50,14 @@ export interface ImageUploaderOptions {
 const IDLE: ImageUploaderSnapshot = { isUploading: false, progress: 0, notices: [] };
 
 /**
- * Uppy logs a failed request as an error. Each failure is retried or shown to the person as a
- * notice, so it is an expected outcome here, not a fault of the page: it goes to the console as a
- * warning (CONVENTIONS: an unexpected console error fails the end-to-end tests).
+ * Like Uppy's default logger, quiet but for errors. Uppy logs a failed request as an error; here each
+ * failure is retried or shown to the person as a notice, an expected outcome rather than a fault of
+ * the page, so it goes to the console as a warning (CONVENTIONS: an unexpected console error fails
+ * the end-to-end tests).
  */
 const uploaderLogger = {
   debug: (): void => {},
-  warn: (...args: unknown[]): void => console.warn('[Uppy]', ...args),
+  warn: (): void => {},
   error: (...args: unknown[]): void => console.warn('[Uppy]', ...args),
 };
 

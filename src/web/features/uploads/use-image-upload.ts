@@ -62,11 +62,14 @@ export function useImageUpload({
   const inputRef = useRef<HTMLInputElement>(null);
   const [uploader, setUploader] = useState<ImageUploader | null>(null);
   const onUploadedRef = useRef(onUploaded);
-  const initialMax = useRef(maxNumberOfFiles);
+  const maxRef = useRef(maxNumberOfFiles);
+  /** Files given before Uppy's code arrived (the picker's button is disabled until then, tests are quicker). */
+  const pendingFiles = useRef<File[]>([]);
 
   useEffect(() => {
     onUploadedRef.current = onUploaded;
-  }, [onUploaded]);
+    maxRef.current = maxNumberOfFiles;
+  }, [onUploaded, maxNumberOfFiles]);
 
   useEffect(() => {
     let created: ImageUploader | null = null;
@@ -76,11 +79,13 @@ export function useImageUpload({
       .then(({ createImageUploader }) => {
         if (!isMounted) return;
         created = createImageUploader({
-          maxNumberOfFiles: initialMax.current,
+          maxNumberOfFiles: maxRef.current,
           onUploaded: (objectPath, fileName) => onUploadedRef.current(objectPath, fileName),
           onFailed: reportFailure,
         });
         setUploader(created);
+        const chosenEarly = pendingFiles.current.splice(0);
+        if (chosenEarly.length > 0) created.addFiles(chosenEarly);
       })
       // The buttons stay disabled; a reload fetches the code again.
       .catch((error: unknown) => console.warn('The uploader could not be loaded', error));
@@ -100,7 +105,13 @@ export function useImageUpload({
   );
 
   const openFilePicker = useCallback(() => inputRef.current?.click(), []);
-  const addFiles = useCallback((files: readonly File[]) => uploader?.addFiles(files), [uploader]);
+  const addFiles = useCallback(
+    (files: readonly File[]) => {
+      if (uploader) uploader.addFiles(files);
+      else pendingFiles.current.push(...files);
+    },
+    [uploader],
+  );
   const dismissNotice = useCallback((id: number) => uploader?.dismissNotice(id), [uploader]);
 
   const onChange = useCallback(

@@ -161,6 +161,28 @@ describe('AddressForm (spec seller §4 Address validation, §5, §8)', () => {
     expect(screen.getByTestId('validation-result').getAttribute('data-status')).toBe('unavailable');
   });
 
+  it('shows refused fields under the fields instead of "Validation unavailable"', async () => {
+    mockFetch((url) =>
+      url === '/api/addresses/validate'
+        ? jsonResponse(
+            {
+              message: 'Invalid request. state: State must be a US state, for example IL',
+              code: 'bad_request',
+              requestId: 'r',
+              fields: { state: 'State must be a US state, for example IL' },
+            },
+            400,
+          )
+        : undefined,
+    );
+    renderForm();
+    fill(springfield);
+    fireEvent.click(validateButton());
+    expect(await screen.findByText('State must be a US state, for example IL')).toBeTruthy();
+    expect(screen.getByTestId('validation-result').getAttribute('data-status')).toBe('idle');
+    expect(screen.getByTestId('input-state').getAttribute('aria-invalid')).toBe('true');
+  });
+
   it('goes back to idle when a field changes after validating', async () => {
     mockFetch((url) =>
       url === '/api/addresses/validate'

@@ -82,6 +82,9 @@ export function AddressForm({
 }) {
   const formRef = useRef<HTMLFormElement>(null);
   const resultRef = useRef<HTMLDivElement>(null);
+  const unavailableToastRef = useRef<{ dismiss: () => void } | null>(null);
+  // Counts edits, so an answer to values the user has since changed is dropped, not applied.
+  const editCountRef = useRef(0);
   const [values, setValues] = useState<AddressFormValues>(() => valuesOf(address));
   const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
   const [validation, setValidation] = useState<AddressValidationState>(IDLE);
@@ -103,10 +106,19 @@ export function AddressForm({
   };
 
   const update = (field: FieldName, value: string) => {
+    editCountRef.current += 1;
     setValues((current) => ({ ...current, [field]: value }));
     setErrors((current) => ({ ...current, [field]: undefined }));
     // A result speaks for the values it checked; once they change it no longer holds.
     setValidation(IDLE);
+  };
+
+  const showUnavailable = () => {
+    setValidation(UNAVAILABLE);
+    unavailableToastRef.current = toast({
+      title: VALIDATION_UNAVAILABLE_TITLE,
+      description: VALIDATION_UNAVAILABLE_DESCRIPTION,
+    });
   };
 
   const onValidate = () => {
@@ -116,13 +128,17 @@ export function AddressForm({
       return;
     }
     setErrors({});
+    const editCount = editCountRef.current;
     validate.mutate(parsed.data, {
       onSuccess: (result) => {
+        if (editCount !== editCountRef.current) return;
         if (result.status === 'unavailable') {
-          setValidation(UNAVAILABLE);
-          toast({ title: VALIDATION_UNAVAILABLE_TITLE, description: VALIDATION_UNAVAILABLE_DESCRIPTION });
+          showUnavailable();
           return;
         }
+        // A later answer replaces an earlier "unavailable" one, toast included.
+        unavailableToastRef.current?.dismiss();
+        unavailableToastRef.current = null;
         setValues({
           addressLine1: result.addressLine1,
           addressLine2: result.addressLine2 ?? '',
@@ -142,11 +158,15 @@ export function AddressForm({
           toastMutationError(error, VALIDATION_UNAVAILABLE_TITLE);
           return;
         }
+        if (editCount !== editCountRef.current) return;
         const serverFields = fieldErrorsOf(error);
-        if (serverFields) showInvalid(serverFields);
+        if (serverFields) {
+          // Refused input, not an unavailable service: saving would be refused the same way.
+          showInvalid(serverFields);
+          return;
+        }
         // Spec seller §8: a failed validation clears the coordinates; the address can still be saved.
-        setValidation(UNAVAILABLE);
-        toast({ title: VALIDATION_UNAVAILABLE_TITLE, description: VALIDATION_UNAVAILABLE_DESCRIPTION });
+        showUnavailable();
       },
     });
   };

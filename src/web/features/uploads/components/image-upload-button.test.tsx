@@ -74,6 +74,16 @@ describe('ImageUploadButton', () => {
     expect(button).toHaveProperty('disabled', false);
   });
 
+  it('keeps a file given before the uploader was loaded, and uploads it', async () => {
+    mockFetch(storage.uploadUrlRoute);
+    const onUploaded = vi.fn();
+    renderWithProviders(<ImageUploadButton onUploaded={onUploaded}>Upload photo</ImageUploadButton>);
+    const input = screen.getByTestId<HTMLInputElement>('button-upload-image-input');
+    expect(screen.getByRole('button', { name: 'Upload photo' })).toHaveProperty('disabled', true);
+    fireEvent.change(input, { target: { files: [png()] } });
+    await waitFor(() => expect(onUploaded).toHaveBeenCalledWith(objectPathOfUpload(1), 'me.png'));
+  });
+
   it('says why a file was refused, in the live region', async () => {
     const fetchMock = mockFetch(storage.uploadUrlRoute);
     const { choose } = await renderButton();
