@@ -41,3 +41,39 @@ export const productListQuerySchema = z.object({
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
 export type ProductListQuery = z.infer<typeof productListQuerySchema>;
+
+/** An extra image of a product (spec seller §3: imageUrl and displayOrder); the main one is `imageUrl`. */
+export const productImageSchema = z.object({
+  id: z.string(),
+  imageUrl: z.string(),
+  displayOrder: z.number().int(),
+});
+export type ProductImage = z.infer<typeof productImageSchema>;
+
+/**
+ * GET /api/products/{id}: the list row (distance when the viewer is signed in and both primary
+ * addresses have coordinates) plus the extra images in display order, so the page needs one call.
+ */
+export const productDetailSchema = productListItemSchema.extend({
+  images: z.array(productImageSchema),
+});
+export type ProductDetail = z.infer<typeof productDetailSchema>;
+
+/** Spec buyer §9: the distance slider runs from 1 to 500 miles, and 500 means any distance. */
+export const MIN_DISTANCE_MILES = 1;
+export const ANY_DISTANCE_MILES = 500;
+
+/** GET /api/products/with-distance: the list's filters plus the slider's maximum distance. */
+export const productDistanceQuerySchema = productListQuerySchema.extend({
+  maxDistance: z.coerce
+    .number({ message: 'Must be a number of miles' })
+    .min(MIN_DISTANCE_MILES, `Must be at least ${MIN_DISTANCE_MILES} mile`)
+    .max(ANY_DISTANCE_MILES, `Must be at most ${ANY_DISTANCE_MILES} miles`)
+    .optional(),
+});
+export type ProductDistanceQuery = z.infer<typeof productDistanceQuerySchema>;
+
+/** The distance limit a query asks for, or undefined for any distance (absent, or the slider at 500). */
+export function distanceLimitOf(maxDistance: number | undefined): number | undefined {
+  return maxDistance === undefined || maxDistance >= ANY_DISTANCE_MILES ? undefined : maxDistance;
+}

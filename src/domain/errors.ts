@@ -12,6 +12,7 @@ export type ErrorBody = z.infer<typeof errorBodySchema>;
 export const ERROR_CODES = [
   'bad_request',
   'unauthorized',
+  'payment_failed',
   'forbidden',
   'not_found',
   'conflict',

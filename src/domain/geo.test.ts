@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EARTH_RADIUS_MILES, haversineMiles, type LatLng } from './geo';
+import { boundingBoxOf, EARTH_RADIUS_MILES, haversineMiles, type LatLng } from './geo';
 
 const springfield: LatLng = { latitude: 39.8, longitude: -89.6495 }; // ZIP 62701
 const chicago: LatLng = { latitude: 41.8858, longitude: -87.6181 }; // ZIP 60601
@@ -62,3 +62,66 @@ describe('haversineMiles', () => {
     );
   });
 });
+
+describe('boundingBoxOf', () => {
+  const inside = (box: ReturnType<typeof boundingBoxOf>, p: LatLng) =>
+    p.latitude >= box.latitude.min &&
+    p.latitude <= box.latitude.max &&
+    (box.longitude === null || (p.longitude >= box.longitude.min && p.longitude <= box.longitude.max));
+
+  it('is about 25 miles each way around Chicago', () => {
+    const box = boundingBoxOf(chicago, 25);
+    expect(box.latitude.max - chicago.latitude).toBeCloseTo(25 / 69.09, 3);
+    // A degree of longitude is shorter up north: about 51.5 miles at 41.9°.
+    expect((box.longitude?.max ?? 0) - chicago.longitude).toBeCloseTo(25 / 51.46, 2);
+  });
+
+  it('leaves longitude open around a pole and across the date line', () => {
+    expect(boundingBoxOf({ latitude: 89.9, longitude: 0 }, 50).longitude).toBeNull();
+    expect(boundingBoxOf({ latitude: 0, longitude: 179.9 }, 50).longitude).toBeNull();
+  });
+
+  it('holds every point within the distance', () => {
+    fc.assert(
+      fc.property(point, point, fc.double({ min: 1, max: 500, noNaN: true }), (center, other, miles) => {
+        if (haversineMiles(center, other) <= miles)
+          expect(inside(boundingBoxOf(center, miles), other)).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('holds every point near its edge too', () => {
+    // Random points are rarely near a small circle; walk to points at exactly the distance instead.
+    fc.assert(
+      fc.property(
+        fc.record({
+          latitude: fc.double({ min: -80, max: 80, noNaN: true }),
+          longitude: fc.double({ min: -170, max: 170, noNaN: true }),
+        }),
+        fc.double({ min: 1, max: 500, noNaN: true }),
+        fc.double({ min: 0, max: 2 * Math.PI, noNaN: true }),
+        (center, miles, bearing) => {
+          const edge = destination(center, miles * 0.999999, bearing);
+          expect(inside(boundingBoxOf(center, miles), edge)).toBe(true);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+/** The point `miles` from `from` along the initial bearing (radians), on the same sphere. */
+function destination(from: LatLng, miles: number, bearing: number): LatLng {
+  const d = miles / EARTH_RADIUS_MILES;
+  const lat1 = (from.latitude * Math.PI) / 180;
+  const lng1 = (from.longitude * Math.PI) / 180;
+  const lat2 = Math.asin(Math.sin(lat1) * Math.cos(d) + Math.cos(lat1) * Math.sin(d) * Math.cos(bearing));
+  const lng2 =
+    lng1 +
+    Math.atan2(
+      Math.sin(bearing) * Math.sin(d) * Math.cos(lat1),
+      Math.cos(d) - Math.sin(lat1) * Math.sin(lat2),
+    );
+  return { latitude: (lat2 * 180) / Math.PI, longitude: (lng2 * 180) / Math.PI };
+}

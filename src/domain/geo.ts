@@ -23,3 +23,34 @@ export function haversineMiles(a: LatLng, b: LatLng): number {
   // Rounding can push h a hair above 1 for antipodal points; asin would then be NaN.
   return 2 * EARTH_RADIUS_MILES * Math.asin(Math.sqrt(Math.min(1, Math.max(0, h))));
 }
+
+/** A latitude/longitude box; `longitude` is null when every longitude is inside (a pole, the date line). */
+export interface BoundingBox {
+  latitude: { min: number; max: number };
+  longitude: { min: number; max: number } | null;
+}
+
+const toDegrees = (radians: number) => (radians * 180) / Math.PI;
+
+/**
+ * The smallest latitude/longitude box holding every point within `miles` of `center` on the
+ * sphere, widened by a hair: the prefilter an index can answer before the exact haversine check
+ * (DECISIONS §4, distance in the database). The longitude half-width is asin(sin δ / cos φ), the
+ * widest the circle gets; when the circle reaches a pole or crosses the date line, longitude is
+ * not restricted (still correct, just not narrowed).
+ */
+export function boundingBoxOf(center: LatLng, miles: number): BoundingBox {
+  const margin = 1e-6;
+  const angular = miles / EARTH_RADIUS_MILES;
+  const lat = toRadians(center.latitude);
+  const latitude = {
+    min: Math.max(-90, toDegrees(lat - angular) - margin),
+    max: Math.min(90, toDegrees(lat + angular) + margin),
+  };
+  if (lat + angular >= Math.PI / 2 || lat - angular <= -Math.PI / 2) return { latitude, longitude: null };
+  const halfWidth = toDegrees(Math.asin(Math.min(1, Math.sin(angular) / Math.cos(lat)))) + margin;
+  const min = center.longitude - halfWidth;
+  const max = center.longitude + halfWidth;
+  if (min < -180 || max > 180) return { latitude, longitude: null };
+  return { latitude, longitude: { min, max } };
+}

@@ -20,8 +20,10 @@ import { OidcIdentityProvider } from './adapters/identity/oidc-identity-provider
 import type { Geocoder } from './adapters/geocoding/geocoder';
 import { ZipCentroidGeocoder } from './adapters/geocoding/zip-centroid-geocoder';
 import type { ObjectStorage } from './adapters/storage/object-storage';
-import { deriveUploadSigningKey, LocalObjectStorage } from './adapters/storage/local-object-storage';
-import { S3ObjectStorage } from './adapters/storage/s3-object-storage';
+import { createObjectStorage } from './adapters/storage/create-object-storage';
+import type { PaymentProvider } from './adapters/payments/payment-provider';
+import { StripePaymentProvider } from './adapters/payments/stripe-payment-provider';
+import { TestPaymentProvider } from './adapters/payments/test-payment-provider';
 import type { App, AppContext } from './platform/context';
 import { registerErrorHandling } from './platform/errors';
 import { createRateLimits, DEFAULT_RATE_LIMITS, type RateLimitSettings } from './platform/rate-limit';
@@ -31,6 +33,10 @@ import { registerAddressRoutes } from './modules/addresses/addresses.routes';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { registerAvailabilityRoutes } from './modules/availability/availability.routes';
 import { registerCatalogRoutes } from './modules/catalog/catalog.routes';
+import { registerCheckoutRoutes } from './modules/checkout/checkout.routes';
+import { registerCommissionRoutes } from './modules/commission/commission.routes';
+import { registerOrderRoutes } from './modules/orders/orders.routes';
+import { registerPaymentRoutes } from './modules/payments/payments.routes';
 import { registerHealthRoutes } from './modules/health/health.routes';
 import { registerSupportRoutes } from './modules/support/support.routes';
 import { registerUploadRoutes } from './modules/uploads/uploads.routes';
@@ -55,6 +61,8 @@ export interface BuildOptions {
   now?: () => Date;
   /** Replaces the store chosen by the config (its owner then closes it). */
   storage?: ObjectStorage;
+  /** Replaces the payment provider chosen by the config. */
+  payments?: PaymentProvider;
 }
 
 /** Builds the whole server without listening (tests inject into it). */
@@ -88,7 +96,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     transform: jsonSchemaTransform,
   });
 
-  const storage = options.storage ?? createStorage(config, options.sessionSecret);
+  const storage = options.storage ?? createObjectStorage(config, options.sessionSecret);
   if (!options.storage) app.addHook('onClose', () => storage.close());
 
   const identityOrigin = config.oidc ? new URL(config.oidc.issuerUrl).origin : undefined;
@@ -96,7 +104,13 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     publicUrl: config.publicUrl,
     formActions: identityOrigin ? [identityOrigin] : [],
     // Pages PUT files straight to the store; images are always read back through this server.
-    connectSources: storage.uploadOrigin ? [storage.uploadOrigin] : [],
+    // With Stripe, the payment page loads Stripe.js, which frames Stripe and calls its API.
+    connectSources: [
+      ...(storage.uploadOrigin ? [storage.uploadOrigin] : []),
+      ...(config.stripe ? ['https://api.stripe.com'] : []),
+    ],
+    scriptSources: config.stripe ? ['https://js.stripe.com'] : [],
+    frameSources: config.stripe ? ['https://js.stripe.com', 'https://hooks.stripe.com'] : [],
   });
   await app.register(cookie, { secret: options.sessionSecret });
   await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
@@ -111,6 +125,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     geocoder: options.geocoder ?? new ZipCentroidGeocoder(),
     now: options.now ?? (() => new Date()),
     storage,
+    payments: options.payments ?? createPaymentProvider(config, database.db),
   };
 
   registerHealthRoutes(app, database.ping);
@@ -121,6 +136,10 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerAddressRoutes(app, ctx);
   registerUploadRoutes(app, ctx);
   registerAvailabilityRoutes(app, ctx);
+  registerCheckoutRoutes(app, ctx);
+  registerPaymentRoutes(app, ctx);
+  registerOrderRoutes(app, ctx);
+  registerCommissionRoutes(app, ctx);
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
@@ -128,13 +147,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   return app;
 }
 
-/** DECISIONS §1: files under DATA_DIR/objects with URLs this server signs, or S3 when configured. */
-function createStorage(config: Config, sessionSecret: string): ObjectStorage {
-  if (config.s3) return new S3ObjectStorage(config.s3);
-  return new LocalObjectStorage({
-    root: path.join(config.dataDir, 'objects'),
-    signingKey: deriveUploadSigningKey(sessionSecret),
-  });
+/** DECISIONS §1: Stripe when its keys are set, else the built-in test provider with its ledger in the database. */
+function createPaymentProvider(config: Config, db: Database['db']): PaymentProvider {
+  return config.stripe ? new StripePaymentProvider(config.stripe) : new TestPaymentProvider(db);
 }
 
 /** Serves the built browser app; any unknown non-API GET gets index.html (the client routes it). */

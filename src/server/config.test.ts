@@ -99,6 +99,34 @@ describe('loadConfig', () => {
     expect(problemsOf({ S3_SECRET_ACCESS_KEY: 'hunter2' }).join('\n')).not.toContain('hunter2');
   });
 
+  it('takes payments with the test provider without Stripe settings, and wants all three Stripe keys once any is set', () => {
+    expect(loadConfig({}).stripe).toBeUndefined();
+    expect(problemsOf({ STRIPE_API_BASE: 'http://127.0.0.1:12111' })).toEqual([
+      'STRIPE_SECRET_KEY: is required when any STRIPE_ setting is set',
+      'STRIPE_PUBLISHABLE_KEY: is required when any STRIPE_ setting is set',
+      'STRIPE_WEBHOOK_SECRET: is required when any STRIPE_ setting is set',
+    ]);
+    const keys = {
+      STRIPE_SECRET_KEY: 'sk_test_abc123',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_abc123',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
+    };
+    expect(loadConfig(keys).stripe).toEqual({
+      secretKey: 'sk_test_abc123',
+      publishableKey: 'pk_test_abc123',
+      webhookSecret: 'whsec_abc123',
+      apiBase: undefined,
+    });
+    expect(loadConfig({ ...keys, STRIPE_API_BASE: 'http://127.0.0.1:12111/' }).stripe?.apiBase).toBe(
+      'http://127.0.0.1:12111',
+    );
+    const wrong = problemsOf({ ...keys, STRIPE_SECRET_KEY: 'pk_test_oops', STRIPE_WEBHOOK_SECRET: 'secret' });
+    expect(wrong).toEqual([
+      'STRIPE_SECRET_KEY: must be a Stripe secret key (sk_test_… or sk_live_…)',
+      'STRIPE_WEBHOOK_SECRET: must be a Stripe webhook signing secret (whsec_…)',
+    ]);
+  });
+
   it('turns demo data off with DEMO_DATA=off', () => {
     expect(loadConfig({ DEMO_DATA: 'off' }).demoData).toBe(false);
   });

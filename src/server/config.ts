@@ -55,6 +55,29 @@ const envSchema = z
     S3_ACCESS_KEY_ID: optionalString,
     S3_SECRET_ACCESS_KEY: optionalString,
     S3_FORCE_PATH_STYLE: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).optional()),
+    STRIPE_SECRET_KEY: optionalString.pipe(
+      z
+        .string()
+        .regex(/^(sk|rk)_(test|live)_\w+$/, 'must be a Stripe secret key (sk_test_… or sk_live_…)')
+        .optional(),
+    ),
+    STRIPE_PUBLISHABLE_KEY: optionalString.pipe(
+      z
+        .string()
+        .regex(/^pk_(test|live)_\w+$/, 'must be a Stripe publishable key (pk_test_… or pk_live_…)')
+        .optional(),
+    ),
+    STRIPE_WEBHOOK_SECRET: optionalString.pipe(
+      z
+        .string()
+        .regex(/^whsec_\w+$/, 'must be a Stripe webhook signing secret (whsec_…)')
+        .optional(),
+    ),
+    /** Tests point the Stripe adapter at a local server that speaks Stripe's API. */
+    STRIPE_API_BASE: z.preprocess(
+      emptyToUndefined,
+      z.url({ protocol: /^https?$/, message: 'must be an http:// or https:// URL' }).optional(),
+    ),
   })
   .superRefine((env, ctx) => {
     const oidc = [env.OIDC_ISSUER_URL, env.OIDC_CLIENT_ID, env.OIDC_CLIENT_SECRET];
@@ -78,6 +101,18 @@ const envSchema = z
       for (const key of ['S3_BUCKET', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
         if (env[key] === undefined)
           ctx.addIssue({ code: 'custom', path: [key], message: 'is required when any S3_ setting is set' });
+      }
+    }
+    const stripeKeys = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const;
+    if ([...stripeKeys, 'STRIPE_API_BASE' as const].some((key) => env[key] !== undefined)) {
+      // Payments by Stripe need all three keys; without any, the built-in test provider runs.
+      for (const key of stripeKeys) {
+        if (env[key] === undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: 'is required when any STRIPE_ setting is set',
+          });
       }
     }
     if (env.NODE_ENV === 'production' && env.SESSION_SECRET === undefined) {
@@ -124,6 +159,14 @@ export interface S3Config {
   forcePathStyle: boolean;
 }
 
+export interface StripeConfig {
+  secretKey: string;
+  publishableKey: string;
+  webhookSecret: string;
+  /** Where Stripe's API is; https://api.stripe.com unless a test points it elsewhere. */
+  apiBase: string | undefined;
+}
+
 export interface Config {
   env: 'development' | 'production' | 'test';
   port: number;
@@ -142,6 +185,8 @@ export interface Config {
   trustProxy: boolean;
   /** Object storage in an S3-compatible store; files under dataDir/objects when absent (DECISIONS §1). */
   s3: S3Config | undefined;
+  /** Payments by Stripe; the built-in test provider with a ledger in the database when absent (DECISIONS §1). */
+  stripe: StripeConfig | undefined;
 }
 
 export class ConfigError extends Error {
@@ -197,6 +242,15 @@ export function loadConfig(source: Record<string, string | undefined> = process.
             forcePathStyle: env.S3_FORCE_PATH_STYLE
               ? env.S3_FORCE_PATH_STYLE === 'true'
               : env.S3_ENDPOINT !== undefined,
+          }
+        : undefined,
+    stripe:
+      env.STRIPE_SECRET_KEY && env.STRIPE_PUBLISHABLE_KEY && env.STRIPE_WEBHOOK_SECRET
+        ? {
+            secretKey: env.STRIPE_SECRET_KEY,
+            publishableKey: env.STRIPE_PUBLISHABLE_KEY,
+            webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+            apiBase: env.STRIPE_API_BASE?.replace(/\/+$/, ''),
           }
         : undefined,
   };

@@ -6,6 +6,7 @@ import { DataDirLockedError, migrateDatabase, openDatabase, type Database } from
 import { DEMO_PASSWORD, seedDemoData, seedEssentials } from './db/seed/demo';
 import { buildApp } from './app';
 import { resolveSessionSecret } from './secrets';
+import { createObjectStorage } from './adapters/storage/create-object-storage';
 
 function projectRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
@@ -20,6 +21,16 @@ function projectRoot(): string {
 function fail(message: string): never {
   process.stderr.write(`\n${message}\n\n`);
   process.exit(1);
+}
+
+/** The demo marketplace, its product pictures put in the store the server will read them from. */
+async function seedDemo(config: Config, database: Database, sessionSecret: string) {
+  const storage = createObjectStorage(config, sessionSecret);
+  try {
+    return await seedDemoData(database.db, { storage });
+  } finally {
+    await storage.close();
+  }
 }
 
 async function start(): Promise<void> {
@@ -45,15 +56,17 @@ async function start(): Promise<void> {
 
   try {
     await migrateDatabase(database);
+    const sessionSecret = resolveSessionSecret(config);
     // Production never seeds demo data unless asked (`npm run seed`); the embedded default does.
-    const demo = !config.databaseUrl && config.demoData ? await seedDemoData(database.db) : undefined;
+    const demo =
+      !config.databaseUrl && config.demoData ? await seedDemo(config, database, sessionSecret) : undefined;
     if (!demo) await seedEssentials(database.db);
 
     const webRoot = path.join(projectRoot(), 'dist/web');
     const app = await buildApp({
       config,
       database,
-      sessionSecret: resolveSessionSecret(config),
+      sessionSecret,
       webRoot: fs.existsSync(path.join(webRoot, 'index.html')) ? webRoot : undefined,
       logger: { level: config.logLevel },
     });
@@ -79,6 +92,7 @@ async function start(): Promise<void> {
     process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
     await app.listen({ port: config.port, host: config.host });
+    await app.recoverPaidCheckouts();
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = config.publicUrl ?? `http://localhost:${port}`;

@@ -1,6 +1,8 @@
 import { ConfigError, loadConfig } from './config';
 import { DataDirLockedError, migrateDatabase, openDatabase } from './db/client';
 import { DEMO_PASSWORD, seedDemoData } from './db/seed/demo';
+import { createObjectStorage } from './adapters/storage/create-object-storage';
+import { resolveSessionSecret } from './secrets';
 
 /** `npm run seed`: fills the configured database with the demo marketplace (production never does this by itself). */
 async function main(): Promise<void> {
@@ -11,7 +13,9 @@ async function main(): Promise<void> {
   });
   try {
     await migrateDatabase(database);
-    const result = await seedDemoData(database.db);
+    // The pictures go where the server reads uploads from: DATA_DIR/objects or the S3 bucket.
+    const storage = createObjectStorage(config, resolveSessionSecret(config));
+    const result = await seedDemoData(database.db, { storage }).finally(() => storage.close());
     if (!result.seeded) {
       process.stdout.write('The database already has users; demo data was not added.\n');
       return;

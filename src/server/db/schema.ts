@@ -125,8 +125,21 @@ export const products = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    index('products_seller_idx').on(t.sellerId),
-    index('products_available_category_idx').on(t.available, t.category),
+    // Each lookup of the catalog has its index (issue 4): a seller's products newest first (the
+    // dashboards, and the distance query walking the nearest sellers), the public list newest first,
+    // and a category of it; all in the order the lists use (created_at desc, id).
+    index('products_seller_created_idx').on(t.sellerId, t.createdAt.desc().nullsFirst(), t.id),
+    index('products_available_created_idx')
+      .on(t.createdAt.desc().nullsFirst(), t.id)
+      .where(sql`${t.available}`),
+    index('products_available_category_created_idx')
+      .on(t.category, t.createdAt.desc().nullsFirst(), t.id)
+      .where(sql`${t.available}`),
+    // Search is a substring of the name (spec buyer §5): trigrams find a rare word without reading
+    // every row (the extension is created by the same migration).
+    index('products_available_name_trgm_idx')
+      .using('gin', sql`${t.name} gin_trgm_ops`)
+      .where(sql`${t.available}`),
     index('products_created_idx').on(t.createdAt),
     check('products_stock_check', sql`${t.stock} >= 0`),
     check('products_price_check', sql`${t.price} >= 0`),
@@ -174,6 +187,10 @@ export const addresses = pgTable(
     uniqueIndex('addresses_one_primary_per_user')
       .on(t.userId)
       .where(sql`${t.isPrimary}`),
+    // The bounding-box prefilter of the distance query (DECISIONS §4): primary addresses by place.
+    index('addresses_primary_location_idx')
+      .on(t.latitude, t.longitude, t.userId)
+      .where(sql`${t.isPrimary} and ${t.latitude} is not null and ${t.longitude} is not null`),
     check('addresses_latitude_check', sql`${t.latitude} is null or ${t.latitude} between -90 and 90`),
     check('addresses_longitude_check', sql`${t.longitude} is null or ${t.longitude} between -180 and 180`),
   ],

@@ -12,6 +12,7 @@ import type { Mailer } from '../adapters/mail/mailer';
 import type { IdentityProvider } from '../adapters/identity/identity-provider';
 import type { Geocoder } from '../adapters/geocoding/geocoder';
 import type { ObjectStorage } from '../adapters/storage/object-storage';
+import type { PaymentProvider } from '../adapters/payments/payment-provider';
 import type { RateLimits } from './rate-limit';
 
 /** What every module's routes get: the database, the settings and the adapters. */
@@ -28,6 +29,8 @@ export interface AppContext {
   now: () => Date;
   /** Uploaded files: under DATA_DIR/objects, or an S3-compatible store (DECISIONS §1). */
   storage: ObjectStorage;
+  /** Card payments and refunds: the built-in test provider, or Stripe when configured (DECISIONS §1). */
+  payments: PaymentProvider;
 }
 
 export type App = FastifyInstance<

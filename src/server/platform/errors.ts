@@ -17,6 +17,8 @@ export class AppError extends Error {
 export const STATUS_OF: Record<ErrorCode, number> = {
   bad_request: 400,
   unauthorized: 401,
+  /** A card was declined (DECISIONS §5): 402 Payment Required. */
+  payment_failed: 402,
   forbidden: 403,
   not_found: 404,
   conflict: 409,

@@ -91,3 +91,30 @@ describe('errors', () => {
     expect(response.json()).toMatchObject({ code: 'not_found', message: 'Not found' });
   });
 });
+
+describe('content security policy with Stripe', () => {
+  it('lets the payment page load Stripe.js, its frames and its API only when Stripe is configured', async () => {
+    const stripe = await createTestApp({
+      env: {
+        STRIPE_SECRET_KEY: 'sk_test_abc123',
+        STRIPE_PUBLISHABLE_KEY: 'pk_test_abc123',
+        STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
+      },
+    });
+    try {
+      const csp = String(
+        (await stripe.app.inject({ method: 'GET', url: '/api/health' })).headers['content-security-policy'],
+      );
+      expect(csp).toContain("script-src 'self' https://js.stripe.com");
+      expect(csp).toContain('frame-src https://js.stripe.com https://hooks.stripe.com');
+      expect(csp).toContain('https://api.stripe.com');
+    } finally {
+      await stripe.close();
+    }
+    const plain = String(
+      (await t.app.inject({ method: 'GET', url: '/api/health' })).headers['content-security-policy'],
+    );
+    expect(plain).not.toContain('stripe');
+    expect(plain).toContain("frame-src 'none'");
+  });
+});

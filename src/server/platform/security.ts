@@ -32,6 +32,8 @@ export interface SecurityOptions {
   connectSources?: string[];
   imageSources?: string[];
   formActions?: string[];
+  scriptSources?: string[];
+  frameSources?: string[];
 }
 
 export async function registerSecurity(app: FastifyInstance, options: SecurityOptions): Promise<void> {
@@ -41,7 +43,8 @@ export async function registerSecurity(app: FastifyInstance, options: SecurityOp
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...(options.scriptSources ?? [])],
+        frameSrc: options.frameSources?.length ? options.frameSources : ["'none'"],
         // Radix (dialogs, menus) injects small <style> blocks at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', ...(options.imageSources ?? [])],

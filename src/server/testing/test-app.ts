@@ -1,10 +1,15 @@
 import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../config';
 import { migrateDatabase, openDatabase, type Database } from '../db/client';
 import { seedEssentials } from '../db/seed/demo';
 import { buildApp, type BuildOptions } from '../app';
+import type { ObjectStorage } from '../adapters/storage/object-storage';
+import { createObjectStorage } from '../adapters/storage/create-object-storage';
 import type { App } from '../platform/context';
 import { hashPassword } from '../modules/auth/passwords';
 import { passwordCredentials, users } from '../db/schema';
@@ -56,6 +61,8 @@ export interface TestApp {
   config: Config;
   /** Every response status the server sent; a 5xx fails the test (CONVENTIONS, tests). */
   statuses: number[];
+  /** The app's object store. */
+  storage: ObjectStorage;
   close(): Promise<void>;
 }
 
@@ -73,15 +80,28 @@ export async function createTestApp(
     databaseUrl = created.url;
     dropDatabase = created.drop;
   }
-  const config = loadConfig({ NODE_ENV: 'test', DEMO_DATA: 'off', ...overrides.env });
+  // Files a test writes (uploads, the demo pictures) go to a directory of its own, removed at close.
+  const dataDir = overrides.env?.DATA_DIR
+    ? undefined
+    : fs.mkdtempSync(path.join(os.tmpdir(), 'mkt-test-data-'));
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DEMO_DATA: 'off',
+    ...(dataDir ? { DATA_DIR: dataDir } : {}),
+    ...overrides.env,
+  });
   const database = await openDatabase({ databaseUrl });
   await migrateDatabase(database);
   await seedEssentials(database.db);
   const { env: _env, extend, ...buildOverrides } = overrides;
+  const sessionSecret = crypto.randomBytes(32).toString('hex');
+  // The store the config chooses, made here so tests (the demo seed) can put files in it too.
+  const storage = overrides.storage ?? createObjectStorage(config, sessionSecret);
   const app = await buildApp({
     config,
     database,
-    sessionSecret: crypto.randomBytes(32).toString('hex'),
+    sessionSecret,
+    storage,
     rateLimits: {
       signInPerIpPerMinute: 10_000,
       signUpPerIpPerHour: 10_000,
@@ -101,10 +121,14 @@ export async function createTestApp(
     database,
     config,
     statuses,
+    storage,
     close: async () => {
       await app.close();
+      // A store passed in belongs to the test that made it.
+      if (!overrides.storage) await storage.close();
       await database.close();
       await dropDatabase();
+      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

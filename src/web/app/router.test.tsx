@@ -59,7 +59,7 @@ describe('route table (spec buyer §2)', () => {
     ['/profile', 'Profile'],
     ['/checkout', 'Checkout'],
     ['/cart', 'Shopping Cart'],
-    ['/products/abc', 'Product'],
+    ['/products/abc', 'Product not found'],
   ])('routes %s to its page', async (path, heading) => {
     mockFetch(signedInAs(makeUser()), emptyCatalog);
     visit(path);

@@ -18,3 +18,16 @@ export function initialsOf(firstName: string | null, lastName: string | null, fa
   const initials = `${firstName?.trim().charAt(0) ?? ''}${lastName?.trim().charAt(0) ?? ''}`;
   return (initials || fallback.charAt(0) || '?').toUpperCase();
 }
+
+/** "1 Main St, Apt 2, Springfield, IL 62701": any address-shaped value on one line. */
+export function formatAddressLine(address: {
+  addressLine1: string;
+  addressLine2?: string | null;
+  city: string;
+  state: string;
+  zipCode: string;
+}): string {
+  return [address.addressLine1, address.addressLine2, `${address.city}, ${address.state} ${address.zipCode}`]
+    .filter((part): part is string => Boolean(part && part.trim()))
+    .join(', ');
+}

@@ -81,8 +81,13 @@ export function signedInAs(user: CurrentUser): Route {
   return (url) => (url === '/api/auth/user' ? jsonResponse(user) : undefined);
 }
 
+/** One category, no products (a product by id is a 404), and a buyer without addresses. */
 export const emptyCatalog: Route = (url) => {
   if (url === '/api/categories') return jsonResponse([{ id: 'c1', name: 'Books' }]);
+  if (url === '/api/addresses') return jsonResponse([]);
+  if (/^\/api\/products\/(?!with-distance)[^/?]+/.test(url)) {
+    return jsonResponse({ message: 'Product not found', code: 'not_found', requestId: 'r' }, 404);
+  }
   if (url.startsWith('/api/products')) return jsonResponse([]);
   return undefined;
 };

@@ -1,16 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createTestApp, signIn, type TestApp } from '../../testing/test-app';
-import { addresses, availabilitySchedules, blackoutDates, users } from '../schema';
+import { addresses, availabilitySchedules, blackoutDates, products, uploadedObjects, users } from '../schema';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './demo';
+import { DEMO_SELLER_CATEGORIES, demoImagesFolder, planDemoProducts } from './demo-products';
+import { DEFAULT_CATEGORIES } from '../../../domain/categories';
+import type { ProductDetail, ProductListItem } from '../../../domain/catalog';
 
 let t: TestApp;
+let seededIn = 0;
 beforeAll(async () => {
   t = await createTestApp();
-  await seedDemoData(t.database.db);
+  const started = performance.now();
+  await seedDemoData(t.database.db, { storage: t.storage });
+  seededIn = performance.now() - started;
 });
 afterAll(async () => {
   await t.close();
+});
+afterEach(() => {
+  expect(t.statuses.filter((s) => s >= 500)).toEqual([]);
 });
 
 describe('the demo marketplace', () => {
@@ -56,6 +67,77 @@ describe('the demo marketplace', () => {
   });
 
   it('does nothing on a database that already has users', async () => {
-    expect((await seedDemoData(t.database.db)).seeded).toBe(false);
+    expect((await seedDemoData(t.database.db, { storage: t.storage })).seeded).toBe(false);
+  });
+});
+
+describe('the demo catalog', () => {
+  /** Every available product, through the public list's pages. */
+  async function listAll(): Promise<ProductListItem[]> {
+    const all: ProductListItem[] = [];
+    for (let offset = 0; ; offset += 100) {
+      const page = (
+        await t.app.inject({ method: 'GET', url: `/api/products?limit=100&offset=${offset}` })
+      ).json<ProductListItem[]>();
+      all.push(...page);
+      if (page.length < 100) return all;
+    }
+  }
+
+  it('has a few hundred available products over every category and demo seller', async () => {
+    const list = await listAll();
+    expect(list.length).toBeGreaterThanOrEqual(200);
+    expect(new Set(list.map((p) => p.category))).toEqual(new Set(DEFAULT_CATEGORIES));
+    expect(new Set(list.map((p) => p.sellerName)).size).toBe(Object.keys(DEMO_SELLER_CATEGORIES).length);
+    expect(new Set(list.map((p) => p.name)).size).toBe(list.length);
+    // The spec's variety: sold out, trailer, seller delivery with a fee, pickup; all with a place.
+    expect(list.some((p) => p.stock === 0)).toBe(true);
+    expect(list.some((p) => p.requiresTrailer)).toBe(true);
+    expect(list.some((p) => p.sellerDelivery && p.sellerDeliveryFee !== null)).toBe(true);
+    expect(list.some((p) => p.offerPickup)).toBe(true);
+    expect(list.every((p) => p.sellerCity !== null && p.sellerState === 'IL')).toBe(true);
+    expect(list.every((p) => /^\/objects\/uploads\/[0-9a-f-]{36}$/.test(p.imageUrl ?? ''))).toBe(true);
+    const all = await t.database.db.select({ available: products.available }).from(products);
+    expect(all.some((p) => !p.available)).toBe(true);
+  });
+
+  it('serves every picture as a public PNG, with one or two extra pictures per product', async () => {
+    const list = await listAll();
+    for (const product of list.slice(0, 40)) {
+      const detail = (
+        await t.app.inject({ method: 'GET', url: `/api/products/${product.id}` })
+      ).json<ProductDetail>();
+      expect(detail.images.length).toBeGreaterThanOrEqual(1);
+      expect(detail.images.length).toBeLessThanOrEqual(2);
+      for (const url of [product.imageUrl ?? '', ...detail.images.map((i) => i.imageUrl)]) {
+        const image = await t.app.inject({ method: 'GET', url });
+        expect(image.statusCode, url).toBe(200);
+        expect(image.headers['content-type']).toBe('image/png');
+        expect(image.rawPayload.subarray(1, 4).toString()).toBe('PNG');
+      }
+    }
+    const objects = await t.database.db
+      .select({ visibility: uploadedObjects.visibility })
+      .from(uploadedObjects);
+    expect(objects.every((o) => o.visibility === 'public')).toBe(true);
+  });
+
+  it('is the same catalog every time, drawn from the committed pictures', () => {
+    const now = new Date('2030-06-01T12:00:00Z');
+    const first = planDemoProducts(now);
+    expect(planDemoProducts(now)).toEqual(first);
+    const files = new Set(fs.readdirSync(demoImagesFolder()));
+    for (const product of first)
+      for (const file of product.imageFiles) expect(files.has(file), file).toBe(true);
+    const bytes = [...files].reduce(
+      (sum, file) => sum + fs.statSync(path.join(demoImagesFolder(), file)).size,
+      0,
+    );
+    expect(bytes).toBeLessThan(2 * 1024 * 1024);
+  });
+
+  it('is quick to seed', () => {
+    // The first start of `npm start` seeds on the way up (DECISIONS §1); keep it to a few seconds.
+    expect(seededIn).toBeLessThan(10_000);
   });
 });

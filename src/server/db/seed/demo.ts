@@ -13,6 +13,9 @@ import { ZipCentroidGeocoder } from '../../adapters/geocoding/zip-centroid-geoco
 import { DEFAULT_CATEGORIES } from '../../../domain/categories';
 import type { Role } from '../../../domain/roles';
 import { hashPassword } from '../../modules/auth/passwords';
+import type { ObjectStorage } from '../../adapters/storage/object-storage';
+import { insertDemoProducts, planDemoProducts, storeDemoImages } from './demo-products';
+import { seedDemoOrders } from './demo-orders';
 
 /** The password of every demo account; printed at start-up (DECISIONS §1). */
 export const DEMO_PASSWORD = 'demo1234';
@@ -77,6 +80,38 @@ export const DEMO_ACCOUNTS: DemoAccount[] = [
     address: { addressLine1: '100 Oakbrook Center', city: 'Oak Brook', state: 'IL', zipCode: '60523' },
   },
   {
+    email: 'seller3@example.com',
+    firstName: 'Priya',
+    lastName: 'Patel',
+    role: 'seller',
+    roles: ['buyer', 'seller'],
+    address: { addressLine1: '22 W Jefferson Ave', city: 'Naperville', state: 'IL', zipCode: '60540' },
+  },
+  {
+    email: 'seller4@example.com',
+    firstName: 'Luis',
+    lastName: 'Ortega',
+    role: 'seller',
+    roles: ['buyer', 'seller'],
+    address: { addressLine1: '1010 Lake St', city: 'Oak Park', state: 'IL', zipCode: '60302' },
+  },
+  {
+    email: 'seller5@example.com',
+    firstName: 'Grace',
+    lastName: 'Kim',
+    role: 'seller',
+    roles: ['buyer', 'seller'],
+    address: { addressLine1: '5 Woodfield Mall', city: 'Schaumburg', state: 'IL', zipCode: '60173' },
+  },
+  {
+    email: 'seller6@example.com',
+    firstName: 'Tom',
+    lastName: 'Novak',
+    role: 'seller',
+    roles: ['buyer', 'seller'],
+    address: { addressLine1: '4999 Old Orchard Rd', city: 'Skokie', state: 'IL', zipCode: '60077' },
+  },
+  {
     email: 'driver@example.com',
     firstName: 'Drew',
     lastName: 'Driver',
@@ -105,14 +140,29 @@ export async function seedEssentials(db: Db): Promise<void> {
   }
 }
 
+export interface SeedDemoOptions {
+  /** Where the products' pictures go: the store the server reads uploads from (DECISIONS §1, §9). */
+  storage: ObjectStorage;
+  /** The clock; products are listed over the 60 days before it. */
+  now?: Date;
+}
+
 /** Fills an empty database with the demo marketplace; does nothing when any user exists. */
-export async function seedDemoData(db: Db): Promise<{ seeded: boolean; accounts: DemoAccount[] }> {
+export async function seedDemoData(
+  db: Db,
+  options: SeedDemoOptions,
+): Promise<{ seeded: boolean; accounts: DemoAccount[] }> {
   await seedEssentials(db);
   const [row] = await db.select({ n: count() }).from(users);
   if ((row?.n ?? 0) > 0) return { seeded: false, accounts: DEMO_ACCOUNTS };
+  const now = options.now ?? new Date();
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const geocoder = new ZipCentroidGeocoder();
+  // Pictures first: a failure below leaves unreferenced files at worst, never rows without files.
+  const productPlan = planDemoProducts(now);
+  const pictures = await storeDemoImages(options.storage, productPlan);
   await db.transaction(async (tx) => {
+    const idOfEmail = new Map<string, string>();
     for (const account of DEMO_ACCOUNTS) {
       const [user] = await tx
         .insert(users)
@@ -126,6 +176,7 @@ export async function seedDemoData(db: Db): Promise<{ seeded: boolean; accounts:
         })
         .returning({ id: users.id });
       if (!user) throw new Error('demo user insert returned no row');
+      idOfEmail.set(account.email, user.id);
       await tx.insert(passwordCredentials).values({ userId: user.id, passwordHash });
       const located = await geocoder.geocode({ ...account.address, addressLine2: null, country: 'US' });
       await tx.insert(addresses).values({
@@ -155,6 +206,14 @@ export async function seedDemoData(db: Db): Promise<{ seeded: boolean; accounts:
           .values({ userId: user.id, startDate: inAWeek, endDate: inAWeek, reason: 'Stocktaking' });
       }
     }
+    const sellerIdOf = (email: string) => {
+      const id = idOfEmail.get(email);
+      if (!id) throw new Error(`No demo account ${email} for the demo products`);
+      return id;
+    };
+    await insertDemoProducts(tx, productPlan, pictures, sellerIdOf, now);
   });
+  // Orders last: they are made of the demo sellers' products (seedDemoOrders skips without any).
+  await seedDemoOrders(db, now);
   return { seeded: true, accounts: DEMO_ACCOUNTS };
 }

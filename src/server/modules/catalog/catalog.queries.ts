@@ -1,44 +1,271 @@
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, isNotNull, lte, ne, not, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
-import { addresses, categories, products, reviews, users } from '../../db/schema';
-import type { ProductListQuery } from '../../../domain/catalog';
+import { addresses, categories, productImages, products, users } from '../../db/schema';
+import { EARTH_RADIUS_MILES, type BoundingBox, type LatLng } from '../../../domain/geo';
 
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
 function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export async function listAvailableProducts(db: Db, query: ProductListQuery) {
-  const sellerRating = db
-    .select({
-      revieweeId: reviews.revieweeId,
-      rating: sql<string>`avg(${reviews.rating})`.as('rating'),
-    })
-    .from(reviews)
-    .where(eq(reviews.revieweeRole, 'seller'))
-    .groupBy(reviews.revieweeId)
-    .as('seller_rating');
-  const conditions = [eq(products.available, true)];
-  if (query.search) conditions.push(sql`${products.name} ilike ${likePattern(query.search)}`);
-  if (query.category && query.category !== 'All') conditions.push(eq(products.category, query.category));
+export interface ProductFilters {
+  search?: string | undefined;
+  category?: string | undefined;
+}
+
+/** Spec buyer §5: search is a case-insensitive substring of the name; category is exact, "All" is none. */
+function filterConditions(filters: ProductFilters): SQL[] {
+  const conditions: SQL[] = [];
+  if (filters.search) conditions.push(sql`${products.name} ilike ${likePattern(filters.search)}`);
+  if (filters.category && filters.category !== 'All')
+    conditions.push(eq(products.category, filters.category));
+  return conditions;
+}
+
+const sellerAddress = alias(addresses, 'seller_address');
+
+/** Primary addresses that have coordinates (the distance query's partial index covers exactly these). */
+function hasPrimaryLocation(address: typeof addresses) {
+  return and(eq(address.isPrimary, true), isNotNull(address.latitude), isNotNull(address.longitude));
+}
+
+/**
+ * Great-circle miles from `origin` to a point given in float8 degrees, by the haversine formula on
+ * the same sphere as `haversineMiles` in src/domain/geo.ts (DECISIONS §4).
+ */
+function haversineFrom(origin: LatLng, lat: SQL | AnyColumn, lng: SQL | AnyColumn): SQL<number> {
+  const lat0 = sql`${origin.latitude}::float8`;
+  const lng0 = sql`${origin.longitude}::float8`;
+  // least(1, …) keeps asin defined when rounding pushes the term a hair above 1.
+  return sql<number>`(2 * ${EARTH_RADIUS_MILES}::float8 * asin(least(1::float8, sqrt(
+    power(sin(radians(${lat} - ${lat0}) / 2), 2)
+    + cos(radians(${lat0})) * cos(radians(${lat})) * power(sin(radians(${lng} - ${lng0}) / 2), 2)))))`;
+}
+
+/** Miles from `origin` to an address; null when it has no coordinates (least() would skip the null). */
+function milesFrom(
+  origin: LatLng,
+  address: { latitude: AnyColumn; longitude: AnyColumn },
+): SQL<number | null> {
+  const miles = haversineFrom(origin, sql`${address.latitude}::float8`, sql`${address.longitude}::float8`);
+  return sql<number | null>`(case when ${address.latitude} is null or ${address.longitude} is null then null
+    else ${miles} end)`;
+}
+
+/**
+ * Average of the seller's reviews as a seller, to one decimal (spec buyer §2: rating with 1
+ * decimal), rounded in SQL numeric so 4.35 is 4.4. A correlated subquery: Postgres evaluates it
+ * for the rows of the page only, after the limit.
+ */
+const sellerRating = sql<string | null>`(
+  select round(avg(r.rating), 1) from reviews r
+  where r.reviewee_id = ${products.sellerId} and r.reviewee_role = 'seller')`;
+
+/** What a product card shows (spec buyer §3): the product, its seller's name, rating and place. */
+function cardFields(origin: LatLng | null) {
+  return {
+    product: products,
+    sellerFirstName: users.firstName,
+    sellerLastName: users.lastName,
+    sellerRating,
+    sellerCity: sellerAddress.city,
+    sellerState: sellerAddress.state,
+    distance: origin ? milesFrom(origin, sellerAddress) : sql<number | null>`null::float8`,
+  };
+}
+
+function selectCards(db: Db, origin: LatLng | null) {
   return db
-    .select({
-      product: products,
-      sellerFirstName: users.firstName,
-      sellerLastName: users.lastName,
-      sellerRole: users.role,
-      sellerRating: sellerRating.rating,
-      sellerCity: addresses.city,
-      sellerState: addresses.state,
-    })
+    .select(cardFields(origin))
     .from(products)
     .innerJoin(users, eq(users.id, products.sellerId))
-    .leftJoin(addresses, and(eq(addresses.userId, products.sellerId), eq(addresses.isPrimary, true)))
-    .leftJoin(sellerRating, eq(sellerRating.revieweeId, products.sellerId))
-    .where(and(...conditions))
+    .leftJoin(
+      sellerAddress,
+      and(eq(sellerAddress.userId, products.sellerId), eq(sellerAddress.isPrimary, true)),
+    )
+    .$dynamic();
+}
+
+/** A card's row: what the service turns into a list item (spec buyer §3). */
+export interface ProductCardRow {
+  product: typeof products.$inferSelect;
+  sellerFirstName: string | null;
+  sellerLastName: string | null;
+  sellerRating: string | null;
+  sellerCity: string | null;
+  sellerState: string | null;
+  distance: number | null;
+}
+
+/** One product's card, any availability, with the distance from `origin` when given. */
+export async function findProductCard(
+  db: Db,
+  id: string,
+  origin: LatLng | null,
+): Promise<ProductCardRow | undefined> {
+  const [row] = await selectCards(db, origin).where(eq(products.id, id)).limit(1);
+  return row;
+}
+
+/** GET /api/products: available products, newest first, filtered and paged in the database. */
+export async function listAvailableProductCards(
+  db: Db,
+  query: ProductFilters & { limit: number; offset: number },
+): Promise<ProductCardRow[]> {
+  return selectCards(db, null)
+    .where(and(eq(products.available, true), ...filterConditions(query)))
     .orderBy(desc(products.createdAt), asc(products.id))
     .limit(query.limit)
     .offset(query.offset);
+}
+
+/** The coordinates of a user's primary address, or null when it has none. */
+export async function findPrimaryLocation(db: Db, userId: string): Promise<LatLng | null> {
+  const [row] = await db
+    .select({ latitude: addresses.latitude, longitude: addresses.longitude })
+    .from(addresses)
+    .where(and(eq(addresses.userId, userId), hasPrimaryLocation(addresses)))
+    .limit(1);
+  if (!row || row.latitude === null || row.longitude === null) return null;
+  return { latitude: Number(row.latitude), longitude: Number(row.longitude) };
+}
+
+export interface DistancePageQuery extends ProductFilters {
+  origin: LatLng;
+  /** Miles; undefined means any distance. */
+  maxDistance: number | undefined;
+  /** The box holding every point within maxDistance (required with it). */
+  box: BoundingBox | undefined;
+  limit: number;
+  offset: number;
+}
+
+/**
+ * One page of available products whose seller's primary address has coordinates, nearest seller
+ * first, then newest, then id (DECISIONS §4). Built so Postgres does little work per page:
+ * - the sellers: primary addresses inside the bounding box (an index range on latitude), checked
+ *   exactly with the haversine formula, sorted by distance: at most one row per user;
+ * - for each seller in that order, a lateral index scan of their available products newest first
+ *   (products_seller_created_idx);
+ * - the final order only re-sorts products of sellers at the same distance (incremental sort), and
+ *   the limit stops the walk once the page is full, so the first page reads a few sellers only.
+ * The cards' joins (seller, place, rating) run for the page's rows only, by primary key.
+ */
+export async function listNearbyProductCards(db: Db, query: DistancePageQuery): Promise<ProductCardRow[]> {
+  const box: (SQL | undefined)[] = [hasPrimaryLocation(addresses)];
+  if (query.maxDistance !== undefined) {
+    if (!query.box) throw new Error('A distance limit needs its bounding box');
+    const { latitude, longitude } = query.box;
+    box.push(
+      gte(addresses.latitude, latitude.min.toFixed(7)),
+      lte(addresses.latitude, latitude.max.toFixed(7)),
+    );
+    if (longitude)
+      box.push(
+        gte(addresses.longitude, longitude.min.toFixed(7)),
+        lte(addresses.longitude, longitude.max.toFixed(7)),
+      );
+  }
+  // Only addresses with coordinates get here, so the formula needs no null case.
+  const distance = haversineFrom(
+    query.origin,
+    sql`${addresses.latitude}::float8`,
+    sql`${addresses.longitude}::float8`,
+  );
+  const sellers = db
+    .select({ sellerId: addresses.userId, distance: sql<number>`${distance}`.as('distance') })
+    .from(addresses)
+    .where(
+      and(
+        ...box,
+        query.maxDistance === undefined ? undefined : sql`${distance} <= ${query.maxDistance}::float8`,
+      ),
+    )
+    .orderBy(asc(sql`distance`))
+    .as('sellers');
+  const sellerProducts = db
+    .select({ id: products.id, createdAt: products.createdAt })
+    .from(products)
+    .where(
+      and(eq(products.sellerId, sellers.sellerId), eq(products.available, true), ...filterConditions(query)),
+    )
+    .orderBy(desc(products.createdAt), asc(products.id))
+    .as('seller_products');
+  const page = db
+    .select({ id: sellerProducts.id, distance: sellers.distance })
+    .from(sellers)
+    .crossJoinLateral(sellerProducts)
+    .orderBy(asc(sellers.distance), desc(sellerProducts.createdAt), asc(sellerProducts.id))
+    .limit(query.limit)
+    .offset(query.offset)
+    .as('page');
+  return db
+    .select({ ...cardFields(null), distance: page.distance })
+    .from(page)
+    .innerJoin(products, eq(products.id, page.id))
+    .innerJoin(users, eq(users.id, products.sellerId))
+    .leftJoin(
+      sellerAddress,
+      and(eq(sellerAddress.userId, products.sellerId), eq(sellerAddress.isPrimary, true)),
+    )
+    .orderBy(asc(page.distance), desc(products.createdAt), asc(products.id));
+}
+
+/** How many available products match the filters among sellers whose primary address has coordinates. */
+export async function countProductsOfLocatedSellers(db: Db, filters: ProductFilters): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(products)
+    .innerJoin(addresses, and(eq(addresses.userId, products.sellerId), hasPrimaryLocation(addresses)))
+    .where(and(eq(products.available, true), ...filterConditions(filters)));
+  return row?.n ?? 0;
+}
+
+/**
+ * Available products whose seller has no coordinates (no primary address, or one without a
+ * place): they have no distance and come after every product that has one, newest first.
+ */
+export async function listUnlocatedProductCards(
+  db: Db,
+  query: ProductFilters & { limit: number; offset: number },
+): Promise<ProductCardRow[]> {
+  const located = db
+    .select({ one: sql`1` })
+    .from(addresses)
+    .where(and(eq(addresses.userId, products.sellerId), hasPrimaryLocation(addresses)));
+  return selectCards(db, null)
+    .where(and(eq(products.available, true), not(sql`exists ${located}`), ...filterConditions(query)))
+    .orderBy(desc(products.createdAt), asc(products.id))
+    .limit(query.limit)
+    .offset(query.offset);
+}
+
+/** The extra images of a product in display order, without the main image (it is `imageUrl`). */
+export async function listProductImages(db: Db, productId: string, mainImageUrl: string | null) {
+  return db
+    .select({
+      id: productImages.id,
+      imageUrl: productImages.imageUrl,
+      displayOrder: productImages.displayOrder,
+    })
+    .from(productImages)
+    .where(
+      and(
+        eq(productImages.productId, productId),
+        mainImageUrl === null ? undefined : ne(productImages.imageUrl, mainImageUrl),
+      ),
+    )
+    .orderBy(asc(productImages.displayOrder), asc(productImages.createdAt), asc(productImages.id));
+}
+
+export async function findProductImageOwner(db: Db, productId: string) {
+  const [row] = await db
+    .select({ id: products.id, imageUrl: products.imageUrl })
+    .from(products)
+    .where(eq(products.id, productId))
+    .limit(1);
+  return row;
 }
 
 export async function listCategories(db: Db) {

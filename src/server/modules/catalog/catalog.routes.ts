@@ -1,10 +1,25 @@
 import { z } from 'zod';
 import { categorySchema } from '../../../domain/categories';
-import { productListItemSchema, productListQuerySchema } from '../../../domain/catalog';
+import {
+  productDetailSchema,
+  productDistanceQuerySchema,
+  productImageSchema,
+  productListItemSchema,
+  productListQuerySchema,
+} from '../../../domain/catalog';
 import { errorBodySchema } from '../../../domain/errors';
+import { idParamsSchema } from '../../../domain/users';
+import { requireActor } from '../../platform/auth-guard';
 import type { App, AppContext } from '../../platform/context';
-import { browseProducts, getCategories } from './catalog.service';
+import {
+  browseProducts,
+  browseProductsByDistance,
+  getCategories,
+  getProduct,
+  getProductImages,
+} from './catalog.service';
 
+/** Visitors read products, categories and product images (DECISIONS §3); the distance list needs a sign-in. */
 export function registerCatalogRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/categories',
@@ -29,5 +44,47 @@ export function registerCatalogRoutes(app: App, { db }: AppContext): void {
       },
     },
     async (request) => browseProducts(db, request.query),
+  );
+
+  app.get(
+    '/api/products/with-distance',
+    {
+      schema: {
+        tags: ['catalog'],
+        summary:
+          'Signed in: available products nearest seller first, then newest, with miles from your primary address; ' +
+          'maxDistance 1–500 (500 or absent: any distance; with a limit, products without a distance are left out)',
+        security: [{ session: [] }],
+        querystring: productDistanceQuerySchema,
+        response: { 200: z.array(productListItemSchema), 400: errorBodySchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => browseProductsByDistance(db, await requireActor(request), request.query),
+  );
+
+  app.get(
+    '/api/products/:id',
+    {
+      schema: {
+        tags: ['catalog'],
+        summary: 'One product, available or not, with its seller details and extra images',
+        params: idParamsSchema,
+        response: { 200: productDetailSchema, 400: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (request) => getProduct(db, await request.getActor(), request.params.id),
+  );
+
+  app.get(
+    '/api/products/:id/images',
+    {
+      schema: {
+        tags: ['catalog'],
+        summary: "A product's extra images in display order (the main image is the product's imageUrl)",
+        params: idParamsSchema,
+        response: { 200: z.array(productImageSchema), 400: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (request) => getProductImages(db, request.params.id),
   );
 }

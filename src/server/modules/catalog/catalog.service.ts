@@ -1,40 +1,134 @@
 import type { Db } from '../../db/client';
-import type { ProductListItem, ProductListQuery } from '../../../domain/catalog';
-import { displayName, type Role } from '../../../domain/roles';
-import { listAvailableProducts, listCategories } from './catalog.queries';
+import {
+  distanceLimitOf,
+  type ProductDetail,
+  type ProductDistanceQuery,
+  type ProductImage,
+  type ProductListItem,
+  type ProductListQuery,
+} from '../../../domain/catalog';
 import type { Category } from '../../../domain/categories';
+import { boundingBoxOf } from '../../../domain/geo';
+import { displayName } from '../../../domain/roles';
+import { notFound } from '../../platform/errors';
+import type { Actor } from '../../platform/sessions';
+import {
+  countProductsOfLocatedSellers,
+  findPrimaryLocation,
+  findProductCard,
+  findProductImageOwner,
+  listAvailableProductCards,
+  listCategories,
+  listNearbyProductCards,
+  listProductImages,
+  listUnlocatedProductCards,
+  type ProductCardRow,
+} from './catalog.queries';
 
 export function getCategories(db: Db): Promise<Category[]> {
   return listCategories(db);
 }
 
-const money = (value: string | null) => (value === null ? null : Number(value).toFixed(2));
+const money = (value: string) => Number(value).toFixed(2);
 
-export async function browseProducts(db: Db, query: ProductListQuery): Promise<ProductListItem[]> {
-  const rows = await listAvailableProducts(db, query);
-  return rows.map(({ product, ...seller }) => ({
+/** Distance to one decimal, as the card shows it (spec buyer §9); the order uses the exact value. */
+const roundMiles = (miles: number | null) => (miles === null ? null : Math.round(miles * 10) / 10);
+
+const productNotFound = () => notFound('Product not found');
+
+function toListItem({ product, ...seller }: ProductCardRow): ProductListItem {
+  return {
     id: product.id,
     sellerId: product.sellerId,
     name: product.name,
     description: product.description,
-    price: Number(product.price).toFixed(2),
+    price: money(product.price),
     imageUrl: product.imageUrl,
     category: product.category,
     stock: product.stock,
     available: product.available,
     requiresTrailer: product.requiresTrailer,
     sellerDelivery: product.sellerDelivery,
-    sellerDeliveryFee: money(product.sellerDeliveryFee),
+    sellerDeliveryFee: product.sellerDeliveryFee === null ? null : money(product.sellerDeliveryFee),
     offerPickup: product.offerPickup,
     createdAt: product.createdAt.toISOString(),
+    // Spec buyer §3: "first last", else the capitalised role word.
     sellerName: displayName({
       firstName: seller.sellerFirstName,
       lastName: seller.sellerLastName,
-      role: 'seller' as Role,
+      role: 'seller',
     }),
-    sellerRating: seller.sellerRating === null ? null : Math.round(Number(seller.sellerRating) * 10) / 10,
+    sellerRating: seller.sellerRating === null ? null : Number(seller.sellerRating),
     sellerCity: seller.sellerCity,
     sellerState: seller.sellerState,
-    distance: null,
-  }));
+    distance: roundMiles(seller.distance === null ? null : Number(seller.distance)),
+  };
+}
+
+/** GET /api/products: anyone (DECISIONS §3); available products only (DECISIONS §4). */
+export async function browseProducts(db: Db, query: ProductListQuery): Promise<ProductListItem[]> {
+  const rows = await listAvailableProductCards(db, query);
+  return rows.map(toListItem);
+}
+
+/**
+ * GET /api/products/with-distance (signed in): DECISIONS §4. The distance is the great-circle miles
+ * between the buyer's and the seller's primary addresses. Nearest first, then newest. Products
+ * whose seller (or buyer) has no coordinates have no distance: they come last, newest first, and
+ * are left out as soon as a maximum distance is asked for (below 500, which means any).
+ */
+export async function browseProductsByDistance(
+  db: Db,
+  actor: Actor,
+  query: ProductDistanceQuery,
+): Promise<ProductListItem[]> {
+  const maxDistance = distanceLimitOf(query.maxDistance);
+  const origin = await findPrimaryLocation(db, actor.id);
+  if (!origin) {
+    // Without the buyer's coordinates no product has a distance.
+    if (maxDistance !== undefined) return [];
+    return browseProducts(db, query);
+  }
+  const filters = { search: query.search, category: query.category };
+  const rows = await listNearbyProductCards(db, {
+    ...filters,
+    origin,
+    maxDistance,
+    box: maxDistance === undefined ? undefined : boundingBoxOf(origin, maxDistance),
+    limit: query.limit,
+    offset: query.offset,
+  });
+  if (maxDistance === undefined && rows.length < query.limit) {
+    // The page reaches past the located sellers' products into those without a distance. When
+    // this page has some located products, they were the last ones, so there were offset + n.
+    const located =
+      rows.length > 0 ? query.offset + rows.length : await countProductsOfLocatedSellers(db, filters);
+    rows.push(
+      ...(await listUnlocatedProductCards(db, {
+        ...filters,
+        limit: query.limit - rows.length,
+        offset: Math.max(0, query.offset - located),
+      })),
+    );
+  }
+  return rows.map(toListItem);
+}
+
+/**
+ * GET /api/products/{id}: anyone (DECISIONS §3), whatever its availability: orders keep their
+ * items and their pages link here (DECISIONS §4). The distance is there for a signed-in viewer.
+ */
+export async function getProduct(db: Db, actor: Actor | null, id: string): Promise<ProductDetail> {
+  const origin = actor ? await findPrimaryLocation(db, actor.id) : null;
+  const row = await findProductCard(db, id, origin);
+  if (!row) throw productNotFound();
+  const images = await listProductImages(db, id, row.product.imageUrl);
+  return { ...toListItem(row), images };
+}
+
+/** GET /api/products/{id}/images: anyone; the extra images in display order. */
+export async function getProductImages(db: Db, id: string): Promise<ProductImage[]> {
+  const product = await findProductImageOwner(db, id);
+  if (!product) throw productNotFound();
+  return listProductImages(db, id, product.imageUrl);
 }

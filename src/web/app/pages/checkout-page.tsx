@@ -1,40 +1,235 @@
-import { Link } from 'wouter';
-import { ShoppingCart } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { ArrowLeft, ArrowRight, ShoppingCart } from 'lucide-react';
 import { Button } from '../../components/ui/button';
-import { Card, CardContent } from '../../components/ui/card';
+import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
 import { PageHeading } from '../../components/page-heading';
+import { formatAddressLine } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { useAddresses } from '../../features/addresses/api/get-addresses';
 import { useCart } from '../../features/cart/use-cart';
+import { useCheckoutQuote } from '../../features/checkout/api/get-checkout-quote';
+import {
+  checkoutBlocker,
+  defaultAddressId,
+  effectiveDeliveryMethod,
+  isPickupAvailable,
+  itemProblemsOf,
+  readCheckoutSession,
+  saveCheckoutSession,
+  sellersOf,
+  toCheckoutBody,
+  type DeliveryMethod,
+} from '../../features/checkout/checkout-rules';
+import { DeliveryInformationSection } from '../../features/checkout/components/delivery-information-section';
+import { DeliveryMethodSection } from '../../features/checkout/components/delivery-method-section';
+import { CheckoutProblems, OrderSummary } from '../../features/checkout/components/order-summary';
+import { PickupTimeSection } from '../../features/checkout/components/pickup-time-section';
 import { AppLayout } from '../layouts/app-layout';
 
-/** /checkout (spec buyer §2 Checkout). With an empty cart: "Cart is Empty". */
+function EmptyCheckout() {
+  return (
+    <Card className="mx-auto max-w-md">
+      <CardContent className="flex flex-col items-center gap-4 p-8 text-center">
+        <ShoppingCart className="size-12 text-muted-foreground" aria-hidden="true" />
+        <h2 className="text-xl font-semibold">Cart is Empty</h2>
+        <p className="text-muted-foreground">Add some products to your cart before checking out.</p>
+        <Button asChild>
+          <Link href="/" data-testid="link-continue-shopping">
+            Continue Shopping
+          </Link>
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}
+
+/** The choices a buyer made earlier in this tab (back from /payment): start from them. */
+function useInitialChoices() {
+  const [initial] = useState(() => readCheckoutSession());
+  return initial;
+}
+
+function CheckoutForm() {
+  const [, navigate] = useLocation();
+  const { items, setQuantity, remove, setPrice } = useCart();
+  const initial = useInitialChoices();
+  const addresses = useAddresses();
+
+  const [chosenMethod, setChosenMethod] = useState<DeliveryMethod>(initial?.isPickup ? 'pickup' : 'delivery');
+  const [chosenAddressId, setChosenAddressId] = useState<string | null>(initial?.deliveryAddressId || null);
+  const [notes, setNotes] = useState(initial?.deliveryNotes ?? '');
+  const [pickupTimes, setPickupTimes] = useState<Record<string, string>>(initial?.scheduledPickupTime ?? {});
+
+  const addressId = chosenAddressId ?? (addresses.data ? defaultAddressId(addresses.data) : null);
+  const cartOffersPickup = isPickupAvailable(items);
+  const sellers = sellersOf(items);
+
+  // Notes do not change the price: they are left out of the quote so typing asks nothing.
+  const quoteOf = (method: DeliveryMethod) =>
+    toCheckoutBody(items, {
+      isPickup: method === 'pickup',
+      deliveryAddressId: addressId,
+      deliveryNotes: '',
+      pickupTimes,
+    });
+  const quoteQuery = useCheckoutQuote(quoteOf(effectiveDeliveryMethod(chosenMethod, cartOffersPickup)));
+  const quote = quoteQuery.data;
+
+  // Spec buyer §4: pickup is offered only while every item offers it (the cart's copy, and the
+  // server's current answer); the choice falls back to delivery when that stops being true.
+  const serverOffersPickup = quote && !quoteQuery.isPlaceholderData ? quote.pickupAvailable : true;
+  const pickupAvailable = cartOffersPickup && serverOffersPickup;
+  if (chosenMethod === 'pickup' && !pickupAvailable) setChosenMethod('delivery');
+  const method = effectiveDeliveryMethod(chosenMethod, pickupAvailable);
+
+  const isUpdating = quoteQuery.isFetching || quoteQuery.isPlaceholderData;
+  const blocker = checkoutBlocker({
+    method,
+    addressId,
+    addresses: addresses.data,
+    sellerIds: sellers.map((seller) => seller.sellerId),
+    pickupTimes,
+  });
+  const itemProblems = itemProblemsOf(quote);
+  const otherProblem = quote?.problems.find((problem) => !itemProblems.includes(problem));
+
+  let reason: { title?: string; message: string } | null = null;
+  if (blocker) reason = blocker;
+  else if (!quote)
+    reason = {
+      message: quoteQuery.isError ? 'Your order could not be priced.' : 'Calculating your order...',
+    };
+  else if (itemProblems.length > 0) reason = { message: 'Please review the problems with your cart first.' };
+  else if (otherProblem) reason = { message: otherProblem.message };
+  else if (!quote.canPay) reason = { message: 'This order cannot be paid yet.' };
+  const canProceed = reason === null && !isUpdating;
+
+  const selectedAddress = addresses.data?.find((address) => address.id === addressId);
+
+  const proceed = () => {
+    if (!canProceed) return;
+    const isPickup = method === 'pickup';
+    saveCheckoutSession({
+      isPickup,
+      deliveryAddress: isPickup || !selectedAddress ? '' : formatAddressLine(selectedAddress),
+      deliveryAddressId: isPickup || !addressId ? '' : addressId,
+      deliveryNotes: isPickup ? '' : notes.trim(),
+      scheduledPickupTime: isPickup
+        ? Object.fromEntries(
+            sellers.flatMap(({ sellerId }) => {
+              const time = pickupTimes[sellerId];
+              return time ? [[sellerId, time]] : [];
+            }),
+          )
+        : {},
+    });
+    navigate('/payment');
+  };
+
+  const acceptPrices = () => {
+    for (const item of quote?.orders.flatMap((order) => order.items) ?? [])
+      setPrice(item.productId, item.price);
+  };
+
+  return (
+    <div className="grid gap-8 lg:grid-cols-5">
+      <div className="flex flex-col gap-6 lg:col-span-3">
+        <DeliveryMethodSection method={method} pickupAvailable={pickupAvailable} onChange={setChosenMethod} />
+        {method === 'delivery' ? (
+          <DeliveryInformationSection
+            addresses={addresses.data}
+            isLoading={addresses.isLoading}
+            isError={addresses.isError}
+            onRetry={() => void addresses.refetch()}
+            selectedId={addressId}
+            onSelect={setChosenAddressId}
+            notes={notes}
+            onNotesChange={setNotes}
+          />
+        ) : (
+          <PickupTimeSection
+            sellers={sellers.map((seller) => {
+              const order = quote?.orders.find((candidate) => candidate.sellerId === seller.sellerId);
+              return {
+                sellerId: seller.sellerId,
+                sellerName: order?.sellerName ?? seller.sellerName ?? 'Seller',
+                pickupAddress: order ? order.pickupAddress : undefined,
+              };
+            })}
+            pickupTimes={pickupTimes}
+            onChange={(sellerId, datetime) => setPickupTimes((times) => ({ ...times, [sellerId]: datetime }))}
+          />
+        )}
+      </div>
+
+      <Card className="h-fit lg:sticky lg:top-24 lg:col-span-2">
+        <CardHeader>
+          <CardTitle as="h2">Order Summary</CardTitle>
+        </CardHeader>
+        <CardContent className="flex flex-col gap-6">
+          <OrderSummary
+            quote={quote}
+            isLoading={quoteQuery.isLoading}
+            isError={quoteQuery.isError}
+            isUpdating={isUpdating}
+            onRetry={() => void quoteQuery.refetch()}
+          />
+          {quote ? (
+            <CheckoutProblems
+              problems={itemProblems}
+              quote={quote}
+              actions={{ onAcceptPrices: acceptPrices, onRemove: remove, onSetQuantity: setQuantity }}
+            />
+          ) : null}
+          <div className="flex flex-col gap-3">
+            <Button
+              size="lg"
+              onClick={proceed}
+              disabled={!canProceed}
+              aria-describedby={reason ? 'proceed-reason' : undefined}
+              data-testid="button-proceed-to-payment"
+            >
+              Proceed to Payment
+              <ArrowRight aria-hidden="true" />
+            </Button>
+            <p
+              id="proceed-reason"
+              role="status"
+              className="min-h-5 text-sm text-muted-foreground"
+              data-testid="text-proceed-reason"
+            >
+              {reason ? (
+                <>
+                  {reason.title ? (
+                    <span className="font-semibold text-foreground">{reason.title}: </span>
+                  ) : null}
+                  {reason.message}
+                </>
+              ) : null}
+            </p>
+          </div>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
+
+/** /checkout (spec buyer §2 Checkout, §4, §5; DECISIONS §5). With an empty cart: "Cart is Empty". */
 export function CheckoutPage() {
   useDocumentTitle('Checkout');
   const { items } = useCart();
 
   return (
     <AppLayout>
+      <Button asChild variant="ghost" className="mb-4 -ml-3">
+        <Link href="/cart" data-testid="link-back-to-cart">
+          <ArrowLeft aria-hidden="true" />
+          Back to Cart
+        </Link>
+      </Button>
       <PageHeading title="Checkout" />
-      {items.length === 0 ? (
-        <Card className="mx-auto max-w-md">
-          <CardContent className="flex flex-col items-center gap-4 p-8 text-center">
-            <ShoppingCart className="size-12 text-muted-foreground" aria-hidden="true" />
-            <h2 className="text-xl font-semibold">Cart is Empty</h2>
-            <p className="text-muted-foreground">Add some products to your cart before checking out.</p>
-            <Button asChild>
-              <Link href="/" data-testid="link-continue-shopping">
-                Continue Shopping
-              </Link>
-            </Button>
-          </CardContent>
-        </Card>
-      ) : (
-        <Button asChild variant="outline">
-          <Link href="/cart" data-testid="link-back-to-cart">
-            Back to Cart
-          </Link>
-        </Button>
-      )}
+      {items.length === 0 ? <EmptyCheckout /> : <CheckoutForm />}
     </AppLayout>
   );
 }

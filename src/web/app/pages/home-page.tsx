@@ -1,32 +1,42 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
 import { Search } from 'lucide-react';
 import { displayName } from '@domain/roles';
 import { Input } from '../../components/ui/input';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useSignedInUser } from '../../lib/use-auth';
+import { useAddresses } from '../../features/addresses/api/get-addresses';
 import { addProductToCart } from '../../features/cart/add-to-cart';
 import { useCategories } from '../../features/catalog/api/get-categories';
-import { ALL_CATEGORIES, useProducts } from '../../features/catalog/api/get-products';
+import { useProducts } from '../../features/catalog/api/get-products';
 import { CategoryChips } from '../../features/catalog/components/category-chips';
+import { DistanceFilter, type LocationStatus } from '../../features/catalog/components/distance-filter';
 import { ProductGrid } from '../../features/catalog/components/product-grid';
+import { useCatalogFilters } from '../../features/catalog/use-catalog-filters';
 import { AppLayout } from '../layouts/app-layout';
 
-/** Typing pauses this long before the search is sent. */
-const SEARCH_DEBOUNCE_MS = 300;
+/** DECISIONS §4: distance is measured from the buyer's primary address, once it has coordinates. */
+function useLocationStatus(): LocationStatus {
+  const addresses = useAddresses();
+  if (addresses.isPending) return 'loading';
+  const primary = addresses.data?.find((address) => address.isPrimary);
+  return primary && primary.latitude !== null && primary.longitude !== null ? 'available' : 'unavailable';
+}
 
-/** The signed-in home (spec buyer §2 Home): hero, search, category chips, "Featured Products". */
+/**
+ * The signed-in home (spec buyer §2 Home): hero, search, category chips, the distance filter and
+ * the "Featured Products" grid, paged with "Load more" so the whole catalog can be reached.
+ */
 export function HomePage() {
   useDocumentTitle('Home');
   const user = useSignedInUser();
   const searchId = useId();
-  const [searchInput, setSearchInput] = useState('');
-  const [category, setCategory] = useState<string>(ALL_CATEGORIES);
-  const search = useDebouncedValue(searchInput, SEARCH_DEBOUNCE_MS);
+  const filters = useCatalogFilters();
+  const locationStatus = useLocationStatus();
 
   const categories = useCategories();
-  const products = useProducts({ search, category });
+  const products = useProducts(filters.queryFor(locationStatus === 'available'));
   const greetingName = user.firstName?.trim() ? user.firstName.trim() : displayName(user);
+  const isUpdating = products.isFetching && !products.isLoading && !products.isFetchingNextPage;
 
   return (
     <AppLayout contained={false}>
@@ -52,44 +62,61 @@ export function HomePage() {
       </section>
 
       <section aria-labelledby="products-heading" className="mx-auto max-w-7xl px-4 py-10 sm:px-6">
-        <div className="flex flex-col gap-4">
-          <div className="relative max-w-xl">
-            <label htmlFor={searchId} className="sr-only">
-              Search products
-            </label>
-            <Search
-              className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground"
-              aria-hidden="true"
-            />
-            <Input
-              id={searchId}
-              type="search"
-              placeholder="Search products..."
-              value={searchInput}
-              onChange={(event) => setSearchInput(event.target.value)}
-              className="pl-9"
-              data-testid="input-search"
-              autoComplete="off"
+        <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_22rem] lg:items-start">
+          <div className="flex min-w-0 flex-col gap-4">
+            <div className="relative max-w-xl">
+              <label htmlFor={searchId} className="sr-only">
+                Search products
+              </label>
+              <Search
+                className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground"
+                aria-hidden="true"
+              />
+              <Input
+                id={searchId}
+                type="search"
+                placeholder="Search products..."
+                value={filters.searchInput}
+                onChange={(event) => filters.setSearchInput(event.target.value)}
+                className="pl-9"
+                data-testid="input-search"
+                autoComplete="off"
+              />
+            </div>
+            <CategoryChips
+              categories={categories.data ?? []}
+              selected={filters.category}
+              onSelect={filters.setCategory}
             />
           </div>
-          <CategoryChips categories={categories.data ?? []} selected={category} onSelect={setCategory} />
+          <DistanceFilter
+            locationStatus={locationStatus}
+            isOn={filters.isDistanceOn}
+            onToggle={filters.setDistanceOn}
+            miles={filters.miles}
+            onMilesChange={filters.setMiles}
+          />
         </div>
 
         <div className="mb-6 mt-10 flex items-baseline justify-between gap-4">
           <h2 id="products-heading" className="text-2xl font-bold tracking-tight">
             Featured Products
           </h2>
-          {products.isFetching && !products.isLoading ? (
-            <span role="status" className="text-sm text-muted-foreground">
-              Updating...
-            </span>
-          ) : null}
+          <span role="status" className="text-sm text-muted-foreground">
+            {isUpdating ? 'Updating...' : ''}
+          </span>
         </div>
         <ProductGrid
-          products={products.data}
+          products={products.products}
           isLoading={products.isLoading}
           isError={products.isError}
           onAdd={addProductToCart}
+          paging={{
+            hasMore: products.hasNextPage,
+            isLoadingMore: products.isFetchingNextPage,
+            loadMoreFailed: products.isFetchNextPageError,
+            onLoadMore: () => void products.fetchNextPage(),
+          }}
         />
       </section>
     </AppLayout>

@@ -1,21 +1,75 @@
-import { ArrowLeft } from 'lucide-react';
+import { ArrowLeft, House, PackageSearch, TriangleExclamationPoint } from 'lucide-react';
+import { Link, useParams } from 'wouter';
 import { Button } from '../../components/ui/button';
-import { PageHeading } from '../../components/page-heading';
+import { PageLoading } from '../../components/page-loading';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useGoBack } from '../../lib/use-go-back';
+import { addProductToCart } from '../../features/cart/add-to-cart';
+import { isProductNotFound, useProduct } from '../../features/catalog/api/get-product';
+import { useProductImages } from '../../features/catalog/api/get-product-images';
+import { ProductDetail } from '../../features/catalog/components/product-detail';
 import { AppLayout } from '../layouts/app-layout';
 
-/** /products/{id} (spec buyer §2 Product detail). The detail itself comes with GET /api/products/{id}. */
+function ProductNotFound() {
+  return (
+    <div className="flex flex-col items-center gap-4 py-16 text-center" data-testid="product-not-found">
+      <PackageSearch className="size-12 text-muted-foreground" aria-hidden="true" />
+      <h1 className="text-2xl font-bold tracking-tight">Product not found</h1>
+      <p className="max-w-md text-muted-foreground">
+        This product does not exist, or the link to it is incomplete.
+      </p>
+      <Button asChild>
+        <Link href="/" data-testid="link-back-to-home">
+          <House aria-hidden="true" />
+          Back to Home
+        </Link>
+      </Button>
+    </div>
+  );
+}
+
+function ProductLoadFailed({ onRetry }: { onRetry: () => void }) {
+  return (
+    <div role="alert" className="flex flex-col items-center gap-4 py-16 text-center">
+      <TriangleExclamationPoint className="size-12 text-destructive" aria-hidden="true" />
+      <h1 className="text-2xl font-bold tracking-tight">Failed to load product</h1>
+      <p className="max-w-md text-muted-foreground">Check your connection and try again.</p>
+      <Button variant="outline" onClick={onRetry} data-testid="button-retry">
+        Try again
+      </Button>
+    </div>
+  );
+}
+
+/** /products/{id} (spec buyer §2 Product detail): the product, or "Product not found" for a 404. */
 export function ProductPage() {
-  useDocumentTitle('Product');
+  const { id = '' } = useParams<{ id: string }>();
   const goBack = useGoBack();
+  const product = useProduct(id);
+  const images = useProductImages(id, product.data?.images);
+  const isNotFound = product.isError && isProductNotFound(product.error);
+  useDocumentTitle(product.data?.name ?? (isNotFound ? 'Product not found' : 'Product'));
+
+  let content;
+  if (product.isPending) content = <PageLoading label="Loading product..." />;
+  else if (isNotFound) content = <ProductNotFound />;
+  else if (product.isError) content = <ProductLoadFailed onRetry={() => void product.refetch()} />;
+  else
+    content = (
+      <ProductDetail
+        product={product.data}
+        images={images.data ?? product.data.images}
+        onAdd={addProductToCart}
+      />
+    );
+
   return (
     <AppLayout>
       <Button variant="ghost" onClick={goBack} className="mb-6 -ml-3" data-testid="button-back">
         <ArrowLeft aria-hidden="true" />
         Back
       </Button>
-      <PageHeading title="Product" />
+      {content}
     </AppLayout>
   );
 }

@@ -9,6 +9,7 @@ import {
   lineTotal,
   parseStoredCart,
   removeItem,
+  updatePrice,
   updateQuantity,
   type CartItem,
   type CartProduct,
@@ -160,5 +161,12 @@ describe('cart store (local storage)', () => {
     store.subscribe(listener);
     window.dispatchEvent(new StorageEvent('storage', { key: 'theme' }));
     expect(listener).not.toHaveBeenCalled();
+  });
+});
+
+describe('accepting a new price at checkout', () => {
+  it('changes the price of one item only', () => {
+    const items = updatePrice(addItem(addItem([], lamp), chair), 'p1', '13.00');
+    expect(items.map((item) => item.price)).toEqual(['13.00', 40]);
   });
 });

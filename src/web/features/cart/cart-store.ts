@@ -44,6 +44,11 @@ export function updateQuantity(items: readonly CartItem[], id: string, quantity:
   return items.map((item) => (item.id === id ? { ...item, quantity: whole } : item));
 }
 
+/** The checkout found a new price (DECISIONS §5): the buyer accepted it, the cart shows it from now on. */
+export function updatePrice(items: readonly CartItem[], id: string, price: string): CartItem[] {
+  return items.map((item) => (item.id === id ? { ...item, price } : item));
+}
+
 export function removeItem(items: readonly CartItem[], id: string): CartItem[] {
   return items.filter((item) => item.id !== id);
 }
@@ -94,6 +99,7 @@ export interface CartStore {
   getSnapshot: () => readonly CartItem[];
   add: (product: CartProduct) => void;
   setQuantity: (id: string, quantity: number) => void;
+  setPrice: (id: string, price: string) => void;
   remove: (id: string) => void;
   clear: () => void;
 }
@@ -169,6 +175,7 @@ export function createCartStore(
     getSnapshot,
     add: (product) => write(addItem(getSnapshot(), product)),
     setQuantity: (id, quantity) => write(updateQuantity(getSnapshot(), id, quantity)),
+    setPrice: (id, price) => write(updatePrice(getSnapshot(), id, price)),
     remove: (id) => write(removeItem(getSnapshot(), id)),
     clear: () => write(EMPTY),
   };

@@ -7,6 +7,7 @@ export interface CartState {
   count: number;
   add: CartStore['add'];
   setQuantity: CartStore['setQuantity'];
+  setPrice: CartStore['setPrice'];
   remove: CartStore['remove'];
   clear: CartStore['clear'];
 }
@@ -24,6 +25,7 @@ export function useCart(store: CartStore = cartStore): CartState {
       count: cartCount(items),
       add: store.add,
       setQuantity: store.setQuantity,
+      setPrice: store.setPrice,
       remove: store.remove,
       clear: store.clear,
     }),

@@ -1,4 +1,66 @@
+import type { ProductImage } from '@domain/catalog';
+import { deliveryFeeFor } from '@domain/fees';
+import { formatCents, parseCents } from '@domain/money';
+
 /** Spec buyer §5 and seller §4: a product can be bought when it is available and in stock. */
 export function isPurchasable(product: { available: boolean; stock: number }): boolean {
   return product.available && product.stock > 0;
+}
+
+/** Spec buyer §2 "Product card": the location line shows only when both city and state exist. */
+export function sellerLocationOf(product: {
+  sellerCity: string | null;
+  sellerState: string | null;
+}): string | null {
+  const city = product.sellerCity?.trim();
+  const state = product.sellerState?.trim();
+  return city && state ? `${city}, ${state}` : null;
+}
+
+/** "24 in stock", or "Out of Stock" when the product cannot be bought (spec buyer §2). */
+export function stockTextOf(product: { available: boolean; stock: number }): string {
+  return isPurchasable(product) ? `${product.stock} in stock` : 'Out of Stock';
+}
+
+/** Spec buyer §9: the text that describes trailer delivery. */
+export const TRAILER_DELIVERY_TEXT = '$50 base plus $2 per mile';
+
+export type DeliveryOption =
+  { kind: 'seller'; fee: string } | { kind: 'driver'; fee: string } | { kind: 'trailer'; fee: string };
+
+/**
+ * How this product reaches a buyer who orders it on its own, with the fee of DECISIONS §5
+ * (the same function the checkout and the server use): the seller's own delivery at their fee,
+ * otherwise a driver for 10.00, or a driver with a trailer for 50.00.
+ */
+export function deliveryOptionOf(product: {
+  requiresTrailer: boolean;
+  sellerDelivery: boolean;
+  sellerDeliveryFee: string | null;
+}): DeliveryOption {
+  const { deliveryFee, sellerDelivery, requiresTrailer } = deliveryFeeFor(
+    [
+      {
+        requiresTrailer: product.requiresTrailer,
+        sellerDelivery: product.sellerDelivery,
+        sellerDeliveryFee: product.sellerDeliveryFee === null ? null : parseCents(product.sellerDeliveryFee),
+      },
+    ],
+    false,
+  );
+  const fee = formatCents(deliveryFee);
+  if (sellerDelivery) return { kind: 'seller', fee };
+  return requiresTrailer ? { kind: 'trailer', fee } : { kind: 'driver', fee };
+}
+
+/**
+ * The gallery: the main image first, then the extra images in display order, each once. Without
+ * a main image the first extra one leads; with none at all the gallery is empty (placeholder).
+ */
+export function galleryOf(mainImageUrl: string | null, extra: readonly ProductImage[]): string[] {
+  const urls = [
+    mainImageUrl,
+    ...[...extra].sort((a, b) => a.displayOrder - b.displayOrder).map((i) => i.imageUrl),
+  ];
+  return [...new Set(urls.filter((url): url is string => Boolean(url)))];
 }

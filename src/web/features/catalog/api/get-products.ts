@@ -1,45 +1,114 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { z } from 'zod';
-import { productListItemSchema, type ProductListItem } from '@domain/catalog';
+import {
+  ANY_DISTANCE_MILES,
+  distanceLimitOf,
+  MIN_DISTANCE_MILES,
+  productListItemSchema,
+  type ProductListItem,
+} from '@domain/catalog';
 import { apiGet } from '../../../lib/api-client';
 
 export const PRODUCTS_KEY = '/api/products';
+export const PRODUCTS_WITH_DISTANCE_KEY = '/api/products/with-distance';
 
 /** "All" means no category filter (spec buyer §5: All or an exact category name). */
 export const ALL_CATEGORIES = 'All';
 
-export interface ProductFilters {
+/** One "Load more" brings this many; divisible by the grid's 1 to 4 columns, so rows stay full. */
+export const PRODUCT_PAGE_SIZE = 24;
+
+export interface ProductQuery {
   search: string;
   category: string;
+  /**
+   * null: the distance filter is off and the plain list is read (GET /api/products). A number:
+   * the filter is on and GET /api/products/with-distance is read, where 500 means any distance
+   * (spec buyer §9) and is sent without maxDistance, so the cards still show their miles.
+   */
+  maxDistance: number | null;
 }
 
-/** The query string of GET /api/products; empty filters are left out. */
-export function productsUrl({ search, category }: ProductFilters): string {
+export interface ProductPage {
+  limit: number;
+  offset: number;
+}
+
+/** The same filters always make the same query key and URL: trimmed search, "All", miles clamped to 1–500. */
+export function normaliseProductQuery({ search, category, maxDistance }: ProductQuery): ProductQuery {
+  return {
+    search: search.trim(),
+    category: category.trim() || ALL_CATEGORIES,
+    maxDistance:
+      maxDistance === null
+        ? null
+        : Math.min(ANY_DISTANCE_MILES, Math.max(MIN_DISTANCE_MILES, Math.round(maxDistance))),
+  };
+}
+
+/** The URL of one page of the grid; empty filters are left out. */
+export function productsUrl(query: ProductQuery, page?: ProductPage): string {
+  const { search, category, maxDistance } = normaliseProductQuery(query);
   const params = new URLSearchParams();
-  const term = search.trim();
-  if (term) params.set('search', term);
-  if (category && category !== ALL_CATEGORIES) params.set('category', category);
-  const query = params.toString();
-  return query ? `${PRODUCTS_KEY}?${query}` : PRODUCTS_KEY;
+  if (maxDistance !== null) {
+    const limit = distanceLimitOf(maxDistance);
+    if (limit !== undefined) params.set('maxDistance', String(limit));
+  }
+  if (search) params.set('search', search);
+  if (category !== ALL_CATEGORIES) params.set('category', category);
+  if (page) {
+    params.set('limit', String(page.limit));
+    params.set('offset', String(page.offset));
+  }
+  const path = maxDistance === null ? PRODUCTS_KEY : PRODUCTS_WITH_DISTANCE_KEY;
+  const queryString = params.toString();
+  return queryString ? `${path}?${queryString}` : path;
 }
 
-/** GET /api/products?search=&category=: available products with their seller's card details. */
+/** One page of available products with their seller's card details (and miles, with the filter on). */
 export async function fetchProducts(
-  filters: ProductFilters,
+  query: ProductQuery,
+  page: ProductPage,
   signal?: AbortSignal,
 ): Promise<ProductListItem[]> {
-  return z.array(productListItemSchema).parse(await apiGet(productsUrl(filters), signal));
+  return z.array(productListItemSchema).parse(await apiGet(productsUrl(query, page), signal));
 }
 
-export function productsQueryOptions(filters: ProductFilters) {
-  const normalised = { search: filters.search.trim(), category: filters.category || ALL_CATEGORIES };
-  return queryOptions({
-    queryKey: [PRODUCTS_KEY, normalised] as const,
-    queryFn: ({ signal }) => fetchProducts(normalised, signal),
+/** Pages by limit/offset until a page comes back short, so the whole catalog can be reached. */
+export function productsInfiniteQueryOptions(query: ProductQuery, pageSize = PRODUCT_PAGE_SIZE) {
+  const normalised = normaliseProductQuery(query);
+  const path = normalised.maxDistance === null ? PRODUCTS_KEY : PRODUCTS_WITH_DISTANCE_KEY;
+  return infiniteQueryOptions({
+    queryKey: [path, normalised, pageSize] as const,
+    queryFn: ({ pageParam, signal }) =>
+      fetchProducts(normalised, { limit: pageSize, offset: pageParam }, signal),
+    initialPageParam: 0,
+    getNextPageParam: (lastPage: ProductListItem[], _allPages, lastOffset: number) =>
+      lastPage.length < pageSize ? undefined : lastOffset + lastPage.length,
   });
 }
 
-/** Keeps showing the last results while a new search loads, so the grid does not flicker. */
-export function useProducts(filters: ProductFilters) {
-  return useQuery({ ...productsQueryOptions(filters), placeholderData: keepPreviousData });
+/**
+ * The pages read so far, one after the other. A product that moved between two page reads (a
+ * new product pushes the list down) would come twice; it is shown once.
+ */
+export function uniqueProducts(pages: readonly (readonly ProductListItem[])[]): ProductListItem[] {
+  const seen = new Set<string>();
+  return pages.flat().filter((product) => {
+    if (seen.has(product.id)) return false;
+    seen.add(product.id);
+    return true;
+  });
+}
+
+/** The grid's products. The last results stay on screen while new filters load, so it does not flicker. */
+export function useProducts(query: ProductQuery) {
+  const result = useInfiniteQuery({
+    ...productsInfiniteQueryOptions(query),
+    placeholderData: keepPreviousData,
+  });
+  const pages = result.data?.pages;
+  const products = useMemo(() => (pages ? uniqueProducts(pages) : undefined), [pages]);
+  return { ...result, products };
 }

@@ -4,7 +4,7 @@ import type { ProductListItem } from '@domain/catalog';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { formatMilesAway, formatOneDecimal, formatPrice } from '../../../lib/format';
-import { isPurchasable } from '../product-rules';
+import { isPurchasable, sellerLocationOf } from '../product-rules';
 import { ProductImage } from '../../../components/product-image';
 
 /** A product in the grid (spec buyer §2 "Product card"); the whole card opens /products/{id}. */
@@ -16,7 +16,7 @@ export function ProductCard({
   onAdd: (product: ProductListItem) => void;
 }) {
   const purchasable = isPurchasable(product);
-  const hasLocation = Boolean(product.sellerCity && product.sellerState);
+  const location = sellerLocationOf(product);
 
   return (
     <article
@@ -31,12 +31,16 @@ export function ProductCard({
         />
         <div className="absolute left-3 top-3 flex flex-wrap gap-1.5">
           {purchasable ? (
-            <Badge variant="success">Available</Badge>
+            <Badge variant="success" data-testid={`badge-available-${product.id}`}>
+              Available
+            </Badge>
           ) : (
-            <Badge variant="destructive">Out of Stock</Badge>
+            <Badge variant="destructive" data-testid={`badge-out-of-stock-${product.id}`}>
+              Out of Stock
+            </Badge>
           )}
           {product.requiresTrailer ? (
-            <Badge variant="warning">
+            <Badge variant="warning" data-testid={`badge-trailer-${product.id}`}>
               <Truck aria-hidden="true" />
               Trailer
             </Badge>
@@ -57,30 +61,39 @@ export function ProductCard({
 
         <p className="flex min-w-0 items-center gap-1.5 text-sm text-muted-foreground">
           <Store className="size-4 shrink-0" aria-hidden="true" />
-          <span className="truncate">{product.sellerName}</span>
+          <span className="truncate" data-testid={`text-seller-${product.id}`}>
+            {product.sellerName}
+          </span>
           <span aria-hidden="true">·</span>
           <Star className="size-4 shrink-0 fill-amber-400 text-amber-500" aria-hidden="true" />
-          {product.sellerRating === null ? (
-            <span className="shrink-0">No reviews yet</span>
-          ) : (
-            <span className="shrink-0">
-              <span className="sr-only">Seller rating </span>
-              {formatOneDecimal(product.sellerRating)}
-            </span>
-          )}
+          <span className="shrink-0" data-testid={`text-rating-${product.id}`}>
+            {/* Short, so the seller's name keeps its room on a narrow card. */}
+            {product.sellerRating === null ? (
+              'New seller'
+            ) : (
+              <>
+                <span className="sr-only">Seller rating </span>
+                {formatOneDecimal(product.sellerRating)}
+              </>
+            )}
+          </span>
         </p>
 
-        {hasLocation ? (
-          <p className="flex min-w-0 items-center gap-1.5 text-sm text-muted-foreground">
+        {location ? (
+          <p
+            className="flex min-w-0 items-center gap-1.5 text-sm text-muted-foreground"
+            data-testid={`text-location-${product.id}`}
+          >
             <MapPin className="size-4 shrink-0" aria-hidden="true" />
-            <span className="truncate">
-              {product.sellerCity}, {product.sellerState}
-            </span>
+            <span className="truncate">{location}</span>
           </p>
         ) : null}
 
         {product.distance !== null ? (
-          <p className="flex items-center gap-1.5 text-sm text-muted-foreground">
+          <p
+            className="flex items-center gap-1.5 text-sm text-muted-foreground"
+            data-testid={`text-distance-${product.id}`}
+          >
             <Navigation className="size-4 shrink-0" aria-hidden="true" />
             {formatMilesAway(product.distance)}
           </p>

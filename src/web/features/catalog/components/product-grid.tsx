@@ -1,20 +1,56 @@
 import type { ReactNode } from 'react';
-import { PackageSearch, TriangleExclamationPoint } from 'lucide-react';
+import { LoaderCircle, PackageSearch, TriangleExclamationPoint } from 'lucide-react';
 import type { ProductListItem } from '@domain/catalog';
+import { Button } from '../../../components/ui/button';
 import { ProductCard } from './product-card';
+
+/** Spec buyer §8: the one text for a product list that could not be read. */
+export const FETCH_PRODUCTS_FAILED_TEXT = 'Failed to fetch products';
+
+export interface ProductGridPaging {
+  hasMore: boolean;
+  isLoadingMore: boolean;
+  /** The last "Load more" failed; the products read before stay on screen. */
+  loadMoreFailed: boolean;
+  onLoadMore: () => void;
+}
 
 interface ProductGridProps {
   products: readonly ProductListItem[] | undefined;
   isLoading: boolean;
   isError: boolean;
   onAdd: (product: ProductListItem) => void;
+  paging?: ProductGridPaging;
+}
+
+function LoadMore({ hasMore, isLoadingMore, loadMoreFailed, onLoadMore }: ProductGridPaging) {
+  if (!hasMore && !loadMoreFailed) return null;
+  return (
+    <div className="mt-10 flex flex-col items-center gap-3">
+      {loadMoreFailed ? (
+        <p role="alert" className="text-sm font-medium text-destructive">
+          {FETCH_PRODUCTS_FAILED_TEXT}
+        </p>
+      ) : null}
+      <Button
+        variant="outline"
+        size="lg"
+        onClick={onLoadMore}
+        disabled={isLoadingMore}
+        data-testid="button-load-more"
+      >
+        {isLoadingMore ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : null}
+        {isLoadingMore ? 'Loading more...' : loadMoreFailed ? 'Try again' : 'Load more'}
+      </Button>
+    </div>
+  );
 }
 
 /**
- * The products with their loading, empty and failure texts (spec buyer §2, §8). The test id
- * sits on a wrapper that is always there, whatever the state.
+ * The products with their loading, empty and failure texts (spec buyer §2, §8) and the "Load
+ * more" button that pages through the rest. The test id sits on a wrapper that is always there.
  */
-export function ProductGrid({ products, isLoading, isError, onAdd }: ProductGridProps) {
+export function ProductGrid({ products, isLoading, isError, onAdd, paging }: ProductGridProps) {
   let content: ReactNode;
   if (isLoading) {
     content = (
@@ -22,11 +58,11 @@ export function ProductGrid({ products, isLoading, isError, onAdd }: ProductGrid
         Loading products...
       </p>
     );
-  } else if (isError) {
+  } else if (isError && !products?.length) {
     content = (
       <div role="alert" className="flex flex-col items-center gap-2 py-16 text-center">
         <TriangleExclamationPoint className="size-8 text-destructive" aria-hidden="true" />
-        <p className="font-medium text-destructive">Failed to fetch products</p>
+        <p className="font-medium text-destructive">{FETCH_PRODUCTS_FAILED_TEXT}</p>
       </div>
     );
   } else if (!products || products.length === 0) {
@@ -38,13 +74,16 @@ export function ProductGrid({ products, isLoading, isError, onAdd }: ProductGrid
     );
   } else {
     content = (
-      <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
-        {products.map((product) => (
-          <li key={product.id} className="flex [&>article]:w-full">
-            <ProductCard product={product} onAdd={onAdd} />
-          </li>
-        ))}
-      </ul>
+      <>
+        <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
+          {products.map((product) => (
+            <li key={product.id} className="flex [&>article]:w-full">
+              <ProductCard product={product} onAdd={onAdd} />
+            </li>
+          ))}
+        </ul>
+        {paging ? <LoadMore {...paging} /> : null}
+      </>
     );
   }
   return <div data-testid="product-grid">{content}</div>;

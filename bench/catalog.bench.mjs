@@ -1,0 +1,420 @@
+// The catalog benchmark (issue 4, "Shown by"): 100,000 products of 2,000 sellers spread over the
+// Chicago metro area, the real built server (dist/server/main.js) on a free loopback port, and a
+// bounded load of the product list, a search and the distance query; then the same bytes from a
+// bare node:http server, to show what the framework and the database cost.
+//
+//   npm run bench                       PGlite, and PostgreSQL too when TEST_DATABASE_URL is set
+//   node bench/catalog.bench.mjs --db=pglite --requests=1000 --concurrency=8
+//
+// Everything runs on 127.0.0.1 and stops by itself; PostgreSQL gets a database of its own, dropped
+// at the end. Results: bench/results/catalog.md (and printed).
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import { catalogFillStatements } from './catalog-fill.mjs';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const MIGRATIONS = path.join(ROOT, 'src/server/db/migrations');
+const SERVER = path.join(ROOT, 'dist/server/main.js');
+const RESULTS = path.join(ROOT, 'bench/results/catalog.md');
+/** The whole run is cut off after this, whatever happens. */
+const RUN_LIMIT_MS = 8 * 60 * 1000;
+
+const args = Object.fromEntries(
+  process.argv.slice(2).map((arg) => {
+    const [key, value = 'true'] = arg.replace(/^--/, '').split('=');
+    return [key, value];
+  }),
+);
+const REQUESTS = Number(args.requests ?? 1000);
+const BARE_REQUESTS = Number(args['bare-requests'] ?? 5000);
+const CONCURRENCY = Number(args.concurrency ?? 16);
+const WARMUP = Number(args.warmup ?? 100);
+const adminUrl = process.env.TEST_DATABASE_URL;
+const databases = (args.db ?? (adminUrl ? 'pglite,postgres' : 'pglite')).split(',');
+
+/** The calls measured; the buyer signs in and lives in the Loop (ZIP 60601). */
+const SCENARIOS = [
+  { name: 'list (first page)', path: '/api/products' },
+  { name: 'search "lantern"', path: '/api/products?search=lantern' },
+  { name: 'search "zzz" (no match)', path: '/api/products?search=zzz' },
+  { name: 'distance ≤ 25 mi', path: '/api/products/with-distance?maxDistance=25', signedIn: true },
+  { name: 'distance, any', path: '/api/products/with-distance', signedIn: true },
+];
+
+const children = new Set();
+const cleanups = [];
+function stopChildren() {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+}
+const watchdog = setTimeout(() => {
+  process.stderr.write(`The benchmark ran over ${RUN_LIMIT_MS / 60000} minutes; stopping.\n`);
+  stopChildren();
+  process.exit(1);
+}, RUN_LIMIT_MS);
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    stopChildren();
+    process.exit(130);
+  });
+
+function log(line) {
+  process.stdout.write(`${line}\n`);
+}
+
+function assertLoopback(url) {
+  const host = new URL(url).hostname;
+  if (!['127.0.0.1', 'localhost', '[::1]', '::1'].includes(host))
+    throw new Error(`The benchmark only talks to this machine; TEST_DATABASE_URL points at ${host}`);
+}
+
+// --- Databases ---------------------------------------------------------------------------------
+
+async function fill(run) {
+  const started = performance.now();
+  for (const statement of catalogFillStatements()) await run(statement);
+  return performance.now() - started;
+}
+
+async function preparePglite(dataDir) {
+  const client = new PGlite(path.join(dataDir, 'db'), { extensions: { pg_trgm } });
+  await client.waitReady;
+  try {
+    await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS });
+    const fillMs = await fill((statement) => client.exec(statement));
+    const version = (await client.query('select version()')).rows[0].version;
+    return { env: {}, fillMs, version: `PGlite ${pgliteVersion()} (${version.split(' on ')[0]})` };
+  } finally {
+    await client.close();
+  }
+}
+
+function pgliteVersion() {
+  const file = path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json');
+  return JSON.parse(fs.readFileSync(file, 'utf8')).version;
+}
+
+async function preparePostgres() {
+  assertLoopback(adminUrl);
+  const name = `mkt_bench_${crypto.randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  cleanups.push(async () => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(`drop database if exists "${name}" with (force)`);
+    await client.end();
+  });
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const pool = new pg.Pool({ connectionString: url.href, max: 1 });
+  try {
+    await migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS });
+    const fillMs = await fill((statement) => pool.query(statement));
+    const version = (await pool.query('show server_version')).rows[0].server_version;
+    return { env: { DATABASE_URL: url.href }, fillMs, version: `PostgreSQL ${version}` };
+  } finally {
+    await pool.end();
+  }
+}
+
+// --- Processes ---------------------------------------------------------------------------------
+
+function startProcess(args, env, ready) {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${args[0]} did not start in time:\n${output}`)), 90_000);
+    const onData = (chunk) => {
+      output += chunk.toString();
+      const match = ready.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, port: Number(match[1]), output: () => output });
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', (chunk) => (output += chunk.toString()));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${args[0]} exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+async function stopProcess(child) {
+  if (child.exitCode !== null) return;
+  await new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+}
+
+// --- HTTP --------------------------------------------------------------------------------------
+
+function request(port, { method = 'GET', path: urlPath, headers = {}, body, agent }) {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: urlPath,
+        agent,
+        headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) },
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (chunk) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.setTimeout(30_000, () => req.destroy(new Error('request timed out')));
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+/** A new buyer with a primary address in the Loop; answers the session cookie. */
+async function signUpBuyer(port) {
+  const signup = await request(port, {
+    method: 'POST',
+    path: '/api/signup',
+    body: {
+      email: 'bench-shopper@example.com',
+      password: 'bench password 123',
+      firstName: 'Bench',
+      lastName: 'Shopper',
+    },
+  });
+  if (signup.status !== 201) throw new Error(`sign-up failed: ${signup.status} ${signup.body}`);
+  const setCookie = [signup.headers['set-cookie'] ?? []].flat();
+  const cookie = setCookie.find((c) => c.startsWith('sid='))?.split(';')[0];
+  if (!cookie) throw new Error('no session cookie');
+  const address = await request(port, {
+    method: 'POST',
+    path: '/api/addresses',
+    headers: { cookie },
+    body: { addressLine1: '233 S Wacker Dr', city: 'Chicago', state: 'IL', zipCode: '60601' },
+  });
+  if (address.status !== 201) throw new Error(`address failed: ${address.status} ${address.body}`);
+  return cookie;
+}
+
+/** N requests, at most C in flight on keep-alive connections; latencies in milliseconds. */
+async function load(port, urlPath, headers, requests, concurrency) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const latencies = [];
+  let issued = 0;
+  let failures = 0;
+  let bytes = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (issued < requests) {
+        issued++;
+        const t0 = performance.now();
+        try {
+          const response = await request(port, { path: urlPath, headers, agent });
+          if (response.status !== 200) failures++;
+          bytes = response.body.length;
+        } catch {
+          failures++;
+        }
+        latencies.push(performance.now() - t0);
+      }
+    }),
+  );
+  const elapsed = performance.now() - started;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (q) => latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)];
+  return {
+    requests,
+    concurrency,
+    failures,
+    bytes,
+    seconds: elapsed / 1000,
+    rps: requests / (elapsed / 1000),
+    p50: at(0.5),
+    p95: at(0.95),
+    p99: at(0.99),
+    max: latencies[latencies.length - 1],
+  };
+}
+
+// --- The run -----------------------------------------------------------------------------------
+
+function checkAnswer(scenario, body) {
+  const list = JSON.parse(body.toString());
+  if (!Array.isArray(list)) throw new Error(`${scenario.name}: not a list`);
+  if (scenario.path.includes('search=lantern') && !list.every((p) => /lantern/i.test(p.name)))
+    throw new Error(`${scenario.name}: a result does not match`);
+  if (scenario.path.includes('maxDistance=25')) {
+    const distances = list.map((p) => p.distance);
+    if (distances.some((d) => d === null || d > 25))
+      throw new Error(`${scenario.name}: a product is too far`);
+    if (distances.some((d, i) => i > 0 && d < distances[i - 1]))
+      throw new Error(`${scenario.name}: not nearest first`);
+  }
+  return list.length;
+}
+
+async function benchDatabase(kind) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mkt-bench-'));
+  cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  log(`\n[${kind}] filling 100,000 products of 2,000 sellers…`);
+  const prepared = kind === 'postgres' ? await preparePostgres() : await preparePglite(dataDir);
+  log(
+    `[${kind}] filled in ${(prepared.fillMs / 1000).toFixed(1)} s (${prepared.version}); starting the server…`,
+  );
+  const server = await startProcess(
+    [SERVER],
+    {
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      SESSION_SECRET: crypto.randomBytes(32).toString('hex'),
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      DEMO_DATA: 'off',
+      LOG_LEVEL: 'warn',
+      ...prepared.env,
+    },
+    /is running at http:\/\/[^:]+:(\d+)/,
+  );
+  const rows = [];
+  try {
+    const cookie = await signUpBuyer(server.port);
+    const captured = {};
+    for (const scenario of SCENARIOS) {
+      const headers = scenario.signedIn ? { cookie } : {};
+      const first = await request(server.port, { path: scenario.path, headers });
+      if (first.status !== 200) throw new Error(`${scenario.name}: ${first.status} ${first.body}`);
+      const count = checkAnswer(scenario, first.body);
+      captured[scenario.path] = {
+        contentType: first.headers['content-type'],
+        body: first.body.toString('base64'),
+      };
+      await load(server.port, scenario.path, headers, WARMUP, CONCURRENCY);
+      const result = await load(server.port, scenario.path, headers, REQUESTS, CONCURRENCY);
+      log(
+        `[${kind}] ${scenario.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms (${count} products)`,
+      );
+      rows.push({ target: `server + ${kind}`, scenario: scenario.name, count, ...result });
+    }
+    await stopProcess(server.child);
+
+    const routesFile = path.join(dataDir, 'bare-routes.json');
+    fs.writeFileSync(routesFile, JSON.stringify(captured));
+    const bare = await startProcess(
+      [path.join(ROOT, 'bench/bare-server.mjs'), routesFile],
+      { PATH: process.env.PATH },
+      /listening (\d+)/,
+    );
+    try {
+      for (const scenario of SCENARIOS) {
+        await load(bare.port, scenario.path, {}, WARMUP, CONCURRENCY);
+        const result = await load(bare.port, scenario.path, {}, BARE_REQUESTS, CONCURRENCY);
+        log(
+          `[bare] ${scenario.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`,
+        );
+        rows.push({ target: 'bare node:http, same bytes', scenario: scenario.name, count: null, ...result });
+      }
+    } finally {
+      await stopProcess(bare.child);
+    }
+  } finally {
+    await stopProcess(server.child);
+  }
+  return { kind, version: prepared.version, fillMs: prepared.fillMs, rows };
+}
+
+function report(runs, started, startLoad) {
+  const args = process.argv.slice(2).join(' ');
+  // `npm run bench` builds the server first, then runs this file.
+  const command =
+    process.env.npm_lifecycle_event === 'bench'
+      ? `npm run bench ${args}`.trim()
+      : `node bench/catalog.bench.mjs ${args}`.trim();
+  const cpu = os.cpus();
+  const lines = [
+    '# Catalog benchmark',
+    '',
+    `Run ${new Date(started).toISOString()} with \`${command}\`${adminUrl ? ' (TEST_DATABASE_URL set)' : ''}.`,
+    '',
+    `- Machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} logical CPUs, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}.`,
+    '  The load generator, the server (one Node process) and PostgreSQL share these CPUs.',
+    `  Load average (1 min) at the start: ${startLoad.toFixed(2)}; other work on the machine slows every figure alike.`,
+    '- Data: 100,000 products (95% available) of 2,000 sellers spread uniformly over a 40-mile disc',
+    '  around the Loop (one in fifty without coordinates), 200 buyers, 20,000 delivered orders with a',
+    '  seller review each (bench/catalog-fill.mjs). The buyer measuring lives in ZIP 60601.',
+    `- Load: ${REQUESTS} requests per call to the server and ${BARE_REQUESTS} to the bare server, ${CONCURRENCY} at a time on`,
+    `  keep-alive connections, after ${WARMUP} warm-up requests; pages of 48 products (the default).`,
+    '- Server: the built app (`dist/server/main.js`, NODE_ENV=production, LOG_LEVEL=warn) on 127.0.0.1;',
+    '  the bare server answers the very bytes the app sent, captured once per call, with no other work.',
+    '',
+  ];
+  for (const run of runs) {
+    lines.push(`## ${run.version}`, '', `Filled in ${(run.fillMs / 1000).toFixed(1)} s.`, '');
+    lines.push(
+      '| target | call | products | req/s | p50 ms | p95 ms | p99 ms | max ms | bytes | failed |',
+      '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    );
+    for (const row of run.rows)
+      lines.push(
+        `| ${row.target} | ${row.scenario} | ${row.count ?? ''} | ${row.rps.toFixed(0)} | ${row.p50.toFixed(2)} | ${row.p95.toFixed(2)} | ${row.p99.toFixed(2)} | ${row.max.toFixed(2)} | ${row.bytes} | ${row.failures} |`,
+      );
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+async function main() {
+  const started = Date.now();
+  const startLoad = os.loadavg()[0];
+  if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: run npm run build:server first`);
+  const runs = [];
+  try {
+    for (const kind of databases) {
+      if (kind === 'postgres' && !adminUrl) throw new Error('--db=postgres needs TEST_DATABASE_URL');
+      if (kind !== 'postgres' && kind !== 'pglite') throw new Error(`Unknown database ${kind}`);
+      runs.push(await benchDatabase(kind));
+    }
+  } finally {
+    stopChildren();
+    for (const cleanup of cleanups.reverse())
+      await cleanup().catch((error) => log(`cleanup: ${error.message}`));
+  }
+  const text = report(runs, started, startLoad);
+  fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
+  fs.writeFileSync(RESULTS, `${text}\n`);
+  log(
+    `\n${text}\nWritten to ${path.relative(process.cwd(), RESULTS)} in ${((Date.now() - started) / 1000).toFixed(0)} s.`,
+  );
+}
+
+main()
+  .catch((error) => {
+    process.stderr.write(`${error.stack ?? error}\n`);
+    process.exitCode = 1;
+  })
+  .finally(() => clearTimeout(watchdog));

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { pickupAddressSchema } from './addresses';
+import { moneyStringSchema } from './catalog';
+import { orderStatusSchema } from './order-status';
+import { idSchema } from './users';
+
+/**
+ * Orders as the API answers them (spec buyer §3 "Order", spec seller §3, DECISIONS §3, §6, §7).
+ * Money is a decimal string with 2 places, rates with 4 places.
+ *
+ * Drivers never see item prices and see only their own earnings (DECISIONS §3): for a viewer whose
+ * only link to the order is being its driver, the fields marked "hidden from the driver" are left
+ * out of the answer (absent, not null). Buyers, sellers and admins see every field.
+ */
+
+/** Rates at the edges: 4 places ("0.0600"). */
+export const rateStringSchema = z.string().regex(/^\d+\.\d{4}$/);
+
+export const orderSchema = z.object({
+  id: z.string(),
+  /** Short and readable, unique: ORD-7F3K9Q (DECISIONS §5). */
+  orderNumber: z.string(),
+  status: orderStatusSchema,
+  isPickup: z.boolean(),
+  /** The seller delivers this order themselves (no driver; timeline pending → in-transit → delivered). */
+  sellerDelivery: z.boolean(),
+  /** Some item needs a trailer: offered only to drivers with a trailer image; photo before pickup. */
+  requiresTrailer: z.boolean(),
+  sellerId: z.string(),
+  buyerId: z.string(),
+  driverId: z.string().nullable(),
+  /** The seller's address the order leaves from (pickup or driver collection); null if unknown. */
+  pickupAddress: pickupAddressSchema.nullable(),
+  /** One line of text; for a pickup order "Pickup at <seller address>". */
+  deliveryAddress: z.string(),
+  deliveryNotes: z.string().nullable(),
+  /** ISO date-times. */
+  scheduledPickupTime: z.string().nullable(),
+  estimatedDeliveryTime: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  deliveryPhotoUrl: z.string().nullable(),
+  /** Number of units ordered (sum of item quantities). */
+  itemCount: z.number().int(),
+  /** Hidden from the driver. */
+  productSubtotal: moneyStringSchema.optional(),
+  /** Hidden from the driver. */
+  deliveryFee: moneyStringSchema.optional(),
+  /** What the buyer paid for this order. Hidden from the driver. */
+  total: moneyStringSchema.optional(),
+  /** Hidden from the driver. Includes the whole delivery fee when the seller delivers. */
+  sellerEarnings: moneyStringSchema.optional(),
+  /** Always shown: it is the driver's own earnings (0.00 when no driver is involved). */
+  driverEarnings: moneyStringSchema,
+  /** purchasePlatformFee + deliveryPlatformFee. Hidden from the driver. */
+  platformFee: moneyStringSchema.optional(),
+  /** productSubtotal × salesCommissionRate. Hidden from the driver. */
+  purchasePlatformFee: moneyStringSchema.optional(),
+  /** deliveryFee × deliveryCommissionRate. Hidden from the driver. */
+  deliveryPlatformFee: moneyStringSchema.optional(),
+  /** Hidden from the driver. */
+  salesCommissionRate: rateStringSchema.optional(),
+  /** 0.0000 for seller-delivered and pickup orders. Hidden from the driver. */
+  deliveryCommissionRate: rateStringSchema.optional(),
+  /** The seller's 30-day sales the loyalty discount was computed from. Hidden from the driver. */
+  seller30DaySales: moneyStringSchema.optional(),
+  /** The payment provider's id of the payment (test: tp_…, Stripe: pi_…). Hidden from the driver. */
+  paymentIntentId: z.string().nullable().optional(),
+});
+export type Order = z.infer<typeof orderSchema>;
+
+/** GET /api/orders/{id}/items (spec seller §3 "Order item"). `price` is absent for a driver viewer. */
+export const orderItemSchema = z.object({
+  id: z.string(),
+  orderId: z.string(),
+  productId: z.string(),
+  productName: z.string(),
+  productDescription: z.string().nullable(),
+  productImageUrl: z.string().nullable(),
+  quantity: z.number().int(),
+  /** Unit price paid. Hidden from the driver. */
+  price: moneyStringSchema.optional(),
+  /** price × quantity. Hidden from the driver. */
+  lineTotal: moneyStringSchema.optional(),
+});
+export type OrderItem = z.infer<typeof orderItemSchema>;
+
+/** GET /api/orders/{id}/events: every status change with its actor and time, oldest first (DECISIONS §7). */
+export const orderEventSchema = z.object({
+  id: z.string(),
+  orderId: z.string(),
+  /** null for the first event (the order was placed). */
+  fromStatus: orderStatusSchema.nullable(),
+  toStatus: orderStatusSchema,
+  actorId: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type OrderEvent = z.infer<typeof orderEventSchema>;
+
+/** Which of the viewer's links to orders a list shows; absent means all of them (admin: every order). */
+export const ORDER_LIST_VIEWS = ['buyer', 'seller', 'driver'] as const;
+
+/** GET /api/orders query. */
+export const orderListQuerySchema = z.strictObject({
+  /** My Orders sends as=buyer; the seller dashboard as=seller; the driver's deliveries as=driver. */
+  as: z.enum(ORDER_LIST_VIEWS).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(200),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
+export type OrderListQuery = z.infer<typeof orderListQuerySchema>;
+
+export const orderIdParamsSchema = z.object({ id: idSchema });
+
+/** DECISIONS §3: a non-party never learns that the order exists. */
+export const ORDER_NOT_FOUND = 'Order not found';

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Stripe from 'stripe';
+import { startFakeStripe, type FakeStripeServer } from '../../testing/stripe-server';
+import { PaymentProviderUnavailableError, WebhookSignatureError } from './payment-provider';
+import { StripePaymentProvider } from './stripe-payment-provider';
+
+/** The Stripe adapter against a local server speaking Stripe's documented wire format (DECISIONS §1). */
+let fake: FakeStripeServer;
+let provider: StripePaymentProvider;
+const webhookSecret = 'whsec_adaptertest';
+
+beforeAll(async () => {
+  fake = await startFakeStripe();
+  provider = new StripePaymentProvider({
+    secretKey: fake.secretKey,
+    publishableKey: 'pk_test_adapter',
+    webhookSecret,
+    apiBase: fake.url,
+  });
+});
+afterAll(async () => {
+  await fake.close();
+});
+
+const signer = new Stripe('sk_test_signeronly');
+
+describe('StripePaymentProvider', () => {
+  it('creates a PaymentIntent with Bearer auth, form encoding and an idempotency key', async () => {
+    const created = await provider.createPayment({
+      paymentId: 'pay-1',
+      buyerId: 'buyer-1',
+      amount: 12_50,
+      currency: 'usd',
+    });
+    expect(created.providerPaymentId).toMatch(/^pi_/);
+    expect(created.clientSecret).toMatch(new RegExp(`^${created.providerPaymentId}_secret_`));
+    const intent = fake.intents.get(created.providerPaymentId);
+    expect(intent).toMatchObject({
+      amount: 1250,
+      currency: 'usd',
+      metadata: { paymentId: 'pay-1', buyerId: 'buyer-1' },
+    });
+    expect(fake.requests.at(-1)).toMatchObject({
+      method: 'POST',
+      path: '/v1/payment_intents',
+      idempotencyKey: 'payment-pay-1',
+    });
+    // The same create asked again (a retry) answers the same intent.
+    const again = await provider.createPayment({
+      paymentId: 'pay-1',
+      buyerId: 'buyer-1',
+      amount: 12_50,
+      currency: 'usd',
+    });
+    expect(again.providerPaymentId).toBe(created.providerPaymentId);
+  });
+
+  it('retrieves the status, and refunds once per idempotency key', async () => {
+    const { providerPaymentId } = await provider.createPayment({
+      paymentId: 'pay-2',
+      buyerId: 'b',
+      amount: 40_00,
+      currency: 'usd',
+    });
+    expect(await provider.retrievePayment(providerPaymentId)).toEqual({
+      providerPaymentId,
+      status: 'requires_payment',
+      amount: 4000,
+      currency: 'usd',
+    });
+    fake.succeed(providerPaymentId);
+    expect((await provider.retrievePayment(providerPaymentId)).status).toBe('succeeded');
+    const first = await provider.refund({
+      providerPaymentId,
+      amount: 15_00,
+      idempotencyKey: 'r-1',
+      reason: 'Order cancelled',
+    });
+    const repeated = await provider.refund({
+      providerPaymentId,
+      amount: 15_00,
+      idempotencyKey: 'r-1',
+      reason: 'Order cancelled',
+    });
+    expect(first.providerRefundId).toMatch(/^re_/);
+    expect(repeated.providerRefundId).toBe(first.providerRefundId);
+    expect(fake.refunds.filter((r) => r.payment_intent === providerPaymentId)).toEqual([
+      expect.objectContaining({ amount: 1500, metadata: { reason: 'Order cancelled' } }),
+    ]);
+  });
+
+  it('says the provider is unavailable when Stripe keeps failing, and passes on other errors', async () => {
+    fake.failNext(3);
+    await expect(provider.retrievePayment('pi_whatever')).rejects.toBeInstanceOf(
+      PaymentProviderUnavailableError,
+    );
+    await expect(provider.retrievePayment('pi_missing')).rejects.toThrow(/No such payment_intent/);
+    const wrongKey = new StripePaymentProvider({
+      secretKey: 'sk_test_wrong',
+      publishableKey: 'pk_test_x',
+      webhookSecret,
+      apiBase: fake.url,
+    });
+    await expect(wrongKey.retrievePayment('pi_x')).rejects.toThrow(/Invalid API Key/);
+  });
+
+  it('reads webhooks signed by the Stripe library and refuses bad signatures', () => {
+    const payload = JSON.stringify({
+      id: 'evt_1',
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      data: { object: { id: 'pi_123', object: 'payment_intent' } },
+    });
+    const header = signer.webhooks.generateTestHeaderString({ payload, secret: webhookSecret });
+    expect(provider.parseWebhook(Buffer.from(payload), header)).toEqual({
+      type: 'payment_succeeded',
+      providerPaymentId: 'pi_123',
+    });
+    const other = JSON.stringify({
+      id: 'evt_2',
+      object: 'event',
+      type: 'charge.refunded',
+      data: { object: { id: 'ch_1' } },
+    });
+    expect(
+      provider.parseWebhook(
+        Buffer.from(other),
+        signer.webhooks.generateTestHeaderString({ payload: other, secret: webhookSecret }),
+      ),
+    ).toEqual({
+      type: 'ignored',
+      eventType: 'charge.refunded',
+    });
+    const forged = signer.webhooks.generateTestHeaderString({ payload, secret: 'whsec_someoneelse' });
+    expect(() => provider.parseWebhook(Buffer.from(payload), forged)).toThrow(WebhookSignatureError);
+    expect(() => provider.parseWebhook(Buffer.from(payload.replace('pi_123', 'pi_999')), header)).toThrow(
+      WebhookSignatureError,
+    );
+    expect(() => provider.parseWebhook(Buffer.from(payload), undefined)).toThrow(WebhookSignatureError);
+    const stale = signer.webhooks.generateTestHeaderString({
+      payload,
+      secret: webhookSecret,
+      timestamp: Math.floor(Date.now() / 1000) - 3600,
+    });
+    expect(() => provider.parseWebhook(Buffer.from(payload), stale)).toThrow(WebhookSignatureError);
+  });
+});

@@ -1,0 +1,93 @@
+import crypto from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { payments } from '../../db/schema';
+import { CARD_DECLINED_MESSAGE, normaliseCardNumber } from '../../../domain/checkout';
+import { parseCents } from '../../../domain/money';
+import type {
+  CardOutcome,
+  CreatedPayment,
+  CreatePaymentInput,
+  PaymentProvider,
+  ProviderPayment,
+  RefundInput,
+  TestCard,
+} from './payment-provider';
+
+/**
+ * The card provider's test-mode numbers (DECISIONS §1): these behave as they do in Stripe's test
+ * mode. Any other number is declined, as Stripe's test mode declines real cards.
+ */
+const CARD_OUTCOMES: Readonly<Record<string, CardOutcome>> = {
+  '4242424242424242': { outcome: 'succeeded' },
+  '5555555555554444': { outcome: 'succeeded' },
+  '4000056655665556': { outcome: 'succeeded' },
+  '4000000000000002': { outcome: 'declined', message: CARD_DECLINED_MESSAGE },
+  '4000000000009995': { outcome: 'declined', message: 'Your card has insufficient funds.' },
+  '4000000000000069': { outcome: 'declined', message: 'Your card has expired.' },
+  '4000000000000127': { outcome: 'declined', message: "Your card's security code is incorrect." },
+};
+
+const NOT_A_TEST_CARD = `${CARD_DECLINED_MESSAGE} Test mode accepts test cards only, such as 4242 4242 4242 4242.`;
+
+/**
+ * The built-in provider of the embedded default. Its ledger is the database itself: a payment is
+ * the `payments` row (its status moves to succeeded when the card is charged) and a refund is the
+ * `refunds` row the service writes; there is nothing outside to call.
+ */
+export class TestPaymentProvider implements PaymentProvider {
+  readonly name = 'test' as const;
+  readonly publishableKey = null;
+
+  constructor(private readonly db: Db) {}
+
+  async createPayment(_input: CreatePaymentInput): Promise<CreatedPayment> {
+    return { providerPaymentId: `tp_${crypto.randomBytes(12).toString('hex')}`, clientSecret: null };
+  }
+
+  async retrievePayment(providerPaymentId: string): Promise<ProviderPayment> {
+    const row = await this.findPayment(providerPaymentId);
+    if (!row) throw new Error(`Unknown test payment ${providerPaymentId}`);
+    // Once charged, a refunded payment still counts as having succeeded at the provider.
+    const status =
+      row.status === 'requires_payment' || row.status === 'failed' ? 'requires_payment' : 'succeeded';
+    return { providerPaymentId, status, amount: parseCents(row.amount), currency: row.currency };
+  }
+
+  /** Charges the card: the ledger row goes from requires_payment to succeeded, once. */
+  async confirmCard(providerPaymentId: string, card: TestCard): Promise<CardOutcome> {
+    const outcome = CARD_OUTCOMES[normaliseCardNumber(card.cardNumber)] ?? {
+      outcome: 'declined',
+      message: NOT_A_TEST_CARD,
+    };
+    if (outcome.outcome === 'declined') return outcome;
+    await this.db
+      .update(payments)
+      .set({ status: 'succeeded', updatedAt: new Date() })
+      .where(
+        and(
+          eq(payments.provider, this.name),
+          eq(payments.providerPaymentId, providerPaymentId),
+          eq(payments.status, 'requires_payment'),
+        ),
+      );
+    return outcome;
+  }
+
+  /** The refund itself is the refunds row; its id is derived from that row so a retry gives the same id. */
+  async refund(input: RefundInput): Promise<{ providerRefundId: string }> {
+    const row = await this.findPayment(input.providerPaymentId);
+    if (!row) throw new Error(`Unknown test payment ${input.providerPaymentId}`);
+    if (input.amount > parseCents(row.amount)) throw new Error('Refund exceeds the payment');
+    return { providerRefundId: `tre_${input.idempotencyKey.replace(/-/g, '')}` };
+  }
+
+  private async findPayment(providerPaymentId: string) {
+    const rows = await this.db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.provider, this.name), eq(payments.providerPaymentId, providerPaymentId)))
+      .limit(1);
+    return rows[0];
+  }
+}

@@ -1,0 +1,17 @@
+import path from 'node:path';
+import type { Config } from '../../config';
+import type { ObjectStorage } from './object-storage';
+import { deriveUploadSigningKey, LocalObjectStorage } from './local-object-storage';
+import { S3ObjectStorage } from './s3-object-storage';
+
+/**
+ * DECISIONS §1: files under DATA_DIR/objects with URLs this server signs, or S3 when configured.
+ * One factory for the server, the seed (demo pictures go where the server reads them) and tests.
+ */
+export function createObjectStorage(config: Config, sessionSecret: string): ObjectStorage {
+  if (config.s3) return new S3ObjectStorage(config.s3);
+  return new LocalObjectStorage({
+    root: path.join(config.dataDir, 'objects'),
+    signingKey: deriveUploadSigningKey(sessionSecret),
+  });
+}

@@ -1,0 +1,25 @@
+import { checkoutBodySchema, checkoutQuoteSchema } from '../../../domain/checkout';
+import { errorBodySchema } from '../../../domain/errors';
+import { requireActor } from '../../platform/auth-guard';
+import type { App, AppContext } from '../../platform/context';
+import { priceCheckout } from './checkout.service';
+
+export function registerCheckoutRoutes(app: App, { db, now, config }: AppContext): void {
+  app.post(
+    '/api/checkout/quote',
+    {
+      schema: {
+        tags: ['checkout'],
+        summary:
+          'Price a cart from the database: one order per seller with its delivery fee, the totals, and every problem that stops payment',
+        body: checkoutBodySchema,
+        response: { 200: checkoutQuoteSchema, 400: errorBodySchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const actor = await requireActor(request);
+      const { quote } = await priceCheckout({ db, now, timeZone: config.marketplaceTz }, actor, request.body);
+      return quote;
+    },
+  );
+}

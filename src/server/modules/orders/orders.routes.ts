@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { errorBodySchema } from '../../../domain/errors';
+import {
+  orderEventSchema,
+  orderIdParamsSchema,
+  orderItemSchema,
+  orderListQuerySchema,
+  orderSchema,
+} from '../../../domain/orders';
+import { requireActor } from '../../platform/auth-guard';
+import type { App, AppContext } from '../../platform/context';
+import { cancelOrder, getOrder, getOrderEvents, getOrderItems, listOwnOrders } from './orders.service';
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
+
+export function registerOrderRoutes(app: App, ctx: AppContext): void {
+  const { db } = ctx;
+
+  app.get(
+    '/api/orders',
+    {
+      schema: {
+        tags: ['orders'],
+        summary:
+          "The signed-in user's orders as buyer, seller or driver (as= picks one), newest first; admins see all unless as= is given",
+        querystring: orderListQuerySchema,
+        response: { 200: z.array(orderSchema), 400: errorBodySchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => listOwnOrders(db, await requireActor(request), request.query),
+  );
+
+  app.get(
+    '/api/orders/:id',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'One order of which the user is a party (404 otherwise); no buyer prices for its driver',
+        params: orderIdParamsSchema,
+        response: { 200: orderSchema, ...errors },
+      },
+    },
+    async (request) => getOrder(db, await requireActor(request), request.params.id),
+  );
+
+  app.get(
+    '/api/orders/:id/items',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'Items with product name and description; price absent for the driver',
+        params: orderIdParamsSchema,
+        response: { 200: z.array(orderItemSchema), ...errors },
+      },
+    },
+    async (request) => getOrderItems(db, await requireActor(request), request.params.id),
+  );
+
+  app.get(
+    '/api/orders/:id/events',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'The status timeline: every change with its actor and time, oldest first',
+        params: orderIdParamsSchema,
+        response: { 200: z.array(orderEventSchema), ...errors },
+      },
+    },
+    async (request) => getOrderEvents(db, await requireActor(request), request.params.id),
+  );
+
+  app.post(
+    '/api/orders/:id/cancel',
+    {
+      schema: {
+        tags: ['orders'],
+        summary:
+          'Cancel: buyer or seller while pending, admin until finished; refunds the order in full and puts the stock back',
+        params: orderIdParamsSchema,
+        response: { 200: orderSchema, ...errors, 403: errorBodySchema, 409: errorBodySchema },
+      },
+    },
+    async (request) =>
+      cancelOrder(
+        { db, payments: ctx.payments, now: ctx.now, log: request.log },
+        await requireActor(request),
+        request.params.id,
+      ),
+  );
+}

@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import {
+  checkoutBodySchema,
+  paymentConfirmBodySchema,
+  paymentIdParamsSchema,
+  paymentIntentSchema,
+  paymentResultSchema,
+} from '../../../domain/checkout';
+import { errorBodySchema } from '../../../domain/errors';
+import { requireActor } from '../../platform/auth-guard';
+import type { App, AppContext } from '../../platform/context';
+import {
+  confirmPayment,
+  createPayment,
+  getPayment,
+  handlePaymentWebhook,
+  recoverPaidCheckouts,
+  type PaymentDeps,
+  type RecoveryReport,
+} from './payments.service';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Start-up recovery of payments charged but not processed (main.ts calls it once listening). */
+    recoverPaidCheckouts(): Promise<RecoveryReport>;
+  }
+}
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
+
+export function registerPaymentRoutes(app: App, ctx: AppContext): void {
+  const deps = (log: PaymentDeps['log']): PaymentDeps => ({
+    db: ctx.db,
+    payments: ctx.payments,
+    now: ctx.now,
+    timeZone: ctx.config.marketplaceTz,
+    log,
+  });
+  // Never stops start-up: what cannot be recovered now is logged and tried again at the next start.
+  app.decorate('recoverPaidCheckouts', async () => {
+    try {
+      return await recoverPaidCheckouts(deps(app.log));
+    } catch (error) {
+      app.log.error({ err: error }, 'payment recovery failed');
+      return { processed: 0, refundsRetried: 0 };
+    }
+  });
+
+  app.post(
+    '/api/payments',
+    {
+      schema: {
+        tags: ['payments'],
+        summary:
+          'Start paying a checkout (same body as the quote): the server prices it and creates a payment for the grand total with the active provider',
+        body: checkoutBodySchema,
+        response: { 201: paymentIntentSchema, ...errors, 503: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const actor = await requireActor(request);
+      const intent = await createPayment(deps(request.log), actor, request.body);
+      return reply.status(201).send(intent);
+    },
+  );
+
+  app.get(
+    '/api/payments/:id',
+    {
+      schema: {
+        tags: ['payments'],
+        summary: 'How an own payment stands, with the orders it made',
+        params: paymentIdParamsSchema,
+        response: { 200: paymentResultSchema, ...errors },
+      },
+    },
+    async (request) => getPayment(deps(request.log), await requireActor(request), request.params.id),
+  );
+
+  app.post(
+    '/api/payments/:id/confirm',
+    {
+      schema: {
+        tags: ['payments'],
+        summary:
+          'Report a payment: test provider charges the card fields; Stripe ({}) asks Stripe. Success makes the orders exactly once; 402 when declined; 409 "Out of stock: <name>" (refunded at once)',
+        params: paymentIdParamsSchema,
+        body: paymentConfirmBodySchema,
+        response: { 200: paymentResultSchema, ...errors, 402: errorBodySchema, 503: errorBodySchema },
+      },
+    },
+    async (request) =>
+      confirmPayment(deps(request.log), await requireActor(request), request.params.id, request.body),
+  );
+
+  // The webhook's signature covers the exact bytes sent, so this route keeps the body raw.
+  void app.register(async (scope) => {
+    scope.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+      done(null, body);
+    });
+    scope.post(
+      '/api/stripe/webhook',
+      {
+        schema: {
+          tags: ['payments'],
+          summary:
+            'Stripe webhook (signature-checked): payment_intent.succeeded makes the orders exactly once',
+          response: {
+            200: z.object({ received: z.literal(true) }),
+            400: errorBodySchema,
+            404: errorBodySchema,
+          },
+        },
+      },
+      async (request) => {
+        const header = request.headers['stripe-signature'];
+        const signature = Array.isArray(header) ? header[0] : header;
+        const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+        return handlePaymentWebhook(deps(request.log), raw, signature);
+      },
+    );
+  });
+}

@@ -1,0 +1,558 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { as, createTestApp, signedInAs, type TestApp, type TestUser } from '../../testing/test-app';
+import {
+  buy,
+  confirm,
+  createAddress,
+  createProduct,
+  DECLINED_CARD,
+  openEveryDay,
+  paymentRow,
+  quote,
+  refundsOf,
+  startPayment,
+  stockOf,
+  SUCCEEDING_CARD,
+  type OrderJson,
+  type PaymentJson,
+} from '../../testing/commerce';
+import { orders, orderStatusEvents, payments } from '../../db/schema';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+afterEach(() => {
+  expect(t.statuses.filter((s) => s >= 500)).toEqual([]);
+});
+
+async function buyerWithAddress(): Promise<{ buyer: TestUser; addressId: string }> {
+  const buyer = await signedInAs(t, 'buyer');
+  const address = await createAddress(t, buyer.id);
+  return { buyer, addressId: address.id };
+}
+
+async function seller() {
+  const user = await signedInAs(t, 'seller', { firstName: 'Sam', lastName: 'Seller' });
+  await createAddress(t, user.id);
+  return user;
+}
+
+interface QuoteJson {
+  orders: {
+    sellerId: string;
+    deliveryFee: string;
+    productSubtotal: string;
+    total: string;
+    sellerDelivery: boolean;
+    items: { price: string }[];
+  }[];
+  productSubtotal: string;
+  deliveryFee: string;
+  total: string;
+  problems: { code: string; message: string; field: string }[];
+  canPay: boolean;
+  pickupAvailable: boolean;
+}
+
+describe('POST /api/checkout/quote', () => {
+  it('prices from the database, one order per seller, with the delivery fee of each', async () => {
+    const { buyer, addressId } = await buyerWithAddress();
+    const first = await seller();
+    const second = await seller();
+    const third = await seller();
+    const chair = await createProduct(t, first.id, { price: '25.00' });
+    const trailerDesk = await createProduct(t, second.id, { price: '100.00', requiresTrailer: true });
+    const lamp = await createProduct(t, third.id, {
+      price: '15.50',
+      sellerDelivery: true,
+      sellerDeliveryFee: '4.00',
+    });
+    const rug = await createProduct(t, third.id, {
+      price: '30.00',
+      sellerDelivery: true,
+      sellerDeliveryFee: '7.25',
+    });
+    const response = await quote(t, buyer, {
+      items: [
+        { productId: chair.id, quantity: 2, expectedPrice: '0.01' },
+        { productId: trailerDesk.id, quantity: 1 },
+        { productId: lamp.id, quantity: 1 },
+        { productId: rug.id, quantity: 1 },
+      ],
+      isPickup: false,
+      deliveryAddressId: addressId,
+    });
+    expect(response.statusCode).toBe(200);
+    const body = response.json<QuoteJson>();
+    expect(
+      body.orders.map((o) => [o.sellerId, o.productSubtotal, o.deliveryFee, o.total, o.sellerDelivery]),
+    ).toEqual([
+      [first.id, '50.00', '10.00', '60.00', false],
+      [second.id, '100.00', '50.00', '150.00', false],
+      [third.id, '45.50', '7.25', '52.75', true],
+    ]);
+    expect(body.orders[0]?.items[0]?.price).toBe('25.00');
+    expect(body).toMatchObject({
+      productSubtotal: '195.50',
+      deliveryFee: '67.25',
+      total: '262.75',
+      canPay: false,
+    });
+    expect(body.problems).toEqual([
+      expect.objectContaining({
+        code: 'price_changed',
+        message: 'The price of ' + chair.name + ' changed from $0.01 to $25.00',
+      }),
+    ]);
+  });
+
+  it('reports unavailable, sold-out and short items, and unknown products', async () => {
+    const { buyer, addressId } = await buyerWithAddress();
+    const s = await seller();
+    const gone = await createProduct(t, s.id, { available: false, name: 'Gone Chair' });
+    const soldOut = await createProduct(t, s.id, { stock: 0, name: 'Sold Table' });
+    const short = await createProduct(t, s.id, { stock: 2, name: 'Short Lamp' });
+    const response = await quote(t, buyer, {
+      items: [
+        { productId: gone.id, quantity: 1 },
+        { productId: soldOut.id, quantity: 1 },
+        { productId: short.id, quantity: 3 },
+        { productId: '00000000-0000-4000-8000-000000000000', quantity: 1 },
+      ],
+      isPickup: false,
+      deliveryAddressId: addressId,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json<QuoteJson>().problems.map((p) => p.message)).toEqual([
+      'Gone Chair is no longer available',
+      'Out of stock: Sold Table',
+      'Only 2 left of Short Lamp',
+      'A product in your cart no longer exists',
+    ]);
+  });
+
+  it("answers the spec's checkout messages for a missing or unknown address", async () => {
+    const { buyer } = await buyerWithAddress();
+    const other = await signedInAs(t, 'buyer');
+    const othersAddress = await createAddress(t, other.id);
+    const s = await seller();
+    const product = await createProduct(t, s.id);
+    const items = [{ productId: product.id, quantity: 1 }];
+    const missing = await quote(t, buyer, { items, isPickup: false });
+    expect(missing.json<QuoteJson>().problems).toEqual([
+      expect.objectContaining({
+        code: 'missing_address',
+        message: 'Please select a delivery address',
+        field: 'deliveryAddressId',
+      }),
+    ]);
+    const foreign = await quote(t, buyer, { items, isPickup: false, deliveryAddressId: othersAddress.id });
+    expect(foreign.json<QuoteJson>().problems).toEqual([
+      expect.objectContaining({ code: 'address_not_found', message: 'Selected address not found' }),
+    ]);
+    const paying = await startPayment(t, buyer, { items, isPickup: false });
+    expect(paying.statusCode).toBe(400);
+    expect(paying.json()).toMatchObject({
+      message: 'Please select a delivery address',
+      fields: { deliveryAddressId: 'Please select a delivery address' },
+    });
+  });
+
+  it('offers pickup only when every item does, and needs a valid pickup time per seller', async () => {
+    const { buyer } = await buyerWithAddress();
+    const s = await seller();
+    await openEveryDay(t, s.id);
+    const pickupOnly = await createProduct(t, s.id, { offerPickup: true, requiresTrailer: true });
+    const deliveryOnly = await createProduct(t, s.id, { offerPickup: false, name: 'Heavy Sofa' });
+    const mixed = await quote(t, buyer, {
+      items: [
+        { productId: pickupOnly.id, quantity: 1 },
+        { productId: deliveryOnly.id, quantity: 1 },
+      ],
+      isPickup: true,
+    });
+    const mixedBody = mixed.json<QuoteJson>();
+    expect(mixedBody.pickupAvailable).toBe(false);
+    expect(mixedBody.problems.map((p) => p.message)).toContain('Heavy Sofa cannot be picked up');
+
+    const items = [{ productId: pickupOnly.id, quantity: 1 }];
+    const noTime = await quote(t, buyer, { items, isPickup: true });
+    expect(noTime.json<QuoteJson>()).toMatchObject({ pickupAvailable: true, deliveryFee: '0.00' });
+    expect(noTime.json<QuoteJson>().problems).toEqual([
+      expect.objectContaining({
+        code: 'missing_pickup_time',
+        message: 'Please select a pickup time from the seller',
+        field: `scheduledPickupTimes.${s.id}`,
+      }),
+    ]);
+    const wrongTime = await quote(t, buyer, {
+      items,
+      isPickup: true,
+      scheduledPickupTimes: { [s.id]: '2001-01-01T10:00:00.000Z' },
+    });
+    expect(wrongTime.json<QuoteJson>().problems.map((p) => p.code)).toEqual(['pickup_time_unavailable']);
+    const slots = await as(t, buyer, { method: 'GET', url: `/api/availability/slots/${s.id}` });
+    const slot = slots.json<{ datetime: string }[]>()[0];
+    expect(slot).toBeDefined();
+    const good = await quote(t, buyer, {
+      items,
+      isPickup: true,
+      scheduledPickupTimes: { [s.id]: slot?.datetime },
+    });
+    expect(good.json<QuoteJson>()).toMatchObject({ canPay: true, problems: [], total: '20.00' });
+    const [order] = await buy(t, buyer, {
+      items,
+      isPickup: true,
+      scheduledPickupTimes: { [s.id]: slot?.datetime },
+    });
+    expect(order).toMatchObject({
+      isPickup: true,
+      deliveryFee: '0.00',
+      driverEarnings: '0.00',
+      scheduledPickupTime: slot?.datetime,
+      deliveryAddress: 'Pickup at 1 Main St, Springfield, IL 62701',
+      deliveryCommissionRate: '0.0000',
+    });
+  });
+
+  it('refuses bodies with prices, totals or other keys a client may not set (mass assignment)', async () => {
+    const { buyer, addressId } = await buyerWithAddress();
+    const s = await seller();
+    const product = await createProduct(t, s.id);
+    const base = { isPickup: false, deliveryAddressId: addressId };
+    const bad = [
+      { ...base, items: [{ productId: product.id, quantity: 1, price: '0.01' }] },
+      { ...base, items: [{ productId: product.id, quantity: 1 }], total: '0.01' },
+      { ...base, items: [{ productId: product.id, quantity: 1 }], deliveryFee: '0.00' },
+      { ...base, items: [{ productId: product.id, quantity: 1 }], buyerId: s.id },
+      { ...base, items: [{ productId: product.id, quantity: 1 }], status: 'delivered' },
+      { ...base, items: [{ productId: product.id, quantity: 0 }] },
+      { ...base, items: [] },
+    ];
+    for (const payload of bad) {
+      for (const url of ['/api/checkout/quote', '/api/payments']) {
+        const response = await as(t, buyer, { method: 'POST', url, payload });
+        expect(response.statusCode, `${url} ${JSON.stringify(payload)}`).toBe(400);
+      }
+    }
+    expect(await t.database.db.select().from(payments).where(eq(payments.buyerId, buyer.id))).toEqual([]);
+  });
+
+  it('needs a signed-in user', async () => {
+    const payload = { items: [{ productId: '00000000-0000-4000-8000-000000000000', quantity: 1 }] };
+    for (const url of ['/api/checkout/quote', '/api/payments']) {
+      const response = await t.app.inject({ method: 'POST', url, payload });
+      expect(response.statusCode).toBe(401);
+    }
+  });
+});
+
+describe('payments and orders', () => {
+  it('charges the amount computed by the server, not what the client showed', async () => {
+    const { buyer, addressId } = await buyerWithAddress();
+    const s = await seller();
+    const product = await createProduct(t, s.id, { price: '40.00' });
+    const changed = await startPayment(t, buyer, {
+      items: [{ productId: product.id, quantity: 2, expectedPrice: '1.00' }],
+      isPickup: false,
+      deliveryAddressId: addressId,
+    });
+    expect(changed.statusCode).toBe(409);
+    expect(changed.json()).toMatchObject({
+      message: `The price of ${product.name} changed from $1.00 to $40.00`,
+    });
+
+    const started = await startPayment(t, buyer, {
+      items: [{ productId: product.id, quantity: 2, expectedPrice: 40 }],
+      isPickup: false,
+      deliveryAddressId: addressId,
+    });
+    expect(started.statusCode).toBe(201);
+    const intent = started.json<PaymentJson>();
+    expect(intent).toMatchObject({ provider: 'test', clientSecret: null, amount: '90.00' });
+    expect((await paymentRow(t, intent.paymentId))?.amount).toBe('90.00');
+    const confirmed = await confirm(t, buyer, intent.paymentId);
+    expect(confirmed.statusCode).toBe(200);
+    const [order] = confirmed.json<{ orders: OrderJson[] }>().orders;
+    expect(order).toMatchObject({
+      status: 'pending',
+      productSubtotal: '80.00',
+      deliveryFee: '10.00',
+      total: '90.00',
+      sellerEarnings: '72.00',
+      driverEarnings: '9.00',
+      platformFee: '9.00',
+      salesCommissionRate: '0.1000',
+      deliveryCommissionRate: '0.1000',
+      buyerId: buyer.id,
+      sellerId: s.id,
+      deliveryAddress: '1 Main St, Springfield, IL 62701',
+    });
+    expect(order?.orderNumber).toMatch(/^ORD-[2-9A-HJ-NP-Z]{6}$/);
+    expect(await stockOf(t, product.id)).toBe(8);
+  });
+
+  it('stores the commission of the worked example (DECISIONS §6), with 30-day sales from earlier orders', async () => {
+    const { buyer, addressId } = await buyerWithAddress();
+    const s = await seller();
+    const earlier = await createProduct(t, s.id, { price: '2350.00' });
+    const trailer = await createProduct(t, s.id, { price: '1200.00', requiresTrailer: true });
+    const delivery = { isPickup: false, deliveryAddressId: addressId };
+    const [first] = await buy(t, buyer, { ...delivery, items: [{ productId: earlier.id, quantity: 1 }] });
+    // 2,350.00 spans four 500.00 tiers: 0.10 − 4 × 0.01.
+    expect(first).toMatchObject({ seller30DaySales: '0.00', salesCommissionRate: '0.0600' });
+    const [order] = await buy(t, buyer, { ...delivery, items: [{ productId: trailer.id, quantity: 1 }] });
+    expect(order).toMatchObject({
+      seller30DaySales: '2350.00',
+      productSubtotal: '1200.00',
+      deliveryFee: '50.00',
+      total: '1250.00',
+      salesCommissionRate: '0.0600',
+      deliveryCommissionRate: '0.1000',
+      purchasePlatformFee: '72.00',
+      deliveryPlatformFee: '5.00',
+      platformFee: '77.00',
+      sellerEarnings: '1128.00',
+      driverEarnings: '45.00',
+      requiresTrailer: true,
+    });
+  });
+
+  it('makes one order per seller, paid in one payment', async () => {
+    const { buyer, addressId } = await buyerWithAddress();
+    const a = await seller();
+    const b = await seller();
+    const pa = await createProduct(t, a.id, { price: '10.00' });
+    const pb = await createProduct(t, b.id, {
+      price: '12.00',
+      sellerDelivery: true,
+      sellerDeliveryFee: '3.00',
+    });
+    const made = await buy(t, buyer, {
+      items: [
+        { productId: pa.id, quantity: 1 },
+        { productId: pb.id, quantity: 2 },
+      ],
+      isPickup: false,
+      deliveryAddressId: addressId,
+      deliveryNotes: 'Ring twice',
+    });
+    expect(made.map((o) => [o.sellerId, o.total, o.sellerEarnings, o.driverEarnings])).toEqual([
+      [a.id, '20.00', '9.00', '9.00'],
+      [b.id, '27.00', '24.60', '0.00'],
+    ]);
+    expect(made[1]).toMatchObject({
+      sellerDelivery: true,
+      deliveryNotes: 'Ring twice',
+      deliveryCommissionRate: '0.0000',
+    });
+    expect(new Set(made.map((o) => o.paymentIntentId)).size).toBe(1);
+  });
+
+  it('processes a success reported three times (and at once) exactly once', async () => {
+    const { buyer, addressId } = await buyerWithAddress();
+    const s = await seller();
+    const product = await createProduct(t, s.id, { stock: 5 });
+    const started = await startPayment(t, buyer, {
+      items: [{ productId: product.id, quantity: 2 }],
+      isPickup: false,
+      deliveryAddressId: addressId,
+    });
+    const { paymentId } = started.json<PaymentJson>();
+    const concurrent = await Promise.all([1, 2, 3].map(() => confirm(t, buyer, paymentId)));
+    const again = await confirm(t, buyer, paymentId);
+    const webhookLess = await as(t, buyer, { method: 'GET', url: `/api/payments/${paymentId}` });
+    for (const response of [...concurrent, again, webhookLess]) expect(response.statusCode).toBe(200);
+    const ids = [...concurrent, again, webhookLess].map((r) =>
+      r.json<{ orders: OrderJson[] }>().orders.map((o) => o.id),
+    );
+    expect(new Set(ids.map((list) => list.join())).size).toBe(1);
+    expect(ids[0]).toHaveLength(1);
+    expect(await t.database.db.select().from(orders).where(eq(orders.paymentId, paymentId))).toHaveLength(1);
+    expect(await stockOf(t, product.id)).toBe(3);
+    const [orderId] = ids[0] ?? [];
+    const events = await t.database.db
+      .select()
+      .from(orderStatusEvents)
+      .where(eq(orderStatusEvents.orderId, orderId ?? ''));
+    expect(events).toEqual([
+      expect.objectContaining({ fromStatus: null, toStatus: 'pending', actorId: buyer.id }),
+    ]);
+  });
+
+  it('makes no order for a declined card, and the buyer can pay with another card', async () => {
+    const { buyer, addressId } = await buyerWithAddress();
+    const s = await seller();
+    const product = await createProduct(t, s.id, { stock: 3 });
+    const started = await startPayment(t, buyer, {
+      items: [{ productId: product.id, quantity: 1 }],
+      isPickup: false,
+      deliveryAddressId: addressId,
+    });
+    const { paymentId } = started.json<PaymentJson>();
+    const declined = await confirm(t, buyer, paymentId, DECLINED_CARD);
+    expect(declined.statusCode).toBe(402);
+    expect(declined.json()).toMatchObject({ code: 'payment_failed', message: 'Your card was declined.' });
+    expect(await t.database.db.select().from(orders).where(eq(orders.paymentId, paymentId))).toEqual([]);
+    expect(await stockOf(t, product.id)).toBe(3);
+    expect(await paymentRow(t, paymentId)).toMatchObject({ status: 'requires_payment', processedAt: null });
+    const status = await as(t, buyer, { method: 'GET', url: `/api/payments/${paymentId}` });
+    expect(status.json()).toMatchObject({ status: 'requires_payment', orders: [] });
+
+    const retried = await confirm(t, buyer, paymentId, SUCCEEDING_CARD);
+    expect(retried.statusCode).toBe(200);
+    expect(retried.json<{ orders: OrderJson[] }>().orders).toHaveLength(1);
+  });
+
+  it('answers 400 with a message per field for a malformed card', async () => {
+    const { buyer, addressId } = await buyerWithAddress();
+    const s = await seller();
+    const product = await createProduct(t, s.id);
+    const started = await startPayment(t, buyer, {
+      items: [{ productId: product.id, quantity: 1 }],
+      isPickup: false,
+      deliveryAddressId: addressId,
+    });
+    const { paymentId } = started.json<PaymentJson>();
+    const malformed = await confirm(t, buyer, paymentId, {
+      cardNumber: '4242 4242 4242 4241',
+      expiry: '13/30',
+      cvc: '12',
+      name: 'X',
+    });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toMatchObject({
+      fields: {
+        cardNumber: 'Card number is invalid',
+        expiry: 'Expiry must be MM/YY',
+        cvc: 'CVC must be 3 or 4 digits',
+      },
+    });
+    const missing = await confirm(t, buyer, paymentId, {});
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toMatchObject({
+      fields: { cardNumber: 'Card number is invalid', name: 'Name on card is required' },
+    });
+    const expired = await confirm(t, buyer, paymentId, { ...SUCCEEDING_CARD, expiry: '01/20' });
+    expect(expired.statusCode).toBe(400);
+    expect(expired.json()).toMatchObject({ message: 'Your card has expired.' });
+    const extra = await confirm(t, buyer, paymentId, { ...SUCCEEDING_CARD, amount: '0.01' });
+    expect(extra.statusCode).toBe(400);
+    expect(await paymentRow(t, paymentId)).toMatchObject({ status: 'requires_payment' });
+  });
+
+  it("hides a buyer's payment from everyone else", async () => {
+    const { buyer, addressId } = await buyerWithAddress();
+    const stranger = await signedInAs(t, 'buyer');
+    const s = await seller();
+    const product = await createProduct(t, s.id);
+    const started = await startPayment(t, buyer, {
+      items: [{ productId: product.id, quantity: 1 }],
+      isPickup: false,
+      deliveryAddressId: addressId,
+    });
+    const { paymentId } = started.json<PaymentJson>();
+    expect((await confirm(t, stranger, paymentId)).statusCode).toBe(404);
+    expect((await as(t, stranger, { method: 'GET', url: `/api/payments/${paymentId}` })).statusCode).toBe(
+      404,
+    );
+    expect(await paymentRow(t, paymentId)).toMatchObject({ status: 'requires_payment' });
+  });
+
+  it('sells the last unit to exactly one of 20 concurrent buyers; the 19 others are refunded at once', async () => {
+    const s = await seller();
+    const product = await createProduct(t, s.id, { stock: 1, name: 'Last Lamp', price: '30.00' });
+    const buyers = await Promise.all(Array.from({ length: 20 }, () => buyerWithAddress()));
+    const started = await Promise.all(
+      buyers.map(({ buyer, addressId }) =>
+        startPayment(t, buyer, {
+          items: [{ productId: product.id, quantity: 1 }],
+          isPickup: false,
+          deliveryAddressId: addressId,
+        }),
+      ),
+    );
+    for (const response of started) expect(response.statusCode).toBe(201);
+    const paymentIds = started.map((r) => r.json<PaymentJson>().paymentId);
+    const answers = await Promise.all(buyers.map(({ buyer }, i) => confirm(t, buyer, paymentIds[i] ?? '')));
+    const won = answers.filter((r) => r.statusCode === 200);
+    const lost = answers.filter((r) => r.statusCode === 409);
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(19);
+    for (const response of lost)
+      expect(response.json()).toMatchObject({ code: 'conflict', message: 'Out of stock: Last Lamp' });
+    expect(await stockOf(t, product.id)).toBe(0);
+    expect(await t.database.db.select().from(orders).where(eq(orders.sellerId, s.id))).toHaveLength(1);
+
+    // The ledger: the winner is charged; each loser's charge is refunded in full at once.
+    const ledger = await Promise.all(
+      paymentIds.map(async (id) => ({ payment: await paymentRow(t, id), refunds: await refundsOf(t, id) })),
+    );
+    const charged = ledger.filter((entry) => entry.payment?.status === 'succeeded');
+    const refunded = ledger.filter((entry) => entry.payment?.status === 'refunded');
+    expect(charged).toHaveLength(1);
+    expect(charged[0]?.refunds).toEqual([]);
+    expect(refunded).toHaveLength(19);
+    for (const entry of refunded) {
+      expect(entry.refunds).toEqual([
+        expect.objectContaining({
+          amount: '40.00',
+          reason: 'Out of stock: Last Lamp',
+          orderId: null,
+          providerRefundId: expect.stringMatching(/^tre_/),
+        }),
+      ]);
+    }
+    // Reporting a loser's payment again gives the same clear answer and still no order.
+    const loser = answers.findIndex((r) => r.statusCode === 409);
+    const loserBuyer = buyers[loser];
+    if (!loserBuyer) throw new Error('no loser');
+    const again = await confirm(t, loserBuyer.buyer, paymentIds[loser] ?? '');
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ message: 'Out of stock: Last Lamp' });
+  }, 60_000);
+
+  it('recovers a payment charged but not processed (a crash between charge and order creation)', async () => {
+    const { buyer, addressId } = await buyerWithAddress();
+    const s = await seller();
+    const product = await createProduct(t, s.id, { stock: 2 });
+    const started = await startPayment(t, buyer, {
+      items: [{ productId: product.id, quantity: 1 }],
+      isPickup: false,
+      deliveryAddressId: addressId,
+    });
+    const { paymentId } = started.json<PaymentJson>();
+    // The charge happened at the provider; the process stopped before the orders were made.
+    await t.database.db.update(payments).set({ status: 'succeeded' }).where(eq(payments.id, paymentId));
+    const report = await t.app.recoverPaidCheckouts();
+    expect(report.processed).toBeGreaterThanOrEqual(1);
+    expect(await t.database.db.select().from(orders).where(eq(orders.paymentId, paymentId))).toHaveLength(1);
+    expect(await stockOf(t, product.id)).toBe(1);
+    const reported = await confirm(t, buyer, paymentId);
+    expect(reported.statusCode).toBe(200);
+    expect(reported.json<{ orders: OrderJson[] }>().orders).toHaveLength(1);
+    expect((await t.app.recoverPaidCheckouts()).processed).toBe(0);
+  });
+});
+
+describe('GET /api/commission-settings', () => {
+  it('answers the 8 fields as strings to anyone', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/commission-settings' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      baseCommissionRate: '0.1000',
+      minCommissionRate: '0.0200',
+      salesPriceTierAmount: '500.00',
+      salesPriceTierReduction: '0.0100',
+      deliveryFeeTierAmount: '200.00',
+      deliveryFeeTierReduction: '0.0100',
+      loyaltyTierAmount: '1000.00',
+      loyaltyTierReduction: '0.0100',
+    });
+  });
+});

@@ -1,0 +1,146 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, within } from '@testing-library/react';
+import type { ProductDetail, ProductImage } from '@domain/catalog';
+import { AppRouter } from '../router';
+import {
+  installDomStubs,
+  jsonResponse,
+  makeUser,
+  mockFetch,
+  renderWithProviders,
+  signedInAs,
+} from '../../test-support/render';
+import { makeProductDetail } from '../../features/catalog/testing/make-product';
+import { CART_STORAGE_KEY } from '../../features/cart/cart-store';
+
+installDomStubs();
+afterEach(() => vi.unstubAllGlobals());
+
+const extraImages: ProductImage[] = [
+  { id: 'i1', imageUrl: '/objects/uploads/side', displayOrder: 1 },
+  { id: 'i2', imageUrl: '/objects/uploads/back', displayOrder: 2 },
+];
+
+function visitProduct(product: ProductDetail | null, id = product?.id ?? 'missing') {
+  const fetchMock = mockFetch(signedInAs(makeUser()), (url) => {
+    if (url === `/api/products/${id}`) {
+      return product
+        ? jsonResponse(product)
+        : jsonResponse({ message: 'Product not found', code: 'not_found', requestId: 'r' }, 404);
+    }
+    if (url === `/api/products/${id}/images` && product) return jsonResponse(product.images);
+    return undefined;
+  });
+  window.history.replaceState(null, '', `/products/${id}`);
+  renderWithProviders(<AppRouter />);
+  return fetchMock;
+}
+
+const text = (testId: string) => screen.getByTestId(testId).textContent;
+
+describe('product detail (spec buyer §2 Product detail)', { timeout: 20_000 }, () => {
+  it('shows the product, its seller, stock, delivery and pickup, and adds it to the cart', async () => {
+    const product = makeProductDetail({
+      name: 'Walnut Bookshelf',
+      price: '149.00',
+      category: 'Furniture',
+      description: 'Five shelves.',
+      imageUrl: '/objects/uploads/front',
+      images: extraImages,
+      stock: 4,
+      sellerName: 'Morgan Maker',
+      sellerRating: 4.66,
+      sellerCity: 'Oak Brook',
+      sellerState: 'IL',
+      distance: 14.2,
+      offerPickup: true,
+    });
+    const fetchMock = visitProduct(product);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Walnut Bookshelf' })).toBeTruthy();
+    expect(screen.getByTestId('button-back').textContent).toBe('Back');
+    expect(text('badge-available')).toBe('Available');
+    expect(screen.queryByTestId('badge-trailer')).toBeNull();
+    expect(text('text-product-price')).toBe('$149.00');
+    expect(text('text-product-category')).toBe('Furniture');
+    expect(text('text-product-description')).toBe('Five shelves.');
+    expect(text('text-product-rating')).toBe('Rated 4.5 (24 reviews)');
+    expect(text('text-product-stock')).toBe('4 in stock');
+
+    const seller = screen.getByTestId('card-seller');
+    expect(within(seller).getByText('Morgan Maker')).toBeTruthy();
+    expect(within(seller).getByText('4.7')).toBeTruthy();
+    expect(within(seller).getByText('Oak Brook, IL')).toBeTruthy();
+    expect(within(seller).getByText('14.2 miles away')).toBeTruthy();
+    expect(within(seller).queryByRole('link')).toBeNull();
+
+    expect(text('info-delivery')).toContain('Driver delivery$10.00');
+    expect(text('info-pickup')).toContain('Pickup available');
+    expect(screen.queryByText(/message/i)).toBeNull();
+
+    // The gallery: the main image, then the extra ones; a thumbnail chooses the large picture.
+    const main = () => screen.getByTestId('product-main-image').querySelector('img');
+    expect(main()?.getAttribute('src')).toBe('/objects/uploads/front');
+    const thumbnails = screen.getByRole('list', { name: 'Images of Walnut Bookshelf' });
+    expect(within(thumbnails).getAllByRole('button')).toHaveLength(3);
+    fireEvent.click(screen.getByRole('button', { name: 'Show image 3 of 3' }));
+    expect(main()?.getAttribute('src')).toBe('/objects/uploads/back');
+    expect(main()?.getAttribute('alt')).toBe('Walnut Bookshelf, image 3 of 3');
+    expect(screen.getByRole('button', { name: 'Show image 3 of 3' }).getAttribute('aria-current')).toBe(
+      'true',
+    );
+    // A broken picture becomes the placeholder.
+    const broken = main();
+    if (broken) fireEvent.error(broken);
+    expect(main()).toBeNull();
+    expect(screen.getByRole('img', { name: 'Walnut Bookshelf, image 3 of 3' })).toBeTruthy();
+    expect(fetchMock.mock.calls.map(([url]) => String(url))).toContain(`/api/products/${product.id}/images`);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Add to Cart' }));
+    const cart: unknown = JSON.parse(window.localStorage.getItem(CART_STORAGE_KEY) ?? '[]');
+    expect(cart).toMatchObject([{ id: product.id, name: 'Walnut Bookshelf', price: '149.00', quantity: 1 }]);
+    expect(screen.getByRole('link', { name: 'Continue Shopping' }).getAttribute('href')).toBe('/');
+  });
+
+  it.each([
+    [{ requiresTrailer: true }, 'Trailer delivery$50 base plus $2 per mile'],
+    [{ sellerDelivery: true, sellerDeliveryFee: '7.50' }, 'Seller delivery$7.50'],
+  ])('describes the delivery of %o', async (overrides, expected) => {
+    visitProduct(makeProductDetail({ name: 'Thing', ...overrides }));
+    await screen.findByRole('heading', { level: 1, name: 'Thing' });
+    expect(text('info-delivery')).toContain(expected);
+    expect(text('info-pickup')).toContain('Pickup not offered');
+  });
+
+  it('disables Add to Cart for an unavailable product and says it is out of stock', async () => {
+    visitProduct(
+      makeProductDetail({
+        name: 'Gone Lamp',
+        stock: 0,
+        requiresTrailer: true,
+        sellerRating: null,
+        sellerCity: null,
+      }),
+    );
+    await screen.findByRole('heading', { level: 1, name: 'Gone Lamp' });
+    expect(text('badge-out-of-stock')).toBe('Out of Stock');
+    expect(text('badge-trailer')).toBe('Trailer');
+    expect(text('text-product-stock')).toBe('Out of Stock');
+    const add = screen.getByRole('button', { name: 'Add to Cart' });
+    expect(add instanceof HTMLButtonElement && add.disabled).toBe(true);
+    const seller = screen.getByTestId('card-seller');
+    expect(within(seller).getByText('No reviews yet')).toBeTruthy();
+    expect(within(seller).getByText('Location not available')).toBeTruthy();
+    // One picture at most: the placeholder, and no thumbnails.
+    expect(screen.getByRole('img', { name: 'Gone Lamp' })).toBeTruthy();
+    expect(screen.queryByRole('list', { name: /Images of/ })).toBeNull();
+  });
+
+  it('says "Product not found" with a Back to Home button for a 404', async () => {
+    const fetchMock = visitProduct(null, '00000000-0000-4000-8000-00000000dead');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Product not found' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to Home' }).getAttribute('href')).toBe('/');
+    // The images are asked for only once the product exists.
+    expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/images'))).toBe(false);
+  });
+});

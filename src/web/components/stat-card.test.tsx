@@ -1,0 +1,33 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
+import { Package } from 'lucide-react';
+import { formatTrend, StatCard } from './stat-card';
+
+afterEach(cleanup);
+
+describe('statistic card (spec buyer §2)', () => {
+  it('shows title, value and a positive trend in green', () => {
+    render(<StatCard title="Total Orders" value="12" icon={<Package />} trend={15} data-testid="stat" />);
+    expect(screen.getByText('Total Orders')).toBeTruthy();
+    expect(screen.getByText('12')).toBeTruthy();
+    const trend = screen.getByTestId('stat-trend');
+    expect(trend.textContent).toBe('+15% from last week');
+    expect(trend.className).toContain('text-emerald-700');
+  });
+
+  it('shows a negative or zero trend in red, and no trend when none is given', () => {
+    const { rerender } = render(
+      <StatCard title="Sales" value="$5" icon={<Package />} trend={-4} data-testid="stat" />,
+    );
+    expect(screen.getByTestId('stat-trend').textContent).toBe('-4% from last week');
+    expect(screen.getByTestId('stat-trend').className).toContain('text-red-700');
+    rerender(<StatCard title="Sales" value="$5" icon={<Package />} data-testid="stat" />);
+    expect(screen.queryByTestId('stat-trend')).toBeNull();
+  });
+
+  it('formats trends', () => {
+    expect(formatTrend(12.345)).toBe('+12.3% from last week');
+    expect(formatTrend(0)).toBe('0% from last week');
+  });
+});

@@ -1,0 +1,256 @@
+import type { ReactNode } from 'react';
+import { Link } from 'wouter';
+import {
+  MapPin,
+  Navigation,
+  Package,
+  PackageCheck,
+  PackageX,
+  ShoppingCart,
+  Star,
+  StarHalf,
+  Store,
+  Truck,
+  UserRound,
+  Warehouse,
+  type LucideIcon,
+} from 'lucide-react';
+import type { ProductDetail as ProductDetailData, ProductImage } from '@domain/catalog';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
+import { formatMilesAway, formatOneDecimal, formatPrice } from '../../../lib/format';
+import {
+  deliveryOptionOf,
+  galleryOf,
+  isPurchasable,
+  sellerLocationOf,
+  stockTextOf,
+  TRAILER_DELIVERY_TEXT,
+  type DeliveryOption,
+} from '../product-rules';
+import { ProductGallery } from './product-gallery';
+
+/** Spec buyer §2: the detail page shows a placeholder rating of 4.5 with 24 reviews. */
+export const PLACEHOLDER_RATING = 4.5;
+export const PLACEHOLDER_REVIEW_COUNT = 24;
+
+function PlaceholderRating() {
+  const label = `${formatOneDecimal(PLACEHOLDER_RATING)} (${PLACEHOLDER_REVIEW_COUNT} reviews)`;
+  return (
+    <p className="flex items-center gap-2 text-sm" data-testid="text-product-rating">
+      <span className="flex text-amber-500" aria-hidden="true">
+        {[0, 1, 2, 3].map((i) => (
+          <Star key={i} className="size-4 fill-amber-400" />
+        ))}
+        <StarHalf className="size-4 fill-amber-400" />
+      </span>
+      <span className="sr-only">Rated </span>
+      <span className="text-muted-foreground">{label}</span>
+    </p>
+  );
+}
+
+function InfoRow({
+  icon: Icon,
+  title,
+  value,
+  children,
+  testId,
+}: {
+  icon: LucideIcon;
+  title: string;
+  value?: ReactNode;
+  children?: ReactNode;
+  testId?: string;
+}) {
+  return (
+    <li className="flex gap-3" data-testid={testId}>
+      <Icon className="mt-0.5 size-5 shrink-0 text-muted-foreground" aria-hidden="true" />
+      <div className="min-w-0 flex-1">
+        <div className="flex flex-wrap items-baseline justify-between gap-x-3">
+          <p className="font-medium">{title}</p>
+          {value ? <p className="font-semibold tabular-nums">{value}</p> : null}
+        </div>
+        {children ? <p className="text-sm text-muted-foreground">{children}</p> : null}
+      </div>
+    </li>
+  );
+}
+
+function DeliveryRow({ option }: { option: DeliveryOption }) {
+  switch (option.kind) {
+    case 'seller':
+      return (
+        <InfoRow icon={Store} title="Seller delivery" value={formatPrice(option.fee)} testId="info-delivery">
+          The seller delivers this product to your door.
+        </InfoRow>
+      );
+    case 'trailer':
+      // Spec buyer §9 describes trailer delivery this way; the fee charged is DECISIONS §5's flat 50.00.
+      return (
+        <InfoRow icon={Truck} title="Trailer delivery" value={TRAILER_DELIVERY_TEXT} testId="info-delivery">
+          Delivered by one of our drivers with a trailer.
+        </InfoRow>
+      );
+    case 'driver':
+      return (
+        <InfoRow icon={Truck} title="Driver delivery" value={formatPrice(option.fee)} testId="info-delivery">
+          Delivered to your door by one of our drivers.
+        </InfoRow>
+      );
+  }
+}
+
+interface ProductDetailProps {
+  product: ProductDetailData;
+  /** The extra images (GET /api/products/{id}/images). */
+  images: readonly ProductImage[];
+  onAdd: (product: ProductDetailData) => void;
+}
+
+/**
+ * Spec buyer §2 Product detail: gallery, name, badges, price, category, description, seller,
+ * stock, delivery and pickup information, Add to Cart (disabled when unavailable) and Continue
+ * Shopping. The message-the-seller card comes with messaging.
+ */
+export function ProductDetail({ product, images, onAdd }: ProductDetailProps) {
+  const purchasable = isPurchasable(product);
+  const location = sellerLocationOf(product);
+  const description = product.description?.trim();
+
+  return (
+    <div className="grid gap-8 lg:grid-cols-2 lg:gap-12">
+      <ProductGallery name={product.name} imageUrls={galleryOf(product.imageUrl, images)} />
+
+      <div className="flex min-w-0 flex-col gap-6">
+        <div className="flex flex-col gap-3">
+          <div className="flex flex-wrap gap-2">
+            {purchasable ? (
+              <Badge variant="success" data-testid="badge-available">
+                Available
+              </Badge>
+            ) : (
+              <Badge variant="destructive" data-testid="badge-out-of-stock">
+                Out of Stock
+              </Badge>
+            )}
+            {product.requiresTrailer ? (
+              <Badge variant="warning" data-testid="badge-trailer">
+                <Truck aria-hidden="true" />
+                Trailer
+              </Badge>
+            ) : null}
+          </div>
+          <h1 className="text-3xl font-bold tracking-tight text-balance" data-testid="text-product-name">
+            {product.name}
+          </h1>
+          <PlaceholderRating />
+          <p className="text-3xl font-bold" data-testid="text-product-price">
+            {formatPrice(product.price)}
+          </p>
+          <p className="text-sm text-muted-foreground">
+            Category:{' '}
+            <span className="font-medium text-foreground" data-testid="text-product-category">
+              {product.category}
+            </span>
+          </p>
+        </div>
+
+        <section aria-labelledby="product-description-heading">
+          <h2 id="product-description-heading" className="mb-2 text-lg font-semibold">
+            Description
+          </h2>
+          <p className="whitespace-pre-line text-muted-foreground" data-testid="text-product-description">
+            {description || 'No description provided.'}
+          </p>
+        </section>
+
+        <div className="flex flex-col gap-3">
+          <p
+            className="flex items-center gap-2 font-medium"
+            data-testid="text-product-stock"
+            aria-live="polite"
+          >
+            {purchasable ? (
+              <PackageCheck className="size-5 text-primary" aria-hidden="true" />
+            ) : (
+              <PackageX className="size-5 text-destructive" aria-hidden="true" />
+            )}
+            {stockTextOf(product)}
+          </p>
+          <div className="flex flex-col gap-3 sm:flex-row">
+            <Button
+              size="lg"
+              className="sm:flex-1"
+              disabled={!purchasable}
+              onClick={() => onAdd(product)}
+              data-testid="button-add-to-cart"
+            >
+              <ShoppingCart aria-hidden="true" />
+              Add to Cart
+            </Button>
+            <Button asChild size="lg" variant="outline" className="sm:flex-1">
+              <Link href="/" data-testid="link-continue-shopping">
+                Continue Shopping
+              </Link>
+            </Button>
+          </div>
+        </div>
+
+        <Card data-testid="card-seller">
+          <CardHeader className="pb-4">
+            <CardTitle as="h2">Seller information</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <ul className="flex flex-col gap-4">
+              <InfoRow icon={UserRound} title={product.sellerName} testId="info-seller-name">
+                {product.sellerRating === null ? (
+                  'No reviews yet'
+                ) : (
+                  <span className="inline-flex items-center gap-1">
+                    <Star className="size-3.5 fill-amber-400 text-amber-500" aria-hidden="true" />
+                    <span className="sr-only">Seller rating </span>
+                    {formatOneDecimal(product.sellerRating)}
+                  </span>
+                )}
+              </InfoRow>
+              <InfoRow
+                icon={MapPin}
+                title={location ?? 'Location not available'}
+                testId="info-seller-location"
+              >
+                {product.distance !== null ? (
+                  <span className="inline-flex items-center gap-1">
+                    <Navigation className="size-3.5" aria-hidden="true" />
+                    {formatMilesAway(product.distance)}
+                  </span>
+                ) : null}
+              </InfoRow>
+            </ul>
+          </CardContent>
+        </Card>
+
+        <Card data-testid="card-delivery">
+          <CardHeader className="pb-4">
+            <CardTitle as="h2">Delivery and pickup</CardTitle>
+          </CardHeader>
+          <CardContent>
+            <ul className="flex flex-col gap-4">
+              <DeliveryRow option={deliveryOptionOf(product)} />
+              {product.offerPickup ? (
+                <InfoRow icon={Warehouse} title="Pickup available" value="Free" testId="info-pickup">
+                  Collect it from the seller at a time you choose at checkout.
+                </InfoRow>
+              ) : (
+                <InfoRow icon={Package} title="Pickup not offered" testId="info-pickup">
+                  This product is delivered only.
+                </InfoRow>
+              )}
+            </ul>
+          </CardContent>
+        </Card>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import { useState } from 'react';
+import { ProductImage } from '../../../components/product-image';
+import { cn } from '../../../lib/utils';
+
+interface ProductGalleryProps {
+  name: string;
+  /** The main image first, then the extra ones; empty shows the placeholder. */
+  imageUrls: readonly string[];
+}
+
+/**
+ * The product's pictures (spec buyer §2 Product detail): one large image and, when there are
+ * several, a row of thumbnails that choose it. A picture that fails to load is replaced by the
+ * placeholder (spec buyer §8).
+ */
+export function ProductGallery({ name, imageUrls }: ProductGalleryProps) {
+  const [selected, setSelected] = useState(0);
+  const index = selected < imageUrls.length ? selected : 0;
+  const count = imageUrls.length;
+
+  return (
+    <div className="flex flex-col gap-3" data-testid="product-gallery">
+      <div
+        className="aspect-square overflow-hidden rounded-xl border bg-muted"
+        data-testid="product-main-image"
+      >
+        <ProductImage
+          src={imageUrls[index]}
+          alt={count > 1 ? `${name}, image ${index + 1} of ${count}` : name}
+        />
+      </div>
+      {count > 1 ? (
+        <ul className="grid grid-cols-5 gap-2 sm:grid-cols-6" aria-label={`Images of ${name}`}>
+          {imageUrls.map((url, i) => (
+            <li key={url}>
+              <button
+                type="button"
+                onClick={() => setSelected(i)}
+                aria-label={`Show image ${i + 1} of ${count}`}
+                aria-current={i === index ? 'true' : undefined}
+                data-testid={`button-thumbnail-${i}`}
+                className={cn(
+                  'block aspect-square w-full overflow-hidden rounded-md border-2 bg-muted transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background',
+                  i === index ? 'border-primary' : 'border-transparent opacity-80 hover:opacity-100',
+                )}
+              >
+                <ProductImage src={url} alt="" />
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}

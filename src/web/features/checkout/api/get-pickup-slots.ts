@@ -1,0 +1,24 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { slotSchema, type Slot } from '@domain/availability';
+import { apiGet } from '../../../lib/api-client';
+
+/** GET /api/availability/slots/{sellerId}: the seller's pickup times (spec buyer §7). */
+export async function fetchPickupSlots(sellerId: string, signal?: AbortSignal): Promise<Slot[]> {
+  return z
+    .array(slotSchema)
+    .parse(await apiGet(`/api/availability/slots/${encodeURIComponent(sellerId)}`, signal));
+}
+
+export function pickupSlotsQueryOptions(sellerId: string) {
+  return queryOptions({
+    queryKey: ['/api/availability/slots', sellerId] as const,
+    queryFn: ({ signal }) => fetchPickupSlots(sellerId, signal),
+    // Slots start at least an hour from now: a checkout opened again asks again.
+    staleTime: 0,
+  });
+}
+
+export function usePickupSlots(sellerId: string, enabled: boolean) {
+  return useQuery({ ...pickupSlotsQueryOptions(sellerId), enabled });
+}

@@ -1,0 +1,29 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { orderSchema, type Order } from '@domain/orders';
+import { apiGet } from '../../../lib/api-client';
+
+/** Every order query starts with this key: invalidating it refreshes lists, items and timelines. */
+export const ORDERS_KEY = ['/api/orders'] as const;
+
+/** Spec buyer §7, §9: the orders list is polled every 60 s. */
+export const ORDERS_POLL_MS = 60_000;
+
+export type OrderListView = 'buyer' | 'seller' | 'driver';
+
+/** GET /api/orders?as=…: the user's orders in one capacity, newest first. */
+export async function fetchOrders(view: OrderListView, signal?: AbortSignal): Promise<Order[]> {
+  return z.array(orderSchema).parse(await apiGet(`/api/orders?as=${view}`, signal));
+}
+
+export function ordersQueryOptions(view: OrderListView) {
+  return queryOptions({
+    queryKey: [...ORDERS_KEY, { as: view }] as const,
+    queryFn: ({ signal }) => fetchOrders(view, signal),
+    refetchInterval: ORDERS_POLL_MS,
+  });
+}
+
+export function useOrders(view: OrderListView) {
+  return useQuery(ordersQueryOptions(view));
+}

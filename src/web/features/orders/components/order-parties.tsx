@@ -1,0 +1,104 @@
+import { ChevronRight } from 'lucide-react';
+import { capitalise, displayName } from '@domain/roles';
+import { fulfilmentOf } from '@domain/order-status';
+import type { Order } from '@domain/orders';
+import { UserAvatar } from '../../users/components/user-avatar';
+import { usePublicUser } from '../api/get-party';
+
+type PartyRole = 'buyer' | 'seller' | 'driver';
+
+function PartyRow({
+  role,
+  userId,
+  isYou,
+  onOpen,
+}: {
+  role: PartyRole;
+  userId: string;
+  isYou: boolean;
+  onOpen: (userId: string) => void;
+}) {
+  const profile = usePublicUser(userId);
+  const user = profile.data;
+  const roleWord = capitalise(role);
+  if (profile.isError) {
+    return (
+      <li className="flex items-center justify-between gap-3 py-2" data-testid={`party-${role}`}>
+        <span className="text-sm text-muted-foreground">{roleWord}</span>
+        <span role="alert" className="text-sm text-destructive">
+          Failed to load {role} information
+        </span>
+      </li>
+    );
+  }
+  // Spec buyer §3 "Display name": "first last", otherwise the capitalised role word of this order.
+  const name = user ? displayName({ ...user, role }) : 'Loading...';
+  return (
+    <li data-testid={`party-${role}`}>
+      <button
+        type="button"
+        onClick={() => onOpen(userId)}
+        disabled={!user}
+        className="-mx-2 flex w-[calc(100%+1rem)] items-center gap-3 rounded-md px-2 py-2 text-left transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-default"
+        aria-label={user ? `View profile of ${name}, ${roleWord}` : `${roleWord}: loading`}
+        data-testid={`button-party-${role}`}
+      >
+        {user ? (
+          <UserAvatar user={{ ...user, email: roleWord }} className="size-9 text-sm" />
+        ) : (
+          <span className="size-9 shrink-0 animate-pulse rounded-full bg-muted" aria-hidden="true" />
+        )}
+        <span className="flex min-w-0 flex-1 flex-col">
+          <span className="truncate text-sm font-medium">
+            {name}
+            {isYou ? <span className="font-normal text-muted-foreground"> (you)</span> : null}
+          </span>
+          <span className="text-xs text-muted-foreground">{roleWord}</span>
+        </span>
+        <ChevronRight className="size-4 text-muted-foreground" aria-hidden="true" />
+      </button>
+    </li>
+  );
+}
+
+/** Spec buyer §2: the people of the order (buyer, seller, driver), each opening their profile. */
+export function OrderParties({
+  order,
+  viewerId,
+  onOpenProfile,
+}: {
+  order: Order;
+  viewerId: string;
+  onOpenProfile: (userId: string) => void;
+}) {
+  const usesDriver = fulfilmentOf(order) === 'driver';
+  return (
+    <ul className="flex flex-col">
+      <PartyRow
+        role="buyer"
+        userId={order.buyerId}
+        isYou={order.buyerId === viewerId}
+        onOpen={onOpenProfile}
+      />
+      <PartyRow
+        role="seller"
+        userId={order.sellerId}
+        isYou={order.sellerId === viewerId}
+        onOpen={onOpenProfile}
+      />
+      {order.driverId ? (
+        <PartyRow
+          role="driver"
+          userId={order.driverId}
+          isYou={order.driverId === viewerId}
+          onOpen={onOpenProfile}
+        />
+      ) : usesDriver && order.status !== 'cancelled' ? (
+        <li className="flex items-center justify-between gap-3 py-2 text-sm" data-testid="party-driver">
+          <span className="text-muted-foreground">Driver</span>
+          <span className="text-muted-foreground">Not assigned yet</span>
+        </li>
+      ) : null}
+    </ul>
+  );
+}

@@ -1,0 +1,103 @@
+import type { ReactNode } from 'react';
+import { fulfilmentOf } from '@domain/order-status';
+import type { Order } from '@domain/orders';
+import { formatPrice } from '../../../lib/format';
+import { cn } from '../../../lib/utils';
+import { formatRatePercent } from '../order-view';
+
+function Row({
+  label,
+  value,
+  strong,
+  testId,
+  className,
+}: {
+  label: ReactNode;
+  value: string;
+  strong?: boolean;
+  testId?: string;
+  className?: string;
+}) {
+  return (
+    <div className={cn('flex justify-between gap-3', strong && 'font-semibold', className)}>
+      <dt className={cn(!strong && 'text-muted-foreground')}>{label}</dt>
+      <dd className="tabular-nums" data-testid={testId}>
+        {value}
+      </dd>
+    </div>
+  );
+}
+
+/** A driver sees only their own earnings, never the buyer's prices (DECISIONS §3). */
+export function DriverEarnings({ order }: { order: Order }) {
+  return (
+    <dl className="flex flex-col gap-2 text-sm">
+      <Row
+        label="Your earnings"
+        value={formatPrice(order.driverEarnings)}
+        strong
+        testId="text-driver-earnings"
+      />
+      <p className="text-xs text-muted-foreground">The delivery fee after the platform commission.</p>
+    </dl>
+  );
+}
+
+/**
+ * Spec buyer §2: payment details (subtotal, delivery fee, total) and the earnings breakdown with
+ * the platform commission and its rates (DECISIONS §6), as stored on the order.
+ */
+export function OrderPaymentDetails({ order }: { order: Order }) {
+  const withDriver = fulfilmentOf(order) === 'driver';
+  const money = (value: string | undefined) => formatPrice(value ?? '0');
+  const rate = (value: string | undefined) => (value ? ` (${formatRatePercent(value)})` : '');
+  return (
+    <div className="flex flex-col gap-5 text-sm">
+      <dl className="flex flex-col gap-2">
+        <Row label="Subtotal" value={money(order.productSubtotal)} testId="text-order-subtotal" />
+        <Row label="Delivery fee" value={money(order.deliveryFee)} testId="text-order-delivery-fee" />
+        <Row
+          className="border-t pt-2"
+          label="Total"
+          value={money(order.total)}
+          strong
+          testId="text-order-total"
+        />
+      </dl>
+      <div className="flex flex-col gap-2">
+        <h4 className="text-xs font-semibold uppercase tracking-wide text-muted-foreground">
+          Earnings breakdown
+        </h4>
+        <dl className="flex flex-col gap-2">
+          <Row
+            label={order.sellerDelivery ? 'Seller earnings (incl. delivery)' : 'Seller earnings'}
+            value={money(order.sellerEarnings)}
+            testId="text-seller-earnings"
+          />
+          {withDriver ? (
+            <Row label="Driver earnings" value={money(order.driverEarnings)} testId="text-driver-earnings" />
+          ) : null}
+          <Row
+            label={`Sales commission${rate(order.salesCommissionRate)}`}
+            value={money(order.purchasePlatformFee)}
+            testId="text-sales-commission"
+          />
+          {withDriver ? (
+            <Row
+              label={`Delivery commission${rate(order.deliveryCommissionRate)}`}
+              value={money(order.deliveryPlatformFee)}
+              testId="text-delivery-commission"
+            />
+          ) : null}
+          <Row
+            className="border-t pt-2"
+            label="Platform commission"
+            value={money(order.platformFee)}
+            strong
+            testId="text-platform-fee"
+          />
+        </dl>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+import { MapPin } from 'lucide-react';
+import type { Order } from '@domain/orders';
+import { formatPrice } from '../../../lib/format';
+import { cn } from '../../../lib/utils';
+import { OrderStatusBadge } from './order-status-badge';
+
+export const NO_ORDERS_TEXT = 'No orders yet. Start shopping to place your first order!';
+
+/** The first characters of an id: enough to tell orders apart, short enough for a card. */
+function shortId(id: string): string {
+  return id.slice(0, 8);
+}
+
+/**
+ * Spec buyer §2 "Recent Orders": a card per order with its id, order number, status, total and
+ * delivery address; the selected card is highlighted.
+ */
+export function RecentOrdersList({
+  orders,
+  selectedId,
+  onSelect,
+  showTotals = true,
+}: {
+  orders: readonly Order[];
+  selectedId: string | null;
+  onSelect: (orderId: string) => void;
+  showTotals?: boolean;
+}) {
+  if (orders.length === 0) {
+    return (
+      <p
+        className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground"
+        data-testid="text-no-orders"
+      >
+        {NO_ORDERS_TEXT}
+      </p>
+    );
+  }
+  return (
+    <ul className="flex flex-col gap-3" data-testid="list-orders">
+      {orders.map((order) => {
+        const selected = order.id === selectedId;
+        return (
+          <li key={order.id}>
+            <button
+              type="button"
+              onClick={() => onSelect(order.id)}
+              aria-pressed={selected}
+              className={cn(
+                'flex w-full flex-col gap-2 rounded-xl border bg-card p-4 text-left text-card-foreground shadow-sm transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background',
+                selected ? 'border-primary bg-accent/60 ring-1 ring-primary' : 'hover:bg-accent/40',
+              )}
+              data-testid={`card-order-${order.id}`}
+              data-selected={selected}
+            >
+              <span className="flex items-start justify-between gap-2">
+                <span className="flex min-w-0 flex-col">
+                  <span className="font-semibold" data-testid={`text-order-number-${order.id}`}>
+                    {order.orderNumber}
+                  </span>
+                  <span className="font-mono text-xs text-muted-foreground" title={order.id}>
+                    <span className="sr-only">Order id </span>#{shortId(order.id)}
+                  </span>
+                </span>
+                <OrderStatusBadge status={order.status} className="shrink-0" />
+              </span>
+              {showTotals && order.total ? (
+                <span
+                  className="text-sm font-medium tabular-nums"
+                  data-testid={`text-order-total-${order.id}`}
+                >
+                  {formatPrice(order.total)}
+                </span>
+              ) : null}
+              <span className="flex items-start gap-1.5 text-xs text-muted-foreground">
+                <MapPin className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
+                <span className="line-clamp-2 break-words">{order.deliveryAddress}</span>
+              </span>
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

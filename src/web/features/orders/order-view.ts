@@ -1,0 +1,160 @@
+import type { PickupAddress } from '@domain/addresses';
+import { parseRate } from '@domain/money';
+import { canTransition, fulfilmentOf, TIMELINE, timelineSteps, type Party } from '@domain/order-status';
+import type { Order, OrderEvent } from '@domain/orders';
+import type { Role } from '@domain/roles';
+import { formatAddressLine } from '../../lib/format';
+
+/**
+ * The order details view's rules (spec buyer §2 "Order details view", §4; DECISIONS §3, §7), pure so
+ * every role's screen shows the same thing.
+ */
+
+/** Drivers never see item prices and see only their own earnings (DECISIONS §3). */
+export function seesPrices(viewerRole: Role): boolean {
+  return viewerRole !== 'driver';
+}
+
+/** Buyer or seller while pending, admin until finished (DECISIONS §7). */
+export function canCancel(
+  order: Pick<Order, 'status' | 'isPickup' | 'sellerDelivery'>,
+  viewerRole: Role,
+): boolean {
+  return canTransition(fulfilmentOf(order), order.status, 'cancelled', viewerRole satisfies Party);
+}
+
+export interface TimelineStep {
+  key: string;
+  label: string;
+  done: boolean;
+  /** Current: the last step done (the one the order is at). */
+  current: boolean;
+  /** ISO time the order reached the step, when known. */
+  at: string | null;
+}
+
+/**
+ * Spec buyer §4: the steps of the order's path, every step up to the current one done, each with
+ * the time of its status change. A cancelled order shows the steps it reached, then Cancelled.
+ */
+export function timelineOf(
+  order: Pick<Order, 'status' | 'isPickup' | 'sellerDelivery' | 'createdAt'>,
+  events: readonly Pick<OrderEvent, 'toStatus' | 'createdAt'>[] | undefined,
+): TimelineStep[] {
+  const path = fulfilmentOf(order);
+  const timeOf = (status: string): string | null => {
+    const event = events?.find((candidate) => candidate.toStatus === status);
+    if (event) return event.createdAt;
+    return status === 'pending' ? order.createdAt : null;
+  };
+
+  if (order.status === 'cancelled') {
+    const reached = TIMELINE[path].filter(
+      (step) => step.status === 'pending' || events?.some((event) => event.toStatus === step.status),
+    );
+    return [
+      ...reached.map((step) => ({
+        key: step.status,
+        label: step.label,
+        done: true,
+        current: false,
+        at: timeOf(step.status),
+      })),
+      { key: 'cancelled', label: 'Cancelled', done: true, current: true, at: timeOf('cancelled') },
+    ];
+  }
+
+  const steps = timelineSteps(path, order.status);
+  return steps.map((step) => ({
+    key: step.status,
+    label: step.label,
+    done: step.done,
+    current: step.status === order.status,
+    at: step.done ? timeOf(step.status) : null,
+  }));
+}
+
+/** "0.0600" → "6%", "0.0650" → "6.5%". */
+export function formatRatePercent(rate: string): string {
+  const basisPoints = parseRate(rate);
+  const percent = basisPoints / 100;
+  return `${Number.isInteger(percent) ? percent : percent.toFixed(2).replace(/0+$/, '')}%`;
+}
+
+/** "Mar 3, 2026, 2:30 PM" in the viewer's time zone; null for no time. */
+export function formatDateTime(iso: string | null | undefined): string | null {
+  if (!iso) return null;
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return null;
+  return date.toLocaleString(undefined, {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+  });
+}
+
+export function formatPickupAddress(address: PickupAddress | null): string | null {
+  return address ? formatAddressLine(address) : null;
+}
+
+/** The place an order goes to: the buyer's address, or nothing for a pickup (it stays at the seller). */
+export function deliveryDestination(order: Pick<Order, 'isPickup' | 'deliveryAddress'>): string | null {
+  if (order.isPickup) return null;
+  const text = order.deliveryAddress.trim();
+  return text ? text : null;
+}
+
+const DIRECTIONS_BASE = 'https://www.google.com/maps/dir/?api=1';
+
+/**
+ * Spec buyer §2: a Google Maps directions link from the pickup coordinates (or the pickup address)
+ * to the delivery address. A pickup order has no delivery address: the link leads to the pickup
+ * place from wherever the viewer is. Null when neither end is known.
+ */
+export function directionsUrl(
+  order: Pick<Order, 'isPickup' | 'deliveryAddress' | 'pickupAddress'>,
+): string | null {
+  const pickup = order.pickupAddress;
+  const origin =
+    pickup && pickup.latitude !== null && pickup.longitude !== null
+      ? `${pickup.latitude},${pickup.longitude}`
+      : formatPickupAddress(pickup);
+  const destination = deliveryDestination(order);
+  const params = new URLSearchParams();
+  if (destination) {
+    if (origin) params.set('origin', origin);
+    params.set('destination', destination);
+  } else if (origin) {
+    params.set('destination', origin);
+  } else {
+    return null;
+  }
+  return `${DIRECTIONS_BASE}&${params.toString()}`;
+}
+
+/**
+ * Which order of a list is shown: the one the viewer picked, else the one asked for (the order
+ * just paid, from the address), else the first (spec buyer §2: selected automatically).
+ */
+export function selectedOrderId(
+  orders: readonly Pick<Order, 'id'>[] | undefined,
+  chosenId: string | null,
+  requestedId: string | null,
+): string | null {
+  if (!orders || orders.length === 0) return null;
+  if (chosenId && orders.some((order) => order.id === chosenId)) return chosenId;
+  if (requestedId && orders.some((order) => order.id === requestedId)) return requestedId;
+  return orders[0]?.id ?? null;
+}
+
+/** "Delivery by a driver", "Delivered by the seller", "Pickup": how the order reaches the buyer. */
+export function fulfilmentLabel(
+  order: Pick<Order, 'isPickup' | 'sellerDelivery' | 'requiresTrailer'>,
+): string {
+  const path = fulfilmentOf(order);
+  if (path === 'pickup') return 'Pickup from the seller';
+  if (path === 'seller') return 'Delivered by the seller';
+  return order.requiresTrailer ? 'Trailer delivery by a driver' : 'Delivery by a driver';
+}
