@@ -50,8 +50,10 @@ test.describe('profile (spec seller §2 Profile)', () => {
     await expect(page.getByText('Profile updated', { exact: true })).toBeVisible();
     await expect(page.getByTestId('text-display-name')).toHaveText('Ada Lovelace');
 
-    // The header shows the role, not the name: the saved name is checked after a reload.
+    // The header names the signed-in user on its profile link.
+    await expect(page.getByTestId('link-profile')).toHaveAttribute('aria-label', 'Profile: Ada Lovelace');
     await page.reload();
+    await expect(page.getByTestId('link-profile')).toHaveAttribute('aria-label', 'Profile: Ada Lovelace');
     await expect(page.getByTestId('text-display-name')).toHaveText('Ada Lovelace');
     await expect(page.getByTestId('input-first-name')).toHaveValue('Ada');
     await expect(page.getByTestId('input-last-name')).toHaveValue('Lovelace');
@@ -81,7 +83,7 @@ test.describe('profile (spec seller §2 Profile)', () => {
 
     const headerAvatar = page.getByTestId('img-header-avatar');
     await expect(headerAvatar).toHaveAttribute('src', profileImageUrl);
-    await expect(headerAvatar).toHaveAttribute('alt', 'Profile');
+    await expect(headerAvatar).toHaveAttribute('alt', '');
     await expect
       .poll(() => headerAvatar.evaluate((image: HTMLImageElement) => image.complete && image.naturalWidth))
       .toBe(8);

@@ -1,6 +1,6 @@
 import { Link, useLocation } from 'wouter';
 import { LogOut, MapPin, Menu, UserRound } from 'lucide-react';
-import { headerLinksFor, type RoleLink } from '@domain/roles';
+import { displayName, headerLinksFor, type RoleLink } from '@domain/roles';
 import type { CurrentUser } from '@domain/users';
 import { BrandLink } from '../../components/brand';
 import { ThemeToggle } from '../../components/theme-toggle';
@@ -74,11 +74,12 @@ export function AppHeader({ user }: { user: CurrentUser }) {
         ) : null}
 
         <div className="ml-auto flex shrink-0 items-center gap-0.5 sm:gap-1">
-          <WithTooltip label="Profile">
+          {/* The header names who is signed in on the profile link (its tooltip and accessible name). */}
+          <WithTooltip label={displayName(user)}>
             <Button asChild variant="ghost" size="icon" className="hidden md:inline-flex">
-              <Link href="/profile" aria-label="Profile" data-testid="link-profile">
+              <Link href="/profile" aria-label={`Profile: ${displayName(user)}`} data-testid="link-profile">
                 {user.profileImageUrl ? (
-                  <UserAvatar user={user} alt="Profile" className="size-8" data-testid="img-header-avatar" />
+                  <UserAvatar user={user} alt="" className="size-8" data-testid="img-header-avatar" />
                 ) : (
                   <UserRound aria-hidden="true" />
                 )}
