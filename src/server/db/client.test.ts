@@ -46,7 +46,7 @@ describe('constraints that protect the data', () => {
     const t = await createTestApp();
     try {
       const user = await createUser(t, { email: 'same@example.com' });
-      expect(user.id).toBeTruthy();
+      expect(user.id).toMatch(/^[0-9a-f-]{36}$/);
       await expect(t.database.db.insert(users).values({ email: 'SAME@example.com' })).rejects.toThrow();
       await expect(t.database.db.insert(categories).values({ name: 'electronics' })).rejects.toThrow();
     } finally {

@@ -359,7 +359,7 @@ describe('OpenID Connect callback refusals', () => {
   async function providerCallback(): Promise<{ returned: URL; txCookie: string }> {
     const { authorizationUrl, txCookie } = await startLogin('?returnTo=%2Fbuyer%2Forders');
     const { returned } = await throughProvider(authorizationUrl.href, 'alice-sub', new CookieJar());
-    expect(returned.searchParams.get('code')).toBeTruthy();
+    expect(returned.searchParams.get('code')).toMatch(/^\S{10,}$/);
     return { returned, txCookie };
   }
 

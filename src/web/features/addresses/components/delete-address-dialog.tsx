@@ -1,14 +1,6 @@
 import { useState } from 'react';
 import type { Address } from '@domain/addresses';
-import { Button } from '../../../components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../../../components/ui/dialog';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { toast } from '../../../components/ui/use-toast';
 import { useDeleteAddress } from '../api/delete-address';
 import { formatAddressOneLine } from './format-address';
@@ -31,29 +23,26 @@ export function DeleteAddressDialog({ address, onClose }: { address: Address | n
   };
 
   return (
-    <Dialog open={address !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent role="alertdialog" data-testid="dialog-delete-address">
-        <DialogHeader>
-          <DialogTitle>Delete this address?</DialogTitle>
-          <DialogDescription>
-            {shown ? `${formatAddressOneLine(shown)} will be removed. This cannot be undone.` : null}
-            {shown?.isPrimary ? ' Your newest remaining address will become your primary address.' : null}
-          </DialogDescription>
-        </DialogHeader>
-        <DialogFooter>
-          <Button variant="outline" onClick={onClose} data-testid="button-cancel-delete">
-            Cancel
-          </Button>
-          <Button
-            variant="destructive"
-            onClick={confirm}
-            disabled={deleteAddress.isPending}
-            data-testid="button-confirm-delete"
-          >
-            {deleteAddress.isPending ? 'Deleting...' : 'Delete Address'}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <ConfirmDialog
+      open={address !== null}
+      onOpenChange={(open) => (open ? undefined : onClose())}
+      title="Delete this address?"
+      description={
+        <>
+          {shown ? `${formatAddressOneLine(shown)} will be removed. This cannot be undone.` : null}
+          {shown?.isPrimary ? ' Your newest remaining address will become your primary address.' : null}
+        </>
+      }
+      cancelLabel="Cancel"
+      confirmLabel="Delete Address"
+      pendingLabel="Deleting..."
+      isPending={deleteAddress.isPending}
+      onConfirm={confirm}
+      testIds={{
+        dialog: 'dialog-delete-address',
+        cancel: 'button-cancel-delete',
+        confirm: 'button-confirm-delete',
+      }}
+    />
   );
 }

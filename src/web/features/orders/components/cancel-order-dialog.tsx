@@ -1,14 +1,7 @@
 import { useState } from 'react';
 import type { Order } from '@domain/orders';
 import { Button } from '../../../components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../../../components/ui/dialog';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { toast } from '../../../components/ui/use-toast';
 import { formatPrice } from '../../../lib/format';
 import { toastMutationError } from '../../../lib/mutation-errors';
@@ -58,34 +51,22 @@ export function CancelOrderDialog({
           Cancel Order
         </Button>
       ) : null}
-      <Dialog open={open} onOpenChange={(next) => (cancel.isPending ? undefined : setOpen(next))}>
-        <DialogContent role="alertdialog" data-testid="dialog-cancel-order">
-          <DialogHeader>
-            <DialogTitle>Cancel this order?</DialogTitle>
-            <DialogDescription>
-              {`${order.orderNumber} will be cancelled${refund}. The items go back in stock. This cannot be undone.`}
-            </DialogDescription>
-          </DialogHeader>
-          <DialogFooter>
-            <Button
-              variant="outline"
-              onClick={() => setOpen(false)}
-              disabled={cancel.isPending}
-              data-testid="button-keep-order"
-            >
-              Keep Order
-            </Button>
-            <Button
-              variant="destructive"
-              onClick={confirm}
-              disabled={cancel.isPending}
-              data-testid="button-confirm-cancel"
-            >
-              {cancel.isPending ? 'Cancelling...' : 'Cancel Order'}
-            </Button>
-          </DialogFooter>
-        </DialogContent>
-      </Dialog>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={setOpen}
+        title="Cancel this order?"
+        description={`${order.orderNumber} will be cancelled${refund}. The items go back in stock. This cannot be undone.`}
+        cancelLabel="Keep Order"
+        confirmLabel="Cancel Order"
+        pendingLabel="Cancelling..."
+        isPending={cancel.isPending}
+        onConfirm={confirm}
+        testIds={{
+          dialog: 'dialog-cancel-order',
+          cancel: 'button-keep-order',
+          confirm: 'button-confirm-cancel',
+        }}
+      />
     </>
   );
 }

@@ -1,0 +1,58 @@
+import type { ReactNode } from 'react';
+import { Button } from './button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from './dialog';
+
+/** Asks before an action that cannot be undone (deleting, cancelling): a title, what will happen, two buttons. */
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  description,
+  cancelLabel,
+  confirmLabel,
+  pendingLabel,
+  isPending,
+  onConfirm,
+  testIds,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  description: ReactNode;
+  cancelLabel: string;
+  confirmLabel: string;
+  pendingLabel: string;
+  isPending: boolean;
+  onConfirm: () => void;
+  testIds: { dialog: string; cancel: string; confirm: string };
+}) {
+  return (
+    // While the action runs the dialog stays open, so its outcome is seen where it was asked for.
+    <Dialog open={open} onOpenChange={(next) => (isPending ? undefined : onOpenChange(next))}>
+      <DialogContent role="alertdialog" data-testid={testIds.dialog}>
+        <DialogHeader>
+          <DialogTitle>{title}</DialogTitle>
+          <DialogDescription>{description}</DialogDescription>
+        </DialogHeader>
+        <DialogFooter>
+          <Button
+            variant="outline"
+            onClick={() => onOpenChange(false)}
+            disabled={isPending}
+            data-testid={testIds.cancel}
+          >
+            {cancelLabel}
+          </Button>
+          <Button
+            variant="destructive"
+            onClick={onConfirm}
+            disabled={isPending}
+            data-testid={testIds.confirm}
+          >
+            {isPending ? pendingLabel : confirmLabel}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
