@@ -19,6 +19,9 @@ export default defineConfig({
     baseURL: process.env.E2E_BASE_URL,
     trace: 'off',
     screenshot: 'only-on-failure',
+    // Accessibility checks never measure a dialog or toast halfway through its animation
+    // (src/web/index.css turns animations off under prefers-reduced-motion).
+    reducedMotion: 'reduce',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: [

@@ -19,8 +19,9 @@ const integration = (name: string, db: string, groupOrder: number) => ({
 });
 
 /**
- * Three tiers (CONVENTIONS): unit (domain and browser code), integration (the server through
- * app.inject on PGlite, and on PostgreSQL when TEST_DATABASE_URL is set) and e2e (Playwright).
+ * Three tiers (docs/product-rules.md, Code layout rules): unit (domain and browser code),
+ * integration (the server through app.inject on PGlite, and on PostgreSQL when TEST_DATABASE_URL is
+ * set) and e2e (Playwright).
  */
 export default defineConfig({
   plugins: [react()],
@@ -33,6 +34,7 @@ export default defineConfig({
           name: 'unit',
           include: ['src/domain/**/*.test.ts', 'src/web/**/*.test.{ts,tsx}'],
           environment: 'node',
+          setupFiles: ['src/web/test-support/jest-dom.ts'],
         },
       },
       integration('integration-pglite', 'pglite', 1),

@@ -1,13 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { test, expect } from './support/fixtures';
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
+import { expectNoAccessibilityViolations } from './support/accessibility';
 
 for (const theme of ['light', 'dark'] as const) {
   test.describe(`accessibility, ${theme} theme`, () => {
@@ -24,7 +16,7 @@ for (const theme of ['light', 'dark'] as const) {
       test(`the ${name} page has no serious or critical violation`, async ({ page }) => {
         await page.goto(path);
         await expect(page.getByText(ready).first()).toBeVisible();
-        expect(await seriousViolations(page)).toEqual([]);
+        await expectNoAccessibilityViolations(page);
       });
     }
   });

@@ -1,13 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { test, expect, signUpFresh } from './support/fixtures';
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
+import { expectNoAccessibilityViolations } from './support/accessibility';
 
 test.describe('availability page', () => {
   test('a seller adds and removes a weekly schedule row', async ({ page }) => {
@@ -20,7 +12,7 @@ test.describe('availability page', () => {
 
     const card = page.getByTestId('card-weekly-schedule');
     await expect(card.getByText('No weekly hours yet')).toBeVisible();
-    // Spec seller §5: the form starts at Monday 09:00 to 17:00.
+    // The form starts at Monday 09:00 to 17:00 (docs/product-rules.md, Addresses, availability and slots).
     await expect(card.getByLabel('Day')).toContainText('Monday');
     await expect(card.getByLabel('Start time')).toHaveValue('09:00');
     await expect(card.getByLabel('End time')).toHaveValue('17:00');
@@ -78,7 +70,7 @@ test.describe('availability page', () => {
       await page.goto('/availability');
       await expect(page.getByTestId('text-schedule-day')).toHaveText('Tuesday');
       await expect(page.getByTestId('text-blackout-reason')).toHaveText('Holiday');
-      expect(await seriousViolations(page)).toEqual([]);
+      await expectNoAccessibilityViolations(page);
     });
   }
 });

@@ -1,6 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { test, expect, signUpFresh } from './support/fixtures';
+import { expectNoAccessibilityViolations } from './support/accessibility';
+import { cents, money } from './support/money';
 
 /**
  * The buyer's journey as a person clicks it (issue 4, "Shown by"): find a product, put it in the
@@ -68,20 +69,6 @@ async function pickProduct(
   throw new Error(`the demo catalog has no product for ${JSON.stringify(options)}`);
 }
 
-function cents(price: string): number {
-  return Math.round(Number.parseFloat(price) * 100);
-}
-
-function money(centsValue: number): string {
-  return `$${(centsValue / 100).toFixed(2)}`;
-}
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
 
 async function payWith(page: Page, cardNumber: string): Promise<void> {
   await page.getByLabel('Card number').fill(cardNumber);
@@ -108,7 +95,7 @@ async function goToPayment(page: Page): Promise<void> {
   await expect(page.getByTestId('text-payment-amount')).toBeVisible();
 }
 
-test.describe('the buyer journey (spec buyer §2; DECISIONS §5)', () => {
+test.describe('the buyer journey (docs/product-rules.md, Checkout and orders)', () => {
   test('search, filter, add, change the quantity in the sheet, check out with delivery, pay and follow the order', async ({
     page,
   }) => {
@@ -152,7 +139,7 @@ test.describe('the buyer journey (spec buyer §2; DECISIONS §5)', () => {
     await expect(page.getByTestId('text-subtotal')).toHaveText(money(cents(product.price) * 2));
     await page.getByLabel(/Delivery notes/).fill('Leave it with the doorman');
     await expect(page.getByRole('button', { name: 'Proceed to Payment' })).toBeEnabled();
-    expect(await seriousViolations(page)).toEqual([]);
+    await expectNoAccessibilityViolations(page);
     await goToPayment(page);
 
     // The payment screen keeps what checkout decided, in session storage under the spec's keys.
@@ -168,7 +155,7 @@ test.describe('the buyer journey (spec buyer §2; DECISIONS §5)', () => {
     });
     await expect(page.getByText('4242 4242 4242 4242')).toBeVisible();
     const amount = (await page.getByTestId('text-payment-amount').textContent()) ?? '';
-    expect(await seriousViolations(page)).toEqual([]);
+    await expectNoAccessibilityViolations(page);
     await payWith(page, SUCCEEDS);
 
     // My Orders, with the new order selected and its timeline at Order Placed.
@@ -197,7 +184,7 @@ test.describe('the buyer journey (spec buyer §2; DECISIONS §5)', () => {
     await expect(details.getByTestId('list-order-items')).toContainText(product.name);
     await expect(details.getByText('Leave it with the doorman')).toBeVisible();
     await expect(details.getByTestId('text-order-total')).toHaveText(amount);
-    expect(await seriousViolations(page)).toEqual([]);
+    await expectNoAccessibilityViolations(page);
 
     // The cart is empty again, and the stock was taken (other journeys may buy too: at least ours).
     expect(await page.evaluate(() => localStorage.getItem('cart'))).toBeNull();
@@ -252,13 +239,19 @@ test.describe('the buyer journey (spec buyer §2; DECISIONS §5)', () => {
     await expect(page.getByTestId('text-delivery-fee')).toHaveText('$0.00');
     await expect(page.getByTestId(`text-pickup-address-${product.sellerId}`)).not.toHaveText(/Loading/);
 
-    // The seller's first pickup time.
+    // The seller's first pickup time: the first day is chosen already, then a time of that day.
+    const day = (await page.getByRole('combobox', { name: 'Pickup day' }).textContent()) ?? '';
     await page.getByRole('combobox', { name: 'Pickup time' }).click();
     const firstSlot = page.getByRole('option').first();
-    const slotLabel = (await firstSlot.textContent()) ?? '';
+    const slotTime = (await firstSlot.textContent()) ?? '';
     await firstSlot.click();
-    await expect(page.getByRole('combobox', { name: 'Pickup time' })).toHaveText(slotLabel);
-    expect(await seriousViolations(page)).toEqual([]);
+    await expect(page.getByRole('combobox', { name: 'Pickup time' })).toHaveText(slotTime);
+    const [firstOffered] = await getJson<{ label: string }[]>(
+      page.request,
+      `/api/availability/slots/${product.sellerId}`,
+    );
+    expect(`${day} · ${slotTime}`).toBe(firstOffered?.label);
+    await expectNoAccessibilityViolations(page);
     await goToPayment(page);
     expect(await page.evaluate(() => sessionStorage.getItem('isPickup'))).toBe('true');
     const times: unknown = JSON.parse(

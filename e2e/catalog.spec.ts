@@ -1,6 +1,7 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { test, expect, signInAs, signUpFresh, DEMO } from './support/fixtures';
+import { cents, money } from './support/money';
+import { expectNoAccessibilityViolations } from './support/accessibility';
 
 /** What the tests need to know of a list row; the demo catalog decides the rest. */
 interface Row {
@@ -25,13 +26,6 @@ async function getJson<T>(request: APIRequestContext, url: string): Promise<T> {
   return body;
 }
 
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
-
 const grid = (page: Page) => page.getByTestId('product-grid');
 const cards = (page: Page) => grid(page).locator('[data-testid^="card-product-"]');
 
@@ -43,7 +37,7 @@ async function cardIds(page: Page): Promise<string[]> {
   return ids;
 }
 
-test.describe('catalog: home and product pages (spec buyer §2)', () => {
+test.describe('catalog: home and product pages (docs/product-rules.md, Catalog screens)', () => {
   test.beforeEach(async ({ page }) => {
     await signInAs(page, DEMO.buyer);
   });
@@ -97,7 +91,7 @@ test.describe('catalog: home and product pages (spec buyer §2)', () => {
     // Back to All: the pages read before come back from the cache.
     await page.getByRole('button', { name: 'All', exact: true }).click();
     await expect.poll(async () => (await cardIds(page)).slice(0, 24)).toEqual(firstPage);
-    expect(await seriousViolations(page)).toEqual([]);
+    await expectNoAccessibilityViolations(page);
   });
 
   test('opens a product from its card, shows its detail and gallery, and adds it to the cart', async ({
@@ -123,7 +117,7 @@ test.describe('catalog: home and product pages (spec buyer §2)', () => {
 
     await expect(page).toHaveURL(`/products/${product.id}`);
     await expect(page.getByRole('heading', { level: 1, name: product.name })).toBeVisible();
-    await expect(page.getByTestId('text-product-price')).toHaveText(`$${product.price}`);
+    await expect(page.getByTestId('text-product-price')).toHaveText(money(cents(product.price)));
     await expect(page.getByTestId('badge-available')).toHaveText('Available');
     await expect(page.getByTestId('text-product-stock')).toHaveText(/^\d+ in stock$/);
     await expect(page.getByTestId('text-product-rating')).toContainText('4.5 (24 reviews)');
@@ -140,7 +134,7 @@ test.describe('catalog: home and product pages (spec buyer §2)', () => {
     await second.click();
     await expect(second).toHaveAttribute('aria-current', 'true');
     await expect(main).toHaveAttribute('src', product.images[0]?.imageUrl ?? '');
-    expect(await seriousViolations(page)).toEqual([]);
+    await expectNoAccessibilityViolations(page);
 
     // Add to Cart: the header's count follows.
     await expect(page.getByTestId('cart-count')).toHaveText('0');
@@ -163,7 +157,7 @@ test.describe('catalog: home and product pages (spec buyer §2)', () => {
     test('shows "Product not found" with a Back to Home button', async ({ page }) => {
       await page.goto('/products/00000000-0000-4000-8000-000000000000');
       await expect(page.getByRole('heading', { level: 1, name: 'Product not found' })).toBeVisible();
-      expect(await seriousViolations(page)).toEqual([]);
+      await expectNoAccessibilityViolations(page);
       await page.getByRole('link', { name: 'Back to Home' }).click();
       await expect(page).toHaveURL('/');
       await expect(page.getByRole('heading', { name: 'Featured Products' })).toBeVisible();
@@ -218,7 +212,7 @@ test.describe('catalog: home and product pages (spec buyer §2)', () => {
     await slider.fill('500');
     await expect(page.getByTestId('text-distance-value')).toHaveText('Any distance');
     await expect.poll(() => cardIds(page)).toEqual(chosen.any.map((row) => row.id));
-    expect(await seriousViolations(page)).toEqual([]);
+    await expectNoAccessibilityViolations(page);
   });
 });
 

@@ -47,8 +47,11 @@ test.describe('landing page (signed out)', () => {
     await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible();
   });
 
-  test('signed-in pages do not exist for a visitor', async ({ page }) => {
+  test('a signed-in page asks a visitor to sign in and comes back to it, never the 404', async ({ page }) => {
     await page.goto('/buyer/orders');
-    await expect(page.getByText('Did you forget to add the page to the router?')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Please sign in' })).toBeVisible();
+    await expect(page.getByText('Did you forget to add the page to the router?')).toHaveCount(0);
+    await page.getByTestId('button-sign-in-to-continue').click();
+    await expect(page).toHaveURL(/\/api\/login\?returnTo=%2Fbuyer%2Forders/);
   });
 });

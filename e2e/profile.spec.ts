@@ -1,14 +1,6 @@
 import zlib from 'node:zlib';
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { test, expect, signUpFresh } from './support/fixtures';
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-}
+import { expectNoAccessibilityViolations } from './support/accessibility';
 
 /** A PNG made here, `size` x `size` pixels of one colour (8-bit RGB, no filter). */
 function makePng(size: number, rgb: readonly [number, number, number]): Buffer {
@@ -37,7 +29,7 @@ function makePng(size: number, rgb: readonly [number, number, number]): Buffer {
 
 const OBJECT_PATH = /^\/objects\/uploads\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-test.describe('profile (spec seller §2 Profile)', () => {
+test.describe('profile (docs/product-rules.md, Account pages)', () => {
   test('changes first and last name', async ({ page }) => {
     await signUpFresh(page);
     await page.goto('/profile');
@@ -122,7 +114,7 @@ test.describe('profile (spec seller §2 Profile)', () => {
       await expect(page.getByTestId('img-avatar-initials')).toBeVisible();
 
       // The page, with its notices showing, has no serious accessibility problem in either theme.
-      expect(await seriousViolations(page)).toEqual([]);
+      await expectNoAccessibilityViolations(page);
     });
   }
 });

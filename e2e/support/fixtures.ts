@@ -36,11 +36,13 @@ export async function signInAs(page: Page, email: string, password = DEMO_PASSWO
 }
 
 /**
- * Every test fails on an unexpected console error or uncaught exception in the page (CONVENTIONS).
- * A test that expects one (a 401 while signed out) lists its text in `allowedConsoleErrors`.
+ * Every test fails on an unexpected console error or uncaught exception in the page
+ * (docs/product-rules.md, Code layout rules). A test that expects one (a 401 while signed out)
+ * lists its text in `allowedConsoleErrors`.
  */
 export const test = base.extend<{ allowedConsoleErrors: RegExp[]; consoleGuard: void }>({
-  // A visitor's GET /api/auth/user answers 401 by design (spec buyer §4); Chromium logs that.
+  // A visitor's GET /api/auth/user answers 401 by design
+  // (docs/product-rules.md, Sessions and sign-in); Chromium logs that.
   allowedConsoleErrors: [[/status of 401 \(Unauthorized\)/], { option: true }],
   consoleGuard: [
     async ({ page, allowedConsoleErrors }, use) => {

@@ -64,7 +64,10 @@ export async function stopServer(server: Pick<RunningServer, 'process'>): Promis
   });
 }
 
-/** Lines of the server log that record a 5xx answer: any of them fails the run (CONVENTIONS). */
+/**
+ * Lines of the server log that record a 5xx answer: any of them fails the run
+ * (docs/product-rules.md, Code layout rules).
+ */
 export function serverErrors(log: string): string[] {
   return log.split('\n').filter((line) => {
     try {

@@ -122,7 +122,10 @@ const zipCodeSchema = z
   .min(1, { error: 'ZIP code is required', abort: true })
   .regex(ZIP_PATTERN, ZIP_CODE_MESSAGE)
   .overwrite(normaliseZipCode);
-/** Spec seller §3: country defaults to US; the marketplace serves US addresses only (decision 0005). */
+/**
+ * Country defaults to US; the marketplace serves US addresses only
+ * (docs/product-rules.md, Addresses, availability and slots; decision 0005).
+ */
 const countrySchema = z
   .string({ error: 'Country must be US' })
   .trim()
@@ -131,16 +134,32 @@ const countrySchema = z
 
 /**
  * POST /api/addresses and POST /api/addresses/validate. Strict: id, userId, latitude, longitude,
- * isVerified and isPrimary can never be set by a client (DECISIONS §3, mass assignment); the
- * server fills coordinates and verification from the geocoder and manages the primary flag.
+ * isVerified and isPrimary can never be set by a client
+ * (docs/product-rules.md, Roles and permissions; mass assignment); the server fills coordinates and
+ * verification from the geocoder and manages the primary flag.
  */
-export const addressBodySchema = z.strictObject({
+const addressFields = {
   addressLine1: addressLine1Schema,
   addressLine2: addressLine2Schema,
   city: citySchema,
   state: stateSchema,
   zipCode: zipCodeSchema,
   country: countrySchema.default('US'),
+};
+
+/**
+ * The proof that POST /api/addresses/validate verified exactly these fields, as it answered it.
+ * Saving with it is the only way an address becomes verified; the server checks it against the
+ * fields it stores (docs/product-rules.md, Addresses, availability and slots).
+ */
+const validationTokenSchema = z
+  .string({ error: 'validationToken must be text' })
+  .max(200, 'validationToken must be at most 200 characters')
+  .nullish();
+
+export const addressBodySchema = z.strictObject({
+  ...addressFields,
+  validationToken: validationTokenSchema,
 });
 export type AddressBody = z.infer<typeof addressBodySchema>;
 
@@ -152,14 +171,18 @@ export const addressPatchBodySchema = z.strictObject({
   state: stateSchema.optional(),
   zipCode: zipCodeSchema.optional(),
   country: countrySchema.optional(),
+  validationToken: validationTokenSchema,
 });
 export type AddressPatchBody = z.infer<typeof addressPatchBodySchema>;
 
-/** POST /api/addresses/validate: the form's fields (spec seller §7); country may be sent along. */
-export const addressValidateBodySchema = addressBodySchema;
+/**
+ * POST /api/addresses/validate: the form's fields (docs/product-rules.md, Account pages); country
+ * may be sent along.
+ */
+export const addressValidateBodySchema = z.strictObject(addressFields);
 export type AddressValidateBody = z.infer<typeof addressValidateBodySchema>;
 
-/** An address as the owner sees it (spec seller §3 "Address"). */
+/** An address as the owner sees it (docs/product-rules.md, Addresses, availability and slots). */
 export const addressSchema = z.object({
   id: z.string(),
   userId: z.string(),
@@ -178,15 +201,18 @@ export const addressSchema = z.object({
 });
 export type Address = z.infer<typeof addressSchema>;
 
-/** Spec seller §4 "Address validation": success or unavailable (the screen adds idle). */
+/**
+ * Address validation: success or unavailable; the screen adds idle
+ * (docs/product-rules.md, Addresses, availability and slots).
+ */
 export const addressValidationStatusSchema = z.enum(['success', 'unavailable']);
-export type AddressValidationStatus = z.infer<typeof addressValidationStatusSchema>;
 
 /**
  * The answer of POST /api/addresses/validate: the normalised fields plus coordinates. 'unavailable'
  * (unknown ZIP) is an answer, not an error: coordinates are null, isVerified false, and the address
- * can still be saved (DECISIONS §10). 'success' with isVerified false: the ZIP is known but lies in
- * another state than the one given; the coordinates are the ZIP's.
+ * can still be saved (docs/product-rules.md, Addresses, availability and slots). 'success' with
+ * isVerified false: the ZIP is known but lies in another state than the one given; the coordinates
+ * are the ZIP's.
  */
 export const addressValidationSchema = z.object({
   status: addressValidationStatusSchema,
@@ -198,10 +224,18 @@ export const addressValidationSchema = z.object({
   latitude: z.number().nullable(),
   longitude: z.number().nullable(),
   isVerified: z.boolean(),
+  /**
+   * Given only when isVerified: send it back with exactly these fields when saving, and the saved
+   * address is verified. Null otherwise.
+   */
+  validationToken: z.string().nullable(),
 });
 export type AddressValidation = z.infer<typeof addressValidationSchema>;
 
-/** Spec seller §3 "Pickup address object", answered by GET /api/addresses/primary/{sellerId}. */
+/**
+ * A seller's pickup address, answered by GET /api/addresses/primary/{sellerId}
+ * (docs/product-rules.md, Addresses, availability and slots).
+ */
 export const pickupAddressSchema = z.object({
   addressLine1: z.string(),
   addressLine2: z.string().nullable(),
@@ -215,6 +249,6 @@ export type PickupAddress = z.infer<typeof pickupAddressSchema>;
 
 export const sellerIdParamsSchema = z.object({ sellerId: idSchema });
 
-/** Spec buyer §8. */
+/** Texts of the checkout and the order view (docs/product-rules.md, Addresses, availability and slots). */
 export const PICKUP_ADDRESS_NOT_AVAILABLE = 'Pickup address not available';
 export const ADDRESS_NOT_FOUND = 'Address not found';

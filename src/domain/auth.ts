@@ -9,7 +9,10 @@ const emailSchema = z
   .toLowerCase()
   .pipe(z.email({ message: 'Invalid email address' }).max(254, 'Email is too long'));
 
-/** Where to go after sign-in: a relative path of this site only (DECISIONS §2, no open redirect). */
+/**
+ * Where to go after sign-in: a relative path of this site only
+ * (docs/product-rules.md, Sessions and sign-in; no open redirect).
+ */
 export function safeReturnTo(value: unknown): string {
   if (typeof value !== 'string') return '/';
   if (!value.startsWith('/') || value.startsWith('//') || value.startsWith('/\\')) return '/';

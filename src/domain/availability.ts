@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { idSchema } from './users';
 
-/** Days are numbered 0 (Sunday) to 6 (Saturday) (spec seller §3, §9). */
+/**
+ * Days are numbered 0 (Sunday) to 6 (Saturday)
+ * (docs/product-rules.md, Addresses, availability and slots).
+ */
 export const DAY_NAMES = [
   'Sunday',
   'Monday',
@@ -12,7 +15,10 @@ export const DAY_NAMES = [
   'Saturday',
 ] as const;
 
-/** Spec seller §5 and §9: the schedule form starts at Monday 09:00 to 17:00. */
+/**
+ * The schedule form starts at Monday 09:00 to 17:00
+ * (docs/product-rules.md, Addresses, availability and slots).
+ */
 export const DEFAULT_SCHEDULE = { dayOfWeek: 1, startTime: '09:00', endTime: '17:00' } as const;
 
 /** The same pattern as the check constraints on availability_schedules. */
@@ -46,8 +52,9 @@ const dateSchema = (label: string) => {
 };
 
 /**
- * POST /api/availability/schedules. Unknown keys are refused (DECISIONS §3, mass assignment).
- * Spec seller §5: "Times are not validated for order", so 17:00 to 09:00 is accepted; such a
+ * POST /api/availability/schedules. Unknown keys are refused
+ * (docs/product-rules.md, Roles and permissions; mass assignment). Times are not checked for order
+ * (docs/product-rules.md, Addresses, availability and slots), so 17:00 to 09:00 is accepted; such a
  * schedule simply yields no slots (domain/slots.ts).
  */
 export const scheduleBodySchema = z.strictObject({
@@ -90,7 +97,6 @@ export const blackoutBodySchema = z
     }
   });
 export type BlackoutBody = z.infer<typeof blackoutBodySchema>;
-export type BlackoutFormValues = z.input<typeof blackoutBodySchema>;
 
 export const blackoutSchema = z.object({
   id: z.string(),
@@ -102,8 +108,8 @@ export const blackoutSchema = z.object({
 export type Blackout = z.infer<typeof blackoutSchema>;
 
 /**
- * A pickup time choice (spec buyer §3 "Availability slot: datetime, label"): `datetime` is the
- * UTC instant as ISO 8601, `label` the wall time in the marketplace time zone (DECISIONS §10).
+ * A pickup time choice: `datetime` is the UTC instant as ISO 8601, `label` the wall time in the
+ * marketplace time zone (docs/product-rules.md, Addresses, availability and slots).
  */
 export const slotSchema = z.object({
   datetime: z.string(),

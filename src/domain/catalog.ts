@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Money at the edges: a decimal string with 2 places (DECISIONS §6). */
+/** Money at the edges: a decimal string with 2 places (docs/product-rules.md, Fees and commission). */
 export const moneyStringSchema = z.string().regex(/^\d+\.\d{2}$/);
 
 export const productSchema = z.object({
@@ -19,9 +19,11 @@ export const productSchema = z.object({
   offerPickup: z.boolean(),
   createdAt: z.string(),
 });
-export type Product = z.infer<typeof productSchema>;
 
-/** A row of the public lists: the product plus what the card shows about its seller (spec buyer §3). */
+/**
+ * A row of the public lists: the product plus what the card shows about its seller
+ * (docs/product-rules.md, Catalog screens).
+ */
 export const productListItemSchema = productSchema.extend({
   sellerName: z.string(),
   sellerRating: z.number().nullable(),
@@ -33,7 +35,10 @@ export type ProductListItem = z.infer<typeof productListItemSchema>;
 
 export const PRODUCT_PAGE_SIZE_MAX = 100;
 
-/** GET /api/products: search is a case-insensitive substring of the name (spec buyer §5). */
+/**
+ * GET /api/products: search is a case-insensitive substring of the name
+ * (docs/product-rules.md, Catalog and distance).
+ */
 export const productListQuerySchema = z.object({
   search: z.string().trim().max(200, 'Search is too long').optional(),
   category: z.string().trim().max(100, 'Category is too long').optional(),
@@ -42,7 +47,10 @@ export const productListQuerySchema = z.object({
 });
 export type ProductListQuery = z.infer<typeof productListQuerySchema>;
 
-/** An extra image of a product (spec seller §3: imageUrl and displayOrder); the main one is `imageUrl`. */
+/**
+ * An extra image of a product (docs/product-rules.md, Catalog screens: imageUrl and displayOrder);
+ * the main one is `imageUrl`.
+ */
 export const productImageSchema = z.object({
   id: z.string(),
   imageUrl: z.string(),
@@ -59,7 +67,10 @@ export const productDetailSchema = productListItemSchema.extend({
 });
 export type ProductDetail = z.infer<typeof productDetailSchema>;
 
-/** Spec buyer §9: the distance slider runs from 1 to 500 miles, and 500 means any distance. */
+/**
+ * The distance slider runs from 1 to 500 miles, and 500 means any distance
+ * (docs/product-rules.md, Catalog and distance).
+ */
 export const MIN_DISTANCE_MILES = 1;
 export const ANY_DISTANCE_MILES = 500;
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 export const categorySchema = z.object({ id: z.string(), name: z.string() });
 export type Category = z.infer<typeof categorySchema>;
 
-/** Categories of a new marketplace (DECISIONS §1: demo data). */
+/** Categories of a new marketplace (docs/product-rules.md, Running modes and adapters: demo data). */
 export const DEFAULT_CATEGORIES = [
   'Electronics',
   'Furniture',

@@ -5,13 +5,14 @@ import { orderSchema } from './orders';
 import { idSchema } from './users';
 
 /**
- * Checkout and payment calls (DECISIONS §5, spec buyer §2 "Checkout", §5). The cart lives in the
+ * Checkout and payment calls
+ * (docs/product-rules.md, Checkout and orders; Cart and checkout screens). The cart lives in the
  * browser; the server re-reads every product and prices the checkout from the database. Amounts a
  * client sends are never used: the only price a client may send is `expectedPrice`, the price it
  * showed, so that a change can be reported before payment.
  */
 
-/** Spec buyer §5: the checkout's validation texts. */
+/** The checkout's validation texts (docs/product-rules.md, Checkout and orders). */
 export const MISSING_INFORMATION_TITLE = 'Missing information';
 export const SELECT_DELIVERY_ADDRESS = 'Please select a delivery address';
 export const SELECTED_ADDRESS_NOT_FOUND = 'Selected address not found';
@@ -20,10 +21,23 @@ export const PICKUP_TIME_UNAVAILABLE =
   'The selected pickup time is no longer available. Please choose another time.';
 export const EMPTY_CART = 'Your cart is empty';
 
+/**
+ * A seller cannot buy their own products (docs/product-rules.md, Checkout and orders): the browser
+ * disables Add for them, the quote lists this problem and POST /api/payments answers 409 with it.
+ */
+export function ownProductMessage(productName: string): string {
+  return `You cannot buy your own product: ${productName}`;
+}
+/** The browser's words on a seller's own product page and card. */
+export const OWN_PRODUCT_NOTE = 'This is your product: buyers see Add to Cart here.';
+
 export const MAX_CHECKOUT_LINES = 100;
 export const MAX_LINE_QUANTITY = 999;
 
-/** A price the client showed: "12.50", "12.5", "12" or the number 12.5 (spec buyer §3: number or numeric string). */
+/**
+ * A price the client showed: "12.50", "12.5", "12" or the number 12.5
+ * (docs/product-rules.md, Cart and checkout screens: number or numeric string).
+ */
 const expectedPriceSchema = z
   .union([
     z
@@ -45,12 +59,12 @@ export const checkoutLineBodySchema = z.strictObject({
   /** The price the cart showed; a different current price is reported as a `price_changed` problem. */
   expectedPrice: expectedPriceSchema.optional(),
 });
-export type CheckoutLineBody = z.infer<typeof checkoutLineBodySchema>;
 
 /**
  * POST /api/checkout/quote and POST /api/payments. Strict: a client can never send prices, fees,
- * totals, ids of orders or a status (DECISIONS §3, mass assignment). `scheduledPickupTimes` maps a
- * seller id to the chosen slot's `datetime` (GET /api/availability/slots/{sellerId}).
+ * totals, ids of orders or a status (docs/product-rules.md, Roles and permissions; mass
+ * assignment). `scheduledPickupTimes` maps a seller id to the chosen slot's `datetime`
+ * (GET /api/availability/slots/{sellerId}).
  */
 export const checkoutBodySchema = z.strictObject({
   items: z
@@ -73,6 +87,7 @@ export type CheckoutBody = z.infer<typeof checkoutBodySchema>;
  */
 export const CHECKOUT_PROBLEM_CODES = [
   'product_not_found',
+  'own_product',
   'unavailable',
   'out_of_stock',
   'insufficient_stock',
@@ -88,6 +103,7 @@ export type CheckoutProblemCode = z.infer<typeof checkoutProblemCodeSchema>;
 
 export const ITEM_PROBLEM_CODES: readonly CheckoutProblemCode[] = [
   'product_not_found',
+  'own_product',
   'unavailable',
   'out_of_stock',
   'insufficient_stock',
@@ -124,10 +140,13 @@ export const checkoutLineSchema = z.object({
 });
 export type CheckoutLine = z.infer<typeof checkoutLineSchema>;
 
-/** The order that one seller's items will become (DECISIONS §5: one order per seller). */
+/**
+ * The order that one seller's items will become (docs/product-rules.md, Checkout and orders: one
+ * order per seller).
+ */
 export const checkoutOrderSchema = z.object({
   sellerId: z.string(),
-  /** Display name (spec buyer §3): "first last", else "Seller". */
+  /** Display name (docs/product-rules.md, Client behaviour): "first last", else "Seller". */
   sellerName: z.string(),
   isPickup: z.boolean(),
   /** Every item of this seller has sellerDelivery: the seller delivers, at their highest fee. */
@@ -148,7 +167,7 @@ export type CheckoutOrder = z.infer<typeof checkoutOrderSchema>;
 /** Answer of POST /api/checkout/quote; also part of POST /api/payments' answer. */
 export const checkoutQuoteSchema = z.object({
   isPickup: z.boolean(),
-  /** Pickup is offered only when every item offers it (spec buyer §4). */
+  /** Pickup is offered only when every item offers it (docs/product-rules.md, Checkout and orders). */
   pickupAvailable: z.boolean(),
   deliveryAddressId: z.string().nullable(),
   /** The chosen address as one line of text (null for pickup or when none is chosen). */
@@ -166,7 +185,10 @@ export const checkoutQuoteSchema = z.object({
 });
 export type CheckoutQuote = z.infer<typeof checkoutQuoteSchema>;
 
-/** The active payment provider (DECISIONS §1): the built-in test card form, or Stripe. */
+/**
+ * The active payment provider (docs/product-rules.md, Running modes and adapters): the built-in
+ * test card form, or Stripe.
+ */
 export const PAYMENT_PROVIDERS = ['test', 'stripe'] as const;
 export const paymentProviderSchema = z.enum(PAYMENT_PROVIDERS);
 export type PaymentProviderName = z.infer<typeof paymentProviderSchema>;
@@ -195,7 +217,10 @@ export const paymentIntentSchema = z.object({
 });
 export type PaymentIntent = z.infer<typeof paymentIntentSchema>;
 
-/** Test-mode card numbers (DECISIONS §1): the card provider's own test numbers. */
+/**
+ * Test-mode card numbers (docs/product-rules.md, Running modes and adapters): the card provider's
+ * own test numbers.
+ */
 export const TEST_CARD_SUCCEEDS = '4242 4242 4242 4242';
 export const TEST_CARD_DECLINED = '4000 0000 0000 0002';
 export const CARD_DECLINED_MESSAGE = 'Your card was declined.';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The one error body every failing call answers with (DECISIONS §12). */
+/** The one error body every failing call answers with (docs/product-rules.md, Bad input and failure). */
 export const errorBodySchema = z.object({
   message: z.string(),
   code: z.string(),
@@ -17,6 +17,8 @@ export const ERROR_CODES = [
   'not_found',
   'conflict',
   'payload_too_large',
+  'uri_too_long',
+  'headers_too_large',
   'rate_limited',
   'unavailable',
   'internal',

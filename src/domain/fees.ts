@@ -3,12 +3,16 @@ import { applyRate, BASIS_POINTS_PER_UNIT, formatCents, formatRate, parseCents, 
 import type { BasisPoints, Cents } from './money';
 
 /**
- * Delivery fees (DECISIONS §5) and commission and earnings (DECISIONS §6) as pure functions on
- * integer cents and basis points. The server stores what these compute; the browser shows the same
- * numbers before payment by importing them (CONVENTIONS rule 2).
+ * Delivery fees (docs/product-rules.md, Checkout and orders) and commission and earnings
+ * (docs/product-rules.md, Fees and commission) as pure functions on integer cents and basis points.
+ * The server stores what these compute; the browser shows the same numbers before payment by
+ * importing them (docs/product-rules.md, Code layout rules).
  */
 
-/** Spec buyer §9: 10 dollars; 50 dollars if any item requires a trailer; 0 for pickup. */
+/**
+ * 10 dollars; 50 dollars if any item requires a trailer; 0 for pickup
+ * (docs/product-rules.md, Checkout and orders).
+ */
 export const STANDARD_DELIVERY_FEE_CENTS: Cents = 10_00;
 export const TRAILER_DELIVERY_FEE_CENTS: Cents = 50_00;
 
@@ -28,9 +32,9 @@ export interface DeliveryFee {
 }
 
 /**
- * DECISIONS §5, for the items of one seller: pickup 0; seller delivery when every item has
- * sellerDelivery, at the highest sellerDeliveryFee among them; otherwise 10.00, or 50.00 when any
- * item requires a trailer.
+ * The delivery fee of one seller's items (docs/product-rules.md, Checkout and orders): pickup 0;
+ * seller delivery when every item has sellerDelivery, at the highest sellerDeliveryFee among them;
+ * otherwise 10.00, or 50.00 when any item requires a trailer.
  */
 export function deliveryFeeFor(items: readonly FeeItem[], isPickup: boolean): DeliveryFee {
   const requiresTrailer = items.some((item) => item.requiresTrailer);
@@ -46,7 +50,7 @@ export function deliveryFeeFor(items: readonly FeeItem[], isPickup: boolean): De
   };
 }
 
-/** The commission settings in working units (spec seller §3 "commission_settings"). */
+/** The commission settings in working units (docs/product-rules.md, Fees and commission). */
 export interface CommissionRates {
   baseCommissionRate: BasisPoints;
   minCommissionRate: BasisPoints;
@@ -58,7 +62,10 @@ export interface CommissionRates {
   loyaltyTierReduction: BasisPoints;
 }
 
-/** The settings as strings at the edges: rates with 4 places, amounts with 2 (spec seller §5). */
+/**
+ * The settings as strings at the edges: rates with 4 places, amounts with 2
+ * (docs/product-rules.md, Fees and commission).
+ */
 export interface CommissionSettingsText {
   baseCommissionRate: string;
   minCommissionRate: string;
@@ -73,7 +80,10 @@ export interface CommissionSettingsText {
 const rateText = z.string().regex(/^\d+\.\d{4}$/);
 const amountText = z.string().regex(/^\d+\.\d{2}$/);
 
-/** GET /api/commission-settings (public; spec seller §7): the 8 fields as strings. */
+/**
+ * GET /api/commission-settings (public; docs/product-rules.md, Fees and commission): the 8 fields
+ * as strings.
+ */
 export const commissionSettingsSchema = z.object({
   baseCommissionRate: rateText,
   minCommissionRate: rateText,
@@ -85,7 +95,10 @@ export const commissionSettingsSchema = z.object({
   loyaltyTierReduction: rateText,
 });
 
-/** Spec seller §3 and §9: base 10%, minimum 2%; tiers 500.00, 200.00 and 1000.00 each reduce 1%. */
+/**
+ * Base 10%, minimum 2%; tiers 500.00, 200.00 and 1000.00 each reduce 1%
+ * (docs/product-rules.md, Fees and commission).
+ */
 export const DEFAULT_COMMISSION_RATES: CommissionRates = {
   baseCommissionRate: 1000,
   minCommissionRate: 200,
@@ -137,7 +150,7 @@ function tiers(amount: Cents, tierAmount: Cents): number {
 
 /**
  * loyalty = min(floor(seller30DaySales / loyaltyTierAmount) × loyaltyTierReduction, base − min)
- * (DECISIONS §6; spec seller §9 "Loyalty discount shown").
+ * (docs/product-rules.md, Fees and commission).
  */
 export function loyaltyDiscount(seller30DaySales: Cents, rates: CommissionRates): BasisPoints {
   const room = Math.max(0, rates.baseCommissionRate - rates.minCommissionRate);
@@ -158,7 +171,7 @@ export function salesCommissionRate(
 
 /**
  * deliveryCommissionRate = max(min, base − floor(deliveryFee / deliveryFeeTierAmount) × reduction);
- * 0 for seller-delivered and pickup orders (no driver, spec seller §9 "no commission").
+ * 0 for seller-delivered and pickup orders (no driver; docs/product-rules.md, Fees and commission).
  */
 export function deliveryCommissionRate(
   deliveryFee: Cents,
@@ -179,7 +192,7 @@ export interface CommissionInput {
   seller30DaySales: Cents;
 }
 
-/** Everything stored on an order about its money (spec seller §3 "orders"). */
+/** Everything stored on an order about its money (docs/product-rules.md, Fees and commission). */
 export interface OrderMoney {
   productSubtotal: Cents;
   deliveryFee: Cents;
@@ -196,7 +209,7 @@ export interface OrderMoney {
 }
 
 /**
- * DECISIONS §6 for one seller's order. The shares are built so that
+ * The money of one seller's order (docs/product-rules.md, Fees and commission). The shares are built so that
  * sellerEarnings + driverEarnings + platformFee = total holds to the cent, always: each fee is
  * rounded once and the earnings are what is left.
  */
@@ -233,8 +246,9 @@ export interface SellerLine {
 }
 
 /**
- * DECISIONS §5: a cart with items of several sellers becomes one order per seller. Sellers keep the
- * order in which they first appear in the cart; lines keep their order within a seller.
+ * A cart with items of several sellers becomes one order per seller
+ * (docs/product-rules.md, Checkout and orders). Sellers keep the order in which they first appear
+ * in the cart; lines keep their order within a seller.
  */
 export function splitBySeller<T extends SellerLine>(lines: readonly T[]): { sellerId: string; lines: T[] }[] {
   const groups = new Map<string, T[]>();

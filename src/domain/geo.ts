@@ -10,9 +10,10 @@ export const EARTH_RADIUS_MILES = 3958.7613;
 const toRadians = (degrees: number) => (degrees * Math.PI) / 180;
 
 /**
- * Great-circle distance in miles by the haversine formula (DECISIONS §4: distance between the
- * buyer's and the seller's primary addresses). Accurate to well under 0.5% on a sphere, which is
- * far finer than a ZIP-code centroid.
+ * Great-circle distance in miles by the haversine formula
+ * (docs/product-rules.md, Catalog and distance: distance between the buyer's and the seller's
+ * primary addresses). Accurate to well under 0.5% on a sphere, which is far finer than a ZIP-code
+ * centroid.
  */
 export function haversineMiles(a: LatLng, b: LatLng): number {
   const dLat = toRadians(b.latitude - a.latitude);
@@ -35,9 +36,9 @@ const toDegrees = (radians: number) => (radians * 180) / Math.PI;
 /**
  * The smallest latitude/longitude box holding every point within `miles` of `center` on the
  * sphere, widened by a hair: the prefilter an index can answer before the exact haversine check
- * (DECISIONS §4, distance in the database). The longitude half-width is asin(sin δ / cos φ), the
- * widest the circle gets; when the circle reaches a pole or crosses the date line, longitude is
- * not restricted (still correct, just not narrowed).
+ * (docs/product-rules.md, Catalog and distance; distance in the database). The longitude half-width
+ * is asin(sin δ / cos φ), the widest the circle gets; when the circle reaches a pole or crosses the
+ * date line, longitude is not restricted (still correct, just not narrowed).
  */
 export function boundingBoxOf(center: LatLng, miles: number): BoundingBox {
   const margin = 1e-6;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { applyRate, formatCents, formatRate, formatUsd, parseCents, parseRate } from './money';
+import { applyRate, formatCents, formatMoney, formatRate, formatUsd, parseCents, parseRate } from './money';
 
 describe('cents', () => {
   it('parses decimal strings to integer cents, rounding half up', () => {
@@ -70,5 +70,22 @@ describe('rates', () => {
         expect(applyRate(cents, bp)).toBe(Number(expected));
       }),
     );
+  });
+});
+
+describe('formatMoney (docs/product-rules.md, Client behaviour)', () => {
+  it('groups thousands and keeps 2 decimals, from a decimal string or a number of dollars', () => {
+    expect(formatMoney('1250.00')).toBe('$1,250.00');
+    expect(formatMoney('1234567.5')).toBe('$1,234,567.50');
+    expect(formatMoney('999.99')).toBe('$999.99');
+    expect(formatMoney(2499.9)).toBe('$2,499.90');
+    expect(formatMoney(0.1 + 0.2)).toBe('$0.30');
+    expect(formatMoney(-5)).toBe('-$5.00');
+  });
+
+  it('shows what is not an amount as $0.00', () => {
+    for (const bad of ['abc', '', Number.NaN, Number.POSITIVE_INFINITY, null, undefined]) {
+      expect(formatMoney(bad)).toBe('$0.00');
+    }
   });
 });

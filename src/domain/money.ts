@@ -1,8 +1,8 @@
 /**
- * Money and rates (DECISIONS §6): integer cents inside the code, decimal strings with 2 places at
- * the edges, rates with 4 places, rounding half up to the cent. Rates are held as integer basis
- * points (1 bp = 0.0001, so 0.0600 is 600), which keeps every product `cents × bp` an exact integer.
- * Pure: no floating-point arithmetic on money anywhere.
+ * Money and rates (docs/product-rules.md, Fees and commission): integer cents inside the code,
+ * decimal strings with 2 places at the edges, rates with 4 places, rounding half up to the cent.
+ * Rates are held as integer basis points (1 bp = 0.0001, so 0.0600 is 600), which keeps every
+ * product `cents × bp` an exact integer. Pure: no floating-point arithmetic on money anywhere.
  */
 
 /** Cents are integers; amounts here stay far below 2^53 (numeric(10,2) holds at most ~10^10 cents). */
@@ -65,8 +65,9 @@ function divideHalfUp(a: number, b: number): number {
 }
 
 /**
- * cents × rate, rounded half up to the cent (DECISIONS §6): 1200.00 × 0.0600 = 72.00,
- * 0.25 × 0.1000 = 0.03. Negative amounts round symmetrically (away from zero at the half).
+ * cents × rate, rounded half up to the cent (docs/product-rules.md, Fees and commission):
+ * 1200.00 × 0.0600 = 72.00, 0.25 × 0.1000 = 0.03. Negative amounts round symmetrically (away from
+ * zero at the half).
  */
 export function applyRate(cents: Cents, rate: BasisPoints): Cents {
   if (!Number.isSafeInteger(cents) || !Number.isSafeInteger(rate))
@@ -90,4 +91,25 @@ export function formatUsd(cents: Cents): string {
   const [whole = '0', fraction = '00'] = plain.split('.');
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   return `${cents < 0 ? '-' : ''}$${grouped}.${fraction}`;
+}
+
+/**
+ * The one money formatter of every screen (docs/product-rules.md, Client behaviour): "$1,250.00",
+ * with thousands separators and 2 decimals. Takes a decimal string as the API answers it, or a
+ * number of dollars (the cart's sums, kept in cents and divided), rounded to the cent first. What
+ * is not an amount shows as "$0.00" rather than "NaN".
+ */
+export function formatMoney(value: number | string | null | undefined): string {
+  let cents = 0;
+  if (typeof value === 'number') {
+    if (Number.isFinite(value) && Number.isSafeInteger(Math.round(value * 100)))
+      cents = Math.round(value * 100);
+  } else if (typeof value === 'string') {
+    try {
+      cents = parseCents(value);
+    } catch {
+      cents = 0;
+    }
+  }
+  return formatUsd(cents);
 }

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { Role } from './roles';
 
-/** Spec buyer §4 and DECISIONS §7. The stored values; 'in-transit' keeps the spec's hyphen. */
+/** The stored values (docs/product-rules.md, Order lifecycle); 'in-transit' keeps the spec's hyphen. */
 export const ORDER_STATUSES = [
   'pending',
   'assigned',
@@ -14,7 +13,7 @@ export const ORDER_STATUSES = [
 export const orderStatusSchema = z.enum(ORDER_STATUSES);
 export type OrderStatus = z.infer<typeof orderStatusSchema>;
 
-/** Badge labels (spec buyer §4). */
+/** Badge labels (docs/product-rules.md, Order lifecycle). */
 export const STATUS_BADGE: Record<OrderStatus, string> = {
   pending: 'Pending',
   assigned: 'Assigned',
@@ -28,7 +27,7 @@ export const STATUS_BADGE: Record<OrderStatus, string> = {
 /** How an order reaches the buyer; decides its path through the statuses. */
 export type Fulfilment = 'driver' | 'seller' | 'pickup';
 
-/** Timeline steps and their labels per path (spec buyer §4). */
+/** Timeline steps and their labels per path (docs/product-rules.md, Order lifecycle). */
 export const TIMELINE: Record<Fulfilment, { status: OrderStatus; label: string }[]> = {
   driver: [
     { status: 'pending', label: 'Order Placed' },
@@ -62,7 +61,7 @@ export function isFinished(status: OrderStatus): boolean {
 /** Which party of the order an actor is, for the transition rules. */
 export type Party = 'buyer' | 'seller' | 'driver' | 'admin';
 
-/** The forward moves of each path and who may make them (DECISIONS §7). */
+/** The forward moves of each path and who may make them (docs/product-rules.md, Order lifecycle). */
 const FORWARD: Record<Fulfilment, Partial<Record<OrderStatus, { to: OrderStatus; by: Party }>>> = {
   driver: {
     pending: { to: 'assigned', by: 'driver' },
@@ -81,7 +80,7 @@ const FORWARD: Record<Fulfilment, Partial<Record<OrderStatus, { to: OrderStatus;
 
 /**
  * Whether `party` may move an order on path `path` from `from` to `to`.
- * Cancelling: buyer or seller while pending, admin until finished (DECISIONS §7).
+ * Cancelling: buyer or seller while pending, admin until finished (docs/product-rules.md, Order lifecycle).
  */
 export function canTransition(path: Fulfilment, from: OrderStatus, to: OrderStatus, party: Party): boolean {
   if (to === 'cancelled') {
@@ -92,13 +91,14 @@ export function canTransition(path: Fulfilment, from: OrderStatus, to: OrderStat
   return step !== undefined && step.to === to && step.by === party;
 }
 
-/** The timeline marks every step up to the current one as done (spec buyer §4). */
+/** The forward step from `from` on this path and who makes it; undefined at the end of the path. */
+export function nextStepOf(path: Fulfilment, from: OrderStatus): { to: OrderStatus; by: Party } | undefined {
+  return FORWARD[path][from];
+}
+
+/** The timeline marks every step up to the current one as done (docs/product-rules.md, Order lifecycle). */
 export function timelineSteps(path: Fulfilment, status: OrderStatus) {
   const steps = TIMELINE[path];
   const current = steps.findIndex((s) => s.status === status);
   return steps.map((s, i) => ({ ...s, done: current >= 0 && i <= current }));
-}
-
-export function roleToParty(role: Role): Party {
-  return role;
 }

@@ -5,12 +5,14 @@ import { orderStatusSchema } from './order-status';
 import { idSchema } from './users';
 
 /**
- * Orders as the API answers them (spec buyer §3 "Order", spec seller §3, DECISIONS §3, §6, §7).
- * Money is a decimal string with 2 places, rates with 4 places.
+ * Orders as the API answers them
+ * (docs/product-rules.md, Roles and permissions; Fees and commission; Order lifecycle). Money is a
+ * decimal string with 2 places, rates with 4 places.
  *
- * Drivers never see item prices and see only their own earnings (DECISIONS §3): for a viewer whose
- * only link to the order is being its driver, the fields marked "hidden from the driver" are left
- * out of the answer (absent, not null). Buyers, sellers and admins see every field.
+ * Drivers never see item prices and see only their own earnings
+ * (docs/product-rules.md, Roles and permissions): for a viewer whose only link to the order is
+ * being its driver, the fields marked "hidden from the driver" are left out of the answer (absent,
+ * not null). Buyers, sellers and admins see every field.
  */
 
 /** Rates at the edges: 4 places ("0.0600"). */
@@ -18,7 +20,7 @@ export const rateStringSchema = z.string().regex(/^\d+\.\d{4}$/);
 
 export const orderSchema = z.object({
   id: z.string(),
-  /** Short and readable, unique: ORD-7F3K9Q (DECISIONS §5). */
+  /** Short and readable, unique: ORD-7F3K9Q (docs/product-rules.md, Checkout and orders). */
   orderNumber: z.string(),
   status: orderStatusSchema,
   isPickup: z.boolean(),
@@ -69,7 +71,10 @@ export const orderSchema = z.object({
 });
 export type Order = z.infer<typeof orderSchema>;
 
-/** GET /api/orders/{id}/items (spec seller §3 "Order item"). `price` is absent for a driver viewer. */
+/**
+ * GET /api/orders/{id}/items (docs/product-rules.md, Order screens). `price` is absent for a driver
+ * viewer.
+ */
 export const orderItemSchema = z.object({
   id: z.string(),
   orderId: z.string(),
@@ -85,7 +90,10 @@ export const orderItemSchema = z.object({
 });
 export type OrderItem = z.infer<typeof orderItemSchema>;
 
-/** GET /api/orders/{id}/events: every status change with its actor and time, oldest first (DECISIONS §7). */
+/**
+ * GET /api/orders/{id}/events: every status change with its actor and time, oldest first
+ * (docs/product-rules.md, Order lifecycle).
+ */
 export const orderEventSchema = z.object({
   id: z.string(),
   orderId: z.string(),
@@ -111,5 +119,20 @@ export type OrderListQuery = z.infer<typeof orderListQuerySchema>;
 
 export const orderIdParamsSchema = z.object({ id: idSchema });
 
-/** DECISIONS §3: a non-party never learns that the order exists. */
+/** A non-party never learns that the order exists (docs/product-rules.md, Roles and permissions). */
 export const ORDER_NOT_FOUND = 'Order not found';
+
+/**
+ * PATCH /api/orders/{id}/status: the forward steps a seller or driver makes (docs/product-rules.md,
+ * Order lifecycle). Accepting (`assigned`) and cancelling have calls of their own.
+ */
+export const STATUS_CHANGE_TARGETS = ['in-transit', 'delivered', 'ready_for_pickup', 'completed'] as const;
+export const orderStatusChangeBodySchema = z.strictObject({
+  status: z.enum(STATUS_CHANGE_TARGETS, {
+    message: `Status must be one of: ${STATUS_CHANGE_TARGETS.join(', ')} (accept and cancel have calls of their own)`,
+  }),
+});
+export type OrderStatusChangeBody = z.infer<typeof orderStatusChangeBodySchema>;
+
+export const TRAILER_PHOTO_REQUIRED =
+  'This order needs a trailer: upload and save a delivery photo before starting the delivery.';

@@ -1,23 +1,29 @@
 import { z } from 'zod';
 
-/** The four roles of the product (spec §1). Buyer is the default and always granted (DECISIONS §2). */
+/**
+ * The four roles; buyer is the default and always granted
+ * (docs/product-rules.md, Roles and permissions).
+ */
 export const ROLES = ['buyer', 'seller', 'driver', 'admin'] as const;
 export const roleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof roleSchema>;
 
-/** Roles a user can grant themselves (DECISIONS §2: seller and driver are self-service). */
+/**
+ * Roles a user can grant themselves (docs/product-rules.md, Roles and permissions: seller and
+ * driver are self-service).
+ */
 export const SELF_SERVICE_ROLES = ['seller', 'driver'] as const;
 export const selfServiceRoleSchema = z.enum(SELF_SERVICE_ROLES);
 export type SelfServiceRole = z.infer<typeof selfServiceRoleSchema>;
-
-/** What a visitor sees in the role switcher (spec buyer §2: "a visitor sees all three"). */
-export const VISITOR_SWITCHER_ROLES: readonly Role[] = ['buyer', 'seller', 'driver'];
 
 export function capitalise(word: string): string {
   return word.charAt(0).toUpperCase() + word.slice(1);
 }
 
-/** Spec buyer §3: "first last" when both exist, otherwise the capitalised role word. */
+/**
+ * "first last" when both exist, otherwise the capitalised role word
+ * (docs/product-rules.md, Client behaviour).
+ */
 export function displayName(user: {
   firstName?: string | null;
   lastName?: string | null;
@@ -29,7 +35,10 @@ export function displayName(user: {
   return capitalise(user.role);
 }
 
-/** Links of the signed-in header by role (spec buyer §2). Admin sees the links of all four roles. */
+/**
+ * Links of the signed-in header by role (docs/product-rules.md, Routes and headers). Admin sees the
+ * links of all four roles.
+ */
 export interface RoleLink {
   href: string;
   label: string;

@@ -1,9 +1,11 @@
 import { TIME_PATTERN, type Slot } from './availability';
+import { slotLabelOf, wallClockAt, weekdayOf, type CalendarDate } from './marketplace-time';
 
 /**
- * Pickup slots (DECISIONS §10): the next 14 days of the seller's active weekly schedule in
- * 30-minute steps, at least one hour from now, minus blackout dates, in the marketplace time zone.
- * Pure: the caller passes the clock and the zone. Time-zone math uses Intl only (no date library).
+ * Pickup slots (docs/product-rules.md, Addresses, availability and slots): the next 14 days of the
+ * seller's active weekly schedule in 30-minute steps, at least one hour from now, minus blackout
+ * dates, in the marketplace time zone. Pure: the caller passes the clock and the zone. Time-zone
+ * math uses Intl only (no date library).
  */
 
 export interface SlotSchedule {
@@ -41,71 +43,6 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
 
-const WEEKDAY_SHORT = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'] as const;
-const MONTH_SHORT = [
-  'Jan',
-  'Feb',
-  'Mar',
-  'Apr',
-  'May',
-  'Jun',
-  'Jul',
-  'Aug',
-  'Sep',
-  'Oct',
-  'Nov',
-  'Dec',
-] as const;
-
-/** A date of the calendar, without a zone. month is 1 to 12. */
-export interface CalendarDate {
-  year: number;
-  month: number;
-  day: number;
-}
-
-interface WallClock extends CalendarDate {
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timeZone);
-  if (!formatter) {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      // h23, not hour12: false, which some engines print as "24" at midnight.
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(timeZone, formatter);
-  }
-  return formatter;
-}
-
-/** The wall clock of `timeZone` at an instant. */
-export function wallClockAt(instantMs: number, timeZone: string): WallClock {
-  const parts = formatterFor(timeZone).formatToParts(instantMs);
-  const read = (type: Intl.DateTimeFormatPartTypes) =>
-    Number(parts.find((part) => part.type === type)?.value);
-  return {
-    year: read('year'),
-    month: read('month'),
-    day: read('day'),
-    hour: read('hour'),
-    minute: read('minute'),
-    second: read('second'),
-  };
-}
-
 /** How far the zone's wall clock is ahead of UTC at an instant, in ms (Chicago in winter: -6 h). */
 function offsetAt(instantMs: number, timeZone: string): number {
   const c = wallClockAt(instantMs, timeZone);
@@ -116,10 +53,6 @@ function offsetAt(instantMs: number, timeZone: string): number {
 export function addDays(date: CalendarDate, days: number): CalendarDate {
   const d = new Date(Date.UTC(date.year, date.month - 1, date.day + days));
   return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
-}
-
-export function weekdayOf(date: CalendarDate): number {
-  return new Date(Date.UTC(date.year, date.month - 1, date.day)).getUTCDay();
 }
 
 export function isoDate(date: CalendarDate): string {
@@ -189,15 +122,12 @@ export function wallTimeToInstant(
   return createWallTimeConverter(timeZone)(date, minuteOfDay);
 }
 
-/** "Mon, Nov 23 · 9:00 AM" (DECISIONS §10). Built by hand: ICU's "9:00 AM" may hold U+202F. */
+/**
+ * "Mon, Nov 23 · 9:00 AM" (docs/product-rules.md, Addresses, availability and slots), by the one
+ * formatter of marketplace times (domain/marketplace-time.ts).
+ */
 export function slotLabel(date: CalendarDate, minuteOfDay: number): string {
-  const hours = Math.floor(minuteOfDay / 60);
-  const minutes = minuteOfDay % 60;
-  const hour12 = hours % 12 === 0 ? 12 : hours % 12;
-  const period = hours < 12 ? 'AM' : 'PM';
-  const weekday = WEEKDAY_SHORT[weekdayOf(date)] ?? '';
-  const month = MONTH_SHORT[date.month - 1] ?? '';
-  return `${weekday}, ${month} ${date.day} · ${hour12}:${String(minutes).padStart(2, '0')} ${period}`;
+  return slotLabelOf(date, minuteOfDay);
 }
 
 export function generatePickupSlots({
@@ -218,7 +148,8 @@ export function generatePickupSlots({
   const windows = schedules.flatMap((schedule) => {
     const start = minutesOf(schedule.startTime);
     const end = minutesOf(schedule.endTime);
-    // "Times are not validated for order" (spec seller §5): an end not after the start gives nothing.
+    // Times are not checked for order: an end not after the start gives nothing
+    // (docs/product-rules.md, Addresses, availability and slots).
     if (schedule.isActive === false || start === undefined || end === undefined || end <= start) return [];
     return [{ dayOfWeek: schedule.dayOfWeek, start, end }];
   });

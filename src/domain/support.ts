@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Contact form (spec seller §5), shared by the support page and POST /api/contact. */
+/** Contact form (docs/product-rules.md, Account pages), shared by the support page and POST /api/contact. */
 export const contactMessageSchema = z.object({
   name: z.string().trim().min(2, 'Name must be at least 2 characters').max(200, 'Name is too long'),
   email: z
@@ -19,7 +19,7 @@ export type ContactMessage = z.infer<typeof contactMessageSchema>;
 
 export const contactReceiptSchema = z.object({ id: z.string(), receivedAt: z.string() });
 
-/** The company details shown on the support page (spec seller §2: values not shown there). */
+/** The company details shown on the support page (docs/product-rules.md, Account pages). */
 export const COMPANY = {
   name: 'Local Delivery Marketplace',
   mailingAddress: ['100 Main Street, Suite 200', 'Springfield, IL 62701', 'United States'],

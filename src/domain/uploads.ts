@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { idSchema } from './users';
 
-/** Spec seller §9: images of at most 10 MB (10485760 bytes) per file. */
+/**
+ * Images of at most 10 MB (10485760 bytes) per file
+ * (docs/product-rules.md, Uploads and who sees a file).
+ */
 export const MAX_UPLOAD_BYTES = 10_485_760;
 
 /**
- * The image types the marketplace accepts (spec seller §9: images only). SVG is left out on
- * purpose: it is a document that can carry scripts, not a picture.
+ * The image types the marketplace accepts (docs/product-rules.md, Uploads and who sees a file:
+ * images only). SVG is left out on purpose: it is a document that can carry scripts, not a picture.
  */
 export const IMAGE_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
 export type ImageContentType = (typeof IMAGE_CONTENT_TYPES)[number];
@@ -23,7 +26,8 @@ const ascii = (text: string): number[] => Array.from(text, (c) => c.charCodeAt(0
 
 /**
  * The image type of a file by its magic bytes, or null when it is not one of the accepted images
- * (DECISIONS §9: content is checked by its bytes, not only its declared type).
+ * (docs/product-rules.md, Uploads and who sees a file: content is checked by its bytes, not only
+ * its declared type).
  */
 export function detectImageType(bytes: Uint8Array): ImageContentType | null {
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'image/jpeg';
@@ -33,7 +37,10 @@ export function detectImageType(bytes: Uint8Array): ImageContentType | null {
   return null;
 }
 
-/** What a claimed upload is used for; each purpose decides who may read it (DECISIONS §9). */
+/**
+ * What a claimed upload is used for; each purpose decides who may read it
+ * (docs/product-rules.md, Uploads and who sees a file).
+ */
 export const UPLOAD_PURPOSES = ['profile', 'vehicle', 'license', 'trailer', 'product', 'delivery'] as const;
 export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
 
@@ -44,7 +51,10 @@ export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
 export const UPLOAD_VISIBILITIES = ['pending', 'public', 'owner', 'order'] as const;
 export type UploadVisibility = (typeof UPLOAD_VISIBILITIES)[number];
 
-/** DECISIONS §9: product images and profile pictures are public; driver documents are not. */
+/**
+ * Product images and profile pictures are public; driver documents are not
+ * (docs/product-rules.md, Uploads and who sees a file).
+ */
 export const VISIBILITY_OF_PURPOSE: Record<UploadPurpose, Exclude<UploadVisibility, 'pending'>> = {
   profile: 'public',
   product: 'public',

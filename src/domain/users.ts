@@ -24,7 +24,10 @@ export const currentUserSchema = z.object({
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 
-/** GET /api/users/{id}: a party's public profile. Never the email (DECISIONS §3). */
+/**
+ * GET /api/users/{id}: a party's public profile. Never the email
+ * (docs/product-rules.md, Roles and permissions).
+ */
 export const publicUserSchema = z.object({
   id: z.string(),
   firstName: z.string().nullable(),
@@ -36,7 +39,10 @@ export const publicUserSchema = z.object({
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
-/** PATCH /api/auth/user: names only (spec seller §7). Unknown keys are refused (mass assignment). */
+/**
+ * PATCH /api/auth/user: names only (docs/product-rules.md, Account pages). Unknown keys are refused
+ * (mass assignment).
+ */
 export const updateNamesBodySchema = z.strictObject({
   firstName: nameSchema,
   lastName: nameSchema,
@@ -45,8 +51,19 @@ export type UpdateNamesBody = z.infer<typeof updateNamesBodySchema>;
 
 /** PATCH /api/users/{id}/role and PATCH /api/admin/users/{id}/role. */
 export const roleBodySchema = z.strictObject({ role: roleSchema });
-export type RoleBody = z.infer<typeof roleBodySchema>;
 
 /** POST /api/auth/user/roles: become a seller or a driver. */
 export const becomeRoleBodySchema = z.strictObject({ role: selfServiceRoleSchema });
-export type BecomeRoleBody = z.infer<typeof becomeRoleBodySchema>;
+
+/**
+ * An account younger than this is greeted "Welcome", an older one "Welcome back"
+ * (docs/product-rules.md, Catalog screens): a person who has just signed up has not come back yet.
+ */
+export const NEW_ACCOUNT_MINUTES = 15;
+
+/** "Welcome" for an account created in the last 15 minutes (or in the future: a clock skew), else "Welcome back". */
+export function greetingFor(user: { createdAt: string }, now: Date): 'Welcome' | 'Welcome back' {
+  const created = new Date(user.createdAt).getTime();
+  if (Number.isNaN(created)) return 'Welcome back';
+  return now.getTime() - created < NEW_ACCOUNT_MINUTES * 60_000 ? 'Welcome' : 'Welcome back';
+}

@@ -1,17 +1,12 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
-import {
-  jsonSchemaTransform,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
 import { LogMailer, type Mailer } from './adapters/mail/mailer';
@@ -25,22 +20,38 @@ import type { PaymentProvider } from './adapters/payments/payment-provider';
 import { StripePaymentProvider } from './adapters/payments/stripe-payment-provider';
 import { TestPaymentProvider } from './adapters/payments/test-payment-provider';
 import type { App, AppContext } from './platform/context';
+import { registerAccessControl, isPublicRoute } from './platform/access';
 import { registerErrorHandling } from './platform/errors';
+import { registerInputGuard } from './platform/input-guard';
+import { withPrivateLogging } from './platform/logging';
+import { openApiTransform } from './platform/openapi';
+import { createClientErrorHandler, createFrameworkErrorHandler } from './platform/raw-errors';
 import { createRateLimits, DEFAULT_RATE_LIMITS, type RateLimitSettings } from './platform/rate-limit';
-import { registerSecurity } from './platform/security';
+import { createSecurityHeaders, registerSecurity, securityHeaderList } from './platform/security';
+import { renderIndexHtml, summarise, type PageMeta } from './platform/index-html';
 import { registerSessions } from './platform/sessions';
 import { registerAddressRoutes } from './modules/addresses/addresses.routes';
+import { registerAdminRoutes } from './modules/admin/admin.routes';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
 import { registerAvailabilityRoutes } from './modules/availability/availability.routes';
 import { registerCatalogRoutes } from './modules/catalog/catalog.routes';
+import { registerCategoryRoutes } from './modules/categories/categories.routes';
 import { registerCheckoutRoutes } from './modules/checkout/checkout.routes';
 import { registerCommissionRoutes } from './modules/commission/commission.routes';
+import { registerDeliveryRoutes } from './modules/deliveries/deliveries.routes';
+import { registerEarningsRoutes } from './modules/earnings/earnings.routes';
 import { registerOrderRoutes } from './modules/orders/orders.routes';
 import { registerPaymentRoutes } from './modules/payments/payments.routes';
+import { registerProductRoutes } from './modules/products/products.routes';
 import { registerHealthRoutes } from './modules/health/health.routes';
 import { registerSupportRoutes } from './modules/support/support.routes';
 import { registerUploadRoutes } from './modules/uploads/uploads.routes';
 import { registerUserRoutes } from './modules/users/users.routes';
+import { getProduct } from './modules/catalog/catalog.service';
+import { AppError } from './platform/errors';
+import { idSchema } from '../domain/users';
+import { formatMoney } from '../domain/money';
+import { COMPANY } from '../domain/support';
 
 /** JSON bodies are small: names, addresses, messages. Files go to object storage, not here. */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -68,39 +79,9 @@ export interface BuildOptions {
 /** Builds the whole server without listening (tests inject into it). */
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { config, database } = options;
-  const app = Fastify({
-    logger: options.logger ?? false,
-    bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: config.trustProxy,
-    genReqId: () => crypto.randomUUID(),
-    requestIdHeader: false,
-  }).withTypeProvider<ZodTypeProvider>();
-
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  registerErrorHandling(app);
-  app.addHook('onSend', async (request, reply) => {
-    void reply.header('x-request-id', request.id);
-  });
-
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.0.3',
-      info: {
-        title: 'Local Delivery Marketplace API',
-        version: '1.0.0',
-        description: 'Every call of the marketplace. Errors answer {message, code, requestId, fields?}.',
-      },
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'sid' } } },
-    },
-    transform: jsonSchemaTransform,
-  });
-
   const storage = options.storage ?? createObjectStorage(config, options.sessionSecret);
-  if (!options.storage) app.addHook('onClose', () => storage.close());
-
   const identityOrigin = config.oidc ? new URL(config.oidc.issuerUrl).origin : undefined;
-  await registerSecurity(app, {
+  const securityHeaders = createSecurityHeaders({
     publicUrl: config.publicUrl,
     formActions: identityOrigin ? [identityOrigin] : [],
     // Pages PUT files straight to the store; images are always read back through this server.
@@ -112,9 +93,70 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     scriptSources: config.stripe ? ['https://js.stripe.com'] : [],
     frameSources: config.stripe ? ['https://js.stripe.com', 'https://hooks.stripe.com'] : [],
   });
+  const headerList = securityHeaderList(securityHeaders);
+  let logClientError = (_message: string) => {};
+
+  const app = Fastify({
+    logger: withPrivateLogging(options.logger ?? false),
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+    genReqId: () => crypto.randomUUID(),
+    requestIdHeader: false,
+    frameworkErrors: createFrameworkErrorHandler(headerList),
+    clientErrorHandler: createClientErrorHandler(headerList, (message) => logClientError(message)),
+  }).withTypeProvider<ZodTypeProvider>();
+  logClientError = (message) => app.log.info(`client error ${message}`);
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  app.addHook('onSend', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+    // Answers of guarded calls are personal (or an admin's): no shared cache may keep them.
+    const url = request.routeOptions.url;
+    if (
+      request.url.startsWith('/api/') &&
+      !reply.hasHeader('cache-control') &&
+      (reply.statusCode >= 400 || !url || !isPublicRoute(request.method, url))
+    ) {
+      void reply.header('cache-control', 'no-store');
+    }
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Local Delivery Marketplace API',
+        version: '1.0.0',
+        description: 'Every call of the marketplace. Errors answer {message, code, requestId, fields?}.',
+        license: { name: 'Proprietary' },
+      },
+      // Without PUBLIC_URL the calls are relative to wherever the document was fetched from.
+      servers: [{ url: config.publicUrl ?? '/' }],
+      components: {
+        securitySchemes: {
+          session: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'sid',
+            description:
+              'The session cookie set by signing in (POST /api/login or the OpenID Connect callback)',
+          },
+        },
+      },
+    },
+    transform: openApiTransform,
+  });
+
+  if (!options.storage) app.addHook('onClose', () => storage.close());
+
+  registerSecurity(app, securityHeaders, config.publicUrl);
   await app.register(cookie, { secret: options.sessionSecret });
   await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
   registerSessions(app, { db: database.db, secure: config.publicUrl?.startsWith('https://') ?? false });
+  registerAccessControl(app);
+  registerInputGuard(app);
 
   const ctx: AppContext = {
     db: database.db,
@@ -123,6 +165,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     identity: options.identity ?? (config.oidc ? new OidcIdentityProvider(config.oidc) : undefined),
     rateLimits: createRateLimits({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }),
     geocoder: options.geocoder ?? new ZipCentroidGeocoder(),
+    signingKey: crypto.createHmac('sha256', options.sessionSecret).update('signing key').digest(),
     now: options.now ?? (() => new Date()),
     storage,
     payments: options.payments ?? createPaymentProvider(config, database.db),
@@ -139,34 +182,82 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerCheckoutRoutes(app, ctx);
   registerPaymentRoutes(app, ctx);
   registerOrderRoutes(app, ctx);
+  registerDeliveryRoutes(app, ctx);
   registerCommissionRoutes(app, ctx);
+  registerAdminRoutes(app, ctx);
+  registerCategoryRoutes(app, ctx);
+  registerProductRoutes(app, ctx);
+  registerEarningsRoutes(app, ctx);
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  if (options.webRoot) await serveWebApp(app, options.webRoot);
+  if (options.webRoot) await serveWebApp(app, options.webRoot, ctx);
   return app;
 }
 
-/** DECISIONS §1: Stripe when its keys are set, else the built-in test provider with its ledger in the database. */
+/**
+ * Stripe when its keys are set, else the built-in test provider with its ledger in the database
+ * (docs/product-rules.md, Running modes and adapters).
+ */
 function createPaymentProvider(config: Config, db: Database['db']): PaymentProvider {
   return config.stripe ? new StripePaymentProvider(config.stripe) : new TestPaymentProvider(db);
 }
 
-/** Serves the built browser app; any unknown non-API GET gets index.html (the client routes it). */
-async function serveWebApp(app: App, webRoot: string): Promise<void> {
+const PRODUCT_PAGE = /^\/products\/([^/]+)\/?$/;
+
+/**
+ * What a shared product link previews as (docs/product-rules.md, Routes and headers): its name,
+ * price, seller and description, and its picture. Undefined for a path that is not a known product.
+ */
+async function productPageMeta(
+  request: FastifyRequest,
+  urlPath: string,
+  { db, config }: Pick<AppContext, 'db' | 'config'>,
+): Promise<PageMeta | undefined> {
+  const id = PRODUCT_PAGE.exec(urlPath)?.[1];
+  if (!id || !idSchema.safeParse(id).success) return undefined;
+  let product;
+  try {
+    product = await getProduct(db, null, id);
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'not_found') return undefined;
+    throw error;
+  }
+  const base = config.publicUrl ?? `${request.protocol}://${request.host}`;
+  const about = product.description?.trim();
+  const lead = `${formatMoney(product.price)} from ${product.sellerName}.`;
+  return {
+    title: `${product.name} · ${COMPANY.name}`,
+    description: summarise(about ? `${lead} ${about}` : lead),
+    imageUrl: product.imageUrl ? new URL(product.imageUrl, `${base}/`).href : null,
+    url: `${base}/products/${id}`,
+    type: 'product',
+  };
+}
+
+/**
+ * Serves the built browser app; any unknown non-API GET gets index.html (the client routes it),
+ * with the marketplace time zone, and a product's own title, description and picture on its page.
+ */
+async function serveWebApp(app: App, webRoot: string, ctx: Pick<AppContext, 'db' | 'config'>): Promise<void> {
   const indexPath = path.join(webRoot, 'index.html');
   if (!fs.existsSync(indexPath))
     throw new Error(`The browser app is not built: ${indexPath} is missing (run npm run build)`);
+  const template = fs.readFileSync(indexPath, 'utf8');
+  const plainIndex = renderIndexHtml(template, { timeZone: ctx.config.marketplaceTz });
   await app.register(fastifyStatic, {
     root: webRoot,
     wildcard: false,
     index: false,
+    // index.html always goes out filled in (below), never as the bare file.
+    globIgnore: ['index.html'],
     setHeaders: (res, filePath) => {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
       void res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  const sendIndex = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html');
+  const sendIndex = (reply: FastifyReply, html = plainIndex) =>
+    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
   app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply));
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     const urlPath = decodeURIComponent(request.url.split('?')[0] ?? '/');
@@ -174,6 +265,7 @@ async function serveWebApp(app: App, webRoot: string): Promise<void> {
       return reply.status(404).send({ message: 'Not found', code: 'not_found', requestId: request.id });
     }
     const filePath = path.join(webRoot, path.normalize(urlPath));
+    if (filePath === indexPath) return sendIndex(reply);
     if (
       filePath.startsWith(webRoot + path.sep) &&
       fs.existsSync(filePath) &&
@@ -185,6 +277,10 @@ async function serveWebApp(app: App, webRoot: string): Promise<void> {
     if (/\.[a-z0-9]+$/i.test(urlPath)) {
       return reply.status(404).send({ message: 'Not found', code: 'not_found', requestId: request.id });
     }
-    return sendIndex(reply);
+    const meta = await productPageMeta(request, urlPath, ctx);
+    return sendIndex(
+      reply,
+      meta ? renderIndexHtml(template, { timeZone: ctx.config.marketplaceTz, meta }) : plainIndex,
+    );
   });
 }

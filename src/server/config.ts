@@ -2,8 +2,9 @@ import path from 'node:path';
 import { z } from 'zod';
 
 /**
- * The only reader of process.env (CONVENTIONS rule 7). Everything the server needs from its
- * environment is parsed and validated here; a bad value stops start-up with a message naming it.
+ * The only reader of process.env (docs/product-rules.md, Code layout rules). Everything the server
+ * needs from its environment is parsed and validated here; a bad value stops start-up with a
+ * message naming it.
  */
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
@@ -183,9 +184,15 @@ export interface Config {
   marketplaceTz: string;
   /** Behind a reverse proxy: take the client address and protocol from X-Forwarded-* headers. */
   trustProxy: boolean;
-  /** Object storage in an S3-compatible store; files under dataDir/objects when absent (DECISIONS §1). */
+  /**
+   * Object storage in an S3-compatible store; files under dataDir/objects when absent
+   * (docs/product-rules.md, Running modes and adapters).
+   */
   s3: S3Config | undefined;
-  /** Payments by Stripe; the built-in test provider with a ledger in the database when absent (DECISIONS §1). */
+  /**
+   * Payments by Stripe; the built-in test provider with a ledger in the database when absent
+   * (docs/product-rules.md, Running modes and adapters).
+   */
   stripe: StripeConfig | undefined;
 }
 

@@ -7,15 +7,16 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
-import type { ExtractTablesWithRelations } from 'drizzle-orm';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
-/** The database handle every query takes first (CONVENTIONS rule 6): the pool or a transaction. */
+/**
+ * The database handle every query takes first (docs/product-rules.md, Code layout rules): the pool
+ * or a transaction.
+ */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
-export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 
 export interface Database {
   db: Db;

@@ -15,10 +15,10 @@ import {
 } from 'drizzle-orm/pg-core';
 
 /**
- * The stored data model: spec (seller document) §3 "Data model as stored", plus what DECISIONS.md
+ * The stored data model: the product's entities, plus what docs/product-rules.md
  * needs (granted roles, password credentials, status events, payments, payouts, refunds, driver
  * declines, contact messages, uploaded objects). Money columns are numeric in SQL and integer
- * cents in TypeScript (CONVENTIONS rule 6); conversion happens at the query edge.
+ * cents in TypeScript (docs/product-rules.md, Code layout rules); conversion happens at the query edge.
  */
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -35,7 +35,10 @@ export const users = pgTable(
     lastName: text('last_name'),
     profileImageUrl: text('profile_image_url'),
     role: text('role').notNull().default('buyer'),
-    /** Roles granted to this user; the current `role` is always one of them (DECISIONS §2). */
+    /**
+     * Roles granted to this user; the current `role` is always one of them
+     * (docs/product-rules.md, Roles and permissions).
+     */
     roles: text('roles')
       .array()
       .notNull()
@@ -57,6 +60,8 @@ export const users = pgTable(
     uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
     uniqueIndex('users_oidc_identity_unique').on(t.oidcIssuer, t.oidcSubject),
     index('users_role_idx').on(t.role),
+    // The admin users list, newest first (docs/product-rules.md, Admin; migration 0004).
+    index('users_created_idx').on(t.createdAt.desc().nullsFirst(), t.id),
     check('users_role_check', sql`${t.role} in ('buyer','seller','driver','admin')`),
     check(
       'users_roles_check',
@@ -135,8 +140,8 @@ export const products = pgTable(
     index('products_available_category_created_idx')
       .on(t.category, t.createdAt.desc().nullsFirst(), t.id)
       .where(sql`${t.available}`),
-    // Search is a substring of the name (spec buyer §5): trigrams find a rare word without reading
-    // every row (the extension is created by the same migration).
+    // Search is a substring of the name (docs/product-rules.md, Catalog and distance): trigrams
+    // find a rare word without reading every row (the extension is created by the same migration).
     index('products_available_name_trgm_idx')
       .using('gin', sql`${t.name} gin_trgm_ops`)
       .where(sql`${t.available}`),
@@ -187,7 +192,8 @@ export const addresses = pgTable(
     uniqueIndex('addresses_one_primary_per_user')
       .on(t.userId)
       .where(sql`${t.isPrimary}`),
-    // The bounding-box prefilter of the distance query (DECISIONS §4): primary addresses by place.
+    // The bounding-box prefilter of the distance query
+    // (docs/product-rules.md, Catalog and distance): primary addresses by place.
     index('addresses_primary_location_idx')
       .on(t.latitude, t.longitude, t.userId)
       .where(sql`${t.isPrimary} and ${t.latitude} is not null and ${t.longitude} is not null`),
@@ -241,6 +247,14 @@ export const orders = pgTable(
     index('orders_seller_idx').on(t.sellerId, t.createdAt),
     index('orders_driver_idx').on(t.driverId, t.createdAt),
     index('orders_status_idx').on(t.status, t.createdAt),
+    // The orders offered to drivers (docs/product-rules.md, Deliveries; migration 0003).
+    index('orders_available_idx')
+      .on(t.createdAt, t.id)
+      .where(
+        sql`${t.status} = 'pending' and ${t.driverId} is null and not ${t.isPickup} and not ${t.sellerDelivery}`,
+      ),
+    // The admin orders list, newest first (docs/product-rules.md, Admin; migration 0004).
+    index('orders_created_idx').on(t.createdAt.desc().nullsFirst(), t.id),
     index('orders_payment_idx').on(t.paymentId),
     check(
       'orders_status_check',
@@ -250,7 +264,7 @@ export const orders = pgTable(
       'orders_money_check',
       sql`${t.productSubtotal} >= 0 and ${t.deliveryFee} >= 0 and ${t.total} = ${t.productSubtotal} + ${t.deliveryFee}`,
     ),
-    // DECISIONS §6: the shares always add up to the total, to the cent.
+    // The shares always add up to the total, to the cent (docs/product-rules.md, Fees and commission).
     check(
       'orders_shares_check',
       sql`${t.sellerEarnings} + ${t.driverEarnings} + ${t.platformFee} = ${t.total} and ${t.platformFee} = ${t.purchasePlatformFee} + ${t.deliveryPlatformFee}`,
@@ -280,7 +294,10 @@ export const orderItems = pgTable(
   ],
 );
 
-/** Every status change with its actor and time (DECISIONS §7); the timeline reads these. */
+/**
+ * Every status change with its actor and time (docs/product-rules.md, Order lifecycle); the
+ * timeline reads these.
+ */
 export const orderStatusEvents = pgTable(
   'order_status_events',
   {
@@ -296,7 +313,10 @@ export const orderStatusEvents = pgTable(
   (t) => [index('order_status_events_order_idx').on(t.orderId, t.createdAt)],
 );
 
-/** One payment of a checkout; it may pay several orders (one per seller, DECISIONS §5). */
+/**
+ * One payment of a checkout; it may pay several orders (one per seller;
+ * docs/product-rules.md, Checkout and orders).
+ */
 export const payments = pgTable(
   'payments',
   {
@@ -346,7 +366,10 @@ export const refunds = pgTable(
   ],
 );
 
-/** The payout ledger: what each seller and driver earned from a finished order (DECISIONS §7). */
+/**
+ * The payout ledger: what each seller and driver earned from a finished order
+ * (docs/product-rules.md, Order lifecycle).
+ */
 export const payouts = pgTable(
   'payouts',
   {
@@ -373,7 +396,7 @@ export const payouts = pgTable(
   ],
 );
 
-/** A driver's "Decline" hides that order from that driver only (DECISIONS §7). */
+/** A driver's "Decline" hides that order from that driver only (docs/product-rules.md, Order lifecycle). */
 export const driverDeclines = pgTable(
   'driver_declines',
   {
@@ -522,7 +545,7 @@ export const commissionSettings = pgTable(
   ],
 );
 
-/** Contact form messages (spec seller §7 POST /api/contact); mail adapter also logs or sends them. */
+/** Contact form messages (docs/product-rules.md, Account pages); mail adapter also logs or sends them. */
 export const contactMessages = pgTable(
   'contact_messages',
   {
@@ -538,7 +561,10 @@ export const contactMessages = pgTable(
   (t) => [index('contact_messages_created_idx').on(t.createdAt)],
 );
 
-/** Files uploaded through presigned URLs, with who owns them and who may read them (DECISIONS §9). */
+/**
+ * Files uploaded through presigned URLs, with who owns them and who may read them
+ * (docs/product-rules.md, Uploads and who sees a file).
+ */
 export const uploadedObjects = pgTable(
   'uploaded_objects',
   {
@@ -560,5 +586,37 @@ export const uploadedObjects = pgTable(
     index('uploaded_objects_owner_idx').on(t.ownerId),
     check('uploaded_objects_visibility_check', sql`${t.visibility} in ('pending','public','owner','order')`),
     check('uploaded_objects_size_check', sql`${t.size} is null or (${t.size} > 0 and ${t.size} <= 10485760)`),
+  ],
+);
+
+/**
+ * The audit trail of admin actions (docs/product-rules.md, Admin): who did what to which row, the
+ * state before and after, and when. Rows are only ever added. The actor is kept (no cascade): a
+ * record must not vanish with a user.
+ */
+export const adminActions = pgTable(
+  'admin_actions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    actorId: uuid('actor_id')
+      .notNull()
+      .references(() => users.id),
+    action: text('action').notNull(),
+    /** user, category, commission_settings or order. */
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id'),
+    /** What the row was called at the time (an email, a category name, an order number). */
+    targetLabel: text('target_label').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('admin_actions_created_idx').on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index('admin_actions_target_idx').on(t.targetType, t.targetId, t.createdAt.desc().nullsFirst()),
+    check(
+      'admin_actions_action_check',
+      sql`${t.action} in ('user.role_changed','driver.approved','driver.rejected','driver.revoked','category.created','category.renamed','category.deleted','commission.updated','order.cancelled')`,
+    ),
   ],
 );

@@ -20,16 +20,34 @@ export interface AppContext {
   db: Db;
   config: Config;
   mailer: Mailer;
-  /** Present in OIDC mode; local email + password accounts otherwise (DECISIONS §1). */
+  /**
+   * Present in OIDC mode; local email + password accounts otherwise
+   * (docs/product-rules.md, Running modes and adapters).
+   */
   identity: IdentityProvider | undefined;
   rateLimits: RateLimits;
-  /** Address validation and coordinates: offline ZIP centroids by default (DECISIONS §1, §10). */
+  /**
+   * Address validation and coordinates: offline ZIP centroids by default
+   * (docs/product-rules.md, Running modes and adapters; Addresses, availability and slots).
+   */
   geocoder: Geocoder;
+  /**
+   * Signs what the server hands a client to show back later: the proof that an address validation
+   * verified exactly some fields (docs/product-rules.md, Addresses, availability and slots). Derived
+   * from the session secret.
+   */
+  signingKey: Buffer;
   /** The clock (pickup slots start an hour from now); tests pass a fixed one. */
   now: () => Date;
-  /** Uploaded files: under DATA_DIR/objects, or an S3-compatible store (DECISIONS §1). */
+  /**
+   * Uploaded files: under DATA_DIR/objects, or an S3-compatible store
+   * (docs/product-rules.md, Running modes and adapters).
+   */
   storage: ObjectStorage;
-  /** Card payments and refunds: the built-in test provider, or Stripe when configured (DECISIONS §1). */
+  /**
+   * Card payments and refunds: the built-in test provider, or Stripe when configured
+   * (docs/product-rules.md, Running modes and adapters).
+   */
   payments: PaymentProvider;
 }
 

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorBody, ErrorCode } from '../../domain/errors';
 
-/** The one error type of the server (CONVENTIONS rule 5). */
+/** The one error type of the server (docs/product-rules.md, Code layout rules). */
 export class AppError extends Error {
   constructor(
     public readonly code: ErrorCode,
@@ -17,12 +17,14 @@ export class AppError extends Error {
 export const STATUS_OF: Record<ErrorCode, number> = {
   bad_request: 400,
   unauthorized: 401,
-  /** A card was declined (DECISIONS §5): 402 Payment Required. */
+  /** A card was declined (docs/product-rules.md, Payments): 402 Payment Required. */
   payment_failed: 402,
   forbidden: 403,
   not_found: 404,
   conflict: 409,
   payload_too_large: 413,
+  uri_too_long: 414,
+  headers_too_large: 431,
   rate_limited: 429,
   unavailable: 503,
   internal: 500,
@@ -48,8 +50,38 @@ function fieldName(instancePath: string, params: Record<string, unknown>, where:
   return joined || where;
 }
 
+/** The SQLSTATE of a database error, looking through drizzle's wrapper (which names the query). */
+export function sqlStateOf(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/**
+ * A database refusal that only input can cause is the client's error, never a 500
+ * (docs/product-rules.md, Bad input and failure): class 22 is a value the column cannot hold,
+ * 23 a broken constraint. The services check these rules first with better messages; this is the
+ * net under them.
+ */
+function inputErrorOfDatabase(sqlState: string | undefined): AppError | undefined {
+  if (!sqlState) return undefined;
+  if (sqlState === '23505')
+    return new AppError('conflict', 'This conflicts with something that already exists');
+  if (sqlState === '23503')
+    return new AppError('bad_request', 'The request refers to something that does not exist');
+  if (sqlState.startsWith('22') || sqlState.startsWith('23') || sqlState === '54000') {
+    return new AppError('bad_request', 'A value in the request cannot be stored');
+  }
+  return undefined;
+}
+
 /** Turns any thrown thing into the status and the error body the client sees. */
 export function toErrorBody(error: unknown, requestId: string): { status: number; body: ErrorBody } {
+  const fromDatabase = inputErrorOfDatabase(sqlStateOf(error));
+  if (fromDatabase) return toErrorBody(fromDatabase, requestId);
   if (error instanceof AppError) {
     return {
       status: STATUS_OF[error.code],
@@ -82,6 +114,18 @@ export function toErrorBody(error: unknown, requestId: string): { status: number
       body: { message: 'Request body is too large', code: 'payload_too_large', requestId },
     };
   }
+  if (fastifyError.code === 'FST_ERR_BAD_URL') {
+    return {
+      status: 400,
+      body: { message: 'The address is not valid URL encoding', code: 'bad_request', requestId },
+    };
+  }
+  if (fastifyError.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return {
+      status: 414,
+      body: { message: 'A part of the address is too long', code: 'uri_too_long', requestId },
+    };
+  }
   if (fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return { status: 415, body: { message: 'Unsupported content type', code: 'bad_request', requestId } };
   }
@@ -103,12 +147,45 @@ export function toErrorBody(error: unknown, requestId: string): { status: number
   return { status: 500, body: { message: 'Something went wrong on our side', code: 'internal', requestId } };
 }
 
+/**
+ * What the log keeps of an error: its type, message, code and stack, but never a failed query's
+ * text or parameters (they hold what users typed), which drizzle puts in its message.
+ */
+export function serializeErrorForLog(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const sqlState = sqlStateOf(error);
+  if (error.name === 'DrizzleQueryError' || sqlState) {
+    const cause = error.cause instanceof Error ? error.cause : undefined;
+    return {
+      type: 'DatabaseError',
+      sqlState,
+      message: cause?.message ?? 'query failed',
+      stack: cause?.stack,
+    };
+  }
+  return {
+    type: error.name,
+    message: error.message,
+    code: (error as { code?: unknown }).code,
+    stack: error.stack,
+  };
+}
+
+/** Sends the error answer; the error hooks and the router's own failures all end here. */
+export function replyWithError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const { status, body } = toErrorBody(error, request.id);
+  if (status >= 500) request.log.error({ err: error, requestId: request.id }, 'request failed');
+  else request.log.info({ requestId: request.id, status, code: body.code }, body.message);
+  return reply
+    .status(status)
+    .header('x-request-id', request.id)
+    .header('cache-control', 'no-store')
+    .send(body);
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const { status, body } = toErrorBody(error, request.id);
-    if (status >= 500) request.log.error({ err: error, requestId: request.id }, 'request failed');
-    else request.log.info({ requestId: request.id, status, code: body.code }, body.message);
-    void reply.status(status).header('x-request-id', request.id).send(body);
+    void replyWithError(error, request, reply);
   });
   app.setNotFoundHandler((request, reply) => {
     const body: ErrorBody = { message: 'Not found', code: 'not_found', requestId: request.id };

@@ -1,9 +1,9 @@
 import { AppError } from './errors';
 
 /**
- * A fixed-window counter per key, in process memory (DECISIONS §12: 429 on sign-in, sign-up,
- * contact form and message sending). Several app instances each keep their own counts, which
- * bounds abuse per instance; see docs/decisions/0003-rate-limits.md.
+ * A fixed-window counter per key, in process memory (docs/product-rules.md, Bad input and failure:
+ * 429 on sign-in, sign-up, contact form and message sending). Several app instances each keep their
+ * own counts, which bounds abuse per instance; see docs/decisions/0003-rate-limits.md.
  */
 export class RateLimiter {
   private readonly windows = new Map<string, { count: number; resetAt: number }>();

@@ -73,7 +73,8 @@ describe('cross-origin writes', () => {
 
 describe('errors', () => {
   it('hides the details of a server failure and gives the request id', async () => {
-    const response = await t.app.inject({ method: 'GET', url: '/api/__boom' });
+    const buyer = await signedInAs(t, 'buyer');
+    const response = await as(t, buyer, { method: 'GET', url: '/api/__boom' });
     expect(response.statusCode).toBe(500);
     const body = response.json();
     expect(body).toEqual({
@@ -116,5 +117,160 @@ describe('content security policy with Stripe', () => {
     );
     expect(plain).not.toContain('stripe');
     expect(plain).toContain("frame-src 'none'");
+  });
+});
+
+describe('text the database cannot store', () => {
+  it.each([
+    ['GET', '/api/products?search=%00'],
+    ['GET', '/api/products?category=a%00'],
+    ['GET', '/api/products/%00'],
+    ['GET', '/api/users/%00'],
+    ['GET', '/api/availability/slots/a%00b'],
+  ])('answers %s %s with a 400 that names the field', async (method, url) => {
+    const response = await t.app.inject({ method: method as 'GET', url });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'bad_request', requestId: expect.any(String) });
+    expect(response.json().message).toContain('NUL character or an unpaired surrogate');
+  });
+
+  it('refuses a NUL or a lone surrogate in a body field, writing nothing', async () => {
+    const buyer = await signedInAs(t, 'buyer');
+    for (const firstName of ['Ann\u0000', 'Ann\uD800']) {
+      const response = await as(t, buyer, {
+        method: 'PATCH',
+        url: '/api/auth/user',
+        payload: { firstName, lastName: 'Lee' },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().fields).toEqual({
+        firstName: 'Text cannot contain a NUL character or an unpaired surrogate',
+      });
+    }
+    const contact = await t.app.inject({
+      method: 'POST',
+      url: '/api/contact',
+      payload: { name: 'Ada', email: 'a@example.com', subject: 'Hello', message: 'Hi \u0000 there friend' },
+    });
+    expect(contact.statusCode).toBe(400);
+    const me = await as(t, buyer, { method: 'GET', url: '/api/auth/user' });
+    expect(me.json().firstName).toBe('Test');
+  });
+});
+
+describe('personal answers', () => {
+  it('are never kept by a shared cache; public reads may be', async () => {
+    const buyer = await signedInAs(t, 'buyer');
+    const me = await as(t, buyer, { method: 'GET', url: '/api/auth/user' });
+    expect(me.headers['cache-control']).toBe('no-store');
+    const orders = await as(t, buyer, { method: 'GET', url: '/api/orders' });
+    expect(orders.headers['cache-control']).toBe('no-store');
+    const refused = await t.app.inject({ method: 'GET', url: '/api/auth/user' });
+    expect(refused.headers['cache-control']).toBe('no-store');
+    const products = await t.app.inject({ method: 'GET', url: '/api/products' });
+    expect(products.headers['cache-control']).toBeUndefined();
+  });
+});
+
+describe('sign-out', () => {
+  it('works by POST from this site and ends the session', async () => {
+    const buyer = await signedInAs(t, 'buyer');
+    const response = await as(t, buyer, {
+      method: 'POST',
+      url: '/api/logout',
+      headers: { origin: 'http://market.test' },
+    });
+    expect(response.statusCode).toBe(204);
+    const after = await as(t, buyer, { method: 'GET', url: '/api/auth/user' });
+    expect(after.statusCode).toBe(401);
+  });
+
+  it('refuses a POST from another site, keeping the session', async () => {
+    const buyer = await signedInAs(t, 'buyer');
+    const response = await as(t, buyer, {
+      method: 'POST',
+      url: '/api/logout',
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(response.statusCode).toBe(403);
+    expect((await as(t, buyer, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(200);
+  });
+
+  it('keeps the GET for a navigation from this site, and refuses one started by another site', async () => {
+    const buyer = await signedInAs(t, 'buyer');
+    const crossSite = await as(t, buyer, {
+      method: 'GET',
+      url: '/api/logout',
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
+    expect(crossSite.statusCode).toBe(403);
+    expect(crossSite.json().message).toBe('Sign out from a page of this site.');
+    const foreignReferer = await as(t, buyer, {
+      method: 'GET',
+      url: '/api/logout',
+      headers: { referer: 'https://evil.example/page' },
+    });
+    expect(foreignReferer.statusCode).toBe(403);
+    expect((await as(t, buyer, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(200);
+    const sameOrigin = await as(t, buyer, {
+      method: 'GET',
+      url: '/api/logout',
+      headers: { 'sec-fetch-site': 'same-origin' },
+    });
+    expect(sameOrigin.statusCode).toBe(302);
+    expect((await as(t, buyer, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(401);
+  });
+});
+
+describe('errors the router and Node raise', () => {
+  const expectErrorFormat = (
+    status: number,
+    headers: Record<string, unknown>,
+    body: string,
+    code: string,
+  ) => {
+    const parsed = JSON.parse(body) as Record<string, unknown>;
+    expect(parsed).toEqual({ message: expect.any(String), code, requestId: expect.any(String) });
+    expect(headers['x-request-id']).toBe(parsed.requestId);
+    expect(String(headers['content-security-policy'])).toContain("default-src 'self'");
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['cache-control']).toBe('no-store');
+    return status;
+  };
+
+  it('answers a URL that is not valid percent-encoding with a 400 in the error format', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/products/%E0%A4%A' });
+    expect(expectErrorFormat(response.statusCode, response.headers, response.body, 'bad_request')).toBe(400);
+  });
+
+  it('answers a path id over 100 characters with a 414 in the error format', async () => {
+    const response = await t.app.inject({ method: 'GET', url: `/api/products/${'a'.repeat(150)}` });
+    expect(expectErrorFormat(response.statusCode, response.headers, response.body, 'uri_too_long')).toBe(414);
+  });
+
+  it('answers headers that are too large with a 431, and a body over the limit with a 413', async () => {
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const tooLarge = await fetch(`${address}/api/health`, { headers: { 'x-padding': 'x'.repeat(20_000) } });
+    expect(
+      expectErrorFormat(
+        tooLarge.status,
+        Object.fromEntries(tooLarge.headers),
+        await tooLarge.text(),
+        'headers_too_large',
+      ),
+    ).toBe(431);
+    const bigBody = await fetch(`${address}/api/contact`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ message: 'x'.repeat(1_100_000) }),
+    });
+    expect(
+      expectErrorFormat(
+        bigBody.status,
+        Object.fromEntries(bigBody.headers),
+        await bigBody.text(),
+        'payload_too_large',
+      ),
+    ).toBe(413);
   });
 });

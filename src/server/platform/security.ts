@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import helmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import helmet from 'helmet';
 import { AppError } from './errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -11,9 +12,10 @@ function expectedOrigin(request: FastifyRequest, publicUrl: string | undefined):
 }
 
 /**
- * DECISIONS §12: state-changing requests from another origin are refused. Browsers send Origin on
- * every cross-origin POST/PATCH/PUT/DELETE and Sec-Fetch-Site on all requests; a request carrying
- * neither is not from a browser page and cannot ride on a visitor's cookies.
+ * State-changing requests from another origin are refused
+ * (docs/product-rules.md, Bad input and failure). Browsers send Origin on every cross-origin
+ * POST/PATCH/PUT/DELETE and Sec-Fetch-Site on all requests; a request carrying neither is not from
+ * a browser page and cannot ride on a visitor's cookies.
  */
 export function isCrossOriginWrite(request: FastifyRequest, publicUrl: string | undefined): boolean {
   if (SAFE_METHODS.has(request.method)) return false;
@@ -26,6 +28,22 @@ export function isCrossOriginWrite(request: FastifyRequest, publicUrl: string | 
   return site === 'cross-site' || site === 'same-site';
 }
 
+/**
+ * A GET that changes state (the sign-out link) is honoured only when a page of this site, or the
+ * user typing the address, started it: browsers say so in Sec-Fetch-Site; older ones in Referer.
+ */
+export function isSameSiteNavigation(request: FastifyRequest, publicUrl: string | undefined): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined) return site === 'same-origin' || site === 'none';
+  const referer = request.headers.referer;
+  if (referer === undefined) return true;
+  try {
+    return new URL(referer).origin === expectedOrigin(request, publicUrl);
+  } catch {
+    return false;
+  }
+}
+
 export interface SecurityOptions {
   publicUrl: string | undefined;
   /** Extra origins the pages may talk to or load images from (an S3 endpoint, an OIDC issuer). */
@@ -36,9 +54,10 @@ export interface SecurityOptions {
   frameSources?: string[];
 }
 
-export async function registerSecurity(app: FastifyInstance, options: SecurityOptions): Promise<void> {
+/** The security headers (CSP, HSTS behind HTTPS, frame and referrer rules) for these options. */
+export function createSecurityHeaders(options: SecurityOptions) {
   const secure = options.publicUrl?.startsWith('https://') ?? false;
-  await app.register(helmet, {
+  return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -62,9 +81,37 @@ export async function registerSecurity(app: FastifyInstance, options: SecurityOp
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   });
+}
+
+export type SecurityHeaders = ReturnType<typeof createSecurityHeaders>;
+
+/** The same headers as a plain list, for answers written before any hook runs (a malformed request). */
+export function securityHeaderList(headers: SecurityHeaders): Record<string, string> {
+  const collected: Record<string, string> = {};
+  const response = {
+    setHeader: (name: string, value: unknown) => {
+      collected[name.toLowerCase()] = String(value);
+    },
+    removeHeader: (name: string) => {
+      delete collected[name.toLowerCase()];
+    },
+  };
+  const request = { method: 'GET', url: '/', headers: {} };
+  headers(request as IncomingMessage, response as unknown as ServerResponse, () => {});
+  return collected;
+}
+
+export function registerSecurity(
+  app: FastifyInstance,
+  headers: SecurityHeaders,
+  publicUrl: string | undefined,
+): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    headers(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined));
+  });
 
   app.addHook('onRequest', async (request) => {
-    if (isCrossOriginWrite(request, options.publicUrl)) {
+    if (isCrossOriginWrite(request, publicUrl)) {
       throw new AppError('forbidden', 'Cross-origin request refused');
     }
   });

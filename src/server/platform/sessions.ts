@@ -5,7 +5,10 @@ import type { Db } from '../db/client';
 import { sessions, users } from '../db/schema';
 import type { Role } from '../../domain/roles';
 
-/** Sessions live in the `sessions` table (DECISIONS §2); the cookie holds a signed random id. */
+/**
+ * Sessions live in the `sessions` table (docs/product-rules.md, Sessions and sign-in); the cookie
+ * holds a signed random id.
+ */
 export const SESSION_COOKIE = 'sid';
 const SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 /** Extend a session's life at most once an hour, not on every request. */
@@ -98,7 +101,10 @@ async function loadActor(db: Db, sid: string): Promise<Actor | null> {
   return row.user as Actor;
 }
 
-/** Signs a user in: a new session id every time (rotation at sign-in, DECISIONS §2). */
+/**
+ * Signs a user in: a new session id every time (rotation at sign-in;
+ * docs/product-rules.md, Sessions and sign-in).
+ */
 export async function startSession(
   app: FastifyInstance,
   db: Db,

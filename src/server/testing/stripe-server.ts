@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A local HTTP server that speaks the parts of Stripe's documented API the marketplace uses
- * (DECISIONS §1: no real peer exists for Stripe, so the adapter is tested against its wire format):
+ * (docs/product-rules.md, Running modes and adapters: no real peer exists for Stripe, so the
+ * adapter is tested against its wire format):
  * - POST /v1/payment_intents (form-encoded: amount, currency, metadata[…], automatic_payment_methods[enabled])
  * - GET  /v1/payment_intents/:id
  * - POST /v1/refunds (payment_intent, amount, reason, metadata[…])

@@ -59,7 +59,10 @@ export interface TestApp {
   app: App;
   database: Database;
   config: Config;
-  /** Every response status the server sent; a 5xx fails the test (CONVENTIONS, tests). */
+  /**
+   * Every response status the server sent; a 5xx fails the test
+   * (docs/product-rules.md, Code layout rules).
+   */
   statuses: number[];
   /** The app's object store. */
   storage: ObjectStorage;

@@ -7,14 +7,15 @@ import { useAuth } from '../lib/use-auth';
 interface RoleGateProps {
   /** Current roles that may see the page. */
   allow: readonly Role[];
-  /** What the user is told when they may not (spec seller §6). */
+  /** What the user is told when they may not (docs/product-rules.md, Dashboards). */
   deniedMessage: string;
   children: ReactNode;
 }
 
 /**
  * Shows its children only to a user whose current role is allowed; anyone else is told why
- * and sent home. The server refuses the data anyway (DECISIONS §3): this is for the person.
+ * and sent home. The server refuses the data anyway (docs/product-rules.md, Roles and permissions):
+ * this is for the person.
  */
 export function RoleGate({ allow, deniedMessage, children }: RoleGateProps) {
   const { user, isLoading } = useAuth();
@@ -34,7 +35,7 @@ export function RoleGate({ allow, deniedMessage, children }: RoleGateProps) {
   return isAllowed ? children : null;
 }
 
-/** The gates of the spec (seller §6). */
+/** The gates and their messages (docs/product-rules.md, Dashboards). */
 export const SELLER_GATE = {
   allow: ['seller', 'admin'],
   deniedMessage: 'You need to be a seller to access this page',

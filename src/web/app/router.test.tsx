@@ -20,36 +20,70 @@ function visit(path: string) {
   return renderWithProviders(<AppRouter />);
 }
 
-describe('route table (spec buyer §2)', () => {
+describe('route table (docs/product-rules.md, Routes and headers)', () => {
   it('shows the landing page at / to a visitor', async () => {
     mockFetch(signedOut);
     visit('/');
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Fast & Reliable Delivery Marketplace' }),
-    ).toBeTruthy();
-    expect(screen.getByTestId('button-sign-in')).toBeTruthy();
+    ).toBeVisible();
+    expect(screen.getByTestId('button-sign-in')).toBeVisible();
   });
 
   it('shows the support page to a visitor', async () => {
     mockFetch(signedOut);
     visit('/support');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Support & Contact' })).toBeTruthy();
-    expect(screen.getByTestId('button-sign-in')).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Support & Contact' })).toBeVisible();
+    expect(screen.getByTestId('button-sign-in')).toBeVisible();
   });
 
-  it('has no signed-in pages for a visitor', async () => {
+  it.each(['/profile', '/buyer/orders', '/addresses', '/availability', '/seller/dashboard', '/admin'])(
+    'asks a visitor at %s to sign in and come back, never the 404',
+    async (path) => {
+      mockFetch(signedOut);
+      visit(path);
+      expect(await screen.findByRole('heading', { level: 1, name: 'Please sign in' })).toBeVisible();
+      expect(screen.queryByText('Did you forget to add the page to the router?')).toBeNull();
+      expect(screen.getByTestId('button-sign-in-to-continue')).toBeVisible();
+    },
+  );
+
+  it.each(['/checkout', '/payment'])('asks a visitor at %s to sign in to check out', async (path) => {
     mockFetch(signedOut);
-    visit('/profile');
-    expect(await screen.findByText('Did you forget to add the page to the router?')).toBeTruthy();
-    expect(screen.getByRole('heading', { name: '404 Page Not Found' })).toBeTruthy();
+    visit(path);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Sign in to check out' })).toBeVisible();
+    expect(screen.getByRole('link', { name: 'Back to Cart' }).getAttribute('href')).toBe('/cart');
+  });
+
+  it('shows a visitor a shared product link, and the catalog', async () => {
+    mockFetch(signedOut, emptyCatalog);
+    visit('/products/abc');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Product not found' })).toBeVisible();
+    expect(screen.getByTestId('button-sign-in')).toBeVisible();
+  });
+
+  it('lets a visitor browse the catalog with search and categories', async () => {
+    mockFetch(signedOut, emptyCatalog);
+    visit('/products');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Browse products' })).toBeVisible();
+    expect(screen.getByRole('searchbox', { name: 'Search products' })).toBeVisible();
+    expect(await screen.findByRole('button', { name: 'Books' })).toBeVisible();
+    expect(screen.getByTestId('text-distance-sign-in')).toBeVisible();
+  });
+
+  it('shows the 404 page for an unknown path to a visitor', async () => {
+    mockFetch(signedOut);
+    visit('/no/such/page');
+    expect(await screen.findByText('Did you forget to add the page to the router?')).toBeVisible();
+    expect(screen.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
   });
 
   it('shows the home page at / to a signed-in user', async () => {
     mockFetch(signedInAs(makeUser()), emptyCatalog);
     visit('/');
-    expect(await screen.findByRole('heading', { name: 'Featured Products' })).toBeTruthy();
-    expect(await screen.findByText('No products found')).toBeTruthy();
-    expect(screen.getByTestId('link-my-orders')).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Featured Products' })).toBeVisible();
+    expect(await screen.findByText('No products found')).toBeVisible();
+    expect(screen.getByTestId('link-my-orders')).toHaveAttribute('href', '/buyer/orders');
   });
 
   it.each([
@@ -63,30 +97,30 @@ describe('route table (spec buyer §2)', () => {
   ])('routes %s to its page', async (path, heading) => {
     mockFetch(signedInAs(makeUser()), emptyCatalog);
     visit(path);
-    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeVisible();
   });
 
   it('loads the payment page on demand', async () => {
     mockFetch(signedInAs(makeUser()));
     visit('/payment');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Payment' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Payment' })).toBeVisible();
   });
 
   it('shows the 404 page for an unknown path when signed in', async () => {
     mockFetch(signedInAs(makeUser()));
     visit('/no/such/page');
-    expect(await screen.findByText('Did you forget to add the page to the router?')).toBeTruthy();
+    expect(await screen.findByText('Did you forget to add the page to the router?')).toBeVisible();
   });
 
   it('shows "Cart is Empty" at checkout with an empty cart', async () => {
     mockFetch(signedInAs(makeUser()));
     visit('/checkout');
-    expect(await screen.findByRole('heading', { name: 'Cart is Empty' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Cart is Empty' })).toBeVisible();
     expect(screen.getByRole('link', { name: 'Continue Shopping' }).getAttribute('href')).toBe('/');
   });
 });
 
-describe('role gates (spec seller §6)', () => {
+describe('role gates (docs/product-rules.md, Dashboards)', () => {
   it.each([
     ['/seller/dashboard', 'You need to be a seller to access this page'],
     ['/driver/dashboard', 'You need to be a driver to access this page'],
@@ -94,8 +128,8 @@ describe('role gates (spec seller §6)', () => {
   ])('sends a buyer away from %s with a toast', async (path, message) => {
     mockFetch(signedInAs(makeUser()), emptyCatalog);
     visit(path);
-    expect(await screen.findByText(message)).toBeTruthy();
-    expect(screen.getByText('Access denied')).toBeTruthy();
+    expect(await screen.findByText(message)).toBeVisible();
+    expect(screen.getByText('Access denied')).toBeVisible();
     expect(window.location.pathname).toBe('/');
   });
 
@@ -108,7 +142,7 @@ describe('role gates (spec seller §6)', () => {
   ] as const)('lets a %s into %s', async (role, path, heading) => {
     mockFetch(signedInAs(makeUser({ role, roles: ['buyer', role] })));
     visit(path);
-    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeVisible();
     expect(window.location.pathname).toBe(path);
   });
 });

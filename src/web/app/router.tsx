@@ -1,42 +1,54 @@
-import { lazy, Suspense, useEffect } from 'react';
-import { Route, Switch, useLocation } from 'wouter';
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
+import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { PageLoading } from '../components/page-loading';
 import { useAuth } from '../lib/use-auth';
 import { noteRouteChange } from '../lib/use-go-back';
-import { AppLayout } from './layouts/app-layout';
-import { AddressesPage } from './pages/addresses-page';
-import { AdminPage } from './pages/admin-page';
-import { AvailabilityPage } from './pages/availability-page';
-import { BuyerOrdersPage } from './pages/buyer-orders-page';
-import { CartPage } from './pages/cart-page';
-import { CheckoutPage } from './pages/checkout-page';
-import { DriverDashboardPage } from './pages/driver-dashboard-page';
+import { SiteLayout } from './layouts/site-layout';
 import { HomePage } from './pages/home-page';
 import { LandingPage } from './pages/landing-page';
 import { NotFoundPage } from './pages/not-found-page';
-import { ProductPage } from './pages/product-page';
-import { ProfilePage } from './pages/profile-page';
-import { SellerDashboardPage } from './pages/seller-dashboard-page';
-import { SupportPage } from './pages/support-page';
 
-/** Spec buyer §2: the payment screen is loaded on demand. React.lazy needs a default export. */
-const PaymentPage = lazy(() =>
-  import('./pages/payment-page').then((module) => ({ default: module.PaymentPage })),
-);
-
-function LazyPaymentPage() {
-  return (
-    <Suspense
-      fallback={
-        <AppLayout>
-          <PageLoading label="Loading payment..." />
-        </AppLayout>
-      }
-    >
-      <PaymentPage />
-    </Suspense>
-  );
+/**
+ * Every page but the landing and the home is loaded on demand, so the first load of either stays
+ * small (docs/product-rules.md, Routes and headers). React.lazy needs a default export.
+ */
+function lazyPage<Name extends string>(
+  load: () => Promise<Record<Name, ComponentType>>,
+  name: Name,
+  label = 'Loading...',
+): ComponentType {
+  const Page = lazy(async (): Promise<{ default: ComponentType }> => ({ default: (await load())[name] }));
+  function LazyPage() {
+    return (
+      <Suspense
+        fallback={
+          <SiteLayout>
+            <PageLoading label={label} />
+          </SiteLayout>
+        }
+      >
+        <Page />
+      </Suspense>
+    );
+  }
+  LazyPage.displayName = `Lazy(${name})`;
+  return LazyPage;
 }
+
+const AddressesPage = lazyPage(() => import('./pages/addresses-page'), 'AddressesPage');
+const AdminPage = lazyPage(() => import('./pages/admin-page'), 'AdminPage');
+const AvailabilityPage = lazyPage(() => import('./pages/availability-page'), 'AvailabilityPage');
+const BrowsePage = lazyPage(() => import('./pages/browse-page'), 'BrowsePage');
+const BuyerOrdersPage = lazyPage(() => import('./pages/buyer-orders-page'), 'BuyerOrdersPage');
+const CartPage = lazyPage(() => import('./pages/cart-page'), 'CartPage');
+const CheckoutPage = lazyPage(() => import('./pages/checkout-page'), 'CheckoutPage');
+const DriverDashboardPage = lazyPage(() => import('./pages/driver-dashboard-page'), 'DriverDashboardPage');
+const PaymentPage = lazyPage(() => import('./pages/payment-page'), 'PaymentPage', 'Loading payment...');
+const ProductPage = lazyPage(() => import('./pages/product-page'), 'ProductPage');
+const ProfilePage = lazyPage(() => import('./pages/profile-page'), 'ProfilePage');
+const SellerDashboardPage = lazyPage(() => import('./pages/seller-dashboard-page'), 'SellerDashboardPage');
+const SignInRequiredPage = lazyPage(() => import('./pages/sign-in-required-page'), 'SignInRequiredPage');
+const SupportPage = lazyPage(() => import('./pages/support-page'), 'SupportPage');
 
 /** A client-side navigation starts at the top of the new page (and is counted for "Back"). */
 function ScrollToTop() {
@@ -48,22 +60,55 @@ function ScrollToTop() {
   return null;
 }
 
-/** Spec buyer §2: signed out, or while the current user is loading, only / and /support exist. */
+/** The pages that need an account; a visitor is asked to sign in there and comes back. */
+const SIGNED_IN_ONLY = [
+  '/checkout',
+  '/payment',
+  '/buyer/orders',
+  '/seller/dashboard',
+  '/driver/dashboard',
+  '/admin',
+  '/addresses',
+  '/availability',
+  '/profile',
+] as const;
+
+function WaitForUser() {
+  return (
+    <main id="main">
+      <PageLoading />
+    </main>
+  );
+}
+
+/**
+ * Visitors browse (docs/product-rules.md, Routes and headers): the landing, the catalog, a product
+ * (a shared link), the cart and support. Every other page of a signed-in user asks a visitor to sign
+ * in and comes back to it, never the 404; only an unknown path is the 404. While the current user is
+ * loading, only the landing and support show; other paths wait for the answer instead of flashing a
+ * visitor's page at a signed-in user.
+ */
 function SignedOutRoutes({ isLoading }: { isLoading: boolean }) {
+  if (isLoading) {
+    return (
+      <Switch>
+        <Route path="/" component={LandingPage} />
+        <Route path="/support" component={SupportPage} />
+        <Route component={WaitForUser} />
+      </Switch>
+    );
+  }
   return (
     <Switch>
       <Route path="/" component={LandingPage} />
+      <Route path="/products" component={BrowsePage} />
+      <Route path="/products/:id" component={ProductPage} />
+      <Route path="/cart" component={CartPage} />
       <Route path="/support" component={SupportPage} />
-      <Route>
-        {/* While loading, an unknown path waits for the answer instead of flashing the 404 at a signed-in user. */}
-        {isLoading ? (
-          <main id="main">
-            <PageLoading />
-          </main>
-        ) : (
-          <NotFoundPage />
-        )}
-      </Route>
+      {SIGNED_IN_ONLY.map((path) => (
+        <Route key={path} path={path} component={SignInRequiredPage} />
+      ))}
+      <Route component={NotFoundPage} />
     </Switch>
   );
 }
@@ -72,10 +117,14 @@ function SignedInRoutes() {
   return (
     <Switch>
       <Route path="/" component={HomePage} />
+      {/* The visitors' catalog is the home page's once signed in. */}
+      <Route path="/products">
+        <Redirect to="/" replace />
+      </Route>
       <Route path="/products/:id" component={ProductPage} />
       <Route path="/cart" component={CartPage} />
       <Route path="/checkout" component={CheckoutPage} />
-      <Route path="/payment" component={LazyPaymentPage} />
+      <Route path="/payment" component={PaymentPage} />
       <Route path="/buyer/orders" component={BuyerOrdersPage} />
       <Route path="/seller/dashboard" component={SellerDashboardPage} />
       <Route path="/driver/dashboard" component={DriverDashboardPage} />
@@ -89,7 +138,7 @@ function SignedInRoutes() {
   );
 }
 
-/** The route table (spec buyer §2). Any path not listed shows the 404 page. */
+/** The route table (docs/product-rules.md, Routes and headers). Any path not listed shows the 404 page. */
 export function AppRouter() {
   const { isAuthenticated, isLoading } = useAuth();
   return (

@@ -9,7 +9,10 @@ interface ProductImageProps {
   className?: string;
 }
 
-/** A product picture that falls back to the placeholder when missing or broken (spec buyer §8). */
+/**
+ * A product picture that falls back to the placeholder when missing or broken
+ * (docs/product-rules.md, Client behaviour).
+ */
 export function ProductImage({ src, alt, className }: ProductImageProps) {
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
 

@@ -6,11 +6,11 @@ import { formatTrend, StatCard } from './stat-card';
 
 afterEach(cleanup);
 
-describe('statistic card (spec buyer §2)', () => {
+describe('statistic card (docs/product-rules.md, Order screens)', () => {
   it('shows title, value and a positive trend in green', () => {
     render(<StatCard title="Total Orders" value="12" icon={<Package />} trend={15} data-testid="stat" />);
-    expect(screen.getByText('Total Orders')).toBeTruthy();
-    expect(screen.getByText('12')).toBeTruthy();
+    expect(screen.getByText('Total Orders')).toBeVisible();
+    expect(screen.getByText('12')).toBeVisible();
     const trend = screen.getByTestId('stat-trend');
     expect(trend.textContent).toBe('+15% from last week');
     expect(trend.className).toContain('text-emerald-700');

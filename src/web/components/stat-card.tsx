@@ -8,6 +8,8 @@ export interface StatCardProps {
   icon: ReactNode;
   /** Percent change from last week: shown as "+N% from last week", green when positive, red otherwise. */
   trend?: number;
+  /** A second line under the value (the admin's Total Revenue shows the gross order value). */
+  description?: ReactNode;
   className?: string;
   'data-testid'?: string;
 }
@@ -18,14 +20,30 @@ export function formatTrend(trend: number): string {
   return `${rounded > 0 ? '+' : ''}${rounded}% from last week`;
 }
 
-/** Spec buyer §2: the statistic card (title, value, icon, optional weekly trend). */
-export function StatCard({ title, value, icon, trend, className, 'data-testid': testId }: StatCardProps) {
+/** The statistic card: title, value, icon, optional weekly trend (docs/product-rules.md, Order screens). */
+export function StatCard({
+  title,
+  value,
+  icon,
+  trend,
+  description,
+  className,
+  'data-testid': testId,
+}: StatCardProps) {
   return (
     <Card className={className} data-testid={testId}>
       <CardContent className="flex items-start justify-between gap-4 p-6">
         <div className="flex min-w-0 flex-col gap-1">
           <p className="text-sm font-medium text-muted-foreground">{title}</p>
           <p className="text-2xl font-bold tabular-nums">{value}</p>
+          {description === undefined ? null : (
+            <p
+              className="text-xs text-muted-foreground"
+              data-testid={testId ? `${testId}-description` : undefined}
+            >
+              {description}
+            </p>
+          )}
           {trend === undefined ? null : (
             <p
               className={cn(

@@ -3,7 +3,7 @@ import { useTheme } from '../lib/theme';
 import { Button } from './ui/button';
 import { WithTooltip } from './ui/tooltip';
 
-/** Switches between the light and dark theme (spec buyer §4). */
+/** Switches between the light and dark theme (docs/product-rules.md, Client behaviour). */
 export function ThemeToggle({ className }: { className?: string }) {
   const { theme, toggleTheme } = useTheme();
   const label = theme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme';

@@ -2,7 +2,7 @@ import { errorBodySchema } from '@domain/errors';
 
 /**
  * Every non-success response becomes this error. Its message is exactly
- * `${status}: ${bodyText || statusText}` (spec buyer §8, seller §8); status and body are kept
+ * `${status}: ${bodyText || statusText}` (docs/product-rules.md, Client behaviour); status and body are kept
  * so callers need not parse the message.
  */
 export class ApiError extends Error {
@@ -25,7 +25,7 @@ export async function throwIfResNotOk(res: Response): Promise<void> {
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** One request with the session cookie; a body goes as JSON (spec buyer §7). */
+/** One request with the session cookie; a body goes as JSON (docs/product-rules.md, Client behaviour). */
 export async function apiRequest(
   method: HttpMethod,
   url: string,

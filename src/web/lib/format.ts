@@ -1,10 +1,62 @@
-/** Money as shown to people: "$12.50" (spec buyer §9: 2 decimals). Accepts a decimal string. */
+import { formatMoney } from '@domain/money';
+import {
+  DEFAULT_MARKETPLACE_TIME_ZONE,
+  formatDateTime as formatDateTimeIn,
+  formatMonthYear as formatMonthYearIn,
+  formatPickupTime as formatPickupTimeIn,
+  isKnownTimeZone,
+  zoneAbbreviation,
+  zoneName,
+  type Instant,
+} from '@domain/marketplace-time';
+
+/**
+ * Money as shown to people: "$1,250.00", with thousands separators
+ * (docs/product-rules.md, Client behaviour); the one formatter of domain/money.ts. Accepts a
+ * decimal string or a number of dollars.
+ */
 export function formatPrice(value: number | string): string {
-  const amount = typeof value === 'number' ? value : Number.parseFloat(value);
-  return `$${(Number.isFinite(amount) ? amount : 0).toFixed(2)}`;
+  return formatMoney(value);
 }
 
-/** Ratings and distances show 1 decimal (spec buyer §9). */
+let cachedTimeZone: string | undefined;
+
+/**
+ * The marketplace time zone (docs/product-rules.md, Dates and times): the server writes
+ * MARKETPLACE_TZ into index.html; without it (a test page) the default. Never the browser's own.
+ */
+export function marketplaceTimeZone(): string {
+  if (cachedTimeZone) return cachedTimeZone;
+  const content =
+    typeof document === 'undefined'
+      ? null
+      : document.querySelector('meta[name="marketplace-time-zone"]')?.getAttribute('content');
+  cachedTimeZone = content && isKnownTimeZone(content) ? content : DEFAULT_MARKETPLACE_TIME_ZONE;
+  return cachedTimeZone;
+}
+
+/** "Nov 23, 2026 · 10:00 AM CST" in the marketplace time zone; null for no time. */
+export function formatDateTime(instant: Instant | null | undefined): string | null {
+  return formatDateTimeIn(instant, marketplaceTimeZone());
+}
+
+/** "Mon, Nov 23 · 10:00 AM CST": a pickup time as its slot was labelled, with the zone. */
+export function formatPickupTime(instant: Instant | null | undefined): string | null {
+  return formatPickupTimeIn(instant, marketplaceTimeZone());
+}
+
+/** "November 2026". */
+export function formatMonthYear(instant: Instant | null | undefined): string | null {
+  return formatMonthYearIn(instant, marketplaceTimeZone());
+}
+
+/** "Central Time (CST)": what the pickup times are in, said once next to them. */
+export function marketplaceZoneText(now: Date = new Date()): string {
+  const zone = marketplaceTimeZone();
+  return `${zoneName(zone)} (${zoneAbbreviation(now.getTime(), zone)})`;
+}
+
+/** Ratings and distances show 1 decimal (docs/product-rules.md, Client behaviour). */
 export function formatOneDecimal(value: number): string {
   return value.toFixed(1);
 }

@@ -14,7 +14,7 @@ export interface MutationErrorOptions {
 
 /**
  * The one way a failed write is reported: a 401 says "You are logged out. Logging in again..."
- * and signs in again after 500 ms (spec buyer §8, seller §8); anything else shows `fallback`.
+ * and signs in again after 500 ms (docs/product-rules.md, Client behaviour); anything else shows `fallback`.
  */
 export function toastMutationError(
   error: unknown,

@@ -1,8 +1,9 @@
 import type { SelfServiceRole } from '@domain/roles';
 
 /**
- * Sign-in and sign-out are full browser navigations (spec buyer §2), never router moves.
- * They go through this object so a test can replace `assign` (jsdom cannot navigate).
+ * Sign-in and sign-out are full browser navigations (docs/product-rules.md, Sessions and sign-in),
+ * never router moves. They go through this object so a test can replace `assign` (jsdom cannot
+ * navigate).
  */
 export const browserLocation = {
   assign(url: string): void {
@@ -31,7 +32,10 @@ export function signOut(): void {
   browserLocation.assign('/api/logout');
 }
 
-/** Spec buyer §8: after a 401 on a write, tell the user and sign in again after 500 ms. */
+/**
+ * After a 401 on a write, tell the user and sign in again after 500 ms
+ * (docs/product-rules.md, Client behaviour).
+ */
 export const RELOGIN_DELAY_MS = 500;
 
 export function signInAgainSoon(): void {

@@ -3,7 +3,10 @@ import { throwIfResNotOk, readJson } from './api-client';
 
 export type UnauthorizedBehavior = 'returnNull' | 'throw';
 
-/** The URL a query key stands for: its string parts joined by '/' (spec buyer §7). */
+/**
+ * The URL a query key stands for: its string parts joined by '/'
+ * (docs/product-rules.md, Client behaviour).
+ */
 export function urlOfQueryKey(queryKey: readonly unknown[]): string {
   return queryKey
     .filter((part): part is string | number => typeof part === 'string' || typeof part === 'number')
@@ -21,8 +24,8 @@ export function getQueryFn(options: { on401: UnauthorizedBehavior }): QueryFunct
 }
 
 /**
- * Spec buyer §7: reads are never refetched on focus or on an interval unless stated, never
- * stale and never retried; writes are never retried.
+ * Reads are never refetched on focus or on an interval unless stated, never stale and never
+ * retried; writes are never retried (docs/product-rules.md, Client behaviour).
  */
 export function createQueryClient(): QueryClient {
   return new QueryClient({

@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 
 export type Theme = 'light' | 'dark';
 
-/** Spec buyer §4 and §9: light by default, stored in local storage under 'theme'. */
+/** Light by default, stored in local storage under 'theme' (docs/product-rules.md, Client behaviour). */
 export const THEME_STORAGE_KEY = 'theme';
 
 function readStoredTheme(): Theme {

@@ -22,7 +22,10 @@ export interface AuthState {
   isAuthenticated: boolean;
 }
 
-/** Spec buyer §4: signed in when the current-user call returns data without error (no retry). */
+/**
+ * Signed in when the current-user call returns data without error, with no retry
+ * (docs/product-rules.md, Sessions and sign-in).
+ */
 export function useAuth(): AuthState {
   const { data, isLoading, isError } = useQuery(currentUserQueryOptions);
   const user = !isError && data ? data : null;

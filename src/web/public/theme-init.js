@@ -1,4 +1,5 @@
-// Runs before the app to avoid a flash of the wrong theme (spec buyer §4: key 'theme', default light).
+// Runs before the app to avoid a flash of the wrong theme: key 'theme', light by default
+// (docs/product-rules.md, Client behaviour).
 // Kept as a file, not inline, because the Content-Security-Policy only allows scripts from 'self'.
 (function () {
   try {

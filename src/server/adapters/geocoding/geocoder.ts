@@ -24,9 +24,10 @@ export interface GeocodeResult {
 }
 
 /**
- * Address validation and coordinates (DECISIONS §1, §10): offline US ZIP-code centroids by
- * default, a street-level geocoder by URL in production. Resolves null when the address cannot be
- * located ("unavailable"); the address can still be saved then.
+ * Address validation and coordinates
+ * (docs/product-rules.md, Running modes and adapters; Addresses, availability and slots): offline
+ * US ZIP-code centroids by default, a street-level geocoder by URL in production. Resolves null
+ * when the address cannot be located ("unavailable"); the address can still be saved then.
  */
 export interface Geocoder {
   geocode(address: GeocodeInput): Promise<GeocodeResult | null>;

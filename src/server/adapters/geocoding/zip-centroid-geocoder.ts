@@ -3,8 +3,9 @@ import { normaliseUsState, normaliseZipCode } from '../../../domain/addresses';
 import type { GeocodeInput, GeocodeResult, Geocoder } from './geocoder';
 
 /**
- * The embedded default (DECISIONS §1): the centroid of the ZIP code from the `zipcodes` data
- * package, offline. See docs/decisions/0005-geocoding.md for what counts as verified.
+ * The embedded default (docs/product-rules.md, Running modes and adapters): the centroid of the ZIP
+ * code from the `zipcodes` data package, offline. See docs/decisions/0005-geocoding.md for what
+ * counts as verified.
  */
 export class ZipCentroidGeocoder implements Geocoder {
   async geocode(address: GeocodeInput): Promise<GeocodeResult | null> {

@@ -1,4 +1,7 @@
-/** Sign-in through an outside identity provider (DECISIONS §1: OpenID Connect in production). */
+/**
+ * Sign-in through an outside identity provider (docs/product-rules.md, Running modes and adapters:
+ * OpenID Connect in production).
+ */
 export interface IdentityClaims {
   issuer: string;
   subject: string;

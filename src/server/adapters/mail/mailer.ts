@@ -7,7 +7,10 @@ export interface MailMessage {
   replyTo?: string | undefined;
 }
 
-/** Outgoing mail (DECISIONS §1): logged in the embedded default; an SMTP adapter plugs in here. */
+/**
+ * Outgoing mail (docs/product-rules.md, Running modes and adapters): logged in the embedded
+ * default; an SMTP adapter plugs in here.
+ */
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }

@@ -2,8 +2,9 @@ import type { PaymentProviderName } from '../../../domain/checkout';
 import type { Cents } from '../../../domain/money';
 
 /**
- * Card payments behind one interface (DECISIONS §1): the built-in test provider with its ledger in
- * the database, or Stripe PaymentIntents. Routes and services never know which one runs.
+ * Card payments behind one interface (docs/product-rules.md, Running modes and adapters): the
+ * built-in test provider with its ledger in the database, or Stripe PaymentIntents. Routes and
+ * services never know which one runs.
  */
 
 /** What the provider says about a payment. `requires_payment` covers every "not charged yet" state. */

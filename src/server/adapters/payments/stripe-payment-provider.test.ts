@@ -4,7 +4,10 @@ import { startFakeStripe, type FakeStripeServer } from '../../testing/stripe-ser
 import { PaymentProviderUnavailableError, WebhookSignatureError } from './payment-provider';
 import { StripePaymentProvider } from './stripe-payment-provider';
 
-/** The Stripe adapter against a local server speaking Stripe's documented wire format (DECISIONS §1). */
+/**
+ * The Stripe adapter against a local server speaking Stripe's documented wire format
+ * (docs/product-rules.md, Running modes and adapters).
+ */
 let fake: FakeStripeServer;
 let provider: StripePaymentProvider;
 const webhookSecret = 'whsec_adaptertest';

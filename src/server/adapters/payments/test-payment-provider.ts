@@ -15,8 +15,9 @@ import type {
 } from './payment-provider';
 
 /**
- * The card provider's test-mode numbers (DECISIONS §1): these behave as they do in Stripe's test
- * mode. Any other number is declined, as Stripe's test mode declines real cards.
+ * The card provider's test-mode numbers (docs/product-rules.md, Running modes and adapters): these
+ * behave as they do in Stripe's test mode. Any other number is declined, as Stripe's test mode
+ * declines real cards.
  */
 const CARD_OUTCOMES: Readonly<Record<string, CardOutcome>> = {
   '4242424242424242': { outcome: 'succeeded' },

@@ -5,7 +5,8 @@ import { deriveUploadSigningKey, LocalObjectStorage } from './local-object-stora
 import { S3ObjectStorage } from './s3-object-storage';
 
 /**
- * DECISIONS §1: files under DATA_DIR/objects with URLs this server signs, or S3 when configured.
+ * Files under DATA_DIR/objects with URLs this server signs, or S3 when configured
+ * (docs/product-rules.md, Running modes and adapters).
  * One factory for the server, the seed (demo pictures go where the server reads them) and tests.
  */
 export function createObjectStorage(config: Config, sessionSecret: string): ObjectStorage {

@@ -33,8 +33,9 @@ export interface LocalObjectStorageOptions {
 }
 
 /**
- * The embedded default (DECISIONS §1): files under DATA_DIR/objects, and presigned PUT URLs that
- * this server signs with HMAC-SHA256 over the method, the key and the expiry, and accepts itself.
+ * The embedded default (docs/product-rules.md, Running modes and adapters): files under
+ * DATA_DIR/objects, and presigned PUT URLs that this server signs with HMAC-SHA256 over the method,
+ * the key and the expiry, and accepts itself.
  */
 export class LocalObjectStorage implements ObjectStorage {
   readonly kind = 'local';

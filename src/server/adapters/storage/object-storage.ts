@@ -14,9 +14,10 @@ export interface StoredObjectBody {
 }
 
 /**
- * Where uploaded files live (DECISIONS §1): files under DATA_DIR/objects by default, any
- * S3-compatible store in production. Keys look like `uploads/<uuid>`. Who may read a file is decided
- * by the uploads module, never by the store: browsers always read through this server.
+ * Where uploaded files live (docs/product-rules.md, Running modes and adapters): files under
+ * DATA_DIR/objects by default, any S3-compatible store in production. Keys look like
+ * `uploads/<uuid>`. Who may read a file is decided by the uploads module, never by the store:
+ * browsers always read through this server.
  */
 export interface ObjectStorage {
   readonly kind: 'local' | 's3';

@@ -36,8 +36,9 @@ export interface S3ObjectStorageOptions {
 }
 
 /**
- * Any S3-compatible store (DECISIONS §1) with real presigned PUT URLs. A presigned PUT cannot look
- * at the bytes, so the uploads module checks size and type when the object is first claimed or read.
+ * Any S3-compatible store (docs/product-rules.md, Running modes and adapters) with real presigned
+ * PUT URLs. A presigned PUT cannot look at the bytes, so the uploads module checks size and type
+ * when the object is first claimed or read.
  */
 export class S3ObjectStorage implements ObjectStorage {
   readonly kind = 's3';

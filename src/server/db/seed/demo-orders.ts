@@ -22,14 +22,14 @@ import {
 import { formatCents, formatRate, parseCents } from '../../../domain/money';
 import type { OrderStatus } from '../../../domain/order-status';
 import { addressText, pickupText, type PricedCheckout } from '../../modules/checkout/checkout.service';
-import { newOrderNumber } from '../../modules/orders/orders.service';
+import { newOrderNumber } from '../../modules/orders/order-number';
 
 /**
- * Demo orders in every status (DECISIONS §1), made from the demo sellers' products the way a real
- * checkout makes them: amounts by the domain's fee and commission functions, a succeeded test
- * payment with its priced checkout, stock taken, status events with actors and times, a refund for
- * the cancelled one and payout ledger rows for the finished ones. Does nothing when any order
- * exists or the demo sellers have no products yet.
+ * Demo orders in every status (docs/product-rules.md, Running modes and adapters), made from the
+ * demo sellers' products the way a real checkout makes them: amounts by the domain's fee and
+ * commission functions, a succeeded test payment with its priced checkout, stock taken, status
+ * events with actors and times, a refund for the cancelled one and payout ledger rows for the
+ * finished ones. Does nothing when any order exists or the demo sellers have no products yet.
  */
 
 type ProductRow = typeof products.$inferSelect;

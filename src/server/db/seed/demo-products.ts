@@ -10,10 +10,11 @@ import type { DEFAULT_CATEGORIES } from '../../../domain/categories';
 import manifest from './images/manifest.json';
 
 /**
- * The demo catalog (DECISIONS §1, issue 4 item 8): about 280 products over every category and the
- * demo sellers, each with a picture drawn by scripts/generate-demo-images.mjs (a studio shot as
- * `imageUrl`, and one or two extras: on a table, close up). Deterministic: a seeded generator picks
- * names, prices, stock and options, so every fresh database gets the same catalog.
+ * The demo catalog (docs/product-rules.md, Running modes and adapters; issue 4 item 8): about 280
+ * products over every category and the demo sellers, each with a picture drawn by
+ * scripts/generate-demo-images.mjs (a studio shot as `imageUrl`, and one or two extras: on a table,
+ * close up). Deterministic: a seeded generator picks names, prices, stock and options, so every
+ * fresh database gets the same catalog.
  */
 
 /** mulberry32: small, fast and good enough to vary demo data the same way each time. */
@@ -39,7 +40,7 @@ interface KindCopy {
   price: [number, number];
   /** Units in stock when not sold out. */
   stock: [number, number];
-  /** DECISIONS §5: trailer items cost 50.00 to deliver. */
+  /** Trailer items cost 50.00 to deliver (docs/product-rules.md, Checkout and orders). */
   trailer?: 'always' | 'sometimes';
 }
 
@@ -409,7 +410,8 @@ export function planDemoProducts(now: Date): PlannedProduct[] {
           // Shop prices: 24.99, 129.99; the cheapest end in .49 or .99.
           price: (dollars - (dollars < 10 && rand() < 0.5 ? 0.51 : 0.01)).toFixed(2),
           category,
-          // About one product in twelve is sold out ("Out of Stock", DECISIONS §4).
+          // About one product in twelve is sold out ("Out of Stock";
+          // docs/product-rules.md, Catalog and distance).
           stock: rand() < 0.08 ? 0 : fewest + Math.floor(rand() * (most - fewest + 1)),
           // A few were cancelled by their seller: visible to them and in old orders, not in lists.
           available: rand() >= 0.02,
@@ -449,9 +451,9 @@ export interface StoredDemoImage {
 
 /**
  * Copies each picture of each product into the object store under a new upload id, as if its
- * seller had uploaded it (DECISIONS §9): one object per use, so a seller's later change to one
- * product never touches another's picture. Runs before the database transaction, so a failure
- * leaves at most unreferenced files.
+ * seller had uploaded it (docs/product-rules.md, Uploads and who sees a file): one object per use,
+ * so a seller's later change to one product never touches another's picture. Runs before the
+ * database transaction, so a failure leaves at most unreferenced files.
  */
 export async function storeDemoImages(
   storage: ObjectStorage,

@@ -117,9 +117,35 @@ describe('the demo catalog', () => {
       }
     }
     const objects = await t.database.db
-      .select({ visibility: uploadedObjects.visibility })
+      .select({ visibility: uploadedObjects.visibility, ownerId: uploadedObjects.ownerId })
       .from(uploadedObjects);
-    expect(objects.every((o) => o.visibility === 'public')).toBe(true);
+    const drivers = await t.database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.isVerified, true));
+    const driverIds = new Set(drivers.map((driver) => driver.id));
+    expect(objects.filter((o) => !driverIds.has(o.ownerId)).every((o) => o.visibility === 'public')).toBe(
+      true,
+    );
+  });
+
+  it('gives the approved demo drivers their vehicle, license and trailer pictures, readable by them only', async () => {
+    for (const account of DEMO_ACCOUNTS.filter((a) => a.roles.includes('driver') && a.isVerified)) {
+      const cookie = await signIn(t, account.email, DEMO_PASSWORD);
+      const me = await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { cookie } });
+      const user = me.json<Record<string, string | null>>();
+      for (const field of ['vehicleImageUrl', 'licenseImageUrl', 'trailerImageUrl']) {
+        const url = user[field] ?? '';
+        expect(url, `${account.email} ${field}`).toMatch(/^\/objects\/uploads\/[0-9a-f-]{36}$/);
+        const own = await t.app.inject({ method: 'GET', url, headers: { cookie } });
+        expect(own.statusCode).toBe(200);
+        expect(own.headers['content-type']).toBe('image/png');
+        expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(404);
+      }
+      // Verified, so orders are offered to them (docs/product-rules.md, Deliveries).
+      const offers = await t.app.inject({ method: 'GET', url: '/api/orders/available', headers: { cookie } });
+      expect(offers.statusCode, offers.body).toBe(200);
+    }
   });
 
   it('is the same catalog every time, drawn from the committed pictures', () => {
@@ -137,7 +163,8 @@ describe('the demo catalog', () => {
   });
 
   it('is quick to seed', () => {
-    // The first start of `npm start` seeds on the way up (DECISIONS §1); keep it to a few seconds.
+    // The first start of `npm start` seeds on the way up
+    // (docs/product-rules.md, Running modes and adapters); keep it to a few seconds.
     expect(seededIn).toBeLessThan(10_000);
   });
 });

@@ -16,8 +16,12 @@ import { hashPassword } from '../../modules/auth/passwords';
 import type { ObjectStorage } from '../../adapters/storage/object-storage';
 import { insertDemoProducts, planDemoProducts, storeDemoImages } from './demo-products';
 import { seedDemoOrders } from './demo-orders';
+import { attachDemoDriverImages, storeDemoDriverImages } from './demo-driver-images';
 
-/** The password of every demo account; printed at start-up (DECISIONS §1). */
+/**
+ * The password of every demo account; printed at start-up
+ * (docs/product-rules.md, Running modes and adapters).
+ */
 export const DEMO_PASSWORD = 'demo1234';
 
 /** A real street in the Chicago metro area; coordinates come from the ZIP centroid at seed time. */
@@ -141,7 +145,10 @@ export async function seedEssentials(db: Db): Promise<void> {
 }
 
 export interface SeedDemoOptions {
-  /** Where the products' pictures go: the store the server reads uploads from (DECISIONS §1, §9). */
+  /**
+   * Where the products' pictures go: the store the server reads uploads from
+   * (docs/product-rules.md, Running modes and adapters; Uploads and who sees a file).
+   */
   storage: ObjectStorage;
   /** The clock; products are listed over the 60 days before it. */
   now?: Date;
@@ -161,6 +168,11 @@ export async function seedDemoData(
   // Pictures first: a failure below leaves unreferenced files at worst, never rows without files.
   const productPlan = planDemoProducts(now);
   const pictures = await storeDemoImages(options.storage, productPlan);
+  // Approved drivers have their vehicle and license images (docs/product-rules.md, Deliveries).
+  const approvedDrivers = DEMO_ACCOUNTS.filter(
+    (account) => account.roles.includes('driver') && account.isVerified,
+  );
+  const driverPictures = await storeDemoDriverImages(options.storage, approvedDrivers.length);
   await db.transaction(async (tx) => {
     const idOfEmail = new Map<string, string>();
     for (const account of DEMO_ACCOUNTS) {
@@ -177,6 +189,8 @@ export async function seedDemoData(
         .returning({ id: users.id });
       if (!user) throw new Error('demo user insert returned no row');
       idOfEmail.set(account.email, user.id);
+      const driverIndex = approvedDrivers.indexOf(account);
+      if (driverIndex >= 0) await attachDemoDriverImages(tx, user.id, driverPictures[driverIndex] ?? [], now);
       await tx.insert(passwordCredentials).values({ userId: user.id, passwordHash });
       const located = await geocoder.geocode({ ...account.address, addressLine2: null, country: 'US' });
       await tx.insert(addresses).values({

@@ -4,7 +4,10 @@ import { addresses, users } from '../../db/schema';
 
 export type AddressRow = typeof addresses.$inferSelect;
 
-/** What a create or an edit writes; never id, userId or isPrimary from a client (DECISIONS §3). */
+/**
+ * What a create or an edit writes; never id, userId or isPrimary from a client
+ * (docs/product-rules.md, Roles and permissions).
+ */
 export type AddressValues = Pick<
   typeof addresses.$inferInsert,
   | 'addressLine1'

@@ -10,7 +10,7 @@ import {
 } from '../../../domain/addresses';
 import { errorBodySchema } from '../../../domain/errors';
 import { idParamsSchema } from '../../../domain/users';
-import { requireActor } from '../../platform/auth-guard';
+import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
 import {
   createOwnAddress,
@@ -24,7 +24,7 @@ import {
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 
-export function registerAddressRoutes(app: App, { db, geocoder }: AppContext): void {
+export function registerAddressRoutes(app: App, { db, geocoder, signingKey }: AppContext): void {
   app.get(
     '/api/addresses',
     {
@@ -34,7 +34,7 @@ export function registerAddressRoutes(app: App, { db, geocoder }: AppContext): v
         response: { 200: z.array(addressSchema), 401: errorBodySchema },
       },
     },
-    async (request) => listOwnAddresses(db, await requireActor(request)),
+    async (request) => listOwnAddresses(db, actorOf(request)),
   );
 
   app.post(
@@ -43,14 +43,18 @@ export function registerAddressRoutes(app: App, { db, geocoder }: AppContext): v
       schema: {
         tags: ['addresses'],
         summary:
-          'Add an address: coordinates from the geocoder when the ZIP is known; the first one is primary',
+          'Add an address: coordinates from the geocoder when the ZIP is known; verified only with the validationToken of a validation of exactly these fields; the first one is primary',
         body: addressBodySchema,
         response: { 201: addressSchema, ...errors, 409: errorBodySchema },
       },
     },
     async (request, reply) => {
-      const actor = await requireActor(request);
-      const address = await createOwnAddress({ db, geocoder, log: request.log }, actor, request.body);
+      const actor = actorOf(request);
+      const address = await createOwnAddress(
+        { db, geocoder, log: request.log, signingKey },
+        actor,
+        request.body,
+      );
       return reply.status(201).send(address);
     },
   );
@@ -60,14 +64,14 @@ export function registerAddressRoutes(app: App, { db, geocoder }: AppContext): v
     {
       schema: {
         tags: ['addresses'],
-        summary: "Normalise an address and locate it; status 'unavailable' when the ZIP is unknown",
+        summary:
+          "Normalise an address and locate it; status 'unavailable' when the ZIP is unknown; a verified answer carries the validationToken that saving these fields sends back",
         body: addressValidateBodySchema,
         response: { 200: addressValidationSchema, 400: errorBodySchema, 401: errorBodySchema },
       },
     },
     async (request) => {
-      await requireActor(request);
-      return validateAddress({ geocoder, log: request.log }, request.body);
+      return validateAddress({ geocoder, log: request.log, signingKey }, actorOf(request), request.body);
     },
   );
 
@@ -76,7 +80,8 @@ export function registerAddressRoutes(app: App, { db, geocoder }: AppContext): v
     {
       schema: {
         tags: ['addresses'],
-        summary: 'Edit own address; a changed address is located again',
+        summary:
+          'Edit own address; a changed address is located again and verified only with a validationToken for its new fields',
         params: idParamsSchema,
         body: addressPatchBodySchema,
         response: { 200: addressSchema, ...errors },
@@ -84,8 +89,8 @@ export function registerAddressRoutes(app: App, { db, geocoder }: AppContext): v
     },
     async (request) =>
       updateOwnAddress(
-        { db, geocoder, log: request.log },
-        await requireActor(request),
+        { db, geocoder, log: request.log, signingKey },
+        actorOf(request),
         request.params.id,
         request.body,
       ),
@@ -102,7 +107,7 @@ export function registerAddressRoutes(app: App, { db, geocoder }: AppContext): v
       },
     },
     async (request, reply) => {
-      await deleteOwnAddress(db, await requireActor(request), request.params.id);
+      await deleteOwnAddress(db, actorOf(request), request.params.id);
       return reply.status(204).send(null);
     },
   );
@@ -117,7 +122,7 @@ export function registerAddressRoutes(app: App, { db, geocoder }: AppContext): v
         response: { 200: addressSchema, ...errors, 409: errorBodySchema },
       },
     },
-    async (request) => setOwnPrimaryAddress(db, await requireActor(request), request.params.id),
+    async (request) => setOwnPrimaryAddress(db, actorOf(request), request.params.id),
   );
 
   app.get(
@@ -131,7 +136,6 @@ export function registerAddressRoutes(app: App, { db, geocoder }: AppContext): v
       },
     },
     async (request) => {
-      await requireActor(request);
       return getSellerPickupAddress(db, request.params.sellerId);
     },
   );

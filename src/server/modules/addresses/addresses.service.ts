@@ -1,7 +1,9 @@
+import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import type { GeocodeInput, Geocoder } from '../../adapters/geocoding/geocoder';
 import { conflict, notFound } from '../../platform/errors';
+import { canManageAddress } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
 import {
   ADDRESS_NOT_FOUND,
@@ -35,12 +37,53 @@ export interface AddressDeps {
   geocoder: Geocoder;
   /** The request's logger, so a failing geocoder is logged with the request id. */
   log: Pick<FastifyBaseLogger, 'warn'>;
+  /** Signs the proof that a validation verified an address (AppContext.signingKey). */
+  signingKey: Buffer;
 }
 
 export const TOO_MANY_ADDRESSES = `You can save at most ${MAX_ADDRESSES_PER_USER} addresses. Delete one first.`;
 export const PRIMARY_BUSY = 'Your addresses were being changed at the same moment. Please try again.';
 
 type GeocodeDeps = Pick<AddressDeps, 'geocoder' | 'log'>;
+type ValidateDeps = Pick<AddressDeps, 'geocoder' | 'log' | 'signingKey'>;
+
+/** The fields a validation speaks for, exactly as they are stored. */
+type ValidatedFields = Pick<
+  AddressValues,
+  'addressLine1' | 'addressLine2' | 'city' | 'state' | 'zipCode' | 'country'
+>;
+
+function validationTokenFor(key: Buffer, userId: string, fields: ValidatedFields): string {
+  const signed = JSON.stringify([
+    'address-validation',
+    userId,
+    fields.addressLine1,
+    fields.addressLine2,
+    fields.city,
+    fields.state,
+    fields.zipCode,
+    fields.country,
+  ]);
+  return crypto.createHmac('sha256', key).update(signed).digest('base64url');
+}
+
+/**
+ * Verified only when verified (docs/product-rules.md, Addresses, availability and slots): an address
+ * is stored as verified only when the client hands back the proof that POST /api/addresses/validate
+ * verified exactly the fields being stored, for this user. No proof (Validate not pressed, or it
+ * said "Validation unavailable"), or fields edited since, and the address is not verified.
+ */
+function provesValidation(
+  key: Buffer,
+  userId: string,
+  fields: ValidatedFields,
+  token: string | null | undefined,
+): boolean {
+  if (!token) return false;
+  const expected = Buffer.from(validationTokenFor(key, userId, fields));
+  const given = Buffer.from(token);
+  return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+}
 
 const coordinate = (value: string | null) => (value === null ? null : Number(value));
 
@@ -75,16 +118,14 @@ export function toPickupAddress(row: AddressRow): PickupAddress {
   };
 }
 
-/** An address is managed by its owner only; anyone else gets 404 (DECISIONS §3, CONVENTIONS rule 4). */
-export function canManageAddress(actor: Actor, row: AddressRow): boolean {
-  return row.userId === actor.id;
-}
-
 /**
- * Runs the geocoder (DECISIONS §10). A geocoder that fails counts as "unavailable": saving an
- * address never depends on an outside service.
+ * Runs the geocoder (docs/product-rules.md, Addresses, availability and slots). A geocoder that
+ * fails counts as "unavailable": saving an address never depends on an outside service.
  */
-async function locate(deps: GeocodeDeps, input: GeocodeInput): Promise<AddressValidation> {
+async function locate(
+  deps: GeocodeDeps,
+  input: GeocodeInput,
+): Promise<Omit<AddressValidation, 'validationToken'>> {
   const result = await deps.geocoder.geocode(input).catch((error: unknown) => {
     deps.log.warn({ err: error }, 'geocoder failed; the address counts as unavailable');
     return null;
@@ -105,7 +146,10 @@ async function locate(deps: GeocodeDeps, input: GeocodeInput): Promise<AddressVa
   return { status: 'success', ...result };
 }
 
-/** What is stored for an address: the normalised fields and, whenever the ZIP is known, coordinates (DECISIONS §4). */
+/**
+ * What is stored for an address: the normalised fields and, whenever the ZIP is known, coordinates
+ * (docs/product-rules.md, Catalog and distance).
+ */
 async function locatedValues(deps: GeocodeDeps, input: GeocodeInput): Promise<AddressValues> {
   const located = await locate(deps, input);
   return {
@@ -171,9 +215,26 @@ export async function listOwnAddresses(db: Db, actor: Actor): Promise<Address[]>
   return rows.map(toAddress);
 }
 
+/**
+ * The values to store: located again (coordinates whether or not Validate was pressed), and verified
+ * only with a proof for exactly these fields.
+ */
+async function valuesToStore(
+  deps: AddressDeps,
+  actor: Actor,
+  input: GeocodeInput,
+  token: string | null | undefined,
+): Promise<AddressValues> {
+  const values = await locatedValues(deps, input);
+  return {
+    ...values,
+    isVerified: values.isVerified && provesValidation(deps.signingKey, actor.id, values, token),
+  };
+}
+
 /** Coordinates come from the geocoder whether or not Validate was pressed; a user's first address is primary. */
 export async function createOwnAddress(deps: AddressDeps, actor: Actor, body: AddressBody): Promise<Address> {
-  const values = await locatedValues(deps, bodyToInput(body));
+  const values = await valuesToStore(deps, actor, bodyToInput(body), body.validationToken);
   const row = await changePrimaries(deps.db, actor.id, async (tx) => {
     const { total, primaries } = await countAddressesOfUser(tx, actor.id);
     if (total >= MAX_ADDRESSES_PER_USER) throw conflict(TOO_MANY_ADDRESSES);
@@ -184,7 +245,11 @@ export async function createOwnAddress(deps: AddressDeps, actor: Actor, body: Ad
 
 const ADDRESS_FIELDS = ['addressLine1', 'addressLine2', 'city', 'state', 'zipCode', 'country'] as const;
 
-/** Edits own address; a changed address is geocoded again, an unchanged one keeps its coordinates. */
+/**
+ * Edits own address; a changed address is geocoded again and is verified only with a proof for its
+ * new fields (an edit clears the badge), an unchanged one keeps its coordinates and its badge, and
+ * becomes verified when a proof for it is sent along.
+ */
 export async function updateOwnAddress(
   deps: AddressDeps,
   actor: Actor,
@@ -202,8 +267,10 @@ export async function updateOwnAddress(
     country: body.country ?? current.country,
   };
   const changed = ADDRESS_FIELDS.some((field) => next[field] !== current[field]);
-  if (!changed) return toAddress(current);
-  const row = await updateAddressOfUser(deps.db, actor.id, id, await locatedValues(deps, next));
+  const proved = provesValidation(deps.signingKey, actor.id, current, body.validationToken);
+  if (!changed && (current.isVerified || !proved)) return toAddress(current);
+  const values = await valuesToStore(deps, actor, next, body.validationToken);
+  const row = await updateAddressOfUser(deps.db, actor.id, id, values);
   if (!row) throw notFound(ADDRESS_NOT_FOUND);
   return toAddress(row);
 }
@@ -230,9 +297,22 @@ export async function setOwnPrimaryAddress(db: Db, actor: Actor, id: string): Pr
   return toAddress(row);
 }
 
-/** The Validate Address button: normalised fields and coordinates, or 'unavailable' (a 200, DECISIONS §10). */
-export function validateAddress(deps: GeocodeDeps, body: AddressValidateBody): Promise<AddressValidation> {
-  return locate(deps, bodyToInput(body));
+/**
+ * The Validate Address button: normalised fields and coordinates, or 'unavailable' (a 200;
+ * docs/product-rules.md, Addresses, availability and slots). A verified answer carries the proof
+ * that saving exactly these fields sends back.
+ */
+export async function validateAddress(
+  deps: ValidateDeps,
+  actor: Actor,
+  body: AddressValidateBody,
+): Promise<AddressValidation> {
+  const located = await locate(deps, bodyToInput(body));
+  const validationToken =
+    located.status === 'success' && located.isVerified
+      ? validationTokenFor(deps.signingKey, actor.id, { ...located, country: body.country })
+      : null;
+  return { ...located, validationToken };
 }
 
 /** The seller's pickup address for checkout: their primary address, if they are a seller and have one. */

@@ -46,6 +46,31 @@ async function createAddress(
   return response.json<AddressJson>();
 }
 
+/** Validates the address as the Validate Address button does; answers the validation. */
+async function validate(
+  user: TestUser,
+  payload: Record<string, unknown>,
+): Promise<{ status: string; isVerified: boolean; validationToken: string | null; [key: string]: unknown }> {
+  const response = await as(t, user, { method: 'POST', url: '/api/addresses/validate', payload });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json();
+}
+
+/** Validate, then save exactly the validated fields with the proof, as the form does. */
+async function createValidatedAddress(
+  user: TestUser,
+  payload: Record<string, unknown>,
+): Promise<AddressJson> {
+  const {
+    status: _status,
+    latitude: _lat,
+    longitude: _lng,
+    isVerified: _v,
+    ...fields
+  } = await validate(user, payload);
+  return createAddress(user, fields);
+}
+
 async function listAddresses(user: TestUser): Promise<AddressJson[]> {
   const response = await as(t, user, { method: 'GET', url: '/api/addresses' });
   expect(response.statusCode).toBe(200);
@@ -77,7 +102,7 @@ describe('visitors', () => {
 });
 
 describe('POST /api/addresses', () => {
-  it('saves an address with ZIP-centroid coordinates without Validate, and the first one is primary', async () => {
+  it('saves an address with ZIP-centroid coordinates without Validate, not verified, and the first one is primary', async () => {
     const buyer = await signedInAs(t, 'buyer');
     const response = await as(t, buyer, {
       method: 'POST',
@@ -96,12 +121,12 @@ describe('POST /api/addresses', () => {
       country: 'US',
       latitude: 39.8,
       longitude: -89.6495,
-      isVerified: true,
+      isVerified: false,
       isPrimary: true,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });
-    const second = await createAddress(buyer, chicago);
+    const second = await createValidatedAddress(buyer, chicago);
     expect(second).toMatchObject({
       isPrimary: false,
       isVerified: true,
@@ -125,10 +150,47 @@ describe('POST /api/addresses', () => {
 
   it('keeps a ZIP+4 and does not verify a ZIP of another state', async () => {
     const buyer = await signedInAs(t, 'buyer');
-    const plus4 = await createAddress(buyer, { ...springfield, zipCode: '62701-1234' });
+    const plus4 = await createValidatedAddress(buyer, { ...springfield, zipCode: '62701-1234' });
     expect(plus4).toMatchObject({ zipCode: '62701-1234', isVerified: true, latitude: 39.8 });
-    const wrongState = await createAddress(buyer, { ...springfield, state: 'MO' });
-    expect(wrongState).toMatchObject({ state: 'MO', isVerified: false, latitude: 39.8 });
+    const wrongState = await validate(buyer, { ...springfield, state: 'MO' });
+    expect(wrongState).toMatchObject({ status: 'success', isVerified: false, validationToken: null });
+    const saved = await createAddress(buyer, { ...springfield, state: 'MO' });
+    expect(saved).toMatchObject({ state: 'MO', isVerified: false, latitude: 39.8 });
+  });
+
+  it('verifies only with the proof of a validation of exactly the saved fields (docs/product-rules.md, Addresses, availability and slots)', async () => {
+    const buyer = await signedInAs(t, 'buyer');
+    const validated = await validate(buyer, springfield);
+    expect(validated).toMatchObject({
+      status: 'success',
+      isVerified: true,
+      validationToken: expect.any(String),
+    });
+    const token = validated.validationToken;
+    // The fields changed after validating: the proof does not speak for them.
+    const edited = await createAddress(buyer, {
+      ...springfield,
+      addressLine1: '2 Main St',
+      validationToken: token,
+    });
+    expect(edited.isVerified).toBe(false);
+    // Another user cannot use it either.
+    const other = await signedInAs(t, 'buyer');
+    expect((await createAddress(other, { ...springfield, validationToken: token })).isVerified).toBe(false);
+    // A made-up proof is not one.
+    expect((await createAddress(buyer, { ...springfield, validationToken: 'x'.repeat(43) })).isVerified).toBe(
+      false,
+    );
+    // Exactly the validated fields, by the user who validated them: verified.
+    expect((await createAddress(buyer, { ...springfield, validationToken: token })).isVerified).toBe(true);
+  });
+
+  it('does not verify an address saved after the page said "Validation unavailable"', async () => {
+    const buyer = await signedInAs(t, 'buyer');
+    const unavailable = await validate(buyer, unknownZip);
+    expect(unavailable).toMatchObject({ status: 'unavailable', isVerified: false, validationToken: null });
+    const saved = await createAddress(buyer, { ...unknownZip, validationToken: unavailable.validationToken });
+    expect(saved).toMatchObject({ isVerified: false, latitude: null, longitude: null });
   });
 
   it('answers 400 with a message per field', async () => {
@@ -226,10 +288,16 @@ describe('PATCH /api/addresses/{id}', () => {
   it('edits own address and locates it again when it changes', async () => {
     const buyer = await signedInAs(t, 'buyer');
     const address = await createAddress(buyer, unknownZip);
+    const { validationToken } = await validate(buyer, {
+      ...unknownZip,
+      city: 'chicago',
+      zipCode: '60601',
+      addressLine2: 'Apt 4',
+    });
     const response = await as(t, buyer, {
       method: 'PATCH',
       url: `/api/addresses/${address.id}`,
-      payload: { city: 'chicago', zipCode: '60601', addressLine2: 'Apt 4' },
+      payload: { city: 'chicago', zipCode: '60601', addressLine2: 'Apt 4', validationToken },
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({
@@ -255,9 +323,39 @@ describe('PATCH /api/addresses/{id}', () => {
     });
   });
 
+  it('clears isVerified when a verified address is edited without a new validation', async () => {
+    const buyer = await signedInAs(t, 'buyer');
+    const address = await createValidatedAddress(buyer, springfield);
+    expect(address.isVerified).toBe(true);
+    const edited = await as(t, buyer, {
+      method: 'PATCH',
+      url: `/api/addresses/${address.id}`,
+      payload: { addressLine1: '10 Main St' },
+    });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json()).toMatchObject({ addressLine1: '10 Main St', isVerified: false, latitude: 39.8 });
+    // The old proof speaks for the old fields only.
+    const { validationToken: oldProof } = await validate(buyer, springfield);
+    const stale = await as(t, buyer, {
+      method: 'PATCH',
+      url: `/api/addresses/${address.id}`,
+      payload: { city: 'Springfield', validationToken: oldProof },
+    });
+    expect(stale.json()).toMatchObject({ isVerified: false });
+    // Validating the fields as they are now, and sending the proof along, verifies them again.
+    const { validationToken } = await validate(buyer, { ...springfield, addressLine1: '10 Main St' });
+    const verified = await as(t, buyer, {
+      method: 'PATCH',
+      url: `/api/addresses/${address.id}`,
+      payload: { validationToken },
+    });
+    expect(verified.statusCode).toBe(200);
+    expect(verified.json()).toMatchObject({ addressLine1: '10 Main St', isVerified: true });
+  });
+
   it('keeps the coordinates when nothing changes', async () => {
     const buyer = await signedInAs(t, 'buyer');
-    const address = await createAddress(buyer, springfield);
+    const address = await createValidatedAddress(buyer, springfield);
     const response = await as(t, buyer, {
       method: 'PATCH',
       url: `/api/addresses/${address.id}`,
@@ -426,6 +524,7 @@ describe('POST /api/addresses/validate', () => {
       latitude: 39.8,
       longitude: -89.6495,
       isVerified: true,
+      validationToken: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
     });
     expect(await listAddresses(driver)).toEqual([]);
   });
@@ -448,6 +547,7 @@ describe('POST /api/addresses/validate', () => {
       latitude: null,
       longitude: null,
       isVerified: false,
+      validationToken: null,
     });
   });
 

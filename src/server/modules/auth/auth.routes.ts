@@ -6,6 +6,7 @@ import { errorBodySchema } from '../../../domain/errors';
 import { selfServiceRoleSchema } from '../../../domain/roles';
 import { AppError, toErrorBody } from '../../platform/errors';
 import { endSession, startSession } from '../../platform/sessions';
+import { isSameSiteNavigation } from '../../platform/security';
 import type { App, AppContext } from '../../platform/context';
 import type { PendingSignIn } from '../../adapters/identity/identity-provider';
 import { toCurrentUser } from '../users/users.service';
@@ -53,16 +54,38 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
       .send(LOGIN_JS),
   );
 
-  app.get(
+  app.post(
     '/api/logout',
     {
       schema: {
         tags: ['auth'],
-        summary: 'Sign out: ends the session and returns to /',
-        response: { 302: z.null().describe('Redirect to /') },
+        summary: 'Sign out: ends the session (refused from another site)',
+        response: { 204: z.null().describe('Signed out'), 403: errorBodySchema },
       },
     },
     async (request, reply) => {
+      await endSession(app, db, request, reply);
+      return reply.status(204).send(null);
+    },
+  );
+
+  // The header's Log Out is a full-page navigation (docs/product-rules.md, Sessions and sign-in), so a
+  // GET stays; a page of another site must not sign the user out by linking here.
+  app.get(
+    '/api/logout',
+    {
+      schema: {
+        // A page navigation, not an API call: clients use the POST.
+        hide: true,
+        tags: ['auth'],
+        summary: 'Sign out by navigation from this site: ends the session and returns to /',
+        response: { 302: z.null().describe('Redirect to /'), 403: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      if (!isSameSiteNavigation(request, config.publicUrl)) {
+        throw new AppError('forbidden', 'Sign out from a page of this site.');
+      }
       await endSession(app, db, request, reply);
       return reply.redirect('/', 302);
     },

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client';
 import { passwordCredentials } from '../../db/schema';
 import { AppError, conflict } from '../../platform/errors';
+import { isAdmin } from '../../platform/policy';
 import { tooManyRequests, waitText, type RateLimits } from '../../platform/rate-limit';
 import type { SignInBody, SignUpBody } from '../../../domain/auth';
 import type { SelfServiceRole } from '../../../domain/roles';
@@ -9,7 +10,6 @@ import { eq } from 'drizzle-orm';
 import { decoyHash, hashPassword, verifyPassword } from './passwords';
 import {
   findUserByEmail,
-  findUserById,
   findUserByOidcIdentity,
   grantRole,
   insertUser,
@@ -32,11 +32,11 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
- * ADMIN_EMAILS bootstrap (DECISIONS §2): an email on the list is granted admin at sign-in and,
- * the first time, lands in the admin role.
+ * ADMIN_EMAILS bootstrap (docs/product-rules.md, Roles and permissions): an email on the list is
+ * granted admin at sign-in and, the first time, lands in the admin role.
  */
 async function applyAdminBootstrap(db: Db, user: UserRow, adminEmails: readonly string[]): Promise<UserRow> {
-  if (!adminEmails.includes(user.email.toLowerCase()) || user.roles.includes('admin')) return user;
+  if (!adminEmails.includes(user.email.toLowerCase()) || isAdmin(user)) return user;
   return (await grantRole(db, user.id, 'admin', true)) ?? user;
 }
 
@@ -143,10 +143,4 @@ export async function signInWithIdentity(
   }
   user = await applyAdminBootstrap(db, user, adminEmails);
   return applyIntent(db, user, intent);
-}
-
-export async function reloadUser(db: Db, id: string): Promise<UserRow> {
-  const row = await findUserById(db, id);
-  if (!row) throw new AppError('not_found', 'User not found');
-  return row;
 }

@@ -300,6 +300,35 @@ describe('rate limits', () => {
     }
   });
 
+  it('limits sign-ins per network address, and another address still gets through', async () => {
+    const limited = await createTestApp({ rateLimits: { signInPerIpPerMinute: 3 } });
+    try {
+      const user = await createUser(limited);
+      const signInFrom = (remoteAddress: string) =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/login',
+          remoteAddress,
+          payload: { email: user.email, password: user.password },
+        });
+      // Successful sign-ins: the per-account failure limit has nothing to count.
+      for (let i = 0; i < 3; i++) expect((await signInFrom('203.0.113.7')).statusCode).toBe(200);
+
+      const blocked = await signInFrom('203.0.113.7');
+      expect(blocked.statusCode).toBe(429);
+      expect(blocked.json()).toEqual({
+        message: 'Too many sign-in attempts. Please try again in a minute.',
+        code: 'rate_limited',
+        requestId: expect.any(String),
+      });
+      expect(blocked.headers['set-cookie']).toBeUndefined();
+
+      expect((await signInFrom('198.51.100.20')).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('limits sign-ups per network address', async () => {
     const limited = await createTestApp({ rateLimits: { signUpPerIpPerHour: 1 } });
     try {

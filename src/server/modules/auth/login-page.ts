@@ -1,8 +1,9 @@
 import { COMPANY } from '../../../domain/support';
 
 /**
- * The server-rendered sign-in page of local mode (DECISIONS §1). It needs no JavaScript to work;
- * a small script only applies the theme kept in local storage and runs the theme toggle.
+ * The server-rendered sign-in page of local mode
+ * (docs/product-rules.md, Running modes and adapters). It needs no JavaScript to work; a small
+ * script only applies the theme kept in local storage and runs the theme toggle.
  */
 export interface LoginPageState {
   mode: 'signin' | 'signup';

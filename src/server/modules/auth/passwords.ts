@@ -8,7 +8,10 @@ const scrypt = promisify(crypto.scrypt) as (
   options: crypto.ScryptOptions,
 ) => Promise<Buffer>;
 
-/** scrypt parameters (DECISIONS §2); stored with the hash so they can be raised later. */
+/**
+ * scrypt parameters (docs/product-rules.md, Sessions and sign-in); stored with the hash so they can
+ * be raised later.
+ */
 const N = 16384;
 const R = 8;
 const P = 1;

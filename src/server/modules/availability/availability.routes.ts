@@ -9,7 +9,7 @@ import {
 } from '../../../domain/availability';
 import { errorBodySchema } from '../../../domain/errors';
 import { idParamsSchema } from '../../../domain/users';
-import { requireActor } from '../../platform/auth-guard';
+import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
 import {
   addBlackout,
@@ -35,7 +35,7 @@ export function registerAvailabilityRoutes(app: App, { db, config, now }: AppCon
         response: { 200: z.array(scheduleSchema), 401: errorBodySchema },
       },
     },
-    async (request) => listOwnSchedules(db, await requireActor(request)),
+    async (request) => listOwnSchedules(db, actorOf(request)),
   );
 
   app.post(
@@ -49,7 +49,7 @@ export function registerAvailabilityRoutes(app: App, { db, config, now }: AppCon
       },
     },
     async (request, reply) => {
-      const schedule = await addSchedule(db, await requireActor(request), request.body);
+      const schedule = await addSchedule(db, actorOf(request), request.body);
       return reply.status(201).send(schedule);
     },
   );
@@ -65,7 +65,7 @@ export function registerAvailabilityRoutes(app: App, { db, config, now }: AppCon
       },
     },
     async (request, reply) => {
-      await removeSchedule(db, await requireActor(request), request.params.id);
+      await removeSchedule(db, actorOf(request), request.params.id);
       return reply.status(204).send(null);
     },
   );
@@ -79,7 +79,7 @@ export function registerAvailabilityRoutes(app: App, { db, config, now }: AppCon
         response: { 200: z.array(blackoutSchema), 401: errorBodySchema },
       },
     },
-    async (request) => listOwnBlackouts(db, await requireActor(request)),
+    async (request) => listOwnBlackouts(db, actorOf(request)),
   );
 
   app.post(
@@ -93,7 +93,7 @@ export function registerAvailabilityRoutes(app: App, { db, config, now }: AppCon
       },
     },
     async (request, reply) => {
-      const blackout = await addBlackout(db, await requireActor(request), request.body);
+      const blackout = await addBlackout(db, actorOf(request), request.body);
       return reply.status(201).send(blackout);
     },
   );
@@ -109,7 +109,7 @@ export function registerAvailabilityRoutes(app: App, { db, config, now }: AppCon
       },
     },
     async (request, reply) => {
-      await removeBlackout(db, await requireActor(request), request.params.id);
+      await removeBlackout(db, actorOf(request), request.params.id);
       return reply.status(204).send(null);
     },
   );

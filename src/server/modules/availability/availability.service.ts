@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client';
 import { notFound } from '../../platform/errors';
+import { canManageAvailability, canOfferPickups } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
 import type { Blackout, BlackoutBody, Schedule, ScheduleBody, Slot } from '../../../domain/availability';
 import { generatePickupSlots, PICKUP_DAYS } from '../../../domain/slots';
@@ -40,22 +41,6 @@ export function toBlackout(row: BlackoutRow): Blackout {
     endDate: row.endDate,
     reason: row.reason,
   };
-}
-
-/**
- * Any signed-in user keeps their own schedule and blackouts (sellers for pickups, drivers for
- * deliveries); nobody, admins included, edits another user's. Another user's row is a 404 (CONVENTIONS rule 4).
- */
-export function canManageAvailability(actor: Actor, row: { userId: string }): boolean {
-  return row.userId === actor.id;
-}
-
-/**
- * Pickup slots are public (DECISIONS §3), so only users who may sell show theirs: a driver's
- * delivery hours are not published. Admins may act as sellers (spec seller §6).
- */
-export function offersPickups(user: { roles: string[] }): boolean {
-  return user.roles.includes('seller') || user.roles.includes('admin');
 }
 
 export async function listOwnSchedules(db: Db, actor: Actor): Promise<Schedule[]> {
@@ -99,10 +84,13 @@ export async function removeBlackout(db: Db, actor: Actor, id: string): Promise<
   if (!(await deleteBlackoutOfUser(db, id, actor.id))) throw notFound('Blackout date not found');
 }
 
-/** DECISIONS §10: the seller's pickup choices for the next 14 days, in the marketplace time zone. */
+/**
+ * The seller's pickup choices for the next 14 days, in the marketplace time zone
+ * (docs/product-rules.md, Addresses, availability and slots).
+ */
 export async function getPickupSlots(db: Db, sellerId: string, timeZone: string, now: Date): Promise<Slot[]> {
   const seller = await findUserRoles(db, sellerId);
-  if (!seller || !offersPickups(seller)) throw notFound('Seller not found');
+  if (!seller || !canOfferPickups(seller)) throw notFound('Seller not found');
   const schedules = await listActiveSchedulesOfUser(db, sellerId);
   if (schedules.length === 0) return [];
   // Local dates are within a day of the UTC date, so these bounds hold every blackout that matters.

@@ -14,7 +14,10 @@ export interface ProductFilters {
   category?: string | undefined;
 }
 
-/** Spec buyer §5: search is a case-insensitive substring of the name; category is exact, "All" is none. */
+/**
+ * Search is a case-insensitive substring of the name; category is exact, "All" is none
+ * (docs/product-rules.md, Catalog and distance).
+ */
 function filterConditions(filters: ProductFilters): SQL[] {
   const conditions: SQL[] = [];
   if (filters.search) conditions.push(sql`${products.name} ilike ${likePattern(filters.search)}`);
@@ -32,7 +35,7 @@ function hasPrimaryLocation(address: typeof addresses) {
 
 /**
  * Great-circle miles from `origin` to a point given in float8 degrees, by the haversine formula on
- * the same sphere as `haversineMiles` in src/domain/geo.ts (DECISIONS §4).
+ * the same sphere as `haversineMiles` in src/domain/geo.ts (docs/product-rules.md, Catalog and distance).
  */
 function haversineFrom(origin: LatLng, lat: SQL | AnyColumn, lng: SQL | AnyColumn): SQL<number> {
   const lat0 = sql`${origin.latitude}::float8`;
@@ -54,15 +57,19 @@ function milesFrom(
 }
 
 /**
- * Average of the seller's reviews as a seller, to one decimal (spec buyer §2: rating with 1
- * decimal), rounded in SQL numeric so 4.35 is 4.4. A correlated subquery: Postgres evaluates it
- * for the rows of the page only, after the limit.
+ * Average of the seller's reviews as a seller, to one decimal
+ * (docs/product-rules.md, Catalog screens: rating with 1 decimal), rounded in SQL numeric so 4.35
+ * is 4.4. A correlated subquery: Postgres evaluates it for the rows of the page only, after the
+ * limit.
  */
 const sellerRating = sql<string | null>`(
   select round(avg(r.rating), 1) from reviews r
   where r.reviewee_id = ${products.sellerId} and r.reviewee_role = 'seller')`;
 
-/** What a product card shows (spec buyer §3): the product, its seller's name, rating and place. */
+/**
+ * What a product card shows (docs/product-rules.md, Catalog screens): the product, its seller's
+ * name, rating and place.
+ */
 function cardFields(origin: LatLng | null) {
   return {
     product: products,
@@ -87,7 +94,7 @@ function selectCards(db: Db, origin: LatLng | null) {
     .$dynamic();
 }
 
-/** A card's row: what the service turns into a list item (spec buyer §3). */
+/** A card's row: what the service turns into a list item (docs/product-rules.md, Catalog screens). */
 export interface ProductCardRow {
   product: typeof products.$inferSelect;
   sellerFirstName: string | null;
@@ -143,7 +150,8 @@ export interface DistancePageQuery extends ProductFilters {
 
 /**
  * One page of available products whose seller's primary address has coordinates, nearest seller
- * first, then newest, then id (DECISIONS §4). Built so Postgres does little work per page:
+ * first, then newest, then id (docs/product-rules.md, Catalog and distance). Built so Postgres does
+ * little work per page:
  * - the sellers: primary addresses inside the bounding box (an index range on latitude), checked
  *   exactly with the haversine formula, sorted by distance: at most one row per user;
  * - for each seller in that order, a lateral index scan of their available products newest first

@@ -9,7 +9,7 @@ import {
 } from '../../../domain/catalog';
 import { errorBodySchema } from '../../../domain/errors';
 import { idParamsSchema } from '../../../domain/users';
-import { requireActor } from '../../platform/auth-guard';
+import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
 import {
   browseProducts,
@@ -19,7 +19,10 @@ import {
   getProductImages,
 } from './catalog.service';
 
-/** Visitors read products, categories and product images (DECISIONS §3); the distance list needs a sign-in. */
+/**
+ * Visitors read products, categories and product images
+ * (docs/product-rules.md, Roles and permissions); the distance list needs a sign-in.
+ */
 export function registerCatalogRoutes(app: App, { db }: AppContext): void {
   app.get(
     '/api/categories',
@@ -59,7 +62,7 @@ export function registerCatalogRoutes(app: App, { db }: AppContext): void {
         response: { 200: z.array(productListItemSchema), 400: errorBodySchema, 401: errorBodySchema },
       },
     },
-    async (request) => browseProductsByDistance(db, await requireActor(request), request.query),
+    async (request) => browseProductsByDistance(db, actorOf(request), request.query),
   );
 
   app.get(

@@ -9,6 +9,7 @@ import {
 } from '../../../domain/catalog';
 import type { Category } from '../../../domain/categories';
 import { boundingBoxOf } from '../../../domain/geo';
+import { formatCents, parseCents } from '../../../domain/money';
 import { displayName } from '../../../domain/roles';
 import { notFound } from '../../platform/errors';
 import type { Actor } from '../../platform/sessions';
@@ -29,9 +30,13 @@ export function getCategories(db: Db): Promise<Category[]> {
   return listCategories(db);
 }
 
-const money = (value: string) => Number(value).toFixed(2);
+/** numeric(10,2) from the database as the API's decimal string, through integer cents. */
+const money = (value: string) => formatCents(parseCents(value));
 
-/** Distance to one decimal, as the card shows it (spec buyer §9); the order uses the exact value. */
+/**
+ * Distance to one decimal, as the card shows it (docs/product-rules.md, Catalog and distance); the
+ * order uses the exact value.
+ */
 const roundMiles = (miles: number | null) => (miles === null ? null : Math.round(miles * 10) / 10);
 
 const productNotFound = () => notFound('Product not found');
@@ -52,7 +57,7 @@ function toListItem({ product, ...seller }: ProductCardRow): ProductListItem {
     sellerDeliveryFee: product.sellerDeliveryFee === null ? null : money(product.sellerDeliveryFee),
     offerPickup: product.offerPickup,
     createdAt: product.createdAt.toISOString(),
-    // Spec buyer §3: "first last", else the capitalised role word.
+    // "first last", else the capitalised role word (docs/product-rules.md, Client behaviour).
     sellerName: displayName({
       firstName: seller.sellerFirstName,
       lastName: seller.sellerLastName,
@@ -65,17 +70,21 @@ function toListItem({ product, ...seller }: ProductCardRow): ProductListItem {
   };
 }
 
-/** GET /api/products: anyone (DECISIONS §3); available products only (DECISIONS §4). */
+/**
+ * GET /api/products: anyone (docs/product-rules.md, Roles and permissions); available products only
+ * (docs/product-rules.md, Catalog and distance).
+ */
 export async function browseProducts(db: Db, query: ProductListQuery): Promise<ProductListItem[]> {
   const rows = await listAvailableProductCards(db, query);
   return rows.map(toListItem);
 }
 
 /**
- * GET /api/products/with-distance (signed in): DECISIONS §4. The distance is the great-circle miles
- * between the buyer's and the seller's primary addresses. Nearest first, then newest. Products
- * whose seller (or buyer) has no coordinates have no distance: they come last, newest first, and
- * are left out as soon as a maximum distance is asked for (below 500, which means any).
+ * GET /api/products/with-distance (signed in; docs/product-rules.md, Catalog and distance). The
+ * distance is the great-circle miles between the buyer's and the seller's primary addresses.
+ * Nearest first, then newest. Products whose seller (or buyer) has no coordinates have no distance:
+ * they come last, newest first, and are left out as soon as a maximum distance is asked for (below
+ * 500, which means any).
  */
 export async function browseProductsByDistance(
   db: Db,
@@ -115,8 +124,9 @@ export async function browseProductsByDistance(
 }
 
 /**
- * GET /api/products/{id}: anyone (DECISIONS §3), whatever its availability: orders keep their
- * items and their pages link here (DECISIONS §4). The distance is there for a signed-in viewer.
+ * GET /api/products/{id}: anyone (docs/product-rules.md, Roles and permissions), whatever its
+ * availability: orders keep their items and their pages link here
+ * (docs/product-rules.md, Catalog and distance). The distance is there for a signed-in viewer.
  */
 export async function getProduct(db: Db, actor: Actor | null, id: string): Promise<ProductDetail> {
   const origin = actor ? await findPrimaryLocation(db, actor.id) : null;

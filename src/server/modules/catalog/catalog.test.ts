@@ -242,7 +242,8 @@ describe('GET /api/products', () => {
       offerPickup: true,
       imageUrl: '/objects/uploads/11111111-1111-4111-8111-111111111111',
     });
-    // No reviews: no rating; no address: no place; no name: the role word (spec buyer §3).
+    // No reviews: no rating; no address: no place; no name: the role word
+    // (docs/product-rules.md, Client behaviour).
     expect(body.find((p) => p.name === 'Lost Kite')).toMatchObject({
       sellerName: 'Seller',
       sellerRating: null,
@@ -405,7 +406,7 @@ describe('GET /api/products/with-distance', () => {
     expect((await get<ProductListItem[]>(url('maxDistance=1'), buyer)).body).toEqual([]);
   });
 
-  it('reads 500 as any distance (spec buyer §9)', async () => {
+  it('reads 500 as any distance (docs/product-rules.md, Catalog and distance)', async () => {
     const any = await get<ProductListItem[]>(url('maxDistance=500'), buyer);
     expect(any.body).toEqual((await get<ProductListItem[]>(url(), buyer)).body);
     expect(any.body).toHaveLength(7);

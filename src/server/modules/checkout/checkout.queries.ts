@@ -5,7 +5,10 @@ import { addresses, products, users } from '../../db/schema';
 export type CheckoutProductRow = Awaited<ReturnType<typeof findProductsForCheckout>>[number];
 export type AddressRow = typeof addresses.$inferSelect;
 
-/** The products of a cart with their sellers' names, read fresh for pricing (DECISIONS §5). */
+/**
+ * The products of a cart with their sellers' names, read fresh for pricing
+ * (docs/product-rules.md, Checkout and orders).
+ */
 export async function findProductsForCheckout(db: Db, ids: string[]) {
   if (ids.length === 0) return [];
   return db

@@ -1,8 +1,8 @@
 import { checkoutBodySchema, checkoutQuoteSchema } from '../../../domain/checkout';
 import { errorBodySchema } from '../../../domain/errors';
-import { requireActor } from '../../platform/auth-guard';
+import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
-import { priceCheckout } from './checkout.service';
+import { priceCheckout } from './price-checkout';
 
 export function registerCheckoutRoutes(app: App, { db, now, config }: AppContext): void {
   app.post(
@@ -17,7 +17,7 @@ export function registerCheckoutRoutes(app: App, { db, now, config }: AppContext
       },
     },
     async (request) => {
-      const actor = await requireActor(request);
+      const actor = actorOf(request);
       const { quote } = await priceCheckout({ db, now, timeZone: config.marketplaceTz }, actor, request.body);
       return quote;
     },

@@ -84,8 +84,9 @@ export async function listEventsOfOrder(db: Db, orderId: string): Promise<OrderE
 }
 
 /**
- * Takes stock atomically (DECISIONS §5): the row changes only if enough is left and the product is
- * still on sale, so two buyers racing for the last unit cannot both get it.
+ * Takes stock atomically (docs/product-rules.md, Checkout and orders): the row changes only if
+ * enough is left and the product is still on sale, so two buyers racing for the last unit cannot
+ * both get it.
  */
 export async function takeStock(db: Db, productId: string, quantity: number): Promise<boolean> {
   const rows = await db
@@ -103,7 +104,10 @@ export async function restoreStock(db: Db, productId: string, quantity: number):
     .where(eq(products.id, productId));
 }
 
-/** DECISIONS §6: the seller's paid, not cancelled product subtotal in [from, to), as numeric text. */
+/**
+ * The seller's paid, not cancelled product subtotal in [from, to), as numeric text
+ * (docs/product-rules.md, Fees and commission).
+ */
 export async function sumSellerSales(db: Db, sellerId: string, from: Date, to: Date): Promise<string> {
   const rows = await db
     .select({ total: sql<string>`coalesce(sum(${orders.productSubtotal}), 0)::text` })
@@ -150,7 +154,10 @@ export async function insertStatusEvent(
   await db.insert(orderStatusEvents).values(values);
 }
 
-/** Every status change is conditional on the status it was decided on (DECISIONS §7). */
+/**
+ * Every status change is conditional on the status it was decided on
+ * (docs/product-rules.md, Order lifecycle).
+ */
 export async function updateOrderStatus(
   db: Db,
   id: string,

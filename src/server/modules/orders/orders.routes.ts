@@ -6,10 +6,14 @@ import {
   orderItemSchema,
   orderListQuerySchema,
   orderSchema,
+  orderStatusChangeBodySchema,
 } from '../../../domain/orders';
-import { requireActor } from '../../platform/auth-guard';
+import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
-import { cancelOrder, getOrder, getOrderEvents, getOrderItems, listOwnOrders } from './orders.service';
+import { cancelOrder } from './cancel-order';
+import { changeOrderStatus } from './change-order-status';
+import { getOrder, getOrderEvents, getOrderItems } from './get-order';
+import { listOwnOrders } from './list-orders';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 
@@ -27,7 +31,7 @@ export function registerOrderRoutes(app: App, ctx: AppContext): void {
         response: { 200: z.array(orderSchema), 400: errorBodySchema, 401: errorBodySchema },
       },
     },
-    async (request) => listOwnOrders(db, await requireActor(request), request.query),
+    async (request) => listOwnOrders(db, actorOf(request), request.query),
   );
 
   app.get(
@@ -40,7 +44,7 @@ export function registerOrderRoutes(app: App, ctx: AppContext): void {
         response: { 200: orderSchema, ...errors },
       },
     },
-    async (request) => getOrder(db, await requireActor(request), request.params.id),
+    async (request) => getOrder(db, actorOf(request), request.params.id),
   );
 
   app.get(
@@ -53,7 +57,7 @@ export function registerOrderRoutes(app: App, ctx: AppContext): void {
         response: { 200: z.array(orderItemSchema), ...errors },
       },
     },
-    async (request) => getOrderItems(db, await requireActor(request), request.params.id),
+    async (request) => getOrderItems(db, actorOf(request), request.params.id),
   );
 
   app.get(
@@ -66,7 +70,7 @@ export function registerOrderRoutes(app: App, ctx: AppContext): void {
         response: { 200: z.array(orderEventSchema), ...errors },
       },
     },
-    async (request) => getOrderEvents(db, await requireActor(request), request.params.id),
+    async (request) => getOrderEvents(db, actorOf(request), request.params.id),
   );
 
   app.post(
@@ -83,8 +87,24 @@ export function registerOrderRoutes(app: App, ctx: AppContext): void {
     async (request) =>
       cancelOrder(
         { db, payments: ctx.payments, now: ctx.now, log: request.log },
-        await requireActor(request),
+        actorOf(request),
         request.params.id,
       ),
+  );
+
+  app.patch(
+    '/api/orders/:id/status',
+    {
+      schema: {
+        tags: ['orders'],
+        summary:
+          "Move an order one step forward: the seller's pickup and seller-delivery steps, the assigned driver's delivery steps (a trailer order needs its delivery photo first)",
+        params: orderIdParamsSchema,
+        body: orderStatusChangeBodySchema,
+        response: { 200: orderSchema, ...errors, 403: errorBodySchema, 409: errorBodySchema },
+      },
+    },
+    async (request) =>
+      changeOrderStatus({ db, now: ctx.now }, actorOf(request), request.params.id, request.body),
   );
 }

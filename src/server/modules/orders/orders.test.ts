@@ -63,7 +63,7 @@ const get = (user: TestUser, url: string) => as(t, user, { method: 'GET', url })
 const cancel = (user: TestUser, id: string) =>
   as(t, user, { method: 'POST', url: `/api/orders/${id}/cancel` });
 
-describe('who sees an order (DECISIONS §3)', () => {
+describe('who sees an order (docs/product-rules.md, Roles and permissions)', () => {
   it('lets its buyer, seller, driver and admins see it, and answers 404 to anyone else', async () => {
     const s = await scene();
     for (const user of [s.buyer, s.seller, s.driver, s.admin]) {
@@ -89,11 +89,39 @@ describe('who sees an order (DECISIONS §3)', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/orders' })).statusCode).toBe(401);
   });
 
+  it('answers 404 to another buyer, another seller and a driver not assigned to it, and changes nothing', async () => {
+    const s = await scene();
+    const outsiders = {
+      'another buyer': await signedInAs(t, 'buyer'),
+      'another seller': await signedInAs(t, 'seller'),
+      'a driver not assigned': await signedInAs(t, 'driver', { isVerified: true }),
+    };
+    const notFound = { message: 'Order not found', code: 'not_found', requestId: expect.any(String) };
+    for (const [who, user] of Object.entries(outsiders)) {
+      for (const url of [`/api/orders/${s.order.id}/items`, `/api/orders/${s.order.id}/events`]) {
+        const response = await get(user, url);
+        expect(response.statusCode, `${who}: ${url}`).toBe(404);
+        expect(response.json(), `${who}: ${url}`).toEqual(notFound);
+      }
+      const cancelled = await cancel(user, s.order.id);
+      expect(cancelled.statusCode, `${who}: cancel`).toBe(404);
+      expect(cancelled.json(), `${who}: cancel`).toEqual(notFound);
+    }
+    // The order is as it was: still pending, its stock still taken, nothing refunded.
+    const [row] = await t.database.db.select().from(orders).where(eq(orders.id, s.order.id));
+    expect(row?.status).toBe('pending');
+    expect(await stockOf(t, s.productId)).toBe(3);
+    expect(await refundsOf(t, row?.paymentId ?? '')).toEqual([]);
+    const events = (await get(s.buyer, `/api/orders/${s.order.id}/events`)).json<Record<string, unknown>[]>();
+    expect(events.map((event) => event.toStatus)).toEqual(['pending']);
+  });
+
   it('filters by link with as= and lists newest first', async () => {
     const s = await scene();
-    const product = await createProduct(t, s.seller.id, { price: '5.00' });
+    await createAddress(t, s.stranger.id);
+    const product = await createProduct(t, s.stranger.id, { price: '5.00' });
     const address = await createAddress(t, s.seller.id, false);
-    // The seller buys from themselves (as a buyer): the order is theirs both ways.
+    // The seller buys from another seller (as a buyer): that order is theirs as buyer only.
     const [own] = await buy(t, s.seller, {
       items: [{ productId: product.id, quantity: 1 }],
       isPickup: false,
@@ -101,8 +129,10 @@ describe('who sees an order (DECISIONS §3)', () => {
     });
     const asSeller = (await get(s.seller, '/api/orders?as=seller')).json<OrderJson[]>().map((o) => o.id);
     const asBuyer = (await get(s.seller, '/api/orders?as=buyer')).json<OrderJson[]>().map((o) => o.id);
-    expect(asSeller).toEqual([own?.id, s.order.id]);
+    const either = (await get(s.seller, '/api/orders')).json<OrderJson[]>().map((o) => o.id);
+    expect(asSeller).toEqual([s.order.id]);
     expect(asBuyer).toEqual([own?.id]);
+    expect(either).toEqual([own?.id, s.order.id]);
     expect((await get(s.buyer, '/api/orders?as=driver')).json()).toEqual([]);
     expect((await get(s.driver, '/api/orders?as=driver')).json<OrderJson[]>().map((o) => o.id)).toEqual([
       s.order.id,
@@ -171,7 +201,7 @@ describe('who sees an order (DECISIONS §3)', () => {
   });
 });
 
-describe('POST /api/orders/{id}/cancel (DECISIONS §7)', () => {
+describe('POST /api/orders/{id}/cancel (docs/product-rules.md, Order lifecycle)', () => {
   it('lets the buyer cancel a pending order: refund in full, stock back, an event', async () => {
     const s = await scene();
     expect(await stockOf(t, s.productId)).toBe(3);

@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import type { PaymentStatus } from '../../../domain/checkout';
 import { payments, refunds } from '../../db/schema';
 
 export type PaymentRow = typeof payments.$inferSelect;
@@ -39,9 +40,9 @@ const claimable = (id: string) =>
   );
 
 /**
- * The exactly-once gate (DECISIONS §5): marks the payment succeeded and processed in the caller's
- * transaction, and answers the row only to the one caller that flipped it. Concurrent callers wait
- * on the row lock and then find `processed_at` set.
+ * The exactly-once gate (docs/product-rules.md, Payments): marks the payment succeeded and
+ * processed in the caller's transaction, and answers the row only to the one caller that flipped
+ * it. Concurrent callers wait on the row lock and then find `processed_at` set.
  */
 export async function claimPaymentForOrders(db: Db, id: string, now: Date): Promise<PaymentRow | undefined> {
   const rows = await db
@@ -62,7 +63,7 @@ export async function claimPaymentForRefund(db: Db, id: string, now: Date): Prom
   return rows[0];
 }
 
-export async function setPaymentStatus(db: Db, id: string, status: string, now: Date): Promise<void> {
+export async function setPaymentStatus(db: Db, id: string, status: PaymentStatus, now: Date): Promise<void> {
   await db.update(payments).set({ status, updatedAt: now }).where(eq(payments.id, id));
 }
 

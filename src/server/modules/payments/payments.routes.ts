@@ -7,17 +7,14 @@ import {
   paymentResultSchema,
 } from '../../../domain/checkout';
 import { errorBodySchema } from '../../../domain/errors';
-import { requireActor } from '../../platform/auth-guard';
+import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
-import {
-  confirmPayment,
-  createPayment,
-  getPayment,
-  handlePaymentWebhook,
-  recoverPaidCheckouts,
-  type PaymentDeps,
-  type RecoveryReport,
-} from './payments.service';
+import { confirmPayment } from './confirm-payment';
+import { createPayment } from './create-payment';
+import { getPayment } from './get-payment';
+import type { PaymentDeps } from './payment-deps';
+import { handlePaymentWebhook } from './payment-webhook';
+import { recoverPaidCheckouts, type RecoveryReport } from './recover-paid-checkouts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -58,7 +55,7 @@ export function registerPaymentRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const actor = await requireActor(request);
+      const actor = actorOf(request);
       const intent = await createPayment(deps(request.log), actor, request.body);
       return reply.status(201).send(intent);
     },
@@ -74,7 +71,7 @@ export function registerPaymentRoutes(app: App, ctx: AppContext): void {
         response: { 200: paymentResultSchema, ...errors },
       },
     },
-    async (request) => getPayment(deps(request.log), await requireActor(request), request.params.id),
+    async (request) => getPayment(deps(request.log), actorOf(request), request.params.id),
   );
 
   app.post(
@@ -89,8 +86,7 @@ export function registerPaymentRoutes(app: App, ctx: AppContext): void {
         response: { 200: paymentResultSchema, ...errors, 402: errorBodySchema, 503: errorBodySchema },
       },
     },
-    async (request) =>
-      confirmPayment(deps(request.log), await requireActor(request), request.params.id, request.body),
+    async (request) => confirmPayment(deps(request.log), actorOf(request), request.params.id, request.body),
   );
 
   // The webhook's signature covers the exact bytes sent, so this route keeps the body raw.

@@ -1,6 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
-import { as, createTestApp, signedInAs, type TestApp, type TestUser } from '../../testing/test-app';
+import { eq, sql } from 'drizzle-orm';
+import {
+  as,
+  createTestApp,
+  signedInAs,
+  TEST_DB_KIND,
+  type TestApp,
+  type TestUser,
+} from '../../testing/test-app';
 import {
   buy,
   confirm,
@@ -17,7 +24,10 @@ import {
   type OrderJson,
   type PaymentJson,
 } from '../../testing/commerce';
-import { orders, orderStatusEvents, payments } from '../../db/schema';
+import { orders, orderStatusEvents, payments, products } from '../../db/schema';
+import { TestPaymentProvider } from '../../adapters/payments/test-payment-provider';
+import type { PaymentDeps } from './payment-deps';
+import { processPaidPayment } from './process-paid-payment';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -40,6 +50,35 @@ async function seller() {
   const user = await signedInAs(t, 'seller', { firstName: 'Sam', lastName: 'Seller' });
   await createAddress(t, user.id);
   return user;
+}
+
+/**
+ * Runs two processings of one charged payment at the same time. The embedded database runs one
+ * transaction at a time, so there the second reaches its claim right after the first committed its
+ * orders. On PostgreSQL they truly overlap: a lock on the product stops the first processing after
+ * its claim, before it takes the stock and makes the orders, until the second is waiting at its own
+ * claim; only then does the first go on.
+ */
+async function processTwiceAtOnce(deps: PaymentDeps, paymentId: string, productId: string) {
+  const twice = () => Promise.all([processPaidPayment(deps, paymentId), processPaidPayment(deps, paymentId)]);
+  if (TEST_DB_KIND === 'pglite') return twice();
+  let both: ReturnType<typeof twice> | undefined;
+  await t.database.db.transaction(async (tx) => {
+    await tx.select({ id: products.id }).from(products).where(eq(products.id, productId)).for('update');
+    both = twice();
+    for (let waited = 0; ; waited += 20) {
+      // node-postgres answers { rows }.
+      const { rows } = (await tx.execute(
+        sql`select count(*)::int as waiting from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock'`,
+      )) as { rows: { waiting: number }[] };
+      if ((rows[0]?.waiting ?? 0) >= 2) break;
+      if (waited > 10_000) throw new Error('the two processings never both waited on a lock');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  });
+  if (!both) throw new Error('the processings did not start');
+  return both;
 }
 
 interface QuoteJson {
@@ -297,7 +336,8 @@ describe('payments and orders', () => {
     expect(await stockOf(t, product.id)).toBe(8);
   });
 
-  it('stores the commission of the worked example (DECISIONS §6), with 30-day sales from earlier orders', async () => {
+  // The worked example (docs/product-rules.md, Fees and commission).
+  it('stores the commission of the worked example, with 30-day sales from earlier orders', async () => {
     const { buyer, addressId } = await buyerWithAddress();
     const s = await seller();
     const earlier = await createProduct(t, s.id, { price: '2350.00' });
@@ -382,6 +422,106 @@ describe('payments and orders', () => {
       .where(eq(orderStatusEvents.orderId, orderId ?? ''));
     expect(events).toEqual([
       expect.objectContaining({ fromStatus: null, toStatus: 'pending', actorId: buyer.id }),
+    ]);
+  });
+
+  it('turns a charged payment into its orders once when two processings of it overlap', async () => {
+    const { buyer, addressId } = await buyerWithAddress();
+    const [lampSeller, chairSeller] = [await seller(), await seller()];
+    const lamp = await createProduct(t, lampSeller.id, { stock: 5 });
+    const chair = await createProduct(t, chairSeller.id, { stock: 5 });
+    const started = await startPayment(t, buyer, {
+      items: [
+        { productId: lamp.id, quantity: 2 },
+        { productId: chair.id, quantity: 1 },
+      ],
+      isPickup: false,
+      deliveryAddressId: addressId,
+    });
+    expect(started.statusCode).toBe(201);
+    const { paymentId } = started.json<PaymentJson>();
+    // The card was charged once; the payment now waits to be turned into its orders.
+    await t.database.db.update(payments).set({ status: 'succeeded' }).where(eq(payments.id, paymentId));
+    const deps: PaymentDeps = {
+      db: t.database.db,
+      payments: new TestPaymentProvider(t.database.db),
+      now: () => new Date(),
+      timeZone: t.config.marketplaceTz,
+      log: t.app.log,
+    };
+
+    const outcomes = await processTwiceAtOnce(deps, paymentId, lamp.id);
+
+    expect(outcomes.map((outcome) => outcome.kind).sort()).toEqual(['already', 'placed']);
+    const made = await t.database.db.select().from(orders).where(eq(orders.paymentId, paymentId));
+    expect(made.map((order) => order.sellerId).sort()).toEqual([lampSeller.id, chairSeller.id].sort());
+    expect(await stockOf(t, lamp.id)).toBe(3);
+    expect(await stockOf(t, chair.id)).toBe(4);
+    // Charged once and kept: nothing refunded, the payment processed once.
+    expect(await refundsOf(t, paymentId)).toEqual([]);
+    expect(await paymentRow(t, paymentId)).toMatchObject({
+      status: 'succeeded',
+      amount: started.json<PaymentJson>().amount,
+    });
+    // The buyer's confirm answers that one set of orders.
+    const reported = await confirm(t, buyer, paymentId);
+    expect(reported.statusCode).toBe(200);
+    expect(
+      reported
+        .json<{ orders: OrderJson[] }>()
+        .orders.map((order) => order.id)
+        .sort(),
+    ).toEqual(made.map((order) => order.id).sort());
+  });
+
+  it('refuses to start a payment for more than the stock, says how many are left, and keeps nothing', async () => {
+    const { buyer, addressId } = await buyerWithAddress();
+    const s = await seller();
+    const product = await createProduct(t, s.id, { stock: 2, name: 'Short Shelf' });
+    const response = await startPayment(t, buyer, {
+      items: [{ productId: product.id, quantity: 3 }],
+      isPickup: false,
+      deliveryAddressId: addressId,
+    });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({
+      message: 'Only 2 left of Short Shelf',
+      code: 'conflict',
+      requestId: expect.any(String),
+    });
+    expect(await t.database.db.select().from(payments).where(eq(payments.buyerId, buyer.id))).toEqual([]);
+    expect(await stockOf(t, product.id)).toBe(2);
+  });
+
+  it('sells no more than the stock: a paid checkout the stock no longer covers is a 409, refunded, with no order', async () => {
+    const s = await seller();
+    const product = await createProduct(t, s.id, { stock: 3, name: 'Pair Chair', price: '25.00' });
+    const first = await buyerWithAddress();
+    const second = await buyerWithAddress();
+    const twoChairs = (addressId: string) => ({
+      items: [{ productId: product.id, quantity: 2 }],
+      isPickup: false,
+      deliveryAddressId: addressId,
+    });
+    // Each checkout alone fits in the stock of 3, so both may pay.
+    const firstStarted = await startPayment(t, first.buyer, twoChairs(first.addressId));
+    const secondStarted = await startPayment(t, second.buyer, twoChairs(second.addressId));
+    expect([firstStarted.statusCode, secondStarted.statusCode]).toEqual([201, 201]);
+    const secondPaymentId = secondStarted.json<PaymentJson>().paymentId;
+
+    expect((await confirm(t, first.buyer, firstStarted.json<PaymentJson>().paymentId)).statusCode).toBe(200);
+    const refused = await confirm(t, second.buyer, secondPaymentId);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toEqual({
+      message: 'Out of stock: Pair Chair',
+      code: 'conflict',
+      requestId: expect.any(String),
+    });
+    expect(await stockOf(t, product.id)).toBe(1);
+    expect(await t.database.db.select().from(orders).where(eq(orders.buyerId, second.buyer.id))).toEqual([]);
+    expect(await paymentRow(t, secondPaymentId)).toMatchObject({ status: 'refunded' });
+    expect(await refundsOf(t, secondPaymentId)).toEqual([
+      expect.objectContaining({ amount: '60.00', reason: 'Out of stock: Pair Chair', orderId: null }),
     ]);
   });
 

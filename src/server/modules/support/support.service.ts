@@ -4,7 +4,10 @@ import type { Mailer } from '../../adapters/mail/mailer';
 import { tooManyRequests, waitText, type RateLimiter } from '../../platform/rate-limit';
 import { COMPANY, type ContactMessage } from '../../../domain/support';
 
-/** Stores a contact message and hands it to the mailer (DECISIONS §1: stored and logged). */
+/**
+ * Stores a contact message and hands it to the mailer
+ * (docs/product-rules.md, Running modes and adapters: stored and logged).
+ */
 export async function receiveContactMessage(
   db: Db,
   mailer: Mailer,

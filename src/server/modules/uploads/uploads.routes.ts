@@ -12,7 +12,7 @@ import {
 } from '../../../domain/uploads';
 import { currentUserSchema } from '../../../domain/users';
 import { LocalObjectStorage } from '../../adapters/storage/local-object-storage';
-import { requireActor } from '../../platform/auth-guard';
+import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
 import type { Db } from '../../db/client';
 import {
@@ -52,7 +52,7 @@ export function registerUploadRoutes(app: App, { db, storage, config }: AppConte
       },
     },
     async (request) =>
-      createUploadUrl(deps, await requireActor(request), request.body, baseUrlOf(request, config.publicUrl)),
+      createUploadUrl(deps, actorOf(request), request.body, baseUrlOf(request, config.publicUrl)),
   );
 
   app.get(
@@ -60,7 +60,8 @@ export function registerUploadRoutes(app: App, { db, storage, config }: AppConte
     {
       schema: {
         tags: ['uploads'],
-        summary: 'An uploaded image, for those who may see it (DECISIONS §9); 404 for anyone else',
+        // Who sees a file (docs/product-rules.md, Uploads and who sees a file).
+        summary: 'An uploaded image, for those who may see it; 404 for anyone else',
         params: uploadIdParamsSchema,
         response: {
           200: z.custom<Readable>((value) => value instanceof Readable).describe('The image bytes'),
@@ -91,13 +92,14 @@ export function registerUploadRoutes(app: App, { db, storage, config }: AppConte
         response: { 200: currentUserSchema, ...claimErrors },
       },
     },
-    async (request) => setOwnProfileImage(deps, await requireActor(request), request.body.imageUrl),
+    async (request) => setOwnProfileImage(deps, actorOf(request), request.body.imageUrl),
   );
 
   for (const image of DRIVER_IMAGES) {
     app.put(
       image.path,
       {
+        config: { roles: ['driver'], forbiddenMessage: 'You need to be a driver to save driver images' },
         schema: {
           tags: ['delivery'],
           summary: `Driver: set own ${image.what} image to an uploaded image (seen only by the driver and admins)`,
@@ -105,8 +107,7 @@ export function registerUploadRoutes(app: App, { db, storage, config }: AppConte
           response: { 200: currentUserSchema, ...claimErrors },
         },
       },
-      async (request) =>
-        setOwnDriverImage(deps, await requireActor(request), image.purpose, request.body.imageUrl),
+      async (request) => setOwnDriverImage(deps, actorOf(request), image.purpose, request.body.imageUrl),
     );
   }
 

@@ -4,6 +4,7 @@ import type { Db } from '../../db/client';
 import type { ObjectStorage } from '../../adapters/storage/object-storage';
 import type { LocalObjectStorage } from '../../adapters/storage/local-object-storage';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../platform/errors';
+import { canClaimUpload, canReadUpload, canSaveDriverImages } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
 import type { CurrentUser } from '../../../domain/users';
 import {
@@ -18,7 +19,7 @@ import {
   type UploadRequestBody,
   type UploadUrlAnswer,
 } from '../../../domain/uploads';
-import { hasRole, toCurrentUser } from '../users/users.service';
+import { toCurrentUser } from '../users/users.service';
 import {
   claimPendingObject,
   findOrderParties,
@@ -32,7 +33,7 @@ import {
   type UserRow,
 } from './uploads.queries';
 
-/** DECISIONS §9: an upload URL is valid for a few minutes. */
+/** An upload URL is valid for a few minutes (docs/product-rules.md, Uploads and who sees a file). */
 export const UPLOAD_URL_TTL_SECONDS = 5 * 60;
 
 export interface UploadDeps {
@@ -69,7 +70,10 @@ export async function createUploadUrl(
   return { uploadURL: new URL(url, baseUrl).href, objectPath: objectPathOf(id) };
 }
 
-/** The local store's presigned URL: the signature is the authority, not a session (DECISIONS §1). */
+/**
+ * The local store's presigned URL: the signature is the authority, not a session
+ * (docs/product-rules.md, Running modes and adapters).
+ */
 export function checkLocalUploadUrl(
   storage: LocalObjectStorage,
   uploadId: string,
@@ -81,14 +85,15 @@ export function checkLocalUploadUrl(
     query.expires ?? '',
     query.signature ?? '',
   );
-  // Uppy retries a 403 'Request has expired' after a delay (spec seller §8), as with S3.
+  // Uppy retries a 403 'Request has expired' after a delay (docs/product-rules.md, Uploader), as with S3.
   if (check === 'expired') throw forbidden('Request has expired');
   if (check === 'invalid') throw forbidden('Invalid signature');
 }
 
 /**
- * The PUT of a local presigned URL: an image by its bytes (DECISIONS §9), of at most 10 MB, into a
- * pending object. Repeating the PUT before the object is claimed replaces the file (a retry).
+ * The PUT of a local presigned URL: an image by its bytes
+ * (docs/product-rules.md, Uploads and who sees a file), of at most 10 MB, into a pending object.
+ * Repeating the PUT before the object is claimed replaces the file (a retry).
  */
 export async function receiveLocalUpload(
   deps: { db: Db; storage: LocalObjectStorage },
@@ -111,8 +116,9 @@ export async function receiveLocalUpload(
 
 /**
  * Makes sure the stored bytes of an object were checked: at most 10 MB and an image by its first
- * bytes (DECISIONS §9). The local store checks at PUT; an S3 PUT cannot, so this runs when an
- * object is first claimed or read. Refused content is deleted from the store.
+ * bytes (docs/product-rules.md, Uploads and who sees a file). The local store checks at PUT; an S3
+ * PUT cannot, so this runs when an object is first claimed or read. Refused content is deleted from
+ * the store.
  */
 async function ensureCheckedBytes(deps: UploadDeps, row: UploadedObjectRow): Promise<UploadedObjectRow> {
   if (row.uploadedAt && row.contentType) return row;
@@ -152,9 +158,10 @@ export interface ClaimRequest<T> {
 }
 
 /**
- * Setting an upload's path on something claims it (DECISIONS §9): only the uploader's own object,
- * only once it holds a checked image, and once for one purpose; the purpose decides who may read
- * it. Generic so products and delivery photos reuse it.
+ * Setting an upload's path on something claims it
+ * (docs/product-rules.md, Uploads and who sees a file): only the uploader's own object, only once
+ * it holds a checked image, and once for one purpose; the purpose decides who may read it. Generic
+ * so products and delivery photos reuse it.
  */
 export async function claimUpload<T>(
   deps: UploadDeps,
@@ -168,8 +175,8 @@ export async function claimUpload<T>(
     throw new Error('A delivery photo is claimed for an order');
   const key = objectKeyOf(uploadId);
   const row = await findUploadedObjectByKey(deps.db, key);
-  // Another user's upload is not confirmed to exist (CONVENTIONS rule 4).
-  if (!row || row.ownerId !== actor.id) throw notFound('Upload not found');
+  // Another user's upload is not confirmed to exist (docs/product-rules.md, Code layout rules).
+  if (!row || !canClaimUpload(actor, row)) throw notFound('Upload not found');
   const visibility = VISIBILITY_OF_PURPOSE[claim.purpose];
   if (row.visibility !== 'pending') {
     if (claim.alreadyHeld && row.visibility === visibility)
@@ -226,10 +233,6 @@ export async function setOwnProfileImage(
   return setOwnImage(deps, actor, 'profile', imageUrl);
 }
 
-export function canSaveDriverImages(actor: Actor): boolean {
-  return hasRole(actor, 'driver');
-}
-
 /** PUT /api/drivers/{vehicle,license,trailer}-image: drivers only; readable by them and admins. */
 export async function setOwnDriverImage(
   deps: UploadDeps,
@@ -239,31 +242,6 @@ export async function setOwnDriverImage(
 ): Promise<CurrentUser> {
   if (!canSaveDriverImages(actor)) throw forbidden('You need to be a driver to save driver images');
   return setOwnImage(deps, actor, purpose, imageUrl);
-}
-
-export interface OrderParties {
-  buyerId: string;
-  sellerId: string;
-  driverId: string | null;
-}
-
-/**
- * DECISIONS §9: public to anyone; owner (vehicle, trailer, licence images) to the uploader and
- * admins; order (delivery photos) to the order's parties and admins; pending only to the uploader.
- */
-export function canReadUpload(
-  actor: Pick<Actor, 'id' | 'roles'> | null,
-  object: Pick<UploadedObjectRow, 'visibility' | 'ownerId'>,
-  orderParties: OrderParties | undefined,
-): boolean {
-  if (object.visibility === 'public') return true;
-  if (!actor) return false;
-  const isOwner = actor.id === object.ownerId;
-  if (object.visibility === 'pending') return isOwner;
-  // Admins are users whose granted roles include admin (docs/decisions/0004-roles.md).
-  if (isOwner || actor.roles.includes('admin')) return true;
-  if (object.visibility !== 'order' || !orderParties) return false;
-  return [orderParties.buyerId, orderParties.sellerId, orderParties.driverId].includes(actor.id);
 }
 
 export interface ReadableUpload {

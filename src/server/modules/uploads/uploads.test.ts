@@ -11,7 +11,8 @@ import { S3ObjectStorage } from '../../adapters/storage/s3-object-storage';
 import { orders, uploadedObjects, users } from '../../db/schema';
 import { startTestS3Server, type TestS3Server } from '../../testing/s3-server';
 import { as, createTestApp, signedInAs, type TestApp, type TestUser } from '../../testing/test-app';
-import { canReadUpload, claimUpload } from './uploads.service';
+import { canReadUpload } from '../../platform/policy';
+import { claimUpload } from './uploads.service';
 
 /** A real 1×1 PNG. */
 const PNG = Buffer.from(
@@ -250,7 +251,7 @@ describe.each([
     });
   });
 
-  describe('content checks (DECISIONS §9, spec §9)', () => {
+  describe('content checks (docs/product-rules.md, Uploads and who sees a file)', () => {
     it('refuses text bytes declared as image/png and keeps nothing', async () => {
       const buyer = await signedInAs(t, 'buyer');
       const answer = await newUpload(buyer);
@@ -426,7 +427,7 @@ describe.each([
     });
   });
 
-  describe('who sees a file (DECISIONS §9)', () => {
+  describe('who sees a file (docs/product-rules.md, Uploads and who sees a file)', () => {
     it('shows a licence image to its driver and admins only; 404 to another driver and visitors', async () => {
       const driver = await signedInAs(t, 'driver');
       const otherDriver = await signedInAs(t, 'driver');
@@ -614,7 +615,8 @@ describe('the local store’s PUT URL', () => {
     expect(response.headers.etag).toMatch(/^"[0-9a-f]{32}"$/);
   });
 
-  it('is refused from another site, like every other write (DECISIONS §12)', async () => {
+  // (docs/product-rules.md, Bad input and failure)
+  it('is refused from another site, like every other write', async () => {
     const answer = await newUpload();
     const url = new URL(answer.uploadURL);
     const response = await putTo(url.pathname + url.search, PNG, {

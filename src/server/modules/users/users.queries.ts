@@ -10,6 +10,12 @@ export async function findUserById(db: Db, id: string): Promise<UserRow | undefi
   return rows[0];
 }
 
+/** The row locked until the transaction ends (an admin's role change reads it before changing it). */
+export async function findUserForUpdate(tx: Db, id: string): Promise<UserRow | undefined> {
+  const rows = await tx.select().from(users).where(eq(users.id, id)).limit(1).for('update');
+  return rows[0];
+}
+
 export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
   const rows = await db
     .select()

@@ -7,7 +7,7 @@ import {
   roleBodySchema,
   updateNamesBodySchema,
 } from '../../../domain/users';
-import { requireActor } from '../../platform/auth-guard';
+import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
 import {
   adminSetRole,
@@ -30,7 +30,7 @@ export function registerUserRoutes(app: App, { db }: AppContext): void {
         response: { 200: currentUserSchema, 401: errorBodySchema },
       },
     },
-    async (request) => toCurrentUser(await requireActor(request)),
+    async (request) => toCurrentUser(actorOf(request)),
   );
 
   app.patch(
@@ -43,7 +43,7 @@ export function registerUserRoutes(app: App, { db }: AppContext): void {
         response: { 200: currentUserSchema, ...errors },
       },
     },
-    async (request) => updateOwnNames(db, await requireActor(request), request.body),
+    async (request) => updateOwnNames(db, actorOf(request), request.body),
   );
 
   app.post(
@@ -56,7 +56,7 @@ export function registerUserRoutes(app: App, { db }: AppContext): void {
         response: { 200: currentUserSchema, ...errors },
       },
     },
-    async (request) => becomeRole(db, await requireActor(request), request.body.role),
+    async (request) => becomeRole(db, actorOf(request), request.body.role),
   );
 
   app.patch(
@@ -70,7 +70,7 @@ export function registerUserRoutes(app: App, { db }: AppContext): void {
         response: { 200: currentUserSchema, ...errors },
       },
     },
-    async (request) => switchOwnRole(db, await requireActor(request), request.params.id, request.body.role),
+    async (request) => switchOwnRole(db, actorOf(request), request.params.id, request.body.role),
   );
 
   app.get(
@@ -89,6 +89,7 @@ export function registerUserRoutes(app: App, { db }: AppContext): void {
   app.patch(
     '/api/admin/users/:id/role',
     {
+      config: { roles: ['admin'], forbiddenMessage: 'You must be an admin to change user roles' },
       schema: {
         tags: ['admin'],
         summary: "Admin: grant and set another user's role",
@@ -97,6 +98,6 @@ export function registerUserRoutes(app: App, { db }: AppContext): void {
         response: { 200: currentUserSchema, ...errors },
       },
     },
-    async (request) => adminSetRole(db, await requireActor(request), request.params.id, request.body.role),
+    async (request) => adminSetRole(db, actorOf(request), request.params.id, request.body.role),
   );
 }

@@ -1,9 +1,18 @@
 import type { Db } from '../../db/client';
-import { AppError, forbidden, notFound } from '../../platform/errors';
+import { forbidden, notFound } from '../../platform/errors';
+import { canChangeOwnRole, canSetRoleOf, isAdmin } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
 import type { CurrentUser, PublicUser, UpdateNamesBody } from '../../../domain/users';
 import { ROLES, sortRoles, type Role, type SelfServiceRole } from '../../../domain/roles';
-import { findUserById, grantRole, setCurrentRole, updateUser, type UserRow } from './users.queries';
+import { recordAdminAction } from '../audit/audit.service';
+import {
+  findUserById,
+  findUserForUpdate,
+  grantRole,
+  setCurrentRole,
+  updateUser,
+  type UserRow,
+} from './users.queries';
 
 function rolesOf(row: UserRow): Role[] {
   return sortRoles(row.roles.filter((r): r is Role => (ROLES as readonly string[]).includes(r)));
@@ -43,14 +52,6 @@ export function toPublicUser(row: UserRow): PublicUser {
   };
 }
 
-export function hasRole(actor: Actor, role: Role): boolean {
-  return actor.roles.includes(role);
-}
-
-export function canChangeOwnRole(actor: Actor, targetId: string): boolean {
-  return actor.id === targetId;
-}
-
 export async function getPublicProfile(db: Db, id: string): Promise<PublicUser> {
   const row = await findUserById(db, id);
   if (!row) throw notFound('User not found');
@@ -63,7 +64,10 @@ export async function updateOwnNames(db: Db, actor: Actor, body: UpdateNamesBody
   return toCurrentUser(row);
 }
 
-/** The header switcher: own id only, and only to a granted role (DECISIONS §2). */
+/**
+ * The header switcher: own id only, and only to a granted role
+ * (docs/product-rules.md, Roles and permissions).
+ */
 export async function switchOwnRole(
   db: Db,
   actor: Actor,
@@ -80,24 +84,38 @@ export async function switchOwnRole(
   return toCurrentUser(row);
 }
 
-/** "Become a seller / driver" (DECISIONS §2): self-service roles, granted and made current. */
+/**
+ * "Become a seller / driver" (docs/product-rules.md, Roles and permissions): self-service roles,
+ * granted and made current.
+ */
 export async function becomeRole(db: Db, actor: Actor, role: SelfServiceRole): Promise<CurrentUser> {
   const row = await grantRole(db, actor.id, role, true);
   if (!row) throw notFound('User not found');
   return toCurrentUser(row);
 }
 
-/** An admin grants and sets any other user's role, never their own row (DECISIONS §2). */
+/**
+ * An admin grants and sets any other user's role, never their own row
+ * (docs/product-rules.md, Roles and permissions).
+ */
 export async function adminSetRole(db: Db, actor: Actor, targetId: string, role: Role): Promise<CurrentUser> {
-  if (!hasRole(actor, 'admin')) throw forbidden('You must be an admin to change user roles');
-  if (actor.id === targetId) throw forbidden('Admins cannot change their own role');
-  const row = await grantRole(db, targetId, role, true);
-  if (!row) throw notFound('User not found');
+  if (!isAdmin(actor)) throw forbidden('You must be an admin to change user roles');
+  if (!canSetRoleOf(actor, targetId)) throw forbidden('Admins cannot change their own role');
+  // The change and its audit record (docs/product-rules.md, Admin) are kept or lost together.
+  const row = await db.transaction(async (tx) => {
+    const before = await findUserForUpdate(tx, targetId);
+    if (!before) throw notFound('User not found');
+    const after = await grantRole(tx, targetId, role, true);
+    if (!after) throw notFound('User not found');
+    if (after.role !== before.role || after.roles.length !== before.roles.length) {
+      await recordAdminAction(tx, actor, {
+        action: 'user.role_changed',
+        target: { type: 'user', id: targetId, label: after.email },
+        before: { role: before.role, roles: rolesOf(before) },
+        after: { role: after.role, roles: rolesOf(after) },
+      });
+    }
+    return after;
+  });
   return toCurrentUser(row);
-}
-
-export async function requireExistingUser(db: Db, id: string): Promise<UserRow> {
-  const row = await findUserById(db, id);
-  if (!row) throw new AppError('not_found', 'User not found');
-  return row;
 }

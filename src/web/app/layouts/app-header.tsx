@@ -30,9 +30,9 @@ function isCurrent(location: string, href: string): boolean {
 }
 
 /**
- * The signed-in header (spec buyer §2 Home). At phone width the role links, profile, addresses
- * and logout move into a menu; with several role links (admin) the links stay in the menu up to
- * the xl breakpoint so nothing overflows.
+ * The signed-in header (docs/product-rules.md, Routes and headers). At phone width the role links,
+ * profile, addresses and logout move into a menu; with several role links (admin) the links stay in
+ * the menu up to the xl breakpoint so nothing overflows.
  */
 export function AppHeader({ user }: { user: CurrentUser }) {
   const [location] = useLocation();

@@ -11,8 +11,8 @@ import { SiteFooter } from './site-footer';
 import { SkipLink } from './skip-link';
 
 /**
- * My Orders has its own header (spec buyer §2): back to /, the role switcher, a link to
- * /availability, logout and the theme control.
+ * My Orders has its own header (docs/product-rules.md, Order screens): back to /, the role
+ * switcher, a link to /availability, logout and the theme control.
  */
 export function BuyerOrdersLayout({ children }: { children: ReactNode }) {
   const user = useSignedInUser();

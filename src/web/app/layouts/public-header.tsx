@@ -1,18 +1,27 @@
 import { LogIn } from 'lucide-react';
+import { useLocation } from 'wouter';
 import { BrandLink } from '../../components/brand';
 import { ThemeToggle } from '../../components/theme-toggle';
 import { Button } from '../../components/ui/button';
+import { CartSheet } from '../../features/cart/components/cart-sheet';
 import { signIn } from '../../lib/navigation';
 
-/** Header for visitors (spec buyer §2 Landing): the product name, Sign In and the theme toggle. */
+/**
+ * Header for visitors (docs/product-rules.md, Routes and headers): the product name, the theme
+ * toggle, Sign In, and the cart, which a visitor fills too (checking out asks them to sign in).
+ * Signing in from a page comes back to that page.
+ */
 export function PublicHeader() {
+  const [location] = useLocation();
+  const returnTo = location === '/' ? undefined : `${location}${window.location.search}`;
   return (
     <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4 sm:px-6">
         <BrandLink />
         <div className="flex shrink-0 items-center gap-1 sm:gap-2">
           <ThemeToggle />
-          <Button onClick={() => signIn()} data-testid="button-sign-in">
+          <CartSheet />
+          <Button onClick={() => signIn({ returnTo })} data-testid="button-sign-in">
             <LogIn aria-hidden="true" />
             Sign In
           </Button>

@@ -2,7 +2,10 @@ import { Link } from 'wouter';
 import { ExternalLink } from 'lucide-react';
 import { BrandMark, PRODUCT_NAME } from '../../components/brand';
 
-/** The payment provider's site (spec buyer §2: "an external link to the provider's site"). */
+/**
+ * The payment provider's site (docs/product-rules.md, Routes and headers: "an external link to the
+ * provider's site").
+ */
 export const PAYMENT_PROVIDER_URL = 'https://stripe.com';
 
 export function SiteFooter() {

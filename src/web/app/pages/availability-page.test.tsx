@@ -26,20 +26,20 @@ function visitAs(role: Role) {
   renderWithProviders(<AppRouter />);
 }
 
-describe('/availability (spec seller §2 Availability)', () => {
+describe('/availability (docs/product-rules.md, Account pages)', () => {
   it('mentions pickups to a seller', async () => {
     visitAs('seller');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Availability' })).toBeTruthy();
-    expect(screen.getByText('Set your weekly hours and blackout dates for customer pickups')).toBeTruthy();
-    expect(await screen.findByText('No weekly hours yet')).toBeTruthy();
-    expect(await screen.findByText('No blackout dates')).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Availability' })).toBeVisible();
+    expect(screen.getByText('Set your weekly hours and blackout dates for customer pickups')).toBeVisible();
+    expect(await screen.findByText('No weekly hours yet')).toBeVisible();
+    expect(await screen.findByText('No blackout dates')).toBeVisible();
   });
 
   it.each(['driver', 'buyer'] as const)('mentions deliveries to a %s', async (role) => {
     visitAs(role);
-    expect(await screen.findByRole('heading', { level: 1, name: 'Availability' })).toBeTruthy();
-    expect(screen.getByText('Set your weekly hours and blackout dates for deliveries')).toBeTruthy();
-    expect(screen.getByRole('heading', { level: 2, name: 'Weekly Schedule' })).toBeTruthy();
-    expect(screen.getByRole('heading', { level: 2, name: 'Blackout Dates' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Availability' })).toBeVisible();
+    expect(screen.getByText('Set your weekly hours and blackout dates for deliveries')).toBeVisible();
+    expect(screen.getByRole('heading', { level: 2, name: 'Weekly Schedule' })).toBeVisible();
+    expect(screen.getByRole('heading', { level: 2, name: 'Blackout Dates' })).toBeVisible();
   });
 });

@@ -6,7 +6,10 @@ import { BlackoutDatesCard } from '../../features/availability/components/blacko
 import { WeeklyScheduleCard } from '../../features/availability/components/weekly-schedule-card';
 import { AppLayout } from '../layouts/app-layout';
 
-/** /availability (spec seller §2): the weekly schedule and blackout dates of the signed-in user. */
+/**
+ * /availability (docs/product-rules.md, Account pages): the weekly schedule and blackout dates of
+ * the signed-in user.
+ */
 export function AvailabilityPage() {
   useDocumentTitle('Availability');
   const user = useSignedInUser();

@@ -17,9 +17,9 @@ function isStacked(): boolean {
 }
 
 /**
- * /buyer/orders (spec buyer §2 My Orders): the buyer's orders, polled every 60 s, the first (or the
- * one just paid, `?order=`) selected automatically, and the shared order details viewed as Buyer
- * whatever the role switcher says.
+ * /buyer/orders (docs/product-rules.md, Order screens): the buyer's orders, polled every 60 s, the
+ * first (or the one just paid, `?order=`) selected automatically, and the shared order details
+ * viewed as Buyer whatever the role switcher says.
  */
 export function BuyerOrdersPage() {
   useDocumentTitle('My Orders');
@@ -34,8 +34,11 @@ export function BuyerOrdersPage() {
 
   const select = (orderId: string) => {
     setChosenId(orderId);
-    if (isStacked())
-      window.setTimeout(() => detailsRef.current?.scrollIntoView({ behavior: 'smooth', block: 'start' }), 0);
+    if (isStacked()) {
+      // Scrolls at once for those who ask for reduced motion (isStacked checked matchMedia exists).
+      const behavior = window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth';
+      window.setTimeout(() => detailsRef.current?.scrollIntoView({ behavior, block: 'start' }), 0);
+    }
   };
 
   return (

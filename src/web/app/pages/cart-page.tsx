@@ -6,18 +6,27 @@ import { PageHeading } from '../../components/page-heading';
 import { ProductImage } from '../../components/product-image';
 import { formatPrice } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { lineTotal } from '../../features/cart/cart-store';
+import { useAuth } from '../../lib/use-auth';
+import { useRefreshCartStock } from '../../features/cart/api/get-cart-stock';
+import { lineTotal, maxQuantityOf } from '../../features/cart/cart-store';
+import { CartLineNote } from '../../features/cart/components/cart-line-note';
 import { QuantityControl } from '../../features/cart/components/quantity-control';
 import { useCart } from '../../features/cart/use-cart';
-import { AppLayout } from '../layouts/app-layout';
+import { SiteLayout } from '../layouts/site-layout';
 
-/** /cart (spec buyer §2 Cart): items, quantities (not below 1), line totals, total. */
+/**
+ * /cart (docs/product-rules.md, Cart and checkout screens): items, quantities (not below 1), line
+ * totals, total.
+ */
 export function CartPage() {
   useDocumentTitle('Shopping Cart');
   const { items, total, count, setQuantity, remove } = useCart();
+  const { user } = useAuth();
+  // The cart is local: a visitor has one too, and checking out asks them to sign in.
+  useRefreshCartStock(true);
 
   return (
-    <AppLayout>
+    <SiteLayout>
       <PageHeading
         title="Shopping Cart"
         subtitle={count ? `${count} ${count === 1 ? 'item' : 'items'}` : undefined}
@@ -62,6 +71,7 @@ export function CartPage() {
                           <p className="truncate text-sm text-muted-foreground">Sold by {item.sellerName}</p>
                         ) : null}
                         <p className="text-sm text-muted-foreground">{formatPrice(item.price)} each</p>
+                        <CartLineNote item={item} viewerId={user?.id ?? null} />
                       </div>
                     </div>
                     <div className="flex items-center justify-between gap-4 sm:justify-end">
@@ -70,6 +80,7 @@ export function CartPage() {
                         itemName={item.name}
                         quantity={item.quantity}
                         minimum={1}
+                        maximum={maxQuantityOf(item)}
                         onChange={(quantity) => setQuantity(item.id, Math.max(1, quantity))}
                       />
                       <span
@@ -119,6 +130,6 @@ export function CartPage() {
           </Card>
         </div>
       )}
-    </AppLayout>
+    </SiteLayout>
   );
 }

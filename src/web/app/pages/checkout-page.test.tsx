@@ -54,17 +54,17 @@ const proceedButton = () => screen.getByRole('button', { name: /Proceed to Payme
 const pickupRadio = () => screen.getByRole('radio', { name: /Pickup/ });
 const deliveryRadio = () => screen.getByRole('radio', { name: /Delivery/ });
 
-describe('/checkout (spec buyer §2 Checkout, §4, §5)', () => {
+describe('/checkout (docs/product-rules.md, Cart and checkout screens)', () => {
   it('shows "Cart is Empty" with Continue Shopping for an empty cart', async () => {
     visitCheckout();
-    expect(await screen.findByRole('heading', { name: 'Cart is Empty' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Cart is Empty' })).toBeVisible();
     expect(screen.getByRole('link', { name: 'Continue Shopping' }).getAttribute('href')).toBe('/');
   });
 
   it('defaults to delivery with the primary address, prices on the server, and keeps the session keys', async () => {
     putInCart(cartItemOf(LAMP, 2), cartItemOf(CHAIR));
     visitCheckout();
-    expect(await screen.findByRole('heading', { name: 'Delivery Method' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Delivery Method' })).toBeVisible();
     expect(deliveryRadio()).toHaveProperty('checked', true);
     // The chair offers no pickup: pickup cannot be chosen.
     expect(pickupRadio()).toHaveProperty('disabled', true);
@@ -72,8 +72,9 @@ describe('/checkout (spec buyer §2 Checkout, §4, §5)', () => {
     expect(primary).toHaveProperty('checked', true);
     expect(screen.getByRole('link', { name: /Manage Addresses/ }).getAttribute('href')).toBe('/addresses');
 
-    // Two sellers: two orders, each with the $10.00 delivery fee (DECISIONS §5).
-    expect(await screen.findByTestId('text-total')).toBeTruthy();
+    // Two sellers: two orders, each with the $10.00 delivery fee
+    // (docs/product-rules.md, Checkout and orders).
+    expect(await screen.findByTestId('text-total')).toBeVisible();
     await waitFor(() => expect(screen.getByTestId('text-total').textContent).toBe('$85.00'));
     expect(screen.getByTestId('text-delivery-fee').textContent).toBe('$20.00');
     await waitFor(() => expect(proceedButton()).toHaveProperty('disabled', false));
@@ -87,13 +88,13 @@ describe('/checkout (spec buyer §2 Checkout, §4, §5)', () => {
     expect(window.sessionStorage.getItem('deliveryNotes')).toBe('Ring twice');
     expect(window.sessionStorage.getItem('scheduledPickupTime')).toBe('{}');
     // The payment screen is loaded on demand and starts the payment.
-    expect(await screen.findByRole('heading', { level: 1, name: 'Payment' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Payment' })).toBeVisible();
   });
 
   it('disables Proceed to Payment without an address, with the spec message', async () => {
     putInCart(cartItemOf(LAMP));
     visitCheckout([]);
-    expect(await screen.findByText('You have no saved addresses yet.')).toBeTruthy();
+    expect(await screen.findByText('You have no saved addresses yet.')).toBeVisible();
     await waitFor(() =>
       expect(screen.getByTestId('text-proceed-reason').textContent).toBe(
         'Missing information: Please select a delivery address',
@@ -118,7 +119,7 @@ describe('/checkout (spec buyer §2 Checkout, §4, §5)', () => {
     visitCheckout();
     await waitFor(() => expect(pickupRadio()).toHaveProperty('disabled', false));
     fireEvent.click(pickupRadio());
-    expect(await screen.findByRole('heading', { name: /Pickup Time/ })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: /Pickup Time/ })).toBeVisible();
     expect(screen.queryByRole('heading', { name: 'Delivery Information' })).toBeNull();
     await waitFor(() =>
       expect(screen.getByTestId('text-proceed-reason').textContent).toBe(
@@ -127,8 +128,8 @@ describe('/checkout (spec buyer §2 Checkout, §4, §5)', () => {
     );
     expect(proceedButton()).toHaveProperty('disabled', true);
     await waitFor(() => expect(screen.getByTestId('text-delivery-fee').textContent).toBe('$0.00'));
-    expect(await screen.findByText('700 E Grand Ave, Chicago, IL 60611')).toBeTruthy();
-    expect(await screen.findByRole('combobox', { name: 'Pickup time' })).toBeTruthy();
+    expect(await screen.findByText('700 E Grand Ave, Chicago, IL 60611')).toBeVisible();
+    expect(await screen.findByRole('combobox', { name: 'Pickup time' })).toBeEnabled();
   });
 
   it('goes on with a pickup time chosen earlier and keeps it as JSON per seller', async () => {
@@ -160,13 +161,13 @@ describe('/checkout (spec buyer §2 Checkout, §4, §5)', () => {
     act(() => cartStore.add(cartItemOf(CHAIR)));
     await waitFor(() => expect(deliveryRadio()).toHaveProperty('checked', true));
     expect(pickupRadio()).toHaveProperty('disabled', true);
-    expect(await screen.findByRole('heading', { name: 'Delivery Information' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Delivery Information' })).toBeVisible();
   });
 
   it('shows a changed price and takes it into the cart when accepted', async () => {
     putInCart({ ...cartItemOf(LAMP), price: '10.00' });
     visitCheckout();
-    expect(await screen.findByText('The price of Desk Lamp changed')).toBeTruthy();
+    expect(await screen.findByText('The price of Desk Lamp changed')).toBeVisible();
     expect(proceedButton()).toHaveProperty('disabled', true);
     fireEvent.click(screen.getByRole('button', { name: 'Accept New Prices' }));
     await waitFor(() => expect(proceedButton()).toHaveProperty('disabled', false));

@@ -76,8 +76,9 @@ function CheckoutForm() {
   const quoteQuery = useCheckoutQuote(quoteOf(effectiveDeliveryMethod(chosenMethod, cartOffersPickup)));
   const quote = quoteQuery.data;
 
-  // Spec buyer §4: pickup is offered only while every item offers it (the cart's copy, and the
-  // server's current answer); the choice falls back to delivery when that stops being true.
+  // Pickup is offered only while every item offers it (the cart's copy, and the server's current
+  // answer); the choice falls back to delivery when that stops being true
+  // (docs/product-rules.md, Checkout and orders).
   const serverOffersPickup = quote && !quoteQuery.isPlaceholderData ? quote.pickupAvailable : true;
   const pickupAvailable = cartOffersPickup && serverOffersPickup;
   if (chosenMethod === 'pickup' && !pickupAvailable) setChosenMethod('delivery');
@@ -215,7 +216,10 @@ function CheckoutForm() {
   );
 }
 
-/** /checkout (spec buyer §2 Checkout, §4, §5; DECISIONS §5). With an empty cart: "Cart is Empty". */
+/**
+ * /checkout (docs/product-rules.md, Cart and checkout screens; Checkout and orders). With an empty
+ * cart: "Cart is Empty".
+ */
 export function CheckoutPage() {
   useDocumentTitle('Checkout');
   const { items } = useCart();

@@ -92,16 +92,16 @@ function slider(): HTMLInputElement {
 // Whole pages render here, and a busy machine renders them slowly.
 const PAGE_TEST = { timeout: 20_000 };
 
-describe('home page distance filter (spec buyer §2, §9)', PAGE_TEST, () => {
+describe('home page distance filter (docs/product-rules.md, Catalog and distance)', PAGE_TEST, () => {
   it('starts at any distance, applies the slider 500 ms after it stops, and 500 means any again', async () => {
     const { urls } = visitHome(catalog([address()]));
-    expect(await findInGrid('Near Lamp')).toBeTruthy();
+    expect(await findInGrid('Near Lamp')).toBeVisible();
     expect(urls()).toContain('/api/products?limit=24&offset=0');
     expect(within(grid()).queryByText(/miles away/)).toBeNull();
 
     // On: the distance list without a limit, so every product shows its miles.
     fireEvent.click(await screen.findByRole('switch', { name: 'Filter by distance' }));
-    expect(await findInGrid('2.3 miles away')).toBeTruthy();
+    expect(await findInGrid('2.3 miles away')).toBeVisible();
     expect(urls()).toContain('/api/products/with-distance?limit=24&offset=0');
     expect(slider().value).toBe('500');
     expect(screen.getByTestId('text-distance-value').textContent).toBe('Any distance');
@@ -140,15 +140,15 @@ describe('home page distance filter (spec buyer §2, §9)', PAGE_TEST, () => {
     const { urls } = visitHome(
       catalog([address({ latitude: null, longitude: null }), address({ id: 'x', isPrimary: false })]),
     );
-    expect(await screen.findByText('Location not available')).toBeTruthy();
+    expect(await screen.findByText('Location not available')).toBeVisible();
     expect(screen.getByRole('link', { name: 'Add an address' }).getAttribute('href')).toBe('/addresses');
     expect(screen.queryByRole('switch', { name: 'Filter by distance' })).toBeNull();
-    expect(await findInGrid('Near Lamp')).toBeTruthy();
+    expect(await findInGrid('Near Lamp')).toBeVisible();
     expect(urls().some((url) => url.includes('with-distance'))).toBe(false);
   });
 });
 
-describe('home page grid (spec buyer §2, §8)', PAGE_TEST, () => {
+describe('home page grid (docs/product-rules.md, Catalog screens)', PAGE_TEST, () => {
   it('pages through the catalog with "Load more" until a page comes back short', async () => {
     const all = Array.from({ length: 30 }, (_, i) => makeProduct({ name: `Item ${i + 1}` }));
     const { urls } = visitHome((url) => {
@@ -160,10 +160,10 @@ describe('home page grid (spec buyer §2, §8)', PAGE_TEST, () => {
       const limit = Number(parsed.searchParams.get('limit'));
       return jsonResponse(all.slice(offset, offset + limit));
     });
-    expect(await findInGrid('Item 24')).toBeTruthy();
+    expect(await findInGrid('Item 24')).toBeVisible();
     expect(within(grid()).queryByText('Item 25')).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: 'Load more' }));
-    expect(await findInGrid('Item 30')).toBeTruthy();
+    expect(await findInGrid('Item 30')).toBeVisible();
     expect(urls()).toContain('/api/products?limit=24&offset=24');
     expect(names()).toHaveLength(30);
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
@@ -175,12 +175,12 @@ describe('home page grid (spec buyer §2, §8)', PAGE_TEST, () => {
       if (url.startsWith('/api/products')) return new Response('boom', { status: 500 });
       return undefined;
     });
-    expect(await findInGrid('Failed to fetch products')).toBeTruthy();
+    expect(await findInGrid('Failed to fetch products')).toBeVisible();
   });
 
   it('searches by name after a pause and filters by a category chip', async () => {
     const { urls } = visitHome(catalog([address()]));
-    expect(await findInGrid('Near Lamp')).toBeTruthy();
+    expect(await findInGrid('Near Lamp')).toBeVisible();
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search products' }), {
       target: { value: 'lamp' },
     });

@@ -1,9 +1,41 @@
-import { ArrowRight, Check, ShoppingBag, Store, Truck, type LucideIcon } from 'lucide-react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Link } from 'wouter';
+import { ArrowRight, Check, LayoutGrid, ShoppingBag, Store, Truck, type LucideIcon } from 'lucide-react';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
 import { signIn } from '../../lib/navigation';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { addProductToCart } from '../../features/cart/add-to-cart';
 import { PublicLayout } from '../layouts/public-layout';
+
+/**
+ * The featured strip comes with its own code and data, fetched only when the landing scrolls near
+ * it, so the landing's first load stays small (docs/product-rules.md, Routes and headers).
+ */
+const FeaturedStrip = lazy(() =>
+  import('../../features/catalog/components/featured-strip').then((module) => ({
+    default: module.FeaturedStrip,
+  })),
+);
+
+/** True once the element is within a screen of the viewport (at once where the browser cannot tell). */
+function useNearViewport<T extends Element>() {
+  const ref = useRef<T>(null);
+  const [isNear, setIsNear] = useState(() => typeof IntersectionObserver === 'undefined');
+  useEffect(() => {
+    const element = ref.current;
+    if (isNear || !element) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setIsNear(true);
+      },
+      { rootMargin: '100% 0px' },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [isNear]);
+  return { ref, isNear };
+}
 
 interface Step {
   icon: LucideIcon;
@@ -52,9 +84,13 @@ const STEPS: Step[] = [
   },
 ];
 
-/** The signed-out home (spec buyer §2 Landing). Every start button signs in. */
+/**
+ * The signed-out home (docs/product-rules.md, Routes and headers). Every start button signs in;
+ * Browse Products and the featured strip lead a visitor into the catalog without an account.
+ */
 export function LandingPage() {
   useDocumentTitle(undefined);
+  const featured = useNearViewport<HTMLElement>();
 
   return (
     <PublicLayout contained={false}>
@@ -93,8 +129,46 @@ export function LandingPage() {
                 Become a Driver
               </Button>
             </div>
+            <Link
+              href="/products"
+              className="mt-5 inline-flex items-center gap-2 rounded-sm font-medium text-white underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white"
+              data-testid="link-browse-products"
+            >
+              <LayoutGrid className="size-4" aria-hidden="true" />
+              Or browse products without an account
+              <ArrowRight className="size-4" aria-hidden="true" />
+            </Link>
           </div>
         </div>
+      </section>
+
+      <section
+        ref={featured.ref}
+        aria-labelledby="featured-heading"
+        className="mx-auto max-w-7xl px-4 pt-12 sm:px-6 sm:pt-16"
+        data-testid="section-featured-products"
+      >
+        <div className="mb-6 flex flex-col gap-1">
+          <h2 id="featured-heading" className="text-2xl font-bold tracking-tight sm:text-3xl">
+            Featured Products
+          </h2>
+          <p className="text-muted-foreground">
+            Fresh from sellers near you. Open one, or add it to your cart.
+          </p>
+        </div>
+        {featured.isNear ? (
+          <Suspense
+            fallback={
+              <p role="status" className="py-10 text-center text-muted-foreground">
+                Loading products...
+              </p>
+            }
+          >
+            <FeaturedStrip onAdd={addProductToCart} />
+          </Suspense>
+        ) : (
+          <div className="min-h-64" />
+        )}
       </section>
 
       <section aria-labelledby="how-heading" className="mx-auto max-w-7xl px-4 py-16 sm:px-6 sm:py-24">

@@ -6,7 +6,10 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 import { PaymentScreen } from '../../features/payments/components/payment-screen';
 import { AppLayout } from '../layouts/app-layout';
 
-/** /payment, loaded on demand (spec buyer §2; DECISIONS §5): the orders' summary and the card form. */
+/**
+ * /payment, loaded on demand (docs/product-rules.md, Cart and checkout screens; Payments): the
+ * orders' summary and the card form.
+ */
 export function PaymentPage() {
   useDocumentTitle('Payment');
   return (

@@ -10,6 +10,8 @@ import {
   mockFetch,
   renderWithProviders,
   signedInAs,
+  signedOut,
+  type Route,
 } from '../../test-support/render';
 import { makeProductDetail } from '../../features/catalog/testing/make-product';
 import { CART_STORAGE_KEY } from '../../features/cart/cart-store';
@@ -22,8 +24,12 @@ const extraImages: ProductImage[] = [
   { id: 'i2', imageUrl: '/objects/uploads/back', displayOrder: 2 },
 ];
 
-function visitProduct(product: ProductDetail | null, id = product?.id ?? 'missing') {
-  const fetchMock = mockFetch(signedInAs(makeUser()), (url) => {
+function visitProduct(
+  product: ProductDetail | null,
+  id = product?.id ?? 'missing',
+  viewer: Route = signedInAs(makeUser()),
+) {
+  const fetchMock = mockFetch(viewer, (url) => {
     if (url === `/api/products/${id}`) {
       return product
         ? jsonResponse(product)
@@ -39,7 +45,7 @@ function visitProduct(product: ProductDetail | null, id = product?.id ?? 'missin
 
 const text = (testId: string) => screen.getByTestId(testId).textContent;
 
-describe('product detail (spec buyer §2 Product detail)', { timeout: 20_000 }, () => {
+describe('product detail (docs/product-rules.md, Catalog screens)', { timeout: 20_000 }, () => {
   it('shows the product, its seller, stock, delivery and pickup, and adds it to the cart', async () => {
     const product = makeProductDetail({
       name: 'Walnut Bookshelf',
@@ -57,7 +63,7 @@ describe('product detail (spec buyer §2 Product detail)', { timeout: 20_000 }, 
       offerPickup: true,
     });
     const fetchMock = visitProduct(product);
-    expect(await screen.findByRole('heading', { level: 1, name: 'Walnut Bookshelf' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Walnut Bookshelf' })).toBeVisible();
     expect(screen.getByTestId('button-back').textContent).toBe('Back');
     expect(text('badge-available')).toBe('Available');
     expect(screen.queryByTestId('badge-trailer')).toBeNull();
@@ -68,10 +74,10 @@ describe('product detail (spec buyer §2 Product detail)', { timeout: 20_000 }, 
     expect(text('text-product-stock')).toBe('4 in stock');
 
     const seller = screen.getByTestId('card-seller');
-    expect(within(seller).getByText('Morgan Maker')).toBeTruthy();
-    expect(within(seller).getByText('4.7')).toBeTruthy();
-    expect(within(seller).getByText('Oak Brook, IL')).toBeTruthy();
-    expect(within(seller).getByText('14.2 miles away')).toBeTruthy();
+    expect(within(seller).getByText('Morgan Maker')).toBeVisible();
+    expect(within(seller).getByText('4.7')).toBeVisible();
+    expect(within(seller).getByText('Oak Brook, IL')).toBeVisible();
+    expect(within(seller).getByText('14.2 miles away')).toBeVisible();
     expect(within(seller).queryByRole('link')).toBeNull();
 
     expect(text('info-delivery')).toContain('Driver delivery$10.00');
@@ -93,7 +99,7 @@ describe('product detail (spec buyer §2 Product detail)', { timeout: 20_000 }, 
     const broken = main();
     if (broken) fireEvent.error(broken);
     expect(main()).toBeNull();
-    expect(screen.getByRole('img', { name: 'Walnut Bookshelf, image 3 of 3' })).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'Walnut Bookshelf, image 3 of 3' })).toBeVisible();
     expect(fetchMock.mock.calls.map(([url]) => String(url))).toContain(`/api/products/${product.id}/images`);
 
     fireEvent.click(screen.getByRole('button', { name: 'Add to Cart' }));
@@ -129,18 +135,47 @@ describe('product detail (spec buyer §2 Product detail)', { timeout: 20_000 }, 
     const add = screen.getByRole('button', { name: 'Add to Cart' });
     expect(add instanceof HTMLButtonElement && add.disabled).toBe(true);
     const seller = screen.getByTestId('card-seller');
-    expect(within(seller).getByText('No reviews yet')).toBeTruthy();
-    expect(within(seller).getByText('Location not available')).toBeTruthy();
+    expect(within(seller).getByText('No reviews yet')).toBeVisible();
+    expect(within(seller).getByText('Location not available')).toBeVisible();
     // One picture at most: the placeholder, and no thumbnails.
-    expect(screen.getByRole('img', { name: 'Gone Lamp' })).toBeTruthy();
+    expect(screen.getByRole('img', { name: 'Gone Lamp' })).toBeVisible();
     expect(screen.queryByRole('list', { name: /Images of/ })).toBeNull();
   });
 
   it('says "Product not found" with a Back to Home button for a 404', async () => {
     const fetchMock = visitProduct(null, '00000000-0000-4000-8000-00000000dead');
-    expect(await screen.findByRole('heading', { level: 1, name: 'Product not found' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Product not found' })).toBeVisible();
     expect(screen.getByRole('link', { name: 'Back to Home' }).getAttribute('href')).toBe('/');
     // The images are asked for only once the product exists.
     expect(fetchMock.mock.calls.some(([url]) => String(url).endsWith('/images'))).toBe(false);
+  });
+
+  it('shows a visitor the product from a shared link, asks them to sign in to message the seller, and adds to the local cart', async () => {
+    const product = makeProductDetail({ name: 'Shared Lamp', price: '1250.00', stock: 2 });
+    visitProduct(product, product.id, signedOut);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Shared Lamp' })).toBeVisible();
+    expect(text('text-product-price')).toBe('$1,250.00');
+    expect(screen.getByTestId('button-sign-in')).toBeVisible();
+    expect(screen.getByText('Please log in to message the seller')).toBeVisible();
+    const add = screen.getByRole('button', { name: 'Add to Cart' });
+    fireEvent.click(add);
+    fireEvent.click(add);
+    const cart: unknown = JSON.parse(window.localStorage.getItem(CART_STORAGE_KEY) ?? '[]');
+    expect(cart).toMatchObject([{ id: product.id, quantity: 2, stock: 2 }]);
+    // The whole stock is in the cart: Add stops there.
+    expect(add instanceof HTMLButtonElement && add.disabled).toBe(true);
+    expect(screen.getByTestId('text-all-in-cart').textContent).toBe('All 2 in stock are in your cart.');
+  });
+
+  it("does not let a seller buy their own product, and hides the message card from them", async () => {
+    const product = makeProductDetail({ name: 'My Own Chair' });
+    visitProduct(product, product.id, signedInAs(makeUser({ id: product.sellerId, role: 'seller', roles: ['buyer', 'seller'] })));
+    expect(await screen.findByRole('heading', { level: 1, name: 'My Own Chair' })).toBeVisible();
+    const add = screen.getByRole('button', { name: 'Add to Cart' });
+    expect(add instanceof HTMLButtonElement && add.disabled).toBe(true);
+    expect(screen.getByTestId('text-own-product').textContent).toBe(
+      'This is your product: buyers see Add to Cart here.',
+    );
+    expect(screen.queryByText(/message/i)).toBeNull();
   });
 });

@@ -2,13 +2,15 @@ import { ArrowLeft, House, PackageSearch, TriangleExclamationPoint } from 'lucid
 import { Link, useParams } from 'wouter';
 import { Button } from '../../components/ui/button';
 import { PageLoading } from '../../components/page-loading';
+import { useAuth } from '../../lib/use-auth';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useGoBack } from '../../lib/use-go-back';
 import { addProductToCart } from '../../features/cart/add-to-cart';
+import { useCart } from '../../features/cart/use-cart';
 import { isProductNotFound, useProduct } from '../../features/catalog/api/get-product';
 import { useProductImages } from '../../features/catalog/api/get-product-images';
 import { ProductDetail } from '../../features/catalog/components/product-detail';
-import { AppLayout } from '../layouts/app-layout';
+import { SiteLayout } from '../layouts/site-layout';
 
 function ProductNotFound() {
   return (
@@ -41,9 +43,15 @@ function ProductLoadFailed({ onRetry }: { onRetry: () => void }) {
   );
 }
 
-/** /products/{id} (spec buyer §2 Product detail): the product, or "Product not found" for a 404. */
+/**
+ * /products/{id} (docs/product-rules.md, Catalog screens): the product, or "Product not found" for
+ * a 404. Visitors see it too, so a shared link opens the product (docs/product-rules.md, Routes and
+ * headers).
+ */
 export function ProductPage() {
   const { id = '' } = useParams<{ id: string }>();
+  const { user } = useAuth();
+  const { items } = useCart();
   const goBack = useGoBack();
   const product = useProduct(id);
   const images = useProductImages(id, product.data?.images);
@@ -60,16 +68,18 @@ export function ProductPage() {
         product={product.data}
         images={images.data ?? product.data.images}
         onAdd={addProductToCart}
+        viewerId={user?.id ?? null}
+        inCartQuantity={items.find((item) => item.id === product.data.id)?.quantity ?? 0}
       />
     );
 
   return (
-    <AppLayout>
+    <SiteLayout>
       <Button variant="ghost" onClick={goBack} className="mb-6 -ml-3" data-testid="button-back">
         <ArrowLeft aria-hidden="true" />
         Back
       </Button>
       {content}
-    </AppLayout>
+    </SiteLayout>
   );
 }

@@ -25,7 +25,10 @@ import { SINGLE_IMAGE } from '../../features/uploads/upload-rules';
 import { useImageUpload } from '../../features/uploads/use-image-upload';
 import { AppLayout } from '../layouts/app-layout';
 
-/** /profile (spec seller §2 Profile): names, read-only email and role, addresses, roles to add. */
+/**
+ * /profile (docs/product-rules.md, Account pages): names, read-only email and role, addresses,
+ * roles to add.
+ */
 export function ProfilePage() {
   useDocumentTitle('Profile');
   const user = useSignedInUser();
@@ -60,8 +63,9 @@ export function ProfilePage() {
 }
 
 /**
- * The profile picture (spec seller §2 Profile): the avatar and the "Upload photo" button both open
- * the picker; the uploaded image is then set as the picture, and the header shows it too.
+ * The profile picture (docs/product-rules.md, Account pages): the avatar and the "Upload photo"
+ * button both open the picker; the uploaded image is then set as the picture, and the header shows
+ * it too.
  */
 function ProfilePhoto({ user }: { user: CurrentUser }) {
   const updateProfileImage = useUpdateProfileImage();

@@ -7,7 +7,10 @@ import { ContactForm } from '../../features/support/components/contact-form';
 import { AppLayout } from '../layouts/app-layout';
 import { PublicLayout } from '../layouts/public-layout';
 
-/** /support (spec seller §2 Support): open to visitors (landing header) and users (app header). */
+/**
+ * /support (docs/product-rules.md, Account pages): open to visitors (landing header) and users (app
+ * header).
+ */
 export function SupportPage() {
   useDocumentTitle('Support & Contact');
   const { user } = useAuth();

@@ -6,7 +6,6 @@ import { cn } from '../../lib/utils';
 /** A panel that slides in from the right edge (Radix dialog underneath: focus trap, Escape, labels). */
 export const Sheet = SheetPrimitive.Root;
 export const SheetTrigger = SheetPrimitive.Trigger;
-export const SheetClose = SheetPrimitive.Close;
 
 export function SheetContent({
   className,

@@ -4,7 +4,10 @@ import { cva, type VariantProps } from 'class-variance-authority';
 import { X } from 'lucide-react';
 import { cn } from '../../lib/utils';
 
-/** Spec buyer §9: toasts last 5000 ms, are swiped away to the right past 50 px, F8 focuses them. */
+/**
+ * Toasts last 5000 ms, are swiped away to the right past 50 px, F8 focuses them
+ * (docs/product-rules.md, Client behaviour).
+ */
 export const TOAST_DURATION_MS = 5000;
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
 export const TOAST_HOTKEY = ['F8'];
@@ -20,7 +23,7 @@ export function ToastProvider(props: ComponentProps<typeof ToastPrimitives.Provi
   );
 }
 
-/** Spec buyer §9: the viewport is at most 420 px wide. */
+/** The viewport is at most 420 px wide (docs/product-rules.md, Client behaviour). */
 export function ToastViewport({ className, ...props }: ComponentProps<typeof ToastPrimitives.Viewport>) {
   return (
     <ToastPrimitives.Viewport
@@ -46,8 +49,6 @@ const toastVariants = cva(
     defaultVariants: { variant: 'default' },
   },
 );
-
-export type ToastVariant = NonNullable<VariantProps<typeof toastVariants>['variant']>;
 
 export function Toast({
   className,

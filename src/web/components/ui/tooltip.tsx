@@ -2,7 +2,10 @@ import type { ComponentProps, ReactNode } from 'react';
 import * as TooltipPrimitive from '@radix-ui/react-tooltip';
 import { cn } from '../../lib/utils';
 
-/** Spec buyer §9: tooltips open after 700 ms; moving between triggers within 300 ms skips the delay. */
+/**
+ * Tooltips open after 700 ms; moving between triggers within 300 ms skips the delay
+ * (docs/product-rules.md, Client behaviour).
+ */
 export const TOOLTIP_DELAY_MS = 700;
 export const TOOLTIP_SKIP_DELAY_MS = 300;
 

@@ -4,7 +4,7 @@ import { reducer, TOAST_LIMIT, TOAST_REMOVE_DELAY_MS } from './use-toast';
 import { TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD_PX } from './toast';
 import { TOOLTIP_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from './tooltip';
 
-describe('toasts (spec buyer §9)', () => {
+describe('toasts (docs/product-rules.md, Client behaviour)', () => {
   it('uses the spec constants', () => {
     expect(TOAST_LIMIT).toBe(1);
     expect(TOAST_REMOVE_DELAY_MS).toBe(1_000_000);

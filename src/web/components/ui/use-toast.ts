@@ -1,7 +1,10 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { ToastActionElement, ToastProps } from './toast';
 
-/** Spec buyer §9: one toast at a time; a dismissed toast is removed after 1,000,000 ms. */
+/**
+ * One toast at a time; a dismissed toast is removed after 1,000,000 ms
+ * (docs/product-rules.md, Client behaviour).
+ */
 export const TOAST_LIMIT = 1;
 export const TOAST_REMOVE_DELAY_MS = 1_000_000;
 
@@ -93,6 +96,14 @@ export function toast(props: ToastInput) {
     },
   });
   return { id, dismiss, update };
+}
+
+/**
+ * Closes whatever toast is showing. A sheet that opens calls it, so no toast covers the sheet's
+ * own buttons (docs/product-rules.md, Client behaviour).
+ */
+export function dismissToasts(): void {
+  dispatch({ type: 'DISMISS_TOAST' });
 }
 
 export function useToast() {

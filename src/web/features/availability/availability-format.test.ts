@@ -7,7 +7,7 @@ import {
   todayLocalDate,
 } from './availability-format';
 
-describe('availabilityTexts (spec seller §2 Availability)', () => {
+describe('availabilityTexts (docs/product-rules.md, Account pages)', () => {
   it('speaks of pickups to sellers', () => {
     expect(availabilityTexts('seller').subtitle).toBe(
       'Set your weekly hours and blackout dates for customer pickups',
@@ -35,6 +35,7 @@ describe('formatting', () => {
   });
 
   it("gives today's local date as YYYY-MM-DD", () => {
-    expect(todayLocalDate(new Date(2026, 0, 5, 23, 30))).toBe('2026-01-05');
+    // 04:30 UTC on Jan 6 is still 10:30 PM on Jan 5 in Chicago, the marketplace's calendar.
+    expect(todayLocalDate(new Date('2026-01-06T04:30:00Z'))).toBe('2026-01-05');
   });
 });

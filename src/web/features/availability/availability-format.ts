@@ -1,4 +1,6 @@
+import { isoDateIn } from '@domain/marketplace-time';
 import type { Role } from '@domain/roles';
+import { marketplaceTimeZone } from '../../lib/format';
 
 export interface AvailabilityTexts {
   subtitle: string;
@@ -7,8 +9,9 @@ export interface AvailabilityTexts {
 }
 
 /**
- * Spec seller §2 Availability: the subtitle mentions pickups for sellers and deliveries otherwise
- * (the current role decides); the card descriptions follow it.
+ * The availability page's texts (docs/product-rules.md, Account pages): the subtitle mentions
+ * pickups for sellers and deliveries otherwise (the current role decides); the card descriptions
+ * follow it.
  */
 export function availabilityTexts(role: Role): AvailabilityTexts {
   return role === 'seller'
@@ -55,9 +58,11 @@ export function formatDateRange(startDate: string, endDate: string): string {
   return startDate === endDate ? formatDate(startDate) : `${formatDate(startDate)} – ${formatDate(endDate)}`;
 }
 
-/** Today in the browser's own calendar as YYYY-MM-DD (the value a date input takes). */
+/**
+ * Today in the marketplace's calendar as YYYY-MM-DD (the value a date input takes): blackout dates
+ * are days of the marketplace time zone, whatever the browser's (docs/product-rules.md, Dates and
+ * times).
+ */
 export function todayLocalDate(now: Date = new Date()): string {
-  const month = String(now.getMonth() + 1).padStart(2, '0');
-  const day = String(now.getDate()).padStart(2, '0');
-  return `${now.getFullYear()}-${month}-${day}`;
+  return isoDateIn(now, marketplaceTimeZone());
 }

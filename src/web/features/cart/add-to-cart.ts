@@ -1,6 +1,6 @@
 import type { ProductListItem } from '@domain/catalog';
 import { toast } from '../../components/ui/use-toast';
-import { cartStore, type CartProduct } from './cart-store';
+import { canAddOne, cartStore, type CartProduct } from './cart-store';
 
 /** The cart keeps the product's own fields, not the seller details of a list row. */
 export function toCartProduct(product: ProductListItem): CartProduct {
@@ -22,8 +22,19 @@ export function toCartProduct(product: ProductListItem): CartProduct {
   };
 }
 
-/** Puts one unit in the cart and says so. */
+/**
+ * Puts one unit in the cart and says so; when the cart already holds all of the stock the catalog
+ * reported, says that instead (docs/product-rules.md, Cart and checkout screens).
+ */
 export function addProductToCart(product: ProductListItem): void {
-  cartStore.add(toCartProduct(product));
+  const item = toCartProduct(product);
+  if (!canAddOne(cartStore.getSnapshot(), item)) {
+    toast({
+      title: 'No more in stock',
+      description: `Only ${product.stock} of ${product.name} in stock, and all of them are in your cart.`,
+    });
+    return;
+  }
+  cartStore.add(item);
   toast({ title: 'Added to cart', description: `${product.name} has been added to your cart.` });
 }

@@ -2,13 +2,17 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   addItem,
+  canAddOne,
   cartCount,
   cartTotal,
   CART_STORAGE_KEY,
   createCartStore,
   lineTotal,
+  maxQuantityOf,
   parseStoredCart,
+  refreshStock,
   removeItem,
+  stockNoteOf,
   updatePrice,
   updateQuantity,
   type CartItem,
@@ -18,7 +22,7 @@ import {
 const lamp: CartProduct = { id: 'p1', name: 'Desk Lamp', price: '12.50', sellerId: 's1' };
 const chair: CartProduct = { id: 'p2', name: 'Chair', price: 40, sellerId: 's2', offerPickup: true };
 
-describe('cart rules (spec buyer §4)', () => {
+describe('cart rules (docs/product-rules.md, Cart and checkout screens)', () => {
   it('starts a new item at quantity 1', () => {
     expect(addItem([], lamp)).toEqual([{ ...lamp, quantity: 1 }]);
   });
@@ -86,6 +90,57 @@ describe('cart rules (spec buyer §4)', () => {
     expect(parseStoredCart('{"id":"x"}')).toEqual([]);
     const raw = JSON.stringify([{ ...lamp, quantity: 1 }, { id: 'broken' }]);
     expect(parseStoredCart(raw)).toEqual([{ ...lamp, quantity: 1 }]);
+  });
+});
+
+describe('stock in the cart (docs/product-rules.md, Cart and checkout screens)', () => {
+  const bike: CartProduct = { id: 'b1', name: 'Cobalt Bike', price: '1250.00', sellerId: 's1', stock: 2, available: true };
+
+  it('adds up to the stock the catalog reported, and no further', () => {
+    const once = addItem([], bike);
+    const twice = addItem(once, bike);
+    expect(canAddOne(twice, bike)).toBe(false);
+    expect(addItem(twice, bike)).toEqual(twice);
+    expect(twice[0]?.quantity).toBe(2);
+  });
+
+  it('never raises a quantity above the stock, but lowers it freely', () => {
+    const two = [{ ...bike, quantity: 2 }];
+    expect(updateQuantity(two, 'b1', 5)[0]?.quantity).toBe(2);
+    // A cart from before the stock fell keeps its 5 until the buyer lowers it, one at a time or at once.
+    const five = [{ ...bike, quantity: 5 }];
+    expect(updateQuantity(five, 'b1', 6)[0]?.quantity).toBe(5);
+    expect(updateQuantity(five, 'b1', 4)[0]?.quantity).toBe(4);
+    expect(updateQuantity(five, 'b1', 1)[0]?.quantity).toBe(1);
+  });
+
+  it('knows no limit for a line without a reported stock, and none for an unavailable product', () => {
+    expect(maxQuantityOf({})).toBe(Number.POSITIVE_INFINITY);
+    expect(maxQuantityOf({ stock: 3, available: false })).toBe(0);
+    expect(canAddOne([], { ...bike, available: false })).toBe(false);
+    expect(canAddOne([], { ...bike, stock: 0 })).toBe(false);
+  });
+
+  it('says "Only N in stock" once + has stopped, and what cannot be bought', () => {
+    expect(stockNoteOf({ ...bike, quantity: 1 })).toBeNull();
+    expect(stockNoteOf({ ...bike, quantity: 2 })).toEqual({ text: 'Only 2 in stock', isProblem: false });
+    expect(stockNoteOf({ ...bike, quantity: 5 })).toEqual({ text: 'Only 2 in stock', isProblem: true });
+    expect(stockNoteOf({ ...bike, stock: 0, quantity: 1 })).toEqual({ text: 'Out of Stock', isProblem: true });
+    expect(stockNoteOf({ ...bike, available: false, quantity: 1 })).toEqual({
+      text: 'No longer available',
+      isProblem: true,
+    });
+  });
+
+  it('takes the current stock and availability when refreshed, keeping the price and quantity', () => {
+    const items: CartItem[] = [
+      { ...bike, quantity: 2 },
+      { ...lamp, quantity: 1 },
+    ];
+    const refreshed = refreshStock(items, [{ id: 'b1', stock: 1, available: true }]);
+    expect(refreshed[0]).toEqual({ ...bike, stock: 1, quantity: 2 });
+    expect(refreshed[1]).toBe(items[1]);
+    expect(refreshStock(items, [{ id: 'b1', stock: 2, available: true }])[0]).toBe(items[0]);
   });
 });
 

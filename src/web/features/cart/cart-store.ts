@@ -1,9 +1,15 @@
 import { z } from 'zod';
 
-/** Spec buyer §4 and §9: the cart lives in the browser's local storage under 'cart'. */
+/**
+ * The cart lives in the browser's local storage under 'cart'
+ * (docs/product-rules.md, Checkout and orders).
+ */
 export const CART_STORAGE_KEY = 'cart';
 
-/** Spec buyer §3: "product fields plus quantity and sellerId; price may be a number or numeric string". */
+/**
+ * A cart line: product fields plus quantity and sellerId; price may be a number or numeric string
+ * (docs/product-rules.md, Cart and checkout screens).
+ */
 export const cartItemSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -28,23 +34,105 @@ export type CartProduct = Omit<CartItem, 'quantity'>;
 
 // ---- The rules (pure) ----
 
-/** Adding an item already present raises its quantity by 1; a new item starts at 1. */
+/**
+ * The most of a product the cart takes: the stock the catalog last reported, none when it is not
+ * available, no limit when the cart never learnt the stock (an older cart)
+ * (docs/product-rules.md, Cart and checkout screens).
+ */
+export function maxQuantityOf(item: Pick<CartItem, 'stock' | 'available'>): number {
+  if (item.available === false) return 0;
+  return typeof item.stock === 'number' ? Math.max(0, Math.floor(item.stock)) : Number.POSITIVE_INFINITY;
+}
+
+/** Whether one more unit of this product fits in the cart (its stock is not all there yet). */
+export function canAddOne(items: readonly CartItem[], product: CartProduct): boolean {
+  const inCart = items.find((item) => item.id === product.id)?.quantity ?? 0;
+  return inCart < maxQuantityOf(product);
+}
+
+/**
+ * Adding an item already present raises its quantity by 1; a new item starts at 1; never beyond the
+ * stock the catalog reported (the cart stays as it is then).
+ */
 export function addItem(items: readonly CartItem[], product: CartProduct): CartItem[] {
+  if (!canAddOne(items, product)) return [...items];
   const existing = items.find((item) => item.id === product.id);
   if (existing) {
-    return items.map((item) => (item.id === product.id ? { ...item, quantity: item.quantity + 1 } : item));
+    // The product as the catalog just showed it: its stock and availability are the newest known.
+    const news = {
+      ...(product.stock === undefined ? {} : { stock: product.stock }),
+      ...(product.available === undefined ? {} : { available: product.available }),
+    };
+    return items.map((item) =>
+      item.id === product.id ? { ...item, ...news, quantity: item.quantity + 1 } : item,
+    );
   }
   return [...items, { ...product, quantity: 1 }];
 }
 
-/** Setting a quantity of 0 or less removes the item. */
+/**
+ * Setting a quantity of 0 or less removes the item; raising it stops at the stock the catalog last
+ * reported.
+ */
 export function updateQuantity(items: readonly CartItem[], id: string, quantity: number): CartItem[] {
   if (quantity <= 0) return removeItem(items, id);
   const whole = Math.floor(quantity);
-  return items.map((item) => (item.id === id ? { ...item, quantity: whole } : item));
+  return items.map((item) => {
+    if (item.id !== id) return item;
+    // Raising stops at the stock; lowering is always allowed, even while still above it.
+    const next = whole > item.quantity ? Math.min(whole, Math.max(maxQuantityOf(item), item.quantity)) : whole;
+    return { ...item, quantity: next };
+  });
 }
 
-/** The checkout found a new price (DECISIONS §5): the buyer accepted it, the cart shows it from now on. */
+export interface StockNote {
+  text: string;
+  /** The line cannot be checked out as it is (more than the stock, or none left). */
+  isProblem: boolean;
+}
+
+/**
+ * What a cart line says about its stock (docs/product-rules.md, Cart and checkout screens): "No
+ * longer available", "Out of Stock", or "Only 2 in stock" once the quantity has reached the stock
+ * (the + button stops there); nothing while more can be added.
+ */
+export function stockNoteOf(item: Pick<CartItem, 'stock' | 'available' | 'quantity'>): StockNote | null {
+  if (item.available === false) return { text: 'No longer available', isProblem: true };
+  const limit = maxQuantityOf(item);
+  if (limit === 0) return { text: 'Out of Stock', isProblem: true };
+  if (item.quantity >= limit) return { text: `Only ${limit} in stock`, isProblem: item.quantity > limit };
+  return null;
+}
+
+/** What the catalog says of a product now: the cart refreshes these when it is opened. */
+export interface ProductStockNews {
+  id: string;
+  stock: number;
+  available: boolean;
+}
+
+/**
+ * The cart opened again takes the catalog's current stock and availability
+ * (docs/product-rules.md, Cart and checkout screens). Prices stay as the buyer saw them: a change
+ * is the checkout's to show ("price changed"). The quantities stay too; the lines say when they are
+ * more than the stock.
+ */
+export function refreshStock(items: readonly CartItem[], news: readonly ProductStockNews[]): CartItem[] {
+  const byId = new Map(news.map((product) => [product.id, product]));
+  let changed = false;
+  const next = items.map((item) => {
+    const fresh = byId.get(item.id);
+    if (!fresh || (fresh.stock === item.stock && fresh.available === item.available)) return item;
+    changed = true;
+    return { ...item, stock: fresh.stock, available: fresh.available };
+  });
+  return changed ? next : [...items];
+}
+
+/**
+ * The checkout found a new price (docs/product-rules.md, Checkout and orders): the buyer accepted
+ * it, the cart shows it from now on.
+ */
 export function updatePrice(items: readonly CartItem[], id: string, price: string): CartItem[] {
   return items.map((item) => (item.id === id ? { ...item, price } : item));
 }
@@ -100,6 +188,7 @@ export interface CartStore {
   add: (product: CartProduct) => void;
   setQuantity: (id: string, quantity: number) => void;
   setPrice: (id: string, price: string) => void;
+  refreshStock: (news: readonly ProductStockNews[]) => void;
   remove: (id: string) => void;
   clear: () => void;
 }
@@ -176,6 +265,11 @@ export function createCartStore(
     add: (product) => write(addItem(getSnapshot(), product)),
     setQuantity: (id, quantity) => write(updateQuantity(getSnapshot(), id, quantity)),
     setPrice: (id, price) => write(updatePrice(getSnapshot(), id, price)),
+    refreshStock: (news) => {
+      const current = getSnapshot();
+      const next = refreshStock(current, news);
+      if (next.some((item, index) => item !== current[index])) write(next);
+    },
     remove: (id) => write(removeItem(getSnapshot(), id)),
     clear: () => write(EMPTY),
   };

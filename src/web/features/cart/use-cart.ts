@@ -8,6 +8,7 @@ export interface CartState {
   add: CartStore['add'];
   setQuantity: CartStore['setQuantity'];
   setPrice: CartStore['setPrice'];
+  refreshStock: CartStore['refreshStock'];
   remove: CartStore['remove'];
   clear: CartStore['clear'];
 }
@@ -26,6 +27,7 @@ export function useCart(store: CartStore = cartStore): CartState {
       add: store.add,
       setQuantity: store.setQuantity,
       setPrice: store.setPrice,
+      refreshStock: store.refreshStock,
       remove: store.remove,
       clear: store.clear,
     }),

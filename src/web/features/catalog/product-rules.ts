@@ -2,12 +2,15 @@ import type { ProductImage } from '@domain/catalog';
 import { deliveryFeeFor } from '@domain/fees';
 import { formatCents, parseCents } from '@domain/money';
 
-/** Spec buyer §5 and seller §4: a product can be bought when it is available and in stock. */
+/**
+ * A product can be bought when it is available and in stock
+ * (docs/product-rules.md, Catalog and distance).
+ */
 export function isPurchasable(product: { available: boolean; stock: number }): boolean {
   return product.available && product.stock > 0;
 }
 
-/** Spec buyer §2 "Product card": the location line shows only when both city and state exist. */
+/** The location line shows only when both city and state exist (docs/product-rules.md, Catalog screens). */
 export function sellerLocationOf(product: {
   sellerCity: string | null;
   sellerState: string | null;
@@ -17,21 +20,25 @@ export function sellerLocationOf(product: {
   return city && state ? `${city}, ${state}` : null;
 }
 
-/** "24 in stock", or "Out of Stock" when the product cannot be bought (spec buyer §2). */
+/**
+ * "24 in stock", or "Out of Stock" when the product cannot be bought
+ * (docs/product-rules.md, Catalog screens).
+ */
 export function stockTextOf(product: { available: boolean; stock: number }): string {
   return isPurchasable(product) ? `${product.stock} in stock` : 'Out of Stock';
 }
 
-/** Spec buyer §9: the text that describes trailer delivery. */
+/** The text that describes trailer delivery (docs/product-rules.md, Catalog screens). */
 export const TRAILER_DELIVERY_TEXT = '$50 base plus $2 per mile';
 
 export type DeliveryOption =
   { kind: 'seller'; fee: string } | { kind: 'driver'; fee: string } | { kind: 'trailer'; fee: string };
 
 /**
- * How this product reaches a buyer who orders it on its own, with the fee of DECISIONS §5
- * (the same function the checkout and the server use): the seller's own delivery at their fee,
- * otherwise a driver for 10.00, or a driver with a trailer for 50.00.
+ * How this product reaches a buyer who orders it on its own, with the delivery fee of checkout
+ * (docs/product-rules.md, Checkout and orders; the same function the checkout and the server use):
+ * the seller's own delivery at their fee, otherwise a driver for 10.00, or a driver with a trailer
+ * for 50.00.
  */
 export function deliveryOptionOf(product: {
   requiresTrailer: boolean;

@@ -5,6 +5,7 @@ import {
   checkoutBlocker,
   checkoutBodyFromSession,
   clearCheckoutSession,
+  dayOfSlotLabel,
   defaultAddressId,
   effectiveDeliveryMethod,
   groupSlotsByDay,
@@ -12,12 +13,13 @@ import {
   readCheckoutSession,
   saveCheckoutSession,
   sellersOf,
+  timeOfSlotLabel,
   toCheckoutBody,
 } from './checkout-rules';
 
 afterEach(() => window.sessionStorage.clear());
 
-describe('delivery method (spec buyer §4)', () => {
+describe('delivery method (docs/product-rules.md, Checkout and orders)', () => {
   it('offers pickup only when every item offers it', () => {
     expect(isPickupAvailable([{ offerPickup: true }, { offerPickup: true }])).toBe(true);
     expect(isPickupAvailable([{ offerPickup: true }, { offerPickup: false }])).toBe(false);
@@ -56,7 +58,7 @@ describe('delivery method (spec buyer §4)', () => {
   });
 });
 
-describe('what stops Proceed to Payment (spec buyer §5)', () => {
+describe('what stops Proceed to Payment (docs/product-rules.md, Checkout and orders)', () => {
   const base = { addresses: [{ id: 'a1' }], sellerIds: ['s1', 's2'], pickupTimes: {} };
 
   it('asks for a delivery address', () => {
@@ -104,7 +106,7 @@ describe('what stops Proceed to Payment (spec buyer §5)', () => {
   });
 });
 
-describe('session storage (spec buyer §2)', () => {
+describe('session storage (docs/product-rules.md, Cart and checkout screens)', () => {
   it('keeps the spec keys before /payment', () => {
     saveCheckoutSession({
       isPickup: true,
@@ -147,7 +149,7 @@ describe('session storage (spec buyer §2)', () => {
   });
 });
 
-describe('checkout body (DECISIONS §5: ids and quantities, never amounts)', () => {
+describe('checkout body, never amounts (docs/product-rules.md, Checkout and orders)', () => {
   const items = [
     { id: 'p1', quantity: 2, price: '12.5', sellerId: 's1' },
     { id: 'p2', quantity: 1, price: 40, sellerId: 's2' },
@@ -196,5 +198,21 @@ describe('pickup slots by day', () => {
       ['Mon, Nov 23', 2],
       ['Tue, Nov 24', 1],
     ]);
+  });
+
+  it('splits a label into the day and the time of day the two selects show', () => {
+    expect(dayOfSlotLabel('Mon, Nov 23 · 9:00 AM')).toBe('Mon, Nov 23');
+    expect(timeOfSlotLabel('Mon, Nov 23 · 9:00 AM')).toBe('9:00 AM');
+    expect(timeOfSlotLabel('odd label')).toBe('odd label');
+  });
+
+  it('sends no pickup time for a seller whose time was cleared by choosing another day', () => {
+    const body = toCheckoutBody([{ id: 'p1', quantity: 1, price: '1.00', sellerId: 's1' }], {
+      isPickup: true,
+      deliveryAddressId: null,
+      deliveryNotes: '',
+      pickupTimes: { s1: '' },
+    });
+    expect(body.scheduledPickupTimes).toEqual({});
   });
 });

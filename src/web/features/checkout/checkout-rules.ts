@@ -10,14 +10,17 @@ import {
 import type { CartItem } from '../cart/cart-store';
 
 /**
- * The checkout's rules in the browser (spec buyer §2 "Checkout", §4, §5). The server prices and
- * checks everything again (DECISIONS §5); these decide what the page offers and when the button
- * Proceed to Payment is enabled.
+ * The checkout's rules in the browser (docs/product-rules.md, Cart and checkout screens). The
+ * server prices and checks everything again (docs/product-rules.md, Checkout and orders); these
+ * decide what the page offers and when the button Proceed to Payment is enabled.
  */
 
 export type DeliveryMethod = 'delivery' | 'pickup';
 
-/** Spec buyer §4: pickup is selectable only when every cart item has offerPickup. */
+/**
+ * Pickup is selectable only when every cart item has offerPickup
+ * (docs/product-rules.md, Checkout and orders).
+ */
 export function isPickupAvailable(items: readonly Pick<CartItem, 'offerPickup'>[]): boolean {
   return items.length > 0 && items.every((item) => item.offerPickup === true);
 }
@@ -31,7 +34,10 @@ export function effectiveDeliveryMethod(chosen: DeliveryMethod, pickupAvailable:
   return chosen === 'pickup' && pickupAvailable ? 'pickup' : 'delivery';
 }
 
-/** Spec buyer §4: the primary address is preselected (the first one when none is marked primary). */
+/**
+ * The primary address is preselected, the first one when none is marked primary
+ * (docs/product-rules.md, Checkout and orders).
+ */
 export function defaultAddressId(addresses: readonly Pick<Address, 'id' | 'isPrimary'>[]): string | null {
   return (addresses.find((address) => address.isPrimary) ?? addresses[0])?.id ?? null;
 }
@@ -65,7 +71,8 @@ export interface CheckoutChoices {
 }
 
 /**
- * Spec buyer §5: what stops Proceed to Payment, or null when the buyer's choices are complete.
+ * What stops Proceed to Payment, or null when the buyer's choices are complete
+ * (docs/product-rules.md, Checkout and orders).
  * Delivery needs an address that exists; pickup needs a time for every seller.
  */
 export function checkoutBlocker(choices: CheckoutChoices): CheckoutBlocker | null {
@@ -89,7 +96,7 @@ export function itemProblemsOf(quote: CheckoutQuote | undefined): CheckoutQuote[
   return quote.problems.filter((problem) => problem.field === 'items' || problem.field === 'isPickup');
 }
 
-// ---- Session storage (spec buyer §2: kept before navigating to /payment) ----
+// ---- Session storage (docs/product-rules.md, Cart and checkout screens) ----
 
 /** The spec's session-storage keys, exactly. */
 export const CHECKOUT_SESSION_KEYS = {
@@ -186,7 +193,7 @@ export interface CheckoutBodyInput {
 
 /**
  * The checkout body (domain/checkout.ts). Only ids, quantities and the shown price go to the
- * server: it prices everything itself (DECISIONS §5).
+ * server: it prices everything itself (docs/product-rules.md, Checkout and orders).
  */
 export function toCheckoutBody(
   items: readonly Pick<CartItem, 'id' | 'quantity' | 'price' | 'sellerId'>[],
@@ -202,8 +209,9 @@ export function toCheckoutBody(
     deliveryNotes: !input.isPickup && notes ? notes : null,
     ...(input.isPickup
       ? {
+          // A seller whose time was cleared (another day picked) sends none yet.
           scheduledPickupTimes: Object.fromEntries(
-            Object.entries(input.pickupTimes).filter(([sellerId]) => sellerIds.has(sellerId)),
+            Object.entries(input.pickupTimes).filter(([sellerId, time]) => sellerIds.has(sellerId) && time),
           ),
         }
       : {}),
@@ -223,17 +231,33 @@ export function checkoutBodyFromSession(
   });
 }
 
-/** Slots grouped by their day, from labels like "Mon, Nov 23 · 9:00 AM" (DECISIONS §10), in order. */
+/**
+ * Slots grouped by their day, from labels like "Mon, Nov 23 · 9:00 AM"
+ * (docs/product-rules.md, Addresses, availability and slots), in order.
+ */
 export function groupSlotsByDay<T extends { label: string }>(
   slots: readonly T[],
 ): { day: string; slots: T[] }[] {
   const groups: { day: string; slots: T[] }[] = [];
   for (const slot of slots) {
-    const separator = slot.label.indexOf(' · ');
-    const day = separator > 0 ? slot.label.slice(0, separator) : '';
+    const day = dayOfSlotLabel(slot.label);
     const last = groups[groups.length - 1];
     if (last && last.day === day) last.slots.push(slot);
     else groups.push({ day, slots: [slot] });
   }
   return groups;
+}
+
+const SLOT_SEPARATOR = ' · ';
+
+/** "Mon, Nov 23 · 9:00 AM" → "Mon, Nov 23": the day a slot is on, as the server labelled it. */
+export function dayOfSlotLabel(label: string): string {
+  const separator = label.indexOf(SLOT_SEPARATOR);
+  return separator > 0 ? label.slice(0, separator) : '';
+}
+
+/** "Mon, Nov 23 · 9:00 AM" → "9:00 AM": the time of day a slot starts. */
+export function timeOfSlotLabel(label: string): string {
+  const separator = label.indexOf(SLOT_SEPARATOR);
+  return separator > 0 ? label.slice(separator + SLOT_SEPARATOR.length) : label;
 }

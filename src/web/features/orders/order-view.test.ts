@@ -9,7 +9,7 @@ import {
   timelineOf,
 } from './order-view';
 
-describe('timeline (spec buyer §4)', () => {
+describe('timeline (docs/product-rules.md, Order lifecycle)', () => {
   it('labels the driver path and marks every step up to the current one done, with times', () => {
     const order = makeOrder({ status: 'assigned', driverId: 'd' });
     const steps = timelineOf(order, [
@@ -49,7 +49,7 @@ describe('timeline (spec buyer §4)', () => {
   });
 });
 
-describe('who sees and does what (DECISIONS §3, §7)', () => {
+describe('who sees and does what (docs/product-rules.md, Roles and permissions; Order lifecycle)', () => {
   it('hides prices from drivers only', () => {
     expect(seesPrices('driver')).toBe(false);
     expect(seesPrices('buyer')).toBe(true);
@@ -66,7 +66,7 @@ describe('who sees and does what (DECISIONS §3, §7)', () => {
   });
 });
 
-describe('directions link (spec buyer §2)', () => {
+describe('directions link (docs/product-rules.md, Order screens)', () => {
   it('goes from the pickup coordinates to the delivery address', () => {
     const url = new URL(directionsUrl(makeOrder()) ?? '');
     expect(url.origin + url.pathname).toBe('https://www.google.com/maps/dir/');

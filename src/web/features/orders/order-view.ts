@@ -3,19 +3,23 @@ import { parseRate } from '@domain/money';
 import { canTransition, fulfilmentOf, TIMELINE, timelineSteps, type Party } from '@domain/order-status';
 import type { Order, OrderEvent } from '@domain/orders';
 import type { Role } from '@domain/roles';
-import { formatAddressLine } from '../../lib/format';
+import { formatAddressLine, formatDateTime as formatMarketplaceDateTime } from '../../lib/format';
 
 /**
- * The order details view's rules (spec buyer §2 "Order details view", §4; DECISIONS §3, §7), pure so
- * every role's screen shows the same thing.
+ * The order details view's rules
+ * (docs/product-rules.md, Order screens; Roles and permissions; Order lifecycle), pure so every
+ * role's screen shows the same thing.
  */
 
-/** Drivers never see item prices and see only their own earnings (DECISIONS §3). */
+/**
+ * Drivers never see item prices and see only their own earnings
+ * (docs/product-rules.md, Roles and permissions).
+ */
 export function seesPrices(viewerRole: Role): boolean {
   return viewerRole !== 'driver';
 }
 
-/** Buyer or seller while pending, admin until finished (DECISIONS §7). */
+/** Buyer or seller while pending, admin until finished (docs/product-rules.md, Order lifecycle). */
 export function canCancel(
   order: Pick<Order, 'status' | 'isPickup' | 'sellerDelivery'>,
   viewerRole: Role,
@@ -34,8 +38,9 @@ export interface TimelineStep {
 }
 
 /**
- * Spec buyer §4: the steps of the order's path, every step up to the current one done, each with
- * the time of its status change. A cancelled order shows the steps it reached, then Cancelled.
+ * The timeline (docs/product-rules.md, Order lifecycle): the steps of the order's path, every step
+ * up to the current one done, each with the time of its status change. A cancelled order shows the
+ * steps it reached, then Cancelled.
  */
 export function timelineOf(
   order: Pick<Order, 'status' | 'isPickup' | 'sellerDelivery' | 'createdAt'>,
@@ -81,18 +86,12 @@ export function formatRatePercent(rate: string): string {
   return `${Number.isInteger(percent) ? percent : percent.toFixed(2).replace(/0+$/, '')}%`;
 }
 
-/** "Mar 3, 2026, 2:30 PM" in the viewer's time zone; null for no time. */
+/**
+ * "Mar 3, 2026 · 2:30 PM CST": in the marketplace time zone, whatever the viewer's
+ * (docs/product-rules.md, Dates and times); null for no time.
+ */
 export function formatDateTime(iso: string | null | undefined): string | null {
-  if (!iso) return null;
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return null;
-  return date.toLocaleString(undefined, {
-    month: 'short',
-    day: 'numeric',
-    year: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-  });
+  return formatMarketplaceDateTime(iso);
 }
 
 export function formatPickupAddress(address: PickupAddress | null): string | null {
@@ -109,9 +108,9 @@ export function deliveryDestination(order: Pick<Order, 'isPickup' | 'deliveryAdd
 const DIRECTIONS_BASE = 'https://www.google.com/maps/dir/?api=1';
 
 /**
- * Spec buyer §2: a Google Maps directions link from the pickup coordinates (or the pickup address)
- * to the delivery address. A pickup order has no delivery address: the link leads to the pickup
- * place from wherever the viewer is. Null when neither end is known.
+ * A Google Maps directions link (docs/product-rules.md, Order screens) from the pickup coordinates
+ * (or the pickup address) to the delivery address. A pickup order has no delivery address: the link
+ * leads to the pickup place from wherever the viewer is. Null when neither end is known.
  */
 export function directionsUrl(
   order: Pick<Order, 'isPickup' | 'deliveryAddress' | 'pickupAddress'>,
@@ -136,7 +135,8 @@ export function directionsUrl(
 
 /**
  * Which order of a list is shown: the one the viewer picked, else the one asked for (the order
- * just paid, from the address), else the first (spec buyer §2: selected automatically).
+ * just paid, from the address), else the first (docs/product-rules.md, Order screens: selected
+ * automatically).
  */
 export function selectedOrderId(
   orders: readonly Pick<Order, 'id'>[] | undefined,

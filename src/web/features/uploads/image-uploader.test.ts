@@ -42,7 +42,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('ImageUploader restrictions (spec seller §5, §8, §9)', () => {
+describe('ImageUploader restrictions (docs/product-rules.md, Uploader)', () => {
   it('refuses a file over 10 MB with the spec message, and sends nothing', () => {
     const fetchMock = mockFetch(uploadUrlRoute);
     const { uploader } = makeUploader();
@@ -99,7 +99,7 @@ describe('ImageUploader restrictions (spec seller §5, §8, §9)', () => {
   });
 });
 
-describe('ImageUploader uploads (spec seller §4, §7)', () => {
+describe('ImageUploader uploads (docs/product-rules.md, Uploader)', () => {
   it('asks for a URL, PUTs the file to it and reports the object path', async () => {
     const fetchMock = mockFetch(uploadUrlRoute);
     const { uploader, onUploaded } = makeUploader();
@@ -172,7 +172,7 @@ describe('ImageUploader uploads (spec seller §4, §7)', () => {
   });
 });
 
-describe('ImageUploader retries (spec seller §8, §9)', () => {
+describe('ImageUploader retries (docs/product-rules.md, Uploader)', () => {
   it('retries a server error with the same URL, and then succeeds', async () => {
     vi.useFakeTimers();
     const fetchMock = mockFetch(uploadUrlRoute);
@@ -258,7 +258,7 @@ describe('ImageUploader retries (spec seller §8, §9)', () => {
   });
 });
 
-describe('ImageUploader offline (spec seller §8, §9)', () => {
+describe('ImageUploader offline (docs/product-rules.md, Uploader)', () => {
   let online = true;
   beforeEach(() => {
     online = true;

@@ -31,13 +31,19 @@ export interface UploadNotice {
 export interface ImageUploaderSnapshot {
   /** Files are being sent, or wait for a retry; the picker is closed meanwhile. */
   isUploading: boolean;
-  /** Whole percent of all files in this batch, updated at most every 500 ms (spec seller §9). */
+  /**
+   * Whole percent of all files in this batch, updated at most every 500 ms
+   * (docs/product-rules.md, Uploader).
+   */
   progress: number;
   notices: readonly UploadNotice[];
 }
 
 export interface ImageUploaderOptions {
-  /** How many files may be chosen at once (spec seller §9: 1 for profile, driver and delivery photos). */
+  /**
+   * How many files may be chosen at once (docs/product-rules.md, Uploader: 1 for profile, driver
+   * and delivery photos).
+   */
   maxNumberOfFiles: number;
   /** Called once per uploaded file with the object path to send as imageUrl. */
   onUploaded: (objectPath: string, fileName: string) => void;
@@ -52,8 +58,8 @@ const IDLE: ImageUploaderSnapshot = { isUploading: false, progress: 0, notices: 
 /**
  * Like Uppy's default logger, quiet but for errors. Uppy logs a failed request as an error; here each
  * failure is retried or shown to the person as a notice, an expected outcome rather than a fault of
- * the page, so it goes to the console as a warning (CONVENTIONS: an unexpected console error fails
- * the end-to-end tests).
+ * the page, so it goes to the console as a warning (docs/product-rules.md, Code layout rules: an
+ * unexpected console error fails the end-to-end tests).
  */
 const uploaderLogger = {
   debug: (): void => {},
@@ -72,11 +78,11 @@ function isUserFacing(error: Error): boolean {
 let uploaderCount = 0;
 
 /**
- * Uploads images straight to object storage (DECISIONS §9) with Uppy's S3 uploader: each file gets
- * a presigned URL from POST /api/objects/upload and is sent in one PUT (multipart is off: the spec's
- * images are at most 10 MB). On top of Uppy's own short retries, a failed file is retried after
- * 0, 1, 3 and 5 seconds (spec seller §8), with a new URL when the old one expired; offline, it
- * waits until the browser is back online.
+ * Uploads images straight to object storage (docs/product-rules.md, Uploads and who sees a file)
+ * with Uppy's S3 uploader: each file gets a presigned URL from POST /api/objects/upload and is sent
+ * in one PUT (multipart is off: the spec's images are at most 10 MB). On top of Uppy's own short
+ * retries, a failed file is retried after 0, 1, 3 and 5 seconds (docs/product-rules.md, Uploader),
+ * with a new URL when the old one expired; offline, it waits until the browser is back online.
  */
 export class ImageUploader {
   readonly uppy: ImageUppy;
@@ -214,7 +220,7 @@ export class ImageUploader {
     const action = classifyUploadError(error);
     if (action === 'renew') this.#urls.delete(file.id);
     if (action !== 'final' && isOffline()) {
-      // Spec seller §8: offline pauses uploads until online; that wait is not a retry.
+      // Offline pauses uploads until online; that wait is not a retry (docs/product-rules.md, Uploader).
       this.#waitingForOnline.add(file.id);
       return;
     }

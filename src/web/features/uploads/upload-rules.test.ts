@@ -15,7 +15,7 @@ function s3Error(status: number, body = '') {
 
 const jsonBody = (message: string) => JSON.stringify({ message, code: 'x', requestId: 'r' });
 
-describe('upload failures (spec seller §8)', () => {
+describe('upload failures (docs/product-rules.md, Uploader)', () => {
   it('retries server errors, rate limits and requests that got no answer', () => {
     expect(classifyUploadError(s3Error(500))).toBe('retry');
     expect(classifyUploadError(s3Error(503))).toBe('retry');

@@ -3,36 +3,43 @@ import { errorBodySchema } from '@domain/errors';
 import { MAX_UPLOAD_BYTES } from '@domain/uploads';
 import { ApiError } from '../../lib/api-client';
 
-/** Spec seller §9: at most 10 MB (10485760 bytes) per file, images only. */
+/** At most 10 MB (10485760 bytes) per file, images only (docs/product-rules.md, Uploader). */
 export const MAX_IMAGE_BYTES = MAX_UPLOAD_BYTES;
 export const ALLOWED_IMAGE_TYPES = ['image/*'];
 
-/** Spec seller §9: profile, driver and delivery photos take 1 file; a product at most 10 images. */
+/**
+ * Profile, driver and delivery photos take 1 file; a product at most 10 images
+ * (docs/product-rules.md, Uploader).
+ */
 export const SINGLE_IMAGE = 1;
 export const MAX_PRODUCT_IMAGES = 10;
 
-/** Spec seller §9: six files upload at a time. */
+/** Six files upload at a time (docs/product-rules.md, Uploader). */
 export const UPLOAD_CONCURRENCY = 6;
 
-/** Spec seller §8 and §9: server and network errors are retried after these delays, then given up. */
+/**
+ * Server and network errors are retried after these delays, then given up
+ * (docs/product-rules.md, Uploader).
+ */
 export const UPLOAD_RETRY_DELAYS_MS: readonly number[] = [0, 1000, 3000, 5000];
 
-/** Spec seller §9: uploader notices go after 5000 ms; "Connected to the Internet" after 3000 ms. */
+/**
+ * Uploader notices go after 5000 ms; "Connected to the Internet" after 3000 ms
+ * (docs/product-rules.md, Uploader).
+ */
 export const UPLOAD_NOTICE_TIMEOUT_MS = 5000;
 export const ONLINE_NOTICE_TIMEOUT_MS = 3000;
 
-/**
- * Spec seller §9: progress updates are throttled to 500 ms. Uppy's core throttles its total progress
- * to exactly this (lodash throttle, leading and trailing), and the progress bar reads only that.
- */
-export const PROGRESS_THROTTLE_MS = 500;
+// Progress updates are throttled to 500 ms (docs/product-rules.md, Uploader). Uppy's core throttles
+// its total progress to exactly this (lodash throttle, leading and trailing), and the progress bar
+// reads only that.
 
 /** English plural rule: 1 -> form 0, anything else -> form 1. */
 const pluralizeEnglish = (count: number): number => (count === 1 ? 0 : 1);
 
 /**
- * Spec seller §8 "Upload messages", word for word. Uppy's own strings name the file and the size;
- * the spec's do not, so the ones that differ are replaced.
+ * The uploader's messages (docs/product-rules.md, Uploader), word for word. Uppy's own strings name
+ * the file and the size; the spec's do not, so the ones that differ are replaced.
  */
 export const UPLOADER_LOCALE: Locale = {
   strings: {
@@ -57,7 +64,7 @@ export const UPLOADER_LOCALE: Locale = {
 };
 
 /**
- * What to do after a failed upload (spec seller §8):
+ * What to do after a failed upload (docs/product-rules.md, Uploader):
  * - 'retry': the same presigned URL again after the next delay (server and network errors, 429);
  * - 'renew': a new presigned URL after the next delay (403 'Request has expired', 409);
  * - 'final': give up (every other 4xx, and anything that is not a request failing).

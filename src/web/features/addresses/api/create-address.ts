@@ -9,7 +9,10 @@ export async function createAddress(body: AddressBody): Promise<Address> {
   return addressSchema.parse(await apiSend('POST', '/api/addresses', body));
 }
 
-/** Spec seller §8: 'Failed to create address' (with the server's reason, such as the 20-address limit). */
+/**
+ * 'Failed to create address', with the server's reason such as the 20-address limit
+ * (docs/product-rules.md, Account pages).
+ */
 export function useCreateAddress() {
   const queryClient = useQueryClient();
   return useMutation({

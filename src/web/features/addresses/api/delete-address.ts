@@ -8,7 +8,7 @@ export async function deleteAddress(id: string): Promise<void> {
   await apiRequest('DELETE', `/api/addresses/${encodeURIComponent(id)}`);
 }
 
-/** Spec seller §8: 'Failed to delete address'. */
+/** 'Failed to delete address' (docs/product-rules.md, Account pages). */
 export function useDeleteAddress() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -3,8 +3,9 @@ import { ADDRESSES_KEY } from './get-addresses';
 
 /**
  * After any address change: the list, and the product lists, whose distances are measured from
- * the buyer's primary address (DECISIONS §4). Query keys are URLs (spec buyer §7), so the catalog's
- * key is named by its URL here rather than imported from another feature.
+ * the buyer's primary address (docs/product-rules.md, Catalog and distance). Query keys are URLs
+ * (docs/product-rules.md, Client behaviour), so the catalog's key is named by its URL here rather
+ * than imported from another feature.
  */
 export function invalidateAfterAddressChange(queryClient: QueryClient): Promise<void> {
   return Promise.all([

@@ -9,7 +9,7 @@ export async function setPrimaryAddress(id: string): Promise<Address> {
   return addressSchema.parse(await apiSend('POST', `/api/addresses/${encodeURIComponent(id)}/set-primary`));
 }
 
-/** Spec seller §8: 'Failed to set primary address'. */
+/** 'Failed to set primary address' (docs/product-rules.md, Account pages). */
 export function useSetPrimaryAddress() {
   const queryClient = useQueryClient();
   return useMutation({

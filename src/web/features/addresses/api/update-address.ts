@@ -14,7 +14,7 @@ export async function updateAddress({ id, body }: UpdateAddressInput): Promise<A
   return addressSchema.parse(await apiSend('PATCH', `/api/addresses/${encodeURIComponent(id)}`, body));
 }
 
-/** Spec seller §8: 'Failed to update address'. */
+/** 'Failed to update address' (docs/product-rules.md, Account pages). */
 export function useUpdateAddress() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -56,7 +56,7 @@ const saved: Address = {
   updatedAt: '2026-01-01T00:00:00.000Z',
 };
 
-describe('canValidateAddress (spec seller §5 Address form)', () => {
+describe('canValidateAddress (docs/product-rules.md, Account pages)', () => {
   it('needs address line 1, city, state and ZIP code; line 2 is optional', () => {
     const full = { addressLine1: '1 A St', addressLine2: '', city: 'X', state: 'IL', zipCode: '62701' };
     expect(canValidateAddress(full)).toBe(true);
@@ -67,7 +67,7 @@ describe('canValidateAddress (spec seller §5 Address form)', () => {
   });
 });
 
-describe('AddressForm (spec seller §4 Address validation, §5, §8)', () => {
+describe('AddressForm (docs/product-rules.md, Addresses, availability and slots; Account pages)', () => {
   it('enables Validate Address only once the four required fields are filled', () => {
     mockFetch();
     renderForm();
@@ -93,18 +93,48 @@ describe('AddressForm (spec seller §4 Address validation, §5, §8)', () => {
             latitude: 39.79907,
             longitude: -89.64387,
             isVerified: true,
+            validationToken: 'proof-of-100-main-st',
           })
         : undefined,
     );
     renderForm();
     fill(springfield);
     fireEvent.click(validateButton());
-    expect(await screen.findByText('Address verified')).toBeTruthy();
-    expect(screen.getByText(/39\.7991, -89\.6439/)).toBeTruthy();
+    expect(await screen.findByText('Address verified')).toBeVisible();
+    expect(screen.getByText(/39\.7991, -89\.6439/)).toBeVisible();
     expect(value('input-city')).toBe('Springfield');
     expect(value('input-state')).toBe('IL');
     const body: unknown = JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body));
     expect(body).toMatchObject({ city: 'springfield', zipCode: '62701', country: 'US' });
+  });
+
+  it('sends the proof of the validation along when the validated fields are saved as they are', async () => {
+    const fetchMock = mockFetch(
+      (url) =>
+        url === '/api/addresses/validate'
+          ? jsonResponse({
+              status: 'success',
+              addressLine1: '100 Main St',
+              addressLine2: null,
+              city: 'Springfield',
+              state: 'IL',
+              zipCode: '62701',
+              latitude: 39.8,
+              longitude: -89.6,
+              isVerified: true,
+              validationToken: 'proof-of-100-main-st',
+            })
+          : undefined,
+      (url, init) => (url === '/api/addresses' && init?.method === 'POST' ? jsonResponse(saved, 201) : undefined),
+    );
+    const { onSaved } = renderForm();
+    fill(springfield);
+    fireEvent.click(validateButton());
+    await screen.findByText('Address verified');
+    fireEvent.click(screen.getByTestId('button-save-address'));
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    const body: unknown = JSON.parse(String(fetchMock.mock.calls[1]?.[1]?.body));
+    expect(body).toMatchObject({ addressLine1: '100 Main St', validationToken: 'proof-of-100-main-st' });
   });
 
   it('an unavailable result toasts "Validation unavailable", clears the coordinates and still saves', async () => {
@@ -121,6 +151,7 @@ describe('AddressForm (spec seller §4 Address validation, §5, §8)', () => {
               latitude: null,
               longitude: null,
               isVerified: false,
+              validationToken: null,
             })
           : undefined,
       (url, init) =>
@@ -157,7 +188,7 @@ describe('AddressForm (spec seller §4 Address validation, §5, §8)', () => {
       await screen.findByText('We could not verify this address, but you can still save it.', {
         selector: '[data-testid="validation-result"] p',
       }),
-    ).toBeTruthy();
+    ).toBeVisible();
     expect(screen.getByTestId('validation-result').getAttribute('data-status')).toBe('unavailable');
   });
 
@@ -178,7 +209,7 @@ describe('AddressForm (spec seller §4 Address validation, §5, §8)', () => {
     renderForm();
     fill(springfield);
     fireEvent.click(validateButton());
-    expect(await screen.findByText('State must be a US state, for example IL')).toBeTruthy();
+    expect(await screen.findByText('State must be a US state, for example IL')).toBeVisible();
     expect(screen.getByTestId('validation-result').getAttribute('data-status')).toBe('idle');
     expect(screen.getByTestId('input-state').getAttribute('aria-invalid')).toBe('true');
   });
@@ -196,6 +227,7 @@ describe('AddressForm (spec seller §4 Address validation, §5, §8)', () => {
             latitude: 39.8,
             longitude: -89.6,
             isVerified: true,
+            validationToken: 'proof-of-100-main-st',
           })
         : undefined,
     );
@@ -207,12 +239,42 @@ describe('AddressForm (spec seller §4 Address validation, §5, §8)', () => {
     expect(screen.getByTestId('validation-result').getAttribute('data-status')).toBe('idle');
   });
 
+  it('sends no proof for fields edited after validating, so the saved address is not verified', async () => {
+    const fetchMock = mockFetch(
+      (url) =>
+        url === '/api/addresses/validate'
+          ? jsonResponse({
+              status: 'success',
+              addressLine1: '100 main st',
+              addressLine2: null,
+              city: 'Springfield',
+              state: 'IL',
+              zipCode: '62701',
+              latitude: 39.8,
+              longitude: -89.6,
+              isVerified: true,
+              validationToken: 'proof-of-100-main-st',
+            })
+          : undefined,
+      (url, init) => (url === '/api/addresses' && init?.method === 'POST' ? jsonResponse(saved, 201) : undefined),
+    );
+    const { onSaved } = renderForm();
+    fill(springfield);
+    fireEvent.click(validateButton());
+    await screen.findByText('Address verified');
+    fill({ 'input-address-line1': '200 Main St' });
+    fireEvent.click(screen.getByTestId('button-save-address'));
+    await waitFor(() => expect(onSaved).toHaveBeenCalled());
+    const body: unknown = JSON.parse(String(fetchMock.mock.calls[1]?.[1]?.body));
+    expect(body).toMatchObject({ addressLine1: '200 Main St', validationToken: null });
+  });
+
   it('checks the fields with the shared rules before calling the server', () => {
     const fetchMock = mockFetch();
     renderForm();
     fill({ ...springfield, 'input-zip-code': '627' });
     fireEvent.click(screen.getByTestId('button-save-address'));
-    expect(screen.getByText(ZIP_CODE_MESSAGE)).toBeTruthy();
+    expect(screen.getByText(ZIP_CODE_MESSAGE)).toBeVisible();
     expect(screen.getByTestId('input-zip-code').getAttribute('aria-invalid')).toBe('true');
     expect(fetchMock).not.toHaveBeenCalled();
   });
@@ -234,8 +296,8 @@ describe('AddressForm (spec seller §4 Address validation, §5, §8)', () => {
     renderForm();
     fill(springfield);
     fireEvent.click(screen.getByTestId('button-save-address'));
-    expect(await screen.findByText('City must be a real place')).toBeTruthy();
-    expect(screen.getByText(/^Failed to create address/)).toBeTruthy();
+    expect(await screen.findByText('City must be a real place')).toBeVisible();
+    expect(screen.getByText(/^Failed to create address/)).toBeVisible();
   });
 
   it('edits an address with PATCH and toasts "Failed to update address" on failure', async () => {
@@ -248,7 +310,7 @@ describe('AddressForm (spec seller §4 Address validation, §5, §8)', () => {
     expect(value('input-city')).toBe('Springfield');
     fill({ 'input-address-line1': '101 Main St' });
     fireEvent.click(screen.getByTestId('button-save-address'));
-    expect(await screen.findByText('Failed to update address: Address not found')).toBeTruthy();
+    expect(await screen.findByText('Failed to update address: Address not found')).toBeVisible();
     const body: unknown = JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body));
     expect(body).toEqual({
       addressLine1: '101 Main St',
@@ -257,6 +319,7 @@ describe('AddressForm (spec seller §4 Address validation, §5, §8)', () => {
       state: 'IL',
       zipCode: '62701',
       country: 'US',
+      validationToken: null,
     });
   });
 });

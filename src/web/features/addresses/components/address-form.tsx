@@ -23,14 +23,27 @@ export interface AddressFormValues {
 
 type FieldName = keyof AddressFormValues;
 
-/** Spec seller §4 "Address validation": idle, success or unavailable. */
+/**
+ * Address validation: idle, success or unavailable
+ * (docs/product-rules.md, Addresses, availability and slots).
+ */
 export type AddressValidationState =
   | { status: 'idle' }
-  | { status: 'success'; latitude: number | null; longitude: number | null; isVerified: boolean }
+  | {
+      status: 'success';
+      latitude: number | null;
+      longitude: number | null;
+      isVerified: boolean;
+      /** The server's proof that these very fields were verified; sent back on save. */
+      validationToken: string | null;
+    }
   | { status: 'unavailable'; latitude: null; longitude: null; isVerified: false };
 
 const IDLE: AddressValidationState = { status: 'idle' };
-/** Spec seller §8: an unavailable result clears the coordinates and leaves the address unverified. */
+/**
+ * An unavailable result clears the coordinates and leaves the address unverified
+ * (docs/product-rules.md, Account pages).
+ */
 const UNAVAILABLE: AddressValidationState = {
   status: 'unavailable',
   latitude: null,
@@ -38,14 +51,17 @@ const UNAVAILABLE: AddressValidationState = {
   isVerified: false,
 };
 
-/** The marketplace is US-only (spec seller §3 "country (default US)", decision 0005). */
+/** The marketplace is US-only (docs/product-rules.md, Addresses, availability and slots; decision 0005). */
 const COUNTRY = 'US';
 
 export const VALIDATION_UNAVAILABLE_TITLE = 'Validation unavailable';
 export const VALIDATION_UNAVAILABLE_DESCRIPTION =
   'We could not verify this address, but you can still save it.';
 
-/** Spec seller §5 "Address form": validation needs address line 1, city, state and ZIP code. */
+/**
+ * The address form: validation needs address line 1, city, state and ZIP code
+ * (docs/product-rules.md, Account pages).
+ */
 export function canValidateAddress(values: AddressFormValues): boolean {
   return [values.addressLine1, values.city, values.state, values.zipCode].every(
     (value) => value.trim().length > 0,
@@ -67,8 +83,9 @@ function formatCoordinate(value: number | null): string {
 }
 
 /**
- * The address form of the add and edit dialogs (spec seller §2, §5): Validate Address is optional
- * and never blocks saving; the rules themselves come from the shared schema in domain/addresses.
+ * The address form of the add and edit dialogs (docs/product-rules.md, Account pages): Validate
+ * Address is optional and never blocks saving; the rules themselves come from the shared schema in
+ * domain/addresses.
  */
 export function AddressForm({
   address,
@@ -151,6 +168,7 @@ export function AddressForm({
           latitude: result.latitude,
           longitude: result.longitude,
           isVerified: result.isVerified,
+          validationToken: result.validationToken,
         });
       },
       onError: (error) => {
@@ -165,7 +183,8 @@ export function AddressForm({
           showInvalid(serverFields);
           return;
         }
-        // Spec seller §8: a failed validation clears the coordinates; the address can still be saved.
+        // A failed validation clears the coordinates; the address can still be saved
+        // (docs/product-rules.md, Account pages).
         showUnavailable();
       },
     });
@@ -179,7 +198,10 @@ export function AddressForm({
       return;
     }
     setErrors({});
-    const body = { ...parsed.data, addressLine2: parsed.data.addressLine2 || null };
+    // Verified only when verified (docs/product-rules.md, Addresses, availability and slots): the
+    // proof goes along only while the fields are the ones validated; any edit reset it to idle.
+    const validationToken = validation.status === 'success' ? validation.validationToken : null;
+    const body = { ...parsed.data, addressLine2: parsed.data.addressLine2 || null, validationToken };
     const onError = (error: unknown) => {
       const serverFields = fieldErrorsOf(error);
       if (serverFields) showInvalid(serverFields);
@@ -238,7 +260,7 @@ export function AddressForm({
             name="addressLine2"
             autoComplete="address-line2"
             maxLength={200}
-            placeholder="Apartment, suite, unit"
+            placeholder="e.g. Apt 4B"
             value={values.addressLine2}
             onChange={(event) => update('addressLine2', event.target.value)}
             data-testid="input-address-line2"
@@ -266,7 +288,7 @@ export function AddressForm({
               name="state"
               autoComplete="address-level1"
               maxLength={50}
-              placeholder="IL"
+              placeholder="e.g. IL"
               value={values.state}
               onChange={(event) => update('state', event.target.value)}
               data-testid="input-state"
@@ -281,7 +303,7 @@ export function AddressForm({
               autoComplete="postal-code"
               inputMode="numeric"
               maxLength={10}
-              placeholder="62701"
+              placeholder="e.g. 62701"
               value={values.zipCode}
               onChange={(event) => update('zipCode', event.target.value)}
               data-testid="input-zip-code"

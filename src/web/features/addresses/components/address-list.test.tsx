@@ -51,12 +51,12 @@ function renderList() {
   return { onAdd, onEdit };
 }
 
-describe('AddressList (spec seller §2 Addresses, §8)', () => {
+describe('AddressList (docs/product-rules.md, Account pages)', () => {
   it('shows a loading state, then the empty state with an add button', async () => {
     mockFetch(listing([]));
     const { onAdd } = renderList();
     expect(screen.getByRole('status').textContent).toContain('Loading addresses...');
-    expect(await screen.findByText(NO_ADDRESSES_TEXT)).toBeTruthy();
+    expect(await screen.findByText(NO_ADDRESSES_TEXT)).toBeVisible();
     fireEvent.click(screen.getByTestId('button-add-first-address'));
     expect(onAdd).toHaveBeenCalled();
   });
@@ -66,14 +66,14 @@ describe('AddressList (spec seller §2 Addresses, §8)', () => {
     const { onEdit } = renderList();
     const homeCard = await screen.findByTestId('card-address-a1');
     const officeCard = screen.getByTestId('card-address-a2');
-    expect(within(homeCard).getByText('Apt 2')).toBeTruthy();
-    expect(within(homeCard).getByText('Springfield, IL 62701')).toBeTruthy();
-    expect(within(homeCard).getByTestId('badge-primary')).toBeTruthy();
-    expect(within(homeCard).getByTestId('badge-verified')).toBeTruthy();
+    expect(within(homeCard).getByText('Apt 2')).toBeVisible();
+    expect(within(homeCard).getByText('Springfield, IL 62701')).toBeVisible();
+    expect(within(homeCard).getByTestId('badge-primary')).toBeVisible();
+    expect(within(homeCard).getByTestId('badge-verified')).toBeVisible();
     expect(within(homeCard).queryByTestId('button-set-primary')).toBeNull();
     expect(within(officeCard).queryByTestId('badge-primary')).toBeNull();
     expect(within(officeCard).queryByTestId('badge-verified')).toBeNull();
-    expect(within(officeCard).getByRole('button', { name: 'Set as Primary 200 Oak Ave' })).toBeTruthy();
+    expect(within(officeCard).getByRole('button', { name: 'Set as Primary 200 Oak Ave' })).toBeEnabled();
     fireEvent.click(within(officeCard).getByTestId('button-edit-address'));
     expect(onEdit).toHaveBeenCalledWith(office);
   });
@@ -94,12 +94,13 @@ describe('AddressList (spec seller §2 Addresses, §8)', () => {
     renderList();
     fireEvent.click(await screen.findByTestId('button-set-primary'));
     await waitFor(() =>
-      expect(within(screen.getByTestId('card-address-a2')).getByTestId('badge-primary')).toBeTruthy(),
+      expect(within(screen.getByTestId('card-address-a2')).queryByTestId('badge-primary')).toBeVisible(),
     );
+    expect(within(screen.getByTestId('card-address-a1')).queryByTestId('badge-primary')).toBeNull();
     const init = fetchMock.mock.calls.find(([url]) => url === '/api/addresses/a2/set-primary')?.[1];
     expect(init?.body).toBeUndefined();
     expect(init?.headers).toEqual({});
-    expect(await screen.findByText('Primary address updated')).toBeTruthy();
+    expect(await screen.findByText('Primary address updated')).toBeVisible();
   });
 
   it('says "Failed to set primary address" when the server refuses', async () => {
@@ -108,7 +109,7 @@ describe('AddressList (spec seller §2 Addresses, §8)', () => {
     );
     renderList();
     fireEvent.click(await screen.findByTestId('button-set-primary'));
-    expect(await screen.findByText('Failed to set primary address')).toBeTruthy();
+    expect(await screen.findByText('Failed to set primary address')).toBeVisible();
   });
 
   it('deletes only after confirmation', async () => {
@@ -125,7 +126,7 @@ describe('AddressList (spec seller §2 Addresses, §8)', () => {
     const officeCard = await screen.findByTestId('card-address-a2');
     fireEvent.click(within(officeCard).getByTestId('button-delete-address'));
     const dialog = await screen.findByRole('alertdialog');
-    expect(within(dialog).getByText(/200 Oak Ave, Chicago, IL 60601 will be removed/)).toBeTruthy();
+    expect(within(dialog).getByText(/200 Oak Ave, Chicago, IL 60601 will be removed/)).toBeVisible();
     fireEvent.click(within(dialog).getByTestId('button-cancel-delete'));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'DELETE')).toBe(false);
@@ -133,7 +134,7 @@ describe('AddressList (spec seller §2 Addresses, §8)', () => {
     fireEvent.click(within(officeCard).getByTestId('button-delete-address'));
     fireEvent.click(within(await screen.findByRole('alertdialog')).getByTestId('button-confirm-delete'));
     await waitFor(() => expect(screen.queryByTestId('card-address-a2')).toBeNull());
-    expect(await screen.findByText('Address deleted')).toBeTruthy();
+    expect(await screen.findByText('Address deleted')).toBeVisible();
   });
 
   it('says "Failed to delete address" when the delete fails', async () => {
@@ -145,8 +146,8 @@ describe('AddressList (spec seller §2 Addresses, §8)', () => {
     renderList();
     fireEvent.click(await screen.findByTestId('button-delete-address'));
     const dialog = await screen.findByRole('alertdialog');
-    expect(within(dialog).getByText(/newest remaining address will become your primary/)).toBeTruthy();
+    expect(within(dialog).getByText(/newest remaining address will become your primary/)).toBeVisible();
     fireEvent.click(within(dialog).getByTestId('button-confirm-delete'));
-    expect(await screen.findByText('Failed to delete address: Address not found')).toBeTruthy();
+    expect(await screen.findByText('Failed to delete address: Address not found')).toBeVisible();
   });
 });

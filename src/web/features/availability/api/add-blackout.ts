@@ -9,7 +9,10 @@ export async function addBlackout(body: BlackoutBody): Promise<Blackout> {
   return blackoutSchema.parse(await apiSend('POST', '/api/availability/blackouts', body));
 }
 
-/** Spec seller §8: 'Failed to add blackout date', with the server's reason when it gave one. */
+/**
+ * 'Failed to add blackout date', with the server's reason when it gave one
+ * (docs/product-rules.md, Account pages).
+ */
 export function useAddBlackout() {
   const queryClient = useQueryClient();
   return useMutation({

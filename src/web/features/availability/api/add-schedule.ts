@@ -9,7 +9,10 @@ export async function addSchedule(body: ScheduleBody): Promise<Schedule> {
   return scheduleSchema.parse(await apiSend('POST', '/api/availability/schedules', body));
 }
 
-/** Spec seller §8: 'Failed to add schedule', with the server's reason when it gave one. */
+/**
+ * 'Failed to add schedule', with the server's reason when it gave one
+ * (docs/product-rules.md, Account pages).
+ */
 export function useAddSchedule() {
   const queryClient = useQueryClient();
   return useMutation({

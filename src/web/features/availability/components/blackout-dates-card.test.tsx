@@ -17,11 +17,11 @@ function input(testId: string): HTMLInputElement {
   return element;
 }
 
-describe('BlackoutDatesCard (spec seller §2, §8)', () => {
+describe('BlackoutDatesCard (docs/product-rules.md, Account pages)', () => {
   it('says when there are no blackout dates; the form starts with today', async () => {
     mockFetch((url) => (url === URL ? jsonResponse([]) : undefined));
     renderWithProviders(<BlackoutDatesCard description="Days off." />);
-    expect(await screen.findByText(NO_BLACKOUTS_TEXT)).toBeTruthy();
+    expect(await screen.findByText(NO_BLACKOUTS_TEXT)).toBeVisible();
     expect(input('input-start-date').value).toBe(todayLocalDate());
     expect(input('input-end-date').value).toBe(todayLocalDate());
     expect(input('input-start-date').type).toBe('date');
@@ -51,8 +51,8 @@ describe('BlackoutDatesCard (spec seller §2, §8)', () => {
     fireEvent.change(input('input-blackout-reason'), { target: { value: 'Holiday' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add blackout dates' }));
     const row = await screen.findByTestId('row-blackout-b1');
-    expect(within(row).getByText('Thu, Dec 24, 2026 – Sat, Dec 26, 2026')).toBeTruthy();
-    expect(within(row).getByText('Holiday')).toBeTruthy();
+    expect(within(row).getByText('Thu, Dec 24, 2026 – Sat, Dec 26, 2026')).toBeVisible();
+    expect(within(row).getByText('Holiday')).toBeVisible();
     const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')?.[1];
     expect(JSON.parse(String(post?.body))).toEqual({
       startDate: '2026-12-24',
@@ -76,7 +76,7 @@ describe('BlackoutDatesCard (spec seller §2, §8)', () => {
     fireEvent.change(input('input-start-date'), { target: { value: '2099-05-10' } });
     fireEvent.change(input('input-end-date'), { target: { value: '2099-05-01' } });
     fireEvent.click(screen.getByTestId('button-add-blackout'));
-    expect(screen.getByText(END_BEFORE_START_MESSAGE)).toBeTruthy();
+    expect(screen.getByText(END_BEFORE_START_MESSAGE)).toBeVisible();
     expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(false);
   });
 
@@ -89,6 +89,6 @@ describe('BlackoutDatesCard (spec seller §2, §8)', () => {
     renderWithProviders(<BlackoutDatesCard description="Days off." />);
     await screen.findByText(NO_BLACKOUTS_TEXT);
     fireEvent.click(screen.getByTestId('button-add-blackout'));
-    expect(await screen.findByText('Failed to add blackout date')).toBeTruthy();
+    expect(await screen.findByText('Failed to add blackout date')).toBeVisible();
   });
 });

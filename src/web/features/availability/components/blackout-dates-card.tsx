@@ -17,7 +17,7 @@ export const NO_BLACKOUTS_TEXT = 'No blackout dates';
 
 type FieldName = 'startDate' | 'endDate' | 'reason';
 
-/** Spec seller §2 Availability: days off, each a range of whole days with an optional reason. */
+/** Days off, each a range of whole days with an optional reason (docs/product-rules.md, Account pages). */
 export function BlackoutDatesCard({ description }: { description: string }) {
   const { data: blackouts, isLoading, isError } = useBlackouts();
   const deleteBlackout = useDeleteBlackout();

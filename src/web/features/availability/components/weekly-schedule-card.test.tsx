@@ -28,11 +28,11 @@ function input(testId: string): HTMLInputElement {
   return element;
 }
 
-describe('WeeklyScheduleCard (spec seller §2, §5, §8)', () => {
+describe('WeeklyScheduleCard (docs/product-rules.md, Account pages)', () => {
   it('says when there are no weekly hours, and the form starts at Monday 09:00 to 17:00', async () => {
     mockFetch((url) => (url === URL ? jsonResponse([]) : undefined));
     renderWithProviders(<WeeklyScheduleCard description="When you work." />);
-    expect(await screen.findByText(NO_SCHEDULES_TEXT)).toBeTruthy();
+    expect(await screen.findByText(NO_SCHEDULES_TEXT)).toBeVisible();
     expect(screen.getByTestId('select-schedule-day').textContent).toContain('Monday');
     expect(input('input-start-time').value).toBe('09:00');
     expect(input('input-end-time').value).toBe('17:00');
@@ -53,11 +53,11 @@ describe('WeeklyScheduleCard (spec seller §2, §5, §8)', () => {
     await screen.findByText(NO_SCHEDULES_TEXT);
     fireEvent.click(screen.getByRole('button', { name: 'Add hours' }));
     const row = await screen.findByTestId('row-schedule-s1');
-    expect(within(row).getByText('Monday')).toBeTruthy();
-    expect(within(row).getByText('9:00 AM – 5:00 PM')).toBeTruthy();
+    expect(within(row).getByText('Monday')).toBeVisible();
+    expect(within(row).getByText('9:00 AM – 5:00 PM')).toBeVisible();
     const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')?.[1];
     expect(JSON.parse(String(post?.body))).toEqual({ dayOfWeek: 1, startTime: '09:00', endTime: '17:00' });
-    expect(await screen.findByText('Schedule added')).toBeTruthy();
+    expect(await screen.findByText('Schedule added')).toBeVisible();
   });
 
   it('removes a row', async () => {
@@ -71,7 +71,7 @@ describe('WeeklyScheduleCard (spec seller §2, §5, §8)', () => {
     });
     renderWithProviders(<WeeklyScheduleCard description="When you work." />);
     fireEvent.click(await screen.findByRole('button', { name: 'Remove Wednesday 10:00 AM – 2:30 PM' }));
-    expect(await screen.findByText(NO_SCHEDULES_TEXT)).toBeTruthy();
+    expect(await screen.findByText(NO_SCHEDULES_TEXT)).toBeVisible();
   });
 
   it('says "Failed to add schedule" with the server message', async () => {
@@ -85,7 +85,7 @@ describe('WeeklyScheduleCard (spec seller §2, §5, §8)', () => {
     renderWithProviders(<WeeklyScheduleCard description="When you work." />);
     await screen.findByText(NO_SCHEDULES_TEXT);
     fireEvent.click(screen.getByTestId('button-add-schedule'));
-    expect(await screen.findByText('Failed to add schedule: Too many schedules')).toBeTruthy();
+    expect(await screen.findByText('Failed to add schedule: Too many schedules')).toBeVisible();
   });
 
   it('checks the times with the shared rules and accepts an end before the start', async () => {
@@ -94,11 +94,11 @@ describe('WeeklyScheduleCard (spec seller §2, §5, §8)', () => {
     await screen.findByText(NO_SCHEDULES_TEXT);
     fireEvent.change(input('input-start-time'), { target: { value: '' } });
     fireEvent.click(screen.getByTestId('button-add-schedule'));
-    expect(screen.getByText('Start time must be a time like 09:00 (HH:mm, 24-hour)')).toBeTruthy();
+    expect(screen.getByText('Start time must be a time like 09:00 (HH:mm, 24-hour)')).toBeVisible();
     expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(false);
 
     fireEvent.change(input('input-start-time'), { target: { value: '18:00' } });
-    expect(screen.getByText('Ends before it starts, so this range offers no times.')).toBeTruthy();
+    expect(screen.getByText('Ends before it starts, so this range offers no times.')).toBeVisible();
     await waitFor(() => expect(input('input-start-time').value).toBe('18:00'));
   });
 });

@@ -27,7 +27,10 @@ function timeRange(schedule: Pick<Schedule, 'startTime' | 'endTime'>): string {
   return `${formatTime(schedule.startTime)} – ${formatTime(schedule.endTime)}`;
 }
 
-/** Spec seller §2 Availability: the weekly schedule, with a form that starts at Monday 09:00 to 17:00. */
+/**
+ * The weekly schedule, with a form that starts at Monday 09:00 to 17:00
+ * (docs/product-rules.md, Account pages).
+ */
 export function WeeklyScheduleCard({ description }: { description: string }) {
   const { data: schedules, isLoading, isError } = useSchedules();
   const deleteSchedule = useDeleteSchedule();
@@ -136,7 +139,8 @@ function AddScheduleForm() {
     });
   };
 
-  // Spec seller §5: times are not validated for order; such a range simply offers no times.
+  // Times are not validated for order; such a range simply offers no times
+  // (docs/product-rules.md, Addresses, availability and slots).
   const endsBeforeStart = startTime !== '' && endTime !== '' && endTime <= startTime;
 
   return (

@@ -13,23 +13,39 @@ import {
   SheetTrigger,
 } from '../../../components/ui/sheet';
 import { WithTooltip } from '../../../components/ui/tooltip';
+import { dismissToasts } from '../../../components/ui/use-toast';
 import { formatPrice } from '../../../lib/format';
+import { useAuth } from '../../../lib/use-auth';
 import { cn } from '../../../lib/utils';
+import { useRefreshCartStock } from '../api/get-cart-stock';
+import { maxQuantityOf } from '../cart-store';
 import { useCart } from '../use-cart';
+import { CartLineNote } from './cart-line-note';
 import { QuantityControl } from './quantity-control';
 
 function itemsLabel(count: number): string {
   return count === 1 ? '1 item' : `${count} items`;
 }
 
-/** The header's cart button and the "Shopping Cart" panel it opens (spec buyer §2). */
+/**
+ * The header's cart button and the "Shopping Cart" panel it opens
+ * (docs/product-rules.md, Cart and checkout screens).
+ */
 export function CartSheet() {
   const { items, total, count, setQuantity, remove } = useCart();
+  const { user } = useAuth();
   const [open, setOpen] = useState(false);
   const close = () => setOpen(false);
+  useRefreshCartStock(open);
+  const onOpenChange = (next: boolean) => {
+    // An open sheet is modal: a toast over it would hide its buttons and could not be closed
+    // (docs/product-rules.md, Client behaviour).
+    if (next) dismissToasts();
+    setOpen(next);
+  };
 
   return (
-    <Sheet open={open} onOpenChange={setOpen}>
+    <Sheet open={open} onOpenChange={onOpenChange}>
       <WithTooltip label="Shopping cart">
         <SheetTrigger asChild>
           <Button
@@ -97,9 +113,11 @@ export function CartSheet() {
                       itemId={item.id}
                       itemName={item.name}
                       quantity={item.quantity}
+                      maximum={maxQuantityOf(item)}
                       onChange={(quantity) => setQuantity(item.id, quantity)}
                       size="sm"
                     />
+                    <CartLineNote item={item} viewerId={user?.id ?? null} />
                   </div>
                 </li>
               ))}

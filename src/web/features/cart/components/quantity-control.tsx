@@ -6,8 +6,16 @@ interface QuantityControlProps {
   itemName: string;
   quantity: number;
   onChange: (quantity: number) => void;
-  /** The cart page keeps at least 1 (spec buyer §5); the sheet lets the last one go. */
+  /**
+   * The cart page keeps at least 1 (docs/product-rules.md, Cart and checkout screens); the sheet
+   * lets the last one go.
+   */
   minimum?: 0 | 1;
+  /**
+   * The stock the catalog last reported: + stops there (docs/product-rules.md, Cart and checkout
+   * screens). None: no limit known.
+   */
+  maximum?: number;
   size?: 'sm' | 'default';
 }
 
@@ -18,6 +26,7 @@ export function QuantityControl({
   quantity,
   onChange,
   minimum = 0,
+  maximum = Number.POSITIVE_INFINITY,
   size = 'default',
 }: QuantityControlProps) {
   const buttonClass = size === 'sm' ? 'size-8' : 'size-9';
@@ -46,6 +55,7 @@ export function QuantityControl({
         size="icon"
         className={buttonClass}
         onClick={() => onChange(quantity + 1)}
+        disabled={quantity + 1 > maximum}
         aria-label={`Increase quantity of ${itemName}`}
         data-testid={`button-increase-${itemId}`}
       >

@@ -20,7 +20,7 @@ export function productImagesQueryOptions(id: string) {
 
 /**
  * The gallery's images, asked for once the product is known to exist. The product detail already
- * carries them, so the gallery shows those at once while the spec's own call (buyer §7) answers.
+ * carries them, so the gallery shows those at once while the images call answers.
  */
 export function useProductImages(id: string, fromDetail: readonly ProductImage[] | undefined) {
   return useQuery({

@@ -1,4 +1,4 @@
-import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { z } from 'zod';
 import {
@@ -13,7 +13,10 @@ import { apiGet } from '../../../lib/api-client';
 export const PRODUCTS_KEY = '/api/products';
 export const PRODUCTS_WITH_DISTANCE_KEY = '/api/products/with-distance';
 
-/** "All" means no category filter (spec buyer §5: All or an exact category name). */
+/**
+ * "All" means no category filter (docs/product-rules.md, Catalog and distance: All or an exact
+ * category name).
+ */
 export const ALL_CATEGORIES = 'All';
 
 /** One "Load more" brings this many; divisible by the grid's 1 to 4 columns, so rows stay full. */
@@ -25,7 +28,8 @@ export interface ProductQuery {
   /**
    * null: the distance filter is off and the plain list is read (GET /api/products). A number:
    * the filter is on and GET /api/products/with-distance is read, where 500 means any distance
-   * (spec buyer §9) and is sent without maxDistance, so the cards still show their miles.
+   * (docs/product-rules.md, Catalog and distance) and is sent without maxDistance, so the cards
+   * still show their miles.
    */
   maxDistance: number | null;
 }
@@ -111,4 +115,19 @@ export function useProducts(query: ProductQuery) {
   const pages = result.data?.pages;
   const products = useMemo(() => (pages ? uniqueProducts(pages) : undefined), [pages]);
   return { ...result, products };
+}
+
+/** How many products the landing's featured strip shows. */
+export const FEATURED_PRODUCT_COUNT = 8;
+
+/**
+ * The newest available products, one small page: the landing's featured strip, asked for only once
+ * the strip is about to be seen (docs/product-rules.md, Routes and headers).
+ */
+export function useFeaturedProducts(count = FEATURED_PRODUCT_COUNT) {
+  const query = normaliseProductQuery({ search: '', category: ALL_CATEGORIES, maxDistance: null });
+  return useQuery({
+    queryKey: [PRODUCTS_KEY, query, 'featured', count] as const,
+    queryFn: ({ signal }) => fetchProducts(query, { limit: count, offset: 0 }, signal),
+  });
 }

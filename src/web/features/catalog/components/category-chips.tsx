@@ -8,7 +8,10 @@ interface CategoryChipsProps {
   onSelect: (category: string) => void;
 }
 
-/** "All" plus one chip per category (spec buyer §2); the pressed chip is the active filter. */
+/**
+ * "All" plus one chip per category (docs/product-rules.md, Catalog screens); the pressed chip is
+ * the active filter.
+ */
 export function CategoryChips({ categories, selected, onSelect }: CategoryChipsProps) {
   const names = [ALL_CATEGORIES, ...categories.map((c) => c.name)];
   return (

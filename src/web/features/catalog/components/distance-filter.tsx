@@ -1,18 +1,25 @@
 import { useId } from 'react';
 import { Link } from 'wouter';
-import { MapPin, MapPinOff, Navigation } from 'lucide-react';
+import { LogIn, MapPin, MapPinOff, Navigation } from 'lucide-react';
 import { ANY_DISTANCE_MILES, MIN_DISTANCE_MILES } from '@domain/catalog';
 import { Button } from '../../../components/ui/button';
+import { signIn } from '../../../lib/navigation';
 import { cn } from '../../../lib/utils';
 
-/** "1 mile", "25 miles", and at 500 "Any distance" (spec buyer §9: 500 means any). */
+/**
+ * "1 mile", "25 miles", and at 500 "Any distance" (docs/product-rules.md, Catalog and distance: 500
+ * means any).
+ */
 export function distanceLabel(miles: number): string {
   if (miles >= ANY_DISTANCE_MILES) return 'Any distance';
   return miles === 1 ? '1 mile' : `${miles} miles`;
 }
 
-/** Where the buyer's distance is measured from: their primary address, once it has coordinates. */
-export type LocationStatus = 'loading' | 'available' | 'unavailable';
+/**
+ * Where the buyer's distance is measured from: their primary address, once it has coordinates. A
+ * visitor has none: the distance filter needs a sign-in (docs/product-rules.md, Catalog and distance).
+ */
+export type LocationStatus = 'loading' | 'available' | 'unavailable' | 'signed-out';
 
 interface DistanceFilterProps {
   locationStatus: LocationStatus;
@@ -24,10 +31,12 @@ interface DistanceFilterProps {
 }
 
 /**
- * The signed-in buyer's distance filter (spec buyer §2, §9): a switch, then a slider from 1 to
+ * The signed-in buyer's distance filter
+ * (docs/product-rules.md, Catalog screens; Catalog and distance): a switch, then a slider from 1 to
  * 500 miles in steps of 1 whose value is shown as miles, or "Any distance" at 500. Without a
- * primary address that has coordinates there is nothing to measure from (DECISIONS §4), so the
- * panel says "Location not available" and links to the addresses page instead.
+ * primary address that has coordinates there is nothing to measure from
+ * (docs/product-rules.md, Catalog and distance), so the panel says "Location not available" and
+ * links to the addresses page instead.
  */
 export function DistanceFilter({
   locationStatus,
@@ -41,6 +50,38 @@ export function DistanceFilter({
   const sliderId = useId();
   const outputId = useId();
   const hintId = useId();
+
+  if (locationStatus === 'signed-out') {
+    return (
+      <div
+        className={cn(
+          'flex flex-col gap-3 rounded-xl border bg-card p-4 sm:flex-row sm:items-center',
+          className,
+        )}
+        data-testid="distance-filter"
+      >
+        <div className="flex min-w-0 flex-1 items-start gap-3">
+          <Navigation className="mt-0.5 size-5 shrink-0 text-muted-foreground" aria-hidden="true" />
+          <div className="min-w-0">
+            <p className="font-medium">Filter by distance</p>
+            <p className="text-sm text-muted-foreground" data-testid="text-distance-sign-in">
+              Sign in to see how far each seller is and show only products nearby.
+            </p>
+          </div>
+        </div>
+        <Button
+          variant="outline"
+          size="sm"
+          className="self-start sm:self-center"
+          onClick={() => signIn({ returnTo: `${window.location.pathname}${window.location.search}` })}
+          data-testid="button-sign-in-for-distance"
+        >
+          <LogIn aria-hidden="true" />
+          Sign In
+        </Button>
+      </div>
+    );
+  }
 
   if (locationStatus === 'unavailable') {
     return (

@@ -7,15 +7,19 @@ import { formatMilesAway, formatOneDecimal, formatPrice } from '../../../lib/for
 import { isPurchasable, sellerLocationOf } from '../product-rules';
 import { ProductImage } from '../../../components/product-image';
 
-/** A product in the grid (spec buyer §2 "Product card"); the whole card opens /products/{id}. */
+/** A product in the grid (docs/product-rules.md, Catalog screens); the whole card opens /products/{id}. */
 export function ProductCard({
   product,
   onAdd,
+  viewerId = null,
 }: {
   product: ProductListItem;
   onAdd: (product: ProductListItem) => void;
+  /** Who is looking; a seller's own products cannot be added (docs/product-rules.md, Checkout and orders). */
+  viewerId?: string | null;
 }) {
   const purchasable = isPurchasable(product);
+  const isOwn = viewerId !== null && viewerId === product.sellerId;
   const location = sellerLocationOf(product);
 
   return (
@@ -43,6 +47,11 @@ export function ProductCard({
             <Badge variant="warning" data-testid={`badge-trailer-${product.id}`}>
               <Truck aria-hidden="true" />
               Trailer
+            </Badge>
+          ) : null}
+          {isOwn ? (
+            <Badge variant="secondary" data-testid={`badge-own-product-${product.id}`}>
+              Your product
             </Badge>
           ) : null}
         </div>
@@ -107,9 +116,9 @@ export function ProductCard({
             size="sm"
             // Above the card's stretched link, so this click adds instead of opening the product.
             className="relative z-10"
-            disabled={!purchasable}
+            disabled={!purchasable || isOwn}
             onClick={() => onAdd(product)}
-            aria-label={`Add ${product.name} to cart`}
+            aria-label={isOwn ? `${product.name} is your product` : `Add ${product.name} to cart`}
             data-testid={`button-add-to-cart-${product.id}`}
           >
             <Plus aria-hidden="true" />

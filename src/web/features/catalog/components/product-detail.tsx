@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import {
+  LogIn,
   MapPin,
+  MessageSquare,
   Navigation,
   Package,
   PackageCheck,
@@ -16,10 +18,12 @@ import {
   type LucideIcon,
 } from 'lucide-react';
 import type { ProductDetail as ProductDetailData, ProductImage } from '@domain/catalog';
+import { OWN_PRODUCT_NOTE } from '@domain/checkout';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { formatMilesAway, formatOneDecimal, formatPrice } from '../../../lib/format';
+import { signIn } from '../../../lib/navigation';
 import {
   deliveryOptionOf,
   galleryOf,
@@ -31,7 +35,10 @@ import {
 } from '../product-rules';
 import { ProductGallery } from './product-gallery';
 
-/** Spec buyer §2: the detail page shows a placeholder rating of 4.5 with 24 reviews. */
+/**
+ * The detail page shows a placeholder rating of 4.5 with 24 reviews
+ * (docs/product-rules.md, Catalog screens).
+ */
 export const PLACEHOLDER_RATING = 4.5;
 export const PLACEHOLDER_REVIEW_COUNT = 24;
 
@@ -87,7 +94,8 @@ function DeliveryRow({ option }: { option: DeliveryOption }) {
         </InfoRow>
       );
     case 'trailer':
-      // Spec buyer §9 describes trailer delivery this way; the fee charged is DECISIONS §5's flat 50.00.
+      // The screens describe trailer delivery this way; the fee charged is a flat 50.00
+      // (docs/product-rules.md, Catalog screens; Checkout and orders).
       return (
         <InfoRow icon={Truck} title="Trailer delivery" value={TRAILER_DELIVERY_TEXT} testId="info-delivery">
           Delivered by one of our drivers with a trailer.
@@ -107,15 +115,54 @@ interface ProductDetailProps {
   /** The extra images (GET /api/products/{id}/images). */
   images: readonly ProductImage[];
   onAdd: (product: ProductDetailData) => void;
+  /** Who is looking: a user's id, or null for a visitor. */
+  viewerId: string | null;
+  /** How many of this product the cart holds already: Add stops at the stock. */
+  inCartQuantity?: number;
 }
 
 /**
- * Spec buyer §2 Product detail: gallery, name, badges, price, category, description, seller,
- * stock, delivery and pickup information, Add to Cart (disabled when unavailable) and Continue
- * Shopping. The message-the-seller card comes with messaging.
+ * The message-the-seller card (docs/product-rules.md, Catalog screens): a visitor is asked to sign
+ * in; messaging itself is not built yet, so a signed-in buyer sees no card.
  */
-export function ProductDetail({ product, images, onAdd }: ProductDetailProps) {
+function MessageSellerCard({ productId }: { productId: string }) {
+  return (
+    <Card data-testid="card-message-seller">
+      <CardHeader className="pb-4">
+        <CardTitle as="h2" className="flex items-center gap-2">
+          <MessageSquare className="size-5" aria-hidden="true" />
+          Message the seller
+        </CardTitle>
+      </CardHeader>
+      <CardContent className="flex flex-col items-start gap-3">
+        <p className="text-sm text-muted-foreground" data-testid="text-login-to-message">
+          Please log in to message the seller
+        </p>
+        <Button
+          variant="outline"
+          size="sm"
+          onClick={() => signIn({ returnTo: `/products/${productId}` })}
+          data-testid="button-sign-in-to-message"
+        >
+          <LogIn aria-hidden="true" />
+          Sign In
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}
+
+/**
+ * The product detail (docs/product-rules.md, Catalog screens): gallery, name, badges, price,
+ * category, description, seller, stock, delivery and pickup information, Add to Cart (disabled when
+ * unavailable, for the seller's own product, and once the cart holds the whole stock) and Continue
+ * Shopping. A visitor sees the message-the-seller card asking them to sign in.
+ */
+export function ProductDetail({ product, images, onAdd, viewerId, inCartQuantity = 0 }: ProductDetailProps) {
   const purchasable = isPurchasable(product);
+  // A seller cannot buy their own product (docs/product-rules.md, Checkout and orders).
+  const isOwn = viewerId !== null && viewerId === product.sellerId;
+  const allInCart = purchasable && inCartQuantity >= product.stock;
   const location = sellerLocationOf(product);
   const description = product.description?.trim();
 
@@ -179,11 +226,20 @@ export function ProductDetail({ product, images, onAdd }: ProductDetailProps) {
             )}
             {stockTextOf(product)}
           </p>
+          {isOwn ? (
+            <p className="text-sm text-muted-foreground" data-testid="text-own-product">
+              {OWN_PRODUCT_NOTE}
+            </p>
+          ) : allInCart ? (
+            <p className="text-sm text-muted-foreground" data-testid="text-all-in-cart">
+              All {product.stock} in stock are in your cart.
+            </p>
+          ) : null}
           <div className="flex flex-col gap-3 sm:flex-row">
             <Button
               size="lg"
               className="sm:flex-1"
-              disabled={!purchasable}
+              disabled={!purchasable || isOwn || allInCart}
               onClick={() => onAdd(product)}
               data-testid="button-add-to-cart"
             >
@@ -230,6 +286,8 @@ export function ProductDetail({ product, images, onAdd }: ProductDetailProps) {
             </ul>
           </CardContent>
         </Card>
+
+        {viewerId === null ? <MessageSellerCard productId={product.id} /> : null}
 
         <Card data-testid="card-delivery">
           <CardHeader className="pb-4">

@@ -4,7 +4,7 @@ import type { ProductListItem } from '@domain/catalog';
 import { Button } from '../../../components/ui/button';
 import { ProductCard } from './product-card';
 
-/** Spec buyer §8: the one text for a product list that could not be read. */
+/** The one text for a product list that could not be read (docs/product-rules.md, Catalog screens). */
 export const FETCH_PRODUCTS_FAILED_TEXT = 'Failed to fetch products';
 
 export interface ProductGridPaging {
@@ -21,6 +21,8 @@ interface ProductGridProps {
   isError: boolean;
   onAdd: (product: ProductListItem) => void;
   paging?: ProductGridPaging;
+  /** Who is looking: their own products cannot be added. */
+  viewerId?: string | null;
 }
 
 function LoadMore({ hasMore, isLoadingMore, loadMoreFailed, onLoadMore }: ProductGridPaging) {
@@ -47,10 +49,11 @@ function LoadMore({ hasMore, isLoadingMore, loadMoreFailed, onLoadMore }: Produc
 }
 
 /**
- * The products with their loading, empty and failure texts (spec buyer §2, §8) and the "Load
- * more" button that pages through the rest. The test id sits on a wrapper that is always there.
+ * The products with their loading, empty and failure texts (docs/product-rules.md, Catalog screens)
+ * and the "Load more" button that pages through the rest. The test id sits on a wrapper that is
+ * always there.
  */
-export function ProductGrid({ products, isLoading, isError, onAdd, paging }: ProductGridProps) {
+export function ProductGrid({ products, isLoading, isError, onAdd, paging, viewerId = null }: ProductGridProps) {
   let content: ReactNode;
   if (isLoading) {
     content = (
@@ -78,7 +81,7 @@ export function ProductGrid({ products, isLoading, isError, onAdd, paging }: Pro
         <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
           {products.map((product) => (
             <li key={product.id} className="flex [&>article]:w-full">
-              <ProductCard product={product} onAdd={onAdd} />
+              <ProductCard product={product} onAdd={onAdd} viewerId={viewerId} />
             </li>
           ))}
         </ul>

@@ -3,7 +3,10 @@ import { z } from 'zod';
 import { slotSchema, type Slot } from '@domain/availability';
 import { apiGet } from '../../../lib/api-client';
 
-/** GET /api/availability/slots/{sellerId}: the seller's pickup times (spec buyer §7). */
+/**
+ * GET /api/availability/slots/{sellerId}: the seller's pickup times
+ * (docs/product-rules.md, Cart and checkout screens).
+ */
 export async function fetchPickupSlots(sellerId: string, signal?: AbortSignal): Promise<Slot[]> {
   return z
     .array(slotSchema)

@@ -21,7 +21,10 @@ interface DeliveryInformationSectionProps {
   onNotesChange: (notes: string) => void;
 }
 
-/** Spec buyer §2: the buyer's addresses (primary preselected), Manage Addresses, delivery notes. */
+/**
+ * The buyer's addresses (primary preselected), Manage Addresses, delivery notes
+ * (docs/product-rules.md, Cart and checkout screens).
+ */
 export function DeliveryInformationSection({
   addresses,
   isLoading,

@@ -48,7 +48,10 @@ function MethodOption({ value, checked, disabled, title, description, icon, onSe
   );
 }
 
-/** Spec buyer §2, §4: delivery by default; pickup only when every item offers it. */
+/**
+ * Delivery by default; pickup only when every item offers it
+ * (docs/product-rules.md, Cart and checkout screens; Checkout and orders).
+ */
 export function DeliveryMethodSection({
   method,
   pickupAvailable,

@@ -149,7 +149,10 @@ export function CheckoutProblems({
   );
 }
 
-/** Spec buyer §2 "Order Summary": the server's pricing, one order per seller, and the totals. */
+/**
+ * The Order Summary: the server's pricing, one order per seller, and the totals
+ * (docs/product-rules.md, Cart and checkout screens).
+ */
 export function OrderSummary({
   quote,
   isLoading,

@@ -1,20 +1,13 @@
+import { useState } from 'react';
 import { CalendarClock, MapPin, RotateCw } from 'lucide-react';
 import { PICKUP_ADDRESS_NOT_AVAILABLE, type PickupAddress } from '@domain/addresses';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Label } from '../../../components/ui/label';
-import {
-  Select,
-  SelectContent,
-  SelectGroup,
-  SelectItem,
-  SelectLabel,
-  SelectTrigger,
-  SelectValue,
-} from '../../../components/ui/select';
-import { formatAddressLine } from '../../../lib/format';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
+import { formatAddressLine, marketplaceZoneText } from '../../../lib/format';
 import { usePickupSlots } from '../api/get-pickup-slots';
-import { groupSlotsByDay } from '../checkout-rules';
+import { dayOfSlotLabel, groupSlotsByDay, timeOfSlotLabel } from '../checkout-rules';
 
 export interface PickupSeller {
   sellerId: string;
@@ -33,10 +26,25 @@ function SellerPickupTime({
   onChange: (datetime: string) => void;
 }) {
   const slots = usePickupSlots(seller.sellerId, true);
-  const triggerId = `pickup-time-${seller.sellerId}`;
+  const dayId = `pickup-day-${seller.sellerId}`;
+  const timeId = `pickup-time-${seller.sellerId}`;
   const groups = slots.data ? groupSlotsByDay(slots.data) : [];
   // A slot chosen earlier that is no longer offered (it is now less than an hour away) is cleared.
-  const current = value && slots.data?.some((slot) => slot.datetime === value) ? value : '';
+  const chosenSlot = value ? slots.data?.find((slot) => slot.datetime === value) : undefined;
+  const current = chosenSlot ? chosenSlot.datetime : '';
+  // A day, then a time of that day (docs/product-rules.md, Cart and checkout screens): the day of
+  // the chosen time, else the day picked last, else the first day offered.
+  const [pickedDay, setPickedDay] = useState<string | null>(null);
+  const day =
+    (chosenSlot && dayOfSlotLabel(chosenSlot.label)) ||
+    (pickedDay && groups.some((group) => group.day === pickedDay) ? pickedDay : (groups[0]?.day ?? ''));
+  const times = groups.find((group) => group.day === day)?.slots ?? [];
+
+  const chooseDay = (next: string) => {
+    setPickedDay(next);
+    // A time belongs to its day: another day asks for a time again.
+    if (chosenSlot && dayOfSlotLabel(chosenSlot.label) !== next) onChange('');
+  };
 
   return (
     <li
@@ -73,32 +81,50 @@ function SellerPickupTime({
           This seller has no pickup times in the next 14 days. Please choose delivery instead.
         </p>
       ) : (
-        <div className="grid gap-2">
-          <Label htmlFor={triggerId}>Pickup time</Label>
-          <Select value={current} onValueChange={onChange}>
-            <SelectTrigger id={triggerId} data-testid={`select-pickup-time-${seller.sellerId}`}>
-              <SelectValue placeholder="Select a pickup time" />
-            </SelectTrigger>
-            <SelectContent className="max-h-80">
-              {groups.map((group) => (
-                <SelectGroup key={group.day}>
-                  <SelectLabel>{group.day}</SelectLabel>
-                  {group.slots.map((slot) => (
-                    <SelectItem key={slot.datetime} value={slot.datetime}>
-                      {slot.label}
-                    </SelectItem>
-                  ))}
-                </SelectGroup>
-              ))}
-            </SelectContent>
-          </Select>
+        <div className="grid gap-3 sm:grid-cols-2">
+          <div className="grid gap-2">
+            <Label htmlFor={dayId}>Pickup day</Label>
+            <Select value={day} onValueChange={chooseDay}>
+              <SelectTrigger id={dayId} data-testid={`select-pickup-day-${seller.sellerId}`}>
+                <SelectValue placeholder="Select a day" />
+              </SelectTrigger>
+              <SelectContent className="max-h-80">
+                {groups.map((group) => (
+                  <SelectItem key={group.day} value={group.day}>
+                    {group.day}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor={timeId}>Pickup time</Label>
+            <Select value={current} onValueChange={onChange}>
+              <SelectTrigger id={timeId} data-testid={`select-pickup-time-${seller.sellerId}`}>
+                <SelectValue placeholder="Select a time" />
+              </SelectTrigger>
+              <SelectContent className="max-h-80">
+                {times.map((slot) => (
+                  <SelectItem key={slot.datetime} value={slot.datetime}>
+                    {timeOfSlotLabel(slot.label)}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+          <p className="text-xs text-muted-foreground sm:col-span-2" data-testid={`text-pickup-zone-${seller.sellerId}`}>
+            Times are in {marketplaceZoneText()}, the marketplace&apos;s time zone.
+          </p>
         </div>
       )}
     </li>
   );
 }
 
-/** Spec buyer §2: a pickup time per seller, from the seller's slots, with the pickup address. */
+/**
+ * A pickup time per seller, from the seller's slots, with the pickup address
+ * (docs/product-rules.md, Cart and checkout screens).
+ */
 export function PickupTimeSection({
   sellers,
   pickupTimes,

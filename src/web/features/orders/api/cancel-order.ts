@@ -3,7 +3,10 @@ import { orderSchema, type Order } from '@domain/orders';
 import { apiSend } from '../../../lib/api-client';
 import { ORDERS_KEY } from './get-orders';
 
-/** POST /api/orders/{id}/cancel: the server refunds the order in full and puts the stock back (DECISIONS §7). */
+/**
+ * POST /api/orders/{id}/cancel: the server refunds the order in full and puts the stock back
+ * (docs/product-rules.md, Order lifecycle).
+ */
 export async function cancelOrder(orderId: string): Promise<Order> {
   return orderSchema.parse(await apiSend('POST', `/api/orders/${encodeURIComponent(orderId)}/cancel`));
 }

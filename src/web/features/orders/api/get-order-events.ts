@@ -4,7 +4,10 @@ import { orderEventSchema, type OrderEvent } from '@domain/orders';
 import { apiGet } from '../../../lib/api-client';
 import { ORDERS_KEY } from './get-orders';
 
-/** GET /api/orders/{id}/events: every status change with its time, oldest first (DECISIONS §7). */
+/**
+ * GET /api/orders/{id}/events: every status change with its time, oldest first
+ * (docs/product-rules.md, Order lifecycle).
+ */
 export async function fetchOrderEvents(orderId: string, signal?: AbortSignal): Promise<OrderEvent[]> {
   return z
     .array(orderEventSchema)

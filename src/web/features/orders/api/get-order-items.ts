@@ -4,7 +4,10 @@ import { orderItemSchema, type OrderItem } from '@domain/orders';
 import { apiGet } from '../../../lib/api-client';
 import { ORDERS_KEY } from './get-orders';
 
-/** GET /api/orders/{id}/items (spec buyer §7); a driver's answer carries no prices. */
+/**
+ * GET /api/orders/{id}/items (docs/product-rules.md, Order screens); a driver's answer carries no
+ * prices.
+ */
 export async function fetchOrderItems(orderId: string, signal?: AbortSignal): Promise<OrderItem[]> {
   return z
     .array(orderItemSchema)

@@ -6,7 +6,7 @@ import { apiGet } from '../../../lib/api-client';
 /** Every order query starts with this key: invalidating it refreshes lists, items and timelines. */
 export const ORDERS_KEY = ['/api/orders'] as const;
 
-/** Spec buyer §7, §9: the orders list is polled every 60 s. */
+/** The orders list is polled every 60 s (docs/product-rules.md, Order screens; Constants). */
 export const ORDERS_POLL_MS = 60_000;
 
 export type OrderListView = 'buyer' | 'seller' | 'driver';

@@ -2,7 +2,10 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { publicUserSchema, type PublicUser } from '@domain/users';
 import { apiGet } from '../../../lib/api-client';
 
-/** GET /api/users/{id}: a party's public profile (spec buyer §7; never the email, DECISIONS §3). */
+/**
+ * GET /api/users/{id}: a party's public profile (never the email;
+ * docs/product-rules.md, Roles and permissions).
+ */
 export async function fetchPublicUser(userId: string, signal?: AbortSignal): Promise<PublicUser> {
   return publicUserSchema.parse(await apiGet(`/api/users/${encodeURIComponent(userId)}`, signal));
 }

@@ -8,8 +8,8 @@ import { toastMutationError } from '../../../lib/mutation-errors';
 import { useCancelOrder } from '../api/cancel-order';
 
 /**
- * Cancelling asks first (DECISIONS §7: it cannot be undone): the server refunds the payment of the
- * order in full and puts the stock back.
+ * Cancelling asks first (docs/product-rules.md, Order lifecycle: it cannot be undone): the server
+ * refunds the payment of the order in full and puts the stock back.
  */
 export function CancelOrderDialog({
   order,

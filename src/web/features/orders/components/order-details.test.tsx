@@ -59,7 +59,7 @@ function routes(items: Route, users: Route = () => undefined): Route[] {
   ];
 }
 
-describe('order details view (spec buyer §2, DECISIONS §3)', () => {
+describe('order details view (docs/product-rules.md, Order screens; Roles and permissions)', () => {
   it('shows a buyer the timeline with times, people, addresses, items with prices and the earnings breakdown', async () => {
     mockFetch(...routes((url) => (url.endsWith('/items') ? jsonResponse([makeItem()]) : undefined)));
     renderWithProviders(<OrderDetails order={order} viewerRole="buyer" viewerId={BUYER_ID} />);
@@ -75,27 +75,27 @@ describe('order details view (spec buyer §2, DECISIONS §3)', () => {
     );
     await waitFor(() => expect(within(timeline).getAllByText(/2026/)).toHaveLength(3));
 
-    expect(await screen.findByText('Sam Buyer')).toBeTruthy();
-    expect(await screen.findByText('Sally Seller')).toBeTruthy();
-    expect(await screen.findByText('Drew Driver')).toBeTruthy();
+    expect(await screen.findByText('Sam Buyer')).toBeVisible();
+    expect(await screen.findByText('Sally Seller')).toBeVisible();
+    expect(await screen.findByText('Drew Driver')).toBeVisible();
 
     expect(screen.getByTestId('text-pickup-address').textContent).toBe('700 E Grand Ave, Chicago, IL 60611');
     expect(screen.getByTestId('text-delivery-address').textContent).toBe(
       '1060 W Addison St, Chicago, IL 60613',
     );
-    expect(screen.getByText('Leave at the door')).toBeTruthy();
+    expect(screen.getByText('Leave at the door')).toBeVisible();
     expect(screen.getByRole('link', { name: /Get Directions/ }).getAttribute('href')).toContain(
       'https://www.google.com/maps/dir/?api=1&origin=41.8925%2C-87.6097&destination=1060',
     );
 
-    expect(await screen.findByText('Oak Table')).toBeTruthy();
-    expect(screen.getByText('$1200.00', { selector: 'span' })).toBeTruthy();
-    expect(screen.getByTestId('text-order-subtotal').textContent).toBe('$1200.00');
+    expect(await screen.findByText('Oak Table')).toBeVisible();
+    expect(screen.getByText('$1,200.00', { selector: 'span' })).toBeVisible();
+    expect(screen.getByTestId('text-order-subtotal').textContent).toBe('$1,200.00');
     expect(screen.getByTestId('text-order-delivery-fee').textContent).toBe('$50.00');
-    expect(screen.getByTestId('text-seller-earnings').textContent).toBe('$1128.00');
+    expect(screen.getByTestId('text-seller-earnings').textContent).toBe('$1,128.00');
     expect(screen.getByTestId('text-driver-earnings').textContent).toBe('$45.00');
-    expect(screen.getByText('Sales commission (6%)')).toBeTruthy();
-    expect(screen.getByText('Delivery commission (10%)')).toBeTruthy();
+    expect(screen.getByText('Sales commission (6%)')).toBeVisible();
+    expect(screen.getByText('Delivery commission (10%)')).toBeVisible();
     expect(screen.getByTestId('text-platform-fee').textContent).toBe('$77.00');
     expect(screen.getByTestId('text-pickup-time').textContent).toBe('Not specified');
     expect(screen.getByTestId('text-estimated-delivery').textContent).toBe('Not specified');
@@ -114,22 +114,22 @@ describe('order details view (spec buyer §2, DECISIONS §3)', () => {
     renderWithProviders(
       <OrderDetails order={asDriverSeesIt(order)} viewerRole="driver" viewerId={DRIVER_ID} />,
     );
-    expect(await screen.findByText('Oak Table')).toBeTruthy();
-    expect(screen.getByText('Qty 2')).toBeTruthy();
-    expect(screen.queryByText(/\$600\.00|\$1200\.00|\$1250\.00|\$1128\.00|\$77\.00/)).toBeNull();
+    expect(await screen.findByText('Oak Table')).toBeVisible();
+    expect(screen.getByText('Qty 2')).toBeVisible();
+    expect(screen.queryByText(/\$600\.00|\$1,200\.00|\$1,250\.00|\$1,128\.00|\$77\.00/)).toBeNull();
     expect(screen.queryByText('Payment Details')).toBeNull();
     expect(screen.queryByTestId('text-seller-earnings')).toBeNull();
     expect(screen.queryByTestId('text-platform-fee')).toBeNull();
-    expect(screen.getByText('Earnings')).toBeTruthy();
+    expect(screen.getByText('Earnings')).toBeVisible();
     expect(screen.getByTestId('text-driver-earnings').textContent).toBe('$45.00');
-    expect(await screen.findByText('(you)')).toBeTruthy();
+    expect(await screen.findByText('(you)')).toBeVisible();
   });
 
   it('hides prices from a driver even when the answer carries them', async () => {
     mockFetch(...routes((url) => (url.endsWith('/items') ? jsonResponse([makeItem()]) : undefined)));
     renderWithProviders(<OrderDetails order={order} viewerRole="driver" viewerId={DRIVER_ID} />);
-    expect(await screen.findByText('Oak Table')).toBeTruthy();
-    expect(screen.queryByText(/\$600\.00|\$1200\.00|\$1250\.00/)).toBeNull();
+    expect(await screen.findByText('Oak Table')).toBeVisible();
+    expect(screen.queryByText(/\$600\.00|\$1,200\.00|\$1,250\.00/)).toBeNull();
   });
 
   it('says so when items, a party or the pickup address are missing', async () => {
@@ -148,15 +148,15 @@ describe('order details view (spec buyer §2, DECISIONS §3)', () => {
     renderWithProviders(
       <OrderDetails order={{ ...order, pickupAddress: null }} viewerRole="buyer" viewerId={BUYER_ID} />,
     );
-    expect(await screen.findByText('Failed to load order items')).toBeTruthy();
-    expect(await screen.findByText('Failed to load seller information')).toBeTruthy();
-    expect(screen.getByText('Pickup address not available')).toBeTruthy();
+    expect(await screen.findByText('Failed to load order items')).toBeVisible();
+    expect(await screen.findByText('Failed to load seller information')).toBeVisible();
+    expect(screen.getByText('Pickup address not available')).toBeVisible();
   });
 
   it('says "No items found" for an order without items', async () => {
     mockFetch(...routes((url) => (url.endsWith('/items') ? jsonResponse([]) : undefined)));
     renderWithProviders(<OrderDetails order={order} viewerRole="buyer" viewerId={BUYER_ID} />);
-    expect(await screen.findByText('No items found')).toBeTruthy();
+    expect(await screen.findByText('No items found')).toBeVisible();
   });
 
   it('opens a party profile', async () => {
@@ -164,7 +164,7 @@ describe('order details view (spec buyer §2, DECISIONS §3)', () => {
     renderWithProviders(<OrderDetails order={order} viewerRole="buyer" viewerId={BUYER_ID} />);
     fireEvent.click(await screen.findByRole('button', { name: 'View profile of Drew Driver, Driver' }));
     const dialog = await screen.findByRole('dialog', { name: 'Drew Driver' });
-    expect(within(dialog).getByText('Verified')).toBeTruthy();
-    expect(within(dialog).getByText(/Member since/)).toBeTruthy();
+    expect(within(dialog).getByText('Verified')).toBeVisible();
+    expect(within(dialog).getByText(/Member since/)).toBeVisible();
   });
 });

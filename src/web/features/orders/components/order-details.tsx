@@ -15,6 +15,7 @@ import type { Order } from '@domain/orders';
 import type { Role } from '@domain/roles';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { formatPickupTime } from '../../../lib/format';
 import { cn } from '../../../lib/utils';
 import { useOrderEvents } from '../api/get-order-events';
 import {
@@ -35,7 +36,7 @@ import { OrderStatusBadge } from './order-status-badge';
 import { OrderStatusTimeline } from './order-status-timeline';
 import { UserProfileDialog } from './user-profile-dialog';
 
-/** Spec buyer §8. */
+/** Texts of the order view (docs/product-rules.md, Order screens). */
 export const LOCATION_NOT_AVAILABLE = 'Location not available';
 export const NOT_SPECIFIED = 'Not specified';
 
@@ -97,9 +98,10 @@ export interface OrderDetailsProps {
 }
 
 /**
- * The order details view shared by all roles (spec buyer §2): status timeline, the people
- * involved, addresses with a directions link, items, delivery photo, payment details and
- * earnings, and the order information. Drivers see no prices and only their own earnings.
+ * The order details view shared by all roles (docs/product-rules.md, Order screens): status
+ * timeline, the people involved, addresses with a directions link, items, delivery photo, payment
+ * details and earnings, and the order information. Drivers see no prices and only their own
+ * earnings.
  */
 export function OrderDetails({ order, viewerRole, viewerId, actions }: OrderDetailsProps) {
   const [profileId, setProfileId] = useState<string | null>(null);
@@ -203,7 +205,7 @@ export function OrderDetails({ order, viewerRole, viewerId, actions }: OrderDeta
             <InfoRow label="Created" value={created ?? NOT_SPECIFIED} />
             <InfoRow
               label="Pickup time"
-              value={formatDateTime(order.scheduledPickupTime) ?? NOT_SPECIFIED}
+              value={formatPickupTime(order.scheduledPickupTime) ?? NOT_SPECIFIED}
               testId="text-pickup-time"
             />
             {order.isPickup ? null : (

@@ -31,7 +31,8 @@ function PartyRow({
       </li>
     );
   }
-  // Spec buyer §3 "Display name": "first last", otherwise the capitalised role word of this order.
+  // Display name: "first last", otherwise the capitalised role word of this order
+  // (docs/product-rules.md, Client behaviour).
   const name = user ? displayName({ ...user, role }) : 'Loading...';
   return (
     <li data-testid={`party-${role}`}>
@@ -61,7 +62,10 @@ function PartyRow({
   );
 }
 
-/** Spec buyer §2: the people of the order (buyer, seller, driver), each opening their profile. */
+/**
+ * The people of the order (buyer, seller, driver), each opening their profile
+ * (docs/product-rules.md, Order screens).
+ */
 export function OrderParties({
   order,
   viewerId,

@@ -28,7 +28,10 @@ function Row({
   );
 }
 
-/** A driver sees only their own earnings, never the buyer's prices (DECISIONS §3). */
+/**
+ * A driver sees only their own earnings, never the buyer's prices
+ * (docs/product-rules.md, Roles and permissions).
+ */
 export function DriverEarnings({ order }: { order: Order }) {
   return (
     <dl className="flex flex-col gap-2 text-sm">
@@ -44,8 +47,9 @@ export function DriverEarnings({ order }: { order: Order }) {
 }
 
 /**
- * Spec buyer §2: payment details (subtotal, delivery fee, total) and the earnings breakdown with
- * the platform commission and its rates (DECISIONS §6), as stored on the order.
+ * Payment details (subtotal, delivery fee, total) and the earnings breakdown with the platform
+ * commission and its rates, as stored on the order
+ * (docs/product-rules.md, Order screens; Fees and commission).
  */
 export function OrderPaymentDetails({ order }: { order: Order }) {
   const withDriver = fulfilmentOf(order) === 'driver';

@@ -2,7 +2,10 @@ import { Check, Circle, XCircle } from 'lucide-react';
 import { cn } from '../../../lib/utils';
 import { formatDateTime, type TimelineStep } from '../order-view';
 
-/** Spec buyer §2, §4: the order's steps, done up to the current one, each with its time. */
+/**
+ * The order's steps, done up to the current one, each with its time
+ * (docs/product-rules.md, Order screens; Order lifecycle).
+ */
 export function OrderStatusTimeline({
   steps,
   isLoading,

@@ -12,8 +12,8 @@ function shortId(id: string): string {
 }
 
 /**
- * Spec buyer §2 "Recent Orders": a card per order with its id, order number, status, total and
- * delivery address; the selected card is highlighted.
+ * "Recent Orders" (docs/product-rules.md, Order screens): a card per order with its id, order
+ * number, status, total and delivery address; the selected card is highlighted.
  */
 export function RecentOrdersList({
   orders,

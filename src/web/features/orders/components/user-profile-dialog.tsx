@@ -8,16 +8,19 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../../components/ui/dialog';
+import { formatMonthYear } from '../../../lib/format';
 import { UserAvatar } from '../../users/components/user-avatar';
 import { usePublicUser } from '../api/get-party';
 
+/** In the marketplace time zone, like every date (docs/product-rules.md, Dates and times). */
 function memberSince(iso: string): string {
-  return new Date(iso).toLocaleDateString(undefined, { month: 'long', year: 'numeric' });
+  return formatMonthYear(iso) ?? '';
 }
 
 /**
- * Spec buyer §2: any party's profile opens from the order view (GET /api/users/{id}). The reviews
- * list joins it once the reviews calls exist; until then the profile is shown alone.
+ * Any party's profile opens from the order view (GET /api/users/{id};
+ * docs/product-rules.md, Order screens). The reviews list joins it once the reviews calls exist;
+ * until then the profile is shown alone.
  */
 export function UserProfileDialog({ userId, onClose }: { userId: string | null; onClose: () => void }) {
   const profile = usePublicUser(userId);

@@ -49,7 +49,10 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
   };
 }
 
-/** The same order as its driver gets it: the price fields are absent (DECISIONS §3). */
+/**
+ * The same order as its driver gets it: the price fields are absent
+ * (docs/product-rules.md, Roles and permissions).
+ */
 export function asDriverSeesIt(order: Order): Order {
   return {
     id: order.id,

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { paymentResultSchema, type PaymentConfirmBody, type PaymentResult } from '@domain/checkout';
-import { apiGet, apiSend } from '../../../lib/api-client';
+import { apiSend } from '../../../lib/api-client';
 
 /**
  * POST /api/payments/{id}/confirm. Test provider: the card fields (402 "Your card was declined.");
@@ -10,11 +10,6 @@ export async function confirmPayment(paymentId: string, body: PaymentConfirmBody
   return paymentResultSchema.parse(
     await apiSend('POST', `/api/payments/${encodeURIComponent(paymentId)}/confirm`, body),
   );
-}
-
-/** GET /api/payments/{id}: how a payment stands (Stripe may still be processing it). */
-export async function fetchPayment(paymentId: string): Promise<PaymentResult> {
-  return paymentResultSchema.parse(await apiGet(`/api/payments/${encodeURIComponent(paymentId)}`));
 }
 
 export function useConfirmPayment() {

@@ -69,16 +69,16 @@ async function fillCard(number: string) {
   fireEvent.change(screen.getByLabelText('Name on card'), { target: { value: 'Eve Tester' } });
 }
 
-describe('/payment (spec buyer §2, DECISIONS §5)', () => {
+describe('/payment (docs/product-rules.md, Cart and checkout screens; Payments)', () => {
   it('creates the payment once and shows the orders, the amount and the test numbers', async () => {
     const fetchMock = visitPayment(createPayment);
-    expect(await screen.findByTestId('text-payment-amount')).toBeTruthy();
+    expect(await screen.findByTestId('text-payment-amount')).toBeVisible();
     // 2 × 12.50 + 10.00 delivery.
     expect(screen.getByTestId('text-payment-amount').textContent).toBe('$35.00');
-    expect(screen.getByText('Sam Seller')).toBeTruthy();
+    expect(screen.getByText('Sam Seller')).toBeVisible();
     expect(screen.getByTestId('test-card-note').textContent).toContain('4242 4242 4242 4242');
     expect(screen.getByTestId('test-card-note').textContent).toContain('4000 0000 0000 0002');
-    expect(screen.getByRole('button', { name: /Pay \$35\.00/ })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /Pay \$35\.00/ })).toBeEnabled();
     const creates = fetchMock.mock.calls.filter(([url]) => url === '/api/payments');
     expect(creates).toHaveLength(1);
     expect(checkoutBodyOfRequest(creates[0]?.[1])).toMatchObject({
@@ -91,10 +91,10 @@ describe('/payment (spec buyer §2, DECISIONS §5)', () => {
   it('checks the card before sending it', async () => {
     const fetchMock = visitPayment(createPayment);
     fireEvent.click(await screen.findByRole('button', { name: /Pay/ }));
-    expect(await screen.findByText('Card number is invalid')).toBeTruthy();
-    expect(screen.getByText('Expiry must be MM/YY')).toBeTruthy();
-    expect(screen.getByText('CVC must be 3 or 4 digits')).toBeTruthy();
-    expect(screen.getByText('Name on card is required')).toBeTruthy();
+    expect(await screen.findByText('Card number is invalid')).toBeVisible();
+    expect(screen.getByText('Expiry must be MM/YY')).toBeVisible();
+    expect(screen.getByText('CVC must be 3 or 4 digits')).toBeVisible();
+    expect(screen.getByText('Name on card is required')).toBeVisible();
     expect(confirmCalls(fetchMock)).toHaveLength(0);
   });
 
@@ -141,11 +141,10 @@ describe('/payment (spec buyer §2, DECISIONS §5)', () => {
     fireEvent.click(pay);
     const form = pay.closest('form');
     if (form) fireEvent.submit(form);
-    expect(await screen.findByRole('button', { name: /Processing payment/ })).toBeTruthy();
-    expect(screen.getByRole('button', { name: /Processing payment/ })).toHaveProperty('disabled', true);
+    expect(await screen.findByRole('button', { name: /Processing payment/ })).toBeDisabled();
     expect(confirmCalls(fetchMock)).toHaveLength(1);
     release(jsonResponse(errorBody('Your card was declined.', 'payment_failed'), 402));
-    expect(await screen.findByText('Your card was declined.')).toBeTruthy();
+    expect(await screen.findByText('Your card was declined.')).toBeVisible();
     expect(confirmCalls(fetchMock)).toHaveLength(1);
   });
 
@@ -173,7 +172,7 @@ describe('/payment (spec buyer §2, DECISIONS §5)', () => {
     expect(window.location.search).toBe(`?order=${placed.id}`);
     expect(window.localStorage.getItem('cart')).toBeNull();
     expect(window.sessionStorage.getItem('isPickup')).toBeNull();
-    expect(await screen.findByRole('heading', { level: 1, name: 'My Orders' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'My Orders' })).toBeVisible();
     await waitFor(() =>
       expect(screen.getByTestId(`card-order-${placed.id}`).getAttribute('aria-pressed')).toBe('true'),
     );
@@ -192,7 +191,7 @@ describe('/payment (spec buyer §2, DECISIONS §5)', () => {
   it('sends a buyer who skipped the checkout back to it', async () => {
     window.sessionStorage.clear();
     visitPayment();
-    expect(await screen.findByRole('heading', { name: 'Checkout first' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Checkout first' })).toBeVisible();
     expect(screen.getByTestId('link-back-to-checkout').getAttribute('href')).toBe('/checkout');
   });
 });

@@ -1,16 +1,7 @@
 import { CalendarClock, StickyNote, Store, Truck } from 'lucide-react';
 import type { CheckoutOrder, PaymentIntent } from '@domain/checkout';
-import { formatPrice } from '../../../lib/format';
-
-function formatPickupTime(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, {
-    weekday: 'short',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-  });
-}
+// Pickup times in the marketplace time zone, as the slot was labelled (docs/product-rules.md, Dates and times).
+import { formatPickupTime, formatPrice } from '../../../lib/format';
 
 function OrderLine({ order }: { order: CheckoutOrder }) {
   const units = order.items.reduce((sum, item) => sum + item.quantity, 0);
@@ -38,7 +29,10 @@ function OrderLine({ order }: { order: CheckoutOrder }) {
         </li>
       </ul>
       {order.isPickup && order.scheduledPickupTime ? (
-        <p className="flex items-center gap-2 text-xs text-muted-foreground">
+        <p
+          className="flex items-center gap-2 text-xs text-muted-foreground"
+          data-testid={`text-payment-pickup-time-${order.sellerId}`}
+        >
           <CalendarClock className="size-3.5" aria-hidden="true" />
           Pickup {formatPickupTime(order.scheduledPickupTime)}
         </p>

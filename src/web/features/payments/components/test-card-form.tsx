@@ -30,7 +30,10 @@ interface TestCardFormProps {
   now?: () => Date;
 }
 
-/** The built-in test provider's card form (DECISIONS §1): card number, expiry, CVC, name on card. */
+/**
+ * The built-in test provider's card form (docs/product-rules.md, Running modes and adapters): card
+ * number, expiry, CVC, name on card.
+ */
 export function TestCardForm({
   amount,
   isPaying,

@@ -20,16 +20,16 @@ const valid = {
   'textarea-message': 'Do you deliver on Sundays?',
 };
 
-describe('ContactForm (spec seller §5, §8)', () => {
+describe('ContactForm (docs/product-rules.md, Account pages)', () => {
   it('shows each field its own message and sends nothing', () => {
     const fetchMock = mockFetch();
     renderWithProviders(<ContactForm />);
     fill({ 'input-name': 'A', 'input-email': 'nope', 'input-subject': 'Hi', 'textarea-message': 'short' });
     fireEvent.click(screen.getByTestId('button-send-message'));
-    expect(screen.getByText('Name must be at least 2 characters')).toBeTruthy();
-    expect(screen.getByText('Invalid email address')).toBeTruthy();
-    expect(screen.getByText('Subject must be at least 3 characters')).toBeTruthy();
-    expect(screen.getByText('Message must be at least 10 characters')).toBeTruthy();
+    expect(screen.getByText('Name must be at least 2 characters')).toBeVisible();
+    expect(screen.getByText('Invalid email address')).toBeVisible();
+    expect(screen.getByText('Subject must be at least 3 characters')).toBeVisible();
+    expect(screen.getByText('Message must be at least 10 characters')).toBeVisible();
     expect(screen.getByTestId('input-name').getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByTestId('input-name').getAttribute('aria-describedby')).toBe('contact-name-error');
     expect(fetchMock).not.toHaveBeenCalled();
@@ -44,7 +44,7 @@ describe('ContactForm (spec seller §5, §8)', () => {
     renderWithProviders(<ContactForm />);
     fill({ ...valid, 'input-phone': '' });
     fireEvent.click(screen.getByTestId('button-send-message'));
-    expect(await screen.findByRole('heading', { name: 'Message Sent!' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Message Sent!' })).toBeVisible();
     const body: unknown = JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body));
     expect(body).toEqual({
       name: 'Ada Lovelace',
@@ -67,7 +67,7 @@ describe('ContactForm (spec seller §5, §8)', () => {
     renderWithProviders(<ContactForm />);
     fill(valid);
     fireEvent.click(screen.getByTestId('button-send-message'));
-    expect(await screen.findByText('You have sent several messages in a short time.')).toBeTruthy();
+    expect(await screen.findByText('You have sent several messages in a short time.')).toBeVisible();
   });
 
   it('falls back to the spec text when the failure has no message', async () => {
@@ -75,7 +75,7 @@ describe('ContactForm (spec seller §5, §8)', () => {
     renderWithProviders(<ContactForm />);
     fill(valid);
     fireEvent.click(screen.getByTestId('button-send-message'));
-    expect(await screen.findByText('Failed to send message. Please try again.')).toBeTruthy();
+    expect(await screen.findByText('Failed to send message. Please try again.')).toBeVisible();
   });
 
   it('puts the server field messages under the fields', async () => {
@@ -93,6 +93,6 @@ describe('ContactForm (spec seller §5, §8)', () => {
     renderWithProviders(<ContactForm />);
     fill(valid);
     fireEvent.click(screen.getByTestId('button-send-message'));
-    await waitFor(() => expect(screen.getByText('Invalid email address')).toBeTruthy());
+    await waitFor(() => expect(screen.getByText('Invalid email address')).toBeVisible());
   });
 });

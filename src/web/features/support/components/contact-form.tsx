@@ -23,7 +23,7 @@ const EMPTY: ContactFormValues = { name: '', email: '', phone: '', subject: '', 
 
 type FieldName = keyof ContactFormValues;
 
-/** The contact form and its "Message Sent!" view (spec seller §2, §5, §8). */
+/** The contact form and its "Message Sent!" view (docs/product-rules.md, Account pages). */
 export function ContactForm({ initialValues }: { initialValues?: Partial<ContactFormValues> }) {
   const start = { ...EMPTY, ...initialValues };
   const formRef = useRef<HTMLFormElement>(null);

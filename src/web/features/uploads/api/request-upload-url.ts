@@ -3,8 +3,8 @@ import { apiSend } from '../../../lib/api-client';
 
 /**
  * What the browser knows of the file. The declared type is passed on as it is, even when it is not
- * one of the accepted images: the server is the one that decides (DECISIONS §9) and its answer says
- * which types it takes.
+ * one of the accepted images: the server is the one that decides
+ * (docs/product-rules.md, Uploads and who sees a file) and its answer says which types it takes.
  */
 export interface UploadUrlRequest {
   contentType: string;
@@ -12,8 +12,9 @@ export interface UploadUrlRequest {
 }
 
 /**
- * POST /api/objects/upload (spec seller §7): a presigned URL the file is then PUT to, and the object
- * path to set on a profile, product, driver or order afterwards.
+ * POST /api/objects/upload (docs/product-rules.md, Uploads and who sees a file): a presigned URL
+ * the file is then PUT to, and the object path to set on a profile, product, driver or order
+ * afterwards.
  */
 export async function requestUploadUrl(file: UploadUrlRequest): Promise<UploadUrlAnswer> {
   return uploadUrlAnswerSchema.parse(

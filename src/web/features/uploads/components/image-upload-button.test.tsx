@@ -109,12 +109,12 @@ describe('ImageUploadButton', () => {
     expect(onUploaded).not.toHaveBeenCalled();
   });
 
-  it('signs in again when the session has ended (spec seller §8)', async () => {
+  it('signs in again when the session has ended (docs/product-rules.md, Uploader)', async () => {
     const assign = vi.spyOn(navigation.browserLocation, 'assign').mockImplementation(() => {});
     mockFetch(() => jsonResponse({ message: 'Unauthorized', code: 'unauthorized', requestId: 'r' }, 401));
     const { choose } = await renderButton();
     choose(png());
-    expect(await screen.findByText('You are logged out. Logging in again...')).toBeTruthy();
+    expect(await screen.findByText('You are logged out. Logging in again...')).toBeVisible();
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/api/login'), { timeout: 1500 });
   });
 });

@@ -9,8 +9,8 @@ export interface UploadNoticesProps {
 }
 
 /**
- * The uploader's messages (spec seller §8), each gone after its time-out. The live region is always
- * in the page, empty or not, so that screen readers announce what is added to it.
+ * The uploader's messages (docs/product-rules.md, Uploader), each gone after its time-out. The live
+ * region is always in the page, empty or not, so that screen readers announce what is added to it.
  */
 export function UploadNotices({ notices, onDismiss, className }: UploadNoticesProps) {
   return (

@@ -8,7 +8,10 @@ export interface UploadProgressProps {
   className?: string;
 }
 
-/** A progress bar with its percentage; the value changes at most every 500 ms (spec seller §9). */
+/**
+ * A progress bar with its percentage; the value changes at most every 500 ms
+ * (docs/product-rules.md, Uploader).
+ */
 export function UploadProgress({ value, label, className }: UploadProgressProps) {
   const percent = Math.min(100, Math.max(0, Math.round(value)));
   return (

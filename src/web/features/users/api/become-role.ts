@@ -4,7 +4,10 @@ import { currentUserSchema, type CurrentUser } from '@domain/users';
 import { apiSend } from '../../../lib/api-client';
 import { CURRENT_USER_KEY } from '../../../lib/use-auth';
 
-/** POST /api/auth/user/roles: grants seller or driver and makes it current (DECISIONS §2). */
+/**
+ * POST /api/auth/user/roles: grants seller or driver and makes it current
+ * (docs/product-rules.md, Roles and permissions).
+ */
 export async function becomeRole(role: SelfServiceRole): Promise<CurrentUser> {
   return currentUserSchema.parse(await apiSend('POST', '/api/auth/user/roles', { role }));
 }

@@ -3,7 +3,10 @@ import { currentUserSchema, type CurrentUser, type UpdateNamesBody } from '@doma
 import { apiSend } from '../../../lib/api-client';
 import { CURRENT_USER_KEY } from '../../../lib/use-auth';
 
-/** PATCH /api/auth/user {firstName, lastName}: the user's own names (spec seller §7). */
+/**
+ * PATCH /api/auth/user {firstName, lastName}: the user's own names
+ * (docs/product-rules.md, Account pages).
+ */
 export async function updateProfile(body: UpdateNamesBody): Promise<CurrentUser> {
   return currentUserSchema.parse(await apiSend('PATCH', '/api/auth/user', body));
 }

@@ -12,7 +12,10 @@ export async function updateRole(userId: string, role: Role): Promise<CurrentUse
   );
 }
 
-/** Spec buyer §4 and §8: refresh the current user on success; a 401 signs in again after 500 ms. */
+/**
+ * Refresh the current user on success; a 401 signs in again after 500 ms
+ * (docs/product-rules.md, Roles and permissions; Client behaviour).
+ */
 export function useUpdateRole(userId: string) {
   const queryClient = useQueryClient();
   return useMutation({

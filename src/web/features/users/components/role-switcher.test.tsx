@@ -22,7 +22,7 @@ function openMenu() {
   fireEvent.keyDown(screen.getByTestId('role-switcher'), { key: 'Enter' });
 }
 
-describe('RoleSwitcher (spec buyer §2, §4, §8)', () => {
+describe('RoleSwitcher (docs/product-rules.md, Routes and headers; Roles and permissions)', () => {
   it('is a static label with one granted role', () => {
     renderWithProviders(<RoleSwitcher user={makeUser()} />);
     const label = screen.getByTestId('role-switcher');
@@ -56,8 +56,8 @@ describe('RoleSwitcher (spec buyer §2, §4, §8)', () => {
     renderWithProviders(<RoleSwitcher user={user} />);
     openMenu();
     fireEvent.click(await screen.findByTestId('role-option-driver'));
-    expect(await screen.findByText('You are logged out. Logging in again...')).toBeTruthy();
-    expect(screen.getByText('Unauthorized')).toBeTruthy();
+    expect(await screen.findByText('You are logged out. Logging in again...')).toBeVisible();
+    expect(screen.getByText('Unauthorized')).toBeVisible();
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/api/login'), { timeout: 1500 });
   });
 
@@ -67,7 +67,7 @@ describe('RoleSwitcher (spec buyer §2, §4, §8)', () => {
     renderWithProviders(<RoleSwitcher user={user} />);
     openMenu();
     fireEvent.click(await screen.findByTestId('role-option-driver'));
-    expect(await screen.findByText('Failed to update role')).toBeTruthy();
-    expect(screen.getByText('Error')).toBeTruthy();
+    expect(await screen.findByText('Failed to update role')).toBeVisible();
+    expect(screen.getByText('Error')).toBeVisible();
   });
 });

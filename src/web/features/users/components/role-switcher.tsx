@@ -16,8 +16,8 @@ import { useUpdateRole } from '../api/update-role';
 import { RoleIcon } from './role-icon';
 
 /**
- * Spec buyer §2: a static label with one granted role, a dropdown of the granted roles with
- * several. Choosing one makes it the current role on the server.
+ * A static label with one granted role, a dropdown of the granted roles with several. Choosing
+ * one makes it the current role on the server (docs/product-rules.md, Routes and headers).
  */
 export function RoleSwitcher({ user, className }: { user: CurrentUser; className?: string }) {
   const roles = sortRoles(user.roles.includes(user.role) ? user.roles : [...user.roles, user.role]);

@@ -1,0 +1,133 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { test, expect, signInAs, signUpFresh, DEMO } from './support/fixtures';
+
+/**
+ * A stock-aware cart, and sellers who cannot buy their own products (issue 14;
+ * docs/product-rules.md, Cart and checkout screens; Checkout and orders).
+ */
+
+interface Row {
+  id: string;
+  name: string;
+  price: string;
+  available: boolean;
+  stock: number;
+  sellerId: string;
+  sellerName: string;
+  category: string;
+}
+
+async function catalog(request: APIRequestContext): Promise<Row[]> {
+  const response = await request.get('/api/products?limit=100');
+  expect(response.status()).toBe(200);
+  return (await response.json()) as Row[];
+}
+
+/**
+ * A product with little stock. Stock 2 first: the buyer journeys running beside these tests only
+ * buy products with at least 3, so nobody changes it under this test.
+ */
+async function scarceProduct(request: APIRequestContext): Promise<Row> {
+  const rows = (await catalog(request)).filter((row) => row.available && row.stock >= 2);
+  const row = rows.find((candidate) => candidate.stock === 2) ?? rows.sort((a, b) => a.stock - b.stock)[0];
+  if (!row) throw new Error('the demo catalog has no product in stock');
+  return row;
+}
+
+/** Puts lines in the cart of this browser, as a visit before this one left them. */
+async function leaveInCart(page: Page, lines: (Row & { quantity: number; stock: number })[]): Promise<void> {
+  await page.goto('/support');
+  await page.evaluate((items) => localStorage.setItem('cart', JSON.stringify(items)), lines);
+}
+
+test.describe('the cart knows the stock', () => {
+  test('the + button stops at the stock, with a message', async ({ page }) => {
+    await signUpFresh(page);
+    const product = await scarceProduct(page.request);
+
+    await page.goto(`/products/${product.id}`);
+    await page.getByRole('button', { name: 'Add to Cart' }).click();
+    await expect(page.getByTestId('cart-count')).toHaveText('1');
+    await page.getByTestId('button-cart').click();
+    const sheet = page.getByRole('dialog', { name: 'Shopping Cart' });
+    const plus = sheet.getByRole('button', { name: `Increase quantity of ${product.name}` });
+    for (let quantity = 1; quantity < product.stock; quantity += 1) {
+      await expect(plus).toBeEnabled();
+      await plus.click();
+    }
+    await expect(sheet.getByTestId(`text-quantity-${product.id}`)).toHaveText(String(product.stock));
+    await expect(plus).toBeDisabled();
+    await expect(sheet.getByTestId(`text-stock-note-${product.id}`)).toHaveText(`Only ${product.stock} in stock`);
+    await expect(page.getByTestId('cart-count')).toHaveText(String(product.stock));
+
+    // The product page agrees: the whole stock is in the cart.
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('button', { name: 'Add to Cart' })).toBeDisabled();
+    await expect(page.getByTestId('text-all-in-cart')).toHaveText(`All ${product.stock} in stock are in your cart.`);
+  });
+
+  test('opening the cart takes the current stock from the catalog', async ({ page }) => {
+    await signUpFresh(page);
+    const product = await scarceProduct(page.request);
+    // A cart from an earlier visit that believed there were 99, holding 5.
+    await leaveInCart(page, [{ ...product, stock: 99, quantity: 5 }]);
+
+    await page.goto('/cart');
+    const line = page.getByTestId(`cart-item-${product.id}`);
+    await expect(line.getByTestId(`text-stock-note-${product.id}`)).toHaveText(`Only ${product.stock} in stock`);
+    const plus = line.getByRole('button', { name: `Increase quantity of ${product.name}` });
+    await expect(plus).toBeDisabled();
+    // Lowering is always possible, down to the stock and below.
+    await line.getByRole('button', { name: `Decrease quantity of ${product.name}` }).click();
+    await expect(line.getByTestId(`text-quantity-${product.id}`)).toHaveText('4');
+  });
+});
+
+test.describe('a seller and their own products', () => {
+  test('cannot buy them: Add is disabled, the checkout names the problem, and the server answers 409', async ({
+    page,
+  }) => {
+    await signInAs(page, DEMO.seller);
+    const me = (await (await page.request.get('/api/auth/user')).json()) as { id: string };
+    const own = (await catalog(page.request)).find(
+      (row) => row.sellerId === me.id && row.available && row.stock > 0,
+    );
+    if (!own) throw new Error('the demo seller has no product in stock');
+
+    // Their own product page: Add to Cart is disabled, and says why.
+    await page.goto(`/products/${own.id}`);
+    await expect(page.getByRole('heading', { level: 1, name: own.name })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Add to Cart' })).toBeDisabled();
+    await expect(page.getByTestId('text-own-product')).toHaveText(
+      'This is your product: buyers see Add to Cart here.',
+    );
+    await expect(page.getByText('Please log in to message the seller')).toHaveCount(0);
+
+    // Their own card in the catalog: Add is disabled too.
+    await page.goto('/');
+    await page.getByRole('searchbox', { name: 'Search products' }).fill(own.name);
+    const card = page.getByTestId(`card-product-${own.id}`);
+    await expect(card.getByTestId(`badge-own-product-${own.id}`)).toHaveText('Your product');
+    await expect(card.getByRole('button', { name: `${own.name} is your product` })).toBeDisabled();
+
+    // Put in the cart before signing in: the cart and the checkout say it cannot be bought.
+    await leaveInCart(page, [{ ...own, quantity: 1 }]);
+    await page.goto('/cart');
+    await expect(page.getByTestId(`text-stock-note-${own.id}`)).toHaveText(
+      'Your own product: remove it to check out',
+    );
+    await page.goto('/checkout');
+    await expect(page.getByTestId('checkout-problems')).toContainText(
+      `You cannot buy your own product: ${own.name}`,
+    );
+    await expect(page.getByRole('button', { name: 'Proceed to Payment' })).toBeDisabled();
+
+    // And the server refuses to take the payment.
+    const addresses = (await (await page.request.get('/api/addresses')).json()) as { id: string }[];
+    const paid = await page.request.post('/api/payments', {
+      data: { items: [{ productId: own.id, quantity: 1 }], deliveryAddressId: addresses[0]?.id },
+    });
+    expect(paid.status()).toBe(409);
+    expect(await paid.json()).toMatchObject({ message: `You cannot buy your own product: ${own.name}` });
+  });
+});

@@ -1,0 +1,211 @@
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { test, expect, signInAs, signUpFresh, DEMO } from './support/fixtures';
+import { makePng } from './support/png';
+
+/**
+ * The driver's area as a new driver clicks it on a phone (issue 9, "Shown by";
+ * docs/product-rules.md, Deliveries): become a driver, upload the vehicle and license images, get
+ * approved by an admin, accept an order, set the arrival time, start and deliver it; the buyer then
+ * sees it delivered on the timeline, with the times.
+ */
+
+// A phone whose clock is not the marketplace's: times must still be Chicago's.
+test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, timezoneId: 'Asia/Tokyo' });
+
+interface ProductRow {
+  id: string;
+  available: boolean;
+  stock: number;
+  requiresTrailer: boolean;
+  sellerDelivery: boolean;
+}
+
+interface OrderRow {
+  id: string;
+  orderNumber: string;
+}
+
+async function json<T>(request: APIRequestContext, url: string): Promise<T> {
+  const response = await request.get(url);
+  expect(response.status(), `${url}: ${await response.text()}`).toBe(200);
+  const body: T = await response.json();
+  return body;
+}
+
+/**
+ * A fresh buyer (in a browser of their own) pays for one unit of a product a driver delivers;
+ * answers the buyer's page and the new order.
+ */
+async function buyerPlacesOrder(browser: Browser): Promise<{ buyer: Page; order: OrderRow }> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const buyer = await context.newPage();
+  await buyer.goto('/');
+  await signUpFresh(buyer);
+  const address = await buyer.request.post('/api/addresses', {
+    data: { addressLine1: '1 Main St', city: 'Chicago', state: 'IL', zipCode: '60601' },
+  });
+  expect(address.status(), await address.text()).toBe(201);
+  const { id: deliveryAddressId } = (await address.json()) as { id: string };
+  // The last product that fits, so the buyer journey tests running alongside take other ones.
+  const products = await json<ProductRow[]>(buyer.request, '/api/products?limit=100');
+  const product = products
+    .filter((p) => p.available && p.stock >= 5 && !p.requiresTrailer && !p.sellerDelivery)
+    .at(-1);
+  if (!product) throw new Error('no demo product a driver delivers');
+  const payment = await buyer.request.post('/api/payments', {
+    data: { items: [{ productId: product.id, quantity: 1 }], isPickup: false, deliveryAddressId },
+  });
+  expect(payment.status(), await payment.text()).toBe(201);
+  const { paymentId } = (await payment.json()) as { paymentId: string };
+  const confirmed = await buyer.request.post(`/api/payments/${paymentId}/confirm`, {
+    data: { cardNumber: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Eve Tester' },
+  });
+  expect(confirmed.status(), await confirmed.text()).toBe(200);
+  const { orders } = (await confirmed.json()) as { orders: OrderRow[] };
+  const order = orders[0];
+  if (!order) throw new Error('no order made');
+  return { buyer, order };
+}
+
+/** Chooses a picture in the file chooser a button opens, and waits for the server to keep it. */
+async function uploadThrough(
+  page: Page,
+  buttonTestId: string,
+  savedUrl: string,
+  colour: [number, number, number],
+) {
+  const chooserShown = page.waitForEvent('filechooser');
+  await page.getByTestId(buttonTestId).click();
+  const chooser = await chooserShown;
+  const saved = page.waitForResponse(
+    (response) => response.url().endsWith(savedUrl) && response.request().method() !== 'GET',
+  );
+  await chooser.setFiles({ name: 'photo.png', mimeType: 'image/png', buffer: makePng(16, colour) });
+  expect((await saved).status()).toBe(200);
+}
+
+/** "2026-11-23T15:30": two hours from now on Chicago's wall clock (the marketplace time zone). */
+function chicagoWallClockInTwoHours(): string {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'America/Chicago',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).formatToParts(Date.now() + 2 * 60 * 60 * 1000);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}`;
+}
+
+/** "2026-11-23T15:30" → "3:30 PM". */
+function twelveHourClock(wallClock: string): string {
+  const [hours = 0, minutes = 0] = (wallClock.split('T')[1] ?? '').split(':').map(Number);
+  return `${hours % 12 === 0 ? 12 : hours % 12}:${String(minutes).padStart(2, '0')} ${hours < 12 ? 'AM' : 'PM'}`;
+}
+
+test('a new driver gets verified, accepts an order and delivers it; the buyer sees it delivered', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const { buyer, order } = await buyerPlacesOrder(browser);
+
+  // Become a driver from the profile, with a home address in the city to measure distances from.
+  await page.goto('/');
+  await signUpFresh(page);
+  const home = await page.request.post('/api/addresses', {
+    data: { addressLine1: '20 N State St', city: 'Chicago', state: 'IL', zipCode: '60602' },
+  });
+  expect(home.status(), await home.text()).toBe(201);
+  await page.goto('/profile');
+  await page.getByTestId('button-become-driver').click();
+  await expect(page.getByText('You are now a driver', { exact: true })).toBeVisible();
+  await page.getByTestId('button-menu').click();
+  await page.getByTestId('menu-link-driver-dashboard').click();
+  await expect(page.getByRole('heading', { name: 'Driver Dashboard', level: 1 })).toBeVisible();
+
+  // Not verified yet: no offers, and the card says what is missing.
+  const card = page.getByTestId('card-driver-verification');
+  await expect(card.getByTestId('badge-verification')).toHaveText('Pending verification');
+  await expect(page.getByTestId('text-offers-locked')).toContainText(
+    "Still needed: a vehicle image, a license image and an admin's approval",
+  );
+  for (const label of ['Total Earnings (90%)', 'Active Deliveries', 'Completed Deliveries'])
+    await expect(page.getByTestId('driver-stats')).toContainText(label);
+
+  await uploadThrough(page, 'button-upload-vehicle', '/api/drivers/vehicle-image', [30, 90, 200]);
+  await expect(page.getByText('Vehicle image saved', { exact: true })).toBeVisible();
+  await expect(card.getByTestId('img-driver-vehicle')).toBeVisible();
+  await uploadThrough(page, 'button-upload-license', '/api/drivers/license-image', [200, 60, 40]);
+  await expect(card.getByTestId('step-license')).toHaveAttribute('data-done', 'true');
+  await expect(card.getByTestId('step-approval')).toHaveAttribute('data-done', 'false');
+  await expect(page.getByTestId('text-offers-locked')).toContainText("Still needed: an admin's approval");
+
+  // An admin approves the driver.
+  const { id: driverId } = await json<{ id: string }>(page.request, '/api/auth/user');
+  const adminContext = await browser.newContext();
+  const admin = await adminContext.newPage();
+  await signInAs(admin, DEMO.admin);
+  const approved = await admin.request.patch(`/api/admin/drivers/${driverId}/verify`, {
+    data: { isVerified: true },
+  });
+  expect(approved.status(), await approved.text()).toBe(200);
+  await adminContext.close();
+
+  // Verified: the buyer's order is offered, with what it pays and how far it is.
+  await page.reload();
+  await expect(page.getByTestId('badge-verification')).toHaveText('Verified');
+  await expect(page.getByTestId('text-driver-distance')).toHaveText('50 miles');
+  const offer = page.getByTestId(`card-available-${order.id}`);
+  await expect(offer).toContainText(order.orderNumber);
+  await expect(offer).toContainText('$9.00');
+  await expect(offer).toContainText('Chicago, IL 60601');
+  await expect(offer.getByTestId(`text-available-pickup-${order.id}-distance`)).toHaveText(
+    /^\d+\.\d mi away$/,
+  );
+  await offer.getByTestId(`button-accept-${order.id}`).click();
+
+  // Accepted: it opens in My Deliveries.
+  await expect(page.getByTestId('tab-my-deliveries')).toHaveAttribute('aria-selected', 'true');
+  const details = page.getByTestId(`order-details-${order.id}`);
+  await expect(details.getByTestId('text-order-number')).toHaveText(order.orderNumber);
+  await expect(details).toContainText('Assigned');
+  await expect(details.getByTestId('text-driver-earnings')).toHaveText('$9.00');
+  await expect(details.getByTestId('text-order-total')).toHaveCount(0);
+
+  // The arrival time, entered and shown on the marketplace's clock (Chicago), whatever the phone's.
+  const wallClock = chicagoWallClockInTwoHours();
+  await page.getByTestId('input-arrival-time').fill(wallClock);
+  await page.getByTestId('button-save-arrival').click();
+  await expect(page.getByText('Arrival time updated', { exact: true })).toBeVisible();
+  await expect(page.getByTestId('text-current-arrival')).toHaveText(
+    new RegExp(` · ${twelveHourClock(wallClock)} C[SD]T$`),
+  );
+  const arrival = await page.getByTestId('text-current-arrival').textContent();
+
+  await page.getByTestId('button-start-delivery').click();
+  await expect(page.getByText('Delivery started', { exact: true })).toBeVisible();
+  await expect(details.getByTestId('timeline-step-in-transit')).toHaveAttribute('data-done', 'true');
+  await page.getByTestId('button-mark-delivered').click();
+  await expect(page.getByText('Order delivered', { exact: true })).toBeVisible();
+  await expect(details.getByTestId('timeline-step-delivered')).toHaveAttribute('data-done', 'true');
+  await expect(page.getByTestId('button-mark-delivered')).toHaveCount(0);
+  await expect(page.getByTestId('stat-completed-deliveries')).toContainText('1');
+  await expect(page.getByTestId('stat-total-earnings')).toContainText('$9.00');
+
+  // The buyer sees it delivered, with the driver, the arrival time and the time of every step.
+  await buyer.goto(`/buyer/orders?order=${order.id}`);
+  const buyersView = buyer.getByTestId(`order-details-${order.id}`);
+  await expect(buyersView).toContainText('Delivered');
+  for (const step of ['pending', 'assigned', 'in-transit', 'delivered']) {
+    const row = buyersView.getByTestId(`timeline-step-${step}`);
+    await expect(row).toHaveAttribute('data-done', 'true');
+    await expect(row.locator('time')).toHaveText(/ (AM|PM) C[SD]T$/);
+  }
+  await expect(buyersView.getByTestId('timeline-step-delivered')).toContainText('Delivered');
+  await expect(buyersView.getByTestId('party-driver')).toContainText('Eve Tester');
+  await expect(buyersView.getByTestId('text-estimated-delivery')).toHaveText(arrival ?? '');
+  await buyer.context().close();
+});

@@ -1,0 +1,252 @@
+import zlib from 'node:zlib';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { test, expect, signUpFresh } from './support/fixtures';
+import { expectNoAccessibilityViolations } from './support/accessibility';
+
+/**
+ * The seller's area as a new seller clicks it (issue 8, "Shown by"): become a seller, list a product
+ * with three pictures and reorder them, see it on the visitors' home page, sell it for pickup, mark
+ * it ready and picked up, and watch the earnings change
+ * (docs/product-rules.md, Seller listings; Seller earnings; Order lifecycle).
+ */
+
+/** A PNG made here, `size` x `size` pixels of one colour (8-bit RGB, no filter). */
+function makePng(size: number, rgb: readonly [number, number, number]): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const typeAndData = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(zlib.crc32(typeAndData));
+    return Buffer.concat([length, typeAndData, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(size, 0);
+  header.writeUInt32BE(size, 4);
+  header[8] = 8;
+  header[9] = 2;
+  const row = Buffer.from([0, ...Array.from({ length: size }, () => rgb).flat()]);
+  const pixels = Buffer.concat(Array.from({ length: size }, () => row));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(pixels)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+interface SellerProductRow {
+  id: string;
+  name: string;
+  imageUrl: string | null;
+  imageUrls: string[];
+  available: boolean;
+}
+
+async function getJson<T>(request: APIRequestContext, url: string): Promise<T> {
+  const response = await request.get(url);
+  expect(response.status(), `${url}: ${await response.text()}`).toBe(200);
+  const body: T = await response.json();
+  return body;
+}
+
+/**
+ * What a seller sets up on the addresses and availability pages (each has its own spec): a primary
+ * address to be picked up from, and pickup hours every day, so that a pickup time always exists.
+ */
+async function setUpPickups(request: APIRequestContext): Promise<void> {
+  const address = await request.post('/api/addresses', {
+    data: { addressLine1: '400 E Monroe St', city: 'Springfield', state: 'IL', zipCode: '62701' },
+  });
+  expect(address.status(), await address.text()).toBe(201);
+  for (let dayOfWeek = 0; dayOfWeek <= 6; dayOfWeek++) {
+    const schedule = await request.post('/api/availability/schedules', {
+      data: { dayOfWeek, startTime: '00:00', endTime: '23:30' },
+    });
+    expect(schedule.status(), await schedule.text()).toBe(201);
+  }
+}
+
+/** The data-url of each picture in the listing form, in the order shown. */
+async function shownImageOrder(page: Page): Promise<string[]> {
+  return page
+    .getByTestId('image-list-editor')
+    .locator('[data-testid^="image-item-"]')
+    .evaluateAll((items) => items.map((item) => item.getAttribute('data-url') ?? ''));
+}
+
+async function payWithTestCard(page: Page): Promise<void> {
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByLabel('Name on card').fill('Bailey Buyer');
+  await page.getByTestId('button-pay').click();
+}
+
+test.describe('the seller area (docs/product-rules.md, Seller listings)', () => {
+  test('a new seller lists a product with three images, sells it for pickup and sees the earnings', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(120_000);
+    const name = `Cedar Birdhouse ${Date.now().toString(36)}`;
+
+    // Become a seller from the profile, and open the dashboard from the header.
+    await signUpFresh(page);
+    await setUpPickups(page.request);
+    await page.goto('/profile');
+    await page.getByTestId('button-become-seller').click();
+    await expect(page.getByText('You are now a seller', { exact: true })).toBeVisible();
+    await page.getByTestId('link-seller-dashboard').click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Seller Dashboard' })).toBeVisible();
+    await expect(page.getByTestId('stat-total-earnings')).toContainText('$0.00');
+    await expect(page.getByTestId('stat-orders-completed')).toContainText('0');
+    await expect(page.getByTestId('text-no-products')).toBeVisible();
+    await expect(page.getByTestId('text-no-seller-orders')).toBeVisible();
+    await expect(page.getByTestId('text-loyalty-discount')).toHaveText('0%');
+
+    // The create-listing dialog starts at the spec's defaults.
+    await page.getByTestId('button-create-listing').click();
+    const dialog = page.getByTestId('dialog-listing');
+    await expect(dialog.getByRole('heading', { name: 'Create New Listing' })).toBeVisible();
+    await expect(dialog.getByTestId('input-product-price')).toHaveValue('0');
+    await expect(dialog.getByTestId('input-product-stock')).toHaveValue('0');
+    await expect(dialog.getByTestId('select-product-category')).toHaveText('Books');
+    await expect(dialog.getByTestId('input-seller-delivery-fee')).toHaveCount(0);
+    await dialog.getByLabel('I deliver it myself').check();
+    await expect(dialog.getByTestId('input-seller-delivery-fee')).toHaveAttribute('step', '0.01');
+    await dialog.getByLabel('I deliver it myself').uncheck();
+    await expect(dialog.getByTestId('input-seller-delivery-fee')).toHaveCount(0);
+
+    await dialog.getByLabel('Name').fill(name);
+    await dialog.getByLabel('Description').fill('Hand-built from western red cedar.');
+    await dialog.getByTestId('input-product-price').fill('12.5');
+    await dialog.getByTestId('input-product-stock').fill('5');
+    await dialog.getByTestId('select-product-category').click();
+    await page.getByRole('option', { name: 'Home & Garden' }).click();
+    await dialog.getByLabel('Offer pickup').check();
+
+    // Three pictures through the uploader, then the last one moved to the front.
+    await dialog.getByTestId('input-product-images').setInputFiles([
+      { name: 'red.png', mimeType: 'image/png', buffer: makePng(16, [200, 40, 40]) },
+      { name: 'green.png', mimeType: 'image/png', buffer: makePng(16, [40, 160, 60]) },
+      { name: 'blue.png', mimeType: 'image/png', buffer: makePng(16, [40, 60, 200]) },
+    ]);
+    await expect(dialog.getByTestId('image-item-2')).toBeVisible();
+    await expect(dialog.getByTestId('text-image-count')).toContainText('3 of 10 images');
+    const uploaded = await shownImageOrder(page);
+    expect(uploaded).toHaveLength(3);
+    await dialog.getByTestId('button-image-earlier-2').click();
+    await dialog.getByTestId('button-image-earlier-1').click();
+    const reordered = [uploaded[2], uploaded[0], uploaded[1]];
+    expect(await shownImageOrder(page)).toEqual(reordered);
+    await expect(dialog.getByTestId('image-item-0').getByTestId('badge-primary-image')).toBeVisible();
+    await expectNoAccessibilityViolations(page);
+
+    await dialog.getByTestId('button-submit-listing').click();
+    await expect(page.getByText('Listing created', { exact: true })).toBeVisible();
+    await expect(dialog).toHaveCount(0);
+    const [product] = await getJson<SellerProductRow[]>(page.request, '/api/seller/products');
+    if (!product) throw new Error('the listing was not saved');
+    expect(product).toMatchObject({ name, available: true, imageUrl: reordered[0], imageUrls: reordered });
+    const row = page.getByTestId(`row-product-${product.id}`);
+    await expect(row.getByTestId('badge-product-status')).toHaveText('Active');
+    await expect(row.getByTestId('text-product-price')).toHaveText('$12.50');
+    await expect(page.getByTestId('stat-active-listings')).toContainText('1');
+    await expect(page.getByTestId('stat-total-stock')).toContainText('5');
+
+    // A visitor finds it on the home page, with the picture moved to the front.
+    const visitorContext = await browser.newContext();
+    const visitor = await visitorContext.newPage();
+    await visitor.goto('/');
+    const card = visitor.getByTestId(`card-product-${product.id}`);
+    await card.scrollIntoViewIfNeeded();
+    await expect(card).toContainText(name);
+    await expect(card).toContainText('$12.50');
+    await expect(card.locator('img').first()).toHaveAttribute('src', reordered[0] ?? '');
+    await visitorContext.close();
+
+    // A buyer orders it for pickup and pays.
+    const buyerContext = await browser.newContext();
+    const buyer = await buyerContext.newPage();
+    await signUpFresh(buyer);
+    await buyer.goto(`/products/${product.id}`);
+    await expect(buyer.getByRole('heading', { level: 1, name })).toBeVisible();
+    await buyer.getByRole('button', { name: 'Add to Cart' }).click();
+    await expect(buyer.getByTestId('cart-count')).toHaveText('1');
+    await buyer.goto('/checkout');
+    await buyer.getByRole('radio', { name: /Pickup/ }).click();
+    await buyer.getByRole('combobox', { name: 'Pickup time' }).click();
+    await buyer.getByRole('option').first().click();
+    const proceed = buyer.getByRole('button', { name: 'Proceed to Payment' });
+    await expect(proceed).toBeEnabled();
+    await proceed.click();
+    await expect(buyer).toHaveURL(/\/payment$/);
+    await payWithTestCard(buyer);
+    await expect(buyer).toHaveURL(/\/buyer\/orders\?order=/);
+    await buyerContext.close();
+
+    // The seller sees the order, makes it ready, hands it over, and the earnings follow.
+    await page.reload();
+    const [order] = await getJson<{ id: string; orderNumber: string; sellerEarnings: string }[]>(
+      page.request,
+      '/api/orders?as=seller',
+    );
+    if (!order) throw new Error('the seller has no order');
+    expect(order.sellerEarnings).toBe('11.25');
+    const details = page.getByTestId(`order-details-${order.id}`);
+    await expect(details.getByTestId('text-order-number')).toHaveText(order.orderNumber);
+    await expect(details.getByTestId('badge-status-pending')).toBeVisible();
+    await expect(details.getByTestId('button-cancel-order')).toBeVisible();
+    await expect(page.getByTestId('stat-total-stock')).toContainText('4');
+
+    await details.getByRole('button', { name: 'Mark Ready for Pickup' }).click();
+    await expect(details.getByTestId('badge-status-ready_for_pickup')).toBeVisible();
+    await expect(details.getByTestId('timeline-step-ready_for_pickup')).toHaveAttribute('data-done', 'true');
+    // Only a pending order can be cancelled.
+    await expect(details.getByTestId('button-cancel-order')).toHaveCount(0);
+    await expect(page.getByTestId('stat-total-earnings')).toContainText('$0.00');
+
+    await details.getByRole('button', { name: 'Mark Picked Up' }).click();
+    await expect(details.getByTestId('badge-status-completed')).toBeVisible();
+    await expect(details.getByTestId('timeline-step-completed')).toHaveAttribute('data-done', 'true');
+    await expect(details.getByRole('button', { name: /^Mark / })).toHaveCount(0);
+    await expect(page.getByTestId('stat-total-earnings')).toContainText('$11.25');
+    await expect(page.getByTestId('stat-orders-completed')).toContainText('1');
+    await expect(page.getByTestId('text-12-week-total')).toHaveText('$11.25');
+    await expect(page.getByTestId('chart-weekly-earnings').locator('canvas')).toBeVisible();
+    await expectNoAccessibilityViolations(page);
+  });
+
+  test('cancels a listing only after asking, and it stays cancelled', async ({ page }) => {
+    await signUpFresh(page, 'seller');
+    const created = await page.request.post('/api/products', {
+      data: { name: 'Old Garden Bench', price: '80.00', category: 'Furniture', stock: 2 },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    await page.goto('/seller/dashboard');
+    const row = page.getByTestId(`row-product-${id}`);
+    await expect(row.getByTestId('badge-product-status')).toHaveText('Active');
+
+    await row.getByRole('button', { name: 'Cancel Old Garden Bench' }).click();
+    const confirm = page.getByTestId('dialog-cancel-listing');
+    await expect(confirm).toContainText('Old Garden Bench will no longer be for sale');
+    await confirm.getByRole('button', { name: 'Keep Listing' }).click();
+    await expect(confirm).toHaveCount(0);
+    await expect(row.getByTestId('badge-product-status')).toHaveText('Active');
+
+    await row.getByRole('button', { name: 'Cancel Old Garden Bench' }).click();
+    await page.getByTestId('button-confirm-cancel-listing').click();
+    await expect(page.getByText('Listing cancelled', { exact: true })).toBeVisible();
+    await expect(row.getByTestId('badge-product-status')).toHaveText('Cancelled');
+    // Cancelling cannot be undone: the row offers nothing more.
+    await expect(row.getByRole('button')).toHaveCount(0);
+    await expect(page.getByTestId('stat-active-listings')).toContainText('0');
+    await expect(page.getByTestId('stat-total-products')).toContainText('1');
+    await page.reload();
+    await expect(page.getByTestId(`row-product-${id}`).getByTestId('badge-product-status')).toHaveText(
+      'Cancelled',
+    );
+  });
+});

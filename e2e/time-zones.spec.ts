@@ -1,0 +1,110 @@
+import type { APIRequestContext } from '@playwright/test';
+import { test, expect, signUpFresh } from './support/fixtures';
+
+/**
+ * Times in one zone everywhere (issue 14; docs/product-rules.md, Dates and times): a browser set to
+ * Chicago, to UTC or to Tokyo sees the same pickup labels, at checkout and on the payment page,
+ * because every time is shown in the marketplace time zone (America/Chicago in these tests).
+ */
+
+const MARKETPLACE_TZ = 'America/Chicago';
+
+interface Row {
+  id: string;
+  name: string;
+  available: boolean;
+  stock: number;
+  offerPickup: boolean;
+  sellerId: string;
+}
+
+interface Slot {
+  datetime: string;
+  label: string;
+}
+
+async function getJson<T>(request: APIRequestContext, url: string): Promise<T> {
+  const response = await request.get(url);
+  expect(response.status(), url).toBe(200);
+  return (await response.json()) as T;
+}
+
+/** A product with pickup whose seller offers slots, and the seller's slots. */
+async function pickupProduct(request: APIRequestContext): Promise<{ product: Row; slots: Slot[] }> {
+  for (const product of await getJson<Row[]>(request, '/api/products?limit=100')) {
+    if (!product.available || product.stock < 3 || !product.offerPickup) continue;
+    const slots = await getJson<Slot[]>(request, `/api/availability/slots/${product.sellerId}`);
+    if (slots.length > 1) return { product, slots };
+  }
+  throw new Error('the demo catalog has no product with pickup slots');
+}
+
+/** "CST" or "CDT" for that instant in the marketplace zone, as this (Node) process spells it. */
+function marketplaceAbbreviation(datetime: string): string {
+  return (
+    new Intl.DateTimeFormat('en-US', { timeZone: MARKETPLACE_TZ, timeZoneName: 'short' })
+      .formatToParts(new Date(datetime))
+      .find((part) => part.type === 'timeZoneName')?.value ?? ''
+  );
+}
+
+for (const timezoneId of ['America/Chicago', 'UTC', 'Asia/Tokyo']) {
+  test.describe(`a browser in ${timezoneId}`, () => {
+    test.use({ timezoneId });
+
+    test('sees the pickup labels of the marketplace zone at checkout and on the payment page', async ({
+      page,
+    }) => {
+      test.setTimeout(60_000);
+      await signUpFresh(page);
+      const { product, slots } = await pickupProduct(page.request);
+
+      await page.goto(`/products/${product.id}`);
+      // The browser really is in that zone.
+      expect(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)).toBe(timezoneId);
+      await page.getByRole('button', { name: 'Add to Cart' }).click();
+      await expect(page.getByTestId('cart-count')).toHaveText('1');
+      await page.goto('/checkout');
+      await page.getByRole('radio', { name: /Pickup/ }).click();
+
+      // A day, then a time of that day: the slot's own label, cut in two.
+      const picker = page.getByTestId(`pickup-seller-${product.sellerId}`);
+      const [first] = slots;
+      if (!first) throw new Error('no slot');
+      const [day, time] = first.label.split(' · ');
+      await expect(picker.getByRole('combobox', { name: 'Pickup day' })).toHaveText(day ?? '');
+      await picker.getByRole('combobox', { name: 'Pickup time' }).click();
+      await expect(page.getByRole('option').first()).toHaveText(time ?? '');
+      await page.getByRole('option', { name: time, exact: true }).click();
+      await expect(picker.getByRole('combobox', { name: 'Pickup time' })).toHaveText(time ?? '');
+      await expect(picker.getByTestId(`text-pickup-zone-${product.sellerId}`)).toHaveText(
+        `Times are in Central Time (${marketplaceAbbreviation(first.datetime)}), the marketplace's time zone.`,
+      );
+
+      // Another day asks for a time again, on that day's own times.
+      const second = slots.find((slot) => !slot.label.startsWith(`${day} · `));
+      if (second) {
+        const [otherDay, otherTime] = second.label.split(' · ');
+        await picker.getByRole('combobox', { name: 'Pickup day' }).click();
+        await page.getByRole('option', { name: otherDay, exact: true }).click();
+        await expect(picker.getByRole('combobox', { name: 'Pickup time' })).toHaveText('Select a time');
+        await picker.getByRole('combobox', { name: 'Pickup time' }).click();
+        await expect(page.getByRole('option').first()).toHaveText(otherTime ?? '');
+        await page.keyboard.press('Escape');
+        await picker.getByRole('combobox', { name: 'Pickup day' }).click();
+        await page.getByRole('option', { name: day, exact: true }).click();
+        await picker.getByRole('combobox', { name: 'Pickup time' }).click();
+        await page.getByRole('option', { name: time, exact: true }).click();
+      }
+
+      // The payment page shows the very same label, with the zone, not the browser's clock.
+      const proceed = page.getByRole('button', { name: 'Proceed to Payment' });
+      await expect(proceed).toBeEnabled();
+      await proceed.click();
+      await expect(page).toHaveURL(/\/payment$/);
+      await expect(page.getByTestId(`text-payment-pickup-time-${product.sellerId}`)).toHaveText(
+        `Pickup ${first.label} ${marketplaceAbbreviation(first.datetime)}`,
+      );
+    });
+  });
+}

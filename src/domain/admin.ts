@@ -1,0 +1,370 @@
+import { z } from 'zod';
+import { moneyStringSchema } from './catalog';
+import { formatRate, parseCents, parseRate } from './money';
+import { orderStatusSchema, ORDER_STATUSES } from './order-status';
+import { ROLES, roleSchema } from './roles';
+
+/**
+ * The admin area (docs/product-rules.md, Admin): its lists, the summary figures, driver
+ * verification, categories, the commission form and the audit trail. Schemas of requests and
+ * answers, shared by the server and the dashboard.
+ */
+
+/** Every admin list shows 10 rows a page (docs/product-rules.md, Admin). */
+export const ADMIN_PAGE_SIZE = 10;
+
+const pageSchema = z.coerce
+  .number({ message: 'Must be a page number' })
+  .int('Must be a whole page number')
+  .min(1, 'Pages start at 1')
+  .max(100_000, 'Must be at most 100000')
+  .default(1);
+
+const searchSchema = z.string().trim().max(200, 'Search is too long').optional();
+
+/** One page of a list, with the total so the pager can show "Page X of Y". */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    items: z.array(item),
+    /** Rows matching the filters, over all pages. */
+    total: z.number().int(),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    /** ceil(total / pageSize); 0 when nothing matches. */
+    pageCount: z.number().int(),
+  });
+}
+
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+  pageCount: number;
+}
+
+/** The rows to skip for a page (pages start at 1). */
+export function offsetOf(page: number, pageSize = ADMIN_PAGE_SIZE): number {
+  return (page - 1) * pageSize;
+}
+
+export function pageCountOf(total: number, pageSize = ADMIN_PAGE_SIZE): number {
+  return Math.ceil(total / pageSize);
+}
+
+// Users
+
+export const ROLE_FILTERS = ['all', ...ROLES] as const;
+
+/** GET /api/admin/users: search by name or email, filter by a granted role. */
+export const adminUsersQuerySchema = z.strictObject({
+  search: searchSchema,
+  role: z.enum(ROLE_FILTERS).default('all'),
+  page: pageSchema,
+});
+export type AdminUsersQuery = z.infer<typeof adminUsersQuerySchema>;
+
+export const adminUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  profileImageUrl: z.string().nullable(),
+  /** The current role (what the user's header shows). */
+  role: roleSchema,
+  /** Every granted role. */
+  roles: z.array(roleSchema),
+  isVerified: z.boolean(),
+  createdAt: z.string(),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+export const adminUserPageSchema = pageOf(adminUserSchema);
+
+// Orders
+
+export const ORDER_STATUS_FILTERS = ['all', ...ORDER_STATUSES] as const;
+
+/** GET /api/admin/orders: search by order number, filter by status. */
+export const adminOrdersQuerySchema = z.strictObject({
+  search: searchSchema,
+  status: z.enum(ORDER_STATUS_FILTERS).default('all'),
+  page: pageSchema,
+});
+export type AdminOrdersQuery = z.infer<typeof adminOrdersQuerySchema>;
+
+/** A row of the admin orders list; the details come from GET /api/orders/{id}. */
+export const adminOrderSchema = z.object({
+  id: z.string(),
+  orderNumber: z.string(),
+  status: orderStatusSchema,
+  isPickup: z.boolean(),
+  sellerDelivery: z.boolean(),
+  total: moneyStringSchema,
+  platformFee: moneyStringSchema,
+  buyerName: z.string(),
+  sellerName: z.string(),
+  createdAt: z.string(),
+});
+export type AdminOrder = z.infer<typeof adminOrderSchema>;
+export const adminOrderPageSchema = pageOf(adminOrderSchema);
+
+// Products
+
+/** Active/Inactive by the available flag (docs/product-rules.md, Admin). */
+export const PRODUCT_STATUS_FILTERS = ['all', 'active', 'inactive'] as const;
+export type ProductStatusFilter = (typeof PRODUCT_STATUS_FILTERS)[number];
+
+/** GET /api/admin/products: search by name, category ("All" is none), Active/Inactive. */
+export const adminProductsQuerySchema = z.strictObject({
+  search: searchSchema,
+  category: z.string().trim().max(100, 'Category is too long').optional(),
+  status: z.enum(PRODUCT_STATUS_FILTERS).default('all'),
+  page: pageSchema,
+});
+export type AdminProductsQuery = z.infer<typeof adminProductsQuerySchema>;
+
+export const adminProductSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  category: z.string(),
+  price: moneyStringSchema,
+  stock: z.number().int(),
+  available: z.boolean(),
+  imageUrl: z.string().nullable(),
+  sellerId: z.string(),
+  sellerName: z.string(),
+  createdAt: z.string(),
+});
+export type AdminProduct = z.infer<typeof adminProductSchema>;
+export const adminProductPageSchema = pageOf(adminProductSchema);
+
+// Drivers
+
+export const DRIVER_STATUS_FILTERS = ['all', 'pending', 'verified'] as const;
+
+/** GET /api/admin/drivers: users holding the driver role, pending ones first. */
+export const adminDriversQuerySchema = z.strictObject({
+  search: searchSchema,
+  status: z.enum(DRIVER_STATUS_FILTERS).default('all'),
+  page: pageSchema,
+});
+export type AdminDriversQuery = z.infer<typeof adminDriversQuerySchema>;
+
+export const DRIVER_DECISIONS = ['approved', 'rejected', 'revoked'] as const;
+export type DriverDecision = (typeof DRIVER_DECISIONS)[number];
+
+export const adminDriverSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  profileImageUrl: z.string().nullable(),
+  isVerified: z.boolean(),
+  /** `/objects/uploads/<id>`: readable by the driver and admins only. */
+  vehicleImageUrl: z.string().nullable(),
+  licenseImageUrl: z.string().nullable(),
+  trailerImageUrl: z.string().nullable(),
+  /** The last Approve, Reject or Revoke, from the audit trail; null when no admin decided yet. */
+  lastDecision: z
+    .object({
+      decision: z.enum(DRIVER_DECISIONS),
+      at: z.string(),
+      adminName: z.string(),
+    })
+    .nullable(),
+  createdAt: z.string(),
+});
+export type AdminDriver = z.infer<typeof adminDriverSchema>;
+export const adminDriverPageSchema = pageOf(adminDriverSchema);
+
+/** PATCH /api/admin/drivers/{id}/verify: Approve (true), Reject or Revoke (false). */
+export const verifyDriverBodySchema = z.strictObject({ isVerified: z.boolean() });
+export type VerifyDriverBody = z.infer<typeof verifyDriverBodySchema>;
+
+/** Approval needs both images (docs/product-rules.md, Admin). */
+export const DRIVER_IMAGES_MISSING =
+  'A driver needs both a vehicle image and a license image before they can be approved.';
+
+/** What the driver verification card says about a driver. */
+export type DriverVerificationStatus =
+  'verified' | 'rejected' | 'revoked' | 'awaiting-review' | 'missing-images';
+
+/**
+ * Pending until both images exist and an admin approves (docs/product-rules.md, Admin); a driver
+ * an admin rejected or revoked says so until the next decision.
+ */
+export function driverVerificationStatus(
+  driver: Pick<AdminDriver, 'isVerified' | 'vehicleImageUrl' | 'licenseImageUrl' | 'lastDecision'>,
+): DriverVerificationStatus {
+  if (driver.isVerified) return 'verified';
+  const decision = driver.lastDecision?.decision;
+  if (decision === 'rejected' || decision === 'revoked') return decision;
+  if (!driver.vehicleImageUrl || !driver.licenseImageUrl) return 'missing-images';
+  return 'awaiting-review';
+}
+
+// Summary
+
+/**
+ * GET /api/admin/summary: the four cards. Revenue is the platform's fees of paid, not cancelled
+ * orders (orders exist only once paid); the gross order value is what buyers paid for them.
+ */
+export const adminSummarySchema = z.object({
+  totalUsers: z.number().int(),
+  totalOrders: z.number().int(),
+  totalProducts: z.number().int(),
+  totalRevenue: moneyStringSchema,
+  grossOrderValue: moneyStringSchema,
+});
+export type AdminSummary = z.infer<typeof adminSummarySchema>;
+
+// Categories
+
+/** Names are trimmed and must not be empty (docs/product-rules.md, Admin). */
+export const categoryNameSchema = z
+  .string({ message: 'Name is required' })
+  .trim()
+  .min(1, 'Name is required')
+  .max(100, 'Must be at most 100 characters');
+
+/** GET /api/admin/categories: by name, with how many products use each; search by name. */
+export const adminCategoriesQuerySchema = z.strictObject({ search: searchSchema, page: pageSchema });
+export type AdminCategoriesQuery = z.infer<typeof adminCategoriesQuerySchema>;
+
+export const adminCategorySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** Products of this category, available or not: deleting it is refused while this is above 0. */
+  productCount: z.number().int(),
+});
+export type AdminCategory = z.infer<typeof adminCategorySchema>;
+export const adminCategoryPageSchema = pageOf(adminCategorySchema);
+
+/** POST /api/categories and PATCH /api/categories/{id}. */
+export const categoryBodySchema = z.strictObject({ name: categoryNameSchema });
+export type CategoryBody = z.infer<typeof categoryBodySchema>;
+
+// Commission settings
+
+/** The largest amount a numeric(10,2) column holds. */
+const MAX_AMOUNT_CENTS = 99_999_999_99;
+
+export const RATE_FIELD_MESSAGE = 'Must be a number from 0 to 1 with at most 4 decimals';
+export const AMOUNT_FIELD_MESSAGE = 'Must be an amount of at least 0 with at most 2 decimals';
+export const MIN_ABOVE_BASE_MESSAGE = 'The minimum rate cannot be above the base rate';
+
+const RATE_PATTERN = /^\d+(\.\d{1,4})?$/;
+const AMOUNT_PATTERN = /^\d{1,8}(\.\d{1,2})?$/;
+
+/** A fraction from 0 to 1 with at most 4 decimals, as text. */
+export function isRateText(text: string): boolean {
+  return RATE_PATTERN.test(text) && parseRate(text) <= 10_000;
+}
+
+/** An amount from 0 to 99,999,999.99 (what numeric(10,2) holds) with at most 2 decimals, as text. */
+export function isAmountText(text: string): boolean {
+  return AMOUNT_PATTERN.test(text) && parseCents(text) <= MAX_AMOUNT_CENTS;
+}
+
+const rateInput = z.string({ message: RATE_FIELD_MESSAGE }).trim().refine(isRateText, RATE_FIELD_MESSAGE);
+const amountInput = z
+  .string({ message: AMOUNT_FIELD_MESSAGE })
+  .trim()
+  .refine(isAmountText, AMOUNT_FIELD_MESSAGE);
+
+/**
+ * PATCH /api/admin/commission-settings: the eight fields as strings
+ * (docs/product-rules.md, Admin): rates and reductions 0 to 1 with up to 4 decimals, amounts at
+ * least 0 with up to 2; the minimum rate not above the base rate.
+ */
+export const commissionSettingsBodySchema = z
+  .strictObject({
+    baseCommissionRate: rateInput,
+    minCommissionRate: rateInput,
+    salesPriceTierAmount: amountInput,
+    salesPriceTierReduction: rateInput,
+    deliveryFeeTierAmount: amountInput,
+    deliveryFeeTierReduction: rateInput,
+    loyaltyTierAmount: amountInput,
+    loyaltyTierReduction: rateInput,
+  })
+  .superRefine((body, context) => {
+    const { minCommissionRate: min, baseCommissionRate: base } = body;
+    if (isRateText(min) && isRateText(base) && parseRate(min) > parseRate(base)) {
+      context.addIssue({ code: 'custom', path: ['minCommissionRate'], message: MIN_ABOVE_BASE_MESSAGE });
+    }
+  });
+export type CommissionSettingsBody = z.infer<typeof commissionSettingsBodySchema>;
+
+/**
+ * The form shows rates as percentages (docs/product-rules.md, Admin): "0.0650" → "6.5". Exact:
+ * basis points divided by 100.
+ */
+export function rateToPercent(rate: string): string {
+  const basisPoints = parseRate(rate);
+  const whole = Math.floor(basisPoints / 100);
+  const fraction = String(basisPoints % 100)
+    .padStart(2, '0')
+    .replace(/0+$/, '');
+  return fraction ? `${whole}.${fraction}` : String(whole);
+}
+
+/** "6.5" → "0.0650": the percentage divided by 100, with 4 decimals. Throws on a non-number. */
+export function percentToRate(percent: string): string {
+  // A percentage with 2 decimals is a whole number of basis points: parse it as hundredths.
+  const hundredths = parseCents(percent);
+  return formatRate(hundredths);
+}
+
+// Audit trail
+
+/** Every admin action the audit trail records (docs/product-rules.md, Admin). */
+export const ADMIN_ACTIONS = [
+  'user.role_changed',
+  'driver.approved',
+  'driver.rejected',
+  'driver.revoked',
+  'category.created',
+  'category.renamed',
+  'category.deleted',
+  'commission.updated',
+  'order.cancelled',
+] as const;
+export const adminActionSchema = z.enum(ADMIN_ACTIONS);
+export type AdminActionKind = (typeof ADMIN_ACTIONS)[number];
+
+export const ADMIN_ACTION_LABELS: Record<AdminActionKind, string> = {
+  'user.role_changed': 'Changed a role',
+  'driver.approved': 'Approved a driver',
+  'driver.rejected': 'Rejected a driver',
+  'driver.revoked': 'Revoked a driver',
+  'category.created': 'Added a category',
+  'category.renamed': 'Renamed a category',
+  'category.deleted': 'Deleted a category',
+  'commission.updated': 'Changed commission settings',
+  'order.cancelled': 'Cancelled an order',
+};
+
+/** A recorded state: a few named values (a role, a name, the eight settings). */
+export const auditStateSchema = z.record(z.string(), z.union([z.string(), z.boolean(), z.array(z.string())]));
+export type AuditState = z.infer<typeof auditStateSchema>;
+
+export const adminActivityQuerySchema = z.strictObject({ page: pageSchema });
+export type AdminActivityQuery = z.infer<typeof adminActivityQuerySchema>;
+
+/** One entry of the audit trail: who, what, before, after and when. */
+export const adminActivitySchema = z.object({
+  id: z.string(),
+  action: adminActionSchema,
+  actorId: z.string(),
+  actorName: z.string(),
+  actorEmail: z.string(),
+  targetType: z.string(),
+  targetId: z.string().nullable(),
+  targetLabel: z.string(),
+  before: auditStateSchema.nullable(),
+  after: auditStateSchema.nullable(),
+  createdAt: z.string(),
+});
+export type AdminActivity = z.infer<typeof adminActivitySchema>;
+export const adminActivityPageSchema = pageOf(adminActivitySchema);

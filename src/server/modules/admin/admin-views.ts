@@ -1,0 +1,125 @@
+import { formatCents, parseCents } from '../../../domain/money';
+import { orderStatusSchema } from '../../../domain/order-status';
+import { ROLES, displayName, sortRoles, type Role } from '../../../domain/roles';
+import type { AdminDriver, AdminOrder, AdminProduct, AdminUser, DriverDecision } from '../../../domain/admin';
+import type { users } from '../../db/schema';
+
+type UserRow = typeof users.$inferSelect;
+
+const money = (value: string) => formatCents(parseCents(value));
+const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
+
+/** "first last", else the capitalised role word (docs/product-rules.md, Client behaviour). */
+function nameOf(firstName: string | null, lastName: string | null, role: Role): string {
+  return displayName({ firstName, lastName, role });
+}
+
+export function toAdminUser(row: UserRow): AdminUser {
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    profileImageUrl: row.profileImageUrl,
+    role: isRole(row.role) ? row.role : 'buyer',
+    roles: sortRoles(row.roles.filter(isRole)),
+    isVerified: row.isVerified,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export interface OrderListRow {
+  order: {
+    id: string;
+    orderNumber: string;
+    status: string;
+    isPickup: boolean;
+    sellerDelivery: boolean;
+    total: string;
+    platformFee: string;
+    createdAt: Date;
+  };
+  buyerFirstName: string | null;
+  buyerLastName: string | null;
+  sellerFirstName: string | null;
+  sellerLastName: string | null;
+}
+
+export function toAdminOrder(row: OrderListRow): AdminOrder {
+  return {
+    id: row.order.id,
+    orderNumber: row.order.orderNumber,
+    status: orderStatusSchema.parse(row.order.status),
+    isPickup: row.order.isPickup,
+    sellerDelivery: row.order.sellerDelivery,
+    total: money(row.order.total),
+    platformFee: money(row.order.platformFee),
+    buyerName: nameOf(row.buyerFirstName, row.buyerLastName, 'buyer'),
+    sellerName: nameOf(row.sellerFirstName, row.sellerLastName, 'seller'),
+    createdAt: row.order.createdAt.toISOString(),
+  };
+}
+
+export interface ProductListRow {
+  product: {
+    id: string;
+    name: string;
+    category: string;
+    price: string;
+    stock: number;
+    available: boolean;
+    imageUrl: string | null;
+    sellerId: string;
+    createdAt: Date;
+  };
+  sellerFirstName: string | null;
+  sellerLastName: string | null;
+}
+
+export function toAdminProduct({ product, sellerFirstName, sellerLastName }: ProductListRow): AdminProduct {
+  return {
+    ...product,
+    price: money(product.price),
+    sellerName: nameOf(sellerFirstName, sellerLastName, 'seller'),
+    createdAt: product.createdAt.toISOString(),
+  };
+}
+
+export interface DecisionRow {
+  action: string;
+  createdAt: Date;
+  actorFirstName: string | null;
+  actorLastName: string | null;
+}
+
+const DECISION_OF_ACTION: Record<string, DriverDecision> = {
+  'driver.approved': 'approved',
+  'driver.rejected': 'rejected',
+  'driver.revoked': 'revoked',
+};
+
+export function toAdminDriver(row: UserRow, decision: DecisionRow | undefined): AdminDriver {
+  const kind = decision ? DECISION_OF_ACTION[decision.action] : undefined;
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    profileImageUrl: row.profileImageUrl,
+    isVerified: row.isVerified,
+    vehicleImageUrl: row.vehicleImageUrl,
+    licenseImageUrl: row.licenseImageUrl,
+    trailerImageUrl: row.trailerImageUrl,
+    lastDecision:
+      decision && kind
+        ? {
+            decision: kind,
+            at: decision.createdAt.toISOString(),
+            adminName: nameOf(decision.actorFirstName, decision.actorLastName, 'admin'),
+          }
+        : null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export const DRIVER_DECISION_ACTIONS = Object.keys(DECISION_OF_ACTION);

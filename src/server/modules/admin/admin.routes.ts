@@ -1,0 +1,160 @@
+import {
+  adminActivityPageSchema,
+  adminActivityQuerySchema,
+  adminCategoriesQuerySchema,
+  adminCategoryPageSchema,
+  adminDriverPageSchema,
+  adminDriverSchema,
+  adminDriversQuerySchema,
+  adminOrderPageSchema,
+  adminOrdersQuerySchema,
+  adminProductPageSchema,
+  adminProductsQuerySchema,
+  adminSummarySchema,
+  adminUserPageSchema,
+  adminUsersQuerySchema,
+  verifyDriverBodySchema,
+} from '../../../domain/admin';
+import { errorBodySchema } from '../../../domain/errors';
+import { idParamsSchema } from '../../../domain/users';
+import { actorOf } from '../../platform/access';
+import type { App, AppContext } from '../../platform/context';
+import { listAdminActivity } from '../audit/audit.service';
+import {
+  getSummary,
+  listCategories,
+  listDrivers,
+  listOrders,
+  listProducts,
+  listUsers,
+} from './admin.service';
+import { verifyDriver } from './verify-driver';
+
+/** Admins only: the access hook answers 401 to visitors and 403 to everyone else (decision 0011). */
+const ADMIN_ONLY = { roles: ['admin'], forbiddenMessage: 'You must be an admin to do this' } as const;
+
+const listErrors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
+
+/** The admin dashboard's calls (docs/product-rules.md, Admin); every list 10 rows a page. */
+export function registerAdminRoutes(app: App, ctx: AppContext): void {
+  const { db } = ctx;
+
+  app.get(
+    '/api/admin/summary',
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        tags: ['admin'],
+        summary: 'Admin: total users, orders and products; revenue (platform fees of orders not cancelled)',
+        response: { 200: adminSummarySchema, 401: errorBodySchema, 403: errorBodySchema },
+      },
+    },
+    async () => getSummary(db),
+  );
+
+  app.get(
+    '/api/admin/users',
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        tags: ['admin'],
+        summary: 'Admin: users newest first, 10 a page; search by name or email, filter by role',
+        querystring: adminUsersQuerySchema,
+        response: { 200: adminUserPageSchema, ...listErrors },
+      },
+    },
+    async (request) => listUsers(db, request.query),
+  );
+
+  app.get(
+    '/api/admin/orders',
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        tags: ['admin'],
+        summary: 'Admin: orders newest first, 10 a page; search by order number, filter by status',
+        querystring: adminOrdersQuerySchema,
+        response: { 200: adminOrderPageSchema, ...listErrors },
+      },
+    },
+    async (request) => listOrders(db, request.query),
+  );
+
+  app.get(
+    '/api/admin/products',
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        tags: ['admin'],
+        summary: 'Admin: every product newest first, 10 a page; search, category, active or inactive',
+        querystring: adminProductsQuerySchema,
+        response: { 200: adminProductPageSchema, ...listErrors },
+      },
+    },
+    async (request) => listProducts(db, request.query),
+  );
+
+  app.get(
+    '/api/admin/categories',
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        tags: ['admin'],
+        summary: 'Admin: categories by name with how many products use each, 10 a page; search by name',
+        querystring: adminCategoriesQuerySchema,
+        response: { 200: adminCategoryPageSchema, ...listErrors },
+      },
+    },
+    async (request) => listCategories(db, request.query),
+  );
+
+  app.get(
+    '/api/admin/drivers',
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        tags: ['admin'],
+        summary: 'Admin: drivers with their images and last decision, pending first, 10 a page',
+        querystring: adminDriversQuerySchema,
+        response: { 200: adminDriverPageSchema, ...listErrors },
+      },
+    },
+    async (request) => listDrivers(db, request.query),
+  );
+
+  app.patch(
+    '/api/admin/drivers/:id/verify',
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Admin: approve (true; needs the vehicle and license images, else 409), reject or revoke (false) a driver',
+        params: idParamsSchema,
+        body: verifyDriverBodySchema,
+        response: {
+          200: adminDriverSchema,
+          ...listErrors,
+          404: errorBodySchema,
+          409: errorBodySchema,
+        },
+      },
+    },
+    async (request) =>
+      verifyDriver(db, actorOf(request), request.params.id, request.body.isVerified, ctx.now()),
+  );
+
+  app.get(
+    '/api/admin/activity',
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        tags: ['admin'],
+        summary: 'Admin: the audit trail of admin actions, newest first, 10 a page',
+        querystring: adminActivityQuerySchema,
+        response: { 200: adminActivityPageSchema, ...listErrors },
+      },
+    },
+    async (request) => listAdminActivity(db, request.query),
+  );
+}

@@ -1,0 +1,74 @@
+import type { Db } from '../../db/client';
+import type { Actor } from '../../platform/sessions';
+import {
+  ADMIN_PAGE_SIZE,
+  auditStateSchema,
+  adminActionSchema,
+  offsetOf,
+  pageCountOf,
+  type AdminActionKind,
+  type AdminActivity,
+  type AdminActivityQuery,
+  type AuditState,
+  type Page,
+} from '../../../domain/admin';
+import { displayName } from '../../../domain/roles';
+import { insertAdminAction, listAdminActionsPage } from './audit.queries';
+
+export interface AdminActionRecord {
+  action: AdminActionKind;
+  target: { type: 'user' | 'category' | 'commission_settings' | 'order'; id: string | null; label: string };
+  before: AuditState | null;
+  after: AuditState | null;
+  now?: Date;
+}
+
+/**
+ * Records an admin action in the audit trail (docs/product-rules.md, Admin): who, what, before,
+ * after and when. Pass the transaction that makes the change, so the record and the change are
+ * kept or lost together.
+ */
+export async function recordAdminAction(tx: Db, actor: Actor, record: AdminActionRecord): Promise<void> {
+  await insertAdminAction(tx, {
+    actorId: actor.id,
+    action: record.action,
+    targetType: record.target.type,
+    targetId: record.target.id,
+    targetLabel: record.target.label,
+    before: record.before,
+    after: record.after,
+    ...(record.now ? { createdAt: record.now } : {}),
+  });
+}
+
+const stateOf = (value: unknown): AuditState | null => {
+  const parsed = auditStateSchema.nullable().safeParse(value);
+  return parsed.success ? parsed.data : null;
+};
+
+/** GET /api/admin/activity: the audit trail, newest first, 10 a page. */
+export async function listAdminActivity(db: Db, query: AdminActivityQuery): Promise<Page<AdminActivity>> {
+  const { rows, total } = await listAdminActionsPage(db, {
+    limit: ADMIN_PAGE_SIZE,
+    offset: offsetOf(query.page),
+  });
+  return {
+    items: rows.map(({ action, actorFirstName, actorLastName, actorEmail }) => ({
+      id: action.id,
+      action: adminActionSchema.parse(action.action),
+      actorId: action.actorId,
+      actorName: displayName({ firstName: actorFirstName, lastName: actorLastName, role: 'admin' }),
+      actorEmail,
+      targetType: action.targetType,
+      targetId: action.targetId,
+      targetLabel: action.targetLabel,
+      before: stateOf(action.before),
+      after: stateOf(action.after),
+      createdAt: action.createdAt.toISOString(),
+    })),
+    total,
+    page: query.page,
+    pageSize: ADMIN_PAGE_SIZE,
+    pageCount: pageCountOf(total),
+  };
+}

@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { errorBodySchema } from '../../../domain/errors';
+import {
+  availableOrderSchema,
+  availableOrdersQuerySchema,
+  deliveryPhotoBodySchema,
+  driverEarningsSchema,
+  estimatedTimeBodySchema,
+} from '../../../domain/deliveries';
+import { orderIdParamsSchema, orderSchema } from '../../../domain/orders';
+import { actorOf } from '../../platform/access';
+import type { App, AppContext } from '../../platform/context';
+import { acceptOrder } from './accept-order';
+import { declineOrder } from './decline-order';
+import { getDriverEarnings } from './get-driver-earnings';
+import { listOrdersAvailableTo } from './list-available-orders';
+import { setDeliveryPhoto } from './set-delivery-photo';
+import { setEstimatedTime } from './set-estimated-time';
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
+const orderErrors = { ...errors, 404: errorBodySchema, 409: errorBodySchema };
+
+/** Drivers, and admins who may act as one (docs/product-rules.md, Deliveries). */
+const DRIVERS = { roles: ['driver', 'admin'] } as const;
+
+/**
+ * The driver's area (docs/product-rules.md, Deliveries). The status steps (Start Delivery, Mark
+ * Delivered) are PATCH /api/orders/{id}/status of the orders module.
+ */
+export function registerDeliveryRoutes(app: App, ctx: AppContext): void {
+  const deps = { db: ctx.db, now: ctx.now };
+
+  // A static segment: Fastify's router prefers it to /api/orders/:id whatever the order of
+  // registration (a test in deliveries.test.ts holds this).
+  app.get(
+    '/api/orders/available',
+    {
+      config: DRIVERS,
+      schema: {
+        tags: ['deliveries'],
+        summary:
+          'Orders a verified driver may accept, nearest pickup first, with pickup and delivery distances in miles; maxDistance omitted or 500 means any',
+        querystring: availableOrdersQuerySchema,
+        response: { 200: z.array(availableOrderSchema), ...errors },
+      },
+    },
+    async (request) => listOrdersAvailableTo(ctx.db, actorOf(request), request.query),
+  );
+
+  app.post(
+    '/api/orders/:id/assign',
+    {
+      config: DRIVERS,
+      schema: {
+        tags: ['deliveries'],
+        summary:
+          'Accept an available order: of drivers accepting at once exactly one gets it, the others 409 "This order was already taken"',
+        params: orderIdParamsSchema,
+        response: { 200: orderSchema, ...orderErrors },
+      },
+    },
+    async (request) => acceptOrder(deps, actorOf(request), request.params.id),
+  );
+
+  app.post(
+    '/api/orders/:id/decline',
+    {
+      config: DRIVERS,
+      schema: {
+        tags: ['deliveries'],
+        summary: 'Hide an available order from this driver only',
+        params: orderIdParamsSchema,
+        response: { 204: z.null().describe('Declined'), ...orderErrors },
+      },
+    },
+    async (request, reply) => {
+      await declineOrder(deps, actorOf(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.patch(
+    '/api/orders/:id/estimated-time',
+    {
+      config: DRIVERS,
+      schema: {
+        tags: ['deliveries'],
+        summary:
+          "The assigned driver's expected arrival (ISO date-time in the future) while assigned or in transit; 404 for anyone else",
+        params: orderIdParamsSchema,
+        body: estimatedTimeBodySchema,
+        response: { 200: orderSchema, ...orderErrors },
+      },
+    },
+    async (request) => setEstimatedTime(deps, actorOf(request), request.params.id, request.body),
+  );
+
+  app.patch(
+    '/api/orders/:id/delivery-photo',
+    {
+      config: DRIVERS,
+      schema: {
+        tags: ['deliveries'],
+        summary:
+          "The assigned driver's delivery photo (an own upload, then readable by the order's parties and admins only); needed before a trailer order goes in transit",
+        params: orderIdParamsSchema,
+        body: deliveryPhotoBodySchema,
+        response: { 200: orderSchema, ...orderErrors },
+      },
+    },
+    async (request) =>
+      setDeliveryPhoto({ ...deps, storage: ctx.storage }, actorOf(request), request.params.id, request.body),
+  );
+
+  app.get(
+    '/api/earnings/driver',
+    {
+      config: DRIVERS,
+      schema: {
+        tags: ['deliveries'],
+        summary:
+          "The caller's driver earnings (after the platform commission) of delivered orders, and their count",
+        response: { 200: driverEarningsSchema, 401: errorBodySchema, 403: errorBodySchema },
+      },
+    },
+    async (request) => getDriverEarnings(ctx.db, actorOf(request)),
+  );
+}

@@ -1,0 +1,33 @@
+import { badRequest, conflict, notFound } from '../../platform/errors';
+import { canManageDelivery } from '../../platform/policy';
+import type { Actor } from '../../platform/sessions';
+import { getOrder } from '../orders/get-order';
+import { ORDER_CHANGED_MEANWHILE } from '../orders/record-status-change';
+import { arrivalTimeProblem, type EstimatedTimeBody } from '../../../domain/deliveries';
+import { ORDER_NOT_FOUND, type Order } from '../../../domain/orders';
+import type { DeliveryDeps } from './accept-order';
+import { findOrderRow, setEstimatedDeliveryTime } from './deliveries.queries';
+import { assertDeliveryInProgress } from './delivery-rules';
+
+/**
+ * PATCH /api/orders/{id}/estimated-time (docs/product-rules.md, Deliveries): the assigned driver's
+ * expected arrival, in the future and at most 14 days ahead, while the order is assigned or in
+ * transit. Anyone else gets 404; a finished order 409.
+ */
+export async function setEstimatedTime(
+  deps: DeliveryDeps,
+  actor: Actor,
+  id: string,
+  body: EstimatedTimeBody,
+): Promise<Order> {
+  const order = await findOrderRow(deps.db, id);
+  if (!order || !canManageDelivery(actor, order)) throw notFound(ORDER_NOT_FOUND);
+  assertDeliveryInProgress(order, 'its arrival time');
+  const now = deps.now();
+  const at = new Date(body.estimatedDeliveryTime);
+  const problem = arrivalTimeProblem(at, now);
+  if (problem) throw badRequest(problem, { estimatedDeliveryTime: problem });
+  const changed = await setEstimatedDeliveryTime(deps.db, { orderId: id, driverId: actor.id, at, now });
+  if (!changed) throw conflict(ORDER_CHANGED_MEANWHILE);
+  return getOrder(deps.db, actor, id);
+}

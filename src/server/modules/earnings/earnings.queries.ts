@@ -1,0 +1,85 @@
+import { and, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { orders, orderStatusEvents } from '../../db/schema';
+import { EARNING_STATUSES } from '../../../domain/earnings';
+
+/** The sum of the stored sellerEarnings of the seller's finished orders, as numeric text, and their count. */
+export async function sumFinishedSellerEarnings(
+  db: Db,
+  sellerId: string,
+): Promise<{ total: string; count: number }> {
+  const [row] = await db
+    .select({
+      total: sql<string>`coalesce(sum(${orders.sellerEarnings}), 0)::text`,
+      count: sql<number>`count(*)::int`,
+    })
+    .from(orders)
+    .where(and(eq(orders.sellerId, sellerId), inArray(orders.status, [...EARNING_STATUSES])));
+  return { total: row?.total ?? '0', count: row?.count ?? 0 };
+}
+
+/**
+ * The seller's product subtotal of orders that are not cancelled, placed between from and to, as numeric
+ * text (both ends included): the same sum the loyalty discount of a new order uses (docs/product-rules.md, Fees and
+ * commission).
+ */
+export async function sumSellerSalesBetween(db: Db, sellerId: string, from: Date, to: Date): Promise<string> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${orders.productSubtotal}), 0)::text` })
+    .from(orders)
+    .where(
+      and(
+        eq(orders.sellerId, sellerId),
+        ne(orders.status, 'cancelled'),
+        gte(orders.createdAt, from),
+        lte(orders.createdAt, to),
+      ),
+    );
+  return row?.total ?? '0';
+}
+
+export interface WeekRow {
+  weekStart: string;
+  earnings: string;
+  orderCount: number;
+}
+
+/**
+ * The seller's earnings per week for the `weeks` weeks up to the one holding `now`, oldest first,
+ * weeks without a finished order included (as 0). A week runs Monday to Sunday in `timeZone`; an
+ * order counts in the week its last step to delivered or completed was recorded (its last change
+ * when no event says so). Everything is summed in the database.
+ */
+export async function listWeeklySellerEarnings(
+  db: Db,
+  params: { sellerId: string; now: Date; timeZone: string; weeks: number },
+): Promise<WeekRow[]> {
+  const { sellerId, now, timeZone, weeks } = params;
+  const finishedAt = sql`coalesce(
+    (select max(${orderStatusEvents.createdAt}) from ${orderStatusEvents}
+      where ${orderStatusEvents.orderId} = ${orders.id}
+        and ${orderStatusEvents.toStatus} in ('delivered', 'completed')),
+    ${orders.updatedAt})`;
+  const thisWeek = sql`date_trunc('week', ${now.toISOString()}::timestamptz at time zone ${timeZone})`;
+  const finished = db
+    .select({
+      week: sql<string>`date_trunc('week', ${finishedAt} at time zone ${timeZone})`.as('finished_week'),
+      earnings: sql<string>`${orders.sellerEarnings}`.as('finished_earnings'),
+    })
+    .from(orders)
+    .where(and(eq(orders.sellerId, sellerId), inArray(orders.status, [...EARNING_STATUSES])))
+    .as('finished');
+  const week = sql`w.week_start`;
+  return db
+    .select({
+      weekStart: sql<string>`to_char(${week}, 'YYYY-MM-DD')`,
+      earnings: sql<string>`coalesce(sum(${finished.earnings}), 0)::text`,
+      orderCount: sql<number>`count(${finished.earnings})::int`,
+    })
+    .from(
+      sql`generate_series(${thisWeek} - make_interval(weeks => ${weeks - 1}::int), ${thisWeek}, interval '1 week') as w(week_start)`,
+    )
+    .leftJoin(finished, sql`${finished.week} = ${week}`)
+    .groupBy(week)
+    .orderBy(week);
+}

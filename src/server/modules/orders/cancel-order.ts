@@ -1,0 +1,63 @@
+import { AppError, conflict, forbidden } from '../../platform/errors';
+import { actsAsAdminOn, canCancelOrder, partiesOf } from '../../platform/policy';
+import type { Actor } from '../../platform/sessions';
+import { recordAdminAction } from '../audit/audit.service';
+import { executeRefund, recordOrderRefund } from '../payments/refunds.service';
+import { parseCents } from '../../../domain/money';
+import { orderStatusSchema, STATUS_BADGE, type OrderStatus, type Party } from '../../../domain/order-status';
+import type { Order } from '../../../domain/orders';
+import { findVisibleOrder, getOrder } from './get-order';
+import type { OrderDeps } from './order-deps';
+import { listItemRowsOfOrder, restoreStock } from './orders.queries';
+import { recordStatusChange } from './record-status-change';
+
+/** Why the actor may not cancel: 403 for a party who never may (a driver), 409 naming the status. */
+function cancelRefusal(status: OrderStatus, parties: Party[]): AppError {
+  if (status === 'cancelled') return conflict('This order is already cancelled.');
+  if (!parties.some((party) => party === 'buyer' || party === 'seller' || party === 'admin'))
+    return forbidden('Only the buyer, the seller or an admin can cancel an order.');
+  if (parties.includes('admin'))
+    return conflict(`A ${STATUS_BADGE[status].toLowerCase()} order cannot be cancelled.`);
+  return conflict(
+    `This order can no longer be cancelled: it is ${STATUS_BADGE[status]}. Only pending orders can be cancelled.`,
+  );
+}
+
+/**
+ * POST /api/orders/{id}/cancel (docs/product-rules.md, Order lifecycle): the buyer or the seller
+ * while pending, an admin until finished. One transaction changes the status conditionally, records
+ * the event, puts the stock back and records the refund of the order's total; the refund is then
+ * made through the provider.
+ */
+export async function cancelOrder(deps: OrderDeps, actor: Actor, id: string): Promise<Order> {
+  const { order } = await findVisibleOrder(deps.db, actor, id);
+  const status = orderStatusSchema.parse(order.status);
+  if (!canCancelOrder(actor, { ...order, status })) throw cancelRefusal(status, partiesOf(actor, order));
+  const now = deps.now();
+  const refund = await deps.db.transaction(async (tx) => {
+    await recordStatusChange(tx, { orderId: id, from: status, to: 'cancelled', actor, now });
+    // A cancellation only the admin role allows goes to the audit trail (docs/product-rules.md, Admin).
+    if (actsAsAdminOn(actor, (asParty) => canCancelOrder(asParty, { ...order, status }))) {
+      await recordAdminAction(tx, actor, {
+        action: 'order.cancelled',
+        target: { type: 'order', id, label: order.orderNumber },
+        before: { status },
+        after: { status: 'cancelled' },
+        now,
+      });
+    }
+    for (const item of await listItemRowsOfOrder(tx, id))
+      await restoreStock(tx, item.productId, item.quantity);
+    if (!order.paymentId) return undefined;
+    return recordOrderRefund(tx, {
+      paymentId: order.paymentId,
+      orderId: id,
+      amount: parseCents(order.total),
+      reason: 'Order cancelled',
+      now,
+    });
+  });
+  if (refund) await executeRefund(deps, refund);
+  deps.log.info({ orderId: id, actorId: actor.id, from: status }, 'order cancelled');
+  return getOrder(deps.db, actor, id);
+}

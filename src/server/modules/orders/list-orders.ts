@@ -1,0 +1,29 @@
+import type { Db } from '../../db/client';
+import { canSeeOrderPrices, isAdmin } from '../../platform/policy';
+import type { Actor } from '../../platform/sessions';
+import type { Order, OrderListQuery } from '../../../domain/orders';
+import { toOrder } from './order-views';
+import { listOrders, listOrdersOfPayment } from './orders.queries';
+
+/**
+ * GET /api/orders: the orders the user is a party of, newest first; admins see every order unless
+ * they ask for one link with `as`.
+ */
+export async function listOwnOrders(db: Db, actor: Actor, query: OrderListQuery): Promise<Order[]> {
+  const all = query.as === undefined && isAdmin(actor);
+  const rows = await listOrders(db, {
+    userId: all ? undefined : actor.id,
+    as: query.as ? [query.as] : ['buyer', 'seller', 'driver'],
+    limit: query.limit,
+    offset: query.offset,
+  });
+  return rows.map((row) => toOrder(row, canSeeOrderPrices(actor, row.order)));
+}
+
+/**
+ * The orders a payment made, as its buyer sees them (the payment's own access check has run:
+ * `canViewPayment`, or a provider's success report).
+ */
+export async function listOrdersMadeByPayment(db: Db, paymentId: string): Promise<Order[]> {
+  return (await listOrdersOfPayment(db, paymentId)).map((row) => toOrder(row, true));
+}

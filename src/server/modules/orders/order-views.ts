@@ -1,0 +1,94 @@
+import { toPickupAddress } from '../addresses/addresses.service';
+import { formatCents, formatRate, parseCents, parseRate } from '../../../domain/money';
+import { orderStatusSchema } from '../../../domain/order-status';
+import type { Order, OrderEvent, OrderItem } from '../../../domain/orders';
+import type { OrderEventRow, OrderItemRow, OrderWithDetails } from './orders.queries';
+
+const iso = (date: Date | null) => (date === null ? null : date.toISOString());
+const money = (value: string) => formatCents(parseCents(value));
+const rate = (value: string) => formatRate(parseRate(value));
+
+/**
+ * The API's order (domain/orders.ts), with the price fields left out for a driver viewer
+ * (`canSeeOrderPrices` in src/server/platform/policy.ts decides `showPrices`).
+ */
+export function toOrder({ order, pickup, itemCount }: OrderWithDetails, showPrices: boolean): Order {
+  const shown: Order = {
+    id: order.id,
+    orderNumber: order.orderNumber,
+    status: orderStatusSchema.parse(order.status),
+    isPickup: order.isPickup,
+    sellerDelivery: order.sellerDelivery,
+    requiresTrailer: order.requiresTrailer,
+    sellerId: order.sellerId,
+    buyerId: order.buyerId,
+    driverId: order.driverId,
+    pickupAddress: pickup ? toPickupAddress(pickup) : null,
+    deliveryAddress: order.deliveryAddress,
+    deliveryNotes: order.deliveryNotes,
+    scheduledPickupTime: iso(order.scheduledPickupTime),
+    estimatedDeliveryTime: iso(order.estimatedDeliveryTime),
+    createdAt: order.createdAt.toISOString(),
+    updatedAt: order.updatedAt.toISOString(),
+    deliveryPhotoUrl: order.deliveryPhotoUrl,
+    itemCount,
+    driverEarnings: money(order.driverEarnings),
+  };
+  if (!showPrices) return shown;
+  return {
+    ...shown,
+    productSubtotal: money(order.productSubtotal),
+    deliveryFee: money(order.deliveryFee),
+    total: money(order.total),
+    sellerEarnings: money(order.sellerEarnings),
+    platformFee: money(order.platformFee),
+    purchasePlatformFee: money(order.purchasePlatformFee),
+    deliveryPlatformFee: money(order.deliveryPlatformFee),
+    salesCommissionRate: rate(order.salesCommissionRate),
+    deliveryCommissionRate: rate(order.deliveryCommissionRate),
+    seller30DaySales: money(order.seller30DaySales),
+    paymentIntentId: order.paymentIntentId,
+  };
+}
+
+/** An item row with what the order shows of its product (`listItemsOfOrder`). */
+interface ItemWithProduct {
+  item: OrderItemRow;
+  productName: string;
+  productDescription: string | null;
+  productImageUrl: string | null;
+}
+
+/**
+ * An item with the product's name and description; no prices for a driver
+ * (docs/product-rules.md, Roles and permissions).
+ */
+export function toOrderItem(
+  { item, productName, productDescription, productImageUrl }: ItemWithProduct,
+  showPrices: boolean,
+): OrderItem {
+  return {
+    id: item.id,
+    orderId: item.orderId,
+    productId: item.productId,
+    productName,
+    productDescription,
+    productImageUrl,
+    quantity: item.quantity,
+    ...(showPrices
+      ? { price: money(item.price), lineTotal: formatCents(parseCents(item.price) * item.quantity) }
+      : {}),
+  };
+}
+
+/** One step of the timeline (docs/product-rules.md, Order lifecycle). */
+export function toOrderEvent(row: OrderEventRow): OrderEvent {
+  return {
+    id: row.id,
+    orderId: row.orderId,
+    fromStatus: row.fromStatus === null ? null : orderStatusSchema.parse(row.fromStatus),
+    toStatus: orderStatusSchema.parse(row.toStatus),
+    actorId: row.actorId,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

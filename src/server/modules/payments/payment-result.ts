@@ -1,0 +1,46 @@
+import { conflict } from '../../platform/errors';
+import { pricedCheckoutSchema } from '../checkout/checkout.service';
+import { listOrdersMadeByPayment } from '../orders/list-orders';
+import type { PaymentResult } from '../../../domain/checkout';
+import { formatCents, parseCents } from '../../../domain/money';
+import type { PaymentDeps } from './payment-deps';
+import { findPaymentById, listRefundsOfPayment, type PaymentRow } from './payments.queries';
+
+/** What a processed payment came to: its orders, or the refund that replaced them. */
+export async function readPaymentResult(deps: PaymentDeps, payment: PaymentRow): Promise<PaymentResult> {
+  const checkout = pricedCheckoutSchema.safeParse(payment.checkout);
+  const sellers = checkout.success ? checkout.data.orders.map((order) => order.sellerId) : [];
+  // The orders in the checkout's order of sellers (they share one creation time).
+  const orders = (await listOrdersMadeByPayment(deps.db, payment.id)).sort(
+    (a, b) => sellers.indexOf(a.sellerId) - sellers.indexOf(b.sellerId),
+  );
+  const fresh = (await findPaymentById(deps.db, payment.id)) ?? payment;
+  let message: string | null = null;
+  if (orders.length === 0 && fresh.processedAt) {
+    const refunds = await listRefundsOfPayment(deps.db, payment.id);
+    message = refunds.find((refund) => refund.orderId === null)?.reason ?? null;
+  }
+  const provider = fresh.provider === 'stripe' ? 'stripe' : 'test';
+  const status =
+    fresh.status === 'succeeded' ||
+    fresh.status === 'refunded' ||
+    fresh.status === 'partially_refunded' ||
+    fresh.status === 'failed'
+      ? fresh.status
+      : 'requires_payment';
+  return {
+    paymentId: fresh.id,
+    provider,
+    status,
+    amount: formatCents(parseCents(fresh.amount)),
+    message,
+    orders,
+  };
+}
+
+/** The answer to a success report: the orders; a sold-out item is a 409 with its name. */
+export async function answerProcessedPayment(deps: PaymentDeps, payment: PaymentRow): Promise<PaymentResult> {
+  const result = await readPaymentResult(deps, payment);
+  if (result.orders.length === 0 && result.message) throw conflict(result.message);
+  return result;
+}

@@ -1,0 +1,114 @@
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { categories, productImages, products } from '../../db/schema';
+
+export type ProductRow = typeof products.$inferSelect;
+export type ProductImageRow = typeof productImages.$inferSelect;
+
+/** The category's stored name, matched without regard to case (names are unique that way). */
+export async function findCategoryName(db: Db, name: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ name: categories.name })
+    .from(categories)
+    .where(sql`lower(${categories.name}) = lower(${name})`)
+    .limit(1);
+  return row?.name;
+}
+
+export async function findProduct(db: Db, id: string): Promise<ProductRow | undefined> {
+  const [row] = await db.select().from(products).where(eq(products.id, id)).limit(1);
+  return row;
+}
+
+/**
+ * The product row locked for the rest of the transaction: two image calls on the same product wait
+ * for each other, so together they cannot pass the 10-image limit.
+ */
+export async function lockProduct(tx: Db, id: string): Promise<ProductRow | undefined> {
+  const [row] = await tx.select().from(products).where(eq(products.id, id)).for('update').limit(1);
+  return row;
+}
+
+export async function insertProduct(db: Db, values: typeof products.$inferInsert): Promise<ProductRow> {
+  const [row] = await db.insert(products).values(values).returning();
+  if (!row) throw new Error('insert returned no row');
+  return row;
+}
+
+/** Changes a product that is still available; undefined when it is not (cancelled meanwhile). */
+export async function updateAvailableProduct(
+  db: Db,
+  id: string,
+  values: Partial<typeof products.$inferInsert>,
+): Promise<ProductRow | undefined> {
+  const [row] = await db
+    .update(products)
+    .set(values)
+    .where(and(eq(products.id, id), eq(products.available, true)))
+    .returning();
+  return row;
+}
+
+/** Cancels an available product; undefined when it was not available (already cancelled). */
+export async function cancelAvailableProduct(db: Db, id: string, now: Date): Promise<ProductRow | undefined> {
+  const [row] = await db
+    .update(products)
+    .set({ available: false, updatedAt: now })
+    .where(and(eq(products.id, id), eq(products.available, true)))
+    .returning();
+  return row;
+}
+
+/** A seller's products, every status, newest first (products_seller_created_idx). */
+export async function listProductsOfSeller(db: Db, sellerId: string): Promise<ProductRow[]> {
+  return db
+    .select()
+    .from(products)
+    .where(eq(products.sellerId, sellerId))
+    .orderBy(desc(products.createdAt), asc(products.id));
+}
+
+/** The extra images of these products in display order (the main image is products.image_url). */
+export async function listExtraImages(db: Db, productIds: string[]): Promise<ProductImageRow[]> {
+  if (productIds.length === 0) return [];
+  return db
+    .select()
+    .from(productImages)
+    .where(inArray(productImages.productId, productIds))
+    .orderBy(asc(productImages.displayOrder), asc(productImages.createdAt), asc(productImages.id));
+}
+
+/** Replaces the extra images of a product with these, in this order. */
+export async function replaceExtraImages(
+  tx: Db,
+  productId: string,
+  imageUrls: readonly string[],
+  now: Date,
+): Promise<void> {
+  await tx.delete(productImages).where(eq(productImages.productId, productId));
+  if (imageUrls.length === 0) return;
+  await tx.insert(productImages).values(
+    imageUrls.map((imageUrl, index) => ({
+      productId,
+      imageUrl,
+      // The main image is position 0; the extras follow it.
+      displayOrder: index + 1,
+      createdAt: now,
+    })),
+  );
+}
+
+export async function insertExtraImage(
+  tx: Db,
+  values: { productId: string; imageUrl: string; displayOrder: number; createdAt: Date },
+): Promise<void> {
+  await tx.insert(productImages).values(values);
+}
+
+export async function setMainImage(tx: Db, productId: string, imageUrl: string | null, now: Date) {
+  await tx.update(products).set({ imageUrl, updatedAt: now }).where(eq(products.id, productId));
+}
+
+export async function touchProduct(tx: Db, productId: string, now: Date) {
+  await tx.update(products).set({ updatedAt: now }).where(eq(products.id, productId));
+}

@@ -1,0 +1,204 @@
+import type { Db } from '../../db/client';
+import type { ObjectStorage } from '../../adapters/storage/object-storage';
+import { badRequest, conflict, notFound } from '../../platform/errors';
+import { canManageProduct } from '../../platform/policy';
+import type { Actor } from '../../platform/sessions';
+import {
+  PRODUCT_ALREADY_CANCELLED_MESSAGE,
+  PRODUCT_CANCELLED_MESSAGE,
+  UNKNOWN_CATEGORY_MESSAGE,
+  type CreateProductBody,
+  type SellerProduct,
+  type UpdateProductBody,
+} from '../../../domain/listings';
+import { formatCents, parseCents } from '../../../domain/money';
+import {
+  cancelAvailableProduct,
+  findCategoryName,
+  findProduct,
+  insertProduct,
+  listExtraImages,
+  listProductsOfSeller,
+  updateAvailableProduct,
+  type ProductImageRow,
+  type ProductRow,
+} from './products.queries';
+
+/** What the product calls need: the database, the object store (image claims) and the clock. */
+export interface ProductDeps {
+  db: Db;
+  storage: ObjectStorage;
+  now: () => Date;
+}
+
+export const PRODUCT_NOT_FOUND = 'Product not found';
+const productNotFound = () => notFound(PRODUCT_NOT_FOUND);
+
+/** Amounts are stored as given once normalised through cents ("0012.50" is 12.50). */
+const money = (text: string) => formatCents(parseCents(text));
+
+/**
+ * The product's images in order (docs/product-rules.md, Seller listings): the main image
+ * (`imageUrl`) first, then the extra images by display order. An extra that repeats the main image
+ * is left out, as the public gallery does.
+ */
+export function imageUrlsOf(product: Pick<ProductRow, 'imageUrl'>, extras: readonly ProductImageRow[]) {
+  const rest = extras.map((image) => image.imageUrl).filter((url) => url !== product.imageUrl);
+  return product.imageUrl ? [product.imageUrl, ...rest] : rest;
+}
+
+export function toSellerProduct(product: ProductRow, extras: readonly ProductImageRow[]): SellerProduct {
+  return {
+    id: product.id,
+    sellerId: product.sellerId,
+    name: product.name,
+    description: product.description,
+    price: money(product.price),
+    imageUrl: product.imageUrl,
+    category: product.category,
+    stock: product.stock,
+    available: product.available,
+    requiresTrailer: product.requiresTrailer,
+    sellerDelivery: product.sellerDelivery,
+    sellerDeliveryFee: product.sellerDeliveryFee === null ? null : money(product.sellerDeliveryFee),
+    offerPickup: product.offerPickup,
+    createdAt: product.createdAt.toISOString(),
+    updatedAt: product.updatedAt.toISOString(),
+    imageUrls: imageUrlsOf(product, extras),
+  };
+}
+
+export async function sellerProductOf(db: Db, product: ProductRow): Promise<SellerProduct> {
+  return toSellerProduct(product, await listExtraImages(db, [product.id]));
+}
+
+/**
+ * The product if the actor may manage it: its seller or an admin
+ * (docs/product-rules.md, Roles and permissions). Anyone else is told it does not exist.
+ */
+export async function findManagedProduct(db: Db, actor: Actor, id: string): Promise<ProductRow> {
+  const product = await findProduct(db, id);
+  if (!product || !canManageProduct(actor, product)) throw productNotFound();
+  return product;
+}
+
+/** A cancelled product is final: nothing about it changes any more. */
+export function ensureNotCancelled(product: Pick<ProductRow, 'available'>): void {
+  if (!product.available) throw conflict(PRODUCT_CANCELLED_MESSAGE);
+}
+
+/** The stored name of an existing category, else a 400 on the field. */
+async function existingCategory(db: Db, name: string): Promise<string> {
+  const stored = await findCategoryName(db, name);
+  if (!stored)
+    throw badRequest(`Invalid request. category: ${UNKNOWN_CATEGORY_MESSAGE}`, {
+      category: UNKNOWN_CATEGORY_MESSAGE,
+    });
+  return stored;
+}
+
+/**
+ * The seller delivery fee is kept only while the seller delivers; absent means "keep the stored
+ * one", null means free delivery.
+ */
+function deliveryFeeOf(
+  sellerDelivery: boolean,
+  fee: string | null | undefined,
+  storedFee: string | null,
+): string | null {
+  if (!sellerDelivery) return null;
+  if (fee === undefined) return storedFee === null ? null : money(storedFee);
+  return fee === null ? null : money(fee);
+}
+
+/**
+ * POST /api/products (seller or admin; docs/product-rules.md, Seller listings): the seller is the
+ * signed-in user, never a body field; the category must exist; a new product is available.
+ */
+export async function createProduct(
+  deps: ProductDeps,
+  actor: Actor,
+  body: CreateProductBody,
+): Promise<SellerProduct> {
+  const category = await existingCategory(deps.db, body.category);
+  const sellerDelivery = body.sellerDelivery ?? false;
+  const now = deps.now();
+  const product = await insertProduct(deps.db, {
+    sellerId: actor.id,
+    name: body.name,
+    description: body.description ?? null,
+    price: money(body.price),
+    category,
+    stock: body.stock,
+    available: true,
+    requiresTrailer: body.requiresTrailer ?? false,
+    sellerDelivery,
+    sellerDeliveryFee: deliveryFeeOf(sellerDelivery, body.sellerDeliveryFee, null),
+    offerPickup: body.offerPickup ?? false,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return toSellerProduct(product, []);
+}
+
+/**
+ * PATCH /api/products/{id} (its seller or an admin, else 404): name, description, price, stock,
+ * category and delivery options. Orders keep the prices they were charged (order items store them),
+ * so a new price applies to new orders only (docs/product-rules.md, Seller listings).
+ */
+export async function updateProduct(
+  deps: ProductDeps,
+  actor: Actor,
+  id: string,
+  body: UpdateProductBody,
+): Promise<SellerProduct> {
+  const product = await findManagedProduct(deps.db, actor, id);
+  ensureNotCancelled(product);
+  const sellerDelivery = body.sellerDelivery ?? product.sellerDelivery;
+  const updated = await updateAvailableProduct(deps.db, id, {
+    ...(body.name !== undefined ? { name: body.name } : {}),
+    ...(body.description !== undefined ? { description: body.description } : {}),
+    ...(body.price !== undefined ? { price: money(body.price) } : {}),
+    ...(body.category !== undefined ? { category: await existingCategory(deps.db, body.category) } : {}),
+    ...(body.stock !== undefined ? { stock: body.stock } : {}),
+    ...(body.requiresTrailer !== undefined ? { requiresTrailer: body.requiresTrailer } : {}),
+    ...(body.offerPickup !== undefined ? { offerPickup: body.offerPickup } : {}),
+    sellerDelivery,
+    sellerDeliveryFee: deliveryFeeOf(sellerDelivery, body.sellerDeliveryFee, product.sellerDeliveryFee),
+    updatedAt: deps.now(),
+  });
+  // Cancelled between the read and the write.
+  if (!updated) throw conflict(PRODUCT_CANCELLED_MESSAGE);
+  return sellerProductOf(deps.db, updated);
+}
+
+/**
+ * DELETE /api/products/{id} (its seller or an admin, else 404): cancels the product. It leaves the
+ * public lists and can no longer be bought, its row stays so orders keep their items, and it cannot
+ * be undone (docs/product-rules.md, Seller listings).
+ */
+export async function cancelProduct(deps: ProductDeps, actor: Actor, id: string): Promise<SellerProduct> {
+  await findManagedProduct(deps.db, actor, id);
+  const cancelled = await cancelAvailableProduct(deps.db, id, deps.now());
+  if (!cancelled) throw conflict(PRODUCT_ALREADY_CANCELLED_MESSAGE);
+  return sellerProductOf(deps.db, cancelled);
+}
+
+/**
+ * GET /api/seller/products (seller or admin): the caller's own products in every status, newest
+ * first, each with its images.
+ */
+export async function listOwnProducts(db: Db, actor: Actor): Promise<SellerProduct[]> {
+  const rows = await listProductsOfSeller(db, actor.id);
+  const extras = await listExtraImages(
+    db,
+    rows.map((row) => row.id),
+  );
+  const byProduct = new Map<string, ProductImageRow[]>();
+  for (const image of extras) {
+    const list = byProduct.get(image.productId);
+    if (list) list.push(image);
+    else byProduct.set(image.productId, [image]);
+  }
+  return rows.map((row) => toSellerProduct(row, byProduct.get(row.id) ?? []));
+}

@@ -1,0 +1,123 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Role } from '../../domain/roles';
+import { AppError } from './errors';
+import type { Actor } from './sessions';
+
+/**
+ * Deny by default (docs/decisions/0011-deny-by-default.md): every `/api` call needs a session
+ * unless its route is in this list. A route that is not here is closed to visitors the day it is
+ * added; the generated authorization tests read this list to know which answers to expect.
+ * Keys are `METHOD /path` exactly as the route is registered (HEAD follows its GET).
+ */
+export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
+  'GET /api/health',
+  'GET /api/openapi.json',
+  // Signing in and out (docs/product-rules.md, Sessions and sign-in).
+  'GET /api/login',
+  'POST /api/login',
+  'GET /api/login/assets/login.css',
+  'GET /api/login/assets/login.js',
+  'POST /api/signup',
+  'GET /api/callback',
+  'GET /api/logout',
+  'POST /api/logout',
+  // What visitors may read (docs/product-rules.md, Roles and permissions).
+  'GET /api/categories',
+  'GET /api/products',
+  'GET /api/products/:id',
+  'GET /api/products/:id/images',
+  'GET /api/users/:id',
+  'GET /api/availability/slots/:sellerId',
+  'GET /api/commission-settings',
+  'POST /api/contact',
+  // Callers that prove themselves otherwise: Stripe by its signature, uploads by a presigned URL.
+  'POST /api/stripe/webhook',
+  'PUT /api/objects/local/uploads/:id',
+]);
+
+/** What a route declares in its options: `config: { roles: ['admin'] }`. */
+export interface RouteAccess {
+  /** The caller needs one of these among their granted roles, else 403. */
+  roles?: readonly Role[];
+  /** The 403 message when a role is missing; names what is needed. */
+  forbiddenMessage?: string;
+}
+
+/** One registered route as the access hook sees it; the generated attack tests walk this table. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+  isPublic: boolean;
+  roles: readonly Role[] | undefined;
+  /** Whether the route declares a body schema (the fuzz pass then sends malformed bodies). */
+  hasBody: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route registered, in order (HEAD routes that follow a GET are left out). */
+    routeTable: RouteEntry[];
+  }
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- merged with RouteAccess
+  interface FastifyContextConfig extends RouteAccess {}
+  interface FastifyRequest {
+    /** The signed-in user on a guarded route, set by the access hook; null on public routes. */
+    actor: Actor | null;
+  }
+}
+
+export function routeKey(method: string, url: string): string {
+  return `${method === 'HEAD' ? 'GET' : method} ${url}`;
+}
+
+export function isPublicRoute(method: string, url: string): boolean {
+  return PUBLIC_ROUTES.has(routeKey(method, url));
+}
+
+/** `You need the seller or admin role for this.` */
+export function missingRoleMessage(roles: readonly Role[]): string {
+  return `You need the ${roles.join(' or ')} role for this.`;
+}
+
+/** Only /api is guarded here; pages and uploaded images decide for themselves. */
+function isGuardedPath(url: string | undefined): url is string {
+  return url !== undefined && url.startsWith('/api/');
+}
+
+/** The one place that decides whether a call may reach its handler at all. */
+export function registerAccessControl(app: FastifyInstance): void {
+  const table: RouteEntry[] = [];
+  app.decorate('routeTable', table);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD' && route.method !== 'HEAD') continue;
+      if (method === 'HEAD' && table.some((entry) => entry.method === 'GET' && entry.url === route.url))
+        continue;
+      table.push({
+        method,
+        url: route.url,
+        isPublic: isPublicRoute(method, route.url),
+        roles: route.config?.roles,
+        hasBody: Boolean(route.schema?.body),
+      });
+    }
+  });
+  app.decorateRequest('actor', null);
+  app.addHook('onRequest', async (request) => {
+    const url = request.routeOptions.url;
+    if (!isGuardedPath(url) || isPublicRoute(request.method, url)) return;
+    const actor = await request.getActor();
+    if (!actor) throw new AppError('unauthorized', 'Unauthorized');
+    const { roles, forbiddenMessage } = request.routeOptions.config;
+    if (roles && !roles.some((role) => actor.roles.includes(role))) {
+      throw new AppError('forbidden', forbiddenMessage ?? missingRoleMessage(roles));
+    }
+    request.actor = actor;
+  });
+}
+
+/** The caller of a guarded route: the access hook has already refused visitors. */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw new AppError('unauthorized', 'Unauthorized');
+  return request.actor;
+}

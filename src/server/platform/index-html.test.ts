@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { products } from '../db/schema';
+import { createTestApp, signedInAs, type TestApp } from '../testing/test-app';
+import { createProduct } from '../testing/commerce';
+import { escapeHtml, renderIndexHtml, summarise } from './index-html';
+
+/** The built index.html in miniature: what serveWebApp fills in. */
+const TEMPLATE = `<!doctype html>
+<html lang="en">
+  <head>
+    <title>Local Delivery Marketplace · Fast &amp; Reliable Delivery</title>
+    <meta
+      name="description"
+      content="Shop from local sellers."
+    />
+    <meta name="marketplace-time-zone" content="America/Chicago" />
+  </head>
+  <body><div id="root"></div></body>
+</html>`;
+
+let t: TestApp;
+let webRoot: string;
+beforeAll(async () => {
+  webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'mkt-web-'));
+  fs.writeFileSync(path.join(webRoot, 'index.html'), TEMPLATE);
+  t = await createTestApp({ webRoot, env: { MARKETPLACE_TZ: 'America/Denver' } });
+});
+afterAll(async () => {
+  await t.close();
+  fs.rmSync(webRoot, { recursive: true, force: true });
+});
+afterEach(() => {
+  expect(t.statuses.filter((s) => s >= 500)).toEqual([]);
+});
+
+function metaContent(html: string, key: string): string | undefined {
+  const match = new RegExp(`<meta (?:name|property)="${key}" content="([^"]*)"`).exec(html);
+  return match?.[1];
+}
+
+describe('index.html as served (docs/product-rules.md, Routes and headers; Dates and times)', () => {
+  it('tells every page the marketplace time zone', async () => {
+    for (const url of ['/', '/products', '/checkout', '/index.html']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(metaContent(response.body, 'marketplace-time-zone'), url).toBe('America/Denver');
+      expect(response.body).not.toContain('og:title');
+    }
+  });
+
+  it("gives a shared product link the product's title, description and picture, escaped", async () => {
+    const seller = await signedInAs(t, 'seller', { firstName: 'Sam', lastName: 'Seller' });
+    const product = await createProduct(t, seller.id, {
+      name: 'Oak "Table" <script>alert(1)</script>',
+      price: '1250.00',
+      description: 'Solid oak & steel legs.\nSeats six.',
+    });
+    // A main picture, as the seller's upload sets it.
+    await t.database.db.update(products).set({ imageUrl: '/objects/uploads/abc' }).where(eq(products.id, product.id));
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/products/${product.id}`,
+      headers: { host: 'shop.example:8080' },
+    });
+    expect(response.statusCode).toBe(200);
+    const html = response.body;
+    expect(html).not.toContain('<script>alert(1)</script>');
+    expect(html).toContain(
+      '<title>Oak &quot;Table&quot; &lt;script&gt;alert(1)&lt;/script&gt; · Local Delivery Marketplace</title>',
+    );
+    expect(metaContent(html, 'og:title')).toBe(
+      'Oak &quot;Table&quot; &lt;script&gt;alert(1)&lt;/script&gt; · Local Delivery Marketplace',
+    );
+    expect(metaContent(html, 'og:description')).toBe(
+      '$1,250.00 from Sam Seller. Solid oak &amp; steel legs. Seats six.',
+    );
+    expect(metaContent(html, 'description')).toBe(metaContent(html, 'og:description'));
+    expect(metaContent(html, 'og:image')).toBe('http://shop.example:8080/objects/uploads/abc');
+    expect(metaContent(html, 'og:url')).toBe(`http://shop.example:8080/products/${product.id}`);
+    expect(metaContent(html, 'og:type')).toBe('product');
+    expect(metaContent(html, 'marketplace-time-zone')).toBe('America/Denver');
+    // One title and one description, not the template's as well.
+    expect(html.match(/<title>/g)).toHaveLength(1);
+    expect(html.match(/name="description"/g)).toHaveLength(1);
+  });
+
+  it('serves the plain page for an unknown or malformed product id', async () => {
+    for (const url of ['/products/00000000-0000-4000-8000-000000000000', '/products/not-an-id']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body).not.toContain('og:title');
+      expect(response.body).toContain('<title>Local Delivery Marketplace · Fast &amp; Reliable Delivery</title>');
+    }
+  });
+});
+
+describe('renderIndexHtml', () => {
+  it('escapes what it puts in and adds the zone to a page without one', () => {
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+    const html = renderIndexHtml('<html><head><title>x</title></head></html>', { timeZone: 'Asia/Tokyo' });
+    expect(html).toContain('<meta name="marketplace-time-zone" content="Asia/Tokyo" />');
+  });
+
+  it('keeps a description to one line of at most 200 characters', () => {
+    const long = `${'word '.repeat(80)}end`;
+    const short = summarise(long);
+    expect(short.length).toBeLessThanOrEqual(200);
+    expect(short.endsWith('…')).toBe(true);
+    expect(summarise('  two\n lines ')).toBe('two lines');
+  });
+});

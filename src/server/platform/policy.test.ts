@@ -1,0 +1,208 @@
+import { describe, expect, it } from 'vitest';
+import type { OrderStatus } from '../../domain/order-status';
+import {
+  canCancelOrder,
+  canChangeOrderStatus,
+  canChangeOwnRole,
+  canClaimUpload,
+  canManageAddress,
+  canManageAvailability,
+  canManageProduct,
+  canOfferPickups,
+  canPostToMessageThread,
+  canReadUpload,
+  canSaveDriverImages,
+  canSeeOrderPrices,
+  canSetRoleOf,
+  canViewMessageThread,
+  canViewOrder,
+  canViewPayment,
+  hasRole,
+  isAdmin,
+  partiesOf,
+  type OrderForChange,
+} from './policy';
+
+// The access policy with plain objects (docs/product-rules.md, Roles and permissions; Uploads and
+// who sees a file).
+const buyer = { id: 'buyer', roles: ['buyer'] };
+const seller = { id: 'seller', roles: ['buyer', 'seller'] };
+const driver = { id: 'driver', roles: ['buyer', 'driver'] };
+const otherDriver = { id: 'other-driver', roles: ['buyer', 'driver'] };
+const stranger = { id: 'stranger', roles: ['buyer', 'seller', 'driver'] };
+const admin = { id: 'admin', roles: ['buyer', 'admin'] };
+
+const order = { buyerId: 'buyer', sellerId: 'seller', driverId: 'driver' };
+const unassigned = { ...order, driverId: null };
+const driverOrder = (status: OrderStatus): OrderForChange => ({
+  ...order,
+  isPickup: false,
+  sellerDelivery: false,
+  status,
+});
+
+describe('roles', () => {
+  it('looks at the granted roles, not the current one', () => {
+    expect(isAdmin(admin)).toBe(true);
+    expect(isAdmin({ roles: ['buyer'] })).toBe(false);
+    expect(hasRole(seller, 'seller')).toBe(true);
+    expect(hasRole(buyer, 'seller')).toBe(false);
+  });
+
+  it('switches only the own role; an admin sets only other users’ roles', () => {
+    expect(canChangeOwnRole(buyer, 'buyer')).toBe(true);
+    expect(canChangeOwnRole(buyer, 'seller')).toBe(false);
+    expect(canChangeOwnRole(admin, 'buyer')).toBe(false);
+    expect(canSetRoleOf(admin, 'buyer')).toBe(true);
+    expect(canSetRoleOf(admin, 'admin')).toBe(false);
+    expect(canSetRoleOf(seller, 'buyer')).toBe(false);
+  });
+});
+
+describe('orders', () => {
+  it('names every capacity of the actor', () => {
+    expect(partiesOf(buyer, order)).toEqual(['buyer']);
+    expect(partiesOf(seller, order)).toEqual(['seller']);
+    expect(partiesOf(driver, order)).toEqual(['driver']);
+    expect(partiesOf(admin, order)).toEqual(['admin']);
+    expect(partiesOf(stranger, order)).toEqual([]);
+    expect(partiesOf({ id: 'buyer', roles: ['buyer', 'admin'] }, order)).toEqual(['buyer', 'admin']);
+  });
+
+  it('shows an order to its buyer, seller, assigned driver and admins only', () => {
+    for (const party of [buyer, seller, driver, admin]) expect(canViewOrder(party, order)).toBe(true);
+    expect(canViewOrder(stranger, order)).toBe(false);
+    expect(canViewOrder(otherDriver, order)).toBe(false);
+    // A driver who is not assigned sees nothing; nor does any driver of an unassigned order.
+    expect(canViewOrder(driver, unassigned)).toBe(false);
+    expect(canViewOrder(admin, unassigned)).toBe(true);
+  });
+
+  it('hides prices from a viewer who is only the driver', () => {
+    expect(canSeeOrderPrices(buyer, order)).toBe(true);
+    expect(canSeeOrderPrices(seller, order)).toBe(true);
+    expect(canSeeOrderPrices(admin, order)).toBe(true);
+    expect(canSeeOrderPrices(driver, order)).toBe(false);
+    expect(canSeeOrderPrices(stranger, order)).toBe(false);
+    // A driver who is also an admin sees prices.
+    expect(canSeeOrderPrices({ id: 'driver', roles: ['buyer', 'driver', 'admin'] }, order)).toBe(true);
+  });
+
+  it('lets the buyer and the seller cancel while pending, an admin until finished, never a driver', () => {
+    const pending = driverOrder('pending');
+    expect(canCancelOrder(buyer, pending)).toBe(true);
+    expect(canCancelOrder(seller, pending)).toBe(true);
+    expect(canCancelOrder(admin, pending)).toBe(true);
+    expect(canCancelOrder(driver, pending)).toBe(false);
+    expect(canCancelOrder(stranger, pending)).toBe(false);
+
+    const assigned = driverOrder('assigned');
+    expect(canCancelOrder(buyer, assigned)).toBe(false);
+    expect(canCancelOrder(seller, assigned)).toBe(false);
+    expect(canCancelOrder(admin, assigned)).toBe(true);
+    for (const finished of ['delivered', 'completed', 'cancelled'] as const)
+      expect(canCancelOrder(admin, driverOrder(finished))).toBe(false);
+  });
+
+  it('lets each party make only its own moves', () => {
+    expect(canChangeOrderStatus(driver, driverOrder('pending'), 'assigned')).toBe(true);
+    expect(canChangeOrderStatus(otherDriver, driverOrder('pending'), 'assigned')).toBe(false);
+    expect(canChangeOrderStatus(seller, driverOrder('pending'), 'assigned')).toBe(false);
+    const pickup = { ...driverOrder('pending'), isPickup: true };
+    expect(canChangeOrderStatus(seller, pickup, 'ready_for_pickup')).toBe(true);
+    expect(canChangeOrderStatus(buyer, pickup, 'ready_for_pickup')).toBe(false);
+  });
+});
+
+describe('owned rows', () => {
+  it('shows a payment to the buyer who made it only, not to admins', () => {
+    expect(canViewPayment(buyer, { buyerId: 'buyer' })).toBe(true);
+    expect(canViewPayment(stranger, { buyerId: 'buyer' })).toBe(false);
+    expect(canViewPayment(admin, { buyerId: 'buyer' })).toBe(false);
+  });
+
+  it('lets the owner seller and admins manage a product', () => {
+    expect(canManageProduct(seller, { sellerId: 'seller' })).toBe(true);
+    expect(canManageProduct(admin, { sellerId: 'seller' })).toBe(true);
+    expect(canManageProduct(stranger, { sellerId: 'seller' })).toBe(false);
+    expect(canManageProduct(buyer, { sellerId: 'seller' })).toBe(false);
+  });
+
+  it('lets only the owner manage an address or a schedule, admins included', () => {
+    expect(canManageAddress(buyer, { userId: 'buyer' })).toBe(true);
+    expect(canManageAddress(stranger, { userId: 'buyer' })).toBe(false);
+    expect(canManageAddress(admin, { userId: 'buyer' })).toBe(false);
+    expect(canManageAvailability(seller, { userId: 'seller' })).toBe(true);
+    expect(canManageAvailability(stranger, { userId: 'seller' })).toBe(false);
+    expect(canManageAvailability(admin, { userId: 'seller' })).toBe(false);
+  });
+
+  it('publishes pickup slots of sellers and admins only', () => {
+    expect(canOfferPickups(seller)).toBe(true);
+    expect(canOfferPickups(admin)).toBe(true);
+    expect(canOfferPickups(driver)).toBe(false);
+    expect(canOfferPickups(buyer)).toBe(false);
+  });
+});
+
+describe('uploads', () => {
+  const upload = (visibility: string) => ({ visibility, ownerId: 'driver' });
+
+  it('lets only drivers save driver images and only the uploader claim an upload', () => {
+    expect(canSaveDriverImages(driver)).toBe(true);
+    expect(canSaveDriverImages(seller)).toBe(false);
+    expect(canSaveDriverImages(admin)).toBe(false);
+    expect(canClaimUpload(driver, upload('pending'))).toBe(true);
+    expect(canClaimUpload(admin, upload('pending'))).toBe(false);
+  });
+
+  it('shows product images and profile pictures (public) to anyone, visitors included', () => {
+    for (const reader of [null, buyer, stranger, admin])
+      expect(canReadUpload(reader, upload('public'), undefined)).toBe(true);
+  });
+
+  it('shows vehicle, licence and trailer images (owner) to the uploader and admins only', () => {
+    expect(canReadUpload(driver, upload('owner'), undefined)).toBe(true);
+    expect(canReadUpload(admin, upload('owner'), undefined)).toBe(true);
+    for (const reader of [null, buyer, seller, otherDriver])
+      expect(canReadUpload(reader, upload('owner'), undefined)).toBe(false);
+  });
+
+  it("shows a delivery photo (order) to the order's parties and admins only", () => {
+    const photo = upload('order');
+    for (const reader of [buyer, seller, driver, admin])
+      expect(canReadUpload(reader, photo, order)).toBe(true);
+    for (const reader of [null, stranger, otherDriver])
+      expect(canReadUpload(reader, photo, order)).toBe(false);
+    // The order is gone: the uploader and admins still read it.
+    expect(canReadUpload(buyer, photo, undefined)).toBe(false);
+    expect(canReadUpload(driver, photo, undefined)).toBe(true);
+    expect(canReadUpload(admin, photo, undefined)).toBe(true);
+  });
+
+  it('shows an upload not claimed yet (pending) to the uploader only', () => {
+    expect(canReadUpload(driver, upload('pending'), undefined)).toBe(true);
+    for (const reader of [null, buyer, admin])
+      expect(canReadUpload(reader, upload('pending'), undefined)).toBe(false);
+  });
+});
+
+describe('message threads', () => {
+  it("keeps a product thread between its buyer and the product's seller", () => {
+    const thread = { kind: 'product' as const, buyerId: 'buyer', sellerId: 'seller' };
+    expect(canViewMessageThread(buyer, thread)).toBe(true);
+    expect(canPostToMessageThread(seller, thread)).toBe(true);
+    expect(canViewMessageThread(stranger, thread)).toBe(false);
+    expect(canPostToMessageThread(admin, thread)).toBe(false);
+  });
+
+  it("opens an order thread to the order's parties, the assigned driver included, and admins", () => {
+    const thread = { kind: 'order' as const, ...order };
+    for (const party of [buyer, seller, driver, admin]) {
+      expect(canViewMessageThread(party, thread)).toBe(true);
+      expect(canPostToMessageThread(party, thread)).toBe(true);
+    }
+    expect(canViewMessageThread(otherDriver, thread)).toBe(false);
+    expect(canPostToMessageThread(stranger, thread)).toBe(false);
+  });
+});

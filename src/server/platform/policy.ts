@@ -1,0 +1,260 @@
+import { canTransition, fulfilmentOf, type OrderStatus, type Party } from '../../domain/order-status';
+import { canCarryTrailerOrders, driverVerificationOf, type VerificationStep } from '../../domain/deliveries';
+import type { Role } from '../../domain/roles';
+
+/**
+ * The access policy (docs/product-rules.md, Roles and permissions; decision 0011): the one place
+ * that decides who may see or change an order, a payment, an upload, a product, an address, a
+ * schedule or a message thread. Every service asks it; nothing else compares ids or roles. Pure: each
+ * function takes the caller and the row (or the fields it needs) and answers a boolean; the service
+ * turns a "no" into a 404 for a non-party, so the server never confirms that something exists.
+ *
+ * Permissions look at the granted roles, never the current one: switching the header to "buyer"
+ * takes nothing away (decision 0004).
+ */
+
+/** Who asks: the signed-in user's id and granted roles (an `Actor` or a user row). */
+export interface PolicyActor {
+  id: string;
+  roles: readonly string[];
+}
+
+/** The people linked to an order. */
+export interface OrderParties {
+  buyerId: string;
+  sellerId: string;
+  driverId: string | null;
+}
+
+export function hasRole(actor: Pick<PolicyActor, 'roles'>, role: Role): boolean {
+  return actor.roles.includes(role);
+}
+
+/** Admins are admins by their granted roles, whatever the header shows (decision 0004). */
+export function isAdmin(actor: Pick<PolicyActor, 'roles'>): boolean {
+  return hasRole(actor, 'admin');
+}
+
+// Users and roles
+
+/** The header switcher works on the caller's own account only. */
+export function canChangeOwnRole(actor: PolicyActor, targetUserId: string): boolean {
+  return actor.id === targetUserId;
+}
+
+/** An admin sets another user's role, never their own row. */
+export function canSetRoleOf(actor: PolicyActor, targetUserId: string): boolean {
+  return isAdmin(actor) && actor.id !== targetUserId;
+}
+
+/**
+ * An admin approves, rejects or revokes another user's driver verification, never their own
+ * (docs/product-rules.md, Admin).
+ */
+export function canVerifyDriver(actor: PolicyActor, driverId: string): boolean {
+  return isAdmin(actor) && actor.id !== driverId;
+}
+
+/**
+ * An admin action goes to the audit trail when it needed the admin role: an admin who cancels an
+ * order as its buyer or seller acts as a party, not as an admin (docs/product-rules.md, Admin).
+ */
+export function actsAsAdminOn(
+  actor: PolicyActor,
+  allowedWithoutAdmin: (asParty: PolicyActor) => boolean,
+): boolean {
+  if (!isAdmin(actor)) return false;
+  return !allowedWithoutAdmin({ id: actor.id, roles: actor.roles.filter((role) => role !== 'admin') });
+}
+
+// Orders
+
+/** Every capacity in which the actor is linked to the order, for the transition rules. */
+export function partiesOf(actor: PolicyActor, order: OrderParties): Party[] {
+  const parties: Party[] = [];
+  if (order.buyerId === actor.id) parties.push('buyer');
+  if (order.sellerId === actor.id) parties.push('seller');
+  if (order.driverId === actor.id) parties.push('driver');
+  if (isAdmin(actor)) parties.push('admin');
+  return parties;
+}
+
+/** The buyer, the seller, the assigned driver and admins; anyone else gets 404. */
+export function canViewOrder(actor: PolicyActor, order: OrderParties): boolean {
+  return partiesOf(actor, order).length > 0;
+}
+
+/** Drivers never see item prices, only their own earnings: a viewer who is only the driver. */
+export function canSeeOrderPrices(actor: PolicyActor, order: OrderParties): boolean {
+  return partiesOf(actor, order).some((party) => party !== 'driver');
+}
+
+/** An order as the status rules need it: its parties, its path and where it stands. */
+export interface OrderForChange extends OrderParties {
+  isPickup: boolean;
+  sellerDelivery: boolean;
+  status: OrderStatus;
+}
+
+/**
+ * Whether the actor, in any capacity they hold on the order, may move it to `to`
+ * (docs/product-rules.md, Order lifecycle; `canTransition` in src/domain/order-status.ts).
+ */
+export function canChangeOrderStatus(actor: PolicyActor, order: OrderForChange, to: OrderStatus): boolean {
+  const path = fulfilmentOf(order);
+  return partiesOf(actor, order).some((party) => canTransition(path, order.status, to, party));
+}
+
+/** The buyer or the seller while pending, an admin until the order is finished. */
+export function canCancelOrder(actor: PolicyActor, order: OrderForChange): boolean {
+  return canChangeOrderStatus(actor, order, 'cancelled');
+}
+
+// Payments
+
+/** A payment is the buyer's who created it; nobody else, admins included, reads or confirms it. */
+export function canViewPayment(actor: PolicyActor, payment: { buyerId: string }): boolean {
+  return payment.buyerId === actor.id;
+}
+
+// Products
+
+/** A seller never buys from themself (docs/product-rules.md, Checkout and orders). */
+export function canBuyProduct(actor: PolicyActor, product: { sellerId: string }): boolean {
+  return product.sellerId !== actor.id;
+}
+
+/** A product is managed by its seller and by admins. */
+export function canManageProduct(actor: PolicyActor, product: { sellerId: string }): boolean {
+  return isAdmin(actor) || product.sellerId === actor.id;
+}
+
+// Addresses and availability
+
+/** An address is managed by its owner only; anyone else gets 404. */
+export function canManageAddress(actor: PolicyActor, address: { userId: string }): boolean {
+  return address.userId === actor.id;
+}
+
+/**
+ * Any signed-in user keeps their own schedule and blackouts (sellers for pickups, drivers for
+ * deliveries); nobody, admins included, edits another user's.
+ */
+export function canManageAvailability(actor: PolicyActor, row: { userId: string }): boolean {
+  return row.userId === actor.id;
+}
+
+/**
+ * Pickup slots are public, so only users who may sell publish theirs: a driver's delivery hours are
+ * not. Admins may act as sellers.
+ */
+export function canOfferPickups(user: Pick<PolicyActor, 'roles'>): boolean {
+  return hasRole(user, 'seller') || isAdmin(user);
+}
+
+// Uploads (docs/product-rules.md, Uploads and who sees a file)
+
+/** Vehicle, licence and trailer images are saved by drivers only. */
+export function canSaveDriverImages(actor: Pick<PolicyActor, 'roles'>): boolean {
+  return hasRole(actor, 'driver');
+}
+
+/** Only the uploader sets their upload's path on something (which claims it for one use). */
+export function canClaimUpload(actor: PolicyActor, upload: { ownerId: string }): boolean {
+  return upload.ownerId === actor.id;
+}
+
+/**
+ * Who reads an upload: public (product images, profile pictures) to anyone; owner (vehicle, trailer,
+ * licence images) to the uploader and admins; order (delivery photos) to the order's parties and
+ * admins; pending (not claimed yet) only to the uploader. `order` is the delivery photo's order,
+ * undefined when it is gone.
+ */
+export function canReadUpload(
+  actor: PolicyActor | null,
+  upload: { visibility: string; ownerId: string },
+  order: OrderParties | undefined,
+): boolean {
+  if (upload.visibility === 'public') return true;
+  if (!actor) return false;
+  const isOwner = actor.id === upload.ownerId;
+  if (upload.visibility === 'pending') return isOwner;
+  if (isOwner || isAdmin(actor)) return true;
+  if (upload.visibility !== 'order' || !order) return false;
+  return canViewOrder(actor, order);
+}
+
+// Deliveries (docs/product-rules.md, Deliveries)
+
+/** The driver's documents and approval, as the user row holds them. */
+export interface DriverRecord {
+  vehicleImageUrl: string | null;
+  licenseImageUrl: string | null;
+  trailerImageUrl: string | null;
+  isVerified: boolean;
+}
+
+/**
+ * What the actor still lacks before orders are offered to them: nothing for admins, else the steps
+ * of driver verification (vehicle image, license image, admin approval) not done yet.
+ */
+export function missingToTakeOrders(actor: PolicyActor & DriverRecord): VerificationStep[] {
+  if (isAdmin(actor)) return [];
+  return driverVerificationOf(actor).missing;
+}
+
+/** Verified drivers and admins see available orders, accept and decline them. */
+export function canTakeOrders(actor: PolicyActor & DriverRecord): boolean {
+  return missingToTakeOrders(actor).length === 0;
+}
+
+/** An order as the offer rules need it. */
+export interface OrderForOffer {
+  status: string;
+  driverId: string | null;
+  isPickup: boolean;
+  sellerDelivery: boolean;
+  requiresTrailer: boolean;
+}
+
+/**
+ * Whether the order is a driver's job at all: delivered by a driver (not a pickup, not delivered by
+ * the seller), and a trailer order only for someone with a trailer image on file. The same rule is
+ * written in SQL in src/server/modules/deliveries/deliveries.queries.ts (`offeredTo`).
+ */
+export function isDriverJobFor(actor: Pick<DriverRecord, 'trailerImageUrl'>, order: OrderForOffer): boolean {
+  if (fulfilmentOf(order) !== 'driver') return false;
+  return !order.requiresTrailer || canCarryTrailerOrders(actor);
+}
+
+/** Offered now: a driver's job for the actor that is still pending and has no driver. */
+export function isOfferedTo(actor: Pick<DriverRecord, 'trailerImageUrl'>, order: OrderForOffer): boolean {
+  return isDriverJobFor(actor, order) && order.status === 'pending' && order.driverId === null;
+}
+
+/**
+ * Only the order's assigned driver sets its arrival time and its delivery photo; anyone else,
+ * buyer, seller and admins included, gets 404 for these calls.
+ */
+export function canManageDelivery(actor: PolicyActor, order: Pick<OrderParties, 'driverId'>): boolean {
+  return order.driverId !== null && order.driverId === actor.id;
+}
+
+// Messages (docs/product-rules.md, Reviews and messages; not built yet)
+
+/**
+ * A product thread is one buyer's conversation with the product's seller; an order thread belongs
+ * to the order's parties (the assigned driver included) and admins.
+ */
+export type MessageThread =
+  { kind: 'product'; buyerId: string; sellerId: string } | ({ kind: 'order' } & OrderParties);
+
+export function canViewMessageThread(actor: PolicyActor, thread: MessageThread): boolean {
+  if (thread.kind === 'order') return canViewOrder(actor, thread);
+  return thread.buyerId === actor.id || thread.sellerId === actor.id;
+}
+
+/** Whoever may read a thread may write in it. */
+export function canPostToMessageThread(actor: PolicyActor, thread: MessageThread): boolean {
+  return canViewMessageThread(actor, thread);
+}

@@ -1,0 +1,51 @@
+import { ChevronLeft, ChevronRight } from 'lucide-react';
+import { Button } from './ui/button';
+import { cn } from '../lib/utils';
+
+/**
+ * Previous/Next and "Page X of Y" under a paged list (docs/product-rules.md, Admin screens); hidden
+ * when there is one page or fewer.
+ */
+export function Pager({
+  page,
+  pageCount,
+  onPageChange,
+  label,
+  className,
+}: {
+  page: number;
+  pageCount: number;
+  onPageChange: (page: number) => void;
+  /** What is paged, for assistive technology ("Users pages"). */
+  label: string;
+  className?: string;
+}) {
+  if (pageCount <= 1) return null;
+  return (
+    <nav aria-label={label} className={cn('flex items-center justify-between gap-3 pt-4', className)}>
+      <Button
+        variant="outline"
+        size="sm"
+        onClick={() => onPageChange(page - 1)}
+        disabled={page <= 1}
+        data-testid="button-previous-page"
+      >
+        <ChevronLeft aria-hidden="true" />
+        Previous
+      </Button>
+      <p className="text-sm text-muted-foreground" aria-live="polite" data-testid="text-page">
+        Page {page} of {pageCount}
+      </p>
+      <Button
+        variant="outline"
+        size="sm"
+        onClick={() => onPageChange(page + 1)}
+        disabled={page >= pageCount}
+        data-testid="button-next-page"
+      >
+        Next
+        <ChevronRight aria-hidden="true" />
+      </Button>
+    </nav>
+  );
+}

@@ -1,0 +1,27 @@
+import type { QueryClient } from '@tanstack/react-query';
+
+/** Admin data is polled every 60 s (docs/product-rules.md, Admin screens; Constants). */
+export const ADMIN_POLL_MS = 60_000;
+
+/** Every admin query's key starts with its URL under /api/admin (or /api/categories). */
+export const ADMIN_KEY_PREFIXES = ['/api/admin', '/api/categories'] as const;
+
+/** After an admin change, every admin list, the summary and the activity are read again. */
+export function invalidateAdminData(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({
+    predicate: (query) => {
+      const [first] = query.queryKey;
+      return typeof first === 'string' && ADMIN_KEY_PREFIXES.some((prefix) => first.startsWith(prefix));
+    },
+  });
+}
+
+/** `?search=lamp&page=2`: the filters that are set, in a stable order. */
+export function queryStringOf(params: Record<string, string | number | undefined>): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value !== undefined && value !== '') search.set(key, String(value));
+  }
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}

@@ -1,0 +1,117 @@
+import { ADMIN_ACTION_LABELS, ADMIN_PAGE_SIZE, type AdminActivity, type AuditState } from '@domain/admin';
+import { STATUS_BADGE, type OrderStatus } from '@domain/order-status';
+import { capitalise } from '@domain/roles';
+import { Pager } from '../../../components/pager';
+import { formatDateTime } from '../../../lib/format';
+import { useAdminActivity } from '../api/get-admin-activity';
+import { COMMISSION_FIELD_LABELS, type CommissionField } from '../commission-fields';
+import { useListFilters } from '../use-list-filters';
+import { DataTable, ListState, rangeText, tdClass, thClass } from './list-parts';
+
+const VALUE_LABELS: Record<string, string> = {
+  isVerified: 'Verified',
+  role: 'Role',
+  roles: 'Granted roles',
+  name: 'Name',
+  status: 'Status',
+  products: 'Products renamed',
+};
+
+function labelOf(key: string): string {
+  return COMMISSION_FIELD_LABELS[key as CommissionField] ?? VALUE_LABELS[key] ?? key;
+}
+
+const isStatus = (value: string): value is OrderStatus => value in STATUS_BADGE;
+
+/** A value as people read it: roles and statuses by their labels, yes or no, text as it is. */
+function textOf(key: string, value: AuditState[string] | undefined): string {
+  if (value === undefined) return '—';
+  if (Array.isArray(value)) return value.map(capitalise).join(', ');
+  if (typeof value === 'boolean') return value ? 'Yes' : 'No';
+  if (key === 'role') return capitalise(value);
+  if (key === 'status' && isStatus(value)) return STATUS_BADGE[value];
+  return value;
+}
+
+/** What changed: each value that differs, "before → after"; a creation or a deletion shows its one side. */
+export function changesOf(entry: Pick<AdminActivity, 'before' | 'after'>): string[] {
+  const keys = [...new Set([...Object.keys(entry.before ?? {}), ...Object.keys(entry.after ?? {})])];
+  const lines: string[] = [];
+  for (const key of keys) {
+    const before = entry.before?.[key];
+    const after = entry.after?.[key];
+    if (entry.before === null) lines.push(`${labelOf(key)}: ${textOf(key, after)}`);
+    else if (entry.after === null) lines.push(`${labelOf(key)}: ${textOf(key, before)}`);
+    else if (key === 'products') lines.push(`${labelOf(key)}: ${textOf(key, after)}`);
+    else if (JSON.stringify(before) !== JSON.stringify(after))
+      lines.push(`${labelOf(key)}: ${textOf(key, before)} → ${textOf(key, after)}`);
+  }
+  return lines;
+}
+
+/**
+ * Activity: the audit trail of admin actions, newest first (docs/product-rules.md, Admin): who did
+ * what to which row, what it was before and after, and when.
+ */
+export function ActivityTab() {
+  const list = useListFilters({});
+  const activity = useAdminActivity({ page: list.page });
+  const data = activity.data;
+  return (
+    <ListState
+      isLoading={activity.isLoading}
+      isError={activity.isError}
+      isEmpty={data?.items.length === 0}
+      emptyText="No admin actions yet"
+      what="activity"
+      onRetry={() => void activity.refetch()}
+    >
+      {data ? (
+        <>
+          <p className="mb-2 text-xs text-muted-foreground">
+            {rangeText(data.page, ADMIN_PAGE_SIZE, data.items.length, data.total)}
+          </p>
+          <DataTable caption="Admin activity">
+            <thead>
+              <tr>
+                <th className={thClass}>When</th>
+                <th className={thClass}>Admin</th>
+                <th className={thClass}>Action</th>
+                <th className={thClass}>On</th>
+                <th className={thClass}>Change</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.items.map((entry) => (
+                <tr key={entry.id} data-testid={`row-activity-${entry.action}`}>
+                  <td className={`${tdClass} whitespace-nowrap text-muted-foreground`}>
+                    {formatDateTime(entry.createdAt)}
+                  </td>
+                  <td className={tdClass}>
+                    <span className="block font-medium">{entry.actorName}</span>
+                    <span className="block text-xs text-muted-foreground">{entry.actorEmail}</span>
+                  </td>
+                  <td className={tdClass}>{ADMIN_ACTION_LABELS[entry.action]}</td>
+                  <td className={`${tdClass} break-all`}>{entry.targetLabel}</td>
+                  <td className={tdClass}>
+                    <ul className="flex flex-col gap-0.5 text-xs">
+                      {changesOf(entry).map((line) => (
+                        <li key={line}>{line}</li>
+                      ))}
+                    </ul>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </DataTable>
+          <Pager
+            page={data.page}
+            pageCount={data.pageCount}
+            onPageChange={list.setPage}
+            label="Activity pages"
+          />
+        </>
+      ) : null}
+    </ListState>
+  );
+}

@@ -1,0 +1,49 @@
+import { DollarSign, Package, ShoppingCart, Users } from 'lucide-react';
+import { StatCard } from '../../../components/stat-card';
+import { formatPrice } from '../../../lib/format';
+import { useAdminSummary } from '../api/get-admin-summary';
+
+const count = (value: number | undefined) => (value === undefined ? '—' : value.toLocaleString('en-US'));
+
+/**
+ * Total Users, Total Orders, Total Products and Total Revenue (docs/product-rules.md, Admin screens):
+ * revenue is the platform's fees of orders not cancelled, with the gross order value under it.
+ */
+export function AdminSummaryCards() {
+  const summary = useAdminSummary();
+  const data = summary.data;
+  return (
+    <section aria-label="Summary" className="mb-8 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <StatCard
+        title="Total Users"
+        value={count(data?.totalUsers)}
+        icon={<Users />}
+        data-testid="card-total-users"
+      />
+      <StatCard
+        title="Total Orders"
+        value={count(data?.totalOrders)}
+        icon={<ShoppingCart />}
+        data-testid="card-total-orders"
+      />
+      <StatCard
+        title="Total Products"
+        value={count(data?.totalProducts)}
+        icon={<Package />}
+        data-testid="card-total-products"
+      />
+      <StatCard
+        title="Total Revenue"
+        value={data ? formatPrice(data.totalRevenue) : '—'}
+        description={data ? `Platform fees on ${formatPrice(data.grossOrderValue)} of orders` : undefined}
+        icon={<DollarSign />}
+        data-testid="card-total-revenue"
+      />
+      {summary.isError ? (
+        <p role="alert" className="text-sm text-destructive sm:col-span-2 lg:col-span-4">
+          The summary could not be loaded.
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,276 @@
+import { useState } from 'react';
+import { Ban, Check, ImageOff, ShieldOff } from 'lucide-react';
+import {
+  DRIVER_STATUS_FILTERS,
+  driverVerificationStatus,
+  type AdminDriver,
+  type DriverVerificationStatus,
+} from '@domain/admin';
+import { displayName } from '@domain/roles';
+import { Pager } from '../../../components/pager';
+import { Badge, type BadgeProps } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { toast } from '../../../components/ui/use-toast';
+import { formatDateTime } from '../../../lib/format';
+import { toastMutationError } from '../../../lib/mutation-errors';
+import { useAdminDrivers } from '../api/get-admin-drivers';
+import { useVerifyDriver } from '../api/verify-driver';
+import { useListFilters } from '../use-list-filters';
+import { FilterSelect, ListState, SearchBox, Toolbar } from './list-parts';
+
+const STATUS_OPTIONS = DRIVER_STATUS_FILTERS.map((value) => ({
+  value,
+  label: { all: 'All drivers', pending: 'Pending', verified: 'Verified' }[value],
+}));
+
+const STATUS_BADGES: Record<DriverVerificationStatus, { label: string; variant: BadgeProps['variant'] }> = {
+  verified: { label: 'Verified', variant: 'success' },
+  'awaiting-review': { label: 'Pending review', variant: 'warning' },
+  'missing-images': { label: 'Pending: images missing', variant: 'secondary' },
+  rejected: { label: 'Rejected', variant: 'destructive' },
+  revoked: { label: 'Revoked', variant: 'destructive' },
+};
+
+const DECISION_WORDS = { approved: 'Approved', rejected: 'Rejected', revoked: 'Revoked' } as const;
+
+type ImageKind = 'vehicle' | 'license' | 'trailer';
+const IMAGE_LABELS: Record<ImageKind, string> = {
+  vehicle: 'Vehicle',
+  license: 'License',
+  trailer: 'Trailer',
+};
+
+/** One of the driver's images; a click shows it large. Readable by the driver and admins only. */
+function DriverImage({
+  kind,
+  url,
+  driverName,
+  onOpen,
+}: {
+  kind: ImageKind;
+  url: string | null;
+  driverName: string;
+  onOpen: (image: { url: string; title: string }) => void;
+}) {
+  const title = `${IMAGE_LABELS[kind]} image of ${driverName}`;
+  return (
+    <figure className="flex min-w-0 flex-col gap-1.5">
+      {url ? (
+        <button
+          type="button"
+          onClick={() => onOpen({ url, title })}
+          className="aspect-[4/3] overflow-hidden rounded-md border bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          aria-label={`View ${title.toLowerCase()}`}
+          data-testid={`button-view-${kind}-image`}
+        >
+          <img src={url} alt={title} className="size-full object-cover" loading="lazy" />
+        </button>
+      ) : (
+        <div
+          className="flex aspect-[4/3] flex-col items-center justify-center gap-1 rounded-md border border-dashed text-center text-xs text-muted-foreground"
+          data-testid={`missing-${kind}-image`}
+        >
+          <ImageOff className="size-4" aria-hidden="true" />
+          {kind === 'trailer' ? 'No trailer' : 'Not uploaded'}
+        </div>
+      )}
+      <figcaption className="text-xs font-medium text-muted-foreground">{IMAGE_LABELS[kind]}</figcaption>
+    </figure>
+  );
+}
+
+function DriverCard({
+  driver,
+  isSelf,
+  onOpenImage,
+}: {
+  driver: AdminDriver;
+  /** An admin who also drives: nobody approves themselves. */
+  isSelf: boolean;
+  onOpenImage: (image: { url: string; title: string }) => void;
+}) {
+  const name = displayName({ ...driver, role: 'driver' });
+  const status = driverVerificationStatus(driver);
+  const badge = STATUS_BADGES[status];
+  const hasImages = Boolean(driver.vehicleImageUrl && driver.licenseImageUrl);
+  const verify = useVerifyDriver({
+    onDone: (updated) => {
+      const word = updated.isVerified
+        ? 'approved'
+        : updated.lastDecision?.decision === 'revoked'
+          ? 'revoked'
+          : 'rejected';
+      toast({
+        title:
+          word === 'approved'
+            ? 'Driver approved'
+            : word === 'revoked'
+              ? 'Verification revoked'
+              : 'Driver rejected',
+        description: `${name} was ${word}.`,
+      });
+    },
+    onFailed: (error) => toastMutationError(error, 'Failed to update driver verification'),
+  });
+  const decide = (isVerified: boolean) => verify.mutate({ driverId: driver.id, isVerified });
+  const missingId = `driver-missing-${driver.id}`;
+
+  return (
+    <Card className="flex flex-col" data-testid={`card-driver-${driver.id}`}>
+      <CardHeader className="flex-row items-start justify-between gap-3 pb-3">
+        <div className="min-w-0">
+          <CardTitle as="h3" className="truncate text-base">
+            {name}
+          </CardTitle>
+          <CardDescription className="break-all">{driver.email}</CardDescription>
+        </div>
+        <Badge variant={badge.variant} data-testid="badge-driver-status">
+          {badge.label}
+        </Badge>
+      </CardHeader>
+      <CardContent className="flex flex-1 flex-col gap-4">
+        <div className="grid grid-cols-3 gap-2">
+          <DriverImage kind="vehicle" url={driver.vehicleImageUrl} driverName={name} onOpen={onOpenImage} />
+          <DriverImage kind="license" url={driver.licenseImageUrl} driverName={name} onOpen={onOpenImage} />
+          <DriverImage kind="trailer" url={driver.trailerImageUrl} driverName={name} onOpen={onOpenImage} />
+        </div>
+        {driver.lastDecision ? (
+          <p className="text-xs text-muted-foreground" data-testid="text-last-decision">
+            {DECISION_WORDS[driver.lastDecision.decision]} by {driver.lastDecision.adminName} ·{' '}
+            {formatDateTime(driver.lastDecision.at)}
+          </p>
+        ) : null}
+        {!driver.isVerified && !hasImages ? (
+          <p id={missingId} className="text-xs text-muted-foreground">
+            Approval needs both the vehicle and the license image.
+          </p>
+        ) : null}
+        <div className="mt-auto flex flex-wrap gap-2">
+          {isSelf ? (
+            <p className="text-xs text-muted-foreground">This is you: another admin decides.</p>
+          ) : driver.isVerified ? (
+            <Button
+              variant="outline"
+              className="text-destructive hover:text-destructive"
+              onClick={() => decide(false)}
+              disabled={verify.isPending}
+              data-testid="button-revoke-driver"
+            >
+              <ShieldOff aria-hidden="true" />
+              Revoke
+            </Button>
+          ) : (
+            <>
+              <Button
+                onClick={() => decide(true)}
+                disabled={verify.isPending || !hasImages}
+                aria-describedby={hasImages ? undefined : missingId}
+                data-testid="button-approve-driver"
+              >
+                <Check aria-hidden="true" />
+                Approve
+              </Button>
+              {status === 'rejected' ? null : (
+                <Button
+                  variant="outline"
+                  className="text-destructive hover:text-destructive"
+                  onClick={() => decide(false)}
+                  disabled={verify.isPending}
+                  data-testid="button-reject-driver"
+                >
+                  <Ban aria-hidden="true" />
+                  Reject
+                </Button>
+              )}
+            </>
+          )}
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+/**
+ * Driver Verification (docs/product-rules.md, Admin screens): a card per driver with the vehicle,
+ * license and trailer images (shown to admins only) and Approve, Reject or Revoke.
+ */
+export function DriverVerificationTab({ adminId }: { adminId: string }) {
+  const list = useListFilters({ status: 'pending' as (typeof DRIVER_STATUS_FILTERS)[number] });
+  const drivers = useAdminDrivers({ search: list.search, status: list.filters.status, page: list.page });
+  const [image, setImage] = useState<{ url: string; title: string } | null>(null);
+  const data = drivers.data;
+  return (
+    <div>
+      <Toolbar>
+        <SearchBox
+          id="driver-search"
+          label="Search drivers"
+          placeholder="Search by name or email"
+          value={list.searchText}
+          onChange={list.setSearchText}
+        />
+        <FilterSelect
+          id="driver-status-filter"
+          label="Filter by verification"
+          value={list.filters.status}
+          options={STATUS_OPTIONS}
+          onChange={(status) => list.setFilter('status', status)}
+        />
+      </Toolbar>
+      <ListState
+        isLoading={drivers.isLoading}
+        isError={drivers.isError}
+        isEmpty={data?.items.length === 0}
+        emptyText={
+          list.filters.status === 'pending' ? 'No drivers are waiting for verification' : 'No drivers found'
+        }
+        what="drivers"
+        onRetry={() => void drivers.refetch()}
+      >
+        {data ? (
+          <>
+            <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+              {data.items.map((driver) => (
+                <DriverCard
+                  key={driver.id}
+                  driver={driver}
+                  isSelf={driver.id === adminId}
+                  onOpenImage={setImage}
+                />
+              ))}
+            </div>
+            <Pager
+              page={data.page}
+              pageCount={data.pageCount}
+              onPageChange={list.setPage}
+              label="Drivers pages"
+            />
+          </>
+        ) : null}
+      </ListState>
+      <Dialog open={image !== null} onOpenChange={(open) => (open ? undefined : setImage(null))}>
+        <DialogContent className="max-w-3xl" data-testid="dialog-driver-image">
+          <DialogHeader>
+            <DialogTitle>{image?.title}</DialogTitle>
+            <DialogDescription>Only the driver and admins can see this image.</DialogDescription>
+          </DialogHeader>
+          {image ? (
+            <img
+              src={image.url}
+              alt={image.title}
+              className="max-h-[70dvh] w-full rounded-md object-contain"
+            />
+          ) : null}
+        </DialogContent>
+      </Dialog>
+    </div>
+  );
+}

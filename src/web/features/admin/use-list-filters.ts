@@ -1,0 +1,34 @@
+import { useState } from 'react';
+import { useDebouncedValue } from '../../lib/use-debounced-value';
+
+/** Typing waits this long before the list asks again (the catalog's search debounce). */
+export const ADMIN_SEARCH_DEBOUNCE_MS = 300;
+
+/**
+ * The filters of one admin list: the search box (sent once typing pauses), the other filters and
+ * the page. Any change of a filter goes back to page 1.
+ */
+export function useListFilters<F extends Record<string, string>>(initial: F) {
+  const [searchText, setSearchText] = useState('');
+  const [filters, setFilters] = useState<F>(initial);
+  const [page, setPage] = useState(1);
+  const search = useDebouncedValue(searchText.trim(), ADMIN_SEARCH_DEBOUNCE_MS);
+  const [searchedFor, setSearchedFor] = useState(search);
+  // A new search starts at page 1 (set during render: React re-renders at once, no effect needed).
+  if (searchedFor !== search) {
+    setSearchedFor(search);
+    setPage(1);
+  }
+  return {
+    searchText,
+    setSearchText,
+    search: search || undefined,
+    filters,
+    setFilter: <K extends keyof F>(key: K, value: F[K]) => {
+      setFilters((current) => ({ ...current, [key]: value }));
+      setPage(1);
+    },
+    page,
+    setPage,
+  };
+}

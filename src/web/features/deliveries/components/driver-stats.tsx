@@ -1,0 +1,43 @@
+import { CircleCheckBig, DollarSign, Truck } from 'lucide-react';
+import { StatCard } from '../../../components/stat-card';
+import { formatPrice } from '../../../lib/format';
+import { useErrorToast } from '../../../lib/use-error-toast';
+import { useDriverEarnings } from '../api/get-driver-earnings';
+
+/**
+ * The driver's stat cards (docs/product-rules.md, Deliveries): Total Earnings (90%), what delivered
+ * orders paid after the platform's commission; Active Deliveries, the orders assigned or in
+ * transit; Completed Deliveries, the delivered ones.
+ */
+export function DriverStats({ activeCount }: { activeCount: number | undefined }) {
+  const earnings = useDriverEarnings();
+  useErrorToast(earnings.error, 'Failed to fetch earnings');
+  const pending = '…';
+  // Tighter than the card's default padding: on a phone the offers should start near the top.
+  const compact = '[&>div]:p-4 sm:[&>div]:p-6';
+  return (
+    <div className="grid grid-cols-2 gap-3 sm:grid-cols-3 sm:gap-4" data-testid="driver-stats">
+      <StatCard
+        className={`col-span-2 sm:col-span-1 ${compact}`}
+        title="Total Earnings (90%)"
+        value={earnings.data ? formatPrice(earnings.data.totalEarnings) : pending}
+        icon={<DollarSign />}
+        data-testid="stat-total-earnings"
+      />
+      <StatCard
+        className={compact}
+        title="Active Deliveries"
+        value={activeCount ?? pending}
+        icon={<Truck />}
+        data-testid="stat-active-deliveries"
+      />
+      <StatCard
+        className={compact}
+        title="Completed Deliveries"
+        value={earnings.data ? earnings.data.orderCount : pending}
+        icon={<CircleCheckBig />}
+        data-testid="stat-completed-deliveries"
+      />
+    </div>
+  );
+}

@@ -1,0 +1,184 @@
+import type { ReactNode } from 'react';
+import { Link } from 'wouter';
+import { AlertTriangle, CheckCircle2, RotateCw, ShoppingCart } from 'lucide-react';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent } from '../../../components/ui/card';
+import { errorMessage, statusOf } from '../../../lib/api-client';
+
+function Notice({
+  icon,
+  title,
+  children,
+  actions,
+  testId,
+}: {
+  icon: ReactNode;
+  title: string;
+  children?: ReactNode;
+  actions: ReactNode;
+  testId: string;
+}) {
+  return (
+    <Card className="mx-auto max-w-lg" data-testid={testId}>
+      <CardContent className="flex flex-col items-center gap-4 p-8 text-center">
+        {icon}
+        <h2 className="text-xl font-semibold">{title}</h2>
+        {children}
+        <div className="flex flex-wrap justify-center gap-2">{actions}</div>
+      </CardContent>
+    </Card>
+  );
+}
+
+function BackToCart() {
+  return (
+    <Button asChild>
+      <Link href="/cart" data-testid="link-back-to-cart">
+        Back to Cart
+      </Link>
+    </Button>
+  );
+}
+
+function BackToCheckout({ variant = 'default' }: { variant?: 'default' | 'outline' }) {
+  return (
+    <Button asChild variant={variant}>
+      <Link href="/checkout" data-testid="link-back-to-checkout">
+        Back to Checkout
+      </Link>
+    </Button>
+  );
+}
+
+/** The payment succeeded; the buyer is being taken to My Orders. */
+export function PaymentSuccessNotice() {
+  return (
+    <Notice
+      testId="payment-success"
+      icon={<CheckCircle2 className="size-12 text-primary" aria-hidden="true" />}
+      title="Payment successful"
+      actions={null}
+    >
+      <p className="text-muted-foreground" role="status">
+        Taking you to your orders...
+      </p>
+    </Notice>
+  );
+}
+
+/** Nothing was kept by the checkout: the buyer chooses how to receive the order first. */
+export function NoCheckoutNotice() {
+  return (
+    <Notice
+      testId="payment-no-checkout"
+      icon={<ShoppingCart className="size-12 text-muted-foreground" aria-hidden="true" />}
+      title="Checkout first"
+      actions={<BackToCheckout />}
+    >
+      <p className="text-muted-foreground">Choose how you want to receive your order before paying.</p>
+    </Notice>
+  );
+}
+
+export function EmptyCartNotice() {
+  return (
+    <Notice
+      testId="payment-empty-cart"
+      icon={<ShoppingCart className="size-12 text-muted-foreground" aria-hidden="true" />}
+      title="Cart is Empty"
+      actions={
+        <Button asChild>
+          <Link href="/" data-testid="link-continue-shopping">
+            Continue Shopping
+          </Link>
+        </Button>
+      }
+    />
+  );
+}
+
+/** A 409 after the card was taken: no order, and the charge refunded. */
+export function OrderNotPlacedNotice({ message }: { message: string }) {
+  return (
+    <Notice
+      testId="payment-conflict"
+      icon={<AlertTriangle className="size-12 text-destructive" aria-hidden="true" />}
+      title="Your order could not be placed"
+      actions={<BackToCart />}
+    >
+      <p role="alert" className="font-medium" data-testid="text-payment-conflict">
+        {message}
+      </p>
+      <p className="text-sm text-muted-foreground">
+        No order was made. If your card was charged, the full amount has been refunded.
+      </p>
+    </Notice>
+  );
+}
+
+/**
+ * Starting the payment failed: a 409 goes back to the cart, a 400 back to the checkout, anything
+ * else can be tried again (docs/product-rules.md, Cart and checkout screens).
+ */
+export function PaymentNotStartedNotice({
+  error,
+  isRetrying,
+  onRetry,
+}: {
+  error: unknown;
+  isRetrying: boolean;
+  onRetry: () => void;
+}) {
+  const status = statusOf(error);
+  if (status === 409) {
+    return (
+      <Notice
+        testId="payment-conflict"
+        icon={<AlertTriangle className="size-12 text-destructive" aria-hidden="true" />}
+        title="Some items are not available"
+        actions={<BackToCart />}
+      >
+        <p role="alert" className="font-medium" data-testid="text-payment-conflict">
+          {errorMessage(error, 'An item in your cart is no longer available.')}
+        </p>
+        <p className="text-sm text-muted-foreground">
+          Update your cart, then check out again. You have not been charged.
+        </p>
+      </Notice>
+    );
+  }
+  if (status === 400) {
+    return (
+      <Notice
+        testId="payment-invalid-checkout"
+        icon={<AlertTriangle className="size-12 text-destructive" aria-hidden="true" />}
+        title="Missing information"
+        actions={<BackToCheckout />}
+      >
+        <p role="alert" className="font-medium">
+          {errorMessage(error, 'Please complete your checkout details.')}
+        </p>
+      </Notice>
+    );
+  }
+  return (
+    <Notice
+      testId="payment-start-error"
+      icon={<AlertTriangle className="size-12 text-destructive" aria-hidden="true" />}
+      title="Your payment could not be started"
+      actions={
+        <>
+          <Button onClick={onRetry} disabled={isRetrying}>
+            <RotateCw aria-hidden="true" />
+            Try Again
+          </Button>
+          <BackToCheckout variant="outline" />
+        </>
+      }
+    >
+      <p role="alert" className="text-muted-foreground">
+        {errorMessage(error, 'Please try again in a moment.')}
+      </p>
+    </Notice>
+  );
+}

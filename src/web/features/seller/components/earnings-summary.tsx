@@ -1,0 +1,45 @@
+import { CalendarRange, CircleCheckBig, DollarSign } from 'lucide-react';
+import { StatCard } from '../../../components/stat-card';
+import { useSeller30DaySales, useSellerEarnings } from '../api/get-earnings';
+import { formatAmount } from '../format';
+
+/**
+ * Earnings (docs/product-rules.md, Seller earnings): total earnings and orders completed, from
+ * delivered and picked-up orders only, and the sales of the last 30 days.
+ */
+export function EarningsSummary({ sellerId }: { sellerId: string }) {
+  const earnings = useSellerEarnings();
+  const sales = useSeller30DaySales(sellerId);
+  const failed = '—';
+  const loading = '…';
+  return (
+    <div className="grid gap-4 sm:grid-cols-3">
+      <StatCard
+        title="Total Earnings"
+        value={
+          earnings.data ? formatAmount(earnings.data.totalEarnings) : earnings.isError ? failed : loading
+        }
+        icon={<DollarSign />}
+        data-testid="stat-total-earnings"
+      />
+      <StatCard
+        title="Orders Completed"
+        value={
+          earnings.data
+            ? earnings.data.orderCount.toLocaleString('en-US')
+            : earnings.isError
+              ? failed
+              : loading
+        }
+        icon={<CircleCheckBig />}
+        data-testid="stat-orders-completed"
+      />
+      <StatCard
+        title="30-Day Sales"
+        value={sales.data ? formatAmount(sales.data.total) : sales.isError ? failed : loading}
+        icon={<CalendarRange />}
+        data-testid="stat-30-day-sales"
+      />
+    </div>
+  );
+}

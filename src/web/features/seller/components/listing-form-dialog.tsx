@@ -1,0 +1,391 @@
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import type { Category } from '@domain/categories';
+import { MAX_PRODUCT_IMAGES, PRODUCT_DESCRIPTION_MAX, type SellerProduct } from '@domain/listings';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { FormField } from '../../../components/ui/form-field';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
+import { Textarea } from '../../../components/ui/textarea';
+import { toast } from '../../../components/ui/use-toast';
+import { fieldErrorsOf } from '../../../lib/api-client';
+import { focusFirstInvalid } from '../../../lib/form-errors';
+import { toastMutationError } from '../../../lib/mutation-errors';
+import { ProductImagesError, useSaveProduct } from '../api/save-product';
+import {
+  effectiveCategory,
+  NEW_LISTING,
+  parseListingChanges,
+  parseNewListing,
+  sameImages,
+  valuesOfProduct,
+  type ListingFormValues,
+} from '../listing-form';
+
+/** What the dialog is open for: a new listing, or the listing being edited. */
+export type ListingDialogTarget = { mode: 'create' } | { mode: 'edit'; product: SellerProduct };
+
+/** The images field is drawn by the page (the uploader belongs to another feature). */
+export interface ListingImagesFieldProps {
+  value: readonly string[];
+  onChange: (next: string[]) => void;
+  max: number;
+  disabled: boolean;
+  subject: string;
+}
+
+/** Texts of the listing dialog (docs/product-rules.md, Seller screens). */
+export const CREATE_FAILED = 'Failed to create product';
+export const UPDATE_FAILED = 'Failed to update product';
+
+type FieldName = keyof Omit<ListingFormValues, 'imageUrls'> | 'imageUrls' | 'imageUrl';
+
+function CheckboxField({
+  id,
+  label,
+  hint,
+  checked,
+  onChange,
+  disabled,
+}: {
+  id: string;
+  label: string;
+  hint: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  disabled: boolean;
+}) {
+  return (
+    <div className="flex items-start gap-3">
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        onChange={(event) => onChange(event.currentTarget.checked)}
+        disabled={disabled}
+        aria-describedby={`${id}-hint`}
+        className="mt-0.5 size-4 shrink-0 accent-primary"
+        data-testid={`checkbox-${id.replace('listing-', '')}`}
+      />
+      <div className="grid gap-0.5">
+        <Label htmlFor={id}>{label}</Label>
+        <p id={`${id}-hint`} className="text-sm text-muted-foreground">
+          {hint}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+function ListingForm({
+  product,
+  categories,
+  categoriesFailed,
+  renderImagesField,
+  onDone,
+}: {
+  product: SellerProduct | undefined;
+  categories: readonly Category[];
+  categoriesFailed: boolean;
+  renderImagesField: (props: ListingImagesFieldProps) => ReactNode;
+  onDone: () => void;
+}) {
+  const formRef = useRef<HTMLFormElement>(null);
+  const [values, setValues] = useState<ListingFormValues>(() =>
+    product ? valuesOfProduct(product) : NEW_LISTING,
+  );
+  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const save = useSaveProduct();
+  const category = effectiveCategory(values, categories);
+  const isSaving = save.isPending;
+
+  const update = <K extends keyof ListingFormValues>(field: K, value: ListingFormValues[K]) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
+  const showInvalid = (next: Partial<Record<FieldName, string>>) => {
+    setErrors(next);
+    requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+  };
+
+  const onSaved = (saved: SellerProduct) => {
+    toast({
+      title: product ? 'Listing updated' : 'Listing created',
+      description: product ? `${saved.name} was saved.` : `${saved.name} is now on sale.`,
+    });
+    onDone();
+  };
+
+  const onFailed = (error: unknown) => {
+    if (error instanceof ProductImagesError) {
+      // The listing exists; its images can be saved again by editing it.
+      toastMutationError(error.cause, 'The listing was saved, but its images were not', {
+        appendServerMessage: true,
+      });
+      onDone();
+      return;
+    }
+    const serverFields = fieldErrorsOf(error);
+    if (serverFields) showInvalid(serverFields);
+    // "Failed to create product"; a 401 says "You are logged out. Logging in again..." and signs in
+    // again after 500 ms (docs/product-rules.md, Seller screens). A refused edit says why (a 409).
+    toastMutationError(error, product ? UPDATE_FAILED : CREATE_FAILED, {
+      appendServerMessage: Boolean(product) && !serverFields,
+    });
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (!category) return;
+    if (product) {
+      const parsed = parseListingChanges(values, category);
+      if (!parsed.ok) return showInvalid(parsed.errors);
+      setErrors({});
+      save.mutate(
+        {
+          mode: 'edit',
+          id: product.id,
+          body: parsed.body,
+          imageUrls: values.imageUrls,
+          imagesChanged: !sameImages(values.imageUrls, product.imageUrls),
+        },
+        { onSuccess: onSaved, onError: onFailed },
+      );
+      return;
+    }
+    const parsed = parseNewListing(values, category);
+    if (!parsed.ok) return showInvalid(parsed.errors);
+    setErrors({});
+    save.mutate(
+      { mode: 'create', body: parsed.body, imageUrls: values.imageUrls },
+      { onSuccess: onSaved, onError: onFailed },
+    );
+  };
+
+  return (
+    <form ref={formRef} onSubmit={onSubmit} noValidate className="grid gap-5" data-testid="form-listing">
+      <FormField id="listing-name" label="Name" error={errors.name}>
+        {(control) => (
+          <Input
+            {...control}
+            value={values.name}
+            onChange={(event) => update('name', event.currentTarget.value)}
+            disabled={isSaving}
+            autoComplete="off"
+            data-testid="input-product-name"
+          />
+        )}
+      </FormField>
+
+      <FormField id="listing-description" label="Description" optional error={errors.description}>
+        {(control) => (
+          <Textarea
+            {...control}
+            value={values.description}
+            onChange={(event) => update('description', event.currentTarget.value)}
+            disabled={isSaving}
+            maxLength={PRODUCT_DESCRIPTION_MAX}
+            className="min-h-20"
+            data-testid="input-product-description"
+          />
+        )}
+      </FormField>
+
+      <div className="grid gap-5 sm:grid-cols-2">
+        <FormField id="listing-price" label="Price ($)" error={errors.price}>
+          {(control) => (
+            <Input
+              {...control}
+              type="number"
+              inputMode="decimal"
+              min={0}
+              step={0.01}
+              value={values.price}
+              onChange={(event) => update('price', event.currentTarget.value)}
+              disabled={isSaving}
+              data-testid="input-product-price"
+            />
+          )}
+        </FormField>
+        <FormField id="listing-stock" label="Stock" error={errors.stock}>
+          {(control) => (
+            <Input
+              {...control}
+              type="number"
+              inputMode="numeric"
+              min={0}
+              step={1}
+              value={values.stock}
+              onChange={(event) => update('stock', event.currentTarget.value)}
+              disabled={isSaving}
+              data-testid="input-product-stock"
+            />
+          )}
+        </FormField>
+      </div>
+
+      <FormField
+        id="listing-category"
+        label="Category"
+        error={errors.category ?? (categoriesFailed ? 'The categories could not be loaded.' : undefined)}
+      >
+        {(control) => (
+          <Select
+            value={category}
+            onValueChange={(next) => update('category', next)}
+            disabled={isSaving || categories.length === 0}
+          >
+            <SelectTrigger {...control} data-testid="select-product-category">
+              <SelectValue placeholder="Choose a category" />
+            </SelectTrigger>
+            <SelectContent>
+              {categories.map((option) => (
+                <SelectItem key={option.id} value={option.name}>
+                  {option.name}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        )}
+      </FormField>
+
+      <fieldset className="grid gap-4 rounded-lg border p-4">
+        <legend className="px-1 text-sm font-medium">Delivery options</legend>
+        <CheckboxField
+          id="listing-offer-pickup"
+          label="Offer pickup"
+          hint="Buyers may collect it at your primary address, at one of your pickup times."
+          checked={values.offerPickup}
+          onChange={(checked) => update('offerPickup', checked)}
+          disabled={isSaving}
+        />
+        <CheckboxField
+          id="listing-seller-delivery"
+          label="I deliver it myself"
+          hint="You take it to the buyer instead of a driver, and keep the whole delivery fee."
+          checked={values.sellerDelivery}
+          onChange={(checked) => update('sellerDelivery', checked)}
+          disabled={isSaving}
+        />
+        {values.sellerDelivery ? (
+          <FormField
+            id="listing-seller-delivery-fee"
+            label="Your delivery fee ($)"
+            optional
+            hint="Leave it empty to deliver for free."
+            error={errors.sellerDeliveryFee}
+            className="sm:pl-7"
+          >
+            {(control) => (
+              <Input
+                {...control}
+                type="number"
+                inputMode="decimal"
+                min={0}
+                step={0.01}
+                value={values.sellerDeliveryFee}
+                onChange={(event) => update('sellerDeliveryFee', event.currentTarget.value)}
+                disabled={isSaving}
+                className="sm:max-w-48"
+                data-testid="input-seller-delivery-fee"
+              />
+            )}
+          </FormField>
+        ) : null}
+        <CheckboxField
+          id="listing-requires-trailer"
+          label="Needs a trailer"
+          hint="Too big for a car: a driver with a trailer delivers it, for a higher delivery fee."
+          checked={values.requiresTrailer}
+          onChange={(checked) => update('requiresTrailer', checked)}
+          disabled={isSaving}
+        />
+      </fieldset>
+
+      <div className="grid gap-2">
+        <span className="text-sm font-medium leading-none" id="listing-images-label">
+          Images
+        </span>
+        <p className="text-sm text-muted-foreground">
+          Up to {MAX_PRODUCT_IMAGES} images of at most 10 MB each. The first is the one buyers see first.
+        </p>
+        {renderImagesField({
+          value: values.imageUrls,
+          onChange: (next) => update('imageUrls', next),
+          max: MAX_PRODUCT_IMAGES,
+          disabled: isSaving,
+          subject: values.name.trim() || 'this listing',
+        })}
+        {errors.imageUrl || errors.imageUrls ? (
+          <p className="text-sm font-medium text-destructive">{errors.imageUrl ?? errors.imageUrls}</p>
+        ) : null}
+      </div>
+
+      <DialogFooter>
+        <Button variant="outline" onClick={onDone} disabled={isSaving} data-testid="button-cancel-listing">
+          Cancel
+        </Button>
+        <Button type="submit" disabled={isSaving || !category} data-testid="button-submit-listing">
+          {isSaving ? 'Saving...' : product ? 'Save Changes' : 'Create Listing'}
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}
+
+/**
+ * The create-listing dialog, and the same form to edit a listing (docs/product-rules.md, Seller
+ * screens): defaults price '0', stock 0, first category; submit disabled without a category; the
+ * seller delivery fee only with seller delivery; up to 10 images, the first primary.
+ */
+export function ListingFormDialog({
+  target,
+  onClose,
+  categories,
+  categoriesFailed,
+  renderImagesField,
+}: {
+  target: ListingDialogTarget | null;
+  onClose: () => void;
+  categories: readonly Category[];
+  categoriesFailed: boolean;
+  renderImagesField: (props: ListingImagesFieldProps) => ReactNode;
+}) {
+  // The form stays while the dialog animates closed; Radix unmounts it once closed.
+  const [shown, setShown] = useState(target);
+  if (target && target !== shown) setShown(target);
+  const product = shown?.mode === 'edit' ? shown.product : undefined;
+  return (
+    <Dialog open={target !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
+      <DialogContent className="sm:max-w-2xl" data-testid="dialog-listing">
+        <DialogHeader>
+          <DialogTitle>{product ? 'Edit Listing' : 'Create New Listing'}</DialogTitle>
+          <DialogDescription>
+            {product
+              ? 'Changes apply to new orders; orders already placed keep their prices.'
+              : 'Describe what you sell, set its price and stock, and add pictures.'}
+          </DialogDescription>
+        </DialogHeader>
+        {shown ? (
+          <ListingForm
+            key={product?.id ?? 'new'}
+            product={product}
+            categories={categories}
+            categoriesFailed={categoriesFailed}
+            renderImagesField={renderImagesField}
+            onDone={onClose}
+          />
+        ) : null}
+      </DialogContent>
+    </Dialog>
+  );
+}

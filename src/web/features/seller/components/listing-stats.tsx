@@ -1,0 +1,42 @@
+import { Boxes, Package, Store } from 'lucide-react';
+import { productDisplayStatus, type SellerProduct } from '@domain/listings';
+import { StatCard } from '../../../components/stat-card';
+
+/**
+ * Active Listings (available with stock), Total Products (every listing, cancelled ones too) and Total
+ * Stock (units still for sale: cancelled listings are left out) (docs/product-rules.md, Seller screens).
+ */
+export function listingStatsOf(products: readonly SellerProduct[]) {
+  return {
+    active: products.filter((product) => productDisplayStatus(product) === 'active').length,
+    total: products.length,
+    stock: products.filter((product) => product.available).reduce((sum, product) => sum + product.stock, 0),
+  };
+}
+
+export function ListingStats({ products }: { products: readonly SellerProduct[] | undefined }) {
+  const stats = products ? listingStatsOf(products) : undefined;
+  const show = (value: number | undefined) => (value === undefined ? '–' : value.toLocaleString('en-US'));
+  return (
+    <div className="grid gap-4 sm:grid-cols-3">
+      <StatCard
+        title="Active Listings"
+        value={show(stats?.active)}
+        icon={<Store />}
+        data-testid="stat-active-listings"
+      />
+      <StatCard
+        title="Total Products"
+        value={show(stats?.total)}
+        icon={<Package />}
+        data-testid="stat-total-products"
+      />
+      <StatCard
+        title="Total Stock"
+        value={show(stats?.stock)}
+        icon={<Boxes />}
+        data-testid="stat-total-stock"
+      />
+    </div>
+  );
+}

@@ -1,0 +1,127 @@
+import {
+  createProductBodySchema,
+  updateProductBodySchema,
+  type CreateProductBody,
+  type SellerProduct,
+  type UpdateProductBody,
+} from '@domain/listings';
+import { fieldErrorsFromZod } from '../../lib/form-errors';
+
+/**
+ * The create-listing form (docs/product-rules.md, Seller screens): its values as typed, the defaults
+ * of a new listing, and the body it sends, checked by the same schemas as the server.
+ */
+export interface ListingFormValues {
+  name: string;
+  description: string;
+  /** As typed in the number field ("12.5"). */
+  price: string;
+  stock: string;
+  /** '' until chosen: the first category is then used. */
+  category: string;
+  requiresTrailer: boolean;
+  sellerDelivery: boolean;
+  sellerDeliveryFee: string;
+  offerPickup: boolean;
+  /** Object paths in order; the first is the primary image. */
+  imageUrls: string[];
+}
+
+/** Price '0', stock 0, first category (docs/product-rules.md, Seller screens); a new listing is available. */
+export const NEW_LISTING: ListingFormValues = {
+  name: '',
+  description: '',
+  price: '0',
+  stock: '0',
+  category: '',
+  requiresTrailer: false,
+  sellerDelivery: false,
+  sellerDeliveryFee: '',
+  offerPickup: false,
+  imageUrls: [],
+};
+
+export function valuesOfProduct(product: SellerProduct): ListingFormValues {
+  return {
+    name: product.name,
+    description: product.description ?? '',
+    price: product.price,
+    stock: String(product.stock),
+    category: product.category,
+    requiresTrailer: product.requiresTrailer,
+    sellerDelivery: product.sellerDelivery,
+    sellerDeliveryFee: product.sellerDeliveryFee ?? '',
+    offerPickup: product.offerPickup,
+    imageUrls: product.imageUrls,
+  };
+}
+
+/**
+ * A number field's text as the server's amount: "12.5" → "12.50", "7" → "7.00", "" → "0.00". Anything
+ * else ("12.345", "-1") is sent as typed, so the schema names what is wrong with it.
+ */
+export function toAmountText(typed: string): string {
+  const text = typed.trim();
+  if (text === '') return '0.00';
+  const match = /^(\d+)(?:\.(\d{0,2}))?$/.exec(text);
+  if (!match) return text;
+  return `${match[1]}.${(match[2] ?? '').padEnd(2, '0')}`;
+}
+
+/** A whole number as typed, or NaN so the schema says it must be one. */
+function toWholeNumber(typed: string): number {
+  const text = typed.trim();
+  return /^\d+$/.test(text) ? Number(text) : Number.NaN;
+}
+
+/** The category sent: the chosen one, else the first of the marketplace's. */
+export function effectiveCategory(
+  values: ListingFormValues,
+  categories: readonly { name: string }[],
+): string {
+  return values.category || (categories[0]?.name ?? '');
+}
+
+function fieldsOf(values: ListingFormValues, category: string) {
+  return {
+    name: values.name,
+    description: values.description,
+    price: toAmountText(values.price),
+    stock: toWholeNumber(values.stock),
+    category,
+    requiresTrailer: values.requiresTrailer,
+    sellerDelivery: values.sellerDelivery,
+    // The fee field is shown, and sent, only while the seller delivers.
+    sellerDeliveryFee:
+      values.sellerDelivery && values.sellerDeliveryFee.trim() !== ''
+        ? toAmountText(values.sellerDeliveryFee)
+        : null,
+    offerPickup: values.offerPickup,
+  };
+}
+
+export type ParsedListing<T> = { ok: true; body: T } | { ok: false; errors: Record<string, string> };
+
+export function parseNewListing(
+  values: ListingFormValues,
+  category: string,
+): ParsedListing<CreateProductBody> {
+  const parsed = createProductBodySchema.safeParse(fieldsOf(values, category));
+  return parsed.success
+    ? { ok: true, body: parsed.data }
+    : { ok: false, errors: fieldErrorsFromZod(parsed.error) };
+}
+
+export function parseListingChanges(
+  values: ListingFormValues,
+  category: string,
+): ParsedListing<UpdateProductBody> {
+  const parsed = updateProductBodySchema.safeParse(fieldsOf(values, category));
+  return parsed.success
+    ? { ok: true, body: parsed.data }
+    : { ok: false, errors: fieldErrorsFromZod(parsed.error) };
+}
+
+export function sameImages(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((url, index) => url === b[index]);
+}
