@@ -174,7 +174,7 @@ test('approves a driver after looking at the vehicle and license images', async 
 
 test.describe('categories', () => {
   // The duplicate below is refused by the server on purpose; Chromium logs that answer.
-  test.use({ allowedConsoleErrors: [/status of 401 \(Unauthorized\)/, /status of 409 \(Conflict\)/] });
+  test.use({ allowedConsoleErrors: [/status of 40[19] \((Unauthorized|Conflict)\)/] });
 
   test('adds, renames and deletes a category', async ({ page }) => {
     const name = `Lanterns ${Date.now().toString(36)}`;

@@ -69,7 +69,6 @@ async function pickProduct(
   throw new Error(`the demo catalog has no product for ${JSON.stringify(options)}`);
 }
 
-
 async function payWith(page: Page, cardNumber: string): Promise<void> {
   await page.getByLabel('Card number').fill(cardNumber);
   await page.getByLabel('Expiry (MM/YY)').fill('12/34');

@@ -57,13 +57,17 @@ test.describe('the cart knows the stock', () => {
     }
     await expect(sheet.getByTestId(`text-quantity-${product.id}`)).toHaveText(String(product.stock));
     await expect(plus).toBeDisabled();
-    await expect(sheet.getByTestId(`text-stock-note-${product.id}`)).toHaveText(`Only ${product.stock} in stock`);
+    await expect(sheet.getByTestId(`text-stock-note-${product.id}`)).toHaveText(
+      `Only ${product.stock} in stock`,
+    );
     await expect(page.getByTestId('cart-count')).toHaveText(String(product.stock));
 
     // The product page agrees: the whole stock is in the cart.
     await page.keyboard.press('Escape');
     await expect(page.getByRole('button', { name: 'Add to Cart' })).toBeDisabled();
-    await expect(page.getByTestId('text-all-in-cart')).toHaveText(`All ${product.stock} in stock are in your cart.`);
+    await expect(page.getByTestId('text-all-in-cart')).toHaveText(
+      `All ${product.stock} in stock are in your cart.`,
+    );
   });
 
   test('opening the cart takes the current stock from the catalog', async ({ page }) => {
@@ -74,7 +78,9 @@ test.describe('the cart knows the stock', () => {
 
     await page.goto('/cart');
     const line = page.getByTestId(`cart-item-${product.id}`);
-    await expect(line.getByTestId(`text-stock-note-${product.id}`)).toHaveText(`Only ${product.stock} in stock`);
+    await expect(line.getByTestId(`text-stock-note-${product.id}`)).toHaveText(
+      `Only ${product.stock} in stock`,
+    );
     const plus = line.getByRole('button', { name: `Increase quantity of ${product.name}` });
     await expect(plus).toBeDisabled();
     // Lowering is always possible, down to the stock and below.

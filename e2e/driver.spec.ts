@@ -1,5 +1,6 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { test, expect, signInAs, signUpFresh, DEMO } from './support/fixtures';
+import { expectNoAccessibilityViolations } from './support/accessibility';
 import { makePng } from './support/png';
 
 /**
@@ -165,6 +166,7 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
   await expect(offer.getByTestId(`text-available-pickup-${order.id}-distance`)).toHaveText(
     /^\d+\.\d mi away$/,
   );
+  await expectNoAccessibilityViolations(page);
   await offer.getByTestId(`button-accept-${order.id}`).click();
 
   // Accepted: it opens in My Deliveries.
@@ -174,6 +176,7 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
   await expect(details).toContainText('Assigned');
   await expect(details.getByTestId('text-driver-earnings')).toHaveText('$9.00');
   await expect(details.getByTestId('text-order-total')).toHaveCount(0);
+  await expectNoAccessibilityViolations(page);
 
   // The arrival time, entered and shown on the marketplace's clock (Chicago), whatever the phone's.
   const wallClock = chicagoWallClockInTwoHours();
@@ -184,6 +187,13 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
     new RegExp(` · ${twelveHourClock(wallClock)} C[SD]T$`),
   );
   const arrival = await page.getByTestId('text-current-arrival').textContent();
+
+  // The buyer sees who is coming and when, before the driver sets off.
+  await buyer.goto(`/buyer/orders?order=${order.id}`);
+  await expect(buyer.getByTestId('text-expected-arrival')).toContainText(arrival ?? '');
+  await expect(buyer.getByTestId(`order-details-${order.id}`).getByTestId('party-driver')).toContainText(
+    'Eve Tester',
+  );
 
   await page.getByTestId('button-start-delivery').click();
   await expect(page.getByText('Delivery started', { exact: true })).toBeVisible();

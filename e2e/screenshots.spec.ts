@@ -12,10 +12,29 @@ const shotsDir = process.env.SHOTS_DIR;
 
 test.use({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
 
+/**
+ * Every picture on the page has loaded (or failed and shows its placeholder); a lazy one out of
+ * sight (further along the featured row) is not waited for.
+ */
+async function imagesLoaded(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    [...document.images].every((image) => image.complete || image.loading === 'lazy'),
+  );
+}
+
+/** The whole page, and the same cut into screen-high parts (name-1.png, ...) that are easy to look at. */
 async function shoot(page: Page, name: string): Promise<void> {
   if (!shotsDir) return;
   fs.mkdirSync(shotsDir, { recursive: true });
   await page.screenshot({ path: path.join(shotsDir, `${name}.png`), fullPage: true });
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  for (let part = 0; part * 844 < height; part += 1) {
+    await page.screenshot({
+      path: path.join(shotsDir, `${name}-${part + 1}.png`),
+      fullPage: true,
+      clip: { x: 0, y: part * 844, width: 390, height: Math.min(844, height - part * 844) },
+    });
+  }
 }
 
 for (const theme of ['light', 'dark'] as const) {
@@ -32,7 +51,7 @@ for (const theme of ['light', 'dark'] as const) {
       await page.getByTestId('section-featured-products').scrollIntoViewIfNeeded();
       await expect(page.locator('[data-testid^="card-product-"]').first()).toBeVisible();
       await page.evaluate(() => window.scrollTo(0, 0));
-      await page.waitForLoadState('networkidle');
+      await imagesLoaded(page);
       await shoot(page, `landing-${theme}`);
     });
 
@@ -46,7 +65,7 @@ for (const theme of ['light', 'dark'] as const) {
       if (!product) throw new Error('no product');
       await page.goto(`/products/${product.id}`);
       await expect(page.getByTestId('text-product-name')).toBeVisible();
-      await page.waitForLoadState('networkidle');
+      await imagesLoaded(page);
       await shoot(page, `product-${theme}`);
       await page.getByRole('button', { name: 'Add to Cart' }).click();
       await page.getByTestId('button-cart').click();

@@ -1,7 +1,7 @@
-import zlib from 'node:zlib';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { test, expect, signUpFresh } from './support/fixtures';
 import { expectNoAccessibilityViolations } from './support/accessibility';
+import { makePng } from './support/png';
 
 /**
  * The seller's area as a new seller clicks it (issue 8, "Shown by"): become a seller, list a product
@@ -9,31 +9,6 @@ import { expectNoAccessibilityViolations } from './support/accessibility';
  * it ready and picked up, and watch the earnings change
  * (docs/product-rules.md, Seller listings; Seller earnings; Order lifecycle).
  */
-
-/** A PNG made here, `size` x `size` pixels of one colour (8-bit RGB, no filter). */
-function makePng(size: number, rgb: readonly [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const typeAndData = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(zlib.crc32(typeAndData));
-    return Buffer.concat([length, typeAndData, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(size, 0);
-  header.writeUInt32BE(size, 4);
-  header[8] = 8;
-  header[9] = 2;
-  const row = Buffer.from([0, ...Array.from({ length: size }, () => rgb).flat()]);
-  const pixels = Buffer.concat(Array.from({ length: size }, () => row));
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', zlib.deflateSync(pixels)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 interface SellerProductRow {
   id: string;

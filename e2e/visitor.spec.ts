@@ -52,7 +52,8 @@ test.describe('a visitor (docs/product-rules.md, Routes and headers)', () => {
     await page.getByTestId('button-cart').click();
     const sheet = page.getByRole('dialog', { name: 'Shopping Cart' });
     await expect(sheet.getByTestId(`cart-sheet-item-${product.id}`)).toBeVisible();
-    await expect(page.getByText('Added to cart', { exact: true })).toBeHidden();
+    // At once, not when its 5 seconds are up.
+    await expect(page.getByText('Added to cart', { exact: true })).toBeHidden({ timeout: 1_500 });
     // Nothing covers the sheet's own buttons: they take the click.
     await sheet.getByRole('button', { name: 'Close' }).click({ trial: true });
     await sheet.getByRole('link', { name: 'Proceed to Checkout' }).click();
@@ -97,7 +98,10 @@ test.describe('a visitor (docs/product-rules.md, Routes and headers)', () => {
     await expect(page).toHaveURL(/\/products$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Browse products' })).toBeVisible();
     await expect(page.getByRole('searchbox', { name: 'Search products' })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'All', exact: true })).toHaveAttribute('aria-pressed', 'true');
+    await expect(page.getByRole('button', { name: 'All', exact: true })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
     await expect(page.getByText('Sign in to see how far each seller is')).toBeVisible();
     await expect(page.locator('[data-testid^="card-product-"]').first()).toBeVisible();
     await expectNoAccessibilityViolations(page);
@@ -116,7 +120,9 @@ test.describe('a visitor (docs/product-rules.md, Routes and headers)', () => {
       text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
     expect(html).toContain(`<title>${escaped(product.name)} · Local Delivery Marketplace</title>`);
     expect(meta('og:title')).toBe(`${escaped(product.name)} · Local Delivery Marketplace`);
-    expect(meta('og:description')).toContain(`${money(cents(product.price))} from ${escaped(product.sellerName)}.`);
+    expect(meta('og:description')).toContain(
+      `${money(cents(product.price))} from ${escaped(product.sellerName)}.`,
+    );
     expect(meta('og:image')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/objects\//);
     expect(meta('marketplace-time-zone')).toBe('America/Chicago');
   });

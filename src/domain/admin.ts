@@ -179,7 +179,6 @@ export const adminDriverPageSchema = pageOf(adminDriverSchema);
 
 /** PATCH /api/admin/drivers/{id}/verify: Approve (true), Reject or Revoke (false). */
 export const verifyDriverBodySchema = z.strictObject({ isVerified: z.boolean() });
-export type VerifyDriverBody = z.infer<typeof verifyDriverBodySchema>;
 
 /** Approval needs both images (docs/product-rules.md, Admin). */
 export const DRIVER_IMAGES_MISSING =
@@ -242,7 +241,6 @@ export const adminCategoryPageSchema = pageOf(adminCategorySchema);
 
 /** POST /api/categories and PATCH /api/categories/{id}. */
 export const categoryBodySchema = z.strictObject({ name: categoryNameSchema });
-export type CategoryBody = z.infer<typeof categoryBodySchema>;
 
 // Commission settings
 

@@ -55,7 +55,6 @@ export const deliveryAreaSchema = z.object({
   state: z.string(),
   zipCode: z.string(),
 });
-export type DeliveryArea = z.infer<typeof deliveryAreaSchema>;
 
 /**
  * One card of "Available Orders" (docs/product-rules.md, Deliveries). No prices of the buyer's

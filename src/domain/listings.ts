@@ -101,7 +101,6 @@ const listingFields = {
 /** POST /api/products. */
 export const createProductBodySchema = z.strictObject(listingFields);
 export type CreateProductBody = z.infer<typeof createProductBodySchema>;
-export type CreateProductInput = z.input<typeof createProductBodySchema>;
 
 /**
  * PATCH /api/products/{id}: any of name, description, price, stock, category and the delivery
@@ -147,7 +146,6 @@ export const productImagesBodySchema = z.strictObject({
     .max(MAX_PRODUCT_IMAGES, TOO_MANY_IMAGES_MESSAGE)
     .refine((urls) => new Set(urls).size === urls.length, 'The same image is listed twice'),
 });
-export type ProductImagesBody = z.infer<typeof productImagesBodySchema>;
 
 /**
  * A product as its seller sees it: every field, its images in order (the main one first) and

@@ -19,7 +19,8 @@ const MONDAY_TEN_AM_CHICAGO = '2026-11-23T16:00:00.000Z';
 describe('marketplace times (docs/product-rules.md, Dates and times)', () => {
   const originalZone = process.env.TZ;
   afterEach(() => {
-    process.env.TZ = originalZone;
+    if (originalZone === undefined) delete process.env.TZ;
+    else process.env.TZ = originalZone;
   });
 
   it.each([

@@ -30,6 +30,7 @@ import { createRateLimits, DEFAULT_RATE_LIMITS, type RateLimitSettings } from '.
 import { createSecurityHeaders, registerSecurity, securityHeaderList } from './platform/security';
 import { renderIndexHtml, summarise, type PageMeta } from './platform/index-html';
 import { registerSessions } from './platform/sessions';
+import { LiveEventHub } from './platform/live-event-hub';
 import { registerAddressRoutes } from './modules/addresses/addresses.routes';
 import { registerAdminRoutes } from './modules/admin/admin.routes';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
@@ -40,6 +41,9 @@ import { registerCheckoutRoutes } from './modules/checkout/checkout.routes';
 import { registerCommissionRoutes } from './modules/commission/commission.routes';
 import { registerDeliveryRoutes } from './modules/deliveries/deliveries.routes';
 import { registerEarningsRoutes } from './modules/earnings/earnings.routes';
+import { registerEventRoutes } from './modules/events/events.routes';
+import { registerMessageRoutes } from './modules/messages/messages.routes';
+import { registerReviewRoutes } from './modules/reviews/reviews.routes';
 import { registerOrderRoutes } from './modules/orders/orders.routes';
 import { registerPaymentRoutes } from './modules/payments/payments.routes';
 import { registerProductRoutes } from './modules/products/products.routes';
@@ -74,6 +78,8 @@ export interface BuildOptions {
   storage?: ObjectStorage;
   /** Replaces the payment provider chosen by the config. */
   payments?: PaymentProvider;
+  /** How often an open event stream sends a heartbeat; tests shorten it. */
+  liveHeartbeatMs?: number;
 }
 
 /** Builds the whole server without listening (tests inject into it). */
@@ -169,7 +175,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     now: options.now ?? (() => new Date()),
     storage,
     payments: options.payments ?? createPaymentProvider(config, database.db),
+    live: new LiveEventHub(database, app.log),
   };
+  // Live updates (docs/product-rules.md, Live updates): listening starts with the app; open streams
+  // end before the server stops taking connections, so closing never waits on them.
+  app.addHook('onReady', () => ctx.live.start());
+  app.addHook('onClose', () => ctx.live.stop());
 
   registerHealthRoutes(app, database.ping);
   registerAuthRoutes(app, ctx);
@@ -188,6 +199,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerCategoryRoutes(app, ctx);
   registerProductRoutes(app, ctx);
   registerEarningsRoutes(app, ctx);
+  registerMessageRoutes(app, ctx);
+  registerReviewRoutes(app, ctx);
+  registerEventRoutes(app, ctx, { heartbeatMs: options.liveHeartbeatMs });
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

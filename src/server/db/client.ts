@@ -25,7 +25,22 @@ export interface Database {
   dataDir: string | undefined;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Hears NOTIFY on `channel` (docs/product-rules.md, Live updates): on PostgreSQL through a
+   * dedicated connection of this process (a pooled one would be handed to other queries), which
+   * reconnects after a drop and then calls `onReconnect` so the caller can catch up; on PGlite in
+   * process. Notifications sent inside a transaction arrive once it commits, never if it rolls back.
+   * Answers the function that stops listening.
+   */
+  listen(channel: string, handlers: NotificationHandlers): Promise<() => Promise<void>>;
 }
+
+export interface NotificationHandlers {
+  onNotify: (payload: string) => void;
+  onReconnect?: () => void;
+}
+
+const CHANNEL_NAME = /^[a-z_][a-z0-9_]*$/;
 
 /** The committed migrations, found from this file both in src/ and in the bundled dist/. */
 export function migrationsFolder(): string {
@@ -104,6 +119,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       );
     });
     const db = drizzlePg(pool, { schema });
+    const databaseUrl = options.databaseUrl;
     return {
       db,
       kind: 'postgres',
@@ -112,6 +128,8 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
         await pool.query('select 1');
       },
       close: () => pool.end(),
+      listen: (channel, handlers) =>
+        listenOnPostgres(databaseUrl, channel, handlers, options.onError ?? reportConnectionError),
     };
   }
   let release = () => {};
@@ -144,11 +162,84 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
           release();
         }
       },
+      listen: async (channel, handlers) => {
+        if (!CHANNEL_NAME.test(channel)) throw new Error(`Not a channel name: ${channel}`);
+        const stop = await client.listen(channel, handlers.onNotify);
+        return async () => {
+          if (!closed) await stop();
+        };
+      },
     };
   } catch (error) {
     release();
     throw error;
   }
+}
+
+function reportConnectionError(error: Error): void {
+  process.stderr.write(`database connection error: ${error.message}\n`);
+}
+
+/** Waits before reconnecting the listening connection: 1 s, doubling up to 30 s. */
+const LISTEN_RETRY_MS = { first: 1_000, max: 30_000 };
+
+async function listenOnPostgres(
+  databaseUrl: string,
+  channel: string,
+  handlers: NotificationHandlers,
+  onError: (error: Error) => void,
+): Promise<() => Promise<void>> {
+  if (!CHANNEL_NAME.test(channel)) throw new Error(`Not a channel name: ${channel}`);
+  let current: pg.Client | undefined;
+  let stopped = false;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let delay = LISTEN_RETRY_MS.first;
+
+  const connect = async (): Promise<boolean> => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    let dropped = false;
+    const drop = (error?: Error) => {
+      if (dropped) return;
+      dropped = true;
+      if (error) onError(error);
+      if (current === client) current = undefined;
+      void client.end().catch(() => {});
+      if (!stopped) {
+        retryTimer = setTimeout(() => void reconnect(), delay);
+        retryTimer.unref();
+        delay = Math.min(delay * 2, LISTEN_RETRY_MS.max);
+      }
+    };
+    client.on('notification', (message) => {
+      if (message.channel === channel && message.payload !== undefined) handlers.onNotify(message.payload);
+    });
+    client.on('error', drop);
+    client.on('end', () => drop());
+    try {
+      await client.connect();
+      await client.query(`LISTEN "${channel}"`);
+    } catch (error) {
+      drop(error instanceof Error ? error : new Error(String(error)));
+      return false;
+    }
+    current = client;
+    delay = LISTEN_RETRY_MS.first;
+    return true;
+  };
+
+  const reconnect = async () => {
+    if (!stopped && (await connect())) handlers.onReconnect?.();
+  };
+
+  // A database that cannot be reached yet is reported and tried again; the caller is not held up.
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retryTimer);
+    const client = current;
+    current = undefined;
+    await client?.end().catch(() => {});
+  };
 }
 
 export async function migrateDatabase(database: Database): Promise<void> {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigserial,
   boolean,
   check,
   index,
@@ -427,6 +428,8 @@ export const messages = pgTable(
   (t) => [
     index('messages_order_idx').on(t.orderId, t.createdAt),
     check('messages_content_check', sql`length(btrim(${t.content})) > 0`),
+    // At most 2,000 characters (docs/product-rules.md, Reviews and messages; migration 0005).
+    check('messages_content_length_check', sql`length(${t.content}) <= 2000`),
   ],
 );
 
@@ -452,7 +455,10 @@ export const productMessages = pgTable(
   (t) => [
     index('product_messages_thread_idx').on(t.productId, t.buyerId, t.createdAt),
     index('product_messages_seller_idx').on(t.sellerId, t.createdAt),
+    // A buyer's conversations, for the unread counts (migration 0005).
+    index('product_messages_buyer_idx').on(t.buyerId, t.createdAt),
     check('product_messages_content_check', sql`length(btrim(${t.content})) > 0`),
+    check('product_messages_content_length_check', sql`length(${t.content}) <= 2000`),
   ],
 );
 
@@ -619,4 +625,65 @@ export const adminActions = pgTable(
       sql`${t.action} in ('user.role_changed','driver.approved','driver.rejected','driver.revoked','category.created','category.renamed','category.deleted','commission.updated','order.cancelled')`,
     ),
   ],
+);
+
+/**
+ * How far a party has read an order's conversation: messages after `readAt` by someone else are
+ * unread (docs/product-rules.md, Reviews and messages; migration 0005).
+ */
+export const orderMessageReads = pgTable(
+  'order_message_reads',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    readAt: timestamp('read_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ name: 'order_message_reads_pk', columns: [t.userId, t.orderId] })],
+);
+
+/** How far the buyer or the seller has read one product conversation (migration 0005). */
+export const productMessageReads = pgTable(
+  'product_message_reads',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'cascade' }),
+    buyerId: uuid('buyer_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    readAt: timestamp('read_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'product_message_reads_pk', columns: [t.userId, t.productId, t.buyerId] }),
+  ],
+);
+
+/**
+ * The events of GET /api/events (docs/product-rules.md, Live updates): who may receive each one
+ * (`audience` user ids, and verified drivers when `forDrivers`, with a trailer image when
+ * `trailerOnly`) and what it says. Kept an hour for a browser that reconnects with Last-Event-ID;
+ * every app instance hears new rows through NOTIFY "live_events" (migration 0005).
+ */
+export const liveEvents = pgTable(
+  'live_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    type: text('type').notNull(),
+    audience: uuid('audience')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
+    forDrivers: boolean('for_drivers').notNull().default(false),
+    trailerOnly: boolean('trailer_only').notNull().default(false),
+    data: jsonb('data').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('live_events_created_idx').on(t.createdAt)],
 );

@@ -27,6 +27,8 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/products/:id',
   'GET /api/products/:id/images',
   'GET /api/users/:id',
+  // A profile's reviews, like the profile (docs/product-rules.md, Reviews and messages).
+  'GET /api/reviews/user/:id',
   'GET /api/availability/slots/:sellerId',
   'GET /api/commission-settings',
   'POST /api/contact',

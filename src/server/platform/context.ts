@@ -14,6 +14,7 @@ import type { Geocoder } from '../adapters/geocoding/geocoder';
 import type { ObjectStorage } from '../adapters/storage/object-storage';
 import type { PaymentProvider } from '../adapters/payments/payment-provider';
 import type { RateLimits } from './rate-limit';
+import type { LiveEventHub } from './live-event-hub';
 
 /** What every module's routes get: the database, the settings and the adapters. */
 export interface AppContext {
@@ -49,6 +50,11 @@ export interface AppContext {
    * (docs/product-rules.md, Running modes and adapters).
    */
   payments: PaymentProvider;
+  /**
+   * The live-update streams of this instance (GET /api/events), fed by LISTEN on the database
+   * (docs/product-rules.md, Live updates).
+   */
+  live: LiveEventHub;
 }
 
 export type App = FastifyInstance<

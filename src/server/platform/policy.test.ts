@@ -9,8 +9,10 @@ import {
   canManageAvailability,
   canManageProduct,
   canOfferPickups,
+  canOpenProductThread,
   canPostToMessageThread,
   canReadUpload,
+  canReceiveLiveEvent,
   canSaveDriverImages,
   canSeeOrderPrices,
   canSetRoleOf,
@@ -204,5 +206,38 @@ describe('message threads', () => {
     }
     expect(canViewMessageThread(otherDriver, thread)).toBe(false);
     expect(canPostToMessageThread(stranger, thread)).toBe(false);
+  });
+
+  it('has no product thread of a seller with themself, and lets only buyers open one', () => {
+    const ownThread = { kind: 'product' as const, buyerId: 'seller', sellerId: 'seller' };
+    expect(canViewMessageThread(seller, ownThread)).toBe(false);
+    expect(canOpenProductThread(buyer, { sellerId: 'seller' })).toBe(true);
+    expect(canOpenProductThread(seller, { sellerId: 'seller' })).toBe(false);
+  });
+});
+
+describe('live updates (docs/product-rules.md, Live updates)', () => {
+  const documents = { vehicleImageUrl: 'v', licenseImageUrl: 'l', trailerImageUrl: null, isVerified: true };
+  const none = { vehicleImageUrl: null, licenseImageUrl: null, trailerImageUrl: null, isVerified: false };
+  const named = { audience: ['buyer', 'seller'], forDrivers: false, trailerOnly: false };
+  const offer = { audience: [], forDrivers: true, trailerOnly: false };
+
+  it('gives an event to the users it names and nobody else', () => {
+    expect(canReceiveLiveEvent({ ...buyer, ...none }, named)).toBe(true);
+    expect(canReceiveLiveEvent({ ...seller, ...none }, named)).toBe(true);
+    for (const other of [stranger, admin, driver])
+      expect(canReceiveLiveEvent({ ...other, ...documents }, named)).toBe(false);
+  });
+
+  it('gives an offer to verified drivers and admins, a trailer offer only with a trailer image', () => {
+    expect(canReceiveLiveEvent({ ...driver, ...documents }, offer)).toBe(true);
+    expect(canReceiveLiveEvent({ ...admin, ...none }, offer)).toBe(true);
+    expect(canReceiveLiveEvent({ ...driver, ...none }, offer)).toBe(false);
+    expect(canReceiveLiveEvent({ ...driver, ...documents, isVerified: false }, offer)).toBe(false);
+    // Documents without the driver role (a former driver) are not enough.
+    expect(canReceiveLiveEvent({ ...buyer, ...documents }, offer)).toBe(false);
+    const trailerOffer = { ...offer, trailerOnly: true };
+    expect(canReceiveLiveEvent({ ...driver, ...documents }, trailerOffer)).toBe(false);
+    expect(canReceiveLiveEvent({ ...driver, ...documents, trailerImageUrl: 't' }, trailerOffer)).toBe(true);
   });
 });

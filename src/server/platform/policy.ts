@@ -240,7 +240,7 @@ export function canManageDelivery(actor: PolicyActor, order: Pick<OrderParties, 
   return order.driverId !== null && order.driverId === actor.id;
 }
 
-// Messages (docs/product-rules.md, Reviews and messages; not built yet)
+// Messages (docs/product-rules.md, Reviews and messages)
 
 /**
  * A product thread is one buyer's conversation with the product's seller; an order thread belongs
@@ -251,10 +251,57 @@ export type MessageThread =
 
 export function canViewMessageThread(actor: PolicyActor, thread: MessageThread): boolean {
   if (thread.kind === 'order') return canViewOrder(actor, thread);
+  // A seller has no conversation with themself about their own product.
+  if (thread.buyerId === thread.sellerId) return false;
   return thread.buyerId === actor.id || thread.sellerId === actor.id;
 }
 
 /** Whoever may read a thread may write in it. */
 export function canPostToMessageThread(actor: PolicyActor, thread: MessageThread): boolean {
   return canViewMessageThread(actor, thread);
+}
+
+/**
+ * A buyer opens a conversation about a product by writing first; its seller only answers one that
+ * exists (a seller cannot write to any user they like by naming them as the buyer).
+ */
+export function canOpenProductThread(actor: PolicyActor, product: { sellerId: string }): boolean {
+  return product.sellerId !== actor.id;
+}
+
+// Live updates (docs/product-rules.md, Live updates)
+
+/**
+ * Who is told when an order or its conversation changes: its buyer, its seller and its driver.
+ * Admins may read every order but are not told of each one; their screens poll.
+ */
+export function orderAudience(order: OrderParties): string[] {
+  return [order.buyerId, order.sellerId, order.driverId].filter((id): id is string => id !== null);
+}
+
+/** Who is told of a new message in a product conversation: its buyer and the product's seller. */
+export function productThreadAudience(thread: { buyerId: string; sellerId: string }): string[] {
+  return [thread.buyerId, thread.sellerId];
+}
+
+/** Who an event is for, as it is stored: named users, and drivers who may take an offered order. */
+export interface LiveEventAudience {
+  audience: readonly string[];
+  /** An offer: for verified drivers and admins (decided when it is sent, by who they are then). */
+  forDrivers: boolean;
+  /** An offer needing a trailer: only for those with a trailer image on file. */
+  trailerOnly: boolean;
+}
+
+/**
+ * Whether a connected user receives an event: someone it names, or for an offer someone who may
+ * take that order now ({@link canTakeOrders} and, for a trailer order, a trailer image). Nobody
+ * else ever receives it, so no event reaches someone who may not see its subject.
+ */
+export function canReceiveLiveEvent(user: PolicyActor & DriverRecord, event: LiveEventAudience): boolean {
+  if (event.audience.includes(user.id)) return true;
+  if (!event.forDrivers) return false;
+  if (!hasRole(user, 'driver') && !isAdmin(user)) return false;
+  if (!canTakeOrders(user)) return false;
+  return !event.trailerOnly || canCarryTrailerOrders(user);
 }

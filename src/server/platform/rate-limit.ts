@@ -59,6 +59,8 @@ export interface RateLimits {
   signInFailuresPerEmail: RateLimiter;
   signUpPerIp: RateLimiter;
   contactPerIp: RateLimiter;
+  /** Product and order messages together, per sender (docs/product-rules.md, Reviews and messages). */
+  messagesPerUser: RateLimiter;
 }
 
 export interface RateLimitSettings {
@@ -66,6 +68,7 @@ export interface RateLimitSettings {
   signInFailuresPerEmailPer15Minutes: number;
   signUpPerIpPerHour: number;
   contactPerIpPer10Minutes: number;
+  messagesPerUserPerMinute: number;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
@@ -73,6 +76,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   signInFailuresPerEmailPer15Minutes: 10,
   signUpPerIpPerHour: 30,
   contactPerIpPer10Minutes: 5,
+  messagesPerUserPerMinute: 20,
 };
 
 export function createRateLimits(settings: RateLimitSettings): RateLimits {
@@ -81,5 +85,6 @@ export function createRateLimits(settings: RateLimitSettings): RateLimits {
     signInFailuresPerEmail: new RateLimiter(settings.signInFailuresPerEmailPer15Minutes, 15 * 60_000),
     signUpPerIp: new RateLimiter(settings.signUpPerIpPerHour, 60 * 60_000),
     contactPerIp: new RateLimiter(settings.contactPerIpPer10Minutes, 10 * 60_000),
+    messagesPerUser: new RateLimiter(settings.messagesPerUserPerMinute, 60_000),
   };
 }

@@ -62,6 +62,16 @@ const PATH_TARGETS: PathTarget[] = [
   { prefix: '/api/orders/:id/estimated-time', id: (x) => x.orderId, owners: [], othersGet: 404 },
   { prefix: '/api/orders/:id/delivery-photo', id: (x) => x.orderId, owners: [], othersGet: 404 },
   { prefix: '/api/orders/:id', id: (x) => x.orderId, owners: ['buyer', 'seller'], othersGet: 404 },
+  // An order's conversation and reviews follow the order (docs/product-rules.md, Reviews and messages).
+  {
+    prefix: '/api/messages/order/:orderId',
+    id: (x) => x.orderId,
+    owners: ['buyer', 'seller'],
+    othersGet: 404,
+  },
+  { prefix: '/api/reviews/order/:id', id: (x) => x.orderId, owners: ['buyer', 'seller'], othersGet: 404 },
+  // A profile's reviews are public, like the profile.
+  { prefix: '/api/reviews/user/:id', id: (x) => x.users.seller.id, owners: [] },
   { prefix: '/api/payments/:id', id: (x) => x.paymentId, owners: ['buyer'], othersGet: 404 },
   { prefix: '/api/addresses/primary/:sellerId', id: (x) => x.users.seller.id, owners: [] },
   { prefix: '/api/addresses/:id', id: (x) => x.buyerAddressId, owners: ['buyer'], othersGet: 404 },
@@ -187,6 +197,17 @@ const SAMPLE_BODIES: Record<string, (x: Scene) => unknown> = {
     loyaltyTierReduction: '0.0100',
   }),
   'POST /api/categories': () => ({ name: `Attack ${crypto.randomBytes(4).toString('hex')}` }),
+  // Conversations and reviews (docs/product-rules.md, Reviews and messages). The scene's order is
+  // pending, so a review of it is refused whoever sends it.
+  'POST /api/messages': (x) => ({ orderId: x.orderId, content: 'Is the order on its way?' }),
+  'POST /api/product-messages': (x) => ({ productId: x.productId, content: 'Is this still available?' }),
+  'POST /api/reviews': (x) => ({
+    orderId: x.orderId,
+    revieweeId: x.users.seller.id,
+    revieweeRole: 'seller',
+    reviewerRole: 'buyer',
+    rating: 5,
+  }),
   'PATCH /api/categories/:id': () => ({ name: `Renamed ${crypto.randomBytes(4).toString('hex')}` }),
 };
 

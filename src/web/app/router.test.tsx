@@ -84,6 +84,13 @@ describe('route table (docs/product-rules.md, Routes and headers)', () => {
     expect(await screen.findByRole('heading', { name: 'Featured Products' })).toBeVisible();
     expect(await screen.findByText('No products found')).toBeVisible();
     expect(screen.getByTestId('link-my-orders')).toHaveAttribute('href', '/buyer/orders');
+    expect(screen.getByTestId('text-greeting')).toHaveTextContent('Welcome back, Sam');
+  });
+
+  it('greets a brand-new account "Welcome", not "Welcome back" (docs/product-rules.md, Catalog screens)', async () => {
+    mockFetch(signedInAs(makeUser({ createdAt: new Date().toISOString() })), emptyCatalog);
+    visit('/');
+    expect(await screen.findByTestId('text-greeting')).toHaveTextContent(/^Welcome, Sam$/);
   });
 
   it.each([

@@ -49,6 +49,10 @@ const ProfilePage = lazyPage(() => import('./pages/profile-page'), 'ProfilePage'
 const SellerDashboardPage = lazyPage(() => import('./pages/seller-dashboard-page'), 'SellerDashboardPage');
 const SignInRequiredPage = lazyPage(() => import('./pages/sign-in-required-page'), 'SignInRequiredPage');
 const SupportPage = lazyPage(() => import('./pages/support-page'), 'SupportPage');
+/** Live updates for a signed-in user (docs/product-rules.md, Live updates), outside the first load. */
+const LiveUpdates = lazy(async () => ({
+  default: (await import('../features/live-updates/live-updates')).LiveUpdates,
+}));
 
 /** A client-side navigation starts at the top of the new page (and is counted for "Back"). */
 function ScrollToTop() {
@@ -140,11 +144,16 @@ function SignedInRoutes() {
 
 /** The route table (docs/product-rules.md, Routes and headers). Any path not listed shows the 404 page. */
 export function AppRouter() {
-  const { isAuthenticated, isLoading } = useAuth();
+  const { isAuthenticated, isLoading, user } = useAuth();
   return (
     <>
       <ScrollToTop />
       {isAuthenticated ? <SignedInRoutes /> : <SignedOutRoutes isLoading={isLoading} />}
+      {user ? (
+        <Suspense fallback={null}>
+          <LiveUpdates userId={user.id} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

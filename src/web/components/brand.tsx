@@ -26,9 +26,12 @@ export function BrandMark({ className }: { className?: string }) {
  */
 export function BrandLink({
   hideNameOnPhone = false,
+  smallNameOnPhone = false,
   className,
 }: {
   hideNameOnPhone?: boolean;
+  /** A smaller name below the sm breakpoint, for a header with several buttons beside it. */
+  smallNameOnPhone?: boolean;
   className?: string;
 }) {
   return (
@@ -42,7 +45,13 @@ export function BrandLink({
       )}
     >
       <BrandMark />
-      <span className={cn('text-base leading-tight sm:text-lg', hideNameOnPhone && 'hidden sm:inline')}>
+      <span
+        className={cn(
+          'text-base leading-tight sm:text-lg',
+          hideNameOnPhone && 'hidden sm:inline',
+          smallNameOnPhone && 'text-sm',
+        )}
+      >
         {PRODUCT_NAME}
       </span>
     </Link>

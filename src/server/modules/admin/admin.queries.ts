@@ -159,7 +159,9 @@ export async function listCategoriesPage(db: Db, filter: { search: string | unde
     .select({
       id: categories.id,
       name: categories.name,
-      productCount: sql<number>`(select count(*)::int from ${products} where ${products.category} = ${categories.name})`,
+      // Spelled out: in a one-table select drizzle leaves column names unqualified, and inside the
+      // subquery "name" would then be the product's own name.
+      productCount: sql<number>`(select count(*)::int from "products" p where p."category" = "categories"."name")`,
     })
     .from(categories)
     .where(where)

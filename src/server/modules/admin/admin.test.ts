@@ -510,6 +510,29 @@ describe('categories', () => {
     expect((await publicList()).map((category) => category.id)).toContain(created.id);
   });
 
+  it('lists categories by name with how many products use each, 10 a page', async () => {
+    const unique = crypto.randomBytes(3).toString('hex');
+    const names = Array.from({ length: 12 }, (_, i) => `Counted ${unique} ${String(i).padStart(2, '0')}`);
+    for (const name of names) expect((await create(name)).statusCode).toBe(201);
+    for (let i = 0; i < 2; i++) {
+      const product = await createProduct(t, seller.id, { available: i === 0 });
+      await t.database.db.update(products).set({ category: names[1] }).where(eq(products.id, product.id));
+    }
+    const first = await get<Page<{ name: string; productCount: number }>>(
+      admin,
+      `/api/admin/categories?search=counted%20${unique}`,
+    );
+    expect(first).toMatchObject({ total: 12, pageCount: 2 });
+    expect(first.items.map((item) => [item.name, item.productCount])).toEqual(
+      names.slice(0, 10).map((name, i) => [name, i === 1 ? 2 : 0]),
+    );
+    const second = await get<Page<{ name: string }>>(
+      admin,
+      `/api/admin/categories?search=COUNTED%20${unique}&page=2`,
+    );
+    expect(second.items.map((item) => item.name)).toEqual(names.slice(10));
+  });
+
   it('deletes an unused category, records it, and answers 404 for it afterwards', async () => {
     const created = (await create('Short-lived')).json<{ id: string }>();
     const deleted = await remove(created.id);

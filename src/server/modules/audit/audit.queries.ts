@@ -2,8 +2,6 @@ import { and, count, desc, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { adminActions, users } from '../../db/schema';
 
-export type AdminActionRow = typeof adminActions.$inferSelect;
-
 export async function insertAdminAction(db: Db, values: typeof adminActions.$inferInsert): Promise<void> {
   await db.insert(adminActions).values(values);
 }

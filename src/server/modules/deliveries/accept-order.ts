@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client';
 import { conflict, notFound } from '../../platform/errors';
+import { announceOrderChange } from '../../platform/live-events';
 import { isDriverJobFor } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
 import { getOrder } from '../orders/get-order';
@@ -43,5 +44,10 @@ export async function acceptOrder(deps: DeliveryDeps, actor: Actor, id: string):
       throw conflict('This order is no longer available: it was cancelled.');
     throw conflict(ORDER_ALREADY_TAKEN);
   }
+  await announceOrderChange(
+    deps.db,
+    { ...order, status: 'assigned', driverId: actor.id },
+    { from: 'pending', actorId: actor.id },
+  );
   return getOrder(deps.db, actor, id);
 }

@@ -1,4 +1,5 @@
 import { AppError, conflict, forbidden } from '../../platform/errors';
+import { announceOrderChange } from '../../platform/live-events';
 import { actsAsAdminOn, canCancelOrder, partiesOf } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
 import { recordAdminAction } from '../audit/audit.service';
@@ -57,6 +58,7 @@ export async function cancelOrder(deps: OrderDeps, actor: Actor, id: string): Pr
       now,
     });
   });
+  await announceOrderChange(deps.db, { ...order, status: 'cancelled' }, { from: status, actorId: actor.id });
   if (refund) await executeRefund(deps, refund);
   deps.log.info({ orderId: id, actorId: actor.id, from: status }, 'order cancelled');
   return getOrder(deps.db, actor, id);

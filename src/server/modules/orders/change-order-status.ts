@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client';
 import { AppError, conflict, forbidden, notFound } from '../../platform/errors';
+import { announceOrderChange } from '../../platform/live-events';
 import { canChangeOrderStatus, canSeeOrderPrices, canViewOrder, partiesOf } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
 import {
@@ -15,16 +16,14 @@ import {
   type Order,
   type OrderStatusChangeBody,
 } from '../../../domain/orders';
-import { findOrderById, insertStatusEvent, updateOrderStatus, type OrderWithDetails } from './orders.queries';
+import { findOrderById, type OrderWithDetails } from './orders.queries';
+import { recordStatusChange } from './record-status-change';
 import { toOrder } from './order-views';
 
 export interface ChangeStatusDeps {
   db: Db;
   now: () => Date;
 }
-
-export const ORDER_CHANGED_MEANWHILE_STATUS =
-  'This order was changed at the same moment. Please reload it and try again.';
 
 /** Why the actor may not make this step: who may, or why not now (docs/product-rules.md, Order lifecycle). */
 function refusal(actor: Actor, found: OrderWithDetails, to: OrderStatus): AppError {
@@ -71,18 +70,9 @@ export async function changeOrderStatus(
     throw conflict(TRAILER_PHOTO_REQUIRED);
   }
   const now = deps.now();
-  await deps.db.transaction(async (tx) => {
-    const updated = await updateOrderStatus(tx, id, from, to, now);
-    if (!updated) throw conflict(ORDER_CHANGED_MEANWHILE_STATUS);
-    await insertStatusEvent(tx, {
-      orderId: id,
-      fromStatus: from,
-      toStatus: to,
-      actorId: actor.id,
-      createdAt: now,
-    });
-  });
+  await deps.db.transaction((tx) => recordStatusChange(tx, { orderId: id, from, to, actor, now }));
   const changed = await findOrderById(deps.db, id);
   if (!changed) throw notFound(ORDER_NOT_FOUND);
+  await announceOrderChange(deps.db, changed.order, { from, actorId: actor.id });
   return toOrder(changed, canSeeOrderPrices(actor, changed.order));
 }

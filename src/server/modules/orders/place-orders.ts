@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client';
+import { announceOrderChange } from '../../platform/live-events';
 import { getCommissionRates } from '../commission/commission.service';
 import { pickupText, type PricedCheckout } from '../checkout/checkout.service';
 import { computeOrderMoney } from '../../../domain/fees';
@@ -101,6 +102,9 @@ export async function placeOrders(
       actorId: checkout.buyerId,
       createdAt: now,
     });
+    // Written in the caller's transaction: the buyer, the seller and the drivers who may take it
+    // are told once the payment's transaction commits, never if it rolls back.
+    await announceOrderChange(tx, order, { from: null, actorId: checkout.buyerId });
     placed.push(order);
   }
   return placed;

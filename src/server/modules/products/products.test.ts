@@ -2,7 +2,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { as, createTestApp, signedInAs, type TestApp, type TestUser } from '../../testing/test-app';
 import { buy, createAddress, quote } from '../../testing/commerce';
-import { orderItems, products, uploadedObjects } from '../../db/schema';
+import { orderItems, products, uploadedObjects, users } from '../../db/schema';
+import type { AppError } from '../../platform/errors';
+import type { Actor } from '../../platform/sessions';
+import { addProductImage } from './product-images.service';
 import {
   AMOUNT_FORMAT_MESSAGE,
   CATEGORY_REQUIRED_MESSAGE,
@@ -425,6 +428,30 @@ describe('product images (docs/product-rules.md, Seller listings; Uploads and wh
 
     // Replacing the main image keeps the count at 10, so it is allowed.
     expect((await setMain(seller, product.id, eleventh)).statusCode).toBe(200);
+    const after = await as(t, seller, { method: 'GET', url: '/api/seller/products' });
+    expect(after.json<SellerProduct[]>()[0]?.imageUrls).toHaveLength(MAX_PRODUCT_IMAGES);
+  });
+
+  it('lets only one of two images added at the same moment take the last place', async () => {
+    const seller = await signedInAs(t, 'seller');
+    const product = await listed(seller);
+    const images: string[] = [];
+    for (let i = 0; i < MAX_PRODUCT_IMAGES + 1; i++) images.push(await uploadedImage(seller));
+    await arrange(seller, product.id, images.slice(0, MAX_PRODUCT_IMAGES - 1));
+    // Called side by side below the HTTP layer, so both see 9 images before either saves.
+    const [row] = await t.database.db.select().from(users).where(eq(users.id, seller.id));
+    if (!row) throw new Error('no seller row');
+    const actor = { ...row, role: 'seller', roles: ['buyer', 'seller'] } satisfies Actor;
+    const deps = { db: t.database.db, storage: t.storage, now: () => new Date() };
+    const racing = await Promise.allSettled([
+      addProductImage(deps, actor, product.id, { imageUrl: images[MAX_PRODUCT_IMAGES - 1] ?? '' }),
+      addProductImage(deps, actor, product.id, { imageUrl: images[MAX_PRODUCT_IMAGES] ?? '' }),
+    ]);
+    expect(racing.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = racing.find((result) => result.status === 'rejected');
+    expect(refused?.status === 'rejected' && (refused.reason as AppError).fields).toEqual({
+      imageUrl: TOO_MANY_IMAGES_MESSAGE,
+    });
     const after = await as(t, seller, { method: 'GET', url: '/api/seller/products' });
     expect(after.json<SellerProduct[]>()[0]?.imageUrls).toHaveLength(MAX_PRODUCT_IMAGES);
   });

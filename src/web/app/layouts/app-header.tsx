@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Link, useLocation } from 'wouter';
 import { LogOut, MapPin, Menu, UserRound } from 'lucide-react';
 import { displayName, headerLinksFor, type RoleLink } from '@domain/roles';
@@ -19,6 +20,11 @@ import { cn } from '../../lib/utils';
 import { CartSheet } from '../../features/cart/components/cart-sheet';
 import { RoleSwitcher } from '../../features/users/components/role-switcher';
 import { UserAvatar } from '../../features/users/components/user-avatar';
+
+/** The unread-message count (docs/product-rules.md, Reviews and messages), outside the first load. */
+const UnreadMessagesMenu = lazy(async () => ({
+  default: (await import('../../features/messages/components/unread-messages-menu')).UnreadMessagesMenu,
+}));
 
 /** "My Orders" -> "link-my-orders", the test ids end-to-end tests look for. */
 export function testIdForLink(link: RoleLink): string {
@@ -93,6 +99,9 @@ export function AppHeader({ user }: { user: CurrentUser }) {
               </Link>
             </Button>
           </WithTooltip>
+          <Suspense fallback={null}>
+            <UnreadMessagesMenu />
+          </Suspense>
           <CartSheet />
           <ThemeToggle />
           <WithTooltip label="Log out">

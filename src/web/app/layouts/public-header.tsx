@@ -17,7 +17,7 @@ export function PublicHeader() {
   return (
     <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4 sm:px-6">
-        <BrandLink />
+        <BrandLink smallNameOnPhone />
         <div className="flex shrink-0 items-center gap-1 sm:gap-2">
           <ThemeToggle />
           <CartSheet />

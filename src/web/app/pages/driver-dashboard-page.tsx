@@ -1,5 +1,6 @@
 import { useRef, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearch } from 'wouter';
 import { ClipboardList, PackageSearch, RotateCw } from 'lucide-react';
 import { driverVerificationOf } from '@domain/deliveries';
 import type { Order } from '@domain/orders';
@@ -190,8 +191,10 @@ export function DriverDashboardPage() {
 function DriverDashboard() {
   const user = useSignedInUser();
   const queryClient = useQueryClient();
-  const [tab, setTab] = useState<Tab>('available');
-  const [chosenId, setChosenId] = useState<string | null>(null);
+  // A link to one delivery (the header's unread messages: ?order=) opens it in My Deliveries.
+  const requestedOrderId = new URLSearchParams(useSearch()).get('order');
+  const [tab, setTab] = useState<Tab>(requestedOrderId ? 'deliveries' : 'available');
+  const [chosenId, setChosenId] = useState<string | null>(requestedOrderId);
   const tabsRef = useRef<HTMLDivElement>(null);
   const locationStatus = useLocationStatus();
   const deliveries = useOrders('driver');

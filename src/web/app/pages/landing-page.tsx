@@ -135,7 +135,7 @@ export function LandingPage() {
               data-testid="link-browse-products"
             >
               <LayoutGrid className="size-4" aria-hidden="true" />
-              Or browse products without an account
+              Browse without an account
               <ArrowRight className="size-4" aria-hidden="true" />
             </Link>
           </div>

@@ -36,6 +36,10 @@ function visitProduct(
         : jsonResponse({ message: 'Product not found', code: 'not_found', requestId: 'r' }, 404);
     }
     if (url === `/api/products/${id}/images` && product) return jsonResponse(product.images);
+    // The seller's rating as a seller, and the signed-in buyer's (empty) conversation with them.
+    if (url === `/api/reviews/user/${product?.sellerId}?as=seller`)
+      return jsonResponse({ averageRating: 4.7, totalReviews: 3, reviews: [] });
+    if (url === `/api/product-messages?productId=${id}`) return jsonResponse([]);
     return undefined;
   });
   window.history.replaceState(null, '', `/products/${id}`);
@@ -70,7 +74,9 @@ describe('product detail (docs/product-rules.md, Catalog screens)', { timeout: 2
     expect(text('text-product-price')).toBe('$149.00');
     expect(text('text-product-category')).toBe('Furniture');
     expect(text('text-product-description')).toBe('Five shelves.');
-    expect(text('text-product-rating')).toBe('Rated 4.5 (24 reviews)');
+    // The seller's real rating and count, where the specification showed a placeholder.
+    expect(await screen.findByText('4.7 (3 reviews)')).toBeVisible();
+    expect(text('text-product-rating')).toBe('Seller rated 4.7 (3 reviews)');
     expect(text('text-product-stock')).toBe('4 in stock');
 
     const seller = screen.getByTestId('card-seller');
@@ -82,7 +88,12 @@ describe('product detail (docs/product-rules.md, Catalog screens)', { timeout: 2
 
     expect(text('info-delivery')).toContain('Driver delivery$10.00');
     expect(text('info-pickup')).toContain('Pickup available');
-    expect(screen.queryByText(/message/i)).toBeNull();
+    // A signed-in buyer writes to the seller in the message card (docs/product-rules.md, Reviews and messages).
+    const card = screen.getByTestId('card-message-seller');
+    expect(within(card).getByRole('heading', { name: 'Message the seller' })).toBeVisible();
+    expect(await within(card).findByText(/No messages yet/)).toBeVisible();
+    expect(within(card).getByRole('textbox', { name: 'Message to the seller' })).toBeVisible();
+    expect(within(card).queryByText('Please log in to message the seller')).toBeNull();
 
     // The gallery: the main image, then the extra ones; a thumbnail chooses the large picture.
     const main = () => screen.getByTestId('product-main-image').querySelector('img');
@@ -167,9 +178,13 @@ describe('product detail (docs/product-rules.md, Catalog screens)', { timeout: 2
     expect(screen.getByTestId('text-all-in-cart').textContent).toBe('All 2 in stock are in your cart.');
   });
 
-  it("does not let a seller buy their own product, and hides the message card from them", async () => {
+  it('does not let a seller buy their own product, and hides the message card from them', async () => {
     const product = makeProductDetail({ name: 'My Own Chair' });
-    visitProduct(product, product.id, signedInAs(makeUser({ id: product.sellerId, role: 'seller', roles: ['buyer', 'seller'] })));
+    visitProduct(
+      product,
+      product.id,
+      signedInAs(makeUser({ id: product.sellerId, role: 'seller', roles: ['buyer', 'seller'] })),
+    );
     expect(await screen.findByRole('heading', { level: 1, name: 'My Own Chair' })).toBeVisible();
     const add = screen.getByRole('button', { name: 'Add to Cart' });
     expect(add instanceof HTMLButtonElement && add.disabled).toBe(true);

@@ -10,6 +10,8 @@ import { useCart } from '../../features/cart/use-cart';
 import { isProductNotFound, useProduct } from '../../features/catalog/api/get-product';
 import { useProductImages } from '../../features/catalog/api/get-product-images';
 import { ProductDetail } from '../../features/catalog/components/product-detail';
+import { ProductMessageCard } from '../../features/messages/components/product-message-card';
+import { SellerRating } from '../../features/reviews/components/seller-rating';
 import { SiteLayout } from '../layouts/site-layout';
 
 function ProductNotFound() {
@@ -70,6 +72,16 @@ export function ProductPage() {
         onAdd={addProductToCart}
         viewerId={user?.id ?? null}
         inCartQuantity={items.find((item) => item.id === product.data.id)?.quantity ?? 0}
+        rating={<SellerRating sellerId={product.data.sellerId} />}
+        messageCard={
+          user ? (
+            <ProductMessageCard
+              productId={product.data.id}
+              sellerName={product.data.sellerName}
+              viewerId={user.id}
+            />
+          ) : null
+        }
       />
     );
 

@@ -1,4 +1,5 @@
-import { useCallback, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useSearch } from 'wouter';
 import { useQueryClient } from '@tanstack/react-query';
 import { Plus, RotateCw } from 'lucide-react';
 import type { SellerProduct } from '@domain/listings';
@@ -28,6 +29,7 @@ import {
 import { ListingStats } from '../../features/seller/components/listing-stats';
 import { SellerProductList } from '../../features/seller/components/seller-product-list';
 import { ImageListEditor } from '../../features/uploads/components/image-list-editor';
+import { SellerMessagesPanel } from '../../features/messages/components/seller-messages-panel';
 import { AppLayout } from '../layouts/app-layout';
 import { RoleGate, SELLER_GATE } from '../role-gate';
 
@@ -77,12 +79,12 @@ function isStacked(): boolean {
  * selected, with the shared order details viewed as Seller: the seller's next step and Cancel while
  * pending (docs/product-rules.md, Order lifecycle).
  */
-function SellerOrders({ sellerId }: { sellerId: string }) {
+function SellerOrders({ sellerId, requestedId = null }: { sellerId: string; requestedId?: string | null }) {
   const orders = useOrders('seller');
   const queryClient = useQueryClient();
   const [chosenId, setChosenId] = useState<string | null>(null);
   const detailsRef = useRef<HTMLDivElement>(null);
-  const selectedId = selectedOrderId(orders.data, chosenId, null);
+  const selectedId = selectedOrderId(orders.data, chosenId, requestedId);
   const selected = orders.data?.find((order) => order.id === selectedId);
   // A step that finishes an order changes the earnings; every step changes the 30-day view too.
   const onChanged = useCallback(
@@ -189,6 +191,20 @@ function SellerDashboard() {
   const [listingTarget, setListingTarget] = useState<ListingDialogTarget | null>(null);
   const [cancelTarget, setCancelTarget] = useState<SellerProduct | null>(null);
   const openCreate = () => setListingTarget({ mode: 'create' });
+  // A link to a conversation or an order (the header's unread messages) opens it here.
+  const search = new URLSearchParams(useSearch());
+  const requestedOrderId = search.get('order');
+  const requestedProduct = search.get('product');
+  const requestedBuyer = search.get('buyer');
+  const requestedThread =
+    requestedProduct && requestedBuyer ? { productId: requestedProduct, buyerId: requestedBuyer } : null;
+  const wantsMessages = search.get('tab') === 'messages';
+  const messagesRef = useRef<HTMLElement>(null);
+  const ordersRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const target = wantsMessages ? messagesRef.current : requestedOrderId ? ordersRef.current : null;
+    target?.scrollIntoView({ block: 'start' });
+  }, [wantsMessages, requestedOrderId]);
 
   return (
     <>
@@ -237,13 +253,31 @@ function SellerDashboard() {
           </Card>
         </section>
 
-        <section aria-labelledby="orders-heading" className="flex flex-col gap-4">
+        <section
+          ref={messagesRef}
+          aria-labelledby="messages-heading"
+          className="flex scroll-mt-20 flex-col gap-4"
+          data-testid="section-seller-messages"
+        >
+          <SectionHeading
+            id="messages-heading"
+            title="Messages"
+            description="Questions buyers asked about your products, by product and buyer. Answer them here."
+          />
+          <SellerMessagesPanel
+            key={requestedThread ? `${requestedThread.productId}:${requestedThread.buyerId}` : 'latest'}
+            sellerId={user.id}
+            initial={requestedThread}
+          />
+        </section>
+
+        <section ref={ordersRef} aria-labelledby="orders-heading" className="flex scroll-mt-20 flex-col gap-4">
           <SectionHeading
             id="orders-heading"
             title="Orders"
             description="Orders of your products, newest first. Move pickup and self-delivered orders forward here."
           />
-          <SellerOrders sellerId={user.id} />
+          <SellerOrders key={requestedOrderId ?? 'latest'} sellerId={user.id} requestedId={requestedOrderId} />
         </section>
       </div>
 

@@ -58,7 +58,3 @@ export const COMMISSION_FIELDS: {
     hint: 'Taken off the sales rate per loyalty tier, down to the minimum.',
   },
 ];
-
-export const COMMISSION_FIELD_LABELS = Object.fromEntries(
-  COMMISSION_FIELDS.map((field) => [field.name, field.label]),
-) as Record<CommissionField, string>;

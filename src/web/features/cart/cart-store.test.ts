@@ -94,7 +94,14 @@ describe('cart rules (docs/product-rules.md, Cart and checkout screens)', () => 
 });
 
 describe('stock in the cart (docs/product-rules.md, Cart and checkout screens)', () => {
-  const bike: CartProduct = { id: 'b1', name: 'Cobalt Bike', price: '1250.00', sellerId: 's1', stock: 2, available: true };
+  const bike: CartProduct = {
+    id: 'b1',
+    name: 'Cobalt Bike',
+    price: '1250.00',
+    sellerId: 's1',
+    stock: 2,
+    available: true,
+  };
 
   it('adds up to the stock the catalog reported, and no further', () => {
     const once = addItem([], bike);
@@ -125,7 +132,10 @@ describe('stock in the cart (docs/product-rules.md, Cart and checkout screens)',
     expect(stockNoteOf({ ...bike, quantity: 1 })).toBeNull();
     expect(stockNoteOf({ ...bike, quantity: 2 })).toEqual({ text: 'Only 2 in stock', isProblem: false });
     expect(stockNoteOf({ ...bike, quantity: 5 })).toEqual({ text: 'Only 2 in stock', isProblem: true });
-    expect(stockNoteOf({ ...bike, stock: 0, quantity: 1 })).toEqual({ text: 'Out of Stock', isProblem: true });
+    expect(stockNoteOf({ ...bike, stock: 0, quantity: 1 })).toEqual({
+      text: 'Out of Stock',
+      isProblem: true,
+    });
     expect(stockNoteOf({ ...bike, available: false, quantity: 1 })).toEqual({
       text: 'No longer available',
       isProblem: true,

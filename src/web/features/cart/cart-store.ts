@@ -80,7 +80,8 @@ export function updateQuantity(items: readonly CartItem[], id: string, quantity:
   return items.map((item) => {
     if (item.id !== id) return item;
     // Raising stops at the stock; lowering is always allowed, even while still above it.
-    const next = whole > item.quantity ? Math.min(whole, Math.max(maxQuantityOf(item), item.quantity)) : whole;
+    const next =
+      whole > item.quantity ? Math.min(whole, Math.max(maxQuantityOf(item), item.quantity)) : whole;
     return { ...item, quantity: next };
   });
 }

@@ -1,5 +1,6 @@
 import type { Locale } from '@uppy/core/utils';
 import { errorBodySchema } from '@domain/errors';
+import { MAX_PRODUCT_IMAGES as PRODUCT_IMAGE_LIMIT } from '@domain/listings';
 import { MAX_UPLOAD_BYTES } from '@domain/uploads';
 import { ApiError } from '../../lib/api-client';
 
@@ -12,7 +13,8 @@ export const ALLOWED_IMAGE_TYPES = ['image/*'];
  * (docs/product-rules.md, Uploader).
  */
 export const SINGLE_IMAGE = 1;
-export const MAX_PRODUCT_IMAGES = 10;
+// The server enforces the same limit (docs/product-rules.md, Seller listings).
+export const MAX_PRODUCT_IMAGES = PRODUCT_IMAGE_LIMIT;
 
 /** Six files upload at a time (docs/product-rules.md, Uploader). */
 export const UPLOAD_CONCURRENCY = 6;

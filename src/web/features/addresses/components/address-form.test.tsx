@@ -125,7 +125,8 @@ describe('AddressForm (docs/product-rules.md, Addresses, availability and slots;
               validationToken: 'proof-of-100-main-st',
             })
           : undefined,
-      (url, init) => (url === '/api/addresses' && init?.method === 'POST' ? jsonResponse(saved, 201) : undefined),
+      (url, init) =>
+        url === '/api/addresses' && init?.method === 'POST' ? jsonResponse(saved, 201) : undefined,
     );
     const { onSaved } = renderForm();
     fill(springfield);
@@ -256,7 +257,8 @@ describe('AddressForm (docs/product-rules.md, Addresses, availability and slots;
               validationToken: 'proof-of-100-main-st',
             })
           : undefined,
-      (url, init) => (url === '/api/addresses' && init?.method === 'POST' ? jsonResponse(saved, 201) : undefined),
+      (url, init) =>
+        url === '/api/addresses' && init?.method === 'POST' ? jsonResponse(saved, 201) : undefined,
     );
     const { onSaved } = renderForm();
     fill(springfield);

@@ -1,10 +1,16 @@
-import { ADMIN_ACTION_LABELS, ADMIN_PAGE_SIZE, type AdminActivity, type AuditState } from '@domain/admin';
+import {
+  ADMIN_ACTION_LABELS,
+  ADMIN_PAGE_SIZE,
+  rateToPercent,
+  type AdminActivity,
+  type AuditState,
+} from '@domain/admin';
 import { STATUS_BADGE, type OrderStatus } from '@domain/order-status';
 import { capitalise } from '@domain/roles';
 import { Pager } from '../../../components/pager';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime, formatPrice } from '../../../lib/format';
 import { useAdminActivity } from '../api/get-admin-activity';
-import { COMMISSION_FIELD_LABELS, type CommissionField } from '../commission-fields';
+import { COMMISSION_FIELDS } from '../commission-fields';
 import { useListFilters } from '../use-list-filters';
 import { DataTable, ListState, rangeText, tdClass, thClass } from './list-parts';
 
@@ -17,8 +23,12 @@ const VALUE_LABELS: Record<string, string> = {
   products: 'Products renamed',
 };
 
+const commissionField = (key: string) => COMMISSION_FIELDS.find((field) => field.name === key);
+
+/** "Base commission rate", without the form's unit: the values carry theirs. */
 function labelOf(key: string): string {
-  return COMMISSION_FIELD_LABELS[key as CommissionField] ?? VALUE_LABELS[key] ?? key;
+  const label = commissionField(key)?.label.replace(/ \((%|\$)\)$/, '');
+  return label ?? VALUE_LABELS[key] ?? key;
 }
 
 const isStatus = (value: string): value is OrderStatus => value in STATUS_BADGE;
@@ -29,6 +39,9 @@ function textOf(key: string, value: AuditState[string] | undefined): string {
   if (Array.isArray(value)) return value.map(capitalise).join(', ');
   if (typeof value === 'boolean') return value ? 'Yes' : 'No';
   if (key === 'role') return capitalise(value);
+  const kind = commissionField(key)?.kind;
+  if (kind === 'rate') return `${rateToPercent(value)}%`;
+  if (kind === 'amount') return formatPrice(value);
   if (key === 'status' && isStatus(value)) return STATUS_BADGE[value];
   return value;
 }
@@ -71,7 +84,7 @@ export function ActivityTab() {
           <p className="mb-2 text-xs text-muted-foreground">
             {rangeText(data.page, ADMIN_PAGE_SIZE, data.items.length, data.total)}
           </p>
-          <DataTable caption="Admin activity">
+          <DataTable caption="Admin activity" minWidthClass="min-w-[52rem]">
             <thead>
               <tr>
                 <th className={thClass}>When</th>

@@ -103,6 +103,8 @@ function CommissionForm({ settings }: { settings: CommissionSettingsText }) {
             label={field.label}
             hint={field.hint}
             error={errors[field.name]}
+            // Inputs stay on one line with their neighbours whatever the length of the hints.
+            className="content-start"
           >
             {(control) => (
               <Input

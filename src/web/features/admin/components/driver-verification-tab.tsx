@@ -124,13 +124,16 @@ function DriverCard({
   const missingId = `driver-missing-${driver.id}`;
 
   return (
-    <Card className="flex flex-col" data-testid={`card-driver-${driver.id}`}>
-      <CardHeader className="flex-row items-start justify-between gap-3 pb-3">
+    // min-w-0: a grid item may shrink below its content, so a long badge or email never widens the page.
+    <Card className="flex min-w-0 flex-col" data-testid={`card-driver-${driver.id}`}>
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-3 pb-3">
         <div className="min-w-0">
           <CardTitle as="h3" className="truncate text-base">
             {name}
           </CardTitle>
-          <CardDescription className="break-all">{driver.email}</CardDescription>
+          <CardDescription className="truncate" title={driver.email}>
+            {driver.email}
+          </CardDescription>
         </div>
         <Badge variant={badge.variant} data-testid="badge-driver-status">
           {badge.label}

@@ -130,10 +130,19 @@ export function ListState({
 }
 
 /** A table that scrolls sideways on narrow screens instead of squeezing its columns. */
-export function DataTable({ caption, children }: { caption: string; children: ReactNode }) {
+export function DataTable({
+  caption,
+  minWidthClass = 'min-w-[40rem]',
+  children,
+}: {
+  caption: string;
+  /** Below this width the table scrolls sideways. */
+  minWidthClass?: string;
+  children: ReactNode;
+}) {
   return (
     <div className="overflow-x-auto rounded-lg border">
-      <table className="w-full min-w-[40rem] text-left text-sm">
+      <table className={cn('w-full text-left text-sm', minWidthClass)}>
         <caption className="sr-only">{caption}</caption>
         {children}
       </table>

@@ -45,7 +45,10 @@ export function OrdersTab({ renderDetails }: { renderDetails: (order: Order) => 
   const choose = (id: string) => {
     seenStatus.current = undefined;
     setSelectedId(id);
-    window.setTimeout(() => detailsRef.current?.scrollIntoView({ block: 'nearest' }), 0);
+    // Below xl the details sit under the list: bring them into view. Side by side they already are.
+    if (typeof window.matchMedia === 'function' && window.matchMedia('(max-width: 1279px)').matches) {
+      window.setTimeout(() => detailsRef.current?.scrollIntoView({ block: 'start' }), 0);
+    }
   };
 
   return (

@@ -80,7 +80,7 @@ export function ProductsTab({ categories }: { categories: readonly string[] }) {
             <p className="mb-2 text-xs text-muted-foreground">
               {rangeText(data.page, ADMIN_PAGE_SIZE, data.items.length, data.total)}
             </p>
-            <DataTable caption="Products">
+            <DataTable caption="Products" minWidthClass="min-w-[48rem]">
               <thead>
                 <tr>
                   <th className={thClass}>Product</th>

@@ -71,7 +71,7 @@ export function UsersTab({ adminId }: { adminId: string }) {
             <p className="mb-2 text-xs text-muted-foreground">
               {rangeText(data.page, ADMIN_PAGE_SIZE, data.items.length, data.total)}
             </p>
-            <DataTable caption="Users">
+            <DataTable caption="Users" minWidthClass="min-w-[54rem]">
               <thead>
                 <tr>
                   <th className={thClass}>Name</th>
@@ -91,7 +91,7 @@ export function UsersTab({ adminId }: { adminId: string }) {
                         <span className="font-medium">{name}</span>
                         {isSelf ? <span className="ml-1 text-xs text-muted-foreground">(you)</span> : null}
                       </td>
-                      <td className={`${tdClass} break-all`}>{user.email}</td>
+                      <td className={`${tdClass} whitespace-nowrap`}>{user.email}</td>
                       <td className={tdClass}>
                         <div className="flex flex-wrap gap-1">
                           {user.roles.map((role) => (

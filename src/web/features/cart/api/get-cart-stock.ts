@@ -11,7 +11,9 @@ import { useCart } from '../use-cart';
  */
 async function fetchStock(id: string, signal?: AbortSignal): Promise<ProductStockNews> {
   try {
-    const product = productDetailSchema.parse(await apiGet(`/api/products/${encodeURIComponent(id)}`, signal));
+    const product = productDetailSchema.parse(
+      await apiGet(`/api/products/${encodeURIComponent(id)}`, signal),
+    );
     return { id, stock: product.stock, available: product.available };
   } catch (error) {
     if (statusOf(error) === 404) return { id, stock: 0, available: false };

@@ -39,7 +39,7 @@ export function FeaturedStrip({ onAdd }: { onAdd: (product: ProductListItem) => 
   } else {
     content = (
       <ul
-        className="-mx-4 flex snap-x snap-mandatory gap-4 overflow-x-auto px-4 pb-4 sm:mx-0 sm:grid sm:snap-none sm:grid-cols-2 sm:overflow-visible sm:px-0 lg:grid-cols-4"
+        className="-mx-4 flex snap-x snap-mandatory scroll-px-4 gap-4 overflow-x-auto px-4 pb-4 sm:mx-0 sm:grid sm:snap-none sm:grid-cols-2 sm:overflow-visible sm:px-0 lg:grid-cols-4"
         data-testid="list-featured-products"
       >
         {products.data.map((product) => (

@@ -10,7 +10,6 @@ import {
   PackageX,
   ShoppingCart,
   Star,
-  StarHalf,
   Store,
   Truck,
   UserRound,
@@ -34,29 +33,6 @@ import {
   type DeliveryOption,
 } from '../product-rules';
 import { ProductGallery } from './product-gallery';
-
-/**
- * The detail page shows a placeholder rating of 4.5 with 24 reviews
- * (docs/product-rules.md, Catalog screens).
- */
-export const PLACEHOLDER_RATING = 4.5;
-export const PLACEHOLDER_REVIEW_COUNT = 24;
-
-function PlaceholderRating() {
-  const label = `${formatOneDecimal(PLACEHOLDER_RATING)} (${PLACEHOLDER_REVIEW_COUNT} reviews)`;
-  return (
-    <p className="flex items-center gap-2 text-sm" data-testid="text-product-rating">
-      <span className="flex text-amber-500" aria-hidden="true">
-        {[0, 1, 2, 3].map((i) => (
-          <Star key={i} className="size-4 fill-amber-400" />
-        ))}
-        <StarHalf className="size-4 fill-amber-400" />
-      </span>
-      <span className="sr-only">Rated </span>
-      <span className="text-muted-foreground">{label}</span>
-    </p>
-  );
-}
 
 function InfoRow({
   icon: Icon,
@@ -119,11 +95,19 @@ interface ProductDetailProps {
   viewerId: string | null;
   /** How many of this product the cart holds already: Add stops at the stock. */
   inCartQuantity?: number;
+  /**
+   * The seller's rating and number of reviews under the name, where the specification showed a
+   * placeholder "4.5 (24 reviews)" (docs/product-rules.md, Catalog screens).
+   */
+  rating?: ReactNode;
+  /** A signed-in buyer's conversation with the seller (docs/product-rules.md, Reviews and messages). */
+  messageCard?: ReactNode;
 }
 
 /**
- * The message-the-seller card (docs/product-rules.md, Catalog screens): a visitor is asked to sign
- * in; messaging itself is not built yet, so a signed-in buyer sees no card.
+ * The message-the-seller card of a visitor (docs/product-rules.md, Catalog screens): asked to sign
+ * in. A signed-in buyer gets the conversation itself (`messageCard`); the seller of the product no
+ * card at all.
  */
 function MessageSellerCard({ productId }: { productId: string }) {
   return (
@@ -158,7 +142,15 @@ function MessageSellerCard({ productId }: { productId: string }) {
  * unavailable, for the seller's own product, and once the cart holds the whole stock) and Continue
  * Shopping. A visitor sees the message-the-seller card asking them to sign in.
  */
-export function ProductDetail({ product, images, onAdd, viewerId, inCartQuantity = 0 }: ProductDetailProps) {
+export function ProductDetail({
+  product,
+  images,
+  onAdd,
+  viewerId,
+  inCartQuantity = 0,
+  rating,
+  messageCard,
+}: ProductDetailProps) {
   const purchasable = isPurchasable(product);
   // A seller cannot buy their own product (docs/product-rules.md, Checkout and orders).
   const isOwn = viewerId !== null && viewerId === product.sellerId;
@@ -192,7 +184,7 @@ export function ProductDetail({ product, images, onAdd, viewerId, inCartQuantity
           <h1 className="text-3xl font-bold tracking-tight text-balance" data-testid="text-product-name">
             {product.name}
           </h1>
-          <PlaceholderRating />
+          {rating}
           <p className="text-3xl font-bold" data-testid="text-product-price">
             {formatPrice(product.price)}
           </p>
@@ -287,7 +279,7 @@ export function ProductDetail({ product, images, onAdd, viewerId, inCartQuantity
           </CardContent>
         </Card>
 
-        {viewerId === null ? <MessageSellerCard productId={product.id} /> : null}
+        {viewerId === null ? <MessageSellerCard productId={product.id} /> : isOwn ? null : messageCard}
 
         <Card data-testid="card-delivery">
           <CardHeader className="pb-4">

@@ -53,7 +53,14 @@ function LoadMore({ hasMore, isLoadingMore, loadMoreFailed, onLoadMore }: Produc
  * and the "Load more" button that pages through the rest. The test id sits on a wrapper that is
  * always there.
  */
-export function ProductGrid({ products, isLoading, isError, onAdd, paging, viewerId = null }: ProductGridProps) {
+export function ProductGrid({
+  products,
+  isLoading,
+  isError,
+  onAdd,
+  paging,
+  viewerId = null,
+}: ProductGridProps) {
   let content: ReactNode;
   if (isLoading) {
     content = (

@@ -112,7 +112,10 @@ function SellerPickupTime({
               </SelectContent>
             </Select>
           </div>
-          <p className="text-xs text-muted-foreground sm:col-span-2" data-testid={`text-pickup-zone-${seller.sellerId}`}>
+          <p
+            className="text-xs text-muted-foreground sm:col-span-2"
+            data-testid={`text-pickup-zone-${seller.sellerId}`}
+          >
             Times are in {marketplaceZoneText()}, the marketplace&apos;s time zone.
           </p>
         </div>

@@ -5,6 +5,7 @@ import {
   ExternalLink,
   Info,
   MapPin,
+  MessageSquare,
   Navigation,
   Package,
   Receipt,
@@ -35,6 +36,8 @@ import { OrderParties } from './order-parties';
 import { OrderStatusBadge } from './order-status-badge';
 import { OrderStatusTimeline } from './order-status-timeline';
 import { UserProfileDialog } from './user-profile-dialog';
+import { OrderMessagesPanel } from '../../messages/components/order-messages-panel';
+import { ReviewPrompts } from '../../reviews/components/review-prompts';
 
 /** Texts of the order view (docs/product-rules.md, Order screens). */
 export const LOCATION_NOT_AVAILABLE = 'Location not available';
@@ -113,6 +116,7 @@ export function OrderDetails({ order, viewerRole, viewerId, actions }: OrderDeta
   const directions = directionsUrl(order);
   const created = formatDateTime(order.createdAt);
   const cancellable = canCancel(order, viewerRole);
+  const expectedArrival = order.isPickup ? null : formatDateTime(order.estimatedDeliveryTime);
 
   return (
     <Card data-testid={`order-details-${order.id}`}>
@@ -134,12 +138,26 @@ export function OrderDetails({ order, viewerRole, viewerId, actions }: OrderDeta
         </div>
       </CardHeader>
       <CardContent className="grid gap-8 pt-6 md:grid-cols-2">
+        {/* Finished orders ask their buyer, seller and driver for reviews (docs/product-rules.md, Reviews and messages). */}
+        {viewerRole === 'admin' ? null : (
+          <div className="empty:hidden md:col-span-2">
+            <ReviewPrompts orderId={order.id} status={order.status} />
+          </div>
+        )}
         <Section
           title="Order Status"
           icon={<CalendarClock className={iconClass} aria-hidden="true" />}
           testId="section-status"
         >
           <OrderStatusTimeline steps={steps} isLoading={events.isLoading} />
+          {/* While the driver is on the way, the arrival they set is what the buyer looks for
+              (docs/product-rules.md, Driver dashboard). */}
+          {expectedArrival && (order.status === 'assigned' || order.status === 'in-transit') ? (
+            <p className="mt-4 rounded-lg bg-accent px-3 py-2 text-sm" data-testid="text-expected-arrival">
+              <span>Expected arrival: </span>
+              <span className="font-medium">{expectedArrival}</span>
+            </p>
+          ) : null}
           {events.isError ? (
             <p role="alert" className="mt-3 text-xs text-destructive">
               The times of this order could not be loaded.
@@ -256,6 +274,15 @@ export function OrderDetails({ order, viewerRole, viewerId, actions }: OrderDeta
           className={order.deliveryPhotoUrl ? undefined : 'md:col-span-2'}
         >
           {showPrices ? <OrderPaymentDetails order={order} /> : <DriverEarnings order={order} />}
+        </Section>
+
+        <Section
+          title="Messages"
+          icon={<MessageSquare className={iconClass} aria-hidden="true" />}
+          className="md:col-span-2"
+          testId="section-messages"
+        >
+          <OrderMessagesPanel orderId={order.id} viewerId={viewerId} />
         </Section>
       </CardContent>
       <UserProfileDialog userId={profileId} onClose={() => setProfileId(null)} />

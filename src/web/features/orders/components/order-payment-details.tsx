@@ -34,15 +34,18 @@ function Row({
  */
 export function DriverEarnings({ order }: { order: Order }) {
   return (
-    <dl className="flex flex-col gap-2 text-sm">
-      <Row
-        label="Your earnings"
-        value={formatPrice(order.driverEarnings)}
-        strong
-        testId="text-driver-earnings"
-      />
+    // A <dl> holds only its rows: the note goes after it.
+    <div className="flex flex-col gap-2 text-sm">
+      <dl>
+        <Row
+          label="Your earnings"
+          value={formatPrice(order.driverEarnings)}
+          strong
+          testId="text-driver-earnings"
+        />
+      </dl>
       <p className="text-xs text-muted-foreground">The delivery fee after the platform commission.</p>
-    </dl>
+    </div>
   );
 }
 

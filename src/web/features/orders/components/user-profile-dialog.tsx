@@ -10,6 +10,7 @@ import {
 } from '../../../components/ui/dialog';
 import { formatMonthYear } from '../../../lib/format';
 import { UserAvatar } from '../../users/components/user-avatar';
+import { UserReviewsList } from '../../reviews/components/user-reviews-list';
 import { usePublicUser } from '../api/get-party';
 
 /** In the marketplace time zone, like every date (docs/product-rules.md, Dates and times). */
@@ -19,8 +20,7 @@ function memberSince(iso: string): string {
 
 /**
  * Any party's profile opens from the order view (GET /api/users/{id};
- * docs/product-rules.md, Order screens). The reviews list joins it once the reviews calls exist;
- * until then the profile is shown alone.
+ * docs/product-rules.md, Order screens), with that user's reviews (GET /api/reviews/user/{id}).
  */
 export function UserProfileDialog({ userId, onClose }: { userId: string | null; onClose: () => void }) {
   const profile = usePublicUser(userId);
@@ -64,6 +64,7 @@ export function UserProfileDialog({ userId, onClose }: { userId: string | null; 
             </div>
           </div>
         )}
+        {userId !== null && !profile.isError ? <UserReviewsList userId={userId} /> : null}
       </DialogContent>
     </Dialog>
   );

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { orderStatusSchema } from './order-status';
+
+/**
+ * Live updates (docs/product-rules.md, Live updates): what `GET /api/events` sends a signed-in
+ * user. An event names what changed, never what it says: the browser reads the subject again
+ * through the usual calls, which apply the usual access rules.
+ */
+
+/** A comment line goes out this often so proxies and the browser know the stream is alive. */
+export const LIVE_HEARTBEAT_MS = 25_000;
+/** How long a browser waits before it reconnects (the `retry:` field). */
+export const LIVE_RETRY_MS = 3_000;
+/** Events are kept this long for a browser that reconnects with `Last-Event-ID`. */
+export const LIVE_REPLAY_WINDOW_MS = 60 * 60 * 1000;
+/** At most this many missed events are sent again on a reconnect; the rest the polls catch up. */
+export const LIVE_REPLAY_LIMIT = 200;
+
+export const liveEventSchema = z.discriminatedUnion('type', [
+  /** An order the user is a party of was placed, or changed status (cancelled included). */
+  z.object({
+    type: z.literal('order.changed'),
+    orderId: z.string(),
+    orderNumber: z.string(),
+    status: orderStatusSchema,
+    /** Who changed it: the browser does not tell people about their own changes. */
+    actorId: z.string().nullable(),
+  }),
+  /** A new message in an order's conversation. */
+  z.object({
+    type: z.literal('order.message'),
+    orderId: z.string(),
+    orderNumber: z.string(),
+    senderId: z.string(),
+    senderName: z.string(),
+  }),
+  /** A new message in a buyer's conversation with a seller about a product. */
+  z.object({
+    type: z.literal('product.message'),
+    productId: z.string(),
+    productName: z.string(),
+    buyerId: z.string(),
+    sellerId: z.string(),
+    senderId: z.string(),
+    senderName: z.string(),
+  }),
+  /** For drivers who may take it: an order became available (isNew) or stopped being so. */
+  z.object({
+    type: z.literal('offers.changed'),
+    orderId: z.string(),
+    orderNumber: z.string(),
+    isNew: z.boolean(),
+  }),
+]);
+export type LiveEvent = z.infer<typeof liveEventSchema>;
+
+/** The `Last-Event-ID` a reconnecting browser sends: the id of the last event it received. */
+export const lastEventIdSchema = z.string().regex(/^\d{1,15}$/);
+
+/** Names shown in an event are cut to this length (the whole event must stay small). */
+export const LIVE_NAME_MAX_LENGTH = 80;
+
+export function shortName(name: string): string {
+  return name.length > LIVE_NAME_MAX_LENGTH ? `${name.slice(0, LIVE_NAME_MAX_LENGTH - 1)}…` : name;
+}

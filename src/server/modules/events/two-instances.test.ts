@@ -1,0 +1,117 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app';
+import { loadConfig } from '../../config';
+import { migrateDatabase, openDatabase, type Database } from '../../db/client';
+import { seedEssentials } from '../../db/seed/demo';
+import type { App } from '../../platform/context';
+import {
+  as,
+  createPostgresDatabase,
+  createUser,
+  signIn,
+  TEST_DB_KIND,
+  type TestApp,
+  type TestUser,
+} from '../../testing/test-app';
+import { createProduct } from '../../testing/commerce';
+import { listenOnFreePort, openEventStream } from '../../testing/event-stream';
+
+/**
+ * Two app instances behind one load balancer share one PostgreSQL database
+ * (docs/product-rules.md, Live updates): an event published through one reaches the streams held
+ * by the other through LISTEN/NOTIFY. Only meaningful on PostgreSQL; the embedded database is one
+ * process by design.
+ */
+describe.skipIf(TEST_DB_KIND !== 'postgres')('two app instances on one PostgreSQL database', () => {
+  let dropDatabase = async () => {};
+  const databases: Database[] = [];
+  const apps: App[] = [];
+  let dataDir: string;
+  let a: TestApp;
+  let urlB: string;
+
+  beforeAll(async () => {
+    const created = await createPostgresDatabase();
+    dropDatabase = created.drop;
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mkt-two-instances-'));
+    const config = loadConfig({ NODE_ENV: 'test', DEMO_DATA: 'off', DATA_DIR: dataDir });
+    // One session secret, as two instances of one deployment have: a cookie works on either.
+    const sessionSecret = crypto.randomBytes(32).toString('hex');
+    for (let i = 0; i < 2; i++) {
+      const database = await openDatabase({ databaseUrl: created.url });
+      databases.push(database);
+      if (i === 0) {
+        await migrateDatabase(database);
+        await seedEssentials(database.db);
+      }
+      const app = await buildApp({ config, database, sessionSecret });
+      await app.ready();
+      apps.push(app);
+    }
+    const [appA, appB] = apps;
+    const [databaseA] = databases;
+    if (!appA || !appB || !databaseA) throw new Error('instances not built');
+    urlB = await listenOnFreePort(appB);
+    a = {
+      app: appA,
+      database: databaseA,
+      config,
+      statuses: [],
+      storage: undefined as never,
+      close: async () => {},
+    };
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    for (const database of databases) await database.close();
+    await dropDatabase();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function person(firstName: string, roles: ('buyer' | 'seller')[]): Promise<TestUser> {
+    const user = await createUser(a, { roles, firstName, lastName: 'Example' });
+    return { ...user, cookie: await signIn(a, user.email, user.password) };
+  }
+
+  it("carries a message posted through instance A to a stream on instance B within a second, and to nobody else's", async () => {
+    const buyer = await person('Bea', ['buyer']);
+    const seller = await person('Sol', ['buyer', 'seller']);
+    const bystander = await person('Ben', ['buyer']);
+    const product = await createProduct(a, seller.id, { name: 'Cedar Bench' });
+
+    const sellerOnB = await openEventStream(urlB, seller.cookie);
+    const bystanderOnB = await openEventStream(urlB, bystander.cookie);
+    try {
+      expect(sellerOnB.status).toBe(200);
+      const sentAt = Date.now();
+      const sent = await as(a, buyer, {
+        method: 'POST',
+        url: '/api/product-messages',
+        payload: { productId: product.id, content: 'Is the bench cedar all through?' },
+      });
+      expect(sent.statusCode, sent.body).toBe(201);
+      const received = await sellerOnB.waitFor((event) => event.type === 'product.message', 1_000);
+      expect(received.at - sentAt).toBeLessThan(1_000);
+      expect(received.data).toMatchObject({ productId: product.id, senderId: buyer.id, sellerId: seller.id });
+
+      // The bystander on the same instance heard nothing of it: their first event is their own.
+      await as(a, bystander, {
+        method: 'POST',
+        url: '/api/product-messages',
+        payload: { productId: product.id, content: 'Mine' },
+      });
+      await bystanderOnB.waitFor(() => true, 1_000);
+      expect(bystanderOnB.events.map((event) => event.data)).toEqual([
+        expect.objectContaining({ type: 'product.message', buyerId: bystander.id }),
+      ]);
+    } finally {
+      sellerOnB.close();
+      bystanderOnB.close();
+    }
+  });
+});

@@ -1,0 +1,63 @@
+import { errorBodySchema } from '../../../domain/errors';
+import { idParamsSchema } from '../../../domain/users';
+import {
+  orderReviewsSchema,
+  reviewBodySchema,
+  reviewSchema,
+  userReviewsQuerySchema,
+  userReviewsSchema,
+} from '../../../domain/reviews';
+import { actorOf } from '../../platform/access';
+import type { App, AppContext } from '../../platform/context';
+import { getOrderReviews } from './get-order-reviews';
+import { getUserReviews } from './get-user-reviews';
+import { postReview } from './post-review';
+
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
+
+/** Reviews (docs/product-rules.md, Reviews and messages). */
+export function registerReviewRoutes(app: App, { db }: AppContext): void {
+  app.post(
+    '/api/reviews',
+    {
+      schema: {
+        tags: ['reviews'],
+        summary:
+          'Review another party of a delivered or completed order: buyer and seller, buyer and driver, seller and driver; once per order and person; rating a whole number 1 to 5',
+        body: reviewBodySchema,
+        response: { 201: reviewSchema.extend({ orderId: reviewSchema.shape.id }), ...errors, 409: errorBodySchema },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await postReview(db, actorOf(request), request.body)),
+  );
+
+  app.get(
+    '/api/reviews/user/:id',
+    {
+      schema: {
+        tags: ['reviews'],
+        summary:
+          "A user's average rating (one decimal), number of reviews and newest reviews; as= narrows them to one capacity",
+        params: idParamsSchema,
+        querystring: userReviewsQuerySchema,
+        response: { 200: userReviewsSchema, 400: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (request) => getUserReviews(db, request.params.id, request.query.as),
+  );
+
+  app.get(
+    '/api/reviews/order/:id',
+    {
+      schema: {
+        tags: ['reviews'],
+        summary:
+          "An order's reviews and whom the caller may still review on it (404 for anyone who may not see the order)",
+        params: idParamsSchema,
+        response: { 200: orderReviewsSchema, ...errors },
+      },
+    },
+    async (request) => getOrderReviews(db, actorOf(request), request.params.id),
+  );
+}

@@ -1,0 +1,115 @@
+import { sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { liveEvents } from '../db/schema';
+import { fulfilmentOf, type OrderStatus } from '../../domain/order-status';
+import type { LiveEvent } from '../../domain/live-events';
+import { orderAudience, type LiveEventAudience, type OrderParties } from './policy';
+
+/**
+ * The one publisher of live updates (docs/product-rules.md, Live updates). An event is a row of
+ * `live_events` (kept an hour for browsers that reconnect with Last-Event-ID) and a NOTIFY on
+ * {@link LIVE_EVENTS_CHANNEL} that every app instance hears, on PostgreSQL as on the embedded
+ * database. Written with the caller's handle: inside a transaction it is sent when the transaction
+ * commits and never when it rolls back; after a transaction it is sent at once.
+ */
+
+export const LIVE_EVENTS_CHANNEL = 'live_events';
+
+/** An event as stored and as it travels between instances. */
+export interface StoredLiveEvent extends LiveEventAudience {
+  id: number;
+  data: LiveEvent;
+}
+
+/** An event to publish and who may receive it (decided by the access policy's audience rules). */
+export interface LiveEventInput extends Partial<Pick<LiveEventAudience, 'forDrivers' | 'trailerOnly'>> {
+  event: LiveEvent;
+  audience: readonly string[];
+}
+
+/**
+ * Publishes the events. A failure is reported and swallowed (a savepoint keeps the caller's
+ * transaction intact): the change itself has been made, and the browsers' polls still show it.
+ */
+export async function publishLiveEvents(db: Db, inputs: readonly LiveEventInput[]): Promise<void> {
+  if (inputs.length === 0) return;
+  try {
+    await db.transaction(async (tx) => {
+      for (const input of inputs) {
+        const audience = [...new Set(input.audience)];
+        const [row] = await tx
+          .insert(liveEvents)
+          .values({
+            type: input.event.type,
+            audience,
+            forDrivers: input.forDrivers ?? false,
+            trailerOnly: input.trailerOnly ?? false,
+            data: input.event,
+          })
+          .returning({ id: liveEvents.id });
+        if (!row) continue;
+        const stored: StoredLiveEvent = {
+          id: row.id,
+          audience,
+          forDrivers: input.forDrivers ?? false,
+          trailerOnly: input.trailerOnly ?? false,
+          data: input.event,
+        };
+        // A few hundred bytes (ids and short names), far under NOTIFY's 8,000-byte payload limit.
+        await tx.execute(sql`select pg_notify(${LIVE_EVENTS_CHANNEL}, ${JSON.stringify(stored)})`);
+      }
+    });
+  } catch (error) {
+    process.stderr.write(
+      `live update not published: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
+  }
+}
+
+/** An order as its announcement needs it. */
+export interface AnnouncedOrder extends OrderParties {
+  id: string;
+  orderNumber: string;
+  status: string;
+  isPickup: boolean;
+  sellerDelivery: boolean;
+  requiresTrailer: boolean;
+}
+
+/**
+ * What an order's change tells whom: its parties that the order was placed or changed status, and,
+ * for an order a driver delivers, the drivers who may take it that it became available (placed)
+ * or stopped being so (taken or cancelled while on offer).
+ */
+export function orderChangeEvents(
+  order: AnnouncedOrder,
+  from: OrderStatus | null,
+  actorId: string | null,
+): LiveEventInput[] {
+  const status = order.status as OrderStatus;
+  const events: LiveEventInput[] = [
+    {
+      event: { type: 'order.changed', orderId: order.id, orderNumber: order.orderNumber, status, actorId },
+      audience: orderAudience(order),
+    },
+  ];
+  const isOffered = status === 'pending' && order.driverId === null;
+  if (fulfilmentOf(order) === 'driver' && (isOffered || from === 'pending')) {
+    events.push({
+      event: { type: 'offers.changed', orderId: order.id, orderNumber: order.orderNumber, isNew: isOffered },
+      audience: [],
+      forDrivers: true,
+      trailerOnly: order.requiresTrailer,
+    });
+  }
+  return events;
+}
+
+/** One call where an order is placed or changes status: see {@link orderChangeEvents}. */
+export function announceOrderChange(
+  db: Db,
+  order: AnnouncedOrder,
+  change: { from: OrderStatus | null; actorId: string | null },
+): Promise<void> {
+  return publishLiveEvents(db, orderChangeEvents(order, change.from, change.actorId));
+}

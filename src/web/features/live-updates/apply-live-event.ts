@@ -1,0 +1,73 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { LiveEvent } from '@domain/live-events';
+import { STATUS_BADGE } from '@domain/order-status';
+import type { ToastInput } from '../../components/ui/use-toast';
+import { AVAILABLE_ORDERS_KEY } from '../deliveries/api/get-available-orders';
+import {
+  ORDER_MESSAGES_KEY,
+  PRODUCT_MESSAGES_KEY,
+  PRODUCT_THREADS_KEY,
+  UNREAD_MESSAGES_KEY,
+  orderMessagesKey,
+} from '../messages/api/message-keys';
+import { isConversationShown, orderConversation, productConversation } from '../messages/open-conversations';
+import { ORDERS_KEY } from '../orders/api/get-orders';
+import { ORDER_REVIEWS_KEY } from '../reviews/api/review-keys';
+import { EARNINGS_KEY } from '../seller/api/get-earnings';
+
+/** The prefixes of everything an event may change: read again after a reconnect. */
+export const LIVE_QUERY_PREFIXES = [
+  ORDERS_KEY,
+  AVAILABLE_ORDERS_KEY,
+  ORDER_MESSAGES_KEY,
+  PRODUCT_MESSAGES_KEY,
+  PRODUCT_THREADS_KEY,
+  UNREAD_MESSAGES_KEY,
+  ORDER_REVIEWS_KEY,
+  EARNINGS_KEY,
+] as const;
+
+/**
+ * What one live event does in the browser (docs/product-rules.md, Live updates): the queries it
+ * affects are read again at once, and a new message or an order change by someone else is
+ * announced in a toast, unless the conversation is already on screen. Answers the toast, if any.
+ */
+export function applyLiveEvent(
+  event: LiveEvent,
+  queryClient: Pick<QueryClient, 'invalidateQueries'>,
+  viewerId: string,
+): ToastInput | undefined {
+  const invalidate = (queryKey: readonly unknown[]) => void queryClient.invalidateQueries({ queryKey });
+  switch (event.type) {
+    case 'order.changed': {
+      invalidate(ORDERS_KEY);
+      invalidate(AVAILABLE_ORDERS_KEY);
+      invalidate(ORDER_REVIEWS_KEY);
+      invalidate(EARNINGS_KEY);
+      if (event.actorId === viewerId) return undefined;
+      return event.status === 'pending'
+        ? { title: 'New order', description: `${event.orderNumber} was placed.` }
+        : { title: 'Order updated', description: `${event.orderNumber} is now ${STATUS_BADGE[event.status]}.` };
+    }
+    case 'order.message': {
+      invalidate(orderMessagesKey(event.orderId));
+      invalidate(UNREAD_MESSAGES_KEY);
+      if (event.senderId === viewerId || isConversationShown(orderConversation(event.orderId))) return undefined;
+      return { title: 'New message', description: `${event.senderName} wrote about order ${event.orderNumber}.` };
+    }
+    case 'product.message': {
+      invalidate([...PRODUCT_MESSAGES_KEY, event.productId]);
+      invalidate(PRODUCT_THREADS_KEY);
+      invalidate(UNREAD_MESSAGES_KEY);
+      if (event.senderId === viewerId || isConversationShown(productConversation(event.productId, event.buyerId)))
+        return undefined;
+      return { title: 'New message', description: `${event.senderName} wrote about ${event.productName}.` };
+    }
+    case 'offers.changed': {
+      invalidate(AVAILABLE_ORDERS_KEY);
+      return event.isNew
+        ? { title: 'New delivery request', description: `${event.orderNumber} is available to accept.` }
+        : undefined;
+    }
+  }
+}

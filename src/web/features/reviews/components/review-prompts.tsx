@@ -1,0 +1,111 @@
+import { useState, type FormEvent } from 'react';
+import { Star } from 'lucide-react';
+import { capitalise } from '@domain/roles';
+import {
+  RATING_AT_LEAST_ONE_STAR,
+  RATING_REQUIRED,
+  REVIEW_COMMENT_MAX_LENGTH,
+  type ReviewPrompt,
+} from '@domain/reviews';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Label } from '../../../components/ui/label';
+import { Textarea } from '../../../components/ui/textarea';
+import { toast } from '../../../components/ui/use-toast';
+import { toastMutationError } from '../../../lib/mutation-errors';
+import { useOrderReviews } from '../api/get-order-reviews';
+import { useSubmitReview } from '../api/submit-review';
+import { StarRatingInput } from './star-rating';
+
+/** The review failure toast: the server's message, otherwise this (docs/product-rules.md, Reviews and messages). */
+export const SUBMIT_REVIEW_FAILED = 'Failed to submit review';
+
+function ReviewForm({ orderId, prompt }: { orderId: string; prompt: ReviewPrompt }) {
+  const [rating, setRating] = useState(0);
+  const [comment, setComment] = useState('');
+  const submit = useSubmitReview();
+  const role = capitalise(prompt.role);
+  const commentId = `review-comment-${orderId}-${prompt.userId}`;
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (rating < 1) {
+      toast({ title: RATING_REQUIRED, description: RATING_AT_LEAST_ONE_STAR, variant: 'destructive' });
+      return;
+    }
+    submit.mutate(
+      {
+        orderId,
+        revieweeId: prompt.userId,
+        revieweeRole: prompt.role,
+        reviewerRole: prompt.reviewerRole,
+        rating,
+        comment: comment.trim() || undefined,
+      },
+      {
+        onSuccess: () => toast({ title: 'Review submitted', description: `Thank you for reviewing ${prompt.name}.` }),
+        onError: (error) => toastMutationError(error, SUBMIT_REVIEW_FAILED, { preferServerMessage: true }),
+      },
+    );
+  };
+
+  return (
+    <form
+      onSubmit={onSubmit}
+      className="flex flex-col gap-3 rounded-lg border p-4"
+      data-testid={`form-review-${prompt.role}`}
+      aria-label={`Review of ${prompt.name}, ${role}`}
+    >
+      <p className="font-medium">
+        {prompt.name} <span className="font-normal text-muted-foreground">· {role}</span>
+      </p>
+      <StarRatingInput value={rating} onChange={setRating} label={`Rating for ${prompt.name}`} />
+      <div className="flex flex-col gap-1.5">
+        <Label htmlFor={commentId}>Comment (optional)</Label>
+        <Textarea
+          id={commentId}
+          value={comment}
+          onChange={(event) => setComment(event.target.value)}
+          maxLength={REVIEW_COMMENT_MAX_LENGTH}
+          rows={2}
+          className="min-h-16"
+          placeholder={`How was it to deal with this ${prompt.role}?`}
+          data-testid="input-review-comment"
+        />
+      </div>
+      <Button type="submit" size="sm" className="self-start" disabled={submit.isPending} data-testid="button-submit-review">
+        {submit.isPending ? 'Submitting...' : 'Submit Review'}
+      </Button>
+    </form>
+  );
+}
+
+/**
+ * "Leave a Review" (docs/product-rules.md, Reviews and messages; the spec's test id review-prompts):
+ * on a delivered or completed order, one form per person the viewer may still review; hidden once
+ * none remain. The server decides who remains.
+ */
+export function ReviewPrompts({ orderId, status }: { orderId: string; status: string }) {
+  const isFinished = status === 'delivered' || status === 'completed';
+  const reviews = useOrderReviews(orderId, status, isFinished);
+  const prompts = reviews.data?.prompts ?? [];
+  if (!isFinished || prompts.length === 0) return null;
+  return (
+    <Card data-testid="review-prompts">
+      <CardHeader className="pb-4">
+        <CardTitle as="h2" className="flex items-center gap-2">
+          <Star className="size-5" aria-hidden="true" />
+          Leave a Review
+        </CardTitle>
+        <CardDescription>
+          Your feedback helps maintain a great community. Please rate your experience with this order.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4 md:grid-cols-2">
+        {prompts.map((prompt) => (
+          <ReviewForm key={prompt.userId} orderId={orderId} prompt={prompt} />
+        ))}
+      </CardContent>
+    </Card>
+  );
+}
