@@ -36,7 +36,6 @@ const CODE_OF_STATUS: Record<number, ErrorCode> = Object.fromEntries(
 
 export const notFound = (what = 'Not found') => new AppError('not_found', what);
 export const forbidden = (message: string) => new AppError('forbidden', message);
-export const unauthorized = () => new AppError('unauthorized', 'Unauthorized');
 export const conflict = (message: string) => new AppError('conflict', message);
 export const badRequest = (message: string, fields?: Record<string, string>) =>
   new AppError('bad_request', message, fields);

@@ -61,7 +61,10 @@ describe('index.html as served (docs/product-rules.md, Routes and headers; Dates
       description: 'Solid oak & steel legs.\nSeats six.',
     });
     // A main picture, as the seller's upload sets it.
-    await t.database.db.update(products).set({ imageUrl: '/objects/uploads/abc' }).where(eq(products.id, product.id));
+    await t.database.db
+      .update(products)
+      .set({ imageUrl: '/objects/uploads/abc' })
+      .where(eq(products.id, product.id));
     const response = await t.app.inject({
       method: 'GET',
       url: `/products/${product.id}`,
@@ -94,7 +97,9 @@ describe('index.html as served (docs/product-rules.md, Routes and headers; Dates
       const response = await t.app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(200);
       expect(response.body).not.toContain('og:title');
-      expect(response.body).toContain('<title>Local Delivery Marketplace · Fast &amp; Reliable Delivery</title>');
+      expect(response.body).toContain(
+        '<title>Local Delivery Marketplace · Fast &amp; Reliable Delivery</title>',
+      );
     }
   });
 });

@@ -68,7 +68,10 @@ export function renderIndexHtml(template: string, options: { timeZone: string; m
     metaTag('property', 'og:description', meta.description),
     ...(meta.url ? [metaTag('property', 'og:url', meta.url)] : []),
     ...(meta.imageUrl
-      ? [metaTag('property', 'og:image', meta.imageUrl), metaTag('name', 'twitter:card', 'summary_large_image')]
+      ? [
+          metaTag('property', 'og:image', meta.imageUrl),
+          metaTag('name', 'twitter:card', 'summary_large_image'),
+        ]
       : [metaTag('name', 'twitter:card', 'summary')]),
   ];
   return html.replace('</head>', () => `  ${tags.join('\n    ')}\n  </head>`);

@@ -7,12 +7,14 @@ import { WithTooltip } from '../../components/ui/tooltip';
 import { signOut } from '../../lib/navigation';
 import { useSignedInUser } from '../../lib/use-auth';
 import { RoleSwitcher } from '../../features/users/components/role-switcher';
+import { UnreadMessagesMenu } from '../../features/messages/components/unread-messages-menu';
 import { SiteFooter } from './site-footer';
 import { SkipLink } from './skip-link';
 
 /**
  * My Orders has its own header (docs/product-rules.md, Order screens): back to /, the role
- * switcher, a link to /availability, logout and the theme control.
+ * switcher, a link to /availability, logout and the theme control, and like every signed-in header
+ * the unread-message count (docs/product-rules.md, Reviews and messages).
  */
 export function BuyerOrdersLayout({ children }: { children: ReactNode }) {
   const user = useSignedInUser();
@@ -37,6 +39,7 @@ export function BuyerOrdersLayout({ children }: { children: ReactNode }) {
                 </Link>
               </Button>
             </WithTooltip>
+            <UnreadMessagesMenu />
             <ThemeToggle />
             <WithTooltip label="Log out">
               <Button

@@ -1,0 +1,185 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { test, expect, signInAs, DEMO } from './support/fixtures';
+
+/**
+ * Conversations, reviews and live updates (issue 11; docs/product-rules.md, Reviews and messages;
+ * Live updates), with two people signed in in two browsers: the buyer asks about a product, the
+ * seller sees the question arrive without reloading and answers, and the buyer sees the answer the
+ * same way. Both boxes poll only every 30 s, far longer than these expectations wait, so only the
+ * event stream can make them pass. After the order is delivered, both review each other and the
+ * ratings show in the profile dialog.
+ */
+
+interface ProductRow {
+  id: string;
+  name: string;
+  available: boolean;
+  stock: number;
+  requiresTrailer: boolean;
+  sellerDelivery: boolean;
+  sellerId: string;
+}
+
+interface Me {
+  id: string;
+  firstName: string | null;
+  lastName: string | null;
+}
+
+async function json<T>(request: APIRequestContext, url: string): Promise<T> {
+  const response = await request.get(url);
+  expect(response.status(), `${url}: ${await response.text()}`).toBe(200);
+  const body: T = await response.json();
+  return body;
+}
+
+const fullName = (user: Me) => `${user.firstName ?? ''} ${user.lastName ?? ''}`.trim();
+
+/** Console errors of a page the fixture does not watch (the second browser). */
+function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+  return problems;
+}
+
+/** Pays for one unit with the test card; answers the order's id and number. */
+async function buyOne(request: APIRequestContext, productId: string) {
+  const addresses = await json<{ id: string; isPrimary: boolean }[]>(request, '/api/addresses');
+  const address = addresses.find((candidate) => candidate.isPrimary) ?? addresses[0];
+  if (!address) throw new Error('the demo buyer has no address');
+  const payment = await request.post('/api/payments', {
+    data: { items: [{ productId, quantity: 1 }], isPickup: false, deliveryAddressId: address.id },
+  });
+  expect(payment.status(), await payment.text()).toBe(201);
+  const { paymentId } = (await payment.json()) as { paymentId: string };
+  const confirmed = await request.post(`/api/payments/${paymentId}/confirm`, {
+    data: { cardNumber: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Demo Buyer' },
+  });
+  expect(confirmed.status(), await confirmed.text()).toBe(200);
+  const { orders } = (await confirmed.json()) as { orders: { id: string; orderNumber: string }[] };
+  const order = orders[0];
+  if (!order) throw new Error('no order made');
+  return order;
+}
+
+test('the buyer asks, the seller answers live; after delivery both review each other', async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  const buyer = page;
+  await buyer.goto('/');
+  await signInAs(buyer, DEMO.buyer);
+  const sellerContext = await browser.newContext();
+  const seller = await sellerContext.newPage();
+  const sellerConsole = watchConsole(seller);
+  await seller.goto('/');
+  await signInAs(seller, DEMO.seller);
+
+  const buyerMe = await json<Me>(buyer.request, '/api/auth/user');
+  const sellerMe = await json<Me>(seller.request, '/api/auth/user');
+  const products = await json<ProductRow[]>(buyer.request, '/api/products?limit=100');
+  // A product the seller delivers themself, so the seller can bring the order to "delivered".
+  const product = products
+    .filter(
+      (row) =>
+        row.sellerId === sellerMe.id && row.available && row.stock >= 5 && row.sellerDelivery && !row.requiresTrailer,
+    )
+    .at(-1);
+  if (!product) throw new Error('the demo seller has no product they deliver themselves');
+
+  // The seller waits on their Messages.
+  await seller.goto('/seller/dashboard?tab=messages');
+  await expect(seller.getByRole('heading', { name: 'Messages', exact: true })).toBeVisible();
+  await expect(seller.getByTestId('section-seller-messages').getByText(/Loading messages/)).toHaveCount(0);
+
+  // The buyer asks on the product page: Enter sends, Shift+Enter adds a line.
+  await buyer.goto(`/products/${product.id}`);
+  const card = buyer.getByTestId('card-message-seller');
+  await expect(card.getByRole('heading', { name: 'Message the seller' })).toBeVisible();
+  const question = `Does the ${product.name} come assembled?`;
+  const box = card.getByRole('textbox', { name: 'Message to the seller' });
+  await box.fill(question);
+  await box.press('Shift+Enter');
+  await box.pressSequentially('Thanks!');
+  await expect(box).toHaveValue(`${question}\nThanks!`);
+  await box.press('Enter');
+  await expect(box).toHaveValue('');
+  await expect(card.getByTestId('product-messages-list')).toContainText(question);
+
+  // The seller sees it arrive without reloading, opens it and answers.
+  const thread = seller.getByTestId(`thread-${product.id}-${buyerMe.id}`);
+  await expect(thread).toBeVisible();
+  await thread.click();
+  const conversation = seller.getByTestId('seller-thread');
+  await expect(conversation.getByTestId('seller-thread-list')).toContainText(question);
+  const answer = 'Yes, it comes fully assembled.';
+  const reply = conversation.getByRole('textbox', { name: `Answer to ${fullName(buyerMe)}` });
+  await reply.fill(answer);
+  await reply.press('Enter');
+  await expect(conversation.getByTestId('seller-thread-list')).toContainText(answer);
+
+  // The buyer sees the answer arrive where they are.
+  await expect(card.getByTestId('product-messages-list')).toContainText(answer);
+
+  // Away from the product, a new answer shows in the header's unread count, cleared once opened.
+  await buyer.goto('/buyer/orders');
+  await expect(buyer.getByRole('heading', { name: 'My Orders' })).toBeVisible();
+  await reply.fill('Delivery is free this week.');
+  await reply.press('Enter');
+  await expect(buyer.getByTestId('badge-unread-count')).toHaveText('1');
+  await buyer.getByTestId('button-unread-messages').click();
+  await buyer.getByRole('menuitem', { name: new RegExp(product.name) }).click();
+  await expect(buyer).toHaveURL(`/products/${product.id}`);
+  await expect(card.getByTestId('product-messages-list')).toContainText('Delivery is free this week.');
+  await expect(buyer.getByTestId('badge-unread-count')).toHaveCount(0);
+
+  // The buyer orders it; the seller brings it and marks it delivered.
+  const order = await buyOne(buyer.request, product.id);
+  for (const status of ['in-transit', 'delivered']) {
+    const moved = await seller.request.patch(`/api/orders/${order.id}/status`, { data: { status } });
+    expect(moved.status(), await moved.text()).toBe(200);
+  }
+
+  // The buyer reviews the seller from the order.
+  await buyer.goto(`/buyer/orders?order=${order.id}`);
+  const buyerPrompts = buyer.getByTestId('review-prompts');
+  await expect(buyerPrompts.getByRole('heading', { name: 'Leave a Review' })).toBeVisible();
+  const sellerForm = buyerPrompts.getByRole('form', { name: `Review of ${fullName(sellerMe)}, Seller` });
+  await sellerForm.getByRole('radio', { name: '5 stars' }).click();
+  await sellerForm.getByRole('textbox').fill('Quick answers and a careful delivery.');
+  await sellerForm.getByRole('button', { name: 'Submit Review' }).click();
+  // Nobody is left to review on this order: the panel goes.
+  await expect(buyerPrompts).toHaveCount(0);
+
+  // The seller reviews the buyer from the same order.
+  await seller.goto(`/seller/dashboard?order=${order.id}`);
+  await expect(seller.getByTestId(`order-details-${order.id}`)).toBeVisible();
+  const sellerPrompts = seller.getByTestId('review-prompts');
+  const buyerForm = sellerPrompts.getByRole('form', { name: `Review of ${fullName(buyerMe)}, Buyer` });
+  await buyerForm.getByRole('radio', { name: '4 stars' }).click();
+  await buyerForm.getByRole('textbox').fill('Clear questions, paid at once.');
+  await buyerForm.getByRole('button', { name: 'Submit Review' }).click();
+  await expect(sellerPrompts).toHaveCount(0);
+
+  // The ratings show in each other's profile.
+  await buyer.getByTestId(`order-details-${order.id}`).getByTestId('button-party-seller').click();
+  const sellerProfile = buyer.getByTestId('dialog-user-profile');
+  const sellerReview = sellerProfile.getByTestId('profile-review').filter({ hasText: 'Quick answers' });
+  await expect(sellerReview.getByTestId('text-review-rating')).toHaveText('5/5');
+  await expect(sellerProfile.getByTestId('text-profile-rating')).toContainText(/\d\.\d \(\d+ reviews?\)/);
+
+  await seller.getByTestId(`order-details-${order.id}`).getByTestId('button-party-buyer').click();
+  const buyerProfile = seller.getByTestId('dialog-user-profile');
+  const buyerReview = buyerProfile.getByTestId('profile-review').filter({ hasText: 'Clear questions' });
+  await expect(buyerReview.getByTestId('text-review-rating')).toHaveText('4/5');
+  await expect(buyerProfile.getByTestId('text-profile-rating')).toContainText('4.0 (1 review)');
+
+  // The product page shows the seller's real rating now.
+  await buyer.keyboard.press('Escape');
+  await buyer.goto(`/products/${product.id}`);
+  await expect(buyer.getByTestId('text-product-rating')).toHaveText(/^Seller rated \d\.\d \(\d+ reviews?\)$/);
+
+  await sellerContext.close();
+  expect(sellerConsole, 'console errors in the seller page').toEqual([]);
+});

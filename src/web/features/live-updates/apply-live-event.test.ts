@@ -1,0 +1,70 @@
+import { describe, expect, it, vi } from 'vitest';
+import { applyLiveEvent } from './apply-live-event';
+import { orderConversation, showConversation } from '../messages/open-conversations';
+
+// What a live event does in the browser (docs/product-rules.md, Live updates).
+const ME = 'me';
+
+function apply(event: Parameters<typeof applyLiveEvent>[0]) {
+  const invalidateQueries = vi.fn(async () => {});
+  const notice = applyLiveEvent(event, { invalidateQueries }, ME);
+  const keys = invalidateQueries.mock.calls.map((call) => (call as unknown as [{ queryKey: unknown[] }])[0].queryKey);
+  return { notice, keys };
+}
+
+describe('applyLiveEvent', () => {
+  const orderMessage = {
+    type: 'order.message' as const,
+    orderId: 'o1',
+    orderNumber: 'ORD-7F3K9Q',
+    senderId: 'seller',
+    senderName: 'Sol Seller',
+  };
+
+  it("reads an order's conversation and the unread count again, and announces someone else's message", () => {
+    const { notice, keys } = apply(orderMessage);
+    expect(keys).toEqual([['/api/messages/order', 'o1'], ['/api/messages/unread']]);
+    expect(notice).toEqual({ title: 'New message', description: 'Sol Seller wrote about order ORD-7F3K9Q.' });
+    expect(apply({ ...orderMessage, senderId: ME }).notice).toBeUndefined();
+  });
+
+  it('does not announce a message in a conversation on screen', () => {
+    const hide = showConversation(orderConversation('o1'));
+    expect(apply(orderMessage).notice).toBeUndefined();
+    hide();
+    expect(apply(orderMessage).notice).toBeDefined();
+  });
+
+  it("reads the orders again on an order's change and names its new status", () => {
+    const { notice, keys } = apply({
+      type: 'order.changed',
+      orderId: 'o1',
+      orderNumber: 'ORD-7F3K9Q',
+      status: 'in-transit',
+      actorId: 'driver',
+    });
+    expect(keys).toContainEqual(['/api/orders']);
+    expect(notice).toEqual({ title: 'Order updated', description: 'ORD-7F3K9Q is now In Transit.' });
+  });
+
+  it('refreshes the product conversation, the threads and the count on a product message', () => {
+    const { keys, notice } = apply({
+      type: 'product.message',
+      productId: 'p1',
+      productName: 'Maple Desk',
+      buyerId: 'buyer',
+      sellerId: ME,
+      senderId: 'buyer',
+      senderName: 'Bea Buyer',
+    });
+    expect(keys).toEqual([['/api/product-messages', 'p1'], ['/api/product-messages/threads'], ['/api/messages/unread']]);
+    expect(notice?.description).toBe('Bea Buyer wrote about Maple Desk.');
+  });
+
+  it('tells a driver of a new available order only', () => {
+    const offer = { type: 'offers.changed' as const, orderId: 'o2', orderNumber: 'ORD-AAAAAA', isNew: true };
+    expect(apply(offer).keys).toEqual([['/api/orders/available']]);
+    expect(apply(offer).notice?.title).toBe('New delivery request');
+    expect(apply({ ...offer, isNew: false }).notice).toBeUndefined();
+  });
+});

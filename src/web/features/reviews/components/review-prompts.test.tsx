@@ -1,0 +1,101 @@
+// @vitest-environment jsdom
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { OrderReviews, ReviewPrompt } from '@domain/reviews';
+import { installDomStubs, jsonResponse, mockFetch, renderWithProviders } from '../../../test-support/render';
+import { ReviewPrompts } from './review-prompts';
+
+installDomStubs();
+afterEach(() => vi.unstubAllGlobals());
+
+const ORDER = '00000000-0000-4000-8000-0000000000a1';
+const seller: ReviewPrompt = {
+  userId: '00000000-0000-4000-8000-000000000002',
+  name: 'Sol Seller',
+  role: 'seller',
+  reviewerRole: 'buyer',
+};
+const driver: ReviewPrompt = {
+  userId: '00000000-0000-4000-8000-000000000003',
+  name: 'Dee Driver',
+  role: 'driver',
+  reviewerRole: 'buyer',
+};
+
+/** The server's prompts: each review given removes its reviewee. */
+function server(prompts: ReviewPrompt[]) {
+  let remaining = [...prompts];
+  const fetchMock = mockFetch((url, init) => {
+    if (url === `/api/reviews/order/${ORDER}`)
+      return jsonResponse({ reviews: [], prompts: remaining } satisfies OrderReviews);
+    if (url === '/api/reviews' && init?.method === 'POST') {
+      const body = JSON.parse(String(init.body)) as { revieweeId: string };
+      remaining = remaining.filter((prompt) => prompt.userId !== body.revieweeId);
+      return jsonResponse(
+        {
+          id: 'r1',
+          rating: 5,
+          comment: null,
+          createdAt: '2026-11-23T16:00:00.000Z',
+          reviewerId: 'me',
+          reviewerName: 'Bea Buyer',
+          reviewerRole: 'buyer',
+          revieweeId: body.revieweeId,
+          revieweeRole: 'seller',
+          orderId: ORDER,
+        },
+        201,
+      );
+    }
+    return undefined;
+  });
+  return { posts: () => fetchMock.mock.calls.filter(([, init]) => init?.method === 'POST') };
+}
+
+describe('Leave a Review (docs/product-rules.md, Reviews and messages)', () => {
+  it('shows one form per counterpart left on a finished order, and disappears once all are given', async () => {
+    const { posts } = server([seller, driver]);
+    renderWithProviders(<ReviewPrompts orderId={ORDER} status="delivered" />);
+    const panel = await screen.findByTestId('review-prompts');
+    expect(within(panel).getByRole('heading', { name: 'Leave a Review' })).toBeVisible();
+    expect(
+      within(panel).getByText(
+        'Your feedback helps maintain a great community. Please rate your experience with this order.',
+      ),
+    ).toBeVisible();
+    expect(within(panel).getAllByRole('form')).toHaveLength(2);
+
+    // No star: nothing is sent, and the user is told why.
+    const sellerForm = within(panel).getByRole('form', { name: 'Review of Sol Seller, Seller' });
+    fireEvent.click(within(sellerForm).getByRole('button', { name: 'Submit Review' }));
+    expect(await screen.findByText('Please select a rating')).toBeVisible();
+    expect(screen.getByText('You must select at least 1 star')).toBeVisible();
+    expect(posts()).toHaveLength(0);
+
+    fireEvent.click(within(sellerForm).getByRole('radio', { name: '5 stars' }));
+    fireEvent.change(within(sellerForm).getByRole('textbox'), { target: { value: '  Lovely  ' } });
+    fireEvent.click(within(sellerForm).getByRole('button', { name: 'Submit Review' }));
+    await waitFor(() => expect(posts()).toHaveLength(1));
+    expect(JSON.parse(String(posts()[0]?.[1]?.body))).toEqual({
+      orderId: ORDER,
+      revieweeId: seller.userId,
+      revieweeRole: 'seller',
+      reviewerRole: 'buyer',
+      rating: 5,
+      comment: 'Lovely',
+    });
+    await waitFor(() => expect(within(panel).getAllByRole('form')).toHaveLength(1));
+
+    const driverForm = within(panel).getByRole('form', { name: 'Review of Dee Driver, Driver' });
+    fireEvent.click(within(driverForm).getByRole('radio', { name: '3 stars' }));
+    fireEvent.click(within(driverForm).getByRole('button', { name: 'Submit Review' }));
+    await waitFor(() => expect(screen.queryByTestId('review-prompts')).toBeNull());
+  });
+
+  it('is not shown on an order that is not finished', () => {
+    const fetchMock = mockFetch();
+    renderWithProviders(<ReviewPrompts orderId={ORDER} status="in-transit" />);
+    expect(screen.queryByTestId('review-prompts')).toBeNull();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});
