@@ -28,6 +28,8 @@ export async function startServer(
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
+      // As behind a reverse proxy: the sign-up helper names each test client's address.
+      TRUST_PROXY: 'true',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

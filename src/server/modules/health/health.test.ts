@@ -30,7 +30,7 @@ describe('GET /api/openapi.json', () => {
       ['patch', '/api/auth/user'],
       ['post', '/api/login'],
       ['post', '/api/signup'],
-      ['get', '/api/logout'],
+      ['post', '/api/logout'],
       ['patch', '/api/users/{id}/role'],
       ['get', '/api/users/{id}'],
       ['post', '/api/contact'],
