@@ -1,4 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
+import { expectNoAccessibilityViolations } from './support/accessibility';
 import { test, expect, signInAs, DEMO } from './support/fixtures';
 
 /**
@@ -65,7 +66,10 @@ async function buyOne(request: APIRequestContext, productId: string) {
   return order;
 }
 
-test('the buyer asks, the seller answers live; after delivery both review each other', async ({ page, browser }) => {
+test('the buyer asks, the seller answers live; after delivery both review each other', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(120_000);
   const buyer = page;
   await buyer.goto('/');
@@ -73,7 +77,7 @@ test('the buyer asks, the seller answers live; after delivery both review each o
   const sellerContext = await browser.newContext();
   const seller = await sellerContext.newPage();
   const sellerConsole = watchConsole(seller);
-  await seller.goto('/');
+  // Signed in before the first page, so the page never asks for the user as a visitor (a 401).
   await signInAs(seller, DEMO.seller);
 
   const buyerMe = await json<Me>(buyer.request, '/api/auth/user');
@@ -83,7 +87,11 @@ test('the buyer asks, the seller answers live; after delivery both review each o
   const product = products
     .filter(
       (row) =>
-        row.sellerId === sellerMe.id && row.available && row.stock >= 5 && row.sellerDelivery && !row.requiresTrailer,
+        row.sellerId === sellerMe.id &&
+        row.available &&
+        row.stock >= 5 &&
+        row.sellerDelivery &&
+        !row.requiresTrailer,
     )
     .at(-1);
   if (!product) throw new Error('the demo seller has no product they deliver themselves');
@@ -118,9 +126,11 @@ test('the buyer asks, the seller answers live; after delivery both review each o
   await reply.fill(answer);
   await reply.press('Enter');
   await expect(conversation.getByTestId('seller-thread-list')).toContainText(answer);
+  await expectNoAccessibilityViolations(seller);
 
   // The buyer sees the answer arrive where they are.
   await expect(card.getByTestId('product-messages-list')).toContainText(answer);
+  await expectNoAccessibilityViolations(buyer);
 
   // Away from the product, a new answer shows in the header's unread count, cleared once opened.
   await buyer.goto('/buyer/orders');
@@ -129,7 +139,7 @@ test('the buyer asks, the seller answers live; after delivery both review each o
   await reply.press('Enter');
   await expect(buyer.getByTestId('badge-unread-count')).toHaveText('1');
   await buyer.getByTestId('button-unread-messages').click();
-  await buyer.getByRole('menuitem', { name: new RegExp(product.name) }).click();
+  await buyer.getByRole('menuitem', { name: product.name }).click();
   await expect(buyer).toHaveURL(`/products/${product.id}`);
   await expect(card.getByTestId('product-messages-list')).toContainText('Delivery is free this week.');
   await expect(buyer.getByTestId('badge-unread-count')).toHaveCount(0);
@@ -145,6 +155,8 @@ test('the buyer asks, the seller answers live; after delivery both review each o
   await buyer.goto(`/buyer/orders?order=${order.id}`);
   const buyerPrompts = buyer.getByTestId('review-prompts');
   await expect(buyerPrompts.getByRole('heading', { name: 'Leave a Review' })).toBeVisible();
+  await expect(buyer.getByTestId('order-messages-list')).toBeVisible();
+  await expectNoAccessibilityViolations(buyer);
   const sellerForm = buyerPrompts.getByRole('form', { name: `Review of ${fullName(sellerMe)}, Seller` });
   await sellerForm.getByRole('radio', { name: '5 stars' }).click();
   await sellerForm.getByRole('textbox').fill('Quick answers and a careful delivery.');
@@ -174,6 +186,7 @@ test('the buyer asks, the seller answers live; after delivery both review each o
   const buyerReview = buyerProfile.getByTestId('profile-review').filter({ hasText: 'Clear questions' });
   await expect(buyerReview.getByTestId('text-review-rating')).toHaveText('4/5');
   await expect(buyerProfile.getByTestId('text-profile-rating')).toContainText('4.0 (1 review)');
+  await expectNoAccessibilityViolations(seller);
 
   // The product page shows the seller's real rating now.
   await buyer.keyboard.press('Escape');

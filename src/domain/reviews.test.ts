@@ -26,7 +26,9 @@ describe('reviewPairsFor', () => {
 
   it('has no driver pairs without a driver, and never pairs someone with themself', () => {
     const pickup = { ...delivered, status: 'completed' as const, driverId: null };
-    expect(reviewPairsFor(pickup, 's')).toEqual([{ reviewerRole: 'seller', revieweeId: 'b', revieweeRole: 'buyer' }]);
+    expect(reviewPairsFor(pickup, 's')).toEqual([
+      { reviewerRole: 'seller', revieweeId: 'b', revieweeRole: 'buyer' },
+    ]);
     // A driver who delivered their own purchase reviews the seller once.
     const ownDelivery = { ...delivered, driverId: 'b' };
     expect(reviewPairsFor(ownDelivery, 'b')).toEqual([
@@ -37,12 +39,18 @@ describe('reviewPairsFor', () => {
   it('never lists a reviewee twice or the reviewer, whoever holds which capacity', () => {
     const person = fc.constantFrom('x', 'y', 'z');
     fc.assert(
-      fc.property(person, person, fc.option(person, { nil: null }), person, (buyerId, sellerId, driverId, reviewer) => {
-        const pairs = reviewPairsFor({ status: 'delivered', buyerId, sellerId, driverId }, reviewer);
-        const ids = pairs.map((p) => p.revieweeId);
-        expect(new Set(ids).size).toBe(ids.length);
-        expect(ids).not.toContain(reviewer);
-      }),
+      fc.property(
+        person,
+        person,
+        fc.option(person, { nil: null }),
+        person,
+        (buyerId, sellerId, driverId, reviewer) => {
+          const pairs = reviewPairsFor({ status: 'delivered', buyerId, sellerId, driverId }, reviewer);
+          const ids = pairs.map((p) => p.revieweeId);
+          expect(new Set(ids).size).toBe(ids.length);
+          expect(ids).not.toContain(reviewer);
+        },
+      ),
     );
   });
 
@@ -62,7 +70,8 @@ describe('reviewBodySchema', () => {
   };
 
   it('takes a whole-number rating from 1 to 5 only', () => {
-    for (const rating of [1, 2, 3, 4, 5]) expect(reviewBodySchema.safeParse({ ...body, rating }).success).toBe(true);
+    for (const rating of [1, 2, 3, 4, 5])
+      expect(reviewBodySchema.safeParse({ ...body, rating }).success).toBe(true);
     for (const rating of [0, 6, 2.5, '5', null, Number.NaN])
       expect(reviewBodySchema.safeParse({ ...body, rating }).success, String(rating)).toBe(false);
   });

@@ -149,9 +149,13 @@ export const reviewPromptSchema = z.object({
 });
 export type ReviewPrompt = z.infer<typeof reviewPromptSchema>;
 
+/** A review with the order it was written on, for the order's own people (and POST's answer). */
+export const orderReviewSchema = reviewSchema.extend({ orderId: z.string() });
+export type OrderReview = z.infer<typeof orderReviewSchema>;
+
 /** GET /api/reviews/order/{id}: the order's reviews, and whom the caller may still review on it. */
 export const orderReviewsSchema = z.object({
-  reviews: z.array(reviewSchema.extend({ orderId: z.string() })),
+  reviews: z.array(orderReviewSchema),
   prompts: z.array(reviewPromptSchema),
 });
 export type OrderReviews = z.infer<typeof orderReviewsSchema>;

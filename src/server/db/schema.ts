@@ -660,9 +660,7 @@ export const productMessageReads = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     readAt: timestamp('read_at', { withTimezone: true }).notNull(),
   },
-  (t) => [
-    primaryKey({ name: 'product_message_reads_pk', columns: [t.userId, t.productId, t.buyerId] }),
-  ],
+  (t) => [primaryKey({ name: 'product_message_reads_pk', columns: [t.userId, t.productId, t.buyerId] })],
 );
 
 /**

@@ -121,7 +121,11 @@ export class LiveEventHub {
    * Opens a stream for `user`: first the events after `afterId` it may receive (a browser that
    * reconnects), then every new one. Answers the function that closes it.
    */
-  async subscribe(user: LiveUser, afterId: number | null, write: (frame: string) => void): Promise<() => void> {
+  async subscribe(
+    user: LiveUser,
+    afterId: number | null,
+    write: (frame: string) => void,
+  ): Promise<() => void> {
     const subscriber = new Subscriber(user.id, write);
     this.subscribers.add(subscriber);
     const close = () => void this.subscribers.delete(subscriber);
@@ -159,7 +163,9 @@ export class LiveEventHub {
       return;
     }
     this.lastHeardId = Math.max(this.lastHeardId, event.id);
-    this.dispatch(event).catch((error: unknown) => this.log.error({ err: error }, 'live update not delivered'));
+    this.dispatch(event).catch((error: unknown) =>
+      this.log.error({ err: error }, 'live update not delivered'),
+    );
   }
 
   private async catchUp(): Promise<void> {

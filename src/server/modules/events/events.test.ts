@@ -59,7 +59,10 @@ describe('the event stream', () => {
     const buyerStream = await streamOf(buyer);
     const otherStream = await streamOf(otherBuyer);
 
-    const sent = await post(buyer, '/api/product-messages', { productId: product.id, content: 'Is it solid maple?' });
+    const sent = await post(buyer, '/api/product-messages', {
+      productId: product.id,
+      content: 'Is it solid maple?',
+    });
     expect(sent.statusCode).toBe(201);
     const received = await sellerStream.waitFor((event) => event.type === 'product.message', 2_000);
     expect(received.data).toEqual({
@@ -107,7 +110,11 @@ describe('the event stream', () => {
 
     await post(seller, '/api/messages', { orderId: order.id, content: 'Packing it now' });
     const message = await buyerStream.waitFor((event) => event.type === 'order.message');
-    expect(message.data).toMatchObject({ orderId: order.id, orderNumber: order.orderNumber, senderId: seller.id });
+    expect(message.data).toMatchObject({
+      orderId: order.id,
+      orderNumber: order.orderNumber,
+      senderId: seller.id,
+    });
 
     const moved = await as(t, seller, {
       method: 'PATCH',
@@ -155,8 +162,12 @@ describe('the event stream', () => {
     });
     if (!trailerOrder || !plainOrder) throw new Error('no order');
 
-    await trailerStream.waitFor((event) => event.type === 'offers.changed' && event.orderId === trailerOrder.id);
-    await trailerStream.waitFor((event) => event.type === 'offers.changed' && event.orderId === plainOrder.id);
+    await trailerStream.waitFor(
+      (event) => event.type === 'offers.changed' && event.orderId === trailerOrder.id,
+    );
+    await trailerStream.waitFor(
+      (event) => event.type === 'offers.changed' && event.orderId === plainOrder.id,
+    );
     const offer = await driverStream.waitFor((event) => event.type === 'offers.changed');
     // Without a trailer image, the trailer order (placed first) is never offered.
     expect(offer.data).toEqual({
@@ -167,7 +178,10 @@ describe('the event stream', () => {
     });
 
     // Taking the order: the others learn it is gone, the buyer that a driver has it.
-    const accepted = await as(t, trailerDriver, { method: 'POST', url: `/api/orders/${plainOrder.id}/assign` });
+    const accepted = await as(t, trailerDriver, {
+      method: 'POST',
+      url: `/api/orders/${plainOrder.id}/assign`,
+    });
     expect(accepted.statusCode, accepted.body).toBe(200);
     const gone = await driverStream.waitFor((event) => event.type === 'offers.changed' && !event.isNew);
     expect(gone.data).toMatchObject({ orderId: plainOrder.id });

@@ -17,16 +17,14 @@ export async function countUnreadMessages(db: Db, actor: Actor): Promise<UnreadM
     listUnreadProductThreads(db, actor.id),
   ]);
   const threads: UnreadThread[] = [
-    ...orderRows.map(
-      (row): UnreadThread => ({
-        kind: 'order',
-        orderId: row.orderId,
-        orderNumber: row.orderNumber,
-        as: row.buyerId === actor.id ? 'buyer' : row.sellerId === actor.id ? 'seller' : 'driver',
-        count: row.count,
-        lastAt: iso(row.lastAt),
-      }),
-    ),
+    ...orderRows.map((row): UnreadThread => ({
+      kind: 'order',
+      orderId: row.orderId,
+      orderNumber: row.orderNumber,
+      as: row.buyerId === actor.id ? 'buyer' : row.sellerId === actor.id ? 'seller' : 'driver',
+      count: row.count,
+      lastAt: iso(row.lastAt),
+    })),
     ...productRows.map((row): UnreadThread => {
       const isBuyer = row.buyerId === actor.id;
       return {

@@ -7,7 +7,7 @@ import { findProductSeller } from './messages.queries';
 
 export const CONVERSATION_NOT_FOUND = 'Conversation not found';
 
-export interface ProductThread {
+export interface ProductConversation {
   productId: string;
   productName: string;
   buyerId: string;
@@ -24,13 +24,18 @@ export async function findProductThread(
   actor: Actor,
   productId: string,
   buyerId: string | undefined,
-): Promise<ProductThread> {
+): Promise<ProductConversation> {
   const product = await findProductSeller(db, productId);
   if (!product) throw notFound('Product not found');
   if (product.sellerId === actor.id && buyerId === undefined) {
     throw badRequest(`Invalid request. buyerId: ${SELLER_NAMES_BUYER}`, { buyerId: SELLER_NAMES_BUYER });
   }
-  const thread = { productId, productName: product.name, buyerId: buyerId ?? actor.id, sellerId: product.sellerId };
+  const thread = {
+    productId,
+    productName: product.name,
+    buyerId: buyerId ?? actor.id,
+    sellerId: product.sellerId,
+  };
   if (!canViewMessageThread(actor, { kind: 'product', ...thread })) throw notFound(CONVERSATION_NOT_FOUND);
   return thread;
 }

@@ -73,14 +73,13 @@ export async function markProductThreadRead(
   productId: string,
   buyerId: string,
 ): Promise<void> {
-  const [latest] = await db
-    .select({ at: max(productMessages.createdAt) })
-    .from(productMessages)
-    .where(inProductThread(productId, buyerId));
-  if (!latest?.at) return;
+  if (!(await hasProductThread(db, productId, buyerId))) return;
+  // Taken in SQL: a JavaScript Date would cut the microseconds, leaving the newest message unread.
+  const newest = sql<Date>`(select max(${productMessages.createdAt}) from ${productMessages}
+    where ${productMessages.productId} = ${productId} and ${productMessages.buyerId} = ${buyerId})`;
   await db
     .insert(productMessageReads)
-    .values({ userId, productId, buyerId, readAt: latest.at })
+    .values({ userId, productId, buyerId, readAt: newest })
     .onConflictDoUpdate({
       target: [productMessageReads.userId, productMessageReads.productId, productMessageReads.buyerId],
       set: { readAt: sql`greatest(${productMessageReads.readAt}, excluded.read_at)` },
@@ -135,14 +134,17 @@ export async function insertOrderMessage(
 }
 
 export async function markOrderThreadRead(db: Db, userId: string, orderId: string): Promise<void> {
-  const [latest] = await db
-    .select({ at: max(messages.createdAt) })
+  const [any] = await db
+    .select({ id: messages.id })
     .from(messages)
-    .where(eq(messages.orderId, orderId));
-  if (!latest?.at) return;
+    .where(eq(messages.orderId, orderId))
+    .limit(1);
+  if (!any) return;
+  // Taken in SQL, as for product conversations: a Date would cut the microseconds.
+  const newest = sql<Date>`(select max(${messages.createdAt}) from ${messages} where ${messages.orderId} = ${orderId})`;
   await db
     .insert(orderMessageReads)
-    .values({ userId, orderId, readAt: latest.at })
+    .values({ userId, orderId, readAt: newest })
     .onConflictDoUpdate({
       target: [orderMessageReads.userId, orderMessageReads.orderId],
       set: { readAt: sql`greatest(${orderMessageReads.readAt}, excluded.read_at)` },

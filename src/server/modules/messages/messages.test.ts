@@ -135,7 +135,10 @@ describe('order messages', () => {
       content: 'y'.repeat(MESSAGE_MAX_LENGTH),
     });
     expect(longest.statusCode).toBe(201);
-    const trimmed = await post(s.buyer, '/api/messages', { orderId: s.order.id, content: '  line one\nline two \n' });
+    const trimmed = await post(s.buyer, '/api/messages', {
+      orderId: s.order.id,
+      content: '  line one\nline two \n',
+    });
     expect(trimmed.json<OrderMessageJson>().content).toBe('line one\nline two');
     // Nobody else's id can be slipped in as the sender.
     const spoofed = await post(s.buyer, '/api/messages', {
@@ -164,7 +167,10 @@ describe('product messages', () => {
     // Another buyer sees their own (empty) conversation, never the first buyer's.
     const own = await get(s.otherBuyer, `/api/product-messages?productId=${s.productId}`);
     expect(own.json()).toEqual([]);
-    const peek = await get(s.otherBuyer, `/api/product-messages?productId=${s.productId}&buyerId=${s.buyer.id}`);
+    const peek = await get(
+      s.otherBuyer,
+      `/api/product-messages?productId=${s.productId}&buyerId=${s.buyer.id}`,
+    );
     expect(peek.statusCode).toBe(404);
     expect(peek.body).not.toContain('assembled');
     const butt = await post(s.otherBuyer, '/api/product-messages', {
@@ -209,16 +215,19 @@ describe('product messages', () => {
       content: 'Buy my chair!',
     });
     expect(cold.statusCode).toBe(404);
-    const toSelf = await post(s.seller, '/api/product-messages', { productId: s.productId, content: 'Hello me' });
+    const toSelf = await post(s.seller, '/api/product-messages', {
+      productId: s.productId,
+      content: 'Hello me',
+    });
     expect(toSelf.statusCode).toBe(400);
     const unknown = await post(s.buyer, '/api/product-messages', {
       productId: '00000000-0000-4000-8000-000000000000',
       content: 'Anyone?',
     });
     expect(unknown.statusCode).toBe(404);
-    expect(await t.database.db.select().from(productMessages).where(eq(productMessages.productId, s.productId))).toEqual(
-      [],
-    );
+    expect(
+      await t.database.db.select().from(productMessages).where(eq(productMessages.productId, s.productId)),
+    ).toEqual([]);
   });
 });
 
@@ -267,10 +276,16 @@ describe('unread counts', () => {
     expect((await get(s.seller, '/api/messages/unread')).json<UnreadJson>().total).toBe(0);
 
     // Answering counts for the buyer.
-    await post(s.seller, '/api/product-messages', { productId: s.productId, buyerId: s.buyer.id, content: 'Oak.' });
+    await post(s.seller, '/api/product-messages', {
+      productId: s.productId,
+      buyerId: s.buyer.id,
+      content: 'Oak.',
+    });
     const buyerUnread = (await get(s.buyer, '/api/messages/unread')).json<UnreadJson>();
     expect(buyerUnread.threads).toEqual(
-      expect.arrayContaining([expect.objectContaining({ kind: 'product', count: 1, as: 'buyer', withName: 'Sol Seller' })]),
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'product', count: 1, as: 'buyer', withName: 'Sol Seller' }),
+      ]),
     );
   });
 });
@@ -292,7 +307,9 @@ describe('sending limit', () => {
       const send = (url: string, payload: Record<string, unknown>) =>
         as(limited, buyer, { method: 'POST', url, payload });
       expect((await send('/api/messages', { orderId: order.id, content: 'one' })).statusCode).toBe(201);
-      expect((await send('/api/product-messages', { productId: product.id, content: 'two' })).statusCode).toBe(201);
+      expect(
+        (await send('/api/product-messages', { productId: product.id, content: 'two' })).statusCode,
+      ).toBe(201);
       expect((await send('/api/messages', { orderId: order.id, content: 'three' })).statusCode).toBe(201);
       const fourth = await send('/api/product-messages', { productId: product.id, content: 'four' });
       expect(fourth.statusCode).toBe(429);

@@ -21,7 +21,14 @@ export async function getOrderReviews(db: Db, actor: Actor, orderId: string): Pr
   const rows = await listReviewsOfOrder(db, orderId);
   const given = rows.filter((row) => row.review.reviewerId === actor.id).map((row) => row.review.revieweeId);
   const pairs = remainingReviewPairs(order, actor.id, given);
-  const names = new Map((await findNames(db, pairs.map((pair) => pair.revieweeId))).map((u) => [u.id, u]));
+  const names = new Map(
+    (
+      await findNames(
+        db,
+        pairs.map((pair) => pair.revieweeId),
+      )
+    ).map((u) => [u.id, u]),
+  );
   return {
     reviews: rows.map((row) => ({ ...toReview(row), orderId: row.review.orderId })),
     prompts: pairs.map((pair) => {

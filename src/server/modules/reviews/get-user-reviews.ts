@@ -10,7 +10,11 @@ import { listReviewsOf, summariseReviewsOf, userExists } from './reviews.queries
  * their reviewer's name, never the order they were written on. `as` narrows them to one capacity
  * (the product page shows the seller's rating as a seller, like the cards).
  */
-export async function getUserReviews(db: Db, userId: string, as: ReviewParty | undefined): Promise<UserReviews> {
+export async function getUserReviews(
+  db: Db,
+  userId: string,
+  as: ReviewParty | undefined,
+): Promise<UserReviews> {
   if (!(await userExists(db, userId))) throw notFound('User not found');
   const [summary, rows] = await Promise.all([
     summariseReviewsOf(db, userId, as),

@@ -8,7 +8,7 @@ import {
   isReviewable,
   reviewPairsFor,
   REVIEWS_NOT_OPEN,
-  type Review,
+  type OrderReview,
   type ReviewParty,
 } from '../../../domain/reviews';
 import { toReview } from './review-views';
@@ -31,11 +31,7 @@ const NOT_A_PAIR = 'You cannot review this person for this order.';
  * a whole-number rating 1 to 5 and an optional comment. 404 for someone who may not see the order,
  * 409 before the order is finished or for a second review, 400 for anyone else to review.
  */
-export async function postReview(
-  db: Db,
-  actor: Actor,
-  body: ReviewSubmission,
-): Promise<Review & { orderId: string }> {
+export async function postReview(db: Db, actor: Actor, body: ReviewSubmission): Promise<OrderReview> {
   const found = await findOrderForReview(db, body.orderId);
   if (!found || !canViewOrder(actor, found)) throw notFound(ORDER_NOT_FOUND);
   const order = { ...found, status: orderStatusSchema.parse(found.status) };

@@ -10,7 +10,11 @@ export function toReview({ review, reviewerFirstName, reviewerLastName }: Review
     comment: review.comment,
     createdAt: review.createdAt.toISOString(),
     reviewerId: review.reviewerId,
-    reviewerName: displayName({ firstName: reviewerFirstName, lastName: reviewerLastName, role: reviewerRole }),
+    reviewerName: displayName({
+      firstName: reviewerFirstName,
+      lastName: reviewerLastName,
+      role: reviewerRole,
+    }),
     reviewerRole,
     revieweeId: review.revieweeId,
     revieweeRole: reviewPartySchema.parse(review.revieweeRole),

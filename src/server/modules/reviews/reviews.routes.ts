@@ -1,9 +1,9 @@
 import { errorBodySchema } from '../../../domain/errors';
 import { idParamsSchema } from '../../../domain/users';
 import {
+  orderReviewSchema,
   orderReviewsSchema,
   reviewBodySchema,
-  reviewSchema,
   userReviewsQuerySchema,
   userReviewsSchema,
 } from '../../../domain/reviews';
@@ -25,11 +25,14 @@ export function registerReviewRoutes(app: App, { db }: AppContext): void {
         summary:
           'Review another party of a delivered or completed order: buyer and seller, buyer and driver, seller and driver; once per order and person; rating a whole number 1 to 5',
         body: reviewBodySchema,
-        response: { 201: reviewSchema.extend({ orderId: reviewSchema.shape.id }), ...errors, 409: errorBodySchema },
+        response: {
+          201: orderReviewSchema,
+          ...errors,
+          409: errorBodySchema,
+        },
       },
     },
-    async (request, reply) =>
-      reply.status(201).send(await postReview(db, actorOf(request), request.body)),
+    async (request, reply) => reply.status(201).send(await postReview(db, actorOf(request), request.body)),
   );
 
   app.get(

@@ -57,13 +57,7 @@ async function scene(status: OrderStatus, options: { driver?: boolean } = {}): P
 
 type Party = 'buyer' | 'seller' | 'driver';
 
-function review(
-  from: TestUser,
-  s: Scene,
-  to: Party,
-  as_: Party,
-  extra: Record<string, unknown> = {},
-) {
+function review(from: TestUser, s: Scene, to: Party, as_: Party, extra: Record<string, unknown> = {}) {
   return as(t, from, {
     method: 'POST',
     url: '/api/reviews',
@@ -145,13 +139,25 @@ describe('who reviews whom', () => {
     const self = await as(t, s.buyer, {
       method: 'POST',
       url: '/api/reviews',
-      payload: { orderId: s.order.id, revieweeId: s.buyer.id, revieweeRole: 'buyer', reviewerRole: 'buyer', rating: 5 },
+      payload: {
+        orderId: s.order.id,
+        revieweeId: s.buyer.id,
+        revieweeRole: 'buyer',
+        reviewerRole: 'buyer',
+        rating: 5,
+      },
     });
     expect(self.statusCode).toBe(400);
     const outsider = await as(t, s.buyer, {
       method: 'POST',
       url: '/api/reviews',
-      payload: { orderId: s.order.id, revieweeId: s.stranger.id, revieweeRole: 'seller', reviewerRole: 'buyer', rating: 5 },
+      payload: {
+        orderId: s.order.id,
+        revieweeId: s.stranger.id,
+        revieweeRole: 'seller',
+        reviewerRole: 'buyer',
+        rating: 5,
+      },
     });
     expect(outsider.statusCode).toBe(400);
     // The roles sent must be the ones held on the order.
@@ -161,7 +167,13 @@ describe('who reviews whom', () => {
     const wrongReviewee = await as(t, s.buyer, {
       method: 'POST',
       url: '/api/reviews',
-      payload: { orderId: s.order.id, revieweeId: s.seller.id, revieweeRole: 'driver', reviewerRole: 'buyer', rating: 5 },
+      payload: {
+        orderId: s.order.id,
+        revieweeId: s.seller.id,
+        revieweeRole: 'driver',
+        reviewerRole: 'buyer',
+        rating: 5,
+      },
     });
     expect(wrongReviewee.statusCode).toBe(400);
     expect(wrongReviewee.json().fields).toHaveProperty('revieweeRole');
@@ -173,7 +185,9 @@ describe('who reviews whom', () => {
     expect((await review(s.buyer, s, 'driver', 'buyer')).statusCode).toBe(400);
     expect((await review(s.driver, s, 'seller', 'driver')).statusCode).toBe(404);
     const prompts = (await orderReviews(s.seller, s)).json<OrderReviewsJson>().prompts;
-    expect(prompts).toEqual([{ userId: s.buyer.id, name: 'Bea Buyer', role: 'buyer', reviewerRole: 'seller' }]);
+    expect(prompts).toEqual([
+      { userId: s.buyer.id, name: 'Bea Buyer', role: 'buyer', reviewerRole: 'seller' },
+    ]);
   });
 });
 
@@ -188,7 +202,9 @@ describe('once per order, reviewer and reviewee', () => {
     expect((await review(s.buyer, s, 'driver', 'buyer')).statusCode).toBe(201);
     expect((await review(s.seller, s, 'buyer', 'seller')).statusCode).toBe(201);
     const stored = await t.database.db.select().from(reviews).where(eq(reviews.orderId, s.order.id));
-    expect(stored.find((row) => row.reviewerId === s.buyer.id && row.revieweeId === s.seller.id)?.rating).toBe(4);
+    expect(
+      stored.find((row) => row.reviewerId === s.buyer.id && row.revieweeId === s.seller.id)?.rating,
+    ).toBe(4);
   });
 });
 
@@ -289,7 +305,9 @@ describe("a user's reviews", () => {
       await as(t, undefined, { method: 'GET', url: `/api/reviews/user/${s.buyer.id}?as=seller` })
     ).json<UserReviewsJson>();
     expect(asBuyer).toEqual({ averageRating: null, totalReviews: 0, reviews: [] });
-    const all = (await as(t, undefined, { method: 'GET', url: `/api/reviews/user/${s.buyer.id}` })).json<UserReviewsJson>();
+    const all = (
+      await as(t, undefined, { method: 'GET', url: `/api/reviews/user/${s.buyer.id}` })
+    ).json<UserReviewsJson>();
     expect(all).toMatchObject({ averageRating: 2, totalReviews: 1 });
 
     const unknown = await as(t, undefined, {

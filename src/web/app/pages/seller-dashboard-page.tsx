@@ -271,13 +271,21 @@ function SellerDashboard() {
           />
         </section>
 
-        <section ref={ordersRef} aria-labelledby="orders-heading" className="flex scroll-mt-20 flex-col gap-4">
+        <section
+          ref={ordersRef}
+          aria-labelledby="orders-heading"
+          className="flex scroll-mt-20 flex-col gap-4"
+        >
           <SectionHeading
             id="orders-heading"
             title="Orders"
             description="Orders of your products, newest first. Move pickup and self-delivered orders forward here."
           />
-          <SellerOrders key={requestedOrderId ?? 'latest'} sellerId={user.id} requestedId={requestedOrderId} />
+          <SellerOrders
+            key={requestedOrderId ?? 'latest'}
+            sellerId={user.id}
+            requestedId={requestedOrderId}
+          />
         </section>
       </div>
 

@@ -8,7 +8,9 @@ const ME = 'me';
 function apply(event: Parameters<typeof applyLiveEvent>[0]) {
   const invalidateQueries = vi.fn(async () => {});
   const notice = applyLiveEvent(event, { invalidateQueries }, ME);
-  const keys = invalidateQueries.mock.calls.map((call) => (call as unknown as [{ queryKey: unknown[] }])[0].queryKey);
+  const keys = invalidateQueries.mock.calls.map(
+    (call) => (call as unknown as [{ queryKey: unknown[] }])[0].queryKey,
+  );
   return { notice, keys };
 }
 
@@ -57,7 +59,11 @@ describe('applyLiveEvent', () => {
       senderId: 'buyer',
       senderName: 'Bea Buyer',
     });
-    expect(keys).toEqual([['/api/product-messages', 'p1'], ['/api/product-messages/threads'], ['/api/messages/unread']]);
+    expect(keys).toEqual([
+      ['/api/product-messages', 'p1'],
+      ['/api/product-messages/threads'],
+      ['/api/messages/unread'],
+    ]);
     expect(notice?.description).toBe('Bea Buyer wrote about Maple Desk.');
   });
 

@@ -47,19 +47,29 @@ export function applyLiveEvent(
       if (event.actorId === viewerId) return undefined;
       return event.status === 'pending'
         ? { title: 'New order', description: `${event.orderNumber} was placed.` }
-        : { title: 'Order updated', description: `${event.orderNumber} is now ${STATUS_BADGE[event.status]}.` };
+        : {
+            title: 'Order updated',
+            description: `${event.orderNumber} is now ${STATUS_BADGE[event.status]}.`,
+          };
     }
     case 'order.message': {
       invalidate(orderMessagesKey(event.orderId));
       invalidate(UNREAD_MESSAGES_KEY);
-      if (event.senderId === viewerId || isConversationShown(orderConversation(event.orderId))) return undefined;
-      return { title: 'New message', description: `${event.senderName} wrote about order ${event.orderNumber}.` };
+      if (event.senderId === viewerId || isConversationShown(orderConversation(event.orderId)))
+        return undefined;
+      return {
+        title: 'New message',
+        description: `${event.senderName} wrote about order ${event.orderNumber}.`,
+      };
     }
     case 'product.message': {
       invalidate([...PRODUCT_MESSAGES_KEY, event.productId]);
       invalidate(PRODUCT_THREADS_KEY);
       invalidate(UNREAD_MESSAGES_KEY);
-      if (event.senderId === viewerId || isConversationShown(productConversation(event.productId, event.buyerId)))
+      if (
+        event.senderId === viewerId ||
+        isConversationShown(productConversation(event.productId, event.buyerId))
+      )
         return undefined;
       return { title: 'New message', description: `${event.senderName} wrote about ${event.productName}.` };
     }

@@ -121,7 +121,10 @@ export function MessageBox({
             return (
               <div
                 key={message.id}
-                className={cn('flex max-w-[85%] flex-col gap-0.5', isOwn ? 'self-end items-end' : 'self-start')}
+                className={cn(
+                  'flex max-w-[85%] flex-col gap-0.5',
+                  isOwn ? 'self-end items-end' : 'self-start',
+                )}
                 data-testid="message"
               >
                 <p className="text-xs text-muted-foreground">
@@ -158,7 +161,8 @@ export function MessageBox({
           <p className="text-xs text-muted-foreground">
             {text.length >= SHOW_COUNT_FROM ? (
               <span id={countId}>
-                {text.length.toLocaleString('en-US')} / {MESSAGE_MAX_LENGTH.toLocaleString('en-US')} characters
+                {text.length.toLocaleString('en-US')} / {MESSAGE_MAX_LENGTH.toLocaleString('en-US')}{' '}
+                characters
               </span>
             ) : (
               'Enter sends, Shift+Enter adds a line'

@@ -81,7 +81,9 @@ describe('the order messages panel (docs/product-rules.md, Reviews and messages)
     expect(enter).toBe(false);
     await waitFor(() => expect(posts()).toHaveLength(1));
     expect(JSON.parse(String(posts()[0]?.[1]?.body))).toEqual({ orderId: ORDER, content: 'Thanks\nsee you' });
-    expect(await screen.findByText('Thanks see you', { normalizer: (t) => t.replace(/\s+/g, ' ') })).toBeVisible();
+    expect(
+      await screen.findByText('Thanks see you', { normalizer: (t) => t.replace(/\s+/g, ' ') }),
+    ).toBeVisible();
     await waitFor(() => expect(box()).toHaveProperty('value', ''));
   });
 

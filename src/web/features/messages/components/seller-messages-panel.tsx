@@ -26,7 +26,10 @@ function ThreadConversation({ thread, sellerId }: { thread: ProductThread; selle
     [thread.productId, thread.buyerId],
   );
   return (
-    <section aria-label={`Conversation with ${thread.buyerName} about ${thread.productName}`} className="flex flex-col gap-3">
+    <section
+      aria-label={`Conversation with ${thread.buyerName} about ${thread.productName}`}
+      className="flex flex-col gap-3"
+    >
       <div>
         <h3 className="font-semibold" data-testid="text-thread-title">
           {thread.buyerName}
@@ -34,7 +37,10 @@ function ThreadConversation({ thread, sellerId }: { thread: ProductThread; selle
         <p className="text-sm text-muted-foreground">About {thread.productName}</p>
       </div>
       <MessageBox
-        messages={messages.data?.map((message) => ({ ...message, senderLabel: `${thread.buyerName} · Buyer` }))}
+        messages={messages.data?.map((message) => ({
+          ...message,
+          senderLabel: `${thread.buyerName} · Buyer`,
+        }))}
         viewerId={sellerId}
         heightPx={PRODUCT_MESSAGES_HEIGHT_PX * 2}
         isLoading={messages.isLoading}
@@ -61,7 +67,8 @@ export function SellerMessagesPanel({ sellerId, initial }: { sellerId: string; i
   const [chosen, setChosen] = useState<ThreadRef | null>(initial ?? null);
   const list = threads.data ?? [];
   const selected =
-    list.find((thread) => chosen && threadKey(thread) === threadKey(chosen)) ?? (chosen ? undefined : list[0]);
+    list.find((thread) => chosen && threadKey(thread) === threadKey(chosen)) ??
+    (chosen ? undefined : list[0]);
 
   if (threads.isLoading)
     return (
@@ -73,7 +80,12 @@ export function SellerMessagesPanel({ sellerId, initial }: { sellerId: string; i
     return (
       <div role="alert" className="flex flex-col items-start gap-3 rounded-lg border p-4 text-sm">
         <span>Your messages could not be loaded.</span>
-        <Button variant="outline" size="sm" onClick={() => void threads.refetch()} disabled={threads.isFetching}>
+        <Button
+          variant="outline"
+          size="sm"
+          onClick={() => void threads.refetch()}
+          disabled={threads.isFetching}
+        >
           <RotateCw aria-hidden="true" />
           Try Again
         </Button>
@@ -120,7 +132,9 @@ export function SellerMessagesPanel({ sellerId, initial }: { sellerId: string; i
                   {thread.lastMessage.senderId === sellerId ? 'You: ' : ''}
                   {thread.lastMessage.content}
                 </span>
-                <span className="text-xs text-muted-foreground">{formatDateTime(thread.lastMessage.createdAt)}</span>
+                <span className="text-xs text-muted-foreground">
+                  {formatDateTime(thread.lastMessage.createdAt)}
+                </span>
               </button>
             </li>
           );

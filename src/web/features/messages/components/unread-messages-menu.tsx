@@ -18,7 +18,9 @@ export function conversationHref(thread: UnreadThread): string {
     const query = new URLSearchParams({ tab: 'messages', product: thread.productId, buyer: thread.buyerId });
     return `/seller/dashboard?${query}`;
   }
-  const page = { buyer: '/buyer/orders', seller: '/seller/dashboard', driver: '/driver/dashboard' }[thread.as];
+  const page = { buyer: '/buyer/orders', seller: '/seller/dashboard', driver: '/driver/dashboard' }[
+    thread.as
+  ];
   return `${page}?order=${encodeURIComponent(thread.orderId)}`;
 }
 
@@ -42,7 +44,13 @@ export function UnreadMessagesMenu() {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" className="relative" aria-label={label} data-testid="button-unread-messages">
+        <Button
+          variant="ghost"
+          size="icon"
+          className="relative"
+          aria-label={label}
+          data-testid="button-unread-messages"
+        >
           <MessageSquare aria-hidden="true" />
           {total > 0 ? (
             <span
@@ -61,8 +69,15 @@ export function UnreadMessagesMenu() {
           <p className="px-2 py-1.5 text-sm text-muted-foreground">No unread messages.</p>
         ) : (
           threads.map((thread) => (
-            <DropdownMenuItem key={`${thread.kind}-${thread.kind === 'order' ? thread.orderId : `${thread.productId}-${thread.buyerId}`}`} asChild>
-              <Link href={conversationHref(thread)} className="flex items-center justify-between gap-2" data-testid="link-unread-thread">
+            <DropdownMenuItem
+              key={`${thread.kind}-${thread.kind === 'order' ? thread.orderId : `${thread.productId}-${thread.buyerId}`}`}
+              asChild
+            >
+              <Link
+                href={conversationHref(thread)}
+                className="flex items-center justify-between gap-2"
+                data-testid="link-unread-thread"
+              >
                 <span className="truncate">{threadLabel(thread)}</span>
                 <span className="shrink-0 text-xs font-semibold tabular-nums">{thread.count} new</span>
               </Link>

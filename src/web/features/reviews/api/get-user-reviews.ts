@@ -13,7 +13,9 @@ export async function fetchUserReviews(
   signal?: AbortSignal,
 ): Promise<UserReviews> {
   const query = as ? `?as=${as}` : '';
-  return userReviewsSchema.parse(await apiGet(`/api/reviews/user/${encodeURIComponent(userId)}${query}`, signal));
+  return userReviewsSchema.parse(
+    await apiGet(`/api/reviews/user/${encodeURIComponent(userId)}${query}`, signal),
+  );
 }
 
 export function useUserReviews(userId: string | null, as?: ReviewParty) {

@@ -43,7 +43,8 @@ function ReviewForm({ orderId, prompt }: { orderId: string; prompt: ReviewPrompt
         comment: comment.trim() || undefined,
       },
       {
-        onSuccess: () => toast({ title: 'Review submitted', description: `Thank you for reviewing ${prompt.name}.` }),
+        onSuccess: () =>
+          toast({ title: 'Review submitted', description: `Thank you for reviewing ${prompt.name}.` }),
         onError: (error) => toastMutationError(error, SUBMIT_REVIEW_FAILED, { preferServerMessage: true }),
       },
     );
@@ -73,7 +74,13 @@ function ReviewForm({ orderId, prompt }: { orderId: string; prompt: ReviewPrompt
           data-testid="input-review-comment"
         />
       </div>
-      <Button type="submit" size="sm" className="self-start" disabled={submit.isPending} data-testid="button-submit-review">
+      <Button
+        type="submit"
+        size="sm"
+        className="self-start"
+        disabled={submit.isPending}
+        data-testid="button-submit-review"
+      >
         {submit.isPending ? 'Submitting...' : 'Submit Review'}
       </Button>
     </form>

@@ -25,7 +25,9 @@ export function SellerRating({ sellerId }: { sellerId: string }) {
       ) : (
         <>
           <Star className="size-4 text-muted-foreground" aria-hidden="true" />
-          <span className="text-muted-foreground">{reviews.isLoading ? 'Loading rating...' : 'No reviews yet'}</span>
+          <span className="text-muted-foreground">
+            {reviews.isLoading ? 'Loading rating...' : 'No reviews yet'}
+          </span>
         </>
       )}
     </p>

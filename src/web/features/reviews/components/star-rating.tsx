@@ -13,7 +13,10 @@ export function StarsShown({ rating, className }: { rating: number; className?: 
   return (
     <span className={cn('inline-flex text-amber-500', className)} aria-hidden="true">
       {STARS.map((n) => (
-        <Star key={n} className={cn('size-4', n <= filled ? 'fill-amber-400' : 'fill-transparent opacity-40')} />
+        <Star
+          key={n}
+          className={cn('size-4', n <= filled ? 'fill-amber-400' : 'fill-transparent opacity-40')}
+        />
       ))}
     </span>
   );
@@ -34,7 +37,12 @@ export function StarRatingInput({
 }) {
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
-    const step = event.key === 'ArrowRight' || event.key === 'ArrowUp' ? 1 : event.key === 'ArrowLeft' || event.key === 'ArrowDown' ? -1 : 0;
+    const step =
+      event.key === 'ArrowRight' || event.key === 'ArrowUp'
+        ? 1
+        : event.key === 'ArrowLeft' || event.key === 'ArrowDown'
+          ? -1
+          : 0;
     if (step === 0) return;
     event.preventDefault();
     const next = Math.min(RATING_MAX, Math.max(RATING_MIN, (value || 0) + step));
@@ -60,7 +68,10 @@ export function StarRatingInput({
             className="rounded-sm p-0.5 text-amber-500 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
             data-testid={`button-star-${n}`}
           >
-            <Star className={cn('size-6', n <= value ? 'fill-amber-400' : 'fill-transparent')} aria-hidden="true" />
+            <Star
+              className={cn('size-6', n <= value ? 'fill-amber-400' : 'fill-transparent')}
+              aria-hidden="true"
+            />
           </button>
         );
       })}

@@ -23,7 +23,11 @@ export function UserReviewsList({ userId }: { userId: string }) {
     );
   const { averageRating, totalReviews, reviews: list } = reviews.data;
   return (
-    <section aria-labelledby="profile-reviews-heading" className="flex flex-col gap-3" data-testid="section-profile-reviews">
+    <section
+      aria-labelledby="profile-reviews-heading"
+      className="flex flex-col gap-3"
+      data-testid="section-profile-reviews"
+    >
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 id="profile-reviews-heading" className="font-semibold">
           Reviews
@@ -44,7 +48,11 @@ export function UserReviewsList({ userId }: { userId: string }) {
       ) : (
         <ul className="flex max-h-72 flex-col gap-3 overflow-y-auto">
           {list.map((review) => (
-            <li key={review.id} className="flex flex-col gap-1 rounded-md border p-3 text-sm" data-testid="profile-review">
+            <li
+              key={review.id}
+              className="flex flex-col gap-1 rounded-md border p-3 text-sm"
+              data-testid="profile-review"
+            >
               <div className="flex flex-wrap items-center justify-between gap-2">
                 <span className="flex items-center gap-2">
                   <StarsShown rating={review.rating} />
