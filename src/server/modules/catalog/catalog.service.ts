@@ -41,7 +41,8 @@ const roundMiles = (miles: number | null) => (miles === null ? null : Math.round
 
 const productNotFound = () => notFound('Product not found');
 
-function toListItem({ product, ...seller }: ProductCardRow): ProductListItem {
+/** The fields every answer about a product carries, money as decimal strings. */
+export function productFieldsOf(product: ProductCardRow['product']) {
   return {
     id: product.id,
     sellerId: product.sellerId,
@@ -57,6 +58,12 @@ function toListItem({ product, ...seller }: ProductCardRow): ProductListItem {
     sellerDeliveryFee: product.sellerDeliveryFee === null ? null : money(product.sellerDeliveryFee),
     offerPickup: product.offerPickup,
     createdAt: product.createdAt.toISOString(),
+  };
+}
+
+function toListItem({ product, ...seller }: ProductCardRow): ProductListItem {
+  return {
+    ...productFieldsOf(product),
     // "first last", else the capitalised role word (docs/product-rules.md, Client behaviour).
     sellerName: displayName({
       firstName: seller.sellerFirstName,

@@ -2,6 +2,7 @@ import type { Db } from '../../db/client';
 import type { ObjectStorage } from '../../adapters/storage/object-storage';
 import { badRequest, conflict, notFound } from '../../platform/errors';
 import { canManageProduct } from '../../platform/policy';
+import { productFieldsOf } from '../catalog/catalog.service';
 import type { Actor } from '../../platform/sessions';
 import {
   PRODUCT_ALREADY_CANCELLED_MESSAGE,
@@ -49,20 +50,7 @@ export function imageUrlsOf(product: Pick<ProductRow, 'imageUrl'>, extras: reado
 
 export function toSellerProduct(product: ProductRow, extras: readonly ProductImageRow[]): SellerProduct {
   return {
-    id: product.id,
-    sellerId: product.sellerId,
-    name: product.name,
-    description: product.description,
-    price: money(product.price),
-    imageUrl: product.imageUrl,
-    category: product.category,
-    stock: product.stock,
-    available: product.available,
-    requiresTrailer: product.requiresTrailer,
-    sellerDelivery: product.sellerDelivery,
-    sellerDeliveryFee: product.sellerDeliveryFee === null ? null : money(product.sellerDeliveryFee),
-    offerPickup: product.offerPickup,
-    createdAt: product.createdAt.toISOString(),
+    ...productFieldsOf(product),
     updatedAt: product.updatedAt.toISOString(),
     imageUrls: imageUrlsOf(product, extras),
   };
