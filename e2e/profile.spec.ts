@@ -76,6 +76,8 @@ test.describe('profile (docs/product-rules.md, Account pages)', () => {
       await page.goto('/profile');
       const input = page.getByTestId('input-profile-image');
       const notices = page.getByTestId('upload-notices');
+      // The photo button is enabled once the uploader has loaded: only then can a person pick a file.
+      await expect(page.getByTestId('button-upload-photo')).toBeEnabled();
 
       await input.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
       await expect(notices).toContainText('You can only upload: image/*');

@@ -101,7 +101,9 @@ test.describe('the seller area (docs/product-rules.md, Seller listings)', () => 
     await page.getByRole('option', { name: 'Home & Garden' }).click();
     await dialog.getByLabel('Offer pickup').check();
 
-    // Three pictures through the uploader, then the last one moved to the front.
+    // Three pictures through the uploader (once it has loaded, as for a person), then the last one
+    // moved to the front.
+    await expect(dialog.getByTestId('button-add-images')).toBeEnabled();
     await dialog.getByTestId('input-product-images').setInputFiles([
       { name: 'red.png', mimeType: 'image/png', buffer: makePng(16, [200, 40, 40]) },
       { name: 'green.png', mimeType: 'image/png', buffer: makePng(16, [40, 160, 60]) },
