@@ -1,13 +1,115 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import fs from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+
+const outDir = path.resolve(import.meta.dirname, 'dist/web');
+
+/** Files that shrink when compressed; pictures and fonts are compressed already. */
+const TEXT_FILE = /\.(?:js|mjs|css|svg|json|txt|xml|webmanifest)$/;
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/**
+ * Writes a brotli (.br) and a gzip (.gz) copy beside every text file of the build, at the highest
+ * settings since it happens once; the server sends the copy the request accepts
+ * (docs/decisions/0014-first-load.md). A copy that would not be smaller is not written.
+ * index.html is left out: the server fills it in per request and compresses the result itself.
+ */
+function compressBuiltFiles(): Plugin {
+  let builtDir = outDir;
+  return {
+    name: 'compress-built-files',
+    apply: 'build',
+    configResolved(config) {
+      builtDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      const files = (await fs.readdir(builtDir, { recursive: true }))
+        .map((file) => path.join(builtDir, file))
+        .filter((file) => TEXT_FILE.test(file));
+      await Promise.all(
+        files.map(async (file) => {
+          const bytes = await fs.readFile(file);
+          const copies: [string, Buffer][] = [
+            [
+              `${file}.br`,
+              await brotli(bytes, {
+                params: {
+                  [zlib.constants.BROTLI_PARAM_MODE]: zlib.constants.BROTLI_MODE_TEXT,
+                  [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+                  [zlib.constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+                },
+              }),
+            ],
+            [`${file}.gz`, await gzip(bytes, { level: zlib.constants.Z_BEST_COMPRESSION })],
+          ];
+          for (const [copy, compressed] of copies) {
+            if (compressed.length < bytes.length) await fs.writeFile(copy, compressed);
+          }
+        }),
+      );
+    },
+  };
+}
+
+/**
+ * zod generates JSON Schema for the server's OpenAPI document; the browser never does, but zod
+ * wires the generators into every schema class, so no bundler can leave them out. In the browser
+ * build they are replaced by one that throws, which takes about 5 kB gzip off the first load
+ * (docs/decisions/0014-first-load.md). The build fails if zod (pinned) changes the lines replaced.
+ */
+function leaveOutZodJsonSchema(): Plugin {
+  const replacements: [string, string][] = [
+    [
+      'import * as processors from "../core/json-schema-processors.js";',
+      'import { aggregateChecks } from "../core/json-schema-processors.js";\n' +
+        'const processors = new Proxy({ aggregateChecks }, { get: (known, name) => known[name] ?? notInBrowser });',
+    ],
+    [
+      'import { createStandardJSONSchemaMethod, createToJSONSchemaMethod } from "../core/to-json-schema.js";',
+      'const notInBrowser = () => { throw new Error("JSON Schema generation is left out of the browser build (vite.config.ts)"); };\n' +
+        'const createStandardJSONSchemaMethod = () => notInBrowser;\nconst createToJSONSchemaMethod = () => notInBrowser;',
+    ],
+  ];
+  return {
+    name: 'leave-out-zod-json-schema',
+    apply: 'build',
+    transform: {
+      filter: { id: /[\\/]node_modules[\\/]zod[\\/]v4[\\/]classic[\\/]schemas\.js$/ },
+      handler(code) {
+        let result = code;
+        for (const [line, replacement] of replacements) {
+          if (!result.includes(line)) this.error(`zod changed: "${line}" is no longer in classic/schemas.js`);
+          result = result.replace(line, () => replacement);
+        }
+        return { code: result, map: null };
+      },
+    },
+  };
+}
 
 // The browser app. `npm run dev` serves it with the API proxied to a running server.
 export default defineConfig({
   root: path.resolve(import.meta.dirname, 'src/web'),
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), leaveOutZodJsonSchema(), compressBuiltFiles()],
   resolve: { alias: { '@domain': path.resolve(import.meta.dirname, 'src/domain') } },
-  build: { outDir: path.resolve(import.meta.dirname, 'dist/web'), emptyOutDir: true, sourcemap: false },
+  build: {
+    outDir,
+    emptyOutDir: true,
+    sourcemap: false,
+    rolldownOptions: {
+      output: {
+        // Everything the entry needs at once goes in one file: split into the many small chunks
+        // it shares with lazy pages, it compressed about 8 kB worse and cost a request each
+        // (docs/decisions/0014-first-load.md). Lazy pages keep their own chunks.
+        codeSplitting: { groups: [{ name: 'first-load', tags: ['$initial'] }] },
+      },
+    },
+  },
   server: { port: 5173, proxy: { '/api': 'http://localhost:5000', '/objects': 'http://localhost:5000' } },
 });

@@ -3,6 +3,7 @@
 import { spawnSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { SERVER_ENV, SERVER_NODE_FLAGS } from './server-node-flags.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const stampFile = path.join(root, 'dist/.build-stamp');
@@ -41,8 +42,9 @@ if (stamp === 0 || sourcesChangedSince(stamp)) {
 }
 
 const entry = process.argv.includes('--seed') ? 'dist/server/seed.js' : 'dist/server/main.js';
-const child = spawn(process.execPath, ['--enable-source-maps', path.join(root, entry)], {
+const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, path.join(root, entry)], {
   cwd: root,
+  env: { ...SERVER_ENV, ...process.env },
   stdio: 'inherit',
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

@@ -1,8 +1,7 @@
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -10,6 +9,17 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema';
+import {
+  createPglite,
+  DataDirLockedError,
+  EMBEDDED_SOCKET_PORT,
+  lockDataDir,
+  pgliteDir,
+  type EmbeddedProcessMessage,
+  type EmbeddedServerMessage,
+} from './embedded-database';
+
+export { DataDirLockedError };
 
 export type Schema = typeof schema;
 /**
@@ -21,6 +31,11 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /**
+   * How this process speaks to it: the pg driver (PostgreSQL, and the embedded database in its own
+   * process) or PGlite inside this process (tests, `npm run seed`, EMBEDDED_DATABASE=in-process).
+   */
+  driver: 'pg' | 'pglite';
   /** Where the embedded database lives; undefined for PostgreSQL and in-memory PGlite. */
   dataDir: string | undefined;
   ping(): Promise<void>;
@@ -28,8 +43,9 @@ export interface Database {
   /**
    * Hears NOTIFY on `channel` (docs/product-rules.md, Live updates): on PostgreSQL through a
    * dedicated connection of this process (a pooled one would be handed to other queries), which
-   * reconnects after a drop and then calls `onReconnect` so the caller can catch up; on PGlite in
-   * process. Notifications sent inside a transaction arrive once it commits, never if it rolls back.
+   * reconnects after a drop and then calls `onReconnect` so the caller can catch up; on the embedded
+   * database in its own process through the one connection; on PGlite in process directly.
+   * Notifications sent inside a transaction arrive once it commits, never if it rolls back.
    * Answers the function that stops listening.
    */
   listen(channel: string, handlers: NotificationHandlers): Promise<() => Promise<void>>;
@@ -52,58 +68,21 @@ export function migrationsFolder(): string {
   throw new Error('Cannot find the project root (package.json) to locate the migrations');
 }
 
-export class DataDirLockedError extends Error {
-  constructor(dir: string, pid: number) {
-    super(
-      `The data directory ${dir} is already in use by another marketplace process (pid ${pid}). ` +
-        'Stop that process first, or point DATA_DIR at another directory.',
-    );
-    this.name = 'DataDirLockedError';
-  }
-}
-
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * PGlite must never be opened from two processes: a lock file holding the owner's pid guards the
- * data directory. A lock left by a dead process is taken over.
- */
-function acquireLock(lockPath: string, dir: string): () => void {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = fs.openSync(lockPath, 'wx');
-      fs.writeSync(fd, String(process.pid));
-      fs.closeSync(fd);
-      return () => {
-        try {
-          if (fs.readFileSync(lockPath, 'utf8').trim() === String(process.pid)) fs.unlinkSync(lockPath);
-        } catch {
-          // already gone
-        }
-      };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = Number.parseInt(fs.readFileSync(lockPath, 'utf8').trim(), 10);
-      if (Number.isInteger(pid) && pid !== process.pid && isProcessAlive(pid))
-        throw new DataDirLockedError(dir, pid);
-      fs.rmSync(lockPath, { force: true });
-    }
-  }
-  throw new Error(`Could not lock the data directory ${dir}`);
-}
-
 export interface OpenOptions {
   /** postgres:// URL; when absent the embedded PGlite database is used. */
   databaseUrl?: string | undefined;
   /** Directory for PGlite files; absent means in memory (tests). */
   dataDir?: string | undefined;
+  /**
+   * Where the embedded database runs (docs/decisions/0016-embedded-database-process.md): in a
+   * process of its own, spoken to by the pg driver (`npm start`), or inside this one (the default:
+   * tests, `npm run seed`). Only a data directory can be opened in a process of its own.
+   */
+  embedded?: 'process' | 'in-process';
+  /** The built embedded database program; dist/server/embedded-db.js beside the built server by default. */
+  embeddedProgram?: string;
+  /** Called when the embedded database process ends without being asked to. */
+  onEmbeddedExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
   /** Where errors of idle PostgreSQL connections go; standard error by default. */
   onError?: (error: Error) => void;
 }
@@ -123,6 +102,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     return {
       db,
       kind: 'postgres',
+      driver: 'pg',
       dataDir: undefined,
       ping: async () => {
         await pool.query('select 1');
@@ -132,23 +112,21 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
         listenOnPostgres(databaseUrl, channel, handlers, options.onError ?? reportConnectionError),
     };
   }
-  let release = () => {};
-  let dbDir: string | undefined;
-  if (options.dataDir) {
-    fs.mkdirSync(options.dataDir, { recursive: true });
-    release = acquireLock(path.join(options.dataDir, 'db.lock'), options.dataDir);
-    dbDir = path.join(options.dataDir, 'db');
+  if (options.embedded === 'process') {
+    if (!options.dataDir)
+      throw new Error('The embedded database runs in a process of its own only on a data directory');
+    return openEmbeddedProcess(options.dataDir, options);
   }
+  let release = () => {};
+  if (options.dataDir) release = lockDataDir(options.dataDir);
   try {
-    // pg_trgm backs the product name search index (migration 0001); PostgreSQL ships it as contrib.
-    const extensions = { pg_trgm };
-    const client = dbDir ? new PGlite(dbDir, { extensions }) : new PGlite({ extensions });
-    await client.waitReady;
+    const client = await createPglite(options.dataDir ? pgliteDir(options.dataDir) : undefined);
     const db = drizzlePglite(client, { schema });
     let closed = false;
     return {
       db,
       kind: 'pglite',
+      driver: 'pglite',
       dataDir: options.dataDir,
       ping: async () => {
         await client.query('select 1');
@@ -174,6 +152,137 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
     release();
     throw error;
   }
+}
+
+/** The embedded database program built beside this file (dist/server/). */
+function builtEmbeddedProgram(): string {
+  return path.join(path.dirname(fileURLToPath(import.meta.url)), 'embedded-db.js');
+}
+
+/** How long the embedded database process may take to close PGlite before it is killed. */
+const EMBEDDED_CLOSE_TIMEOUT_MS = 8_000;
+
+/**
+ * Starts the embedded database process on `dataDir` and speaks to it with the pg driver
+ * (docs/decisions/0016-embedded-database-process.md). The pool holds one connection, as PGlite
+ * is one backend: queries queue, and a transaction has the database to itself until it ends, as
+ * when PGlite runs in this process.
+ */
+async function openEmbeddedProcess(dataDir: string, options: OpenOptions): Promise<Database> {
+  const program = options.embeddedProgram ?? builtEmbeddedProgram();
+  if (!fs.existsSync(program))
+    throw new Error(`The embedded database program ${program} is missing; build the server first`);
+  const child = fork(program, [dataDir], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // Not the server's own flags (a profiler, a debugger port). Its JavaScript makes little garbage:
+    // a small young generation; one V8 helper thread instead of four (fewer compiler threads, each
+    // with its own memory) (docs/decisions/0016-embedded-database-process.md, Memory).
+    execArgv: ['--enable-source-maps', '--max-semi-space-size=1', '--v8-pool-size=1'],
+    // V8 compiles PGlite's WebAssembly function by function as queries first need them; with
+    // glibc's defaults its compilers' freed memory stays resident (about 60 MB). Large blocks
+    // taken straight from the kernel go back to it when freed, and two malloc arenas at most.
+    env: { ...process.env, MALLOC_MMAP_THRESHOLD_: '32768', MALLOC_ARENA_MAX: '2' },
+  });
+  let closing = false;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const socketDir = await new Promise<string>((resolve, reject) => {
+    const onMessage = (message: EmbeddedProcessMessage) => {
+      if (message.type === 'ready') resolve(message.socketDir);
+      else if (message.type === 'failed')
+        reject(
+          message.locked
+            ? new DataDirLockedError(message.locked.dir, message.locked.pid)
+            : new Error(message.message),
+        );
+    };
+    child.on('message', onMessage);
+    child.once('error', reject);
+    child.once('exit', (code, signal) =>
+      reject(
+        new Error(
+          `The embedded database process ended before it was ready (${signal ?? `exit code ${code}`})`,
+        ),
+      ),
+    );
+  }).catch(async (error: unknown) => {
+    closing = true;
+    // The lock is free again only once the process has gone (one that never started has no exit).
+    if (child.pid !== undefined) await exited;
+    throw error;
+  });
+  child.on('exit', (code, signal) => {
+    if (closing) return;
+    (options.onEmbeddedExit ?? reportEmbeddedExit)(code, signal);
+  });
+
+  const pool = new pg.Pool({
+    host: socketDir,
+    port: EMBEDDED_SOCKET_PORT,
+    user: 'postgres',
+    database: 'postgres',
+    max: 1,
+    // The one connection stays open: PGlite has nothing to free, and reconnecting costs a start-up.
+    idleTimeoutMillis: 0,
+  });
+  pool.on('error', options.onError ?? reportConnectionError);
+  const channels = new Map<string, Set<NotificationHandlers>>();
+  // PGlite is one backend: a NOTIFY comes back on the connection whose transaction sent it, which
+  // is the pool's only one; the LISTEN of that backend outlives a reconnection of the socket.
+  pool.on('connect', (client) => {
+    client.on('notification', (message) => {
+      if (message.payload === undefined) return;
+      for (const handlers of channels.get(message.channel) ?? []) handlers.onNotify(message.payload);
+    });
+  });
+  let closed = false;
+  return {
+    db: drizzlePg(pool, { schema }),
+    kind: 'pglite',
+    driver: 'pg',
+    dataDir,
+    ping: async () => {
+      await pool.query('select 1');
+    },
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      try {
+        await pool.end();
+      } finally {
+        closing = true;
+        if (child.exitCode === null && child.signalCode === null) {
+          const message: EmbeddedServerMessage = { type: 'close' };
+          child.send(message);
+          const timer = setTimeout(() => child.kill('SIGKILL'), EMBEDDED_CLOSE_TIMEOUT_MS);
+          await exited;
+          clearTimeout(timer);
+        }
+      }
+    },
+    listen: async (channel, handlers) => {
+      if (!CHANNEL_NAME.test(channel)) throw new Error(`Not a channel name: ${channel}`);
+      let listeners = channels.get(channel);
+      if (!listeners) {
+        listeners = new Set();
+        channels.set(channel, listeners);
+        await pool.query(`LISTEN "${channel}"`);
+      }
+      listeners.add(handlers);
+      const own = listeners;
+      return async () => {
+        own.delete(handlers);
+        if (own.size > 0 || channels.get(channel) !== own) return;
+        channels.delete(channel);
+        if (!closed) await pool.query(`UNLISTEN "${channel}"`);
+      };
+    },
+  };
+}
+
+function reportEmbeddedExit(code: number | null, signal: NodeJS.Signals | null): void {
+  process.stderr.write(
+    `The embedded database process ended unexpectedly (${signal ?? `exit code ${code}`})\n`,
+  );
 }
 
 function reportConnectionError(error: Error): void {
@@ -244,7 +353,7 @@ async function listenOnPostgres(
 
 export async function migrateDatabase(database: Database): Promise<void> {
   const folder = migrationsFolder();
-  if (database.kind === 'postgres') {
+  if (database.driver === 'pg') {
     // Both adapters produce the same PgDatabase; the migrators only differ in their driver type.
     await migratePg(database.db as Parameters<typeof migratePg>[0], { migrationsFolder: folder });
   } else {

@@ -111,6 +111,19 @@ describe('renderIndexHtml', () => {
     expect(html).toContain('<meta name="marketplace-time-zone" content="Asia/Tokyo" />');
   });
 
+  it("asks for the page's largest picture from the start, escaped (docs/decisions/0014-first-load.md)", () => {
+    const meta = { title: 't', description: 'd', imageUrl: null, url: null, type: 'product' };
+    const html = renderIndexHtml('<html><head><title>x</title></head></html>', {
+      timeZone: 'UTC',
+      meta: { ...meta, preloadImage: '/objects/a"b.png' },
+    });
+    expect(html).toContain(
+      '<link rel="preload" as="image" href="/objects/a&quot;b.png" fetchpriority="high" />',
+    );
+    const none = renderIndexHtml('<html><head><title>x</title></head></html>', { timeZone: 'UTC', meta });
+    expect(none).not.toContain('rel="preload"');
+  });
+
   it('keeps a description to one line of at most 200 characters', () => {
     const long = `${'word '.repeat(80)}end`;
     const short = summarise(long);

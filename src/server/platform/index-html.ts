@@ -15,6 +15,11 @@ export interface PageMeta {
   url: string | null;
   /** og:type: "product" for a product page. */
   type: string;
+  /**
+   * The path of the page's largest picture, exactly as the page's <img> asks for it: fetched from
+   * the start instead of after the script and the API (docs/decisions/0014-first-load.md).
+   */
+  preloadImage?: string | null;
 }
 
 export const TIME_ZONE_META = 'marketplace-time-zone';
@@ -74,5 +79,10 @@ export function renderIndexHtml(template: string, options: { timeZone: string; m
         ]
       : [metaTag('name', 'twitter:card', 'summary')]),
   ];
+  if (meta.preloadImage) {
+    tags.push(
+      `<link rel="preload" as="image" href="${escapeHtml(meta.preloadImage)}" fetchpriority="high" />`,
+    );
+  }
   return html.replace('</head>', () => `  ${tags.join('\n    ')}\n  </head>`);
 }

@@ -1,11 +1,15 @@
-import type { ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { Toaster } from '../components/ui/toaster';
-import { TooltipProvider } from '../components/ui/tooltip';
 import { queryClient as defaultQueryClient } from '../lib/query-client';
 import { ThemeProvider } from '../lib/theme';
 
-/** Everything a page needs around it: data, theme, tooltips and the toast viewport. */
+/**
+ * The toast viewport (Radix) is not part of the first load (docs/decisions/0014-first-load.md);
+ * a toast raised before it arrives waits in the toast store and shows when it does.
+ */
+const Toaster = lazy(async () => ({ default: (await import('../components/ui/toaster')).Toaster }));
+
+/** Everything a page needs around it: data, theme and the toast viewport. */
 export function Providers({
   children,
   client = defaultQueryClient,
@@ -16,10 +20,10 @@ export function Providers({
   return (
     <QueryClientProvider client={client}>
       <ThemeProvider>
-        <TooltipProvider>
-          {children}
+        {children}
+        <Suspense fallback={null}>
           <Toaster />
-        </TooltipProvider>
+        </Suspense>
       </ThemeProvider>
     </QueryClientProvider>
   );

@@ -1,6 +1,46 @@
-import { lookup } from 'zipcodes';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { normaliseUsState, normaliseZipCode } from '../../../domain/addresses';
 import type { GeocodeInput, GeocodeResult, Geocoder } from './geocoder';
+
+interface ZipPlace {
+  latitude: number;
+  longitude: number;
+  city: string;
+  state: string;
+}
+
+/** A US ZIP code's entry in the package's data: `"zip":"60601","latitude":41.8858,...,"country":"US"`. */
+const US_ENTRY =
+  /"zip":"(\d{5})","latitude":(-?[\d.]+),"longitude":(-?[\d.]+),"city":"([^"]*)","state":"([A-Z]{2})","country":"US"/g;
+
+let places: Map<string, ZipPlace> | undefined;
+
+/**
+ * The US ZIP codes of the `zipcodes` package, read once on first use as data: evaluating the
+ * package's 5 MB of JavaScript object literals costs the server about 86 MB resident, reading the
+ * same file as text about 35 MB (docs/decisions/0016-embedded-database-process.md, Memory).
+ */
+function usPlaces(): Map<string, ZipPlace> {
+  if (places) return places;
+  const require = createRequire(import.meta.url);
+  const file = path.join(path.dirname(require.resolve('zipcodes')), 'codes.js');
+  const found = new Map<string, ZipPlace>();
+  for (const m of fs.readFileSync(file, 'utf8').matchAll(US_ENTRY)) {
+    const [, zip = '', latitude = '', longitude = '', city = '', state = ''] = m;
+    // Copies, not slices that would keep the whole file's text alive.
+    found.set(zip, {
+      latitude: Number(latitude),
+      longitude: Number(longitude),
+      city: [...city].join(''),
+      state,
+    });
+  }
+  if (found.size < 40_000) throw new Error(`The zipcodes data in ${file} is not in the expected form`);
+  places = found;
+  return found;
+}
 
 /**
  * The embedded default (docs/product-rules.md, Running modes and adapters): the centroid of the ZIP
@@ -13,8 +53,8 @@ export class ZipCentroidGeocoder implements Geocoder {
     const zipCode = normaliseZipCode(address.zipCode);
     const zip5 = /^\d{5}/.exec(zipCode)?.[0];
     if (!zip5) return null;
-    const place = lookup(zip5);
-    if (!place || place.country !== 'US') return null;
+    const place = usPlaces().get(zip5);
+    if (!place) return null;
     const state = normaliseUsState(address.state).toUpperCase();
     const city = address.city.trim();
     return {

@@ -115,16 +115,43 @@ export async function findProductCard(
   return row;
 }
 
+/**
+ * The cards of one page of products newest first: the page's ids are picked first (an index walk
+ * that stops at the page), and the cards' joins and the rating run for those rows only. Joined in
+ * one select, Postgres computes every column of the rows OFFSET skips too, the rating's subquery
+ * included: page 20 cost twenty pages.
+ */
+function cardsOfNewestPage(
+  db: Db,
+  conditions: (SQL | undefined)[],
+  query: { limit: number; offset: number },
+): Promise<ProductCardRow[]> {
+  const page = db
+    .select({ id: products.id, createdAt: products.createdAt })
+    .from(products)
+    .where(and(...conditions))
+    .orderBy(desc(products.createdAt), asc(products.id))
+    .limit(query.limit)
+    .offset(query.offset)
+    .as('page');
+  return db
+    .select(cardFields(null))
+    .from(page)
+    .innerJoin(products, eq(products.id, page.id))
+    .innerJoin(users, eq(users.id, products.sellerId))
+    .leftJoin(
+      sellerAddress,
+      and(eq(sellerAddress.userId, products.sellerId), eq(sellerAddress.isPrimary, true)),
+    )
+    .orderBy(desc(page.createdAt), asc(page.id));
+}
+
 /** GET /api/products: available products, newest first, filtered and paged in the database. */
 export async function listAvailableProductCards(
   db: Db,
   query: ProductFilters & { limit: number; offset: number },
 ): Promise<ProductCardRow[]> {
-  return selectCards(db, null)
-    .where(and(eq(products.available, true), ...filterConditions(query)))
-    .orderBy(desc(products.createdAt), asc(products.id))
-    .limit(query.limit)
-    .offset(query.offset);
+  return cardsOfNewestPage(db, [eq(products.available, true), ...filterConditions(query)], query);
 }
 
 /** The coordinates of a user's primary address, or null when it has none. */
@@ -242,11 +269,11 @@ export async function listUnlocatedProductCards(
     .select({ one: sql`1` })
     .from(addresses)
     .where(and(eq(addresses.userId, products.sellerId), hasPrimaryLocation(addresses)));
-  return selectCards(db, null)
-    .where(and(eq(products.available, true), not(sql`exists ${located}`), ...filterConditions(query)))
-    .orderBy(desc(products.createdAt), asc(products.id))
-    .limit(query.limit)
-    .offset(query.offset);
+  return cardsOfNewestPage(
+    db,
+    [eq(products.available, true), not(sql`exists ${located}`), ...filterConditions(query)],
+    query,
+  );
 }
 
 /** The extra images of a product in display order, without the main image (it is `imageUrl`). */

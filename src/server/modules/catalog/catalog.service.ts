@@ -8,10 +8,11 @@ import {
   type ProductListQuery,
 } from '../../../domain/catalog';
 import type { Category } from '../../../domain/categories';
-import { boundingBoxOf } from '../../../domain/geo';
+import { boundingBoxOf, type LatLng } from '../../../domain/geo';
 import { formatCents, parseCents } from '../../../domain/money';
 import { displayName } from '../../../domain/roles';
 import { notFound } from '../../platform/errors';
+import type { CachedAnswer, PublicAnswerCache } from '../../platform/public-cache';
 import type { Actor } from '../../platform/sessions';
 import {
   countProductsOfLocatedSellers,
@@ -81,7 +82,7 @@ function toListItem({ product, ...seller }: ProductCardRow): ProductListItem {
  * GET /api/products: anyone (docs/product-rules.md, Roles and permissions); available products only
  * (docs/product-rules.md, Catalog and distance).
  */
-export async function browseProducts(db: Db, query: ProductListQuery): Promise<ProductListItem[]> {
+async function browseProducts(db: Db, query: ProductListQuery): Promise<ProductListItem[]> {
   const rows = await listAvailableProductCards(db, query);
   return rows.map(toListItem);
 }
@@ -91,15 +92,15 @@ export async function browseProducts(db: Db, query: ProductListQuery): Promise<P
  * distance is the great-circle miles between the buyer's and the seller's primary addresses.
  * Nearest first, then newest. Products whose seller (or buyer) has no coordinates have no distance:
  * they come last, newest first, and are left out as soon as a maximum distance is asked for (below
- * 500, which means any).
+ * 500, which means any). The list as seen from `origin`: the buyer's primary address, null without
+ * coordinates.
  */
-export async function browseProductsByDistance(
+async function browseProductsFrom(
   db: Db,
-  actor: Actor,
+  origin: LatLng | null,
   query: ProductDistanceQuery,
 ): Promise<ProductListItem[]> {
   const maxDistance = distanceLimitOf(query.maxDistance);
-  const origin = await findPrimaryLocation(db, actor.id);
   if (!origin) {
     // Without the buyer's coordinates no product has a distance.
     if (maxDistance !== undefined) return [];
@@ -128,6 +129,46 @@ export async function browseProductsByDistance(
     );
   }
   return rows.map(toListItem);
+}
+
+/** Turns a list into the bytes sent (the route's compiled serialiser of its response schema). */
+export type SerializeList = (items: ProductListItem[]) => Buffer;
+
+/** What a list answer depends on besides the data: the query, normalised (500 miles is any). */
+function listKeyOf(query: ProductListQuery | ProductDistanceQuery): string {
+  const maxDistance = 'maxDistance' in query ? distanceLimitOf(query.maxDistance) : undefined;
+  return JSON.stringify([query.search ?? '', query.category ?? '', query.limit, query.offset, maxDistance]);
+}
+
+/**
+ * GET /api/products as sent, from the public cache (docs/decisions/0015-catalog-and-checkout-throughput.md):
+ * the same for every caller, so one answer per query serves them all until the catalog changes.
+ */
+export function browseProductsAnswer(
+  db: Db,
+  cache: PublicAnswerCache,
+  query: ProductListQuery,
+  serialize: SerializeList,
+): Promise<CachedAnswer> {
+  return cache.answer(`products ${listKeyOf(query)}`, async () => serialize(await browseProducts(db, query)));
+}
+
+/**
+ * GET /api/products/with-distance as sent: the answer depends on the buyer's place only, so buyers
+ * at the same place share it and buyers at different places each get their own.
+ */
+export async function browseProductsByDistanceAnswer(
+  db: Db,
+  cache: PublicAnswerCache,
+  actor: Actor,
+  query: ProductDistanceQuery,
+  serialize: SerializeList,
+): Promise<CachedAnswer> {
+  const origin = await findPrimaryLocation(db, actor.id);
+  const place = origin ? `${origin.latitude},${origin.longitude}` : 'nowhere';
+  return cache.answer(`near ${place} ${listKeyOf(query)}`, async () =>
+    serialize(await browseProductsFrom(db, origin, query)),
+  );
 }
 
 /**

@@ -6,20 +6,16 @@ import type { CurrentUser } from '@domain/users';
 import { BrandLink } from '../../components/brand';
 import { ThemeToggle } from '../../components/theme-toggle';
 import { Button } from '../../components/ui/button';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '../../components/ui/dropdown-menu';
+import { deferredControl } from '../../components/deferred-control';
 import { WithTooltip } from '../../components/ui/tooltip';
 import { signOut } from '../../lib/navigation';
 import { cn } from '../../lib/utils';
 import { CartSheet } from '../../features/cart/components/cart-sheet';
 import { RoleSwitcher } from '../../features/users/components/role-switcher';
 import { UserAvatar } from '../../features/users/components/user-avatar';
+
+/** The menu (Radix) is not part of the first load (docs/decisions/0014-first-load.md). */
+const AppHeaderMenu = deferredControl(async () => (await import('./app-header-menu')).AppHeaderMenu);
 
 /** The unread-message count (docs/product-rules.md, Reviews and messages), outside the first load. */
 const UnreadMessagesMenu = lazy(async () => ({
@@ -117,8 +113,10 @@ export function AppHeader({ user }: { user: CurrentUser }) {
             </Button>
           </WithTooltip>
 
-          <DropdownMenu>
-            <DropdownMenuTrigger asChild>
+          <AppHeaderMenu
+            user={user}
+            links={links}
+            trigger={
               <Button
                 variant="ghost"
                 size="icon"
@@ -128,44 +126,8 @@ export function AppHeader({ user }: { user: CurrentUser }) {
               >
                 <Menu aria-hidden="true" />
               </Button>
-            </DropdownMenuTrigger>
-            <DropdownMenuContent align="end" className="w-56">
-              {links.length > 0 ? (
-                <>
-                  <DropdownMenuLabel>Go to</DropdownMenuLabel>
-                  {links.map((link) => (
-                    <DropdownMenuItem key={link.href} asChild>
-                      <Link href={link.href} data-testid={`menu-${testIdForLink(link)}`}>
-                        {link.label}
-                      </Link>
-                    </DropdownMenuItem>
-                  ))}
-                  <DropdownMenuSeparator className="md:hidden" />
-                </>
-              ) : null}
-              <DropdownMenuItem asChild className="md:hidden">
-                <Link href="/profile" data-testid="menu-link-profile">
-                  {user.profileImageUrl ? (
-                    <UserAvatar user={user} className="size-5" />
-                  ) : (
-                    <UserRound aria-hidden="true" />
-                  )}
-                  Profile
-                </Link>
-              </DropdownMenuItem>
-              <DropdownMenuItem asChild className="md:hidden">
-                <Link href="/addresses" data-testid="menu-link-addresses">
-                  <MapPin aria-hidden="true" />
-                  My Addresses
-                </Link>
-              </DropdownMenuItem>
-              <DropdownMenuSeparator className="md:hidden" />
-              <DropdownMenuItem className="md:hidden" onSelect={signOut} data-testid="menu-button-logout">
-                <LogOut aria-hidden="true" />
-                Log out
-              </DropdownMenuItem>
-            </DropdownMenuContent>
-          </DropdownMenu>
+            }
+          />
         </div>
       </div>
     </header>

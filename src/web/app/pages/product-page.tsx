@@ -61,7 +61,7 @@ export function ProductPage() {
   useDocumentTitle(product.data?.name ?? (isNotFound ? 'Product not found' : 'Product'));
 
   let content;
-  if (product.isPending) content = <PageLoading label="Loading product..." />;
+  if (product.isPending) content = <PageLoading label="Loading product..." fillsPage />;
   else if (isNotFound) content = <ProductNotFound />;
   else if (product.isError) content = <ProductLoadFailed onRetry={() => void product.refetch()} />;
   else

@@ -5,7 +5,6 @@ import { cn } from '../../lib/utils';
 
 /** A panel that slides in from the right edge (Radix dialog underneath: focus trap, Escape, labels). */
 export const Sheet = SheetPrimitive.Root;
-export const SheetTrigger = SheetPrimitive.Trigger;
 
 export function SheetContent({
   className,

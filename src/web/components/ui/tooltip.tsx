@@ -1,6 +1,4 @@
-import type { ComponentProps, ReactNode } from 'react';
-import * as TooltipPrimitive from '@radix-ui/react-tooltip';
-import { cn } from '../../lib/utils';
+import { lazy, Suspense, type ReactNode } from 'react';
 
 /**
  * Tooltips open after 700 ms; moving between triggers within 300 ms skips the delay
@@ -9,44 +7,17 @@ import { cn } from '../../lib/utils';
 export const TOOLTIP_DELAY_MS = 700;
 export const TOOLTIP_SKIP_DELAY_MS = 300;
 
-export function TooltipProvider(props: ComponentProps<typeof TooltipPrimitive.Provider>) {
-  return (
-    <TooltipPrimitive.Provider
-      delayDuration={TOOLTIP_DELAY_MS}
-      skipDelayDuration={TOOLTIP_SKIP_DELAY_MS}
-      {...props}
-    />
-  );
-}
-
-export const Tooltip = TooltipPrimitive.Root;
-export const TooltipTrigger = TooltipPrimitive.Trigger;
-
-export function TooltipContent({
-  className,
-  sideOffset = 4,
-  ...props
-}: ComponentProps<typeof TooltipPrimitive.Content>) {
-  return (
-    <TooltipPrimitive.Portal>
-      <TooltipPrimitive.Content
-        sideOffset={sideOffset}
-        className={cn(
-          'z-50 overflow-hidden rounded-md bg-foreground px-3 py-1.5 text-xs text-background shadow-md data-[state=delayed-open]:animate-fade-in',
-          className,
-        )}
-        {...props}
-      />
-    </TooltipPrimitive.Portal>
-  );
-}
+/**
+ * The tooltip itself (Radix and its positioning) is not part of the first load
+ * (docs/decisions/0014-first-load.md): until it has arrived, the control shows without one.
+ */
+const LoadedTooltip = lazy(async () => ({ default: (await import('./loaded-tooltip')).LoadedTooltip }));
 
 /** Wraps one control with a tooltip showing `label` (the control keeps its own accessible name). */
 export function WithTooltip({ label, children }: { label: ReactNode; children: ReactNode }) {
   return (
-    <Tooltip>
-      <TooltipTrigger asChild>{children}</TooltipTrigger>
-      <TooltipContent>{label}</TooltipContent>
-    </Tooltip>
+    <Suspense fallback={children}>
+      <LoadedTooltip label={label}>{children}</LoadedTooltip>
+    </Suspense>
   );
 }

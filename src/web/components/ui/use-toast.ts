@@ -111,6 +111,9 @@ export function useToast() {
 
   useEffect(() => {
     listeners.add(setState);
+    // A toast raised between this render and now (the viewport mounts after the first load,
+    // docs/decisions/0014-first-load.md) is taken in here rather than missed.
+    setState(memoryState);
     return () => {
       listeners.delete(setState);
     };

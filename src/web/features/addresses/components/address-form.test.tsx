@@ -166,8 +166,11 @@ describe('AddressForm (docs/product-rules.md, Addresses, availability and slots;
     fireEvent.click(validateButton());
     const toastTitles = await screen.findAllByText('Validation unavailable');
     expect(toastTitles.length).toBeGreaterThan(0);
-    expect(screen.getAllByText('We could not verify this address, but you can still save it.').length).toBe(
-      2,
+    // The inline result and the toast (whose viewport loads after the first render).
+    await waitFor(() =>
+      expect(screen.getAllByText('We could not verify this address, but you can still save it.').length).toBe(
+        2,
+      ),
     );
     expect(screen.getByTestId('validation-result').getAttribute('data-status')).toBe('unavailable');
     expect(screen.queryByText(/Location found/)).toBeNull();
@@ -299,7 +302,7 @@ describe('AddressForm (docs/product-rules.md, Addresses, availability and slots;
     fill(springfield);
     fireEvent.click(screen.getByTestId('button-save-address'));
     expect(await screen.findByText('City must be a real place')).toBeVisible();
-    expect(screen.getByText(/^Failed to create address/)).toBeVisible();
+    expect(await screen.findByText(/^Failed to create address/)).toBeVisible();
   });
 
   it('edits an address with PATCH and toasts "Failed to update address" on failure', async () => {

@@ -1,29 +1,15 @@
-import { useState } from 'react';
-import { Link } from 'wouter';
-import { ShoppingBag, ShoppingCart, Trash } from 'lucide-react';
+import { lazy, Suspense, useRef, useState } from 'react';
+import { ShoppingCart } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
-import { ProductImage } from '../../../components/product-image';
-import {
-  Sheet,
-  SheetContent,
-  SheetDescription,
-  SheetFooter,
-  SheetHeader,
-  SheetTitle,
-  SheetTrigger,
-} from '../../../components/ui/sheet';
 import { WithTooltip } from '../../../components/ui/tooltip';
 import { dismissToasts } from '../../../components/ui/use-toast';
-import { formatPrice } from '../../../lib/format';
-import { useAuth } from '../../../lib/use-auth';
 import { cn } from '../../../lib/utils';
-import { useRefreshCartStock } from '../api/get-cart-stock';
-import { maxQuantityOf } from '../cart-store';
 import { useCart } from '../use-cart';
-import { CartLineNote } from './cart-line-note';
-import { QuantityControl } from './quantity-control';
 
-function itemsLabel(count: number): string {
+/** The panel (Radix dialog and the cart's lines) is not part of the first load (docs/decisions/0014-first-load.md). */
+const CartPanel = lazy(async () => ({ default: (await import('./cart-panel')).CartPanel }));
+
+export function itemsLabel(count: number): string {
   return count === 1 ? '1 item' : `${count} items`;
 }
 
@@ -32,11 +18,9 @@ function itemsLabel(count: number): string {
  * (docs/product-rules.md, Cart and checkout screens).
  */
 export function CartSheet() {
-  const { items, total, count, setQuantity, remove } = useCart();
-  const { user } = useAuth();
+  const { count } = useCart();
   const [open, setOpen] = useState(false);
-  const close = () => setOpen(false);
-  useRefreshCartStock(open);
+  const triggerRef = useRef<HTMLButtonElement>(null);
   const onOpenChange = (next: boolean) => {
     // An open sheet is modal: a toast over it would hide its buttons and could not be closed
     // (docs/product-rules.md, Client behaviour).
@@ -45,102 +29,35 @@ export function CartSheet() {
   };
 
   return (
-    <Sheet open={open} onOpenChange={onOpenChange}>
+    <>
       <WithTooltip label="Shopping cart">
-        <SheetTrigger asChild>
-          <Button
-            variant="ghost"
-            size="icon"
-            className="relative"
-            aria-label={`Shopping cart, ${itemsLabel(count)}`}
-            data-testid="button-cart"
+        <Button
+          ref={triggerRef}
+          variant="ghost"
+          size="icon"
+          className="relative"
+          aria-label={`Shopping cart, ${itemsLabel(count)}`}
+          aria-haspopup="dialog"
+          aria-expanded={open}
+          data-state={open ? 'open' : 'closed'}
+          onClick={() => onOpenChange(true)}
+          data-testid="button-cart"
+        >
+          <ShoppingCart aria-hidden="true" />
+          <span
+            data-testid="cart-count"
+            className={cn(
+              'absolute -right-0.5 -top-0.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-primary px-1 text-xs font-bold text-primary-foreground',
+              count === 0 && 'sr-only',
+            )}
           >
-            <ShoppingCart aria-hidden="true" />
-            <span
-              data-testid="cart-count"
-              className={cn(
-                'absolute -right-0.5 -top-0.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-primary px-1 text-xs font-bold text-primary-foreground',
-                count === 0 && 'sr-only',
-              )}
-            >
-              {count}
-            </span>
-          </Button>
-        </SheetTrigger>
+            {count}
+          </span>
+        </Button>
       </WithTooltip>
-
-      <SheetContent className="gap-0 p-0">
-        <SheetHeader className="border-b p-6">
-          <SheetTitle>Shopping Cart</SheetTitle>
-          <SheetDescription>
-            {count ? `${itemsLabel(count)} in your cart` : 'Your cart is empty'}
-          </SheetDescription>
-        </SheetHeader>
-
-        {items.length === 0 ? (
-          <div className="flex flex-1 flex-col items-center justify-center gap-4 p-6 text-center">
-            <ShoppingBag className="size-12 text-muted-foreground" aria-hidden="true" />
-            <Button variant="outline" onClick={close} data-testid="button-continue-shopping">
-              Continue Shopping
-            </Button>
-          </div>
-        ) : (
-          <>
-            <ul className="flex-1 divide-y overflow-y-auto px-6" data-testid="list-cart-sheet">
-              {items.map((item) => (
-                <li key={item.id} className="flex gap-3 py-4" data-testid={`cart-sheet-item-${item.id}`}>
-                  <div className="size-16 shrink-0 overflow-hidden rounded-md border bg-muted">
-                    <ProductImage src={item.imageUrl} alt="" />
-                  </div>
-                  <div className="flex min-w-0 flex-1 flex-col gap-2">
-                    <div className="flex items-start justify-between gap-2">
-                      <div className="min-w-0">
-                        <p className="truncate font-medium">{item.name}</p>
-                        <p className="text-sm text-muted-foreground">{formatPrice(item.price)} each</p>
-                      </div>
-                      <Button
-                        variant="ghost"
-                        size="icon"
-                        className="size-8 shrink-0 text-muted-foreground hover:text-destructive"
-                        onClick={() => remove(item.id)}
-                        aria-label={`Remove ${item.name} from cart`}
-                        data-testid={`button-remove-${item.id}`}
-                      >
-                        <Trash aria-hidden="true" />
-                      </Button>
-                    </div>
-                    <QuantityControl
-                      itemId={item.id}
-                      itemName={item.name}
-                      quantity={item.quantity}
-                      maximum={maxQuantityOf(item)}
-                      onChange={(quantity) => setQuantity(item.id, quantity)}
-                      size="sm"
-                    />
-                    <CartLineNote item={item} viewerId={user?.id ?? null} />
-                  </div>
-                </li>
-              ))}
-            </ul>
-            <SheetFooter className="border-t p-6">
-              <div className="flex items-center justify-between text-lg font-semibold">
-                <span>Total</span>
-                <span data-testid="text-cart-total">{formatPrice(total)}</span>
-              </div>
-              <Button asChild size="lg">
-                <Link href="/checkout" onClick={close} data-testid="link-checkout">
-                  Proceed to Checkout
-                </Link>
-              </Button>
-              <Button asChild variant="outline">
-                <Link href="/cart" onClick={close} data-testid="link-view-cart">
-                  View Cart
-                </Link>
-              </Button>
-            </SheetFooter>
-          </>
-        )}
-      </SheetContent>
-    </Sheet>
+      <Suspense fallback={null}>
+        <CartPanel open={open} onOpenChange={onOpenChange} triggerRef={triggerRef} />
+      </Suspense>
+    </>
   );
 }

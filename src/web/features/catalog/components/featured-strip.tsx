@@ -42,9 +42,9 @@ export function FeaturedStrip({ onAdd }: { onAdd: (product: ProductListItem) => 
         className="-mx-4 flex snap-x snap-mandatory scroll-px-4 gap-4 overflow-x-auto px-4 pb-4 sm:mx-0 sm:grid sm:snap-none sm:grid-cols-2 sm:overflow-visible sm:px-0 lg:grid-cols-4"
         data-testid="list-featured-products"
       >
-        {products.data.map((product) => (
+        {products.data.map((product, index) => (
           <li key={product.id} className="flex w-64 shrink-0 snap-start sm:w-auto [&>article]:w-full">
-            <ProductCard product={product} onAdd={onAdd} />
+            <ProductCard product={product} onAdd={onAdd} isFirst={index === 0} />
           </li>
         ))}
       </ul>

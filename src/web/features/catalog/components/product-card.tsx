@@ -12,9 +12,12 @@ export function ProductCard({
   product,
   onAdd,
   viewerId = null,
+  isFirst = false,
 }: {
   product: ProductListItem;
   onAdd: (product: ProductListItem) => void;
+  /** The first card of its list: its picture is the largest above the fold, fetched first. */
+  isFirst?: boolean;
   /** Who is looking; a seller's own products cannot be added (docs/product-rules.md, Checkout and orders). */
   viewerId?: string | null;
 }) {
@@ -31,6 +34,7 @@ export function ProductCard({
         <ProductImage
           src={product.imageUrl}
           alt=""
+          isPriority={isFirst}
           className="transition-transform duration-300 group-hover:scale-[1.03]"
         />
         <div className="absolute left-3 top-3 flex flex-wrap gap-1.5">

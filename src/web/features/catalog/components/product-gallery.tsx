@@ -25,6 +25,7 @@ export function ProductGallery({ name, imageUrls }: ProductGalleryProps) {
         data-testid="product-main-image"
       >
         <ProductImage
+          isPriority
           src={imageUrls[index]}
           alt={count > 1 ? `${name}, image ${index + 1} of ${count}` : name}
         />

@@ -86,9 +86,9 @@ export function ProductGrid({
     content = (
       <>
         <ul className="grid grid-cols-1 gap-6 sm:grid-cols-2 lg:grid-cols-3 xl:grid-cols-4">
-          {products.map((product) => (
+          {products.map((product, index) => (
             <li key={product.id} className="flex [&>article]:w-full">
-              <ProductCard product={product} onAdd={onAdd} viewerId={viewerId} />
+              <ProductCard product={product} onAdd={onAdd} viewerId={viewerId} isFirst={index === 0} />
             </li>
           ))}
         </ul>

@@ -1,19 +1,14 @@
 import { ChevronDown } from 'lucide-react';
-import { capitalise, roleSchema, sortRoles } from '@domain/roles';
+import { capitalise, sortRoles } from '@domain/roles';
 import type { CurrentUser } from '@domain/users';
 import { Button } from '../../../components/ui/button';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuLabel,
-  DropdownMenuRadioGroup,
-  DropdownMenuRadioItem,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '../../../components/ui/dropdown-menu';
+import { deferredControl } from '../../../components/deferred-control';
 import { cn } from '../../../lib/utils';
 import { useUpdateRole } from '../api/update-role';
 import { RoleIcon } from './role-icon';
+
+/** The dropdown (Radix) is not part of the first load (docs/decisions/0014-first-load.md). */
+const RoleSwitcherMenu = deferredControl(async () => (await import('./role-switcher-menu')).RoleSwitcherMenu);
 
 /**
  * A static label with one granted role, a dropdown of the granted roles with several. Choosing
@@ -40,8 +35,11 @@ export function RoleSwitcher({ user, className }: { user: CurrentUser; className
   }
 
   return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
+    <RoleSwitcherMenu
+      role={user.role}
+      roles={roles}
+      onChoose={(role) => updateRole.mutate(role)}
+      trigger={
         <Button
           variant="outline"
           size="sm"
@@ -54,25 +52,7 @@ export function RoleSwitcher({ user, className }: { user: CurrentUser; className
           {capitalise(user.role)}
           <ChevronDown aria-hidden="true" className="opacity-60" />
         </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="start">
-        <DropdownMenuLabel>Switch role</DropdownMenuLabel>
-        <DropdownMenuSeparator />
-        <DropdownMenuRadioGroup
-          value={user.role}
-          onValueChange={(value) => {
-            const parsed = roleSchema.safeParse(value);
-            if (parsed.success && parsed.data !== user.role) updateRole.mutate(parsed.data);
-          }}
-        >
-          {roles.map((role) => (
-            <DropdownMenuRadioItem key={role} value={role} data-testid={`role-option-${role}`}>
-              <RoleIcon role={role} />
-              {capitalise(role)}
-            </DropdownMenuRadioItem>
-          ))}
-        </DropdownMenuRadioGroup>
-      </DropdownMenuContent>
-    </DropdownMenu>
+      }
+    />
   );
 }

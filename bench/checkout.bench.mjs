@@ -1,0 +1,527 @@
+// The checkout benchmark (issue 13, item 6): N buyers at once quote, start a payment and pay it
+// with the test provider's succeeding card, over HTTP against the built server
+// (dist/server/main.js), on a few hot products everyone wants and many cold ones. Then it checks
+// the books: no product sold more than it had, stock never negative, every succeeded payment has
+// its orders, and the units sold are the orders' quantities.
+//
+//   npm run bench:checkout                 PGlite, and PostgreSQL too when TEST_DATABASE_URL is set
+//   node bench/checkout.bench.mjs --db=postgres --buyers=64 --seconds=20
+//
+// Sessions are written straight into the database with cookies signed by the server's secret, so
+// no password hashing happens in the measured window. Everything runs on 127.0.0.1 and stops by
+// itself. Results: bench/results/checkout.md (and printed).
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const MIGRATIONS = path.join(ROOT, 'src/server/db/migrations');
+const SERVER = path.join(ROOT, 'dist/server/main.js');
+const RESULTS = path.join(ROOT, 'bench/results/checkout.md');
+const RUN_LIMIT_MS = 10 * 60 * 1000;
+
+const args = Object.fromEntries(
+  process.argv.slice(2).map((arg) => {
+    const [key, value = 'true'] = arg.replace(/^--/, '').split('=');
+    return [key, value];
+  }),
+);
+const BUYERS = Number(args.buyers ?? 64);
+const SECONDS = Number(args.seconds ?? 20);
+const WARMUP_SECONDS = Number(args.warmup ?? 3);
+const SELLERS = 100;
+const HOT_PRODUCTS = 5;
+const HOT_STOCK = Number(args['hot-stock'] ?? 20);
+const COLD_PRODUCTS = 2000;
+const COLD_STOCK = 1000;
+/** One checkout in this many buys a hot product. */
+const HOT_SHARE = 0.3;
+const adminUrl = process.env.TEST_DATABASE_URL;
+const databases = (args.db ?? (adminUrl ? 'pglite,postgres' : 'pglite')).split(',');
+/** --label=before: the name of this run's column in the results (kept from earlier runs). */
+const LABEL = args.label ?? 'this run';
+
+const children = new Set();
+const cleanups = [];
+const stopChildren = () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+};
+const watchdog = setTimeout(() => {
+  process.stderr.write('The checkout benchmark ran too long; stopping.\n');
+  stopChildren();
+  process.exit(1);
+}, RUN_LIMIT_MS);
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.on(signal, () => {
+    stopChildren();
+    process.exit(130);
+  });
+const log = (line) => process.stdout.write(`${line}\n`);
+
+// --- Data --------------------------------------------------------------------------------------
+
+/** A version-4-shaped uuid from md5 (the API accepts only those as ids); md5Uuid below is the same. */
+const uuidOf = (text) => `overlay(overlay(md5(${text}) placing '4' from 13) placing '8' from 17)::uuid`;
+const uuid = (kind, i) => uuidOf(`'bench-${kind}-' || ${i}`);
+
+/** Sellers and buyers around the Loop, the hot and the cold products, and the buyers' sessions. */
+function fillStatements(sessions) {
+  return [
+    `insert into users (id, email, first_name, last_name, role, roles)
+     select ${uuid('seller', 'i')}, 'bench-seller-' || i || '@example.com', 'Seller', 'No ' || i, 'seller',
+            ARRAY['buyer','seller']::text[]
+     from generate_series(1, ${SELLERS}) i`,
+    `insert into users (id, email, first_name, last_name, role, roles)
+     select ${uuid('buyer', 'i')}, 'bench-buyer-' || i || '@example.com', 'Buyer', 'No ' || i, 'buyer',
+            ARRAY['buyer']::text[]
+     from generate_series(1, ${BUYERS}) i`,
+    `insert into addresses (id, user_id, address_line1, city, state, zip_code, latitude, longitude, is_verified, is_primary)
+     select ${uuidOf("'bench-address-' || u.email")}, u.id, (100 + n) || ' W Bench St', 'Chicago', 'IL', '60601',
+            41.8781 + (n % 40 - 20) * 0.005, -87.6298 + (n % 37 - 18) * 0.005, true, true
+     from (select id, email, row_number() over (order by email) as n from users where email like 'bench-%') u`,
+    `insert into products (id, seller_id, name, description, price, category, stock, available)
+     select ${uuid('product', 'i')}, ${uuid('seller', `1 + i % ${SELLERS}`)},
+            case when i <= ${HOT_PRODUCTS} then 'Hot Lantern ' || i else 'Cold Chair ' || i end,
+            'A benchmark product.', 10 + (i % 50), 'Furniture',
+            case when i <= ${HOT_PRODUCTS} then ${HOT_STOCK} else ${COLD_STOCK} end, true
+     from generate_series(1, ${HOT_PRODUCTS + COLD_PRODUCTS}) i`,
+    `insert into sessions (sid, sess, user_id, expire) values ${sessions
+      .map((s) => `('${s.sid}', '{"userId":"${s.userId}"}'::jsonb, '${s.userId}', now() + interval '1 day')`)
+      .join(', ')}`,
+    'analyze',
+  ];
+}
+
+/** The uuid `uuidOf` gives in SQL, computed here. */
+function md5Uuid(text) {
+  const md5 = crypto.createHash('md5').update(text).digest('hex');
+  const hex = `${md5.slice(0, 12)}4${md5.slice(13, 16)}8${md5.slice(17)}`;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** A cookie as @fastify/cookie signs it: value.base64(HMAC-SHA256(value)) without padding. */
+function signedCookie(sid, secret) {
+  const mac = crypto.createHmac('sha256', secret).update(sid).digest('base64').replace(/=+$/, '');
+  return `sid=${encodeURIComponent(`${sid}.${mac}`)}`;
+}
+
+function buyersOf(secret) {
+  return Array.from({ length: BUYERS }, (_, k) => {
+    const i = k + 1;
+    const email = `bench-buyer-${i}@example.com`;
+    const sid = crypto.randomBytes(32).toString('base64url');
+    return {
+      userId: md5Uuid(`bench-buyer-${i}`),
+      addressId: md5Uuid(`bench-address-${email}`),
+      sid,
+      cookie: signedCookie(sid, secret),
+    };
+  });
+}
+
+const productId = (i) => md5Uuid(`bench-product-${i}`);
+
+async function preparePglite(dataDir, sessions) {
+  const client = new PGlite(path.join(dataDir, 'db'), { extensions: { pg_trgm } });
+  await client.waitReady;
+  try {
+    await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS });
+    for (const statement of fillStatements(sessions)) await client.exec(statement);
+    const version = (await client.query('select version()')).rows[0].version.split(' on ')[0];
+    return { env: {}, version: `PGlite (${version})`, query: undefined };
+  } finally {
+    await client.close();
+  }
+}
+
+async function preparePostgres(sessions) {
+  const host = new URL(adminUrl).hostname;
+  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host))
+    throw new Error(`The benchmark only talks to this machine; TEST_DATABASE_URL points at ${host}`);
+  const name = `mkt_bench_${crypto.randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  cleanups.push(async () => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    await client.query(`drop database if exists "${name}" with (force)`);
+    await client.end();
+  });
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const pool = new pg.Pool({ connectionString: url.href, max: 1 });
+  try {
+    await migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS });
+    for (const statement of fillStatements(sessions)) await pool.query(statement);
+    const version = (await pool.query('show server_version')).rows[0].server_version;
+    return { env: { DATABASE_URL: url.href }, version: `PostgreSQL ${version}` };
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Reads the books after the run: on PGlite once the server has stopped (it is single-process). */
+async function withDatabase(kind, prepared, dataDir, use) {
+  if (kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: prepared.env.DATABASE_URL, max: 1 });
+    try {
+      return await use(async (text) => (await pool.query(text)).rows);
+    } finally {
+      await pool.end();
+    }
+  }
+  const client = new PGlite(path.join(dataDir, 'db'), { extensions: { pg_trgm } });
+  await client.waitReady;
+  try {
+    return await use(async (text) => (await client.query(text)).rows);
+  } finally {
+    await client.close();
+  }
+}
+
+// --- Processes and HTTP ------------------------------------------------------------------------
+
+function startServer(env) {
+  const child = spawn(process.execPath, [SERVER], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server did not start in time:\n${output}`)), 90_000);
+    child.stdout.on('data', (chunk) => {
+      output += chunk.toString();
+      const match = /is running at http:\/\/[^:]+:(\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, port: Number(match[1]), output: () => output });
+      }
+    });
+    child.stderr.on('data', (chunk) => (output += chunk.toString()));
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+/** CPU milliseconds (user + system) a process has used so far, from /proc (Linux). */
+function cpuMsOf(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime are fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+async function stopProcess(child) {
+  if (child.exitCode !== null) return;
+  await new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+}
+
+function post(port, agent, urlPath, cookie, body) {
+  return new Promise((resolve, reject) => {
+    const payload = Buffer.from(JSON.stringify(body));
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: urlPath,
+        agent,
+        headers: { cookie, 'content-type': 'application/json', 'content-length': payload.length },
+      },
+      (res) => {
+        const chunks = [];
+        res.on('data', (chunk) => chunks.push(chunk));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          let json;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode, json, text });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.setTimeout(60_000, () => req.destroy(new Error('request timed out')));
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+// --- The load ----------------------------------------------------------------------------------
+
+const CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Bench Buyer' };
+
+/**
+ * Every buyer checks out one product after another until the time is up: quote, start the
+ * payment, pay. Answers the counts and the latency of each whole checkout that was paid.
+ */
+async function runBuyers(port, buyers, seconds, random) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: buyers.length });
+  const stats = { paid: 0, paidUnits: 0, soldOut: 0, failed: 0, failures: new Map(), latencies: [] };
+  const fail = (what) => {
+    stats.failed++;
+    stats.failures.set(what, (stats.failures.get(what) ?? 0) + 1);
+  };
+  const deadline = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    buyers.map(async (buyer) => {
+      while (performance.now() < deadline) {
+        const hot = random() < HOT_SHARE;
+        const index = hot
+          ? 1 + Math.floor(random() * HOT_PRODUCTS)
+          : HOT_PRODUCTS + 1 + Math.floor(random() * COLD_PRODUCTS);
+        const quantity = 1 + Math.floor(random() * 2);
+        const body = {
+          items: [{ productId: productId(index), quantity }],
+          isPickup: false,
+          deliveryAddressId: buyer.addressId,
+        };
+        const t0 = performance.now();
+        try {
+          const quote = await post(port, agent, '/api/checkout/quote', buyer.cookie, body);
+          if (quote.status !== 200) {
+            fail(`quote ${quote.status} ${quote.json?.message ?? ''}`);
+            continue;
+          }
+          if (quote.json?.problems?.length) {
+            stats.soldOut++;
+            continue;
+          }
+          const payment = await post(port, agent, '/api/payments', buyer.cookie, body);
+          if (payment.status !== 201) {
+            if (payment.status === 409 || payment.json?.quote?.problems?.length) stats.soldOut++;
+            else fail(`payment ${payment.status} ${payment.json?.code ?? ''}`);
+            continue;
+          }
+          const confirmed = await post(
+            port,
+            agent,
+            `/api/payments/${payment.json.paymentId}/confirm`,
+            buyer.cookie,
+            CARD,
+          );
+          if (
+            confirmed.status === 200 &&
+            Array.isArray(confirmed.json?.orders) &&
+            confirmed.json.orders.length
+          ) {
+            stats.paid += confirmed.json.orders.length;
+            stats.paidUnits += quantity;
+            stats.latencies.push(performance.now() - t0);
+          } else if (confirmed.status === 409) {
+            // Sold out between the payment and its confirmation: refunded, no order.
+            stats.soldOut++;
+          } else {
+            fail(`confirm ${confirmed.status} ${confirmed.json?.code ?? confirmed.text.slice(0, 80)}`);
+          }
+        } catch (error) {
+          fail(error.message);
+        }
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  agent.destroy();
+  stats.latencies.sort((a, b) => a - b);
+  const at = (q) =>
+    stats.latencies[Math.min(stats.latencies.length - 1, Math.ceil(q * stats.latencies.length) - 1)] ?? 0;
+  return {
+    ...stats,
+    seconds: elapsed,
+    ordersPerSecond: stats.paid / elapsed,
+    p50: at(0.5),
+    p95: at(0.95),
+    p99: at(0.99),
+  };
+}
+
+/** A deterministic random stream, so runs buy the same things in the same order. */
+function seeded(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The books after the run: what must hold whatever the load did. */
+async function audit(query) {
+  const [stock] = await query(`
+    select count(*) filter (where p.stock < 0)::int as negative,
+           count(*) filter (where p.stock + coalesce(s.units, 0) <> (case when p.name like 'Hot%' then ${HOT_STOCK} else ${COLD_STOCK} end))::int as mismatched,
+           coalesce(sum(s.units), 0)::int as units,
+           count(*) filter (where p.name like 'Hot%' and p.stock = 0)::int as hot_sold_out
+    from products p
+    left join (select oi.product_id, sum(oi.quantity) as units from order_items oi
+               join orders o on o.id = oi.order_id group by oi.product_id) s on s.product_id = p.id
+    where p.name like 'Hot%' or p.name like 'Cold%'`);
+  const [payments] = await query(`
+    select count(*) filter (where p.status = 'succeeded')::int as succeeded,
+           count(*) filter (where p.status = 'succeeded' and not exists (select 1 from orders o where o.payment_id = p.id)
+                            and not exists (select 1 from refunds r where r.payment_id = p.id))::int as without_orders,
+           (select count(*)::int from orders) as orders
+    from payments p`);
+  return { ...stock, ...payments };
+}
+
+// --- The run -----------------------------------------------------------------------------------
+
+async function benchDatabase(kind) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mkt-checkout-bench-'));
+  cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const secret = crypto.randomBytes(32).toString('hex');
+  const buyers = buyersOf(secret);
+  log(
+    `\n[${kind}] ${SELLERS} sellers, ${HOT_PRODUCTS} hot and ${COLD_PRODUCTS} cold products, ${BUYERS} buyers…`,
+  );
+  const prepared = kind === 'postgres' ? await preparePostgres(buyers) : await preparePglite(dataDir, buyers);
+  const server = await startServer({
+    PATH: process.env.PATH,
+    NODE_ENV: 'production',
+    SESSION_SECRET: secret,
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    DEMO_DATA: 'off',
+    ALLOW_TEST_PAYMENTS: 'true',
+    LOG_LEVEL: 'warn',
+    ...prepared.env,
+  });
+  let result;
+  try {
+    if (WARMUP_SECONDS > 0) await runBuyers(server.port, buyers.slice(0, 8), WARMUP_SECONDS, seeded(7));
+    const cpuBefore = cpuMsOf(server.child.pid);
+    result = await runBuyers(server.port, buyers, SECONDS, seeded(42));
+    // What one paid order costs the server's thread, whatever else runs on the machine.
+    result.serverCpuMsPerOrder = (cpuMsOf(server.child.pid) - cpuBefore) / Math.max(1, result.paid);
+    log(
+      `[${kind}] ${result.paid} orders paid in ${result.seconds.toFixed(1)} s: ${result.ordersPerSecond.toFixed(0)}/s, ` +
+        `p50 ${result.p50.toFixed(0)} ms, p99 ${result.p99.toFixed(0)} ms; ${result.soldOut} sold out, ${result.failed} failed; ` +
+        `server CPU ${result.serverCpuMsPerOrder.toFixed(1)} ms an order`,
+    );
+    for (const [what, n] of result.failures) log(`  ${n} × ${what}`);
+  } finally {
+    await stopProcess(server.child);
+  }
+  const books = await withDatabase(kind, prepared, dataDir, audit);
+  log(`[${kind}] books: ${JSON.stringify(books)}`);
+  return { kind, version: prepared.version, result, books };
+}
+
+function report(runs, started, startLoad) {
+  const cpu = os.cpus();
+  const command =
+    process.env.npm_lifecycle_event === 'bench:checkout'
+      ? `npm run bench:checkout ${process.argv.slice(2).join(' ')}`.trim()
+      : `node bench/checkout.bench.mjs ${process.argv.slice(2).join(' ')}`.trim();
+  const previous = fs.existsSync(RESULTS) ? fs.readFileSync(RESULTS, 'utf8') : '';
+  const kept = previous.split('\n## Earlier runs\n')[1]?.trim() ?? '';
+  const lines = [
+    '# Checkout benchmark',
+    '',
+    `Run ${new Date(started).toISOString()} with \`${command}\`${adminUrl ? ' (TEST_DATABASE_URL set)' : ''} (${LABEL}).`,
+    '',
+    `- Machine: ${cpu[0]?.model ?? 'unknown CPU'}, ${cpu.length} logical CPUs, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.type()} ${os.release()}, Node ${process.version}.`,
+    '  The buyers (one Node process), the server (one Node process) and PostgreSQL share these CPUs.',
+    `  Load average (1 min) at the start: ${startLoad.toFixed(2)}; other work on the machine slows every figure alike.`,
+    `- Load: ${BUYERS} buyers at once, each checking out one product after another for ${SECONDS} s (after ${WARMUP_SECONDS} s`,
+    `  of 8 buyers warming up): quote, start the payment, pay with the test card 4242 4242 4242 4242; 1 or 2 units,`,
+    `  ${HOT_SHARE * 100}% of checkouts on ${HOT_PRODUCTS} hot products of ${HOT_STOCK} units, the rest on ${COLD_PRODUCTS} cold ones of ${COLD_STOCK};`,
+    `  delivery to the buyer's primary address. Sessions are written to the database beforehand (no password hashing).`,
+    '- Server: the built app (`dist/server/main.js`, NODE_ENV=production, ALLOW_TEST_PAYMENTS=true, LOG_LEVEL=warn).',
+    '- Books, read from the database after the run: oversold products (stock below zero, or stock + units',
+    '  in orders ≠ the starting stock), succeeded payments without orders and not refunded (lost orders).',
+    '',
+    '- "server CPU ms/order": the server process\'s CPU time (user + system, /proc) during the run over the',
+    "  orders paid: what an order costs the server's one thread, however busy the machine is; one core",
+    '  would at best pay 1000 ÷ that many orders a second.',
+    '',
+    '| database | paid orders | orders/s | server CPU ms/order | p50 ms | p95 ms | p99 ms | sold out | failed | stock < 0 | stock ≠ start − sold | paid without orders | hot sold out |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const run of runs) {
+    const r = run.result;
+    const b = run.books;
+    lines.push(
+      `| ${run.version} | ${r.paid} | ${r.ordersPerSecond.toFixed(0)} | ${r.serverCpuMsPerOrder.toFixed(1)} | ${r.p50.toFixed(0)} | ${r.p95.toFixed(0)} | ${r.p99.toFixed(0)} | ${r.soldOut} | ${r.failed} | ${b.negative} | ${b.mismatched} | ${b.without_orders} | ${b.hot_sold_out} of ${HOT_PRODUCTS} |`,
+    );
+  }
+  const failures = runs.flatMap((run) =>
+    [...run.result.failures].map(([what, n]) => `- ${run.kind}: ${n} × ${what}`),
+  );
+  if (failures.length) lines.push('', 'Failures:', ...failures);
+  const summary = runs
+    .map(
+      (run) =>
+        `${run.kind} ${run.result.ordersPerSecond.toFixed(0)} orders/s (server CPU ${run.result.serverCpuMsPerOrder.toFixed(1)} ms an order)`,
+    )
+    .join(', ');
+  const earlier = [
+    `- ${new Date(started).toISOString()} (${LABEL}, load ${startLoad.toFixed(2)}): ${summary}`,
+    kept,
+  ]
+    .filter(Boolean)
+    .join('\n');
+  lines.push('', '## Earlier runs', '', earlier, '');
+  return lines.join('\n');
+}
+
+async function main() {
+  const started = Date.now();
+  const startLoad = os.loadavg()[0];
+  if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: run npm run build:server first`);
+  const runs = [];
+  try {
+    for (const kind of databases) {
+      if (kind === 'postgres' && !adminUrl) throw new Error('--db=postgres needs TEST_DATABASE_URL');
+      if (kind !== 'postgres' && kind !== 'pglite') throw new Error(`Unknown database ${kind}`);
+      runs.push(await benchDatabase(kind));
+    }
+  } finally {
+    stopChildren();
+    for (const cleanup of cleanups.reverse())
+      await cleanup().catch((error) => log(`cleanup: ${error.message}`));
+  }
+  const text = report(runs, started, startLoad);
+  fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
+  fs.writeFileSync(RESULTS, text);
+  log(`\n${text}\nWritten to ${path.relative(process.cwd(), RESULTS)}.`);
+  const broken = runs.filter((run) => run.books.negative || run.books.mismatched || run.books.without_orders);
+  if (broken.length) {
+    process.stderr.write(`The books do not balance on ${broken.map((run) => run.kind).join(', ')}.\n`);
+    process.exitCode = 1;
+  }
+}
+
+main()
+  .catch((error) => {
+    process.stderr.write(`${error.stack ?? error}\n`);
+    process.exitCode = 1;
+  })
+  .finally(() => clearTimeout(watchdog));
