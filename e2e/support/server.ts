@@ -30,6 +30,8 @@ export async function startServer(
       LOG_LEVEL: 'info',
       // As behind a reverse proxy: the sign-up helper names each test client's address.
       TRUST_PROXY: 'true',
+      // The journeys pay with the built-in test provider, even when run with NODE_ENV=production.
+      ALLOW_TEST_PAYMENTS: 'true',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -327,6 +327,7 @@ export const ADMIN_ACTIONS = [
   'category.deleted',
   'commission.updated',
   'order.cancelled',
+  'order.refunded',
 ] as const;
 export const adminActionSchema = z.enum(ADMIN_ACTIONS);
 export type AdminActionKind = (typeof ADMIN_ACTIONS)[number];
@@ -341,6 +342,7 @@ export const ADMIN_ACTION_LABELS: Record<AdminActionKind, string> = {
   'category.deleted': 'Deleted a category',
   'commission.updated': 'Changed commission settings',
   'order.cancelled': 'Cancelled an order',
+  'order.refunded': 'Refunded a finished order',
 };
 
 /** A recorded state: a few named values (a role, a name, the eight settings). */

@@ -199,6 +199,7 @@ export const PAYMENT_STATUSES = [
   'failed',
   'refunded',
   'partially_refunded',
+  'cancelled',
 ] as const;
 export const paymentStatusSchema = z.enum(PAYMENT_STATUSES);
 export type PaymentStatus = z.infer<typeof paymentStatusSchema>;
@@ -224,6 +225,14 @@ export type PaymentIntent = z.infer<typeof paymentIntentSchema>;
 export const TEST_CARD_SUCCEEDS = '4242 4242 4242 4242';
 export const TEST_CARD_DECLINED = '4000 0000 0000 0002';
 export const CARD_DECLINED_MESSAGE = 'Your card was declined.';
+
+/**
+ * POST /api/payments answers 409 with this when the same checkout is already paid or being paid
+ * (a reload of the payment screen): the payment screen then points to My Orders instead of taking
+ * the card again (docs/product-rules.md, Payments).
+ */
+export const CHECKOUT_ALREADY_PAID_MESSAGE =
+  'This checkout has already been paid. Your orders appear in My Orders as soon as the payment completes.';
 
 export const CARD_NUMBER_MESSAGE = 'Card number is invalid';
 export const CARD_EXPIRY_MESSAGE = 'Expiry must be MM/YY';
@@ -306,7 +315,15 @@ export type PaymentConfirmBody = z.infer<typeof paymentConfirmBodySchema>;
 export const paymentResultSchema = z.object({
   paymentId: z.string(),
   provider: paymentProviderSchema,
-  status: z.enum(['requires_payment', 'processing', 'succeeded', 'refunded', 'partially_refunded', 'failed']),
+  status: z.enum([
+    'requires_payment',
+    'processing',
+    'succeeded',
+    'refunded',
+    'partially_refunded',
+    'failed',
+    'cancelled',
+  ]),
   amount: moneyStringSchema,
   message: z.string().nullable(),
   orders: z.array(orderSchema),

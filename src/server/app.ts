@@ -17,6 +17,8 @@ import { ZipCentroidGeocoder } from './adapters/geocoding/zip-centroid-geocoder'
 import type { ObjectStorage } from './adapters/storage/object-storage';
 import { createObjectStorage } from './adapters/storage/create-object-storage';
 import type { PaymentProvider } from './adapters/payments/payment-provider';
+import type { PayoutProvider } from './adapters/payouts/payout-provider';
+import { createPayoutProvider } from './adapters/payouts/create-payout-provider';
 import { StripePaymentProvider } from './adapters/payments/stripe-payment-provider';
 import { TestPaymentProvider } from './adapters/payments/test-payment-provider';
 import type { App, AppContext } from './platform/context';
@@ -28,9 +30,11 @@ import { openApiTransform } from './platform/openapi';
 import { createClientErrorHandler, createFrameworkErrorHandler } from './platform/raw-errors';
 import { createRateLimits, DEFAULT_RATE_LIMITS, type RateLimitSettings } from './platform/rate-limit';
 import { createSecurityHeaders, registerSecurity, securityHeaderList } from './platform/security';
+import { registerCompression } from './platform/compression';
 import { renderIndexHtml, summarise, type PageMeta } from './platform/index-html';
 import { registerSessions } from './platform/sessions';
 import { LiveEventHub } from './platform/live-event-hub';
+import { PublicAnswerCache, registerPublicCache } from './platform/public-cache';
 import { registerAddressRoutes } from './modules/addresses/addresses.routes';
 import { registerAdminRoutes } from './modules/admin/admin.routes';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
@@ -46,6 +50,9 @@ import { registerMessageRoutes } from './modules/messages/messages.routes';
 import { registerReviewRoutes } from './modules/reviews/reviews.routes';
 import { registerOrderRoutes } from './modules/orders/orders.routes';
 import { registerPaymentRoutes } from './modules/payments/payments.routes';
+import { PAYOUT_RETRY_MS, registerPayoutJobs } from './modules/payouts/payout-jobs';
+import { registerPayoutRoutes } from './modules/payouts/payouts.routes';
+import { registerPayoutAccountRoutes } from './modules/payout-accounts/payout-accounts.routes';
 import { registerProductRoutes } from './modules/products/products.routes';
 import { registerHealthRoutes } from './modules/health/health.routes';
 import { registerSupportRoutes } from './modules/support/support.routes';
@@ -78,6 +85,10 @@ export interface BuildOptions {
   storage?: ObjectStorage;
   /** Replaces the payment provider chosen by the config. */
   payments?: PaymentProvider;
+  /** Replaces the payout provider chosen by the config. */
+  payouts?: PayoutProvider;
+  /** How often unfinished payouts are retried after the run at start-up; 0 turns the job off. */
+  payoutRetryMs?: number;
   /** How often an open event stream sends a heartbeat; tests shorten it. */
   liveHeartbeatMs?: number;
 }
@@ -158,12 +169,15 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   if (!options.storage) app.addHook('onClose', () => storage.close());
 
   registerSecurity(app, securityHeaders, config.publicUrl);
+  registerCompression(app);
   await app.register(cookie, { secret: options.sessionSecret });
   await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
   registerSessions(app, { db: database.db, secure: config.publicUrl?.startsWith('https://') ?? false });
   registerAccessControl(app);
   registerInputGuard(app);
 
+  const signingKey = crypto.createHmac('sha256', options.sessionSecret).update('signing key').digest();
+  const now = options.now ?? (() => new Date());
   const ctx: AppContext = {
     db: database.db,
     config,
@@ -171,16 +185,19 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     identity: options.identity ?? (config.oidc ? new OidcIdentityProvider(config.oidc) : undefined),
     rateLimits: createRateLimits({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }),
     geocoder: options.geocoder ?? new ZipCentroidGeocoder(),
-    signingKey: crypto.createHmac('sha256', options.sessionSecret).update('signing key').digest(),
-    now: options.now ?? (() => new Date()),
+    signingKey,
+    now,
     storage,
     payments: options.payments ?? createPaymentProvider(config, database.db),
+    payouts: options.payouts ?? createPayoutProvider(config, database.db, { signingKey, now }),
     live: new LiveEventHub(database, app.log),
+    catalogCache: new PublicAnswerCache(database, app.log),
   };
   // Live updates (docs/product-rules.md, Live updates): listening starts with the app; open streams
   // end before the server stops taking connections, so closing never waits on them.
   app.addHook('onReady', () => ctx.live.start());
   app.addHook('onClose', () => ctx.live.stop());
+  registerPublicCache(app, ctx.catalogCache);
 
   registerHealthRoutes(app, database.ping);
   registerAuthRoutes(app, ctx);
@@ -201,7 +218,10 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerEarningsRoutes(app, ctx);
   registerMessageRoutes(app, ctx);
   registerReviewRoutes(app, ctx);
+  registerPayoutAccountRoutes(app, ctx);
   registerEventRoutes(app, ctx, { heartbeatMs: options.liveHeartbeatMs });
+  registerPayoutRoutes(app, ctx);
+  registerPayoutJobs(app, ctx, { everyMs: options.payoutRetryMs ?? PAYOUT_RETRY_MS });
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
@@ -246,6 +266,7 @@ async function productPageMeta(
     imageUrl: product.imageUrl ? new URL(product.imageUrl, `${base}/`).href : null,
     url: `${base}/products/${id}`,
     type: 'product',
+    preloadImage: product.imageUrl,
   };
 }
 
@@ -263,8 +284,11 @@ async function serveWebApp(app: App, webRoot: string, ctx: Pick<AppContext, 'db'
     root: webRoot,
     wildcard: false,
     index: false,
-    // index.html always goes out filled in (below), never as the bare file.
-    globIgnore: ['index.html'],
+    // index.html always goes out filled in (below), never as the bare file; the .br and .gz copies
+    // made at build time are not files of their own but answers to an Accept-Encoding
+    // (docs/decisions/0014-first-load.md).
+    globIgnore: ['index.html', '**/*.br', '**/*.gz'],
+    preCompressed: true,
     setHeaders: (res, filePath) => {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
       void res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
@@ -282,6 +306,7 @@ async function serveWebApp(app: App, webRoot: string, ctx: Pick<AppContext, 'db'
     if (filePath === indexPath) return sendIndex(reply);
     if (
       filePath.startsWith(webRoot + path.sep) &&
+      !/\.(?:br|gz)$/.test(filePath) &&
       fs.existsSync(filePath) &&
       fs.statSync(filePath).isFile()
     ) {

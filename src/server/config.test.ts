@@ -45,7 +45,35 @@ describe('loadConfig', () => {
   });
 
   it('requires a session secret in production', () => {
-    expect(problemsOf({ NODE_ENV: 'production' })).toEqual(['SESSION_SECRET: is required in production']);
+    expect(problemsOf({ NODE_ENV: 'production', ALLOW_TEST_PAYMENTS: 'true' })).toEqual([
+      'SESSION_SECRET: is required in production',
+    ]);
+  });
+
+  it('refuses the test payment provider in production unless ALLOW_TEST_PAYMENTS=true', () => {
+    const secret = { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32) };
+    expect(problemsOf(secret)).toEqual([
+      'STRIPE_SECRET_KEY: is required in production: without Stripe the built-in test provider takes no real money (set ALLOW_TEST_PAYMENTS=true to run on it anyway)',
+    ]);
+    expect(problemsOf({ ...secret, ALLOW_TEST_PAYMENTS: 'yes' })[0]).toMatch(/^ALLOW_TEST_PAYMENTS:/);
+    expect(loadConfig({ ...secret, ALLOW_TEST_PAYMENTS: 'true' })).toMatchObject({
+      stripe: undefined,
+      allowTestPayments: true,
+    });
+    const stripe = {
+      STRIPE_SECRET_KEY: 'sk_live_abc',
+      STRIPE_PUBLISHABLE_KEY: 'pk_live_abc',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+    };
+    expect(problemsOf({ ...secret, ...stripe })).toEqual([]);
+    // Outside production the test provider needs no flag (npm start, the tests).
+    expect(problemsOf({})).toEqual([]);
+  });
+
+  it('reads the money timer interval, 60 seconds unless set, 0 to turn it off', () => {
+    expect(loadConfig({}).moneyRetryIntervalMs).toBe(60_000);
+    expect(loadConfig({ MONEY_RETRY_INTERVAL_MS: '0' }).moneyRetryIntervalMs).toBe(0);
+    expect(problemsOf({ MONEY_RETRY_INTERVAL_MS: '-5' })[0]).toMatch(/^MONEY_RETRY_INTERVAL_MS:/);
   });
 
   it('parses admin emails and rejects a malformed one', () => {
@@ -124,6 +152,26 @@ describe('loadConfig', () => {
     expect(wrong).toEqual([
       'STRIPE_SECRET_KEY: must be a Stripe secret key (sk_test_… or sk_live_…)',
       'STRIPE_WEBHOOK_SECRET: must be a Stripe webhook signing secret (whsec_…)',
+    ]);
+  });
+
+  it('takes a Connect webhook secret of its own, checked like the others, and wants the Stripe keys with it', () => {
+    const keys = {
+      STRIPE_SECRET_KEY: 'sk_test_abc123',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_abc123',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
+    };
+    expect(loadConfig(keys).stripe?.connectWebhookSecret).toBeUndefined();
+    expect(
+      loadConfig({ ...keys, STRIPE_CONNECT_WEBHOOK_SECRET: 'whsec_connect1' }).stripe?.connectWebhookSecret,
+    ).toBe('whsec_connect1');
+    expect(problemsOf({ ...keys, STRIPE_CONNECT_WEBHOOK_SECRET: 'secret' })).toEqual([
+      'STRIPE_CONNECT_WEBHOOK_SECRET: must be a Stripe webhook signing secret (whsec_…)',
+    ]);
+    expect(problemsOf({ STRIPE_CONNECT_WEBHOOK_SECRET: 'whsec_connect1' })).toEqual([
+      'STRIPE_SECRET_KEY: is required when any STRIPE_ setting is set',
+      'STRIPE_PUBLISHABLE_KEY: is required when any STRIPE_ setting is set',
+      'STRIPE_WEBHOOK_SECRET: is required when any STRIPE_ setting is set',
     ]);
   });
 

@@ -30,6 +30,11 @@ const envSchema = z
     SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     ADMIN_EMAILS: optionalString,
     DEMO_DATA: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
+    /**
+     * Where the embedded database runs: its own process (the default) or the server's, to compare
+     * (docs/decisions/0016-embedded-database-process.md).
+     */
+    EMBEDDED_DATABASE: z.preprocess(emptyToUndefined, z.enum(['process', 'in-process']).default('process')),
     OIDC_ISSUER_URL: optionalUrl,
     OIDC_CLIENT_ID: optionalString,
     OIDC_CLIENT_SECRET: optionalString,
@@ -74,6 +79,23 @@ const envSchema = z
         .regex(/^whsec_\w+$/, 'must be a Stripe webhook signing secret (whsec_…)')
         .optional(),
     ),
+    /** The Connect webhook's signing secret (account.updated); STRIPE_WEBHOOK_SECRET when absent. */
+    STRIPE_CONNECT_WEBHOOK_SECRET: optionalString.pipe(
+      z
+        .string()
+        .regex(/^whsec_\w+$/, 'must be a Stripe webhook signing secret (whsec_…)')
+        .optional(),
+    ),
+    /**
+     * Production refuses to take payments with the built-in test provider (no real money moves)
+     * unless this says so (docs/operations.md).
+     */
+    ALLOW_TEST_PAYMENTS: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('false')),
+    /** How often unfinished payments and refunds are finished (after the run at start-up); 0 turns it off (tests). */
+    MONEY_RETRY_INTERVAL_MS: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(0).max(86_400_000).default(60_000),
+    ),
     /** Tests point the Stripe adapter at a local server that speaks Stripe's API. */
     STRIPE_API_BASE: z.preprocess(
       emptyToUndefined,
@@ -105,7 +127,11 @@ const envSchema = z
       }
     }
     const stripeKeys = ['STRIPE_SECRET_KEY', 'STRIPE_PUBLISHABLE_KEY', 'STRIPE_WEBHOOK_SECRET'] as const;
-    if ([...stripeKeys, 'STRIPE_API_BASE' as const].some((key) => env[key] !== undefined)) {
+    if (
+      [...stripeKeys, 'STRIPE_API_BASE' as const, 'STRIPE_CONNECT_WEBHOOK_SECRET' as const].some(
+        (key) => env[key] !== undefined,
+      )
+    ) {
       // Payments by Stripe need all three keys; without any, the built-in test provider runs.
       for (const key of stripeKeys) {
         if (env[key] === undefined)
@@ -115,6 +141,18 @@ const envSchema = z
             message: 'is required when any STRIPE_ setting is set',
           });
       }
+    }
+    if (
+      env.NODE_ENV === 'production' &&
+      env.STRIPE_SECRET_KEY === undefined &&
+      env.ALLOW_TEST_PAYMENTS !== 'true'
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STRIPE_SECRET_KEY'],
+        message:
+          'is required in production: without Stripe the built-in test provider takes no real money (set ALLOW_TEST_PAYMENTS=true to run on it anyway)',
+      });
     }
     if (env.NODE_ENV === 'production' && env.SESSION_SECRET === undefined) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required in production' });
@@ -164,6 +202,11 @@ export interface StripeConfig {
   secretKey: string;
   publishableKey: string;
   webhookSecret: string;
+  /**
+   * Signs the Connect webhook (a separate endpoint in Stripe's dashboard has its own secret);
+   * undefined means the Connect events are signed with `webhookSecret`.
+   */
+  connectWebhookSecret?: string | undefined;
   /** Where Stripe's API is; https://api.stripe.com unless a test points it elsewhere. */
   apiBase: string | undefined;
 }
@@ -179,6 +222,8 @@ export interface Config {
   sessionSecret: string | undefined;
   adminEmails: string[];
   demoData: boolean;
+  /** The embedded database in a process of its own, or in the server's (without DATABASE_URL). */
+  embeddedDatabase: 'process' | 'in-process';
   oidc: OidcConfig | undefined;
   logLevel: string;
   marketplaceTz: string;
@@ -194,6 +239,10 @@ export interface Config {
    * (docs/product-rules.md, Running modes and adapters).
    */
   stripe: StripeConfig | undefined;
+  /** Production runs on the test provider only when this is set (ALLOW_TEST_PAYMENTS=true). */
+  allowTestPayments: boolean;
+  /** MONEY_RETRY_INTERVAL_MS: the timer of unfinished payments and refunds; 0 turns it off. */
+  moneyRetryIntervalMs: number;
 }
 
 export class ConfigError extends Error {
@@ -226,6 +275,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     sessionSecret: env.SESSION_SECRET,
     adminEmails: env.ADMIN_EMAILS ? splitList(env.ADMIN_EMAILS) : [],
     demoData: env.DEMO_DATA === 'on',
+    embeddedDatabase: env.EMBEDDED_DATABASE,
     oidc:
       env.OIDC_ISSUER_URL && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET
         ? {
@@ -257,8 +307,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
             secretKey: env.STRIPE_SECRET_KEY,
             publishableKey: env.STRIPE_PUBLISHABLE_KEY,
             webhookSecret: env.STRIPE_WEBHOOK_SECRET,
+            connectWebhookSecret: env.STRIPE_CONNECT_WEBHOOK_SECRET,
             apiBase: env.STRIPE_API_BASE?.replace(/\/+$/, ''),
           }
         : undefined,
+    allowTestPayments: env.ALLOW_TEST_PAYMENTS === 'true',
+    moneyRetryIntervalMs: env.MONEY_RETRY_INTERVAL_MS,
   };
 }

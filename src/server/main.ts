@@ -18,6 +18,15 @@ function projectRoot(): string {
   return dir;
 }
 
+/** The banner names the active payment provider, so a test-mode server is never mistaken for a live one. */
+function paymentProviderLine(config: Config): string {
+  if (config.stripe) {
+    const mode = config.stripe.secretKey.includes('_live_') ? 'live' : 'test mode';
+    return `Stripe (${mode}${config.stripe.apiBase ? `, ${config.stripe.apiBase}` : ''})`;
+  }
+  return `built-in test provider, no real money moves${config.allowTestPayments ? ' (ALLOW_TEST_PAYMENTS=true)' : ''}`;
+}
+
 function fail(message: string): never {
   process.stderr.write(`\n${message}\n\n`);
   process.exit(1);
@@ -48,6 +57,11 @@ async function start(): Promise<void> {
     database = await openDatabase({
       databaseUrl: config.databaseUrl,
       dataDir: config.databaseUrl ? undefined : config.dataDir,
+      // Off the request thread (docs/decisions/0016-embedded-database-process.md).
+      embedded: config.embeddedDatabase,
+      // Without its database the server can answer nothing: it stops, and a supervisor restarts both.
+      onEmbeddedExit: (code, signal) =>
+        fail(`The embedded database process ended unexpectedly (${signal ?? `exit code ${code}`}).`),
     });
   } catch (error) {
     if (error instanceof DataDirLockedError) fail(error.message);
@@ -91,16 +105,17 @@ async function start(): Promise<void> {
     process.on('SIGINT', () => void shutdown('SIGINT'));
     process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
+    // The payments' recovery (and its timer) starts with the app: startRecurring in payments.routes.ts.
     await app.listen({ port: config.port, host: config.host });
-    await app.recoverPaidCheckouts();
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const url = config.publicUrl ?? `http://localhost:${port}`;
     const lines = [
       '',
       `  Local Delivery Marketplace is running at ${url}`,
-      `  Database: ${database.kind === 'pglite' ? `embedded (${path.join(config.dataDir, 'db')})` : 'PostgreSQL'}`,
+      `  Database: ${database.kind === 'pglite' ? `embedded (${path.join(config.dataDir, 'db')}${database.driver === 'pg' ? ', own process' : ''})` : 'PostgreSQL'}`,
       `  Sign-in: ${config.oidc ? `OpenID Connect (${config.oidc.issuerUrl})` : 'email and password'}`,
+      `  Payments: ${paymentProviderLine(config)}`,
     ];
     if (demo) {
       lines.push(`  Demo sign-ins (password "${DEMO_PASSWORD}" for each):`);

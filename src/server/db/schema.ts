@@ -47,6 +47,9 @@ export const users = pgTable(
     stripeAccountId: text('stripe_account_id'),
     stripeAccountStatus: text('stripe_account_status'),
     stripeOnboardingComplete: boolean('stripe_onboarding_complete').notNull().default(false),
+    /** The payout account's flags as last read from the provider (migration 0007). */
+    chargesEnabled: boolean('charges_enabled').notNull().default(false),
+    payoutsEnabled: boolean('payouts_enabled').notNull().default(false),
     vehicleImageUrl: text('vehicle_image_url'),
     licenseImageUrl: text('license_image_url'),
     trailerImageUrl: text('trailer_image_url'),
@@ -69,6 +72,14 @@ export const users = pgTable(
       sql`${t.roles} <@ ARRAY['buyer','seller','driver','admin']::text[] and 'buyer' = any(${t.roles})`,
     ),
     check('users_role_granted_check', sql`${t.role} = any(${t.roles})`),
+    // A connected account belongs to one user; the Connect webhook finds the user by it (migration 0007).
+    uniqueIndex('users_stripe_account_unique')
+      .on(t.stripeAccountId)
+      .where(sql`${t.stripeAccountId} IS NOT NULL`),
+    check(
+      'users_stripe_account_status_check',
+      sql`${t.stripeAccountStatus} is null or ${t.stripeAccountStatus} in ('active','pending','restricted')`,
+    ),
   ],
 );
 
@@ -332,6 +343,12 @@ export const payments = pgTable(
     status: text('status').notNull().default('requires_payment'),
     /** The checkout as priced by the server, kept so a late success report can still make the orders. */
     checkout: jsonb('checkout').notNull(),
+    /** A fingerprint of what was priced: a reload of the payment screen finds the open payment of the same checkout. */
+    checkoutKey: text('checkout_key'),
+    /** The charge a transfer names as its source_transaction (Stripe: the intent's latest_charge once succeeded). */
+    providerChargeId: text('provider_charge_id'),
+    /** Given to the PaymentIntent (`payment_<id>`) so the transfers of its orders are grouped with it. */
+    transferGroup: text('transfer_group'),
     processedAt: timestamp('processed_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -339,9 +356,17 @@ export const payments = pgTable(
   (t) => [
     uniqueIndex('payments_provider_id_unique').on(t.provider, t.providerPaymentId),
     index('payments_buyer_idx').on(t.buyerId, t.createdAt),
+    uniqueIndex('payments_open_checkout_unique')
+      .on(t.buyerId, t.checkoutKey)
+      .where(
+        sql`${t.processedAt} IS NULL AND ${t.status} in ('requires_payment','succeeded') AND ${t.checkoutKey} IS NOT NULL`,
+      ),
+    index('payments_unprocessed_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`${t.processedAt} IS NULL`),
     check(
       'payments_status_check',
-      sql`${t.status} in ('requires_payment','succeeded','failed','refunded','partially_refunded')`,
+      sql`${t.status} in ('requires_payment','succeeded','failed','refunded','partially_refunded','cancelled')`,
     ),
     check('payments_amount_check', sql`${t.amount} >= 0`),
   ],
@@ -358,18 +383,36 @@ export const refunds = pgTable(
     amount: money('amount').notNull(),
     reason: text('reason').notNull(),
     providerRefundId: text('provider_refund_id'),
+    /** Tracked to its final state from the provider's answers and refund events (docs/decisions/0013-money-movement.md). */
+    status: text('status').notNull().default('pending'),
+    /** The provider's failure_reason of a failed refund (e.g. `expired_or_canceled_card`). */
+    failureReason: text('failure_reason'),
+    /** The last error of a call to the provider that did not complete. */
+    lastError: text('last_error'),
+    attempts: integer('attempts').notNull().default(0),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
     createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
     index('refunds_payment_idx').on(t.paymentId),
     uniqueIndex('refunds_order_unique').on(t.orderId),
+    uniqueIndex('refunds_provider_id_unique').on(t.providerRefundId),
+    index('refunds_unfinished_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`${t.status} in ('pending','requires_action','failed')`),
     check('refunds_amount_check', sql`${t.amount} > 0`),
+    check(
+      'refunds_status_check',
+      sql`${t.status} in ('pending','succeeded','failed','requires_action','canceled')`,
+    ),
+    check('refunds_attempts_check', sql`${t.attempts} >= 0`),
   ],
 );
 
 /**
- * The payout ledger: what each seller and driver earned from a finished order
- * (docs/product-rules.md, Order lifecycle).
+ * What each seller and driver earned from a finished order, and where its transfer stands
+ * (docs/product-rules.md, Order lifecycle; docs/decisions/0013-money-movement.md, Transfers and the ledger).
  */
 export const payouts = pgTable(
   'payouts',
@@ -383,17 +426,98 @@ export const payouts = pgTable(
       .references(() => users.id),
     kind: text('kind').notNull(),
     amount: money('amount').notNull(),
+    currency: text('currency').notNull().default('usd'),
+    /** owed (account not ready), pending (to transfer), paid, failed, reversed or cancelled (migration 0008). */
     status: text('status').notNull().default('pending'),
     providerTransferId: text('provider_transfer_id'),
+    attempts: integer('attempts').notNull().default(0),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+    lastError: text('last_error'),
+    /** A worker calling the provider holds the payout until then; after it, the retry job may take it. */
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    /** A refund of the finished order asked for the money back; the reversal follows. */
+    reversalRequestedAt: timestamp('reversal_requested_at', { withTimezone: true }),
+    reversalAttempts: integer('reversal_attempts').notNull().default(0),
+    providerReversalId: text('provider_reversal_id'),
+    reversedAt: timestamp('reversed_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('payouts_order_kind_unique').on(t.orderId, t.kind),
     index('payouts_user_idx').on(t.userId, t.createdAt),
+    index('payouts_unfinished_idx')
+      .on(t.createdAt, t.id)
+      .where(
+        sql`${t.status} in ('owed','pending') OR (${t.status} = 'paid' AND ${t.reversalRequestedAt} IS NOT NULL)`,
+      ),
     check('payouts_kind_check', sql`${t.kind} in ('seller','driver')`),
-    check('payouts_status_check', sql`${t.status} in ('pending','paid','failed')`),
+    check(
+      'payouts_status_check',
+      sql`${t.status} in ('owed','pending','paid','failed','reversed','cancelled')`,
+    ),
     check('payouts_amount_check', sql`${t.amount} >= 0`),
+    check('payouts_attempts_check', sql`${t.attempts} >= 0 and ${t.reversalAttempts} >= 0`),
+  ],
+);
+
+/**
+ * Every movement of money (docs/decisions/0013-money-movement.md, Transfers and the ledger):
+ * append-only (a trigger refuses UPDATE and DELETE), one row per `entry_key` so a retry never
+ * writes a movement twice.
+ */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    entryKey: text('entry_key').notNull(),
+    kind: text('kind').notNull(),
+    amount: money('amount').notNull(),
+    currency: text('currency').notNull().default('usd'),
+    paymentId: uuid('payment_id').references(() => payments.id),
+    orderId: uuid('order_id').references(() => orders.id),
+    userId: uuid('user_id').references(() => users.id),
+    refundId: uuid('refund_id'),
+    payoutId: uuid('payout_id'),
+    providerReference: text('provider_reference'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('ledger_entries_key_unique').on(t.entryKey),
+    index('ledger_entries_order_idx').on(t.orderId),
+    index('ledger_entries_payment_idx').on(t.paymentId),
+    index('ledger_entries_user_idx').on(t.userId, t.createdAt),
+    check(
+      'ledger_entries_kind_check',
+      sql`${t.kind} in ('charge','refund','transfer','reversal','platform_fee','platform_fee_refund')`,
+    ),
+    check('ledger_entries_amount_check', sql`${t.amount} > 0`),
+  ],
+);
+
+/** The built-in payout provider's transfers and reversals, one per idempotency key (migration 0008). */
+export const testTransfers = pgTable(
+  'test_transfers',
+  {
+    id: text('id').primaryKey(),
+    kind: text('kind').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** The transfer a reversal takes back. */
+    transferId: text('transfer_id'),
+    destinationAccountId: text('destination_account_id'),
+    amount: money('amount').notNull(),
+    currency: text('currency').notNull(),
+    sourceChargeId: text('source_charge_id'),
+    transferGroup: text('transfer_group'),
+    metadata: jsonb('metadata').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('test_transfers_key_unique').on(t.kind, t.idempotencyKey),
+    index('test_transfers_group_idx').on(t.transferGroup),
+    check('test_transfers_kind_check', sql`${t.kind} in ('transfer','reversal')`),
+    check('test_transfers_amount_check', sql`${t.amount} > 0`),
   ],
 );
 
@@ -622,7 +746,7 @@ export const adminActions = pgTable(
     index('admin_actions_target_idx').on(t.targetType, t.targetId, t.createdAt.desc().nullsFirst()),
     check(
       'admin_actions_action_check',
-      sql`${t.action} in ('user.role_changed','driver.approved','driver.rejected','driver.revoked','category.created','category.renamed','category.deleted','commission.updated','order.cancelled')`,
+      sql`${t.action} in ('user.role_changed','driver.approved','driver.rejected','driver.revoked','category.created','category.renamed','category.deleted','commission.updated','order.cancelled','order.refunded')`,
     ),
   ],
 );
@@ -684,4 +808,26 @@ export const liveEvents = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index('live_events_created_idx').on(t.createdAt)],
+);
+
+/**
+ * The built-in payout provider's simulated connected accounts (docs/product-rules.md, Payout
+ * accounts): one per user, in the state its onboarding page of this server left it (migration 0007).
+ */
+export const testPayoutAccounts = pgTable(
+  'test_payout_accounts',
+  {
+    id: text('id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    state: text('state').notNull().default('incomplete'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('test_payout_accounts_user_unique').on(t.userId),
+    check('test_payout_accounts_state_check', sql`${t.state} in ('incomplete','complete','restricted')`),
+  ],
 );

@@ -34,6 +34,7 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'POST /api/contact',
   // Callers that prove themselves otherwise: Stripe by its signature, uploads by a presigned URL.
   'POST /api/stripe/webhook',
+  'POST /api/stripe/connect/webhook',
   'PUT /api/objects/local/uploads/:id',
 ]);
 

@@ -13,8 +13,10 @@ import type { IdentityProvider } from '../adapters/identity/identity-provider';
 import type { Geocoder } from '../adapters/geocoding/geocoder';
 import type { ObjectStorage } from '../adapters/storage/object-storage';
 import type { PaymentProvider } from '../adapters/payments/payment-provider';
+import type { PayoutProvider } from '../adapters/payouts/payout-provider';
 import type { RateLimits } from './rate-limit';
 import type { LiveEventHub } from './live-event-hub';
+import type { PublicAnswerCache } from './public-cache';
 
 /** What every module's routes get: the database, the settings and the adapters. */
 export interface AppContext {
@@ -51,10 +53,20 @@ export interface AppContext {
    */
   payments: PaymentProvider;
   /**
+   * Payout accounts of sellers and drivers and the transfers to them: the built-in test provider,
+   * or Stripe Connect when configured (docs/decisions/0013-money-movement.md, Transfers and the ledger).
+   */
+  payouts: PayoutProvider;
+  /**
    * The live-update streams of this instance (GET /api/events), fed by LISTEN on the database
    * (docs/product-rules.md, Live updates).
    */
   live: LiveEventHub;
+  /**
+   * Finished answers of the public catalog lists, dropped on every catalog change
+   * (docs/decisions/0015-catalog-and-checkout-throughput.md).
+   */
+  catalogCache: PublicAnswerCache;
 }
 
 export type App = FastifyInstance<

@@ -5,13 +5,16 @@ import {
   canChangeOrderStatus,
   canChangeOwnRole,
   canClaimUpload,
+  canHavePayoutAccount,
   canManageAddress,
   canManageAvailability,
+  canManagePayoutAccount,
   canManageProduct,
   canOfferPickups,
   canOpenProductThread,
   canPostToMessageThread,
   canReadUpload,
+  canRefundFinishedOrder,
   canReceiveLiveEvent,
   canSaveDriverImages,
   canSeeOrderPrices,
@@ -104,6 +107,16 @@ describe('orders', () => {
     expect(canCancelOrder(admin, assigned)).toBe(true);
     for (const finished of ['delivered', 'completed', 'cancelled'] as const)
       expect(canCancelOrder(admin, driverOrder(finished))).toBe(false);
+  });
+
+  it('lets only an admin refund a finished order (our addition)', () => {
+    for (const finished of ['delivered', 'completed'] as const) {
+      expect(canRefundFinishedOrder(admin, driverOrder(finished))).toBe(true);
+      for (const other of [buyer, seller, driver, stranger])
+        expect(canRefundFinishedOrder(other, driverOrder(finished))).toBe(false);
+    }
+    for (const open of ['pending', 'assigned', 'in-transit', 'cancelled'] as const)
+      expect(canRefundFinishedOrder(admin, driverOrder(open))).toBe(false);
   });
 
   it('lets each party make only its own moves', () => {
@@ -239,5 +252,22 @@ describe('live updates (docs/product-rules.md, Live updates)', () => {
     const trailerOffer = { ...offer, trailerOnly: true };
     expect(canReceiveLiveEvent({ ...driver, ...documents }, trailerOffer)).toBe(false);
     expect(canReceiveLiveEvent({ ...driver, ...documents, trailerImageUrl: 't' }, trailerOffer)).toBe(true);
+  });
+});
+
+describe('payout accounts (docs/product-rules.md, Payout accounts)', () => {
+  it('lets sellers and drivers have one, not buyers or admins by that role alone', () => {
+    expect(canHavePayoutAccount(seller)).toBe(true);
+    expect(canHavePayoutAccount(driver)).toBe(true);
+    expect(canHavePayoutAccount(buyer)).toBe(false);
+    expect(canHavePayoutAccount(admin)).toBe(false);
+  });
+
+  it("keeps an account's onboarding and dashboard to its own user", () => {
+    expect(canManagePayoutAccount(seller, { userId: 'seller' })).toBe(true);
+    expect(canManagePayoutAccount(driver, { userId: 'seller' })).toBe(false);
+    expect(canManagePayoutAccount(admin, { userId: 'seller' })).toBe(false);
+    // A former seller (the role taken away) no longer manages the account.
+    expect(canManagePayoutAccount({ id: 'seller', roles: ['buyer'] }, { userId: 'seller' })).toBe(false);
   });
 });

@@ -112,9 +112,32 @@ export function canCancelOrder(actor: PolicyActor, order: OrderForChange): boole
 
 // Payments
 
+/**
+ * Our addition (docs/decisions/0013-money-movement.md, Transfers and the ledger): an admin refunds a
+ * delivered or completed order in full, which takes its payouts back.
+ */
+export function canRefundFinishedOrder(actor: PolicyActor, order: { status: string }): boolean {
+  return isAdmin(actor) && (order.status === 'delivered' || order.status === 'completed');
+}
+
 /** A payment is the buyer's who created it; nobody else, admins included, reads or confirms it. */
 export function canViewPayment(actor: PolicyActor, payment: { buyerId: string }): boolean {
   return payment.buyerId === actor.id;
+}
+
+// Payout accounts (docs/product-rules.md, Payout accounts)
+
+/** Sellers and drivers are paid out; a payout account is theirs to set up, nobody else's. */
+export function canHavePayoutAccount(actor: Pick<PolicyActor, 'roles'>): boolean {
+  return hasRole(actor, 'seller') || hasRole(actor, 'driver');
+}
+
+/**
+ * A payout account's onboarding and dashboard pages are its own user's only, whatever the link:
+ * an admin neither completes nor views someone's payout account.
+ */
+export function canManagePayoutAccount(actor: PolicyActor, account: { userId: string }): boolean {
+  return account.userId === actor.id && canHavePayoutAccount(actor);
 }
 
 // Products

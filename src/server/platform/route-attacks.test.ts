@@ -14,6 +14,7 @@ import {
 import { blackoutDates, availabilitySchedules, categories, users } from '../db/schema';
 import type { Role } from '../../domain/roles';
 import type { RouteEntry } from './access';
+import { TestPayoutAccounts } from '../adapters/payouts/test-payout-accounts';
 
 /**
  * Attacks generated from the route table (docs/decisions/0011-deny-by-default.md): every route the
@@ -36,6 +37,8 @@ interface Scene {
   uploadId: string;
   /** A category no product uses, made for the category routes: the matrix renames, then deletes it. */
   categoryId: string;
+  /** The seller's simulated payout account (the test provider's onboarding and dashboard pages). */
+  payoutAccountId: string;
 }
 
 let t: TestApp;
@@ -94,6 +97,8 @@ const PATH_TARGETS: PathTarget[] = [
   { prefix: '/api/users/:id', id: (x) => x.users.buyer.id, owners: [] },
   { prefix: '/api/admin/users/:id', id: (x) => x.users.buyer.id, owners: [] },
   { prefix: '/api/admin/drivers/:id', id: (x) => x.users.driver.id, owners: [] },
+  // An admin's refund of a finished order; the scene's order is pending, so the admin gets a 409 and nothing moves.
+  { prefix: '/api/admin/orders/:id', id: (x) => x.orderId, owners: [] },
   { prefix: '/api/categories/:id', id: (x) => x.categoryId, owners: [] },
   {
     prefix: '/api/availability/schedules/:id',
@@ -110,6 +115,20 @@ const PATH_TARGETS: PathTarget[] = [
   { prefix: '/api/availability/slots/:sellerId', id: (x) => x.users.seller.id, owners: [] },
   { prefix: '/api/objects/local/uploads/:id', id: (x) => x.uploadId, owners: [] },
   { prefix: '/objects/uploads/:id', id: (x) => x.uploadId, owners: ['buyer'], othersGet: 404 },
+  // A payout account's pages are its own user's (docs/product-rules.md, Payout accounts). Reading
+  // the onboarding page without its token is a 400 for anyone, so only the other calls are asserted.
+  {
+    prefix: '/api/payouts/test-accounts/:accountId/onboarding',
+    methods: ['GET'],
+    id: (x) => x.payoutAccountId,
+    owners: ['seller'],
+  },
+  {
+    prefix: '/api/payouts/test-accounts/:accountId',
+    id: (x) => x.payoutAccountId,
+    owners: ['seller'],
+    othersGet: 404,
+  },
 ];
 
 function targetOf(url: string, method: string): PathTarget | undefined {
@@ -185,6 +204,7 @@ const SAMPLE_BODIES: Record<string, (x: Scene) => unknown> = {
   'PUT /api/products/:id/images': (x) => ({ imageUrls: [`/objects/uploads/${x.uploadId}`] }),
   // The scene's driver has no images: approving is a 409 for the admin, and nothing changes.
   'PATCH /api/admin/drivers/:id/verify': () => ({ isVerified: true }),
+  'POST /api/admin/orders/:id/refund': () => ({ reason: 'Refund asked by the route attacks' }),
   // The defaults: the admin's save changes nothing the other routes price with.
   'PATCH /api/admin/commission-settings': () => ({
     baseCommissionRate: '0.1000',
@@ -209,6 +229,13 @@ const SAMPLE_BODIES: Record<string, (x: Scene) => unknown> = {
     rating: 5,
   }),
   'PATCH /api/categories/:id': () => ({ name: `Renamed ${crypto.randomBytes(4).toString('hex')}` }),
+  // Payout accounts (docs/product-rules.md, Payout accounts): no token of the scene is valid, so
+  // even the owner's choice changes nothing.
+  'POST /api/stripe/connect/onboarding-link': () => ({ dashboard: 'seller' }),
+  'POST /api/payouts/test-accounts/:accountId/onboarding': () => ({
+    token: 'not.a-token',
+    outcome: 'complete',
+  }),
 };
 
 /** Calls that end the session they are made with: they get a session of their own each time. */
@@ -323,6 +350,12 @@ beforeAll(async () => {
     blackoutId: blackout.id,
     uploadId: crypto.randomUUID(),
     categoryId: category.id,
+    payoutAccountId: (
+      await new TestPayoutAccounts(t.database.db, { signingKey: crypto.randomBytes(32) }).createAccount({
+        userId: seller.id,
+        email: seller.email,
+      })
+    ).accountId,
   };
 }, 120_000);
 

@@ -91,6 +91,8 @@ export async function createTestApp(
   const config = loadConfig({
     NODE_ENV: 'test',
     DEMO_DATA: 'off',
+    // Tests run the money timer's work themselves (app.recoverPaidCheckouts), never on a clock.
+    MONEY_RETRY_INTERVAL_MS: '0',
     ...(dataDir ? { DATA_DIR: dataDir } : {}),
     ...overrides.env,
   });

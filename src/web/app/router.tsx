@@ -23,7 +23,7 @@ function lazyPage<Name extends string>(
       <Suspense
         fallback={
           <SiteLayout>
-            <PageLoading label={label} />
+            <PageLoading label={label} fillsPage />
           </SiteLayout>
         }
       >
@@ -49,6 +49,26 @@ const ProfilePage = lazyPage(() => import('./pages/profile-page'), 'ProfilePage'
 const SellerDashboardPage = lazyPage(() => import('./pages/seller-dashboard-page'), 'SellerDashboardPage');
 const SignInRequiredPage = lazyPage(() => import('./pages/sign-in-required-page'), 'SignInRequiredPage');
 const SupportPage = lazyPage(() => import('./pages/support-page'), 'SupportPage');
+const TestPayoutDashboardPage = lazyPage(
+  () => import('./pages/test-payout-dashboard-page'),
+  'TestPayoutDashboardPage',
+);
+const TestPayoutOnboardingPage = lazyPage(
+  () => import('./pages/test-payout-onboarding-page'),
+  'TestPayoutOnboardingPage',
+);
+/**
+ * The page of the address the app opens on starts loading with the app, beside the request for the
+ * current user, instead of after it (docs/decisions/0014-first-load.md).
+ */
+const START_PAGES: [RegExp, () => Promise<unknown>][] = [
+  [/^\/products\/[^/]+\/?$/, () => import('./pages/product-page')],
+  [/^\/products\/?$/, () => import('./pages/browse-page')],
+  [/^\/cart\/?$/, () => import('./pages/cart-page')],
+  [/^\/checkout\/?$/, () => import('./pages/checkout-page')],
+];
+void START_PAGES.find(([path]) => path.test(window.location.pathname))?.[1]();
+
 /** Live updates for a signed-in user (docs/product-rules.md, Live updates), outside the first load. */
 const LiveUpdates = lazy(async () => ({
   default: (await import('../features/live-updates/live-updates')).LiveUpdates,
@@ -75,12 +95,15 @@ const SIGNED_IN_ONLY = [
   '/addresses',
   '/availability',
   '/profile',
+  // The test payout provider's pages (docs/product-rules.md, Payout accounts).
+  '/payouts/test-onboarding/:accountId',
+  '/payouts/test-dashboard/:accountId',
 ] as const;
 
 function WaitForUser() {
   return (
     <main id="main">
-      <PageLoading />
+      <PageLoading fillsPage />
     </main>
   );
 }
@@ -136,6 +159,8 @@ function SignedInRoutes() {
       <Route path="/addresses" component={AddressesPage} />
       <Route path="/availability" component={AvailabilityPage} />
       <Route path="/profile" component={ProfilePage} />
+      <Route path="/payouts/test-onboarding/:accountId" component={TestPayoutOnboardingPage} />
+      <Route path="/payouts/test-dashboard/:accountId" component={TestPayoutDashboardPage} />
       <Route path="/support" component={SupportPage} />
       <Route component={NotFoundPage} />
     </Switch>

@@ -15,6 +15,10 @@ export interface ProviderPayment {
   status: ProviderPaymentStatus;
   amount: Cents;
   currency: string;
+  /** The charge a transfer names as its source_transaction; known once succeeded (Stripe: latest_charge). */
+  chargeId: string | null;
+  /** Stripe: what Stripe.js confirms the card with (a reloaded payment screen reuses it); null for the test provider. */
+  clientSecret: string | null;
 }
 
 export interface CreatePaymentInput {
@@ -23,6 +27,8 @@ export interface CreatePaymentInput {
   buyerId: string;
   amount: Cents;
   currency: string;
+  /** `payment_<paymentId>`: the transfers of the payment's orders carry the same group. */
+  transferGroup: string;
 }
 
 export interface CreatedPayment {
@@ -34,9 +40,23 @@ export interface CreatedPayment {
 export interface RefundInput {
   providerPaymentId: string;
   amount: Cents;
-  /** Our refunds.id: the same refund asked twice (a retry after a crash) is made once. */
+  /** Our refunds.id, kept in the refund's metadata so `findRefund` can find it after the key window. */
+  refundId: string;
+  /** The same refund asked twice within the provider's key window (24 h at Stripe) is made once. */
   idempotencyKey: string;
   reason: string;
+}
+
+/** Where a refund stands at the provider (Stripe's Refund statuses). */
+export type ProviderRefundStatus = 'pending' | 'succeeded' | 'failed' | 'requires_action' | 'canceled';
+
+export interface ProviderRefund {
+  providerRefundId: string;
+  status: ProviderRefundStatus;
+  /** Why it failed (Stripe's failure_reason, e.g. `expired_or_canceled_card`); null otherwise. */
+  failureReason: string | null;
+  /** Our refunds.id from the metadata; null for a refund made elsewhere (the Dashboard). */
+  refundId: string | null;
 }
 
 /** The card fields of the test provider's form, already checked for shape. */
@@ -51,7 +71,15 @@ export type CardOutcome = { outcome: 'succeeded' } | { outcome: 'declined'; mess
 
 /** A webhook event the marketplace acts on; anything else is acknowledged and ignored. */
 export type PaymentWebhookEvent =
-  { type: 'payment_succeeded'; providerPaymentId: string } | { type: 'ignored'; eventType: string };
+  | {
+      type: 'payment_succeeded';
+      providerPaymentId: string;
+      amount: Cents;
+      currency: string;
+      chargeId: string | null;
+    }
+  | { type: 'refund_updated'; refund: ProviderRefund }
+  | { type: 'ignored'; eventType: string };
 
 export class WebhookSignatureError extends Error {
   constructor(message: string) {
@@ -74,7 +102,16 @@ export interface PaymentProvider {
   readonly publishableKey: string | null;
   createPayment(input: CreatePaymentInput): Promise<CreatedPayment>;
   retrievePayment(providerPaymentId: string): Promise<ProviderPayment>;
-  refund(input: RefundInput): Promise<{ providerRefundId: string }>;
+  /**
+   * Stops a payment that was never completed (an abandoned checkout). Answers how it stands after:
+   * `canceled`, or `succeeded`/`processing` when it was paid meanwhile and can no longer be cancelled.
+   */
+  cancelPayment(providerPaymentId: string): Promise<ProviderPayment>;
+  refund(input: RefundInput): Promise<ProviderRefund>;
+  /** A refund made earlier, found by our refunds.id among the payment's refunds at the provider. */
+  findRefund(providerPaymentId: string, refundId: string): Promise<ProviderRefund | undefined>;
+  /** How a refund the provider already knows stands now (a pending one is asked about again). */
+  retrieveRefund(providerRefundId: string): Promise<ProviderRefund>;
   /**
    * Test provider only: charge the card on the server. Stripe confirms cards in the browser
    * (Stripe.js), so its adapter leaves this out.

@@ -10,6 +10,8 @@ import {
   type PaymentWebhookEvent,
   type ProviderPayment,
   type ProviderPaymentStatus,
+  type ProviderRefund,
+  type ProviderRefundStatus,
   type RefundInput,
 } from './payment-provider';
 
@@ -33,6 +35,59 @@ const webhookEventSchema = z.object({
   type: z.string(),
   data: z.object({ object: z.looseObject({ id: z.string() }) }),
 });
+
+const intentEventSchema = z.looseObject({
+  id: z.string(),
+  amount: z.number().int(),
+  currency: z.string(),
+  latest_charge: z.union([z.string(), z.looseObject({ id: z.string() })]).nullish(),
+});
+
+const REFUND_STATUSES = ['pending', 'succeeded', 'failed', 'requires_action', 'canceled'] as const;
+const refundEventSchema = z.looseObject({
+  id: z.string(),
+  status: z.string().nullish(),
+  failure_reason: z.string().nullish(),
+  metadata: z.record(z.string(), z.string()).nullish(),
+});
+/** Stripe's refund events; `charge.refund.updated` carries the refund itself, as `refund.updated` does. */
+const REFUND_EVENTS = new Set(['refund.created', 'refund.updated', 'refund.failed', 'charge.refund.updated']);
+
+function refundStatusOf(status: string | null | undefined): ProviderRefundStatus {
+  return REFUND_STATUSES.find((known) => known === status) ?? 'pending';
+}
+
+interface RefundLike {
+  id: string;
+  status?: string | null;
+  failure_reason?: string | null;
+  metadata?: Record<string, string> | null;
+}
+
+function providerRefund(refund: RefundLike): ProviderRefund {
+  return {
+    providerRefundId: refund.id,
+    status: refundStatusOf(refund.status),
+    failureReason: refund.failure_reason ?? null,
+    refundId: refund.metadata?.refundId ?? null,
+  };
+}
+
+function chargeIdOf(charge: string | { id: string } | null | undefined): string | null {
+  if (!charge) return null;
+  return typeof charge === 'string' ? charge : charge.id;
+}
+
+function providerPayment(intent: Stripe.PaymentIntent): ProviderPayment {
+  return {
+    providerPaymentId: intent.id,
+    status: statusOf(intent.status),
+    amount: intent.amount,
+    currency: intent.currency,
+    chargeId: chargeIdOf(intent.latest_charge),
+    clientSecret: intent.client_secret,
+  };
+}
 
 /** Network failures and Stripe's own 5xx/429 are "try again later"; anything else is a bug or bad data. */
 function translateError(error: unknown, what: string): unknown {
@@ -84,6 +139,7 @@ export class StripePaymentProvider implements PaymentProvider {
           amount: input.amount,
           currency: input.currency,
           automatic_payment_methods: { enabled: true },
+          transfer_group: input.transferGroup,
           metadata: { paymentId: input.paymentId, buyerId: input.buyerId },
         },
         { idempotencyKey: `payment-${input.paymentId}` },
@@ -97,32 +153,65 @@ export class StripePaymentProvider implements PaymentProvider {
 
   async retrievePayment(providerPaymentId: string): Promise<ProviderPayment> {
     try {
-      const intent = await this.stripe.paymentIntents.retrieve(providerPaymentId);
-      return {
-        providerPaymentId: intent.id,
-        status: statusOf(intent.status),
-        amount: intent.amount,
-        currency: intent.currency,
-      };
+      return providerPayment(await this.stripe.paymentIntents.retrieve(providerPaymentId));
     } catch (error) {
       throw translateError(error, 'retrieve payment');
     }
   }
 
-  async refund(input: RefundInput): Promise<{ providerRefundId: string }> {
+  async cancelPayment(providerPaymentId: string): Promise<ProviderPayment> {
+    try {
+      return providerPayment(
+        await this.stripe.paymentIntents.cancel(providerPaymentId, { cancellation_reason: 'abandoned' }),
+      );
+    } catch (error) {
+      // Paid (or cancelled) meanwhile: Stripe refuses with payment_intent_unexpected_state; say how it stands.
+      if (
+        error instanceof Stripe.errors.StripeInvalidRequestError &&
+        error.code === 'payment_intent_unexpected_state'
+      )
+        return this.retrievePayment(providerPaymentId);
+      throw translateError(error, 'cancel payment');
+    }
+  }
+
+  async refund(input: RefundInput): Promise<ProviderRefund> {
     try {
       const refund = await this.stripe.refunds.create(
         {
           payment_intent: input.providerPaymentId,
           amount: input.amount,
           reason: 'requested_by_customer',
-          metadata: { reason: input.reason.slice(0, 500) },
+          metadata: { refundId: input.refundId, reason: input.reason.slice(0, 500) },
         },
-        { idempotencyKey: `refund-${input.idempotencyKey}` },
+        { idempotencyKey: input.idempotencyKey },
       );
-      return { providerRefundId: refund.id };
+      return providerRefund(refund);
     } catch (error) {
       throw translateError(error, 'refund');
+    }
+  }
+
+  async findRefund(providerPaymentId: string, refundId: string): Promise<ProviderRefund | undefined> {
+    try {
+      // A payment has a handful of refunds at most (one per order); auto-pagination reads them all.
+      for await (const refund of this.stripe.refunds.list({
+        payment_intent: providerPaymentId,
+        limit: 100,
+      })) {
+        if (refund.metadata?.refundId === refundId) return providerRefund(refund);
+      }
+      return undefined;
+    } catch (error) {
+      throw translateError(error, 'list refunds');
+    }
+  }
+
+  async retrieveRefund(providerRefundId: string): Promise<ProviderRefund> {
+    try {
+      return providerRefund(await this.stripe.refunds.retrieve(providerRefundId));
+    } catch (error) {
+      throw translateError(error, 'retrieve refund');
     }
   }
 
@@ -137,8 +226,23 @@ export class StripePaymentProvider implements PaymentProvider {
     }
     const parsed = webhookEventSchema.safeParse(event);
     if (!parsed.success) return { type: 'ignored', eventType: 'unreadable' };
-    if (parsed.data.type === 'payment_intent.succeeded')
-      return { type: 'payment_succeeded', providerPaymentId: parsed.data.data.object.id };
-    return { type: 'ignored', eventType: parsed.data.type };
+    const { type } = parsed.data;
+    if (type === 'payment_intent.succeeded') {
+      const intent = intentEventSchema.safeParse(parsed.data.data.object);
+      if (!intent.success) return { type: 'ignored', eventType: `${type} (unreadable)` };
+      return {
+        type: 'payment_succeeded',
+        providerPaymentId: intent.data.id,
+        amount: intent.data.amount,
+        currency: intent.data.currency,
+        chargeId: chargeIdOf(intent.data.latest_charge),
+      };
+    }
+    if (REFUND_EVENTS.has(type)) {
+      const refund = refundEventSchema.safeParse(parsed.data.data.object);
+      if (!refund.success) return { type: 'ignored', eventType: `${type} (unreadable)` };
+      return { type: 'refund_updated', refund: providerRefund(refund.data) };
+    }
+    return { type: 'ignored', eventType: type };
   }
 }

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { payments } from '../../db/schema';
+import { payments, refunds } from '../../db/schema';
 import { CARD_DECLINED_MESSAGE, normaliseCardNumber } from '../../../domain/checkout';
 import { parseCents } from '../../../domain/money';
 import type {
@@ -10,6 +10,7 @@ import type {
   CreatePaymentInput,
   PaymentProvider,
   ProviderPayment,
+  ProviderRefund,
   RefundInput,
   TestCard,
 } from './payment-provider';
@@ -49,10 +50,33 @@ export class TestPaymentProvider implements PaymentProvider {
   async retrievePayment(providerPaymentId: string): Promise<ProviderPayment> {
     const row = await this.findPayment(providerPaymentId);
     if (!row) throw new Error(`Unknown test payment ${providerPaymentId}`);
-    // Once charged, a refunded payment still counts as having succeeded at the provider.
-    const status =
-      row.status === 'requires_payment' || row.status === 'failed' ? 'requires_payment' : 'succeeded';
-    return { providerPaymentId, status, amount: parseCents(row.amount), currency: row.currency };
+    return this.describe(row);
+  }
+
+  /** An open payment is cancelled in its ledger row; a charged one stays as it is. */
+  async cancelPayment(providerPaymentId: string): Promise<ProviderPayment> {
+    await this.db
+      .update(payments)
+      .set({ status: 'cancelled', updatedAt: new Date() })
+      .where(
+        and(
+          eq(payments.provider, this.name),
+          eq(payments.providerPaymentId, providerPaymentId),
+          eq(payments.status, 'requires_payment'),
+        ),
+      );
+    const row = await this.findPayment(providerPaymentId);
+    // A payment never written (a duplicate dropped by the database) has nothing left to cancel.
+    if (!row)
+      return {
+        providerPaymentId,
+        status: 'canceled',
+        amount: 0,
+        currency: 'usd',
+        chargeId: null,
+        clientSecret: null,
+      };
+    return this.describe(row);
   }
 
   /** Charges the card: the ledger row goes from requires_payment to succeeded, once. */
@@ -76,11 +100,53 @@ export class TestPaymentProvider implements PaymentProvider {
   }
 
   /** The refund itself is the refunds row; its id is derived from that row so a retry gives the same id. */
-  async refund(input: RefundInput): Promise<{ providerRefundId: string }> {
+  async refund(input: RefundInput): Promise<ProviderRefund> {
     const row = await this.findPayment(input.providerPaymentId);
     if (!row) throw new Error(`Unknown test payment ${input.providerPaymentId}`);
     if (input.amount > parseCents(row.amount)) throw new Error('Refund exceeds the payment');
-    return { providerRefundId: `tre_${input.idempotencyKey.replace(/-/g, '')}` };
+    return this.describeRefund(input.refundId);
+  }
+
+  /** Its refunds are the refunds rows: one made earlier has its provider id written there. */
+  async findRefund(_providerPaymentId: string, refundId: string): Promise<ProviderRefund | undefined> {
+    const rows = await this.db.select().from(refunds).where(eq(refunds.id, refundId)).limit(1);
+    return rows[0]?.providerRefundId ? this.describeRefund(refundId) : undefined;
+  }
+
+  /** A test refund succeeds at once. */
+  async retrieveRefund(providerRefundId: string): Promise<ProviderRefund> {
+    const refundId = /^tre_([0-9a-f]{32})$/.exec(providerRefundId)?.[1];
+    if (!refundId) throw new Error(`Unknown test refund ${providerRefundId}`);
+    const id = `${refundId.slice(0, 8)}-${refundId.slice(8, 12)}-${refundId.slice(12, 16)}-${refundId.slice(16, 20)}-${refundId.slice(20)}`;
+    return this.describeRefund(id);
+  }
+
+  private describeRefund(refundId: string): ProviderRefund {
+    return {
+      providerRefundId: `tre_${refundId.replace(/-/g, '')}`,
+      status: 'succeeded',
+      failureReason: null,
+      refundId,
+    };
+  }
+
+  private describe(row: typeof payments.$inferSelect): ProviderPayment {
+    // Once charged, a refunded payment still counts as having succeeded at the provider.
+    const status =
+      row.status === 'cancelled'
+        ? 'canceled'
+        : row.status === 'requires_payment' || row.status === 'failed'
+          ? 'requires_payment'
+          : 'succeeded';
+    return {
+      providerPaymentId: row.providerPaymentId,
+      status,
+      amount: parseCents(row.amount),
+      currency: row.currency,
+      // The test provider's charge is named after its payment, as Stripe's latest_charge names one.
+      chargeId: status === 'succeeded' ? `tch_${row.providerPaymentId.replace(/^tp_/, '')}` : null,
+      clientSecret: null,
+    };
   }
 
   private async findPayment(providerPaymentId: string) {

@@ -6,6 +6,7 @@ import { DEMO_PASSWORD, seedDemoData } from './demo';
 import { seedDemoOrders } from './demo-orders';
 import { ORDER_STATUSES } from '../../../domain/order-status';
 import { parseCents } from '../../../domain/money';
+import { reconcile } from '../../modules/ledger/reconcile';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -66,5 +67,13 @@ describe('demo orders', () => {
     expect(list.statusCode).toBe(200);
     expect(list.json<unknown[]>().length).toBeGreaterThanOrEqual(4);
     expect(await seedDemoOrders(t.database.db)).toBe(0);
+  });
+
+  it('reconcile with the ledger: charges, the refund, owed payouts and fees (docs/decisions/0013-money-movement.md)', async () => {
+    const report = await reconcile(t.database.db);
+    expect(report.discrepancies).toEqual([]);
+    expect(report.finishedOrders).toBeGreaterThan(0);
+    expect(report.owedPayouts).toBeGreaterThan(0);
+    expect(report.platformBalance).toBeGreaterThan(0);
   });
 });

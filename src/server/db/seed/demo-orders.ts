@@ -8,7 +8,6 @@ import {
   orders,
   orderStatusEvents,
   payments,
-  payouts,
   products,
   refunds,
   users,
@@ -23,13 +22,15 @@ import { formatCents, formatRate, parseCents } from '../../../domain/money';
 import type { OrderStatus } from '../../../domain/order-status';
 import { addressText, pickupText, type PricedCheckout } from '../../modules/checkout/checkout.service';
 import { newOrderNumber } from '../../modules/orders/order-number';
+import { recordCharge, recordRefundMade } from '../../modules/ledger/ledger.service';
+import { recordOrderPayouts } from '../../modules/payouts/record-order-payouts';
 
 /**
  * Demo orders in every status (docs/product-rules.md, Running modes and adapters), made from the
  * demo sellers' products the way a real checkout makes them: amounts by the domain's fee and
  * commission functions, a succeeded test payment with its priced checkout, stock taken, status
- * events with actors and times, a refund for the cancelled one and payout ledger rows for the
- * finished ones. Does nothing when any order exists or the demo sellers have no products yet.
+ * events with actors and times, a refund for the cancelled one, owed payouts for the finished ones,
+ * and their movements in the ledger. Does nothing when any order exists or the demo sellers have no products yet.
  */
 
 type ProductRow = typeof products.$inferSelect;
@@ -257,6 +258,7 @@ export async function seedDemoOrders(db: Db, now: Date = new Date()): Promise<nu
         })
         .returning();
       if (!payment) throw new Error('demo payment insert returned no row');
+      await recordCharge(tx, payment, placedAt);
       const last = spec.steps.at(-1);
       const status = last?.status ?? 'pending';
       const lastAt = new Date(placedAt.getTime() + (last?.after ?? 0) * HOUR_MS);
@@ -323,14 +325,19 @@ export async function seedDemoOrders(db: Db, now: Date = new Date()): Promise<nu
         }),
       ]);
       if (cancelled) {
-        await tx.insert(refunds).values({
-          paymentId: payment.id,
-          orderId: order.id,
-          amount: formatCents(amounts.total),
-          reason: 'Order cancelled',
-          providerRefundId: `tre_demo_${crypto.randomBytes(8).toString('hex')}`,
-          createdAt: lastAt,
-        });
+        const [refund] = await tx
+          .insert(refunds)
+          .values({
+            paymentId: payment.id,
+            orderId: order.id,
+            amount: formatCents(amounts.total),
+            reason: 'Order cancelled',
+            providerRefundId: `tre_demo_${crypto.randomBytes(8).toString('hex')}`,
+            status: 'succeeded',
+            createdAt: lastAt,
+          })
+          .returning();
+        if (refund?.providerRefundId) await recordRefundMade(tx, refund, refund.providerRefundId, lastAt);
       } else {
         const [row] = await tx
           .update(products)
@@ -340,30 +347,8 @@ export async function seedDemoOrders(db: Db, now: Date = new Date()): Promise<nu
         product.stock = row?.stock ?? product.stock;
         salesOf.push({ sellerId, at: placedAt.getTime(), subtotal: amounts.productSubtotal });
       }
-      if (status === 'delivered' || status === 'completed') {
-        await tx.insert(payouts).values([
-          {
-            orderId: order.id,
-            userId: sellerId,
-            kind: 'seller',
-            amount: formatCents(amounts.sellerEarnings),
-            status: 'paid',
-            createdAt: lastAt,
-          },
-          ...(driverId && amounts.driverEarnings > 0
-            ? [
-                {
-                  orderId: order.id,
-                  userId: driverId,
-                  kind: 'driver',
-                  amount: formatCents(amounts.driverEarnings),
-                  status: 'paid',
-                  createdAt: lastAt,
-                },
-              ]
-            : []),
-        ]);
-      }
+      // The demo's sellers and drivers have not set up payouts yet: their earnings are owed until they do.
+      if (status === 'delivered' || status === 'completed') await recordOrderPayouts(tx, order, lastAt);
       made += 1;
     }
   });

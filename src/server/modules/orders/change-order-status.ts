@@ -1,4 +1,6 @@
-import type { Db } from '../../db/client';
+import type { PayoutDeps } from '../payouts/payout-deps';
+import { settleOrderPayouts } from '../payouts/pay-payout';
+import { recordOrderPayouts } from '../payouts/record-order-payouts';
 import { AppError, conflict, forbidden, notFound } from '../../platform/errors';
 import { announceOrderChange } from '../../platform/live-events';
 import { canChangeOrderStatus, canSeeOrderPrices, canViewOrder, partiesOf } from '../../platform/policy';
@@ -20,10 +22,8 @@ import { findOrderById, type OrderWithDetails } from './orders.queries';
 import { recordStatusChange } from './record-status-change';
 import { toOrder } from './order-views';
 
-export interface ChangeStatusDeps {
-  db: Db;
-  now: () => Date;
-}
+/** The status change pays out a finished order's earnings after its commit. */
+export type ChangeStatusDeps = PayoutDeps;
 
 /** Why the actor may not make this step: who may, or why not now (docs/product-rules.md, Order lifecycle). */
 function refusal(actor: Actor, found: OrderWithDetails, to: OrderStatus): AppError {
@@ -70,7 +70,14 @@ export async function changeOrderStatus(
     throw conflict(TRAILER_PHOTO_REQUIRED);
   }
   const now = deps.now();
-  await deps.db.transaction((tx) => recordStatusChange(tx, { orderId: id, from, to, actor, now }));
+  const finishes = to === 'delivered' || to === 'completed';
+  await deps.db.transaction(async (tx) => {
+    await recordStatusChange(tx, { orderId: id, from, to, actor, now });
+    // The earnings become payouts in the same transaction; the money moves after the commit, and
+    // the retry job finishes it if this process dies in between (docs/product-rules.md, Order lifecycle).
+    if (finishes) await recordOrderPayouts(tx, order, now);
+  });
+  if (finishes) await settleOrderPayouts(deps, id);
   const changed = await findOrderById(deps.db, id);
   if (!changed) throw notFound(ORDER_NOT_FOUND);
   await announceOrderChange(deps.db, changed.order, { from, actorId: actor.id });

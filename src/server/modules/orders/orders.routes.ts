@@ -105,6 +105,11 @@ export function registerOrderRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) =>
-      changeOrderStatus({ db, now: ctx.now }, actorOf(request), request.params.id, request.body),
+      changeOrderStatus(
+        { db, payouts: ctx.payouts, now: ctx.now, log: request.log },
+        actorOf(request),
+        request.params.id,
+        request.body,
+      ),
   );
 }

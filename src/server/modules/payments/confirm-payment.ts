@@ -11,8 +11,8 @@ import {
   type PaymentConfirmBody,
   type PaymentResult,
 } from '../../../domain/checkout';
-import { parseCents } from '../../../domain/money';
 import { findOwnPayment } from './get-payment';
+import { AMOUNT_MISMATCH_MESSAGE, chargeMatches, PAYMENT_CANCELLED_MESSAGE } from './charge-check';
 import { callProvider, type PaymentDeps } from './payment-deps';
 import { answerProcessedPayment, readPaymentResult } from './payment-result';
 import { processPaidPayment } from './process-paid-payment';
@@ -50,7 +50,9 @@ export async function confirmPayment(
   const { payments: provider } = deps;
   if (payment.provider !== provider.name)
     throw conflict('This payment was started with another payment provider. Please check out again.');
+  if (payment.status === 'cancelled') throw conflict(PAYMENT_CANCELLED_MESSAGE);
 
+  let chargeId: string | null = null;
   if (provider.confirmCard) {
     if (payment.status === 'requires_payment') {
       const card = requireTestCard(body, deps.now());
@@ -60,19 +62,22 @@ export async function confirmPayment(
         throw new AppError('payment_failed', outcome.message);
       }
     }
+    chargeId = (await provider.retrievePayment(payment.providerPaymentId)).chargeId;
   } else {
     if (body.cardNumber || body.cvc || body.expiry)
       throw badRequest('Card details are entered in the card form of Stripe and never sent to this server');
     const remote = await callProvider(() => provider.retrievePayment(payment.providerPaymentId));
+    if (remote.status === 'canceled') throw conflict(PAYMENT_CANCELLED_MESSAGE);
     if (remote.status !== 'succeeded') {
       const result = await readPaymentResult(deps, payment);
       return { ...result, status: remote.status === 'processing' ? 'processing' : 'requires_payment' };
     }
-    if (remote.amount !== parseCents(payment.amount) || remote.currency !== payment.currency) {
+    if (!chargeMatches(payment, remote)) {
       deps.log.error({ paymentId: id, remote }, 'provider amount differs from the payment');
-      throw conflict('The amount charged does not match this checkout. Please contact support.');
+      throw conflict(AMOUNT_MISMATCH_MESSAGE);
     }
+    chargeId = remote.chargeId;
   }
-  await processPaidPayment(deps, payment.id);
+  await processPaidPayment(deps, payment.id, { chargeId });
   return answerProcessedPayment(deps, payment);
 }

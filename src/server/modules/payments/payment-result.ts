@@ -25,7 +25,8 @@ export async function readPaymentResult(deps: PaymentDeps, payment: PaymentRow):
     fresh.status === 'succeeded' ||
     fresh.status === 'refunded' ||
     fresh.status === 'partially_refunded' ||
-    fresh.status === 'failed'
+    fresh.status === 'failed' ||
+    fresh.status === 'cancelled'
       ? fresh.status
       : 'requires_payment';
   return {

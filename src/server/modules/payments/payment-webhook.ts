@@ -3,10 +3,13 @@ import { badRequest, notFound } from '../../platform/errors';
 import type { PaymentDeps } from './payment-deps';
 import { findPaymentByProviderId } from './payments.queries';
 import { processPaidPayment } from './process-paid-payment';
+import { chargeMatches } from './charge-check';
+import { applyRefundEvent } from './refunds.service';
 
 /**
  * POST /api/stripe/webhook: the signature is checked over the raw body by the Stripe library;
- * payment_intent.succeeded goes through the same exactly-once processing as the confirm call.
+ * payment_intent.succeeded goes through the same amount check and exactly-once processing as the
+ * confirm call; refund events move the refund to the state Stripe reports.
  */
 export async function handlePaymentWebhook(
   deps: PaymentDeps,
@@ -23,13 +26,26 @@ export async function handlePaymentWebhook(
       throw badRequest(`Webhook signature check failed: ${error.message}`);
     throw error;
   }
+  if (event.type === 'refund_updated') {
+    await applyRefundEvent(deps, event.refund);
+    return { received: true };
+  }
   if (event.type !== 'payment_succeeded') return { received: true };
   const payment = await findPaymentByProviderId(deps.db, provider.name, event.providerPaymentId);
   if (!payment) {
     deps.log.warn({ providerPaymentId: event.providerPaymentId }, 'webhook for an unknown payment; ignored');
     return { received: true };
   }
-  const outcome = await processPaidPayment(deps, payment.id);
+  // The same check as the confirm call: an intent charged for another amount never makes orders.
+  // It is acknowledged (Stripe would only send it again) and logged for a person to look at.
+  if (!chargeMatches(payment, event)) {
+    deps.log.error(
+      { paymentId: payment.id, charged: event.amount, currency: event.currency },
+      'webhook amount differs from the payment; no order made',
+    );
+    return { received: true };
+  }
+  const outcome = await processPaidPayment(deps, payment.id, { chargeId: event.chargeId });
   deps.log.info({ paymentId: payment.id, outcome: outcome.kind }, 'payment webhook processed');
   return { received: true };
 }

@@ -1,7 +1,8 @@
 import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import type { PaymentStatus } from '../../../domain/checkout';
-import { payments, refunds } from '../../db/schema';
+import type { RefundStatus } from '../../../domain/refunds';
+import { orders, payments, refunds, users } from '../../db/schema';
 
 export type PaymentRow = typeof payments.$inferSelect;
 export type RefundRow = typeof refunds.$inferSelect;
@@ -67,29 +68,93 @@ export async function setPaymentStatus(db: Db, id: string, status: PaymentStatus
   await db.update(payments).set({ status, updatedAt: now }).where(eq(payments.id, id));
 }
 
+/** Where a keyset page ends: the (created_at, id) of its last row. */
+export interface PageCursor {
+  createdAt: Date;
+  id: string;
+}
+
+const after = (table: typeof payments | typeof refunds, cursor: PageCursor | undefined) =>
+  cursor
+    ? or(
+        gt(table.createdAt, cursor.createdAt),
+        and(eq(table.createdAt, cursor.createdAt), gt(table.id, cursor.id)),
+      )
+    : undefined;
+
 /**
- * Payments that may have been charged without being processed (a crash between charge and order
- * creation): charged ones, and Stripe ones not yet known to be charged, newer than `since`.
+ * Payments not yet processed that may still be charged or must be stopped: charged ones, and open
+ * ones (the provider is asked, or they are cancelled once abandoned). One keyset page after
+ * `cursor`, oldest first, so recovery reaches every one of them however many there are.
  */
-export async function listUnprocessedPayments(db: Db, since: Date, limit: number): Promise<PaymentRow[]> {
+export async function listUnprocessedPayments(
+  db: Db,
+  cursor: PageCursor | undefined,
+  limit: number,
+): Promise<PaymentRow[]> {
   return db
     .select()
     .from(payments)
     .where(
       and(
         isNull(payments.processedAt),
-        or(
-          eq(payments.status, 'succeeded'),
-          and(
-            eq(payments.status, 'requires_payment'),
-            eq(payments.provider, 'stripe'),
-            gt(payments.createdAt, since),
-          ),
-        ),
+        inArray(payments.status, ['requires_payment', 'succeeded']),
+        after(payments, cursor),
       ),
     )
-    .orderBy(asc(payments.createdAt))
+    .orderBy(asc(payments.createdAt), asc(payments.id))
     .limit(limit);
+}
+
+/** The charge is learnt when the success is processed (Stripe: latest_charge); it never changes after. */
+export async function setPaymentCharge(db: Db, id: string, chargeId: string, now: Date): Promise<void> {
+  await db
+    .update(payments)
+    .set({ providerChargeId: chargeId, updatedAt: now })
+    .where(and(eq(payments.id, id), isNull(payments.providerChargeId)));
+}
+
+/** The open payment of the same checkout of this buyer, if any (a reload of the payment screen). */
+export async function findOpenPaymentOfCheckout(
+  db: Db,
+  buyerId: string,
+  checkoutKey: string,
+): Promise<PaymentRow | undefined> {
+  const rows = await db
+    .select()
+    .from(payments)
+    .where(
+      and(
+        eq(payments.buyerId, buyerId),
+        eq(payments.checkoutKey, checkoutKey),
+        isNull(payments.processedAt),
+        inArray(payments.status, ['requires_payment', 'succeeded']),
+      ),
+    )
+    .limit(1);
+  return rows[0];
+}
+
+/** An open payment that was stopped (abandoned, or replaced by a new one); a charged one is never touched. */
+export async function markPaymentCancelled(db: Db, id: string, now: Date): Promise<boolean> {
+  const rows = await db
+    .update(payments)
+    .set({ status: 'cancelled', updatedAt: now })
+    .where(
+      and(
+        eq(payments.id, id),
+        isNull(payments.processedAt),
+        inArray(payments.status, ['requires_payment', 'cancelled']),
+      ),
+    )
+    .returning({ id: payments.id });
+  return rows.length > 0;
+}
+
+/** The buyer of a payment as the checkout rules see them (re-pricing a late payment). */
+export async function findUserById(db: Db, id: string) {
+  const rows = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return rows[0];
 }
 
 export async function insertRefund(db: Db, values: typeof refunds.$inferInsert): Promise<RefundRow> {
@@ -112,19 +177,94 @@ export async function listRefundsOfPayment(db: Db, paymentId: string): Promise<R
   return db.select().from(refunds).where(eq(refunds.paymentId, paymentId)).orderBy(asc(refunds.createdAt));
 }
 
-/** Refunds recorded but not yet confirmed by the provider (the call failed or the process stopped). */
-export async function listPendingRefunds(db: Db, limit: number): Promise<RefundRow[]> {
+export async function findRefundById(db: Db, id: string): Promise<RefundRow | undefined> {
+  const rows = await db.select().from(refunds).where(eq(refunds.id, id)).limit(1);
+  return rows[0];
+}
+
+export async function findRefundByProviderId(
+  db: Db,
+  providerRefundId: string,
+): Promise<RefundRow | undefined> {
+  const rows = await db.select().from(refunds).where(eq(refunds.providerRefundId, providerRefundId)).limit(1);
+  return rows[0];
+}
+
+/**
+ * Refunds not finished: never made at the provider (the call failed or the process stopped), or
+ * made and still pending or waiting for an action. One keyset page after `cursor`, oldest first.
+ */
+export async function listUnfinishedRefunds(
+  db: Db,
+  cursor: PageCursor | undefined,
+  limit: number,
+): Promise<RefundRow[]> {
   return db
     .select()
     .from(refunds)
-    .where(isNull(refunds.providerRefundId))
-    .orderBy(asc(refunds.createdAt))
+    .where(and(inArray(refunds.status, ['pending', 'requires_action']), after(refunds, cursor)))
+    .orderBy(asc(refunds.createdAt), asc(refunds.id))
     .limit(limit);
 }
 
-export async function setProviderRefundId(db: Db, id: string, providerRefundId: string): Promise<void> {
+/**
+ * A call to the provider for this refund starts: counted before it is made, so a call that reached
+ * the provider before a crash is known to have been tried (the key-window check relies on it).
+ */
+export async function recordRefundAttempt(db: Db, id: string, now: Date): Promise<void> {
   await db
     .update(refunds)
-    .set({ providerRefundId })
-    .where(and(eq(refunds.id, id), isNull(refunds.providerRefundId)));
+    .set({ attempts: sql`${refunds.attempts} + 1`, lastAttemptAt: now, updatedAt: now })
+    .where(eq(refunds.id, id));
+}
+
+/** How the last call for this refund ended: null when it completed. */
+export async function setRefundLastError(db: Db, id: string, error: string | null, now: Date): Promise<void> {
+  await db.update(refunds).set({ lastError: error, updatedAt: now }).where(eq(refunds.id, id));
+}
+
+/** What the provider says about the refund: its id there, its status and why it failed. */
+export async function setRefundState(
+  db: Db,
+  id: string,
+  state: { providerRefundId: string; status: RefundStatus; failureReason: string | null; now: Date },
+): Promise<void> {
+  await db
+    .update(refunds)
+    .set({
+      providerRefundId: state.providerRefundId,
+      status: state.status,
+      failureReason: state.failureReason,
+      updatedAt: state.now,
+    })
+    .where(
+      and(
+        eq(refunds.id, id),
+        or(isNull(refunds.providerRefundId), eq(refunds.providerRefundId, state.providerRefundId)),
+      ),
+    );
+}
+
+/** Refunds that failed or still wait, oldest first, with the order they belong to (the admin's list). */
+export async function listRefundsNeedingAttention(db: Db, limit: number) {
+  return db
+    .select({
+      id: refunds.id,
+      paymentId: refunds.paymentId,
+      orderNumber: orders.orderNumber,
+      amount: refunds.amount,
+      reason: refunds.reason,
+      status: refunds.status,
+      failureReason: refunds.failureReason,
+      lastError: refunds.lastError,
+      attempts: refunds.attempts,
+      lastAttemptAt: refunds.lastAttemptAt,
+      providerRefundId: refunds.providerRefundId,
+      createdAt: refunds.createdAt,
+    })
+    .from(refunds)
+    .leftJoin(orders, eq(orders.id, refunds.orderId))
+    .where(inArray(refunds.status, ['pending', 'requires_action', 'failed']))
+    .orderBy(asc(refunds.createdAt), asc(refunds.id))
+    .limit(limit);
 }

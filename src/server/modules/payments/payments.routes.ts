@@ -7,21 +7,30 @@ import {
   paymentResultSchema,
 } from '../../../domain/checkout';
 import { errorBodySchema } from '../../../domain/errors';
+import { refundsNeedingAttentionSchema } from '../../../domain/refunds';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
+import { startRecurring } from '../../platform/recurring';
 import { confirmPayment } from './confirm-payment';
 import { createPayment } from './create-payment';
 import { getPayment } from './get-payment';
 import type { PaymentDeps } from './payment-deps';
 import { handlePaymentWebhook } from './payment-webhook';
 import { recoverPaidCheckouts, type RecoveryReport } from './recover-paid-checkouts';
+import { listRefundsForAdmin } from './refunds.service';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Start-up recovery of payments charged but not processed (main.ts calls it once listening). */
+    /**
+     * The money timer's work (payments charged but not processed, abandoned payments, unfinished
+     * refunds): it runs when the app is ready and every MONEY_RETRY_INTERVAL_MS; tests call it.
+     */
     recoverPaidCheckouts(): Promise<RecoveryReport>;
   }
 }
+
+/** Admins only: the access hook answers 401 to visitors and 403 to everyone else (decision 0011). */
+const ADMIN_ONLY = { roles: ['admin'], forbiddenMessage: 'You must be an admin to do this' } as const;
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
 
@@ -33,15 +42,28 @@ export function registerPaymentRoutes(app: App, ctx: AppContext): void {
     timeZone: ctx.config.marketplaceTz,
     log,
   });
-  // Never stops start-up: what cannot be recovered now is logged and tried again at the next start.
-  app.decorate('recoverPaidCheckouts', async () => {
-    try {
-      return await recoverPaidCheckouts(deps(app.log));
-    } catch (error) {
-      app.log.error({ err: error }, 'payment recovery failed');
-      return { processed: 0, refundsRetried: 0 };
-    }
+  app.decorate('recoverPaidCheckouts', () => recoverPaidCheckouts(deps(app.log)));
+  // Never stops the server: what cannot be finished now is logged and tried again at the next tick
+  // (docs/decisions/0013-money-movement.md, Payments and refunds).
+  startRecurring(app, {
+    name: 'payments',
+    everyMs: ctx.config.moneyRetryIntervalMs,
+    run: () => recoverPaidCheckouts(deps(app.log)),
   });
+
+  app.get(
+    '/api/admin/refunds',
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Admin: refunds that failed or still wait (order number, amount, reason, status, attempts, last error, since when), oldest first',
+        response: { 200: refundsNeedingAttentionSchema, 401: errorBodySchema, 403: errorBodySchema },
+      },
+    },
+    async () => ({ refunds: await listRefundsForAdmin(ctx.db) }),
+  );
 
   app.post(
     '/api/payments',
@@ -100,7 +122,7 @@ export function registerPaymentRoutes(app: App, ctx: AppContext): void {
         schema: {
           tags: ['payments'],
           summary:
-            'Stripe webhook (signature-checked): payment_intent.succeeded makes the orders exactly once',
+            'Stripe webhook (signature-checked): payment_intent.succeeded makes the orders exactly once (its amount checked); refund.updated, refund.failed and charge.refund.updated track refunds',
           response: {
             200: z.object({ received: z.literal(true) }),
             400: errorBodySchema,

@@ -678,6 +678,31 @@ describe('payments and orders', () => {
     expect(reported.json<{ orders: OrderJson[] }>().orders).toHaveLength(1);
     expect((await t.app.recoverPaidCheckouts()).processed).toBe(0);
   });
+
+  it('gives a test payment its transfer group and charge, and a reload reuses the open payment', async () => {
+    const { buyer, addressId } = await buyerWithAddress();
+    const s = await seller();
+    const product = await createProduct(t, s.id, { stock: 2 });
+    const body = {
+      items: [{ productId: product.id, quantity: 1 }],
+      isPickup: false,
+      deliveryAddressId: addressId,
+    };
+    const { paymentId } = (await startPayment(t, buyer, body)).json<PaymentJson>();
+    expect(await paymentRow(t, paymentId)).toMatchObject({
+      transferGroup: `payment_${paymentId}`,
+      providerChargeId: null,
+    });
+    // A reload of the payment screen (or a second tab) answers the same payment: one charge at most.
+    const reloaded = await startPayment(t, buyer, body);
+    expect(reloaded.statusCode).toBe(201);
+    expect(reloaded.json<PaymentJson>().paymentId).toBe(paymentId);
+    const [first, second] = await Promise.all([confirm(t, buyer, paymentId), confirm(t, buyer, paymentId)]);
+    expect([first?.statusCode, second?.statusCode]).toEqual([200, 200]);
+    const row = await paymentRow(t, paymentId);
+    expect(row?.providerChargeId).toMatch(/^tch_/);
+    expect(await t.database.db.select().from(payments).where(eq(payments.buyerId, buyer.id))).toHaveLength(1);
+  });
 });
 
 describe('GET /api/commission-settings', () => {

@@ -1,39 +1,119 @@
-import { pricedCheckoutSchema } from '../checkout/checkout.service';
+import { pricedCheckoutSchema, type PricedCheckout } from '../checkout/checkout.service';
+import { priceCheckout } from '../checkout/price-checkout';
 import { placeOrders } from '../orders/place-orders';
 import { takeStockFor } from '../orders/take-stock';
+import type { Db } from '../../db/client';
+import type { CheckoutBody } from '../../../domain/checkout';
+import { formatCents } from '../../../domain/money';
 import type { PaymentDeps } from './payment-deps';
-import { claimPaymentForOrders, claimPaymentForRefund, insertRefund } from './payments.queries';
+import { QUOTE_VALID_MS } from './payment-times';
+import {
+  claimPaymentForOrders,
+  claimPaymentForRefund,
+  findUserById,
+  insertRefund,
+  setPaymentCharge,
+  type PaymentRow,
+} from './payments.queries';
 import { executeRefund } from './refunds.service';
+import { recordCharge } from '../ledger/ledger.service';
 
-type Processing = { kind: 'placed' } | { kind: 'already' } | { kind: 'out_of_stock'; message: string };
+type Processing = { kind: 'placed' } | { kind: 'already' } | { kind: 'refunded'; message: string };
 
-/** Thrown inside the order transaction to roll it back when a unit is gone. */
-class OutOfStockError extends Error {
-  constructor(readonly productName: string) {
-    super(`Out of stock: ${productName}`);
-    this.name = 'OutOfStockError';
+/** Said to the buyer of a payment that arrived after its quote expired, when the checkout changed meanwhile. */
+export const REPRICED_TOTAL_MESSAGE =
+  'The prices of your checkout changed before your payment arrived, so no order was placed. The full amount has been refunded.';
+export const REPRICED_UNAVAILABLE_MESSAGE = (problem: string) =>
+  `Your checkout changed before your payment arrived (${problem}), so no order was placed. The full amount has been refunded.`;
+
+/** Thrown inside the order transaction to roll it back: the payment is refunded in full instead. */
+class RefundInsteadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RefundInsteadError';
   }
+}
+
+/** The checkout body the stored priced checkout was made from (re-pricing a late payment). */
+function bodyOf(checkout: PricedCheckout): CheckoutBody {
+  const pickupTimes = checkout.orders.flatMap((order) =>
+    order.scheduledPickupTime ? [[order.sellerId, order.scheduledPickupTime] as const] : [],
+  );
+  return {
+    items: checkout.orders.flatMap((order) =>
+      order.items.map((item) => ({ productId: item.productId, quantity: item.quantity })),
+    ),
+    isPickup: checkout.isPickup,
+    deliveryAddressId: checkout.deliveryAddressId,
+    deliveryNotes: checkout.deliveryNotes,
+    ...(pickupTimes.length > 0 ? { scheduledPickupTimes: Object.fromEntries(pickupTimes) } : {}),
+  };
+}
+
+/**
+ * A payment that arrives after its quote expired (docs/decisions/0013-money-movement.md) is priced
+ * again from the database: the same total keeps it (with today's prices), anything that cannot be
+ * bought or a different total refunds it in full with a sentence for the buyer.
+ */
+async function repriceLatePayment(
+  deps: PaymentDeps,
+  tx: Db,
+  payment: PaymentRow,
+  checkout: PricedCheckout,
+  now: Date,
+): Promise<PricedCheckout> {
+  if (now.getTime() - payment.createdAt.getTime() <= QUOTE_VALID_MS) return checkout;
+  const buyer = await findUserById(tx, payment.buyerId);
+  if (!buyer) throw new RefundInsteadError(REPRICED_UNAVAILABLE_MESSAGE('your account is gone'));
+  const { quote, priced } = await priceCheckout(
+    { db: tx, now: () => now, timeZone: deps.timeZone },
+    { ...buyer, role: 'buyer', roles: ['buyer'] },
+    bodyOf(checkout),
+  );
+  const problem = quote.problems[0];
+  if (problem) throw new RefundInsteadError(REPRICED_UNAVAILABLE_MESSAGE(problem.message));
+  if (priced.total !== checkout.total) {
+    deps.log.warn(
+      { paymentId: payment.id, paid: formatCents(checkout.total), now: formatCents(priced.total) },
+      'late payment re-priced to another total',
+    );
+    throw new RefundInsteadError(REPRICED_TOTAL_MESSAGE);
+  }
+  return priced;
 }
 
 /**
  * Turns a charged payment into its orders, exactly once however often success is reported
  * (docs/product-rules.md, Payments). One transaction claims the payment (a conditional update only
- * one caller wins), takes the stock atomically and creates the orders. A unit that is gone rolls
- * all of it back; the payment is then claimed the other way, refunded in full through the provider,
- * and makes no order.
+ * one caller wins), re-prices it when its quote expired, takes the stock atomically and creates the
+ * orders. A unit that is gone, or a late payment whose checkout changed, rolls all of it back; the
+ * payment is then claimed the other way, refunded in full through the provider, and makes no order.
+ * `chargeId` is the provider's charge, kept for the transfers of the orders.
  */
-export async function processPaidPayment(deps: PaymentDeps, paymentId: string): Promise<Processing> {
+export async function processPaidPayment(
+  deps: PaymentDeps,
+  paymentId: string,
+  charge: { chargeId: string | null } = { chargeId: null },
+): Promise<Processing> {
   const now = deps.now();
+  if (charge.chargeId) await setPaymentCharge(deps.db, paymentId, charge.chargeId, now);
   try {
     return await deps.db.transaction(async (tx): Promise<Processing> => {
       const claimed = await claimPaymentForOrders(tx, paymentId, now);
       if (!claimed) return { kind: 'already' };
-      const checkout = pricedCheckoutSchema.parse(claimed.checkout);
+      await recordCharge(tx, claimed, now);
+      const checkout = await repriceLatePayment(
+        deps,
+        tx,
+        claimed,
+        pricedCheckoutSchema.parse(claimed.checkout),
+        now,
+      );
       const soldOut = await takeStockFor(
         tx,
         checkout.orders.flatMap((order) => order.items),
       );
-      if (soldOut !== null) throw new OutOfStockError(soldOut);
+      if (soldOut !== null) throw new RefundInsteadError(`Out of stock: ${soldOut}`);
       const orders = await placeOrders(tx, {
         paymentId: claimed.id,
         providerPaymentId: claimed.providerPaymentId,
@@ -44,21 +124,23 @@ export async function processPaidPayment(deps: PaymentDeps, paymentId: string): 
       return { kind: 'placed' };
     });
   } catch (error) {
-    if (!(error instanceof OutOfStockError)) throw error;
+    if (!(error instanceof RefundInsteadError)) throw error;
     const refund = await deps.db.transaction(async (tx) => {
       const claimed = await claimPaymentForRefund(tx, paymentId, now);
       if (!claimed) return undefined;
+      await recordCharge(tx, claimed, now);
       return insertRefund(tx, {
         paymentId,
         orderId: null,
         amount: claimed.amount,
         reason: error.message,
         createdAt: now,
+        updatedAt: now,
       });
     });
     if (!refund) return { kind: 'already' };
-    deps.log.warn({ paymentId, reason: error.message }, 'item sold out after payment; refunding in full');
+    deps.log.warn({ paymentId, reason: error.message }, 'payment cannot make its orders; refunding in full');
     await executeRefund(deps, refund);
-    return { kind: 'out_of_stock', message: error.message };
+    return { kind: 'refunded', message: error.message };
   }
 }

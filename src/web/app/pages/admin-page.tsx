@@ -1,4 +1,4 @@
-import { History, Package, Percent, ShoppingCart, Tags, Truck, Users } from 'lucide-react';
+import { History, Landmark, Package, Percent, ShoppingCart, Tags, Truck, Undo2, Users } from 'lucide-react';
 import { useLocation, useSearch } from 'wouter';
 import type { Order } from '@domain/orders';
 import { PageHeading } from '../../components/page-heading';
@@ -14,13 +14,17 @@ import { CommissionSettingsTab } from '../../features/admin/components/commissio
 import { DriverVerificationTab } from '../../features/admin/components/driver-verification-tab';
 import { OrdersTab } from '../../features/admin/components/orders-tab';
 import { ProductsTab } from '../../features/admin/components/products-tab';
+import { RefundsTab } from '../../features/admin/components/refunds-tab';
+import { PayoutsTab } from '../../features/admin/components/payouts-tab';
+import { RefundOrderButton } from '../../features/admin/components/refund-order-button';
 import { UsersTab } from '../../features/admin/components/users-tab';
 import { OrderDetails } from '../../features/orders/components/order-details';
 import { AppLayout } from '../layouts/app-layout';
 import { ADMIN_GATE, RoleGate } from '../role-gate';
 
 /**
- * The six tabs of the spec, then the audit trail (docs/product-rules.md, Admin screens). The chosen
+ * The six tabs of the spec, then the refunds that need attention, the payouts and the audit trail
+ * (docs/product-rules.md, Admin screens). The chosen
  * tab is in the address (`?tab=`), so a reload or a shared link opens it again.
  */
 const TABS = [
@@ -61,6 +65,20 @@ const TABS = [
     description: 'Look at each driver’s vehicle, license and trailer images, then approve, reject or revoke.',
   },
   {
+    value: 'refunds',
+    label: 'Refunds',
+    icon: Undo2,
+    description:
+      'Refunds that failed or still wait: the order, the amount, why, what went wrong, the attempts and since when.',
+  },
+  {
+    value: 'payouts',
+    label: 'Payouts',
+    icon: Landmark,
+    description:
+      'The platform balance, what is owed to sellers and drivers, payouts that failed, and the ledger as CSV.',
+  },
+  {
     value: 'activity',
     label: 'Activity',
     icon: History,
@@ -80,7 +98,10 @@ function AdminDashboard() {
   const categoryNames = (categories.data ?? []).map((category) => category.name);
 
   const renderDetails = (order: Order) => (
-    <OrderDetails key={order.id} order={order} viewerRole="admin" viewerId={user.id} />
+    <div key={order.id} className="flex flex-col gap-4">
+      <OrderDetails order={order} viewerRole="admin" viewerId={user.id} />
+      <RefundOrderButton order={order} />
+    </div>
   );
 
   return (
@@ -115,6 +136,8 @@ function AdminDashboard() {
                 {value === 'categories' ? <CategoriesTab /> : null}
                 {value === 'commission' ? <CommissionSettingsTab /> : null}
                 {value === 'drivers' ? <DriverVerificationTab adminId={user.id} /> : null}
+                {value === 'refunds' ? <RefundsTab /> : null}
+                {value === 'payouts' ? <PayoutsTab /> : null}
                 {value === 'activity' ? <ActivityTab /> : null}
               </CardContent>
             </Card>

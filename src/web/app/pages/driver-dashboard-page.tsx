@@ -20,6 +20,8 @@ import {
 } from '../../features/deliveries/components/available-orders-panel';
 import type { DriverLocationStatus } from '../../features/deliveries/components/driver-distance-slider';
 import { DriverStats } from '../../features/deliveries/components/driver-stats';
+import { PayoutCard } from '../../features/payouts/components/payout-card';
+import { PayoutsHistoryCard } from '../../features/payouts/components/payouts-history-card';
 import {
   DriverVerificationCard,
   type DriverImageUploader,
@@ -220,6 +222,9 @@ function DriverDashboard() {
         subtitle="Find delivery requests, manage your deliveries and track your earnings"
       />
       <DriverStats activeCount={activeCount} />
+      {/* Payouts go to drivers; an admin without the driver role has no payout account here. */}
+      {user.roles.includes('driver') ? <PayoutCard dashboard="driver" /> : null}
+      {user.roles.includes('driver') ? <PayoutsHistoryCard /> : null}
       {user.roles.includes('driver') && !isAdmin ? (
         <DriverVerificationCard user={user} uploader={driverImageUploader} />
       ) : null}

@@ -30,6 +30,8 @@ import { ListingStats } from '../../features/seller/components/listing-stats';
 import { SellerProductList } from '../../features/seller/components/seller-product-list';
 import { ImageListEditor } from '../../features/uploads/components/image-list-editor';
 import { SellerMessagesPanel } from '../../features/messages/components/seller-messages-panel';
+import { PayoutCard } from '../../features/payouts/components/payout-card';
+import { PayoutsHistoryCard } from '../../features/payouts/components/payouts-history-card';
 import { AppLayout } from '../layouts/app-layout';
 import { RoleGate, SELLER_GATE } from '../role-gate';
 
@@ -228,6 +230,9 @@ function SellerDashboard() {
           <EarningsSummary sellerId={user.id} />
           <EarningsChartCard />
           <CommissionStructure sellerId={user.id} />
+          {/* Payouts go to sellers; an admin without the seller role has no payout account here. */}
+          {user.roles.includes('seller') ? <PayoutCard dashboard="seller" /> : null}
+          {user.roles.includes('seller') ? <PayoutsHistoryCard /> : null}
         </section>
 
         <section aria-labelledby="products-heading" className="flex flex-col gap-4">

@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import { AlertTriangle, CheckCircle2, RotateCw, ShoppingCart } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
+import { CHECKOUT_ALREADY_PAID_MESSAGE } from '@domain/checkout';
 import { errorMessage, statusOf } from '../../../lib/api-client';
 
 function Notice({
@@ -130,6 +131,27 @@ export function PaymentNotStartedNotice({
   onRetry: () => void;
 }) {
   const status = statusOf(error);
+  // A reload while the payment is completing: this checkout is paid, never asked for the card again.
+  if (status === 409 && errorMessage(error, '') === CHECKOUT_ALREADY_PAID_MESSAGE) {
+    return (
+      <Notice
+        testId="payment-already-paid"
+        icon={<CheckCircle2 className="size-12 text-primary" aria-hidden="true" />}
+        title="Already paid"
+        actions={
+          <Button asChild>
+            <Link href="/buyer/orders" data-testid="link-already-paid-orders">
+              My Orders
+            </Link>
+          </Button>
+        }
+      >
+        <p role="status" className="font-medium" data-testid="text-payment-already-paid">
+          {CHECKOUT_ALREADY_PAID_MESSAGE}
+        </p>
+      </Notice>
+    );
+  }
   if (status === 409) {
     return (
       <Notice

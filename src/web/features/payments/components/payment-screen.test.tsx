@@ -21,6 +21,7 @@ import {
 import { saveCheckoutSession } from '../../checkout/checkout-rules';
 import { makeOrder } from '../../orders/testing/order-fixtures';
 import type { Route } from '../../../test-support/render';
+import { CHECKOUT_ALREADY_PAID_MESSAGE } from '@domain/checkout';
 
 installDomStubs();
 afterEach(() => {
@@ -186,6 +187,31 @@ describe('/payment (docs/product-rules.md, Cart and checkout screens; Payments)'
     );
     expect((await screen.findByTestId('text-payment-conflict')).textContent).toBe('Out of stock: Desk Lamp');
     expect(screen.getByRole('link', { name: 'Back to Cart' }).getAttribute('href')).toBe('/cart');
+  });
+
+  it('on a reload of a checkout already being paid, points to My Orders instead of taking the card again', async () => {
+    visitPayment((url, init) =>
+      url === '/api/payments' && init?.method === 'POST'
+        ? jsonResponse(errorBody(CHECKOUT_ALREADY_PAID_MESSAGE, 'conflict'), 409)
+        : undefined,
+    );
+    expect((await screen.findByTestId('text-payment-already-paid')).textContent).toBe(
+      CHECKOUT_ALREADY_PAID_MESSAGE,
+    );
+    expect(screen.getByTestId('link-already-paid-orders').getAttribute('href')).toBe('/buyer/orders');
+    expect(screen.queryByLabelText('Card number')).toBeNull();
+    expect(screen.queryByText(/You have not been charged/)).toBeNull();
+  });
+
+  it('says why no order was placed when a late payment was re-priced and refunded', async () => {
+    const repriced =
+      'The prices of your checkout changed before your payment arrived, so no order was placed. The full amount has been refunded.';
+    visitPayment(createPayment, (url) =>
+      url === confirmUrl ? jsonResponse(errorBody(repriced, 'conflict'), 409) : undefined,
+    );
+    await fillCard('4242 4242 4242 4242');
+    fireEvent.click(screen.getByRole('button', { name: /Pay/ }));
+    expect((await screen.findByTestId('text-payment-conflict')).textContent).toBe(repriced);
   });
 
   it('sends a buyer who skipped the checkout back to it', async () => {

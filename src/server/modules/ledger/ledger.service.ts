@@ -1,0 +1,94 @@
+import type { Db } from '../../db/client';
+import { formatCents, parseCents, type Cents } from '../../../domain/money';
+import { findPaymentOfLedger, insertLedgerEntry, sumPlatformBalance } from './ledger.queries';
+
+/**
+ * The kinds of movement (docs/decisions/0013-money-movement.md, Transfers and the ledger): the
+ * buyer's charge and its refunds, a transfer to a seller or driver and its reversal, and the
+ * platform's fee earned when an order is finished and given back when a finished order is refunded.
+ */
+export type LedgerKind =
+  'charge' | 'refund' | 'transfer' | 'reversal' | 'platform_fee' | 'platform_fee_refund';
+
+export interface Movement {
+  kind: LedgerKind;
+  /** Names the movement once: `charge:<paymentId>`, `refund:<refundId>`, `transfer:<payoutId>`... */
+  key: string;
+  amount: Cents;
+  currency: string;
+  paymentId?: string | null;
+  orderId?: string | null;
+  userId?: string | null;
+  refundId?: string | null;
+  payoutId?: string | null;
+  providerReference?: string | null;
+  at: Date;
+}
+
+/**
+ * Writes a movement to the append-only ledger, once: a retry of the same movement finds its key
+ * taken and writes nothing. A movement of nothing is not written.
+ */
+export async function recordMovement(db: Db, movement: Movement): Promise<boolean> {
+  if (!Number.isSafeInteger(movement.amount) || movement.amount < 0)
+    throw new Error(`A ledger movement is a whole, non-negative number of cents (${movement.amount})`);
+  if (movement.amount === 0) return false;
+  return insertLedgerEntry(db, {
+    entryKey: `${movement.kind}:${movement.key}`,
+    kind: movement.kind,
+    amount: formatCents(movement.amount),
+    currency: movement.currency,
+    paymentId: movement.paymentId ?? null,
+    orderId: movement.orderId ?? null,
+    userId: movement.userId ?? null,
+    refundId: movement.refundId ?? null,
+    payoutId: movement.payoutId ?? null,
+    providerReference: movement.providerReference ?? null,
+    createdAt: movement.at,
+  });
+}
+
+/** The buyer's charge, when a charged payment is processed (inside that transaction). */
+export async function recordCharge(
+  db: Db,
+  payment: { id: string; buyerId: string; amount: string; currency: string; providerPaymentId: string },
+  at: Date,
+): Promise<void> {
+  await recordMovement(db, {
+    kind: 'charge',
+    key: payment.id,
+    amount: parseCents(payment.amount),
+    currency: payment.currency,
+    paymentId: payment.id,
+    userId: payment.buyerId,
+    providerReference: payment.providerPaymentId,
+    at,
+  });
+}
+
+/** A refund the provider reports succeeded: the money went back to the buyer. */
+export async function recordRefundMade(
+  db: Db,
+  refund: { id: string; paymentId: string; orderId: string | null; amount: string },
+  providerRefundId: string,
+  at: Date,
+): Promise<void> {
+  const payment = await findPaymentOfLedger(db, refund.paymentId);
+  await recordMovement(db, {
+    kind: 'refund',
+    key: refund.id,
+    amount: parseCents(refund.amount),
+    currency: payment?.currency ?? 'usd',
+    paymentId: refund.paymentId,
+    orderId: refund.orderId,
+    userId: payment?.buyerId ?? null,
+    refundId: refund.id,
+    providerReference: providerRefundId,
+    at,
+  });
+}
+
+/** Fees earned on finished orders less fees given back by refunds, in cents. */
+export async function getPlatformBalance(db: Db): Promise<Cents> {
+  return parseCents(await sumPlatformBalance(db));
+}

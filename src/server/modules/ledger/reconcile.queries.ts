@@ -1,0 +1,98 @@
+import { isNotNull, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { ledgerEntries, orders, payments, payouts, refunds } from '../../db/schema';
+
+/**
+ * What reconcile reads, whole: sums of the ledger by what they refer to, and the stored payments,
+ * orders, refunds and payouts they must agree with. Sums are numeric text, parsed to cents by the caller.
+ */
+export async function readReconcileFacts(db: Db) {
+  const [ledgerByPayment, ledgerByOrder, ledgerByRefund, ledgerByPayout, ledgerByKind] = await Promise.all([
+    db
+      .select({
+        paymentId: ledgerEntries.paymentId,
+        kind: ledgerEntries.kind,
+        total: sql<string>`sum(${ledgerEntries.amount})::text`,
+      })
+      .from(ledgerEntries)
+      .where(sql`${ledgerEntries.kind} in ('charge','refund')`)
+      .groupBy(ledgerEntries.paymentId, ledgerEntries.kind),
+    db
+      .select({
+        orderId: ledgerEntries.orderId,
+        kind: ledgerEntries.kind,
+        total: sql<string>`sum(${ledgerEntries.amount})::text`,
+      })
+      .from(ledgerEntries)
+      .where(isNotNull(ledgerEntries.orderId))
+      .groupBy(ledgerEntries.orderId, ledgerEntries.kind),
+    db
+      .select({ refundId: ledgerEntries.refundId, total: sql<string>`sum(${ledgerEntries.amount})::text` })
+      .from(ledgerEntries)
+      .where(sql`${ledgerEntries.kind} = 'refund'`)
+      .groupBy(ledgerEntries.refundId),
+    db
+      .select({
+        payoutId: ledgerEntries.payoutId,
+        kind: ledgerEntries.kind,
+        total: sql<string>`sum(${ledgerEntries.amount})::text`,
+      })
+      .from(ledgerEntries)
+      .where(sql`${ledgerEntries.kind} in ('transfer','reversal')`)
+      .groupBy(ledgerEntries.payoutId, ledgerEntries.kind),
+    db
+      .select({ kind: ledgerEntries.kind, total: sql<string>`sum(${ledgerEntries.amount})::text` })
+      .from(ledgerEntries)
+      .groupBy(ledgerEntries.kind),
+  ]);
+  const [paymentRows, orderRows, refundRows, payoutRows] = await Promise.all([
+    db.select({ id: payments.id, amount: payments.amount, processedAt: payments.processedAt }).from(payments),
+    db
+      .select({
+        id: orders.id,
+        orderNumber: orders.orderNumber,
+        paymentId: orders.paymentId,
+        status: orders.status,
+        total: orders.total,
+        sellerId: orders.sellerId,
+        driverId: orders.driverId,
+        sellerEarnings: orders.sellerEarnings,
+        driverEarnings: orders.driverEarnings,
+        platformFee: orders.platformFee,
+      })
+      .from(orders),
+    db
+      .select({
+        id: refunds.id,
+        paymentId: refunds.paymentId,
+        orderId: refunds.orderId,
+        amount: refunds.amount,
+        status: refunds.status,
+      })
+      .from(refunds),
+    db
+      .select({
+        id: payouts.id,
+        orderId: payouts.orderId,
+        userId: payouts.userId,
+        kind: payouts.kind,
+        amount: payouts.amount,
+        status: payouts.status,
+        reversalRequestedAt: payouts.reversalRequestedAt,
+      })
+      .from(payouts),
+  ]);
+  return {
+    ledgerByPayment,
+    ledgerByOrder,
+    ledgerByRefund,
+    ledgerByPayout,
+    ledgerByKind,
+    paymentRows,
+    orderRows,
+    refundRows,
+    payoutRows,
+  };
+}
+
+export type ReconcileFacts = Awaited<ReturnType<typeof readReconcileFacts>>;

@@ -1,0 +1,264 @@
+import type { Db } from '../../db/client';
+import { formatCents, parseCents, type Cents } from '../../../domain/money';
+import { readReconcileFacts, type ReconcileFacts } from './reconcile.queries';
+
+export interface Discrepancy {
+  /** What disagrees: `payment <id>`, `order <number>`, `payout <id>`, `refund <id>` or `platform`. */
+  subject: string;
+  message: string;
+}
+
+export interface ReconcileReport {
+  discrepancies: Discrepancy[];
+  /** Fees earned less fees given back: what the platform keeps (docs/decisions/0013-money-movement.md). */
+  platformBalance: Cents;
+  /** Money held at the platform: charges less refunds less transfers plus reversals. */
+  platformCash: Cents;
+  payments: number;
+  finishedOrders: number;
+  /** Earnings recorded as payouts and not transferred yet (owed, pending or failed). */
+  owedPayouts: Cents;
+  /** Refunds recorded and not made yet. */
+  refundsInFlight: Cents;
+  /** Transfers of refunded orders still to be reversed. */
+  reversalsInFlight: Cents;
+}
+
+const FINISHED = new Set(['delivered', 'completed']);
+const NOT_TRANSFERRED = new Set(['owed', 'pending', 'failed']);
+
+const money = (cents: Cents) => `$${formatCents(cents)}`;
+
+function sumsBy<K extends string>(
+  rows: Array<{ total: string } & Record<K, string | null>>,
+  key: K,
+  kind?: { field: 'kind'; value: string },
+): Map<string | null, Cents> {
+  const sums = new Map<string | null, Cents>();
+  for (const row of rows) {
+    if (kind && (row as unknown as { kind: string }).kind !== kind.value) continue;
+    const id = row[key];
+    sums.set(id, (sums.get(id) ?? 0) + parseCents(row.total));
+  }
+  return sums;
+}
+
+/**
+ * The three checks of reconcile (docs/decisions/0013-money-movement.md, Transfers and the ledger),
+ * on facts read from the database:
+ * 1. every charged payment's charge in the ledger is the payment's amount, and that charge less its
+ *    refunds (made, or recorded and still to be made) is the sum of its orders that were not refunded;
+ * 2. every finished order's transfers in the ledger equal its stored earnings per party (payouts
+ *    owed, pending or failed counted separately), its fee is in the ledger, and a refunded one's
+ *    transfers are reversed (or waiting to be);
+ * 3. the platform's cash, less what it holds for others, is its fees less the fees it gave back.
+ * Ledger entries that belong to nothing are discrepancies too.
+ */
+export function findDiscrepancies(facts: ReconcileFacts): ReconcileReport {
+  const discrepancies: Discrepancy[] = [];
+  const flag = (subject: string, message: string) => discrepancies.push({ subject, message });
+  const charges = sumsBy(facts.ledgerByPayment, 'paymentId', { field: 'kind', value: 'charge' });
+  const refundsMade = sumsBy(facts.ledgerByPayment, 'paymentId', { field: 'kind', value: 'refund' });
+  const refundedById = sumsBy(facts.ledgerByRefund, 'refundId');
+  const transfersByPayout = sumsBy(facts.ledgerByPayout, 'payoutId', { field: 'kind', value: 'transfer' });
+  const reversalsByPayout = sumsBy(facts.ledgerByPayout, 'payoutId', { field: 'kind', value: 'reversal' });
+  const feesByOrder = sumsBy(facts.ledgerByOrder, 'orderId', { field: 'kind', value: 'platform_fee' });
+  const feeRefundsByOrder = sumsBy(facts.ledgerByOrder, 'orderId', {
+    field: 'kind',
+    value: 'platform_fee_refund',
+  });
+  const totals = new Map(facts.ledgerByKind.map((row) => [row.kind, parseCents(row.total)]));
+  const total = (kind: string) => totals.get(kind) ?? 0;
+
+  // Refunds: a refund made is in the ledger at its amount; one still to be made is owed to the buyer.
+  const refundedOrders = new Set<string>();
+  const refundOwedByPayment = new Map<string, Cents>();
+  let refundsInFlight = 0;
+  const refundIds = new Set<string>();
+  for (const refund of facts.refundRows) {
+    refundIds.add(refund.id);
+    if (refund.orderId) refundedOrders.add(refund.orderId);
+    const amount = parseCents(refund.amount);
+    const inLedger = refundedById.get(refund.id) ?? 0;
+    if (refund.status === 'succeeded') {
+      if (inLedger !== amount)
+        flag(`refund ${refund.id}`, `refunded ${money(amount)}, the ledger has ${money(inLedger)}`);
+    } else {
+      if (inLedger !== 0)
+        flag(`refund ${refund.id}`, `is ${refund.status}, yet the ledger has ${money(inLedger)} refunded`);
+      refundsInFlight += amount;
+      refundOwedByPayment.set(refund.paymentId, (refundOwedByPayment.get(refund.paymentId) ?? 0) + amount);
+    }
+  }
+  for (const [refundId, amount] of refundedById)
+    if (!refundId || !refundIds.has(refundId))
+      flag(
+        `refund ${refundId ?? '(none)'}`,
+        `the ledger has a refund of ${money(amount)} no refund record explains`,
+      );
+
+  // 1. Payments.
+  const liveTotalByPayment = new Map<string, Cents>();
+  for (const order of facts.orderRows) {
+    if (!order.paymentId || refundedOrders.has(order.id)) continue;
+    liveTotalByPayment.set(
+      order.paymentId,
+      (liveTotalByPayment.get(order.paymentId) ?? 0) + parseCents(order.total),
+    );
+  }
+  const paymentIds = new Set<string>();
+  let chargedPayments = 0;
+  for (const payment of facts.paymentRows) {
+    paymentIds.add(payment.id);
+    const charged = charges.get(payment.id) ?? 0;
+    if (!payment.processedAt) {
+      if (charged !== 0)
+        flag(`payment ${payment.id}`, `is not processed, yet the ledger has a charge of ${money(charged)}`);
+      continue;
+    }
+    chargedPayments += 1;
+    const amount = parseCents(payment.amount);
+    if (charged !== amount)
+      flag(`payment ${payment.id}`, `charged ${money(amount)}, the ledger has ${money(charged)}`);
+    const refunded = refundsMade.get(payment.id) ?? 0;
+    const owed = refundOwedByPayment.get(payment.id) ?? 0;
+    const orders = liveTotalByPayment.get(payment.id) ?? 0;
+    if (charged - refunded - owed !== orders)
+      flag(
+        `payment ${payment.id}`,
+        `charge ${money(charged)} less refunds ${money(refunded + owed)} is ${money(charged - refunded - owed)}, its orders not refunded total ${money(orders)}`,
+      );
+  }
+  for (const [paymentId, amount] of [...charges, ...refundsMade])
+    if (!paymentId || !paymentIds.has(paymentId))
+      flag(
+        `payment ${paymentId ?? '(none)'}`,
+        `the ledger has ${money(amount)} of charges or refunds no payment explains`,
+      );
+
+  // 2. Finished orders, their payouts and fees.
+  const payoutsByOrder = new Map<string, ReconcileFacts['payoutRows']>();
+  for (const payout of facts.payoutRows) {
+    const list = payoutsByOrder.get(payout.orderId) ?? [];
+    list.push(payout);
+    payoutsByOrder.set(payout.orderId, list);
+  }
+  let owedPayouts = 0;
+  let reversalsInFlight = 0;
+  let heldForOrders = 0;
+  let finishedOrders = 0;
+  const payoutIds = new Set(facts.payoutRows.map((payout) => payout.id));
+  for (const order of facts.orderRows) {
+    const subject = `order ${order.orderNumber}`;
+    const refunded = refundedOrders.has(order.id);
+    const fee = feesByOrder.get(order.id) ?? 0;
+    const feeBack = feeRefundsByOrder.get(order.id) ?? 0;
+    const orderPayouts = payoutsByOrder.get(order.id) ?? [];
+    if (!FINISHED.has(order.status)) {
+      if (order.status !== 'cancelled' && !refunded) heldForOrders += parseCents(order.total);
+      if (fee !== 0 || feeBack !== 0)
+        flag(subject, `is ${order.status}, yet the ledger has its platform fee`);
+      if (orderPayouts.length > 0) flag(subject, `is ${order.status}, yet it has payouts`);
+      continue;
+    }
+    finishedOrders += 1;
+    const platformFee = parseCents(order.platformFee);
+    if (fee !== platformFee)
+      flag(subject, `platform fee ${money(platformFee)}, the ledger has ${money(fee)} earned`);
+    if (feeBack !== (refunded ? platformFee : 0))
+      flag(
+        subject,
+        `the ledger gives back ${money(feeBack)} of its fee; ${refunded ? 'refunded' : 'not refunded'}`,
+      );
+    const parties: Array<{ kind: 'seller' | 'driver'; userId: string; earnings: Cents }> = [
+      { kind: 'seller', userId: order.sellerId, earnings: parseCents(order.sellerEarnings) },
+    ];
+    if (order.driverId)
+      parties.push({ kind: 'driver', userId: order.driverId, earnings: parseCents(order.driverEarnings) });
+    for (const party of parties) {
+      const payout = orderPayouts.find((row) => row.kind === party.kind);
+      if (!payout) {
+        if (party.earnings > 0)
+          flag(subject, `the ${party.kind} earned ${money(party.earnings)} and has no payout`);
+        continue;
+      }
+      const amount = parseCents(payout.amount);
+      if (amount !== party.earnings || payout.userId !== party.userId)
+        flag(
+          subject,
+          `the ${party.kind}'s payout is ${money(amount)}, the stored earnings ${money(party.earnings)}`,
+        );
+      const transferred = transfersByPayout.get(payout.id) ?? 0;
+      const reversed = reversalsByPayout.get(payout.id) ?? 0;
+      let expected: { transferred: Cents; reversed: Cents };
+      switch (payout.status) {
+        case 'paid':
+          expected = { transferred: amount, reversed: 0 };
+          if (payout.reversalRequestedAt) reversalsInFlight += amount;
+          else if (refunded)
+            flag(subject, `was refunded, yet the ${party.kind}'s transfer is not being reversed`);
+          break;
+        case 'reversed':
+          expected = { transferred: amount, reversed: amount };
+          if (!refunded)
+            flag(subject, `the ${party.kind}'s transfer was reversed, yet the order was not refunded`);
+          break;
+        case 'cancelled':
+          expected = { transferred: 0, reversed: 0 };
+          if (!refunded)
+            flag(subject, `the ${party.kind}'s payout was cancelled, yet the order was not refunded`);
+          break;
+        default:
+          expected = { transferred: 0, reversed: 0 };
+          if (NOT_TRANSFERRED.has(payout.status) && !payout.reversalRequestedAt) owedPayouts += amount;
+      }
+      if (transferred !== expected.transferred || reversed !== expected.reversed)
+        flag(
+          subject,
+          `the ${party.kind}'s payout is ${payout.status}: the ledger has ${money(transferred)} transferred and ${money(reversed)} reversed, expected ${money(expected.transferred)} and ${money(expected.reversed)}`,
+        );
+    }
+  }
+  for (const [payoutId, amount] of [...transfersByPayout, ...reversalsByPayout])
+    if (!payoutId || !payoutIds.has(payoutId))
+      flag(`payout ${payoutId ?? '(none)'}`, `the ledger moves ${money(amount)} for no payout`);
+
+  // 3. The platform.
+  const platformCash = total('charge') - total('refund') - total('transfer') + total('reversal');
+  const platformBalance = total('platform_fee') - total('platform_fee_refund');
+  const held = heldForOrders + refundsInFlight + owedPayouts - reversalsInFlight;
+  if (platformCash - held !== platformBalance)
+    flag(
+      'platform',
+      `holds ${money(platformCash)}, of which ${money(held)} is owed to others, leaving ${money(platformCash - held)}; its fees less fees given back are ${money(platformBalance)}`,
+    );
+
+  return {
+    discrepancies,
+    platformBalance,
+    platformCash,
+    payments: chargedPayments,
+    finishedOrders,
+    owedPayouts,
+    refundsInFlight,
+    reversalsInFlight,
+  };
+}
+
+/** Reads the ledger and the records it must agree with, and answers every discrepancy. */
+export async function reconcile(db: Db): Promise<ReconcileReport> {
+  return findDiscrepancies(await readReconcileFacts(db));
+}
+
+/** The report as the command prints it: one line per discrepancy, then the figures. */
+export function formatReconcileReport(report: ReconcileReport): string {
+  const lines = report.discrepancies.map((d) => `DISCREPANCY ${d.subject}: ${d.message}`);
+  lines.push(
+    `${report.discrepancies.length === 0 ? 'OK' : `${report.discrepancies.length} discrepancies`}: ` +
+      `${report.payments} charged payments, ${report.finishedOrders} finished orders; ` +
+      `platform balance ${money(report.platformBalance)} (cash ${money(report.platformCash)}); ` +
+      `owed payouts ${money(report.owedPayouts)}, refunds in flight ${money(report.refundsInFlight)}, ` +
+      `reversals in flight ${money(report.reversalsInFlight)}`,
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,31 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client';
+import type { PayoutTransfers } from '../../adapters/payouts/payout-provider';
+
+/** What moving money to sellers and drivers needs: the database, the payout provider, the clock and a log. */
+export interface PayoutDeps {
+  db: Db;
+  payouts: PayoutTransfers;
+  now: () => Date;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+}
+
+/** How long a worker holds a payout while it calls the provider; longer than the provider's own timeouts and retries. */
+export const PAYOUT_LEASE_MS = 2 * 60 * 1000;
+
+/** Stripe keeps an idempotency key 24 hours; after that a retry must look for the transfer before paying. */
+export const PROVIDER_KEY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** One key per order and party: the transfer of that payout, however often it is asked for. */
+export function transferKeyOf(payout: { orderId: string; kind: string }): string {
+  return `payout-${payout.orderId}-${payout.kind}`;
+}
+
+export function reversalKeyOf(payout: { orderId: string; kind: string }): string {
+  return `reversal-${payout.orderId}-${payout.kind}`;
+}
+
+export function describeError(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.slice(0, 500);
+}

@@ -1,0 +1,23 @@
+import type { App, AppContext } from '../../platform/context';
+import { startRecurring } from '../../platform/recurring';
+import { retryPayouts } from './settle-payouts';
+
+/** Unfinished payouts are looked at every minute (docs/decisions/0013-money-movement.md, Transfers and the ledger). */
+export const PAYOUT_RETRY_MS = 60_000;
+
+/**
+ * The payout retry job: at start-up and on a timer, what a crash or an unreachable provider left
+ * undone is finished, owed payouts of accounts that became ready go out, and refunded orders'
+ * transfers are reversed.
+ */
+export function registerPayoutJobs(app: App, ctx: AppContext, options: { everyMs: number }): void {
+  startRecurring(app, {
+    name: 'payout retry',
+    everyMs: options.everyMs,
+    run: async () => {
+      const report = await retryPayouts({ db: ctx.db, payouts: ctx.payouts, now: ctx.now, log: app.log });
+      if (report.paid > 0 || report.reversed > 0)
+        app.log.info(report, 'payout retry job finished unfinished payouts');
+    },
+  });
+}

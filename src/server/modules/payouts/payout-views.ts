@@ -1,0 +1,74 @@
+import type { Db } from '../../db/client';
+import { notFound } from '../../platform/errors';
+import { hasRole, isAdmin } from '../../platform/policy';
+import type { Actor } from '../../platform/sessions';
+import { getPlatformBalance } from '../ledger/ledger.service';
+import { formatCents, parseCents } from '../../../domain/money';
+import type { AdminPayouts, MyPayouts, PayoutStatus, PayoutView } from '../../../domain/payouts';
+import {
+  listFailingPayouts,
+  listPayoutsOfUser,
+  sumPayoutsOfUser,
+  sumUnsentPayouts,
+  type PayoutRow,
+} from './payouts.queries';
+
+const HISTORY_LENGTH = 200;
+
+function toPayoutView(payout: PayoutRow, orderNumber: string): PayoutView {
+  return {
+    id: payout.id,
+    orderId: payout.orderId,
+    orderNumber,
+    kind: payout.kind === 'driver' ? 'driver' : 'seller',
+    amount: formatCents(parseCents(payout.amount)),
+    status: payout.status as PayoutStatus, // the column's check constraint allows only these
+    createdAt: payout.createdAt.toISOString(),
+    paidAt: payout.paidAt?.toISOString() ?? null,
+    reversedAt: payout.reversedAt?.toISOString() ?? null,
+  };
+}
+
+/**
+ * GET /api/payouts: a seller's or driver's own payouts per order and the sums the earnings screens
+ * show (docs/decisions/0013-money-movement.md, Transfers and the ledger): owed (waiting for the
+ * account, being sent, or refused), paid out, and reversed.
+ */
+export async function getMyPayouts(db: Db, actor: Actor): Promise<MyPayouts> {
+  if (!hasRole(actor, 'seller') && !hasRole(actor, 'driver') && !isAdmin(actor)) throw notFound('Not found');
+  const [rows, sums] = await Promise.all([
+    listPayoutsOfUser(db, actor.id, HISTORY_LENGTH),
+    sumPayoutsOfUser(db, actor.id),
+  ]);
+  const sumOf = (statuses: string[]) =>
+    formatCents(
+      sums
+        .filter((row) => statuses.includes(row.status))
+        .reduce((total, row) => total + parseCents(row.total), 0),
+    );
+  return {
+    owed: sumOf(['owed', 'pending', 'failed']),
+    paidOut: sumOf(['paid']),
+    reversed: sumOf(['reversed']),
+    payouts: rows.map((row) => toPayoutView(row.payout, row.orderNumber)),
+  };
+}
+
+/** GET /api/admin/payouts: the platform's balance and the payouts that fail. */
+export async function getAdminPayouts(db: Db): Promise<AdminPayouts> {
+  const [balance, failing, unsent] = await Promise.all([
+    getPlatformBalance(db),
+    listFailingPayouts(db, HISTORY_LENGTH),
+    sumUnsentPayouts(db),
+  ]);
+  return {
+    platformBalance: formatCents(balance),
+    owedPayouts: formatCents(parseCents(unsent)),
+    failed: failing.map((row) => ({
+      ...toPayoutView(row.payout, row.orderNumber),
+      userName: [row.firstName, row.lastName].filter(Boolean).join(' ') || 'Unnamed user',
+      attempts: row.payout.attempts,
+      lastError: row.payout.lastError,
+    })),
+  };
+}

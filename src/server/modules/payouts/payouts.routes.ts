@@ -1,0 +1,98 @@
+import { Readable } from 'node:stream';
+import { z } from 'zod';
+import { errorBodySchema } from '../../../domain/errors';
+import { orderSchema } from '../../../domain/orders';
+import { adminPayoutsSchema, myPayoutsSchema, refundFinishedOrderBodySchema } from '../../../domain/payouts';
+import { idParamsSchema } from '../../../domain/users';
+import { actorOf } from '../../platform/access';
+import type { App, AppContext } from '../../platform/context';
+import { ledgerCsvLines } from '../ledger/ledger-csv';
+import { getAdminPayouts, getMyPayouts } from './payout-views';
+import { refundFinishedOrder } from './refund-finished-order';
+
+const ADMIN_ONLY = { roles: ['admin'], forbiddenMessage: 'You must be an admin to do this' } as const;
+const errors = { 401: errorBodySchema, 403: errorBodySchema };
+
+/** Payouts to sellers and drivers, the ledger export and the refund of a finished order (docs/decisions/0013-money-movement.md). */
+export function registerPayoutRoutes(app: App, ctx: AppContext): void {
+  const { db } = ctx;
+
+  app.get(
+    '/api/payouts',
+    {
+      config: { roles: ['seller', 'driver', 'admin'] },
+      schema: {
+        tags: ['payouts'],
+        summary:
+          "The caller's payouts as a seller or driver, newest first, per order, with the sums owed, paid out and reversed",
+        response: { 200: myPayoutsSchema, ...errors, 404: errorBodySchema },
+      },
+    },
+    async (request) => getMyPayouts(db, actorOf(request)),
+  );
+
+  app.get(
+    '/api/admin/payouts',
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        tags: ['admin'],
+        summary:
+          "Admin: the platform's balance (fees less fees refunded), what is owed to sellers and drivers, and failing payouts",
+        response: { 200: adminPayoutsSchema, ...errors },
+      },
+    },
+    async () => getAdminPayouts(db),
+  );
+
+  app.get(
+    '/api/admin/ledger.csv',
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        tags: ['admin'],
+        summary: 'Admin: every ledger entry (charges, refunds, transfers, reversals, platform fees) as CSV',
+        response: { 200: z.string().describe('text/csv'), ...errors },
+      },
+    },
+    async (request, reply) => {
+      actorOf(request);
+      const day = ctx.now().toISOString().slice(0, 10);
+      return (
+        reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', `attachment; filename="ledger-${day}.csv"`)
+          // Streamed page by page: the typed reply knows only the schema's string, which a stream is sent as.
+          .send(Readable.from(ledgerCsvLines(db)) as unknown as string)
+      );
+    },
+  );
+
+  app.post(
+    '/api/admin/orders/:id/refund',
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Admin (our addition): refund a delivered or completed order in full, once; its paid transfers are reversed',
+        params: idParamsSchema,
+        body: refundFinishedOrderBodySchema,
+        response: {
+          200: orderSchema,
+          400: errorBodySchema,
+          404: errorBodySchema,
+          409: errorBodySchema,
+          ...errors,
+        },
+      },
+    },
+    async (request) =>
+      refundFinishedOrder(
+        { db, payments: ctx.payments, payouts: ctx.payouts, now: ctx.now, log: request.log },
+        actorOf(request),
+        request.params.id,
+        request.body.reason,
+      ),
+  );
+}

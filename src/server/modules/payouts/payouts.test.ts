@@ -1,0 +1,363 @@
+import crypto from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { as, signedInAs, type TestApp, createTestApp } from '../../testing/test-app';
+import {
+  ledgerOf,
+  makeAccountReady,
+  moveOrder,
+  orderInTransit,
+  payoutsOf,
+} from '../../testing/payout-scenes';
+import { buildApp } from '../../app';
+import { ledgerEntries, testTransfers } from '../../db/schema';
+import { TestPayoutTransfers } from '../../adapters/payouts/test-payout-transfers';
+import type { PayoutProvider, PayoutTransfers } from '../../adapters/payouts/payout-provider';
+import { PayoutRefusedError } from '../../adapters/payouts/payout-errors';
+import { PaymentProviderUnavailableError } from '../../adapters/payments/payment-provider';
+import { reconcile } from '../ledger/reconcile';
+import { retryPayouts, settleOwedPayouts } from './settle-payouts';
+import { ORDER_ALREADY_REFUNDED, ORDER_NOT_FINISHED_FOR_REFUND } from '../../../domain/payouts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ payoutRetryMs: 0 });
+});
+afterAll(async () => {
+  await t.close();
+});
+afterEach(() => {
+  expect(t.statuses.filter((s) => s >= 500)).toEqual([]);
+});
+
+const log = { info: () => {}, warn: () => {}, error: () => {} };
+const deps = (payouts: PayoutTransfers, now: () => Date = () => new Date()) => ({
+  db: t.database.db,
+  payouts,
+  now,
+  log,
+});
+
+async function transfersOf(orderId: string) {
+  return t.database.db
+    .select()
+    .from(testTransfers)
+    .where(sql`${testTransfers.metadata}->>'orderId' = ${orderId}`);
+}
+
+async function expectReconciled() {
+  const report = await reconcile(t.database.db);
+  expect(report.discrepancies).toEqual([]);
+  return report;
+}
+
+describe('transfers on completion with the test provider (docs/decisions/0013-money-movement.md)', () => {
+  it('pays the seller and the driver their stored earnings once, however often delivery is reported', async () => {
+    const s = await orderInTransit(t);
+    await makeAccountReady(t, s.seller.id);
+    await makeAccountReady(t, s.driver.id);
+    const reports = await Promise.all([1, 2, 3].map(() => moveOrder(t, s.driver, s.order.id, 'delivered')));
+    expect(reports.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
+    const again = await moveOrder(t, s.driver, s.order.id, 'delivered');
+    expect(again.statusCode).toBe(409);
+    const payouts = await payoutsOf(t, s.order.id);
+    expect(payouts.seller).toMatchObject({ status: 'paid', amount: s.order.sellerEarnings });
+    expect(payouts.driver).toMatchObject({ status: 'paid', amount: s.order.driverEarnings });
+    const transfers = await transfersOf(s.order.id);
+    expect(transfers.filter((row) => row.kind === 'transfer')).toHaveLength(2);
+    const ledger = await ledgerOf(t, s.order.id);
+    expect(ledger.map((row) => `${row.kind} ${row.amount}`).sort()).toEqual(
+      [
+        `platform_fee ${s.order.platformFee as string}`,
+        `transfer ${s.order.driverEarnings}`,
+        `transfer ${s.order.sellerEarnings as string}`,
+      ].sort(),
+    );
+    // A retry of everything pays nothing more.
+    expect(await retryPayouts(deps(new TestPayoutTransfers(t.database.db)))).toEqual({
+      paid: 0,
+      reversed: 0,
+    });
+    expect(await transfersOf(s.order.id)).toHaveLength(2);
+    await expectReconciled();
+  });
+
+  it('owes a party without a ready account, and pays them once their onboarding completes', async () => {
+    const s = await orderInTransit(t);
+    await makeAccountReady(t, s.driver.id);
+    expect((await moveOrder(t, s.driver, s.order.id, 'delivered')).statusCode).toBe(200);
+    let payouts = await payoutsOf(t, s.order.id);
+    expect(payouts.seller?.status).toBe('owed');
+    expect(payouts.driver?.status).toBe('paid');
+    const owed = await as(t, s.seller, { method: 'GET', url: '/api/payouts' });
+    expect(owed.json()).toMatchObject({ owed: s.order.sellerEarnings, paidOut: '0.00' });
+    let report = await expectReconciled();
+    expect(report.owedPayouts).toBeGreaterThan(0);
+
+    // Not ready yet: nothing is paid.
+    expect(await settleOwedPayouts(deps(new TestPayoutTransfers(t.database.db)), s.seller.id)).toBe(0);
+    await makeAccountReady(t, s.seller.id);
+    expect(await settleOwedPayouts(deps(new TestPayoutTransfers(t.database.db)), s.seller.id)).toBe(1);
+    expect(await settleOwedPayouts(deps(new TestPayoutTransfers(t.database.db)), s.seller.id)).toBe(0);
+    payouts = await payoutsOf(t, s.order.id);
+    expect(payouts.seller?.status).toBe('paid');
+    expect((await transfersOf(s.order.id)).filter((row) => row.kind === 'transfer')).toHaveLength(2);
+    const paid = await as(t, s.seller, { method: 'GET', url: '/api/payouts' });
+    expect(paid.json()).toMatchObject({ paidOut: s.order.sellerEarnings });
+    expect(paid.json().payouts[0]).toMatchObject({ orderId: s.order.id, status: 'paid', kind: 'seller' });
+    report = await expectReconciled();
+  });
+
+  it('reverses paid transfers when an admin refunds a finished order, once', async () => {
+    const s = await orderInTransit(t);
+    await makeAccountReady(t, s.seller.id);
+    await makeAccountReady(t, s.driver.id);
+    const admin = await signedInAs(t, 'admin');
+    const early = await as(t, admin, {
+      method: 'POST',
+      url: `/api/admin/orders/${s.order.id}/refund`,
+      payload: { reason: 'Broken on arrival' },
+    });
+    expect(early.statusCode).toBe(409);
+    expect(early.json().message).toBe(ORDER_NOT_FINISHED_FOR_REFUND);
+    expect((await moveOrder(t, s.driver, s.order.id, 'delivered')).statusCode).toBe(200);
+    const bySeller = await as(t, s.seller, {
+      method: 'POST',
+      url: `/api/admin/orders/${s.order.id}/refund`,
+      payload: { reason: 'x' },
+    });
+    expect(bySeller.statusCode).toBe(403);
+    const refunded = await as(t, admin, {
+      method: 'POST',
+      url: `/api/admin/orders/${s.order.id}/refund`,
+      payload: { reason: 'Broken on arrival' },
+    });
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    const payouts = await payoutsOf(t, s.order.id);
+    expect(payouts.seller?.status).toBe('reversed');
+    expect(payouts.driver?.status).toBe('reversed');
+    expect((await transfersOf(s.order.id)).filter((row) => row.kind === 'reversal')).toHaveLength(2);
+    const kinds = (await ledgerOf(t, s.order.id)).map((row) => row.kind).sort();
+    expect(kinds).toEqual(
+      [
+        'platform_fee',
+        'platform_fee_refund',
+        'refund',
+        'reversal',
+        'reversal',
+        'transfer',
+        'transfer',
+      ].sort(),
+    );
+    const twice = await as(t, admin, {
+      method: 'POST',
+      url: `/api/admin/orders/${s.order.id}/refund`,
+      payload: { reason: 'Again' },
+    });
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json().message).toBe(ORDER_ALREADY_REFUNDED);
+    const mine = await as(t, s.seller, { method: 'GET', url: '/api/payouts' });
+    expect(mine.json()).toMatchObject({ reversed: s.order.sellerEarnings, paidOut: '0.00' });
+    await expectReconciled();
+  });
+
+  it('cancels an owed payout when its finished order is refunded: nothing goes out later', async () => {
+    const s = await orderInTransit(t);
+    expect((await moveOrder(t, s.driver, s.order.id, 'delivered')).statusCode).toBe(200);
+    const admin = await signedInAs(t, 'admin');
+    const refunded = await as(t, admin, {
+      method: 'POST',
+      url: `/api/admin/orders/${s.order.id}/refund`,
+      payload: { reason: 'Never arrived' },
+    });
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    await makeAccountReady(t, s.seller.id);
+    await makeAccountReady(t, s.driver.id);
+    expect(await settleOwedPayouts(deps(new TestPayoutTransfers(t.database.db)), s.seller.id)).toBe(0);
+    expect(await retryPayouts(deps(new TestPayoutTransfers(t.database.db)))).toEqual({
+      paid: 0,
+      reversed: 0,
+    });
+    const payouts = await payoutsOf(t, s.order.id);
+    expect([payouts.seller?.status, payouts.driver?.status]).toEqual(['cancelled', 'cancelled']);
+    expect(await transfersOf(s.order.id)).toHaveLength(0);
+    await expectReconciled();
+  });
+
+  it('heals a crash between the commit and the transfer at the next start, paying once', async () => {
+    const calls: string[] = [];
+    // The process dies at the provider call: the payout row is committed, nothing reached the provider.
+    const crashing = await createTestApp({
+      payoutRetryMs: 0,
+      payouts: providerOf({
+        transfer: async (input) => {
+          calls.push(input.idempotencyKey);
+          throw new Error('process killed');
+        },
+        reverseTransfer: () => Promise.reject(new Error('process killed')),
+        findTransfer: () => Promise.reject(new Error('process killed')),
+      }),
+    });
+    try {
+      const s = await orderInTransit(crashing);
+      await makeAccountReady(crashing, s.seller.id);
+      await makeAccountReady(crashing, s.driver.id);
+      expect((await moveOrder(crashing, s.driver, s.order.id, 'delivered')).statusCode).toBe(200);
+      const before = await payoutRows(crashing, s.order.id);
+      expect(before.map((row) => row.status)).toEqual(['pending', 'pending']);
+      expect(calls).toHaveLength(2);
+
+      // The next start: the retry job runs when the app is ready; closing waits for the run.
+      const restarted = await buildApp({
+        config: crashing.config,
+        database: crashing.database,
+        sessionSecret: crypto.randomBytes(32).toString('hex'),
+        storage: crashing.storage,
+        payoutRetryMs: 60_000,
+      });
+      await restarted.ready();
+      await restarted.close();
+      const after = await payoutRows(crashing, s.order.id);
+      expect(after.map((row) => row.status)).toEqual(['paid', 'paid']);
+      const transfers = await crashing.database.db
+        .select()
+        .from(testTransfers)
+        .where(sql`${testTransfers.metadata}->>'orderId' = ${s.order.id}`);
+      expect(transfers).toHaveLength(2);
+      const report = await reconcile(crashing.database.db);
+      expect(report.discrepancies).toEqual([]);
+    } finally {
+      await crashing.close();
+    }
+  });
+
+  it('looks for a transfer whose answer was lost before paying again past the key window', async () => {
+    const holder: { real?: TestPayoutTransfers } = {};
+    const provider = () => {
+      if (!holder.real) throw new Error('no provider yet');
+      return holder.real;
+    };
+    // The transfer is made, but its answer never comes back.
+    const lost = await createTestApp({
+      payoutRetryMs: 0,
+      payouts: providerOf({
+        transfer: async (input) => {
+          await provider().transfer(input);
+          throw new PaymentProviderUnavailableError('connection reset');
+        },
+        reverseTransfer: (input) => provider().reverseTransfer(input),
+        findTransfer: (input) => provider().findTransfer(input),
+      }),
+    });
+    holder.real = new TestPayoutTransfers(lost.database.db);
+    try {
+      const s = await orderInTransit(lost);
+      await makeAccountReady(lost, s.seller.id);
+      expect((await moveOrder(lost, s.driver, s.order.id, 'delivered')).statusCode).toBe(200);
+      const seller = (await payoutsOf(lost, s.order.id)).seller;
+      expect(seller).toMatchObject({ status: 'pending', attempts: 1, lastError: 'connection reset' });
+
+      let transferCalls = 0;
+      const counting: PayoutTransfers = {
+        transfer: (input) => {
+          transferCalls += 1;
+          return provider().transfer(input);
+        },
+        reverseTransfer: (input) => provider().reverseTransfer(input),
+        findTransfer: (input) => provider().findTransfer(input),
+      };
+      const dayLater = () => new Date(Date.now() + 25 * 60 * 60 * 1000);
+      const report = await retryPayouts({ db: lost.database.db, payouts: counting, now: dayLater, log });
+      expect(report.paid).toBe(1);
+      expect(transferCalls).toBe(0);
+      expect((await payoutsOf(lost, s.order.id)).seller?.status).toBe('paid');
+      const rows = await lost.database.db
+        .select()
+        .from(testTransfers)
+        .where(sql`${testTransfers.metadata}->>'orderId' = ${s.order.id}`);
+      expect(rows).toHaveLength(1);
+      expect((await reconcile(lost.database.db)).discrepancies).toEqual([]);
+    } finally {
+      await lost.close();
+    }
+  });
+});
+
+describe('the admin view of money (docs/decisions/0013-money-movement.md)', () => {
+  it("shows the platform's balance and the payouts the provider refused", async () => {
+    const refusing = await createTestApp({
+      payoutRetryMs: 0,
+      payouts: providerOf({
+        transfer: () =>
+          Promise.reject(new PayoutRefusedError('Your destination account needs the transfers capability')),
+        reverseTransfer: () => Promise.reject(new Error('not used')),
+        findTransfer: () => Promise.resolve(null),
+      }),
+    });
+    try {
+      const s = await orderInTransit(refusing);
+      await makeAccountReady(refusing, s.seller.id);
+      expect((await moveOrder(refusing, s.driver, s.order.id, 'delivered')).statusCode).toBe(200);
+      const admin = await signedInAs(refusing, 'admin');
+      const view = await as(refusing, admin, { method: 'GET', url: '/api/admin/payouts' });
+      expect(view.statusCode).toBe(200);
+      expect(view.json()).toMatchObject({ platformBalance: s.order.platformFee });
+      expect(view.json().failed).toEqual([
+        expect.objectContaining({
+          orderId: s.order.id,
+          kind: 'seller',
+          status: 'failed',
+          attempts: 1,
+          lastError: 'Your destination account needs the transfers capability',
+        }),
+      ]);
+      // Once the account is fixed and ready again, the failed payout goes out.
+      const fixed = {
+        db: refusing.database.db,
+        payouts: new TestPayoutTransfers(refusing.database.db),
+        now: () => new Date(),
+        log,
+      };
+      expect(await settleOwedPayouts(fixed, s.seller.id)).toBe(1);
+      expect((await reconcile(refusing.database.db)).discrepancies).toEqual([]);
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it('exports the ledger as CSV with a file name, formulas defused', async () => {
+    const admin = await signedInAs(t, 'admin');
+    const csv = await as(t, admin, { method: 'GET', url: '/api/admin/ledger.csv' });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.headers['content-disposition']).toMatch(
+      /^attachment; filename="ledger-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    const lines = csv.body.trim().split('\r\n');
+    expect(lines[0]).toBe(
+      'id,created_at,kind,amount,currency,payment_id,order_id,user_id,refund_id,payout_id,provider_reference,entry_key',
+    );
+    const count = await t.database.db.$count(ledgerEntries);
+    expect(lines).toHaveLength(count + 1);
+    expect(lines.slice(1).every((line) => /^\d+,\d{4}-/.test(line))).toBe(true);
+    const seller = await signedInAs(t, 'seller');
+    expect((await as(t, seller, { method: 'GET', url: '/api/admin/ledger.csv' })).statusCode).toBe(403);
+  });
+});
+
+function providerOf(transfers: PayoutTransfers): PayoutProvider {
+  const unused = () => Promise.reject(new Error('payout accounts are not used in this test'));
+  return {
+    name: 'test',
+    createAccount: unused,
+    retrieveAccount: unused,
+    createOnboardingLink: unused,
+    createDashboardLink: unused,
+    ...transfers,
+  };
+}
+
+async function payoutRows(app: TestApp, orderId: string) {
+  const rows = await payoutsOf(app, orderId);
+  return [rows.seller, rows.driver].flatMap((row) => (row ? [row] : []));
+}

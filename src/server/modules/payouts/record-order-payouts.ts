@@ -1,0 +1,85 @@
+import type { Db } from '../../db/client';
+import { recordMovement } from '../ledger/ledger.service';
+import { parseCents } from '../../../domain/money';
+import {
+  findChargeOfOrder,
+  insertPayouts,
+  listReadyUsers,
+  markOrderPayoutsForReversal,
+  type NewPayoutRow,
+} from './payouts.queries';
+
+interface FinishedOrder {
+  id: string;
+  sellerId: string;
+  driverId: string | null;
+  sellerEarnings: string;
+  driverEarnings: string;
+  platformFee: string;
+}
+
+/**
+ * When an order is delivered or completed, inside the status change's transaction
+ * (docs/product-rules.md, Order lifecycle; docs/decisions/0013-money-movement.md, Transfers and the
+ * ledger): the seller's stored earnings, and the driver's when a driver delivered and earned
+ * something, become payouts — pending when the party's account is ready, owed otherwise — and the
+ * platform's fee is earned in the ledger. The transfers are made after the commit.
+ */
+export async function recordOrderPayouts(tx: Db, order: FinishedOrder, now: Date): Promise<void> {
+  const charge = await findChargeOfOrder(tx, order.id);
+  const currency = charge?.currency ?? 'usd';
+  const parties: Array<{ kind: 'seller' | 'driver'; userId: string; amount: number }> = [
+    { kind: 'seller', userId: order.sellerId, amount: parseCents(order.sellerEarnings) },
+  ];
+  if (order.driverId)
+    parties.push({ kind: 'driver', userId: order.driverId, amount: parseCents(order.driverEarnings) });
+  const owedTo = parties.filter((party) => party.amount > 0);
+  const ready = await listReadyUsers(
+    tx,
+    owedTo.map((party) => party.userId),
+  );
+  const rows: NewPayoutRow[] = owedTo.map((party) => ({
+    orderId: order.id,
+    userId: party.userId,
+    kind: party.kind,
+    amount: order[party.kind === 'seller' ? 'sellerEarnings' : 'driverEarnings'],
+    currency,
+    status: ready.has(party.userId) ? 'pending' : 'owed',
+    createdAt: now,
+    updatedAt: now,
+  }));
+  await insertPayouts(tx, rows);
+  await recordMovement(tx, {
+    kind: 'platform_fee',
+    key: order.id,
+    amount: parseCents(order.platformFee),
+    currency,
+    paymentId: charge?.paymentId ?? null,
+    orderId: order.id,
+    at: now,
+  });
+}
+
+/**
+ * A refund of a finished order, inside the refund's transaction: its payouts that never went out
+ * are cancelled, the paid ones are marked for reversal (made after the commit), and the platform
+ * gives its fee back in the ledger. Answers whether anything waits for a reversal.
+ */
+export async function recordOrderPayoutsRefund(
+  tx: Db,
+  order: { id: string; platformFee: string },
+  now: Date,
+): Promise<boolean> {
+  const charge = await findChargeOfOrder(tx, order.id);
+  const toReverse = await markOrderPayoutsForReversal(tx, order.id, now);
+  await recordMovement(tx, {
+    kind: 'platform_fee_refund',
+    key: order.id,
+    amount: parseCents(order.platformFee),
+    currency: charge?.currency ?? 'usd',
+    paymentId: charge?.paymentId ?? null,
+    orderId: order.id,
+    at: now,
+  });
+  return toReverse.length > 0;
+}

@@ -1,0 +1,67 @@
+import { payPayout, reversePayout } from './pay-payout';
+import type { PayoutDeps } from './payout-deps';
+import {
+  findReadyAccount,
+  listPendingPayoutsOfUser,
+  listUnfinishedPayouts,
+  listUsersOwedAndReady,
+  releaseOwedPayouts,
+} from './payouts.queries';
+
+/**
+ * Pays what a user is owed once their payout account is ready (docs/product-rules.md, Order
+ * lifecycle; docs/decisions/0013-money-movement.md, Transfers and the ledger): their owed payouts,
+ * and ones the provider refused before, go back to pending and are transferred now. Called when an
+ * account becomes ready; the retry job calls it too, so a missed call only delays the money.
+ * Answers how many payouts went out.
+ */
+export async function settleOwedPayouts(deps: PayoutDeps, userId: string): Promise<number> {
+  if (!(await findReadyAccount(deps.db, userId))) return 0;
+  await releaseOwedPayouts(deps.db, userId, deps.now());
+  let paid = 0;
+  for (const payout of await listPendingPayoutsOfUser(deps.db, userId)) {
+    if ((await payPayout(deps, payout)) === 'paid') paid += 1;
+  }
+  return paid;
+}
+
+export interface PayoutRetryReport {
+  paid: number;
+  reversed: number;
+}
+
+const PAGE_SIZE = 200;
+
+/**
+ * The retry job (at start-up and on a timer): settles users whose accounts became ready, then walks
+ * every unfinished payout page by page — pending ones not held by a live worker are transferred
+ * (the key, and past its window a look for the transfer, keep that to once), paid ones whose order
+ * was refunded are reversed. Nothing a crash left between the database and the provider is lost.
+ */
+export async function retryPayouts(deps: PayoutDeps): Promise<PayoutRetryReport> {
+  const report: PayoutRetryReport = { paid: 0, reversed: 0 };
+  const settled = new Set<string>();
+  for (;;) {
+    const users = (await listUsersOwedAndReady(deps.db, PAGE_SIZE)).filter((id) => !settled.has(id));
+    if (users.length === 0) break;
+    for (const userId of users) {
+      settled.add(userId);
+      report.paid += await settleOwedPayouts(deps, userId);
+    }
+  }
+  let after: { createdAt: Date; id: string } | null = null;
+  for (;;) {
+    const page = await listUnfinishedPayouts(deps.db, after, deps.now(), PAGE_SIZE);
+    for (const payout of page) {
+      if (payout.status === 'pending') {
+        if ((await payPayout(deps, payout)) === 'paid') report.paid += 1;
+      } else if (await reversePayout(deps, payout)) {
+        report.reversed += 1;
+      }
+    }
+    const last = page.at(-1);
+    if (!last || page.length < PAGE_SIZE) break;
+    after = { createdAt: last.createdAt, id: last.id };
+  }
+  return report;
+}

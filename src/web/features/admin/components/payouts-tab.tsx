@@ -1,0 +1,87 @@
+import { Download, Landmark, Wallet } from 'lucide-react';
+import { PAYOUT_STATUS_LABEL } from '@domain/payouts';
+import { StatCard } from '../../../components/stat-card';
+import { formatDateTime, formatPrice } from '../../../lib/format';
+import { useAdminPayouts } from '../api/get-admin-payouts';
+import { DataTable, ListState, tdClass, thClass } from './list-parts';
+
+/**
+ * Payouts (docs/decisions/0013-money-movement.md, Transfers and the ledger): the platform's balance
+ * (fees earned on finished orders less fees given back by refunds), what is owed to sellers and
+ * drivers, the ledger as a CSV file, and the payouts the provider refused or that keep failing.
+ */
+export function PayoutsTab() {
+  const payouts = useAdminPayouts();
+  const data = payouts.data;
+  const failed = data?.failed ?? [];
+  return (
+    <div className="flex flex-col gap-6">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <StatCard
+          title="Platform Balance"
+          value={data ? formatPrice(data.platformBalance) : '—'}
+          description="Fees of finished orders less fees refunded"
+          icon={<Landmark />}
+          data-testid="card-platform-balance"
+        />
+        <StatCard
+          title="Owed to Sellers and Drivers"
+          value={data ? formatPrice(data.owedPayouts) : '—'}
+          description="Waiting for a payout account, or being sent"
+          icon={<Wallet />}
+          data-testid="card-owed-payouts"
+        />
+      </div>
+      <div>
+        <a
+          href="/api/admin/ledger.csv"
+          download
+          className="inline-flex items-center gap-2 rounded-md border px-3 py-2 text-sm font-medium hover:bg-accent"
+          data-testid="link-export-ledger"
+        >
+          <Download aria-hidden="true" className="size-4" />
+          Export Ledger (CSV)
+        </a>
+      </div>
+      <ListState
+        isLoading={payouts.isLoading}
+        isError={payouts.isError}
+        isEmpty={failed.length === 0}
+        emptyText="No payout has failed"
+        what="payouts"
+        onRetry={() => void payouts.refetch()}
+      >
+        <DataTable caption="Payouts that failed or keep failing" minWidthClass="min-w-[48rem]">
+          <thead>
+            <tr>
+              <th className={thClass}>Order</th>
+              <th className={thClass}>Paid to</th>
+              <th className={thClass}>Amount</th>
+              <th className={thClass}>Status</th>
+              <th className={thClass}>Problem</th>
+              <th className={thClass}>Attempts</th>
+              <th className={thClass}>Since</th>
+            </tr>
+          </thead>
+          <tbody>
+            {failed.map((payout) => (
+              <tr key={payout.id} data-testid={`row-failed-payout-${payout.id}`}>
+                <td className={`${tdClass} whitespace-nowrap font-medium`}>{payout.orderNumber}</td>
+                <td className={tdClass}>
+                  {payout.userName} ({payout.kind})
+                </td>
+                <td className={`${tdClass} whitespace-nowrap`}>{formatPrice(payout.amount)}</td>
+                <td className={`${tdClass} whitespace-nowrap`}>{PAYOUT_STATUS_LABEL[payout.status]}</td>
+                <td className={`${tdClass} break-words text-xs`}>{payout.lastError ?? '—'}</td>
+                <td className={tdClass}>{payout.attempts}</td>
+                <td className={`${tdClass} whitespace-nowrap text-muted-foreground`}>
+                  {formatDateTime(payout.createdAt)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </DataTable>
+      </ListState>
+    </div>
+  );
+}
