@@ -7,11 +7,10 @@ import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Config } from './config';
+import type { Config, OidcConfig } from './config';
 import type { Database } from './db/client';
 import { LogMailer, type Mailer } from './adapters/mail/mailer';
 import type { IdentityProvider } from './adapters/identity/identity-provider';
-import { OidcIdentityProvider } from './adapters/identity/oidc-identity-provider';
 import type { Geocoder } from './adapters/geocoding/geocoder';
 import { ZipCentroidGeocoder } from './adapters/geocoding/zip-centroid-geocoder';
 import type { ObjectStorage } from './adapters/storage/object-storage';
@@ -19,7 +18,6 @@ import { createObjectStorage } from './adapters/storage/create-object-storage';
 import type { PaymentProvider } from './adapters/payments/payment-provider';
 import type { PayoutProvider } from './adapters/payouts/payout-provider';
 import { createPayoutProvider } from './adapters/payouts/create-payout-provider';
-import { StripePaymentProvider } from './adapters/payments/stripe-payment-provider';
 import { TestPaymentProvider } from './adapters/payments/test-payment-provider';
 import type { App, AppContext } from './platform/context';
 import { registerAccessControl, isPublicRoute } from './platform/access';
@@ -96,7 +94,7 @@ export interface BuildOptions {
 /** Builds the whole server without listening (tests inject into it). */
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { config, database } = options;
-  const storage = options.storage ?? createObjectStorage(config, options.sessionSecret);
+  const storage = options.storage ?? (await createObjectStorage(config, options.sessionSecret));
   const identityOrigin = config.oidc ? new URL(config.oidc.issuerUrl).origin : undefined;
   const securityHeaders = createSecurityHeaders({
     publicUrl: config.publicUrl,
@@ -182,14 +180,14 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     db: database.db,
     config,
     mailer: options.mailer ?? new LogMailer(app.log),
-    identity: options.identity ?? (config.oidc ? new OidcIdentityProvider(config.oidc) : undefined),
+    identity: options.identity ?? (config.oidc ? await createOidcIdentityProvider(config.oidc) : undefined),
     rateLimits: createRateLimits({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }),
     geocoder: options.geocoder ?? new ZipCentroidGeocoder(),
     signingKey,
     now,
     storage,
-    payments: options.payments ?? createPaymentProvider(config, database.db),
-    payouts: options.payouts ?? createPayoutProvider(config, database.db, { signingKey, now }),
+    payments: options.payments ?? (await createPaymentProvider(config, database.db)),
+    payouts: options.payouts ?? (await createPayoutProvider(config, database.db, { signingKey, now })),
     live: new LiveEventHub(database, app.log),
     catalogCache: new PublicAnswerCache(database, app.log),
   };
@@ -231,10 +229,19 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
 /**
  * Stripe when its keys are set, else the built-in test provider with its ledger in the database
- * (docs/product-rules.md, Running modes and adapters).
+ * (docs/product-rules.md, Running modes and adapters). Stripe's SDK is loaded only then
+ * (docs/decisions/0016-embedded-database-process.md, Memory).
  */
-function createPaymentProvider(config: Config, db: Database['db']): PaymentProvider {
-  return config.stripe ? new StripePaymentProvider(config.stripe) : new TestPaymentProvider(db);
+async function createPaymentProvider(config: Config, db: Database['db']): Promise<PaymentProvider> {
+  if (!config.stripe) return new TestPaymentProvider(db);
+  const { StripePaymentProvider } = await import('./adapters/payments/stripe-payment-provider');
+  return new StripePaymentProvider(config.stripe);
+}
+
+/** Sign-in through OpenID Connect when configured; openid-client is loaded only then. */
+async function createOidcIdentityProvider(settings: OidcConfig): Promise<IdentityProvider> {
+  const { OidcIdentityProvider } = await import('./adapters/identity/oidc-identity-provider');
+  return new OidcIdentityProvider(settings);
 }
 
 const PRODUCT_PAGE = /^\/products\/([^/]+)\/?$/;

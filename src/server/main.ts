@@ -34,7 +34,7 @@ function fail(message: string): never {
 
 /** The demo marketplace, its product pictures put in the store the server will read them from. */
 async function seedDemo(config: Config, database: Database, sessionSecret: string) {
-  const storage = createObjectStorage(config, sessionSecret);
+  const storage = await createObjectStorage(config, sessionSecret);
   try {
     return await seedDemoData(database.db, { storage });
   } finally {

@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   try {
     await migrateDatabase(database);
     // The pictures go where the server reads uploads from: DATA_DIR/objects or the S3 bucket.
-    const storage = createObjectStorage(config, resolveSessionSecret(config));
+    const storage = await createObjectStorage(config, resolveSessionSecret(config));
     const result = await seedDemoData(database.db, { storage }).finally(() => storage.close());
     if (!result.seeded) {
       process.stdout.write('The database already has users; demo data was not added.\n');

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 
 /**
@@ -73,6 +74,21 @@ export function pgliteDir(dataDir: string): string {
  */
 const SHARED_BUFFERS = '16MB';
 
+/**
+ * A new, empty database cluster made by `npm run build:server` (scripts/build-server.mjs) with the
+ * PGlite installed then, beside the built program: a new data directory starts from a copy of it in
+ * well under a second, where PostgreSQL's initdb takes about 3 s
+ * (docs/decisions/0016-embedded-database-process.md, Figures).
+ */
+const EMBEDDED_TEMPLATE_FILE = 'embedded-template.tar';
+
+/** The built template when `dir` has no database yet and the template exists (never in tests). */
+function templateFor(dir: string | undefined): string | undefined {
+  if (!dir || fs.existsSync(path.join(dir, 'PG_VERSION'))) return undefined;
+  const template = path.join(path.dirname(fileURLToPath(import.meta.url)), EMBEDDED_TEMPLATE_FILE);
+  return fs.existsSync(template) ? template : undefined;
+}
+
 /** Opens PGlite on `dir`, or in memory without one. The caller holds the data directory's lock. */
 export async function createPglite(dir: string | undefined): Promise<PGlite> {
   // Loaded here, not at start-up: a server whose database runs in its own process never needs it.
@@ -85,7 +101,10 @@ export async function createPglite(dir: string | undefined): Promise<PGlite> {
     extensions: { pg_trgm },
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
   };
-  const client = dir ? new PGlite(dir, options) : new PGlite(options);
+  const template = templateFor(dir);
+  const client = dir
+    ? new PGlite(dir, template ? { ...options, loadDataDir: await fs.openAsBlob(template) } : options)
+    : new PGlite(options);
   await client.waitReady;
   return client;
 }

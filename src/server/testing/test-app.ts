@@ -102,7 +102,7 @@ export async function createTestApp(
   const { env: _env, extend, ...buildOverrides } = overrides;
   const sessionSecret = crypto.randomBytes(32).toString('hex');
   // The store the config chooses, made here so tests (the demo seed) can put files in it too.
-  const storage = overrides.storage ?? createObjectStorage(config, sessionSecret);
+  const storage = overrides.storage ?? (await createObjectStorage(config, sessionSecret));
   const app = await buildApp({
     config,
     database,

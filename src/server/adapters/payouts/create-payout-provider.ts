@@ -9,8 +9,6 @@ import type {
   ReversalInput,
   TransferInput,
 } from './payout-provider';
-import { StripePayoutAccounts } from './stripe-payout-accounts';
-import { StripePayoutTransfers } from './stripe-payout-transfers';
 import { TestPayoutAccounts } from './test-payout-accounts';
 import { TestPayoutTransfers } from './test-payout-transfers';
 
@@ -54,19 +52,25 @@ class ComposedPayoutProvider implements PayoutProvider {
 
 /**
  * Stripe Connect when Stripe is configured, else the built-in test provider whose accounts and
- * transfers are rows of this database (docs/product-rules.md, Running modes and adapters).
+ * transfers are rows of this database (docs/product-rules.md, Running modes and adapters). Stripe's
+ * SDK is loaded only when its keys are set (docs/decisions/0016-embedded-database-process.md, Memory).
  */
-export function createPayoutProvider(
+export async function createPayoutProvider(
   config: Config,
   db: Db,
   options: { signingKey: Buffer; now: () => Date },
-): PayoutProvider {
-  if (config.stripe)
+): Promise<PayoutProvider> {
+  if (config.stripe) {
+    const [{ StripePayoutAccounts }, { StripePayoutTransfers }] = await Promise.all([
+      import('./stripe-payout-accounts'),
+      import('./stripe-payout-transfers'),
+    ]);
     return new ComposedPayoutProvider(
       'stripe',
       new StripePayoutAccounts(config.stripe),
       new StripePayoutTransfers(config.stripe),
     );
+  }
   return new ComposedPayoutProvider(
     'test',
     new TestPayoutAccounts(db, { signingKey: options.signingKey, now: options.now }),

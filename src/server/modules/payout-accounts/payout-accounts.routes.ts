@@ -12,7 +12,7 @@ import {
   testPayoutAccountParamsSchema,
   testPayoutAccountViewSchema,
 } from '../../../domain/payout-accounts';
-import { StripePayoutAccounts } from '../../adapters/payouts/stripe-payout-accounts';
+import type { StripePayoutAccounts } from '../../adapters/payouts/stripe-payout-accounts';
 import { TestPayoutAccounts } from '../../adapters/payouts/test-payout-accounts';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
@@ -47,13 +47,17 @@ function baseUrlOf(request: FastifyRequest, publicUrl: string | undefined): stri
  */
 export function registerPayoutAccountRoutes(app: App, ctx: AppContext): void {
   // The same adapters the provider is composed of (src/server/adapters/payouts/create-payout-provider.ts),
-  // for what only one of them has: Stripe's webhook check, the test provider's pages.
-  const parseWebhook: AccountWebhookParser | undefined = ctx.config.stripe
-    ? (() => {
-        const stripe = new StripePayoutAccounts(ctx.config.stripe);
-        return (rawBody: Buffer, signature: string | undefined) =>
-          stripe.parseAccountWebhook(rawBody, signature);
-      })()
+  // for what only one of them has: Stripe's webhook check, the test provider's pages. Stripe's SDK
+  // is loaded with the first webhook (docs/decisions/0016-embedded-database-process.md, Memory).
+  const stripeConfig = ctx.config.stripe;
+  let stripeAccounts: Promise<StripePayoutAccounts> | undefined;
+  const parseWebhook: AccountWebhookParser | undefined = stripeConfig
+    ? async (rawBody, signature) => {
+        stripeAccounts ??= import('../../adapters/payouts/stripe-payout-accounts').then(
+          ({ StripePayoutAccounts }) => new StripePayoutAccounts(stripeConfig),
+        );
+        return (await stripeAccounts).parseAccountWebhook(rawBody, signature);
+      }
     : undefined;
   const testAccounts =
     ctx.payouts.name === 'test'

@@ -221,7 +221,7 @@ export async function createOwnDashboardLink(
 export type AccountWebhookParser = (
   rawBody: Buffer,
   signature: string | undefined,
-) => PayoutAccountWebhookEvent;
+) => PayoutAccountWebhookEvent | Promise<PayoutAccountWebhookEvent>;
 
 /**
  * POST /api/stripe/connect/webhook: `account.updated`, checked by signature. The account is read
@@ -236,7 +236,7 @@ export async function handleAccountWebhook(
   if (!parse) throw notFound();
   let event: PayoutAccountWebhookEvent;
   try {
-    event = parse(rawBody, signature);
+    event = await parse(rawBody, signature);
   } catch (error) {
     if (error instanceof WebhookSignatureError)
       throw badRequest(`Webhook signature check failed: ${error.message}`);
