@@ -35,7 +35,7 @@ export function PayoutsHistoryCard() {
   return (
     <Card data-testid="card-payouts-history">
       <CardHeader>
-        <CardTitle as="h3">Payouts</CardTitle>
+        <CardTitle as="h3">Payout History</CardTitle>
         <CardDescription>
           What your finished orders paid you. Owed amounts go out once your payout account is active.
         </CardDescription>
