@@ -33,19 +33,24 @@ export function moveItem<T>(items: readonly T[], from: number, to: number): T[] 
  * one. The first is the primary image and is marked so.
  */
 export function ImageListEditor({ value, onChange, max, disabled = false, subject }: ImageListEditorProps) {
-  // Several files can finish between two renders: each appends to the newest list, not the rendered one.
-  const latest = useRef(value);
+  // Several files can finish between two renders, and a render can still show a list older than
+  // the last one handed to onChange. So the images uploaded but not yet seen in `value` are kept
+  // apart, and each upload appends to the rendered list plus those: none is lost.
+  const rendered = useRef(value);
+  const notYetShown = useRef<string[]>([]);
   useEffect(() => {
-    latest.current = value;
+    rendered.current = value;
+    notYetShown.current = notYetShown.current.filter((path) => !value.includes(path));
   }, [value]);
   const remaining = Math.max(0, max - value.length);
   const upload = useImageUpload({
     maxNumberOfFiles: Math.max(1, remaining),
     onUploaded: (objectPath) => {
-      if (latest.current.includes(objectPath) || latest.current.length >= max) return;
-      const next = [...latest.current, objectPath];
-      latest.current = next;
-      onChange(next);
+      const waiting = notYetShown.current.filter((path) => !rendered.current.includes(path));
+      const current = [...rendered.current, ...waiting];
+      if (current.includes(objectPath) || current.length >= max) return;
+      notYetShown.current = [...waiting, objectPath];
+      onChange([...current, objectPath]);
     },
   });
   const isBusy = disabled || upload.isUploading;
