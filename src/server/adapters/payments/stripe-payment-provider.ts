@@ -1,4 +1,5 @@
 import Stripe from 'stripe';
+import { createStripeClient, isStripeUnavailable } from './stripe-client';
 import { z } from 'zod';
 import type { StripeConfig } from '../../config';
 import {
@@ -91,11 +92,7 @@ function providerPayment(intent: Stripe.PaymentIntent): ProviderPayment {
 
 /** Network failures and Stripe's own 5xx/429 are "try again later"; anything else is a bug or bad data. */
 function translateError(error: unknown, what: string): unknown {
-  if (
-    error instanceof Stripe.errors.StripeConnectionError ||
-    error instanceof Stripe.errors.StripeAPIError ||
-    error instanceof Stripe.errors.StripeRateLimitError
-  ) {
+  if (isStripeUnavailable(error)) {
     return new PaymentProviderUnavailableError(`Stripe is not reachable (${what})`, { cause: error });
   }
   return error;
@@ -117,19 +114,7 @@ export class StripePaymentProvider implements PaymentProvider {
   constructor(config: StripeConfig) {
     this.publishableKey = config.publishableKey;
     this.webhookSecret = config.webhookSecret;
-    const base = config.apiBase ? new URL(config.apiBase) : undefined;
-    this.stripe = new Stripe(config.secretKey, {
-      maxNetworkRetries: 2,
-      timeout: 20_000,
-      telemetry: false,
-      ...(base
-        ? {
-            host: base.hostname,
-            port: base.port || (base.protocol === 'https:' ? 443 : 80),
-            protocol: base.protocol === 'https:' ? 'https' : 'http',
-          }
-        : {}),
-    });
+    this.stripe = createStripeClient(config);
   }
 
   async createPayment(input: CreatePaymentInput): Promise<CreatedPayment> {

@@ -1,4 +1,5 @@
 import Stripe from 'stripe';
+import { createStripeClient, isStripeUnavailable } from '../payments/stripe-client';
 import { z } from 'zod';
 import type { StripeConfig } from '../../config';
 import { PaymentProviderUnavailableError, WebhookSignatureError } from '../payments/payment-provider';
@@ -72,11 +73,7 @@ function translateError(error: unknown, what: string, accountId?: string): unkno
   ) {
     return new UnknownPayoutAccountError(accountId, { cause: error });
   }
-  if (
-    error instanceof Stripe.errors.StripeConnectionError ||
-    error instanceof Stripe.errors.StripeAPIError ||
-    error instanceof Stripe.errors.StripeRateLimitError
-  ) {
+  if (isStripeUnavailable(error)) {
     return new PaymentProviderUnavailableError(`Stripe is not reachable (${what})`, { cause: error });
   }
   return error;
@@ -94,19 +91,7 @@ export class StripePayoutAccounts implements PayoutAccounts {
 
   constructor(config: StripeConfig) {
     this.webhookSecret = config.connectWebhookSecret ?? config.webhookSecret;
-    const base = config.apiBase ? new URL(config.apiBase) : undefined;
-    this.stripe = new Stripe(config.secretKey, {
-      maxNetworkRetries: 2,
-      timeout: 20_000,
-      telemetry: false,
-      ...(base
-        ? {
-            host: base.hostname,
-            port: base.port || (base.protocol === 'https:' ? 443 : 80),
-            protocol: base.protocol === 'https:' ? 'https' : 'http',
-          }
-        : {}),
-    });
+    this.stripe = createStripeClient(config);
   }
 
   async createAccount(input: { userId: string; email: string }): Promise<{ accountId: string }> {

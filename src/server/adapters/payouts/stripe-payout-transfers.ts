@@ -1,4 +1,5 @@
 import Stripe from 'stripe';
+import { createStripeClient, isStripeUnavailable } from '../payments/stripe-client';
 import type { StripeConfig } from '../../config';
 import { PaymentProviderUnavailableError } from '../payments/payment-provider';
 import { PayoutRefusedError } from './payout-errors';
@@ -6,11 +7,7 @@ import type { PayoutTransfers, ReversalInput, TransferInput } from './payout-pro
 
 /** Network failures and Stripe's 5xx/429 are "try again later"; Stripe's refusals are final for this payout. */
 function translateError(error: unknown, what: string): unknown {
-  if (
-    error instanceof Stripe.errors.StripeConnectionError ||
-    error instanceof Stripe.errors.StripeAPIError ||
-    error instanceof Stripe.errors.StripeRateLimitError
-  ) {
+  if (isStripeUnavailable(error)) {
     return new PaymentProviderUnavailableError(`Stripe is not reachable (${what})`, { cause: error });
   }
   if (
@@ -33,19 +30,7 @@ export class StripePayoutTransfers implements PayoutTransfers {
   private readonly stripe: Stripe;
 
   constructor(config: StripeConfig) {
-    const base = config.apiBase ? new URL(config.apiBase) : undefined;
-    this.stripe = new Stripe(config.secretKey, {
-      maxNetworkRetries: 2,
-      timeout: 20_000,
-      telemetry: false,
-      ...(base
-        ? {
-            host: base.hostname,
-            port: base.port || (base.protocol === 'https:' ? 443 : 80),
-            protocol: base.protocol === 'https:' ? 'https' : 'http',
-          }
-        : {}),
-    });
+    this.stripe = createStripeClient(config);
   }
 
   async transfer(input: TransferInput): Promise<{ providerTransferId: string }> {
