@@ -6,6 +6,8 @@
 //
 //   npm run bench:checkout                 PGlite, and PostgreSQL too when TEST_DATABASE_URL is set
 //   node bench/checkout.bench.mjs --db=postgres --buyers=64 --seconds=20
+//   … --count-statements   also count the statements the server sends (bench/count-statements.mjs)
+//   … --profile=DIR        the server writes a V8 CPU profile to DIR (node --cpu-prof)
 //
 // Sessions are written straight into the database with cookies signed by the server's secret, so
 // no password hashing happens in the measured window. Everything runs on 127.0.0.1 and stops by
@@ -50,6 +52,10 @@ const adminUrl = process.env.TEST_DATABASE_URL;
 const databases = (args.db ?? (adminUrl ? 'pglite,postgres' : 'pglite')).split(',');
 /** --label=before: the name of this run's column in the results (kept from earlier runs). */
 const LABEL = args.label ?? 'this run';
+/** --profile=DIR: the server writes a V8 CPU profile there (node --cpu-prof) when it stops. */
+const PROFILE_DIR = args.profile ? path.resolve(args.profile) : undefined;
+/** --count-statements: the statements the server sent in the measured window, an order's share of each. */
+const COUNT_STATEMENTS = args['count-statements'] === 'true';
 
 const children = new Set();
 const cleanups = [];
@@ -166,7 +172,7 @@ async function preparePostgres(sessions) {
     await migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS });
     for (const statement of fillStatements(sessions)) await pool.query(statement);
     const version = (await pool.query('show server_version')).rows[0].server_version;
-    return { env: { DATABASE_URL: url.href }, version: `PostgreSQL ${version}` };
+    return { env: { DATABASE_URL: url.href }, version: `PostgreSQL ${version}`, databaseName: name };
   } finally {
     await pool.end();
   }
@@ -194,7 +200,15 @@ async function withDatabase(kind, prepared, dataDir, use) {
 // --- Processes and HTTP ------------------------------------------------------------------------
 
 function startServer(env) {
-  const child = spawn(process.execPath, [SERVER], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const flags = [
+    ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
+    ...(COUNT_STATEMENTS ? ['--import', path.join(ROOT, 'bench/count-statements.mjs')] : []),
+  ];
+  const child = spawn(process.execPath, [...flags, SERVER], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   child.on('exit', () => children.delete(child));
   let output = '';
@@ -225,6 +239,83 @@ function cpuMsOf(pid) {
   } catch {
     return Number.NaN;
   }
+}
+
+/** The processes a process started, and theirs (Linux /proc). */
+function descendantsOf(pid) {
+  const found = [];
+  let tasks = [];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return found;
+  }
+  for (const task of tasks) {
+    let children = '';
+    try {
+      children = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const child of children.split(' ').filter(Boolean).map(Number))
+      found.push(child, ...descendantsOf(child));
+  }
+  return found;
+}
+
+const commandOf = (pid) => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+};
+
+/**
+ * The CPU milliseconds so far of the server's processes (the server and any workers it started) and
+ * of the database's (the embedded database's process, or PostgreSQL's backends serving the
+ * benchmark's database), by pid, so a window's cost is the difference of two of these.
+ */
+async function cpuSnapshot(serverPid, databaseName) {
+  const app = new Map([[serverPid, cpuMsOf(serverPid)]]);
+  const database = new Map();
+  for (const pid of descendantsOf(serverPid))
+    (commandOf(pid).includes('embedded-db') ? database : app).set(pid, cpuMsOf(pid));
+  if (databaseName) {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        "select pid from pg_stat_activity where datname = $1 and backend_type = 'client backend'",
+        [databaseName],
+      );
+      for (const { pid } of rows) database.set(pid, cpuMsOf(pid));
+    } finally {
+      await client.end();
+    }
+  }
+  return { app, database, client: process.cpuUsage() };
+}
+
+/** CPU milliseconds spent between two snapshots; a process that started in between counts from zero. */
+function cpuSpent(before, after) {
+  const sum = (key) =>
+    [...after[key]].reduce(
+      (total, [pid, ms]) => total + (Number.isNaN(ms) ? 0 : ms - (before[key].get(pid) ?? 0)),
+      0,
+    );
+  const client = process.cpuUsage(before.client);
+  return { app: sum('app'), database: sum('database'), client: (client.user + client.system) / 1000 };
+}
+
+/** The server's statement counts since the last call (bench/count-statements.mjs). */
+async function takeStatementCounts(child, file) {
+  fs.rmSync(file, { force: true });
+  child.kill('SIGUSR2');
+  for (let i = 0; i < 200 && !fs.existsSync(file); i++)
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  return JSON.parse(fs.readFileSync(file, 'utf8'));
 }
 
 async function stopProcess(child) {
@@ -401,6 +492,7 @@ async function benchDatabase(kind) {
     `\n[${kind}] ${SELLERS} sellers, ${HOT_PRODUCTS} hot and ${COLD_PRODUCTS} cold products, ${BUYERS} buyers…`,
   );
   const prepared = kind === 'postgres' ? await preparePostgres(buyers) : await preparePglite(dataDir, buyers);
+  const countsFile = path.join(dataDir, 'statement-counts.json');
   const server = await startServer({
     PATH: process.env.PATH,
     NODE_ENV: 'production',
@@ -411,21 +503,43 @@ async function benchDatabase(kind) {
     DEMO_DATA: 'off',
     ALLOW_TEST_PAYMENTS: 'true',
     LOG_LEVEL: 'warn',
+    ...(COUNT_STATEMENTS ? { BENCH_STATEMENT_COUNTS: countsFile } : {}),
     ...prepared.env,
   });
   let result;
   try {
     if (WARMUP_SECONDS > 0) await runBuyers(server.port, buyers.slice(0, 8), WARMUP_SECONDS, seeded(7));
-    const cpuBefore = cpuMsOf(server.child.pid);
+    if (COUNT_STATEMENTS) await takeStatementCounts(server.child, countsFile);
+    const cpuBefore = await cpuSnapshot(server.child.pid, prepared.databaseName);
+    const loadBefore = os.loadavg()[0];
     result = await runBuyers(server.port, buyers, SECONDS, seeded(42));
-    // What one paid order costs the server's thread, whatever else runs on the machine.
-    result.serverCpuMsPerOrder = (cpuMsOf(server.child.pid) - cpuBefore) / Math.max(1, result.paid);
+    const cpu = cpuSpent(cpuBefore, await cpuSnapshot(server.child.pid, prepared.databaseName));
+    result.load = (loadBefore + os.loadavg()[0]) / 2;
+    // What one paid order costs the server, the database and the buyers' process, whatever else runs
+    // on the machine.
+    const perOrder = (ms) => ms / Math.max(1, result.paid);
+    result.serverCpuMsPerOrder = perOrder(cpu.app);
+    result.databaseCpuMsPerOrder = perOrder(cpu.database);
+    result.clientCpuMsPerOrder = perOrder(cpu.client);
     log(
       `[${kind}] ${result.paid} orders paid in ${result.seconds.toFixed(1)} s: ${result.ordersPerSecond.toFixed(0)}/s, ` +
         `p50 ${result.p50.toFixed(0)} ms, p99 ${result.p99.toFixed(0)} ms; ${result.soldOut} sold out, ${result.failed} failed; ` +
-        `server CPU ${result.serverCpuMsPerOrder.toFixed(1)} ms an order`,
+        `CPU an order: server ${result.serverCpuMsPerOrder.toFixed(1)} ms, database ${result.databaseCpuMsPerOrder.toFixed(1)} ms, ` +
+        `buyers ${result.clientCpuMsPerOrder.toFixed(1)} ms; load ${result.load.toFixed(1)}`,
     );
     for (const [what, n] of result.failures) log(`  ${n} × ${what}`);
+    if (COUNT_STATEMENTS) {
+      const counts = Object.entries(await takeStatementCounts(server.child, countsFile)).sort(
+        (a, b) => b[1] - a[1],
+      );
+      const total = counts.reduce((sum, [, n]) => sum + n, 0);
+      result.statementsPerOrder = total / Math.max(1, result.paid);
+      log(
+        `[${kind}] ${total} statements, ${result.statementsPerOrder.toFixed(1)} an order (attempts that sold out included):`,
+      );
+      for (const [text, n] of counts)
+        log(`  ${(n / Math.max(1, result.paid)).toFixed(2)}  ${text.slice(0, 160)}`);
+    }
   } finally {
     await stopProcess(server.child);
   }
@@ -458,18 +572,22 @@ function report(runs, started, startLoad) {
     '- Books, read from the database after the run: oversold products (stock below zero, or stock + units',
     '  in orders ≠ the starting stock), succeeded payments without orders and not refunded (lost orders).',
     '',
-    '- "server CPU ms/order": the server process\'s CPU time (user + system, /proc) during the run over the',
-    "  orders paid: what an order costs the server's one thread, however busy the machine is; one core",
-    '  would at best pay 1000 ÷ that many orders a second.',
+    '- "CPU ms/order": CPU time (user + system, /proc) during the run over the orders paid, of the server',
+    "  process, of the database (the embedded database's process, or PostgreSQL's backends of the",
+    "  benchmark's database) and of the buyers' process. Together they bound what the machine can pay:",
+    "  its cores × 1000 ÷ their sum orders a second. Socket writes are a large part of the server's share",
+    '  and cost more the busier the machine is, so compare runs at a similar load average (given per run).',
+    '- "statements/order" (with --count-statements): statements the server sent over the orders paid',
+    '  (checkouts that found the stock gone included).',
     '',
-    '| database | paid orders | orders/s | server CPU ms/order | p50 ms | p95 ms | p99 ms | sold out | failed | stock < 0 | stock ≠ start − sold | paid without orders | hot sold out |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| database | paid orders | orders/s | load | server CPU ms/order | database CPU ms/order | buyers CPU ms/order | statements/order | p50 ms | p95 ms | p99 ms | sold out | failed | stock < 0 | stock ≠ start − sold | paid without orders | hot sold out |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const run of runs) {
     const r = run.result;
     const b = run.books;
     lines.push(
-      `| ${run.version} | ${r.paid} | ${r.ordersPerSecond.toFixed(0)} | ${r.serverCpuMsPerOrder.toFixed(1)} | ${r.p50.toFixed(0)} | ${r.p95.toFixed(0)} | ${r.p99.toFixed(0)} | ${r.soldOut} | ${r.failed} | ${b.negative} | ${b.mismatched} | ${b.without_orders} | ${b.hot_sold_out} of ${HOT_PRODUCTS} |`,
+      `| ${run.version} | ${r.paid} | ${r.ordersPerSecond.toFixed(0)} | ${r.load.toFixed(1)} | ${r.serverCpuMsPerOrder.toFixed(1)} | ${r.databaseCpuMsPerOrder.toFixed(1)} | ${r.clientCpuMsPerOrder.toFixed(1)} | ${r.statementsPerOrder?.toFixed(1) ?? '–'} | ${r.p50.toFixed(0)} | ${r.p95.toFixed(0)} | ${r.p99.toFixed(0)} | ${r.soldOut} | ${r.failed} | ${b.negative} | ${b.mismatched} | ${b.without_orders} | ${b.hot_sold_out} of ${HOT_PRODUCTS} |`,
     );
   }
   const failures = runs.flatMap((run) =>
@@ -479,7 +597,7 @@ function report(runs, started, startLoad) {
   const summary = runs
     .map(
       (run) =>
-        `${run.kind} ${run.result.ordersPerSecond.toFixed(0)} orders/s (server CPU ${run.result.serverCpuMsPerOrder.toFixed(1)} ms an order)`,
+        `${run.kind} ${run.result.ordersPerSecond.toFixed(0)} orders/s (CPU an order: server ${run.result.serverCpuMsPerOrder.toFixed(1)} ms, database ${run.result.databaseCpuMsPerOrder.toFixed(1)} ms${run.result.statementsPerOrder ? `; ${run.result.statementsPerOrder.toFixed(1)} statements` : ''})`,
     )
     .join(', ');
   const earlier = [

@@ -20,7 +20,7 @@ import type {
  * behave as they do in Stripe's test mode. Any other number is declined, as Stripe's test mode
  * declines real cards.
  */
-const CARD_OUTCOMES: Readonly<Record<string, CardOutcome>> = {
+const CARD_OUTCOMES: Readonly<Record<string, { outcome: 'succeeded' } | CardOutcome>> = {
   '4242424242424242': { outcome: 'succeeded' },
   '5555555555554444': { outcome: 'succeeded' },
   '4000056655665556': { outcome: 'succeeded' },
@@ -29,6 +29,9 @@ const CARD_OUTCOMES: Readonly<Record<string, CardOutcome>> = {
   '4000000000000069': { outcome: 'declined', message: 'Your card has expired.' },
   '4000000000000127': { outcome: 'declined', message: "Your card's security code is incorrect." },
 };
+
+/** The test provider's charge is named after its payment, as Stripe's latest_charge names one. */
+const chargeIdOf = (providerPaymentId: string) => `tch_${providerPaymentId.replace(/^tp_/, '')}`;
 
 const NOT_A_TEST_CARD = `${CARD_DECLINED_MESSAGE} Test mode accepts test cards only, such as 4242 4242 4242 4242.`;
 
@@ -96,7 +99,7 @@ export class TestPaymentProvider implements PaymentProvider {
           eq(payments.status, 'requires_payment'),
         ),
       );
-    return outcome;
+    return { outcome: 'succeeded', chargeId: chargeIdOf(providerPaymentId) };
   }
 
   /** The refund itself is the refunds row; its id is derived from that row so a retry gives the same id. */
@@ -143,8 +146,7 @@ export class TestPaymentProvider implements PaymentProvider {
       status,
       amount: parseCents(row.amount),
       currency: row.currency,
-      // The test provider's charge is named after its payment, as Stripe's latest_charge names one.
-      chargeId: status === 'succeeded' ? `tch_${row.providerPaymentId.replace(/^tp_/, '')}` : null,
+      chargeId: status === 'succeeded' ? chargeIdOf(row.providerPaymentId) : null,
       clientSecret: null,
     };
   }

@@ -1,24 +1,47 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { addresses, products, users } from '../../db/schema';
 
 export type CheckoutProductRow = Awaited<ReturnType<typeof findProductsForCheckout>>[number];
 export type AddressRow = typeof addresses.$inferSelect;
 
+const sellerAddress = alias(addresses, 'seller_address');
+const deliveryAddress = alias(addresses, 'delivery_address');
+
 /**
- * The products of a cart with their sellers' names, read fresh for pricing
- * (docs/product-rules.md, Checkout and orders).
+ * The products of a cart with their sellers' names and primary addresses (where a pickup happens
+ * and where a driver collects), and the buyer's chosen delivery address when one is asked for, read
+ * fresh for pricing in one statement (docs/product-rules.md, Checkout and orders;
+ * docs/decisions/0015-catalog-and-checkout-throughput.md, Checkout). A seller has at most one
+ * primary address, so each product is one row; `deliveryAddress` is the same on every row.
  */
-export async function findProductsForCheckout(db: Db, ids: string[]) {
+export async function findProductsForCheckout(
+  db: Db,
+  ids: string[],
+  delivery?: { userId: string; addressId: string },
+) {
   if (ids.length === 0) return [];
   return db
     .select({
       product: products,
       sellerFirstName: users.firstName,
       sellerLastName: users.lastName,
+      sellerAddress,
+      deliveryAddress,
     })
     .from(products)
     .innerJoin(users, eq(users.id, products.sellerId))
+    .leftJoin(
+      sellerAddress,
+      and(eq(sellerAddress.userId, products.sellerId), eq(sellerAddress.isPrimary, true)),
+    )
+    .leftJoin(
+      deliveryAddress,
+      delivery
+        ? and(eq(deliveryAddress.id, delivery.addressId), eq(deliveryAddress.userId, delivery.userId))
+        : sql`false`,
+    )
     .where(inArray(products.id, ids));
 }
 
@@ -29,14 +52,4 @@ export async function findAddressOfUser(db: Db, userId: string, id: string): Pro
     .where(and(eq(addresses.id, id), eq(addresses.userId, userId)))
     .limit(1);
   return rows[0];
-}
-
-/** Each seller's primary address: where a pickup happens and where a driver collects. */
-export async function findPrimaryAddressesOf(db: Db, userIds: string[]): Promise<Map<string, AddressRow>> {
-  if (userIds.length === 0) return new Map();
-  const rows = await db
-    .select()
-    .from(addresses)
-    .where(and(inArray(addresses.userId, userIds), eq(addresses.isPrimary, true)));
-  return new Map(rows.map((row) => [row.userId, row]));
 }

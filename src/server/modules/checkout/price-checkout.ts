@@ -9,7 +9,7 @@ import {
 import { splitBySeller } from '../../../domain/fees';
 import { formatCents, sumCents, type Cents } from '../../../domain/money';
 import { addressText, type CheckoutDeps, type PricedCheckout, type PricedOrder } from './checkout.service';
-import { findAddressOfUser, findPrimaryAddressesOf, type AddressRow } from './checkout.queries';
+import { findAddressOfUser, type AddressRow } from './checkout.queries';
 import { priceSellerOrder, type PricedSellerOrder } from './price-seller-order';
 import { problem, readCartLines, type Line, type Problems } from './read-cart-lines';
 
@@ -26,11 +26,15 @@ function reportPickupNotOffered(lines: readonly Line[], isPickup: boolean): Prob
     );
 }
 
-/** For a delivery, one of the buyer's own addresses must be chosen. */
+/**
+ * For a delivery, one of the buyer's own addresses must be chosen. It was read with the cart's
+ * products; only a cart none of whose products exist any more reads it on its own.
+ */
 async function findDeliveryAddress(
   db: Db,
   actor: Actor,
   body: CheckoutBody,
+  lines: readonly Line[],
 ): Promise<{ address: AddressRow | undefined; problems: Problems }> {
   if (body.isPickup) return { address: undefined, problems: [] };
   if (!body.deliveryAddressId)
@@ -38,7 +42,10 @@ async function findDeliveryAddress(
       address: undefined,
       problems: [problem('missing_address', SELECT_DELIVERY_ADDRESS, 'deliveryAddressId')],
     };
-  const address = await findAddressOfUser(db, actor.id, body.deliveryAddressId);
+  const first = lines[0];
+  const address = first
+    ? (first.row.deliveryAddress ?? undefined)
+    : await findAddressOfUser(db, actor.id, body.deliveryAddressId);
   if (!address)
     return {
       address,
@@ -72,13 +79,18 @@ export async function priceCheckout(
   body: CheckoutBody,
 ): Promise<{ quote: CheckoutQuote; priced: PricedCheckout }> {
   const { isPickup } = body;
-  const cart = await readCartLines(deps.db, actor, body.items);
-  const delivery = await findDeliveryAddress(deps.db, actor, body);
-  const groups = splitBySeller(cart.lines);
-  const sellerAddresses = await findPrimaryAddressesOf(
+  const cart = await readCartLines(
     deps.db,
-    groups.map((group) => group.sellerId),
+    actor,
+    body.items,
+    !isPickup && body.deliveryAddressId ? { userId: actor.id, addressId: body.deliveryAddressId } : undefined,
   );
+  const delivery = await findDeliveryAddress(deps.db, actor, body, cart.lines);
+  const groups = splitBySeller(cart.lines);
+  // Each seller's primary address, read with the products.
+  const sellerAddresses = new Map<string, AddressRow>();
+  for (const { row, sellerId } of cart.lines)
+    if (row.sellerAddress) sellerAddresses.set(sellerId, row.sellerAddress);
   const sellers: PricedSellerOrder[] = [];
   for (const group of groups)
     sellers.push(await priceSellerOrder(deps, body, group, sellerAddresses.get(group.sellerId)));

@@ -66,17 +66,19 @@ function itemProblems(line: Line, actor: Actor): Problems {
 }
 
 /**
- * Reads the cart's products and reports each one's problem: gone, the buyer's own product,
- * unavailable, out of stock, not enough stock, price changed.
+ * Reads the cart's products (with their sellers' primary addresses, and the `delivery` address when
+ * asked: see `findProductsForCheckout`) and reports each one's problem: gone, the buyer's own
+ * product, unavailable, out of stock, not enough stock, price changed.
  */
 export async function readCartLines(
   db: Db,
   actor: Actor,
   items: CheckoutBody['items'],
+  delivery?: { userId: string; addressId: string },
 ): Promise<{ lines: Line[]; problems: Problems }> {
   const problems: Problems = [];
   const wanted = mergeLines(items);
-  const rows = await findProductsForCheckout(db, [...wanted.keys()]);
+  const rows = await findProductsForCheckout(db, [...wanted.keys()], delivery);
   const byId = new Map(rows.map((row) => [row.product.id, row]));
   const lines: Line[] = [];
   for (const [productId, { quantity, expectedPrice }] of wanted) {

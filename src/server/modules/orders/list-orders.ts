@@ -3,7 +3,7 @@ import { canSeeOrderPrices, isAdmin } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
 import type { Order, OrderListQuery } from '../../../domain/orders';
 import { toOrder } from './order-views';
-import { listOrders, listOrdersOfPayment } from './orders.queries';
+import { listOrders, listOrdersOfPayment, type OrderWithDetails } from './orders.queries';
 
 /**
  * GET /api/orders: the orders the user is a party of, newest first; admins see every order unless
@@ -25,5 +25,10 @@ export async function listOwnOrders(db: Db, actor: Actor, query: OrderListQuery)
  * `canViewPayment`, or a provider's success report).
  */
 export async function listOrdersMadeByPayment(db: Db, paymentId: string): Promise<Order[]> {
-  return (await listOrdersOfPayment(db, paymentId)).map((row) => toOrder(row, true));
+  return ordersAsTheirBuyerSees(await listOrdersOfPayment(db, paymentId));
+}
+
+/** Orders as their buyer sees them, prices included (the caller has checked that it is the buyer). */
+export function ordersAsTheirBuyerSees(rows: readonly OrderWithDetails[]): Order[] {
+  return rows.map((row) => toOrder(row, true));
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, gte, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { addresses, orderItems, orders, orderStatusEvents, products } from '../../db/schema';
 
@@ -84,17 +84,46 @@ export async function listEventsOfOrder(db: Db, orderId: string): Promise<OrderE
 }
 
 /**
- * Takes stock atomically (docs/product-rules.md, Checkout and orders): the row changes only if
- * enough is left and the product is still on sale, so two buyers racing for the last unit cannot
- * both get it.
+ * Takes the stock of every line at once (docs/product-rules.md, Checkout and orders): a product's
+ * row changes only if enough is left and it is still on sale, so two buyers racing for the last
+ * unit cannot both get it. Answers the ids of the products taken; a line missing from the answer
+ * was short, and the caller rolls the transaction back. Several products are first locked in the
+ * order of their ids, so two checkouts sharing products never wait on each other in a circle.
  */
-export async function takeStock(db: Db, productId: string, quantity: number): Promise<boolean> {
+export async function takeStockOfLines(
+  db: Db,
+  lines: readonly { productId: string; quantity: number }[],
+): Promise<Set<string>> {
+  if (lines.length === 0) return new Set();
+  if (lines.length > 1)
+    await db
+      .select({ id: products.id })
+      .from(products)
+      .where(
+        inArray(
+          products.id,
+          lines.map((line) => line.productId),
+        ),
+      )
+      .orderBy(asc(products.id))
+      .for('update');
+  const wanted = sql`(values ${sql.join(
+    lines.map((line) => sql`(${line.productId}::uuid, ${line.quantity}::int)`),
+    sql`, `,
+  )}) as wanted(product_id, quantity)`;
   const rows = await db
     .update(products)
-    .set({ stock: sql`${products.stock} - ${quantity}`, updatedAt: new Date() })
-    .where(and(eq(products.id, productId), gte(products.stock, quantity), eq(products.available, true)))
+    .set({ stock: sql`${products.stock} - wanted.quantity`, updatedAt: new Date() })
+    .from(wanted)
+    .where(
+      and(
+        sql`${products.id} = wanted.product_id`,
+        sql`${products.stock} >= wanted.quantity`,
+        eq(products.available, true),
+      ),
+    )
     .returning({ id: products.id });
-  return rows.length === 1;
+  return new Set(rows.map((row) => row.id));
 }
 
 export async function restoreStock(db: Db, productId: string, quantity: number): Promise<void> {
@@ -105,46 +134,94 @@ export async function restoreStock(db: Db, productId: string, quantity: number):
 }
 
 /**
- * The seller's paid, not cancelled product subtotal in [from, to), as numeric text
- * (docs/product-rules.md, Fees and commission).
+ * Each seller's paid, not cancelled product subtotal in [from, to), as numeric text; a seller
+ * without sales is absent (docs/product-rules.md, Fees and commission).
  */
-export async function sumSellerSales(db: Db, sellerId: string, from: Date, to: Date): Promise<string> {
+export async function sumSalesOfSellers(
+  db: Db,
+  sellerIds: readonly string[],
+  from: Date,
+  to: Date,
+): Promise<Map<string, string>> {
+  if (sellerIds.length === 0) return new Map();
   const rows = await db
-    .select({ total: sql<string>`coalesce(sum(${orders.productSubtotal}), 0)::text` })
+    .select({ sellerId: orders.sellerId, total: sql<string>`sum(${orders.productSubtotal})::text` })
     .from(orders)
     .where(
       and(
-        eq(orders.sellerId, sellerId),
+        inArray(orders.sellerId, [...sellerIds]),
         ne(orders.status, 'cancelled'),
         gte(orders.createdAt, from),
         lt(orders.createdAt, to),
       ),
-    );
-  return rows[0]?.total ?? '0';
+    )
+    .groupBy(orders.sellerId);
+  return new Map(rows.map((row) => [row.sellerId, row.total]));
 }
 
-/** Which of these addresses still exist (an address may be deleted between payment and order). */
-export async function existingAddressIds(db: Db, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db.select({ id: addresses.id }).from(addresses).where(inArray(addresses.id, ids));
-  return new Set(rows.map((row) => row.id));
+/** A new order with its items (its first status event is written with it). */
+export interface NewOrder {
+  values: typeof orders.$inferInsert & { orderNumber: string };
+  items: readonly { productId: string; quantity: number; price: string }[];
 }
 
-/** Inserts unless the order number is taken (then nothing, and the caller draws another). */
-export async function insertOrderUnlessNumberTaken(
+/**
+ * Inserts the orders of a paid checkout, their items and each one's first status event (`pending`,
+ * by the buyer) in one statement, and answers the orders inserted with their pickup addresses and
+ * units, as the API's order shows them (docs/decisions/0015-catalog-and-checkout-throughput.md,
+ * Checkout). An order whose number is taken is not inserted, nor are its items and event: it is
+ * missing from the answer and the caller draws another number. `deliveryAddressId` and
+ * `pickupAddressId` are linked only if the address still exists (it may have been deleted since
+ * the payment was created; the text is kept).
+ */
+export async function insertOrdersWithItems(
   db: Db,
-  values: typeof orders.$inferInsert,
-): Promise<OrderRow | undefined> {
-  const rows = await db
+  placing: readonly NewOrder[],
+  event: { actorId: string; createdAt: Date },
+): Promise<OrderWithDetails[]> {
+  if (placing.length === 0) return [];
+  const ifAddressExists = (id: string | null | undefined) =>
+    id ? sql`(select ${addresses.id} from ${addresses} where ${addresses.id} = ${id})` : null;
+  const insert = db
     .insert(orders)
-    .values(values)
+    .values(
+      placing.map(({ values }) => ({
+        ...values,
+        deliveryAddressId: ifAddressExists(values.deliveryAddressId),
+        pickupAddressId: ifAddressExists(values.pickupAddressId),
+      })),
+    )
     .onConflictDoNothing({ target: orders.orderNumber })
     .returning();
-  return rows[0];
-}
-
-export async function insertOrderItems(db: Db, values: (typeof orderItems.$inferInsert)[]): Promise<void> {
-  if (values.length > 0) await db.insert(orderItems).values(values);
+  const items = placing.flatMap(({ values, items: lines }) =>
+    lines.map(
+      (item) =>
+        sql`(${values.orderNumber}, ${item.productId}::uuid, ${item.quantity}::int, ${item.price}::numeric)`,
+    ),
+  );
+  const inserted = db.$with('inserted', getTableColumns(orders)).as(insert.getSQL());
+  const itemsInserted = db.$with('items_inserted', {}).as(
+    sql`insert into ${orderItems} (order_id, product_id, quantity, price, created_at)
+        select inserted.id, item.product_id, item.quantity, item.price, ${event.createdAt}::timestamptz
+        from inserted join (values ${sql.join(items, sql`, `)}) as item(order_number, product_id, quantity, price)
+          on item.order_number = inserted.order_number`,
+  );
+  const eventsInserted = db.$with('events_inserted', {}).as(
+    sql`insert into ${orderStatusEvents} (order_id, from_status, to_status, actor_id, created_at)
+        select inserted.id, null, 'pending', ${event.actorId}::uuid, ${event.createdAt}::timestamptz from inserted`,
+  );
+  const rows = await db
+    .with(inserted, itemsInserted, eventsInserted)
+    .select({ order: inserted._.selectedFields, pickup: addresses })
+    .from(inserted)
+    .leftJoin(addresses, eq(addresses.id, inserted.pickupAddressId));
+  const units = new Map(
+    placing.map(({ values, items: lines }) => [
+      values.orderNumber,
+      lines.reduce((sum, item) => sum + item.quantity, 0),
+    ]),
+  );
+  return rows.map(({ order, pickup }) => ({ order, pickup, itemCount: units.get(order.orderNumber) ?? 0 }));
 }
 
 export async function insertStatusEvent(

@@ -1,111 +1,116 @@
 import type { Db } from '../../db/client';
-import { announceOrderChange } from '../../platform/live-events';
+import { orderChangeEvents, publishLiveEvents } from '../../platform/live-events';
 import { getCommissionRates } from '../commission/commission.service';
 import { pickupText, type PricedCheckout } from '../checkout/checkout.service';
 import { computeOrderMoney } from '../../../domain/fees';
 import { formatCents, formatRate, parseCents } from '../../../domain/money';
 import { newOrderNumber } from './order-number';
 import {
-  existingAddressIds,
-  insertOrderItems,
-  insertOrderUnlessNumberTaken,
-  insertStatusEvent,
-  sumSellerSales,
-  type OrderRow,
+  insertOrdersWithItems,
+  sumSalesOfSellers,
+  type NewOrder,
+  type OrderWithDetails,
 } from './orders.queries';
 
+/** An order as `placeOrders` wrote it, with its pickup address and units (what the API's order shows). */
+export type PlacedOrder = OrderWithDetails;
+
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Tries at drawing free order numbers (32^6 of them: a second try is already rare). */
+const NUMBER_ATTEMPTS = 8;
 
 /**
  * Creates one order per seller of a paid checkout, inside the caller's transaction (which has
  * already claimed the payment and taken the stock): commission and earnings from the current
- * settings and the seller's 30-day sales (docs/product-rules.md, Fees and commission), the items at
- * the prices charged, and the first status event by the buyer.
+ * settings and the sellers' 30-day sales (docs/product-rules.md, Fees and commission), the items at
+ * the prices charged, and the first status event by the buyer. Answers the orders as written, with
+ * their pickup addresses and units, in the checkout's order of sellers. Three statements however
+ * many sellers (docs/decisions/0015-catalog-and-checkout-throughput.md, Checkout).
  */
 export async function placeOrders(
   tx: Db,
   input: { paymentId: string; providerPaymentId: string; checkout: PricedCheckout; now: Date },
-): Promise<OrderRow[]> {
+): Promise<PlacedOrder[]> {
   const { checkout, now } = input;
   const rates = await getCommissionRates(tx);
-  // Addresses deleted since the payment was created are not linked (the text is kept).
-  const liveAddresses = await existingAddressIds(
+  const sales = await sumSalesOfSellers(
     tx,
-    [checkout.deliveryAddressId, ...checkout.orders.map((o) => o.pickupAddressId)].filter(
-      (id): id is string => id !== null,
-    ),
+    checkout.orders.map((order) => order.sellerId),
+    new Date(now.getTime() - 30 * DAY_MS),
+    now,
   );
-  const linked = (id: string | null) => (id !== null && liveAddresses.has(id) ? id : null);
-  const placed: OrderRow[] = [];
-  for (const priced of checkout.orders) {
-    const seller30DaySales = parseCents(
-      await sumSellerSales(tx, priced.sellerId, new Date(now.getTime() - 30 * DAY_MS), now),
-    );
+  const toPlace = checkout.orders.map((priced): NewOrder => {
     const amounts = computeOrderMoney(
       {
         productSubtotal: priced.productSubtotal,
         deliveryFee: priced.deliveryFee,
         isPickup: checkout.isPickup,
         sellerDelivery: priced.sellerDelivery,
-        seller30DaySales,
+        seller30DaySales: parseCents(sales.get(priced.sellerId) ?? '0'),
       },
       rates,
     );
-    const values = {
-      buyerId: checkout.buyerId,
-      sellerId: priced.sellerId,
-      status: 'pending',
-      isPickup: checkout.isPickup,
-      sellerDelivery: priced.sellerDelivery,
-      requiresTrailer: priced.requiresTrailer,
-      productSubtotal: formatCents(amounts.productSubtotal),
-      deliveryFee: formatCents(amounts.deliveryFee),
-      total: formatCents(amounts.total),
-      deliveryAddress: checkout.isPickup
-        ? pickupText(priced.pickupAddress)
-        : (checkout.deliveryAddress ?? 'Address not available'),
-      deliveryAddressId: checkout.isPickup ? null : linked(checkout.deliveryAddressId),
-      deliveryNotes: checkout.deliveryNotes,
-      pickupAddressId: linked(priced.pickupAddressId),
-      scheduledPickupTime: priced.scheduledPickupTime ? new Date(priced.scheduledPickupTime) : null,
-      paymentIntentId: input.providerPaymentId,
-      paymentId: input.paymentId,
-      sellerEarnings: formatCents(amounts.sellerEarnings),
-      driverEarnings: formatCents(amounts.driverEarnings),
-      purchasePlatformFee: formatCents(amounts.purchasePlatformFee),
-      deliveryPlatformFee: formatCents(amounts.deliveryPlatformFee),
-      platformFee: formatCents(amounts.platformFee),
-      salesCommissionRate: formatRate(amounts.salesCommissionRate),
-      deliveryCommissionRate: formatRate(amounts.deliveryCommissionRate),
-      seller30DaySales: formatCents(amounts.seller30DaySales),
-      createdAt: now,
-      updatedAt: now,
-    };
-    let order: OrderRow | undefined;
-    for (let attempt = 0; attempt < 8 && !order; attempt++)
-      order = await insertOrderUnlessNumberTaken(tx, { ...values, orderNumber: newOrderNumber() });
-    if (!order) throw new Error('Could not draw a free order number');
-    await insertOrderItems(
-      tx,
-      priced.items.map((item) => ({
-        orderId: order.id,
+    return {
+      values: {
+        orderNumber: newOrderNumber(),
+        buyerId: checkout.buyerId,
+        sellerId: priced.sellerId,
+        status: 'pending',
+        isPickup: checkout.isPickup,
+        sellerDelivery: priced.sellerDelivery,
+        requiresTrailer: priced.requiresTrailer,
+        productSubtotal: formatCents(amounts.productSubtotal),
+        deliveryFee: formatCents(amounts.deliveryFee),
+        total: formatCents(amounts.total),
+        deliveryAddress: checkout.isPickup
+          ? pickupText(priced.pickupAddress)
+          : (checkout.deliveryAddress ?? 'Address not available'),
+        // Linked only if the address still exists (insertOrdersWithItems).
+        deliveryAddressId: checkout.isPickup ? null : checkout.deliveryAddressId,
+        deliveryNotes: checkout.deliveryNotes,
+        pickupAddressId: priced.pickupAddressId,
+        scheduledPickupTime: priced.scheduledPickupTime ? new Date(priced.scheduledPickupTime) : null,
+        paymentIntentId: input.providerPaymentId,
+        paymentId: input.paymentId,
+        sellerEarnings: formatCents(amounts.sellerEarnings),
+        driverEarnings: formatCents(amounts.driverEarnings),
+        purchasePlatformFee: formatCents(amounts.purchasePlatformFee),
+        deliveryPlatformFee: formatCents(amounts.deliveryPlatformFee),
+        platformFee: formatCents(amounts.platformFee),
+        salesCommissionRate: formatRate(amounts.salesCommissionRate),
+        deliveryCommissionRate: formatRate(amounts.deliveryCommissionRate),
+        seller30DaySales: formatCents(amounts.seller30DaySales),
+        createdAt: now,
+        updatedAt: now,
+      },
+      items: priced.items.map((item) => ({
         productId: item.productId,
         quantity: item.quantity,
         price: formatCents(item.price),
-        createdAt: now,
       })),
-    );
-    await insertStatusEvent(tx, {
-      orderId: order.id,
-      fromStatus: null,
-      toStatus: 'pending',
-      actorId: checkout.buyerId,
-      createdAt: now,
-    });
-    // Written in the caller's transaction: the buyer, the seller and the drivers who may take it
-    // are told once the payment's transaction commits, never if it rolls back.
-    await announceOrderChange(tx, order, { from: null, actorId: checkout.buyerId });
-    placed.push(order);
+    };
+  });
+
+  const placed = new Map<string, OrderWithDetails>();
+  let waiting = toPlace;
+  for (let attempt = 0; waiting.length > 0; attempt++) {
+    if (attempt === NUMBER_ATTEMPTS) throw new Error('Could not draw a free order number');
+    for (const row of await insertOrdersWithItems(tx, waiting, { actorId: checkout.buyerId, createdAt: now }))
+      placed.set(row.order.sellerId, row);
+    // An order whose number was taken is drawn another one.
+    waiting = waiting
+      .filter(({ values }) => !placed.has(values.sellerId))
+      .map((order) => ({ ...order, values: { ...order.values, orderNumber: newOrderNumber() } }));
   }
-  return placed;
+  const orders = checkout.orders.flatMap((priced) => {
+    const row = placed.get(priced.sellerId);
+    return row ? [row] : [];
+  });
+  // Written in the caller's transaction: the buyer, the seller and the drivers who may take it
+  // are told once the payment's transaction commits, never if it rolls back.
+  await publishLiveEvents(
+    tx,
+    orders.flatMap(({ order }) => orderChangeEvents(order, null, checkout.buyerId)),
+  );
+  return orders;
 }

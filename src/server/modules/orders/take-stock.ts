@@ -1,19 +1,25 @@
 import type { Db } from '../../db/client';
-import { takeStock } from './orders.queries';
+import { takeStockOfLines } from './orders.queries';
 
 /**
- * Takes the stock of a paid checkout inside the caller's transaction
- * (docs/product-rules.md, Checkout and orders). Answers the name of the first product that is short
- * (the caller then rolls back), or null when all was taken. Rows are taken in a fixed order, so two
- * checkouts sharing products never wait on each other in a circle.
+ * Takes the stock of a paid checkout inside the caller's transaction, all lines in one statement
+ * (docs/product-rules.md, Checkout and orders). Answers the name of the first product, in the order
+ * of their ids, that is short (the caller then rolls back), or null when all was taken.
  */
 export async function takeStockFor(
   tx: Db,
   items: readonly { productId: string; name: string; quantity: number }[],
 ): Promise<string | null> {
-  const sorted = [...items].sort((a, b) =>
+  // One line a product: an UPDATE … FROM changes a row once, however many lines name it.
+  const lines = new Map<string, { productId: string; name: string; quantity: number }>();
+  for (const item of items) {
+    const line = lines.get(item.productId);
+    if (line) line.quantity += item.quantity;
+    else lines.set(item.productId, { ...item });
+  }
+  const sorted = [...lines.values()].sort((a, b) =>
     a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0,
   );
-  for (const item of sorted) if (!(await takeStock(tx, item.productId, item.quantity))) return item.name;
-  return null;
+  const taken = await takeStockOfLines(tx, sorted);
+  return sorted.find((line) => !taken.has(line.productId))?.name ?? null;
 }

@@ -14,7 +14,7 @@ import {
 import { findOwnPayment } from './get-payment';
 import { AMOUNT_MISMATCH_MESSAGE, chargeMatches, PAYMENT_CANCELLED_MESSAGE } from './charge-check';
 import { callProvider, type PaymentDeps } from './payment-deps';
-import { answerProcessedPayment, readPaymentResult } from './payment-result';
+import { answerProcessedPayment, placedPaymentResult, readPaymentResult } from './payment-result';
 import { processPaidPayment } from './process-paid-payment';
 
 function requireTestCard(body: PaymentConfirmBody, now: Date) {
@@ -61,8 +61,8 @@ export async function confirmPayment(
         deps.log.info({ paymentId: id }, 'card declined');
         throw new AppError('payment_failed', outcome.message);
       }
-    }
-    chargeId = (await provider.retrievePayment(payment.providerPaymentId)).chargeId;
+      chargeId = outcome.chargeId;
+    } else chargeId = (await provider.retrievePayment(payment.providerPaymentId)).chargeId;
   } else {
     if (body.cardNumber || body.cvc || body.expiry)
       throw badRequest('Card details are entered in the card form of Stripe and never sent to this server');
@@ -78,6 +78,8 @@ export async function confirmPayment(
     }
     chargeId = remote.chargeId;
   }
-  await processPaidPayment(deps, payment.id, { chargeId });
+  const processed = await processPaidPayment(deps, payment.id, { chargeId });
+  // The orders this call made are answered as its transaction wrote them; any other outcome is read.
+  if (processed.kind === 'placed') return placedPaymentResult(processed);
   return answerProcessedPayment(deps, payment);
 }

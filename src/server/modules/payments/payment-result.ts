@@ -1,6 +1,8 @@
 import { conflict } from '../../platform/errors';
 import { pricedCheckoutSchema } from '../checkout/checkout.service';
-import { listOrdersMadeByPayment } from '../orders/list-orders';
+import { listOrdersMadeByPayment, ordersAsTheirBuyerSees } from '../orders/list-orders';
+import type { PlacedOrder } from '../orders/place-orders';
+import type { Order } from '../../../domain/orders';
 import type { PaymentResult } from '../../../domain/checkout';
 import { formatCents, parseCents } from '../../../domain/money';
 import type { PaymentDeps } from './payment-deps';
@@ -20,23 +22,37 @@ export async function readPaymentResult(deps: PaymentDeps, payment: PaymentRow):
     const refunds = await listRefundsOfPayment(deps.db, payment.id);
     message = refunds.find((refund) => refund.orderId === null)?.reason ?? null;
   }
-  const provider = fresh.provider === 'stripe' ? 'stripe' : 'test';
+  return paymentResultOf(fresh, orders, message);
+}
+
+function paymentResultOf(payment: PaymentRow, orders: Order[], message: string | null): PaymentResult {
   const status =
-    fresh.status === 'succeeded' ||
-    fresh.status === 'refunded' ||
-    fresh.status === 'partially_refunded' ||
-    fresh.status === 'failed' ||
-    fresh.status === 'cancelled'
-      ? fresh.status
+    payment.status === 'succeeded' ||
+    payment.status === 'refunded' ||
+    payment.status === 'partially_refunded' ||
+    payment.status === 'failed' ||
+    payment.status === 'cancelled'
+      ? payment.status
       : 'requires_payment';
   return {
-    paymentId: fresh.id,
-    provider,
+    paymentId: payment.id,
+    provider: payment.provider === 'stripe' ? 'stripe' : 'test',
     status,
-    amount: formatCents(parseCents(fresh.amount)),
+    amount: formatCents(parseCents(payment.amount)),
     message,
     orders,
   };
+}
+
+/**
+ * The answer to a success report that made the orders: the payment as its claim left it and the
+ * orders as its transaction wrote them, in the checkout's order of sellers; nothing is read again.
+ */
+export function placedPaymentResult(placed: {
+  payment: PaymentRow;
+  orders: readonly PlacedOrder[];
+}): PaymentResult {
+  return paymentResultOf(placed.payment, ordersAsTheirBuyerSees(placed.orders), null);
 }
 
 /** The answer to a success report: the orders; a sold-out item is a 409 with its name. */

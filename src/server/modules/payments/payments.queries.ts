@@ -40,25 +40,40 @@ const claimable = (id: string) =>
     inArray(payments.status, ['requires_payment', 'succeeded']),
   );
 
+/** The provider's charge, once known, never changes (see setPaymentCharge). */
+const keepCharge = (chargeId: string | null) =>
+  chargeId === null ? undefined : sql`coalesce(${payments.providerChargeId}, ${chargeId})`;
+
 /**
  * The exactly-once gate (docs/product-rules.md, Payments): marks the payment succeeded and
- * processed in the caller's transaction, and answers the row only to the one caller that flipped
- * it. Concurrent callers wait on the row lock and then find `processed_at` set.
+ * processed in the caller's transaction, keeping the provider's charge when given, and answers the
+ * row only to the one caller that flipped it. Concurrent callers wait on the row lock and then find
+ * `processed_at` set.
  */
-export async function claimPaymentForOrders(db: Db, id: string, now: Date): Promise<PaymentRow | undefined> {
+export async function claimPaymentForOrders(
+  db: Db,
+  id: string,
+  now: Date,
+  chargeId: string | null = null,
+): Promise<PaymentRow | undefined> {
   const rows = await db
     .update(payments)
-    .set({ status: 'succeeded', processedAt: now, updatedAt: now })
+    .set({ status: 'succeeded', processedAt: now, updatedAt: now, providerChargeId: keepCharge(chargeId) })
     .where(claimable(id))
     .returning();
   return rows[0];
 }
 
 /** The other way a payment is processed: an item sold out, so it is refunded in full and makes no orders. */
-export async function claimPaymentForRefund(db: Db, id: string, now: Date): Promise<PaymentRow | undefined> {
+export async function claimPaymentForRefund(
+  db: Db,
+  id: string,
+  now: Date,
+  chargeId: string | null = null,
+): Promise<PaymentRow | undefined> {
   const rows = await db
     .update(payments)
-    .set({ status: 'refunded', processedAt: now, updatedAt: now })
+    .set({ status: 'refunded', processedAt: now, updatedAt: now, providerChargeId: keepCharge(chargeId) })
     .where(claimable(id))
     .returning();
   return rows[0];

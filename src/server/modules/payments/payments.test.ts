@@ -24,7 +24,7 @@ import {
   type OrderJson,
   type PaymentJson,
 } from '../../testing/commerce';
-import { orders, orderStatusEvents, payments, products } from '../../db/schema';
+import { addresses, orderItems, orders, orderStatusEvents, payments, products } from '../../db/schema';
 import { TestPaymentProvider } from '../../adapters/payments/test-payment-provider';
 import type { PaymentDeps } from './payment-deps';
 import { processPaidPayment } from './process-paid-payment';
@@ -702,6 +702,117 @@ describe('payments and orders', () => {
     const row = await paymentRow(t, paymentId);
     expect(row?.providerChargeId).toMatch(/^tch_/);
     expect(await t.database.db.select().from(payments).where(eq(payments.buyerId, buyer.id))).toHaveLength(1);
+  });
+
+  it('answers a paid confirmation with the payment and orders exactly as they are read back afterwards', async () => {
+    const { buyer, addressId } = await buyerWithAddress();
+    const [a, b] = [await seller(), await seller()];
+    const pa = await createProduct(t, a.id, { price: '10.00', stock: 4 });
+    const pb = await createProduct(t, b.id, { price: '12.00', stock: 4 });
+    const started = await startPayment(t, buyer, {
+      items: [
+        { productId: pb.id, quantity: 2 },
+        { productId: pa.id, quantity: 1 },
+      ],
+      isPickup: false,
+      deliveryAddressId: addressId,
+    });
+    const { paymentId } = started.json<PaymentJson>();
+    const confirmed = await confirm(t, buyer, paymentId);
+    expect(confirmed.statusCode).toBe(200);
+    const read = await as(t, buyer, { method: 'GET', url: `/api/payments/${paymentId}` });
+    expect(confirmed.json()).toEqual(read.json());
+    const { orders: made } = confirmed.json<{ orders: OrderJson[] }>();
+    expect(made.map((order) => [order.sellerId, order.itemCount])).toEqual([
+      [b.id, 2],
+      [a.id, 1],
+    ]);
+    expect(made[0]?.pickupAddress).toMatchObject({ addressLine1: expect.any(String) });
+    expect(await paymentRow(t, paymentId)).toMatchObject({
+      providerChargeId: expect.stringMatching(/^tch_/),
+    });
+  });
+
+  it('takes every line of a paid checkout or none: a short second product leaves the first one untouched', async () => {
+    const { buyer, addressId } = await buyerWithAddress();
+    const s = await seller();
+    const lamp = await createProduct(t, s.id, { stock: 5, name: 'Desk Lamp' });
+    const chair = await createProduct(t, s.id, { stock: 1, name: 'Tall Chair' });
+    const started = await startPayment(t, buyer, {
+      items: [
+        { productId: lamp.id, quantity: 2 },
+        { productId: chair.id, quantity: 1 },
+      ],
+      isPickup: false,
+      deliveryAddressId: addressId,
+    });
+    const { paymentId } = started.json<PaymentJson>();
+    // The chair sells elsewhere between the payment's start and its confirmation.
+    await t.database.db.update(products).set({ stock: 0 }).where(eq(products.id, chair.id));
+    const refused = await confirm(t, buyer, paymentId);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ message: 'Out of stock: Tall Chair' });
+    expect(await stockOf(t, lamp.id)).toBe(5);
+    expect(await t.database.db.select().from(orders).where(eq(orders.paymentId, paymentId))).toEqual([]);
+    expect(await paymentRow(t, paymentId)).toMatchObject({ status: 'refunded' });
+  });
+
+  it('sells two products to as many concurrent buyers as both stocks allow, whatever order their carts list them in', async () => {
+    const s = await seller();
+    const lamp = await createProduct(t, s.id, { stock: 3, name: 'Pair Lamp', price: '20.00' });
+    const chair = await createProduct(t, s.id, { stock: 3, name: 'Pair Chair', price: '20.00' });
+    const buyers = await Promise.all(Array.from({ length: 8 }, () => buyerWithAddress()));
+    const started = await Promise.all(
+      buyers.map(({ buyer, addressId }, i) => {
+        const lines = [
+          { productId: lamp.id, quantity: 1 },
+          { productId: chair.id, quantity: 1 },
+        ];
+        return startPayment(t, buyer, {
+          items: i % 2 === 0 ? lines : lines.reverse(),
+          isPickup: false,
+          deliveryAddressId: addressId,
+        });
+      }),
+    );
+    for (const response of started) expect(response.statusCode).toBe(201);
+    const answers = await Promise.all(
+      buyers.map(({ buyer }, i) => confirm(t, buyer, started[i]?.json<PaymentJson>().paymentId ?? '')),
+    );
+    expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(3);
+    const lost = answers.filter((r) => r.statusCode === 409);
+    expect(lost).toHaveLength(5);
+    for (const response of lost)
+      expect(response.json<{ message: string }>().message).toMatch(/^Out of stock: Pair (Lamp|Chair)$/);
+    expect([await stockOf(t, lamp.id), await stockOf(t, chair.id)]).toEqual([0, 0]);
+    const items = await t.database.db
+      .select({ quantity: orderItems.quantity })
+      .from(orderItems)
+      .innerJoin(orders, eq(orders.id, orderItems.orderId))
+      .where(eq(orders.sellerId, s.id));
+    expect(items).toHaveLength(6);
+  }, 60_000);
+
+  it('keeps the text of an address deleted between payment and order, without linking it', async () => {
+    const { buyer, addressId } = await buyerWithAddress();
+    const s = await seller();
+    const product = await createProduct(t, s.id, { stock: 2 });
+    const started = await startPayment(t, buyer, {
+      items: [{ productId: product.id, quantity: 1 }],
+      isPickup: false,
+      deliveryAddressId: addressId,
+    });
+    const { paymentId } = started.json<PaymentJson>();
+    // The seller's pickup address existed when the payment started.
+    expect(await t.database.db.select().from(addresses).where(eq(addresses.userId, s.id))).toHaveLength(1);
+    await t.database.db.delete(addresses).where(eq(addresses.id, addressId));
+    await t.database.db.delete(addresses).where(eq(addresses.userId, s.id));
+    const confirmed = await confirm(t, buyer, paymentId);
+    expect(confirmed.statusCode).toBe(200);
+    const [order] = confirmed.json<{ orders: OrderJson[] }>().orders;
+    expect(order).toMatchObject({ pickupAddress: null, deliveryAddress: expect.stringContaining(',') });
+    const [row] = await t.database.db.select().from(orders).where(eq(orders.paymentId, paymentId));
+    expect(row).toMatchObject({ deliveryAddressId: null, pickupAddressId: null });
   });
 });
 

@@ -1,6 +1,6 @@
 import { pricedCheckoutSchema, type PricedCheckout } from '../checkout/checkout.service';
 import { priceCheckout } from '../checkout/price-checkout';
-import { placeOrders } from '../orders/place-orders';
+import { placeOrders, type PlacedOrder } from '../orders/place-orders';
 import { takeStockFor } from '../orders/take-stock';
 import type { Db } from '../../db/client';
 import type { CheckoutBody } from '../../../domain/checkout';
@@ -18,7 +18,10 @@ import {
 import { executeRefund } from './refunds.service';
 import { recordCharge } from '../ledger/ledger.service';
 
-type Processing = { kind: 'placed' } | { kind: 'already' } | { kind: 'refunded'; message: string };
+type Processing =
+  | { kind: 'placed'; payment: PaymentRow; orders: PlacedOrder[] }
+  | { kind: 'already' }
+  | { kind: 'refunded'; message: string };
 
 /** Said to the buyer of a payment that arrived after its quote expired, when the checkout changed meanwhile. */
 export const REPRICED_TOTAL_MESSAGE =
@@ -96,10 +99,11 @@ export async function processPaidPayment(
   charge: { chargeId: string | null } = { chargeId: null },
 ): Promise<Processing> {
   const now = deps.now();
-  if (charge.chargeId) await setPaymentCharge(deps.db, paymentId, charge.chargeId, now);
+  const { chargeId } = charge;
   try {
-    return await deps.db.transaction(async (tx): Promise<Processing> => {
-      const claimed = await claimPaymentForOrders(tx, paymentId, now);
+    const processed = await deps.db.transaction(async (tx): Promise<Processing> => {
+      // The charge is kept by the claim itself (one statement less than on its own).
+      const claimed = await claimPaymentForOrders(tx, paymentId, now, chargeId);
       if (!claimed) return { kind: 'already' };
       await recordCharge(tx, claimed, now);
       const checkout = await repriceLatePayment(
@@ -120,13 +124,16 @@ export async function processPaidPayment(
         checkout,
         now,
       });
-      deps.log.info({ paymentId, orders: orders.map((o) => o.orderNumber) }, 'orders placed');
-      return { kind: 'placed' };
+      deps.log.info({ paymentId, orders: orders.map((o) => o.order.orderNumber) }, 'orders placed');
+      return { kind: 'placed', payment: claimed, orders };
     });
+    // Processed before: the charge is still kept if it was not yet.
+    if (processed.kind === 'already' && chargeId) await setPaymentCharge(deps.db, paymentId, chargeId, now);
+    return processed;
   } catch (error) {
     if (!(error instanceof RefundInsteadError)) throw error;
     const refund = await deps.db.transaction(async (tx) => {
-      const claimed = await claimPaymentForRefund(tx, paymentId, now);
+      const claimed = await claimPaymentForRefund(tx, paymentId, now, chargeId);
       if (!claimed) return undefined;
       await recordCharge(tx, claimed, now);
       return insertRefund(tx, {
@@ -138,7 +145,10 @@ export async function processPaidPayment(
         updatedAt: now,
       });
     });
-    if (!refund) return { kind: 'already' };
+    if (!refund) {
+      if (chargeId) await setPaymentCharge(deps.db, paymentId, chargeId, now);
+      return { kind: 'already' };
+    }
     deps.log.warn({ paymentId, reason: error.message }, 'payment cannot make its orders; refunding in full');
     await executeRefund(deps, refund);
     return { kind: 'refunded', message: error.message };
