@@ -28,7 +28,7 @@ const MIGRATIONS = path.join(ROOT, 'src/server/db/migrations');
 const SERVER = path.join(ROOT, 'dist/server/main.js');
 const RESULTS = path.join(ROOT, 'bench/results/catalog.md');
 /** The whole run is cut off after this, whatever happens. */
-const RUN_LIMIT_MS = 8 * 60 * 1000;
+const RUN_LIMIT_MS = 12 * 60 * 1000;
 
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => {
@@ -36,10 +36,20 @@ const args = Object.fromEntries(
     return [key, value];
   }),
 );
-const REQUESTS = Number(args.requests ?? 1000);
+const REQUESTS = Number(args.requests ?? 3000);
 const BARE_REQUESTS = Number(args['bare-requests'] ?? 5000);
 const CONCURRENCY = Number(args.concurrency ?? 16);
-const WARMUP = Number(args.warmup ?? 100);
+/** Warm-up requests before each measurement, so that the measured ones run on optimised code. */
+const WARMUP = Number(args.warmup ?? 1000);
+/**
+ * Requests of the first call before any is measured, to the server and to the bare server alike:
+ * with the per-call warm-up alone, whichever call came first cost the server and the load
+ * generator about twice the CPU per request of the later ones, bare server included.
+ */
+const PROCESS_WARMUP = Number(args['process-warmup'] ?? 5000);
+/** The call that asks for a new page each time: 1,100 distinct pages, warm-up included. */
+const NEW_PAGE_WARMUP = 100;
+const NEW_PAGE_REQUESTS = 1000;
 const adminUrl = process.env.TEST_DATABASE_URL;
 const databases = (args.db ?? (adminUrl ? 'pglite,postgres' : 'pglite')).split(',');
 /** --profile=DIR: the server writes a V8 CPU profile there (node --cpu-prof) when it stops. */
@@ -56,7 +66,9 @@ const SCENARIOS = [
   {
     name: 'list, a new page each call',
     path: '/api/products?offset=0',
-    pathOf: (i) => `/api/products?offset=${i % 1100}`,
+    pathOf: (i) => `/api/products?offset=${i % (NEW_PAGE_WARMUP + NEW_PAGE_REQUESTS)}`,
+    warmup: NEW_PAGE_WARMUP,
+    requests: NEW_PAGE_REQUESTS,
     noBare: true,
   },
 ];
@@ -180,6 +192,48 @@ async function stopProcess(child) {
   });
 }
 
+/**
+ * CPU seconds (user + system) a process and its descendants have used so far, from /proc (Linux);
+ * undefined elsewhere. The embedded database's own process is a child of the server, so it counts.
+ */
+function cpuSecondsOf(pid) {
+  try {
+    let ticks = 0;
+    const visit = (id) => {
+      // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+      const stat = fs.readFileSync(`/proc/${id}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+      for (const task of fs.readdirSync(`/proc/${id}/task`)) {
+        const children = fs.readFileSync(`/proc/${id}/task/${task}/children`, 'utf8').trim();
+        for (const child of children ? children.split(' ') : []) visit(child);
+      }
+    };
+    visit(pid);
+    return ticks / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+/** USER_HZ: 100 on every Linux this runs on (`getconf CLK_TCK`). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * Waits (at most 20 s) until the server and its children use under 5% of a core over half a
+ * second: the embedded database compiles PostgreSQL's WebAssembly in the background for a while
+ * after it starts, which is start-up work (bench/startup-memory.bench.mjs), not a call's.
+ */
+async function waitUntilIdle(pid) {
+  const deadline = performance.now() + 20_000;
+  let before = cpuSecondsOf(pid);
+  while (before !== undefined && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = cpuSecondsOf(pid);
+    if (now === undefined || now - before < 0.025) return;
+    before = now;
+  }
+}
+
 // --- HTTP --------------------------------------------------------------------------------------
 
 function request(port, { method = 'GET', path: urlPath, headers = {}, body, agent }) {
@@ -238,13 +292,18 @@ async function signUpBuyer(port) {
 /** Counts the calls of scenarios whose path changes with every call, across warm-up and load. */
 let pathCounter = 0;
 
-/** N requests, at most C in flight on keep-alive connections; latencies in milliseconds. */
-async function load(port, urlPath, headers, requests, concurrency, pathOf) {
+/**
+ * N requests, at most C in flight on keep-alive connections; latencies in milliseconds, and the CPU
+ * time per request of the server (`pid`, with its children) and of this load generator.
+ */
+async function load(port, urlPath, headers, requests, concurrency, pathOf, pid) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const latencies = [];
   let issued = 0;
   let failures = 0;
   let bytes = 0;
+  const serverCpuBefore = pid === undefined ? undefined : cpuSecondsOf(pid);
+  const clientCpuBefore = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -264,6 +323,8 @@ async function load(port, urlPath, headers, requests, concurrency, pathOf) {
     }),
   );
   const elapsed = performance.now() - started;
+  const clientCpu = process.cpuUsage(clientCpuBefore);
+  const serverCpuAfter = pid === undefined ? undefined : cpuSecondsOf(pid);
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const at = (q) => latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)];
@@ -278,6 +339,11 @@ async function load(port, urlPath, headers, requests, concurrency, pathOf) {
     p95: at(0.95),
     p99: at(0.99),
     max: latencies[latencies.length - 1],
+    serverCpuUs:
+      serverCpuBefore === undefined || serverCpuAfter === undefined
+        ? undefined
+        : ((serverCpuAfter - serverCpuBefore) * 1e6) / requests,
+    clientCpuUs: (clientCpu.user + clientCpu.system) / requests,
   };
 }
 
@@ -292,24 +358,30 @@ const haversine = (lat, lng) => `(2 * ${EARTH_RADIUS_MILES}::float8 * asin(least
     + cos(radians($1::float8)) * cos(radians(${lat}::float8)) * power(sin(radians(${lng}::float8 - $2::float8) / 2), 2)))))`;
 
 /**
- * The first page of products within $3 miles, nearest seller first, then newest, as the app asks
- * for it: sellers' primary addresses inside the bounding box ($4–$7, an index range), checked
- * exactly, then each seller's available products newest first by index, stopping at the page.
+ * The first page of products within the limit, nearest seller first, then newest, as the app asks
+ * for it (src/server/modules/catalog/catalog.queries.ts, listNearbyProductCards): the sellers in
+ * rings of doubling radius ($3–$8: each ring's inner and outer miles and the box of its outer
+ * circle, an index range), checked exactly, then each seller's available products newest first by
+ * index; sorted within a ring only, stopping at the ring that fills the page.
  */
 const FILTERED_PAGE = `
   select page.id from (
-    select sp.id, s.distance, sp.created_at from (
+    select sp.id, s.distance, sp.created_at, ring.k from
+      unnest($3::float8[], $4::float8[], $5::numeric[], $6::numeric[], $7::numeric[], $8::numeric[])
+        with ordinality as ring(inner_miles, outer_miles, lat_min, lat_max, lng_min, lng_max, k)
+    cross join lateral (
       select a.user_id as seller_id, ${haversine('a.latitude', 'a.longitude')} as distance
       from addresses a
       where a.is_primary and a.latitude is not null and a.longitude is not null
-        and a.latitude between $4 and $5 and a.longitude between $6 and $7
-        and ${haversine('a.latitude', 'a.longitude')} <= $3::float8
-      order by distance) s
+        and a.latitude between ring.lat_min and ring.lat_max
+        and a.longitude between ring.lng_min and ring.lng_max
+        and ${haversine('a.latitude', 'a.longitude')} <= ring.outer_miles
+        and ${haversine('a.latitude', 'a.longitude')} > ring.inner_miles) s
     cross join lateral (
       select p.id, p.created_at from products p
       where p.seller_id = s.seller_id and p.available
       order by p.created_at desc, p.id) sp
-    order by s.distance, sp.created_at desc, sp.id
+    order by ring.k, s.distance, sp.created_at desc, sp.id
     limit 48) page
   order by page.distance, page.created_at desc, page.id`;
 
@@ -331,6 +403,20 @@ function boundingBox({ latitude, longitude }, miles) {
   return [deg(lat - angular) - 1e-6, deg(lat + angular) + 1e-6, longitude - half, longitude + half];
 }
 
+/** The app's rings up to `miles` (1, 2, 4, … miles, then the limit) as the query's array parameters. */
+function ringParameters(origin, miles) {
+  const outer = [];
+  for (let r = 1; r < miles; r *= 2) outer.push(r);
+  outer.push(miles);
+  const boxes = outer.map((r) => boundingBox(origin, r).map((degrees) => degrees.toFixed(7)));
+  const array = (values) => `{${values.join(',')}}`;
+  return [
+    array([-1, ...outer.slice(0, -1)]),
+    array(outer),
+    ...[0, 1, 2, 3].map((i) => array(boxes.map((box) => box[i]))),
+  ];
+}
+
 /**
  * Times the distance filter's query and a full scan giving the same page, one after the other on
  * the same database with nothing else running; checks they answer the same products.
@@ -341,22 +427,30 @@ async function compareDistanceQueries(query, miles = 25) {
      join users u on u.id = a.user_id where u.email = 'bench-shopper@example.com' and a.is_primary`,
   );
   if (!origin) throw new Error('the measuring buyer has no address');
-  const params = [origin.latitude, origin.longitude, miles, ...boundingBox(origin, miles)];
-  const time = async (text, values) => {
-    let ids = [];
-    for (let i = 0; i < 3; i++) ids = (await query(text, values)).map((row) => row.id);
-    const times = [];
-    for (let i = 0; i < DISTANCE_RUNS; i++) {
-      const t0 = performance.now();
-      await query(text, values);
-      times.push(performance.now() - t0);
-    }
-    times.sort((a, b) => a - b);
-    return { ids, median: times[Math.floor(times.length / 2)] };
+  const params = [origin.latitude, origin.longitude, ...ringParameters(origin, miles)];
+  const fullScanParams = [origin.latitude, origin.longitude, miles];
+  const idsOf = async (text, values) => (await query(text, values)).map((row) => row.id);
+  const filteredIds = await idsOf(FILTERED_PAGE, params);
+  const fullScanIds = await idsOf(FULL_SCAN_PAGE, fullScanParams);
+  // One of each in turn, so that whatever else the machine does meanwhile slows both alike.
+  const timed = async (text, values) => {
+    const t0 = performance.now();
+    await query(text, values);
+    return performance.now() - t0;
   };
-  const filtered = await time(FILTERED_PAGE, params);
-  // The full scan needs the origin and the distance only.
-  const fullScan = await time(FULL_SCAN_PAGE, params.slice(0, 3));
+  const filteredTimes = [];
+  const fullScanTimes = [];
+  for (let i = 0; i < 2; i++) {
+    await timed(FILTERED_PAGE, params);
+    await timed(FULL_SCAN_PAGE, fullScanParams);
+  }
+  for (let i = 0; i < DISTANCE_RUNS; i++) {
+    filteredTimes.push(await timed(FILTERED_PAGE, params));
+    fullScanTimes.push(await timed(FULL_SCAN_PAGE, fullScanParams));
+  }
+  const median = (times) => times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+  const filtered = { ids: filteredIds, median: median(filteredTimes) };
+  const fullScan = { ids: fullScanIds, median: median(fullScanTimes) };
   if (filtered.ids.length !== 48 || filtered.ids.join() !== fullScan.ids.join())
     throw new Error('the filtered query and the full scan answer different pages');
   return { miles, filteredMs: filtered.median, fullScanMs: fullScan.median };
@@ -425,6 +519,8 @@ async function benchDatabase(kind) {
   const rows = [];
   try {
     const cookie = await signUpBuyer(server.port);
+    await waitUntilIdle(server.child.pid);
+    await load(server.port, scenarios[0]?.path ?? '/api/products', {}, PROCESS_WARMUP, CONCURRENCY);
     const captured = {};
     for (const scenario of scenarios) {
       const headers = scenario.signedIn ? { cookie } : {};
@@ -435,10 +531,25 @@ async function benchDatabase(kind) {
         contentType: first.headers['content-type'],
         body: first.body.toString('base64'),
       };
-      await load(server.port, scenario.path, headers, WARMUP, CONCURRENCY, scenario.pathOf);
-      const result = await load(server.port, scenario.path, headers, REQUESTS, CONCURRENCY, scenario.pathOf);
+      await load(
+        server.port,
+        scenario.path,
+        headers,
+        scenario.warmup ?? WARMUP,
+        CONCURRENCY,
+        scenario.pathOf,
+      );
+      const result = await load(
+        server.port,
+        scenario.path,
+        headers,
+        scenario.requests ?? REQUESTS,
+        CONCURRENCY,
+        scenario.pathOf,
+        server.child.pid,
+      );
       log(
-        `[${kind}] ${scenario.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms (${count} products)`,
+        `[${kind}] ${scenario.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, server ${cpuText(result.serverCpuUs)} µs CPU/req (${count} products)`,
       );
       rows.push({ target: `server + ${kind}`, scenario: scenario.name, count, ...result });
     }
@@ -452,11 +563,20 @@ async function benchDatabase(kind) {
       /listening (\d+)/,
     );
     try {
+      await load(bare.port, scenarios[0]?.path ?? '/api/products', {}, PROCESS_WARMUP, CONCURRENCY);
       for (const scenario of scenarios.filter((s) => !s.noBare)) {
         await load(bare.port, scenario.path, {}, WARMUP, CONCURRENCY);
-        const result = await load(bare.port, scenario.path, {}, BARE_REQUESTS, CONCURRENCY);
+        const result = await load(
+          bare.port,
+          scenario.path,
+          {},
+          BARE_REQUESTS,
+          CONCURRENCY,
+          undefined,
+          bare.child.pid,
+        );
         log(
-          `[bare] ${scenario.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms`,
+          `[bare] ${scenario.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, server ${cpuText(result.serverCpuUs)} µs CPU/req`,
         );
         rows.push({ target: 'bare node:http, same bytes', scenario: scenario.name, count: null, ...result });
       }
@@ -473,6 +593,8 @@ async function benchDatabase(kind) {
   );
   return { kind, version: prepared.version, fillMs: prepared.fillMs, rows, distance };
 }
+
+const cpuText = (us) => (us === undefined ? '' : us.toFixed(0));
 
 function report(runs, started, startLoad) {
   const args = process.argv.slice(2).join(' ');
@@ -494,7 +616,10 @@ function report(runs, started, startLoad) {
     '  around the Loop (one in fifty without coordinates), 200 buyers, 20,000 delivered orders with a',
     '  seller review each (bench/catalog-fill.mjs). The buyer measuring lives in ZIP 60601.',
     `- Load: ${REQUESTS} requests per call to the server and ${BARE_REQUESTS} to the bare server, ${CONCURRENCY} at a time on`,
-    `  keep-alive connections, after ${WARMUP} warm-up requests; pages of 48 products (the default).`,
+    `  keep-alive connections, after ${WARMUP} warm-up requests (the new page each call: ${NEW_PAGE_REQUESTS} after ${NEW_PAGE_WARMUP}),`,
+    `  and ${PROCESS_WARMUP} requests of the first call to each server before anything is measured;`,
+    '  pages of 48 products (the default). CPU per request: user and system time of the server process',
+    "  (with the embedded database's process, its child) and of the load generator over the measured requests.",
     '- Server: the built app (`dist/server/main.js`, NODE_ENV=production, LOG_LEVEL=warn) on 127.0.0.1;',
     '  the bare server answers the very bytes the app sent, captured once per call, with no other work.',
     '- The app keeps finished public answers until the catalog changes',
@@ -506,22 +631,23 @@ function report(runs, started, startLoad) {
   for (const run of runs) {
     lines.push(`## ${run.version}`, '', `Filled in ${(run.fillMs / 1000).toFixed(1)} s.`, '');
     lines.push(
-      '| target | call | products | req/s | of bare | p50 ms | p95 ms | p99 ms | max ms | bytes | failed |',
-      '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+      '| target | call | products | req/s | of bare | server CPU µs/req | load generator CPU µs/req | p50 ms | p95 ms | p99 ms | max ms | bytes | failed |',
+      '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     );
     const bareRps = new Map(run.rows.filter((r) => r.count === null).map((r) => [r.scenario, r.rps]));
     for (const row of run.rows) {
       const bare = bareRps.get(row.scenario);
       const ratio = row.count !== null && bare ? (row.rps / bare).toFixed(2) : '';
       lines.push(
-        `| ${row.target} | ${row.scenario} | ${row.count ?? ''} | ${row.rps.toFixed(0)} | ${ratio} | ${row.p50.toFixed(2)} | ${row.p95.toFixed(2)} | ${row.p99.toFixed(2)} | ${row.max.toFixed(2)} | ${row.bytes} | ${row.failures} |`,
+        `| ${row.target} | ${row.scenario} | ${row.count ?? ''} | ${row.rps.toFixed(0)} | ${ratio} | ${cpuText(row.serverCpuUs)} | ${cpuText(row.clientCpuUs)} | ${row.p50.toFixed(2)} | ${row.p95.toFixed(2)} | ${row.p99.toFixed(2)} | ${row.max.toFixed(2)} | ${row.bytes} | ${row.failures} |`,
       );
     }
     lines.push(
       '',
-      `Distance filter ≤ ${run.distance.miles} mi, the first page of 48 as the app queries it (bounding box on the`,
-      "primary-location index, then each seller's products by index) against a full scan computing the distance",
-      `of every available product and sorting them; the same page, median of ${DISTANCE_RUNS} runs one at a time, the server stopped:`,
+      `Distance filter ≤ ${run.distance.miles} mi, the first page of 48 as the app queries it (sellers in rings of doubling`,
+      "radius, each through its box on the primary-location index, then each seller's available products by index,",
+      'stopping at the ring that fills the page) against a full scan computing the distance of every available product',
+      `and sorting them; the same page, median of ${DISTANCE_RUNS} runs of each, taking turns, the server stopped:`,
       '',
       '| query | median ms | full scan ÷ filtered |',
       '|---|---:|---:|',

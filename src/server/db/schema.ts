@@ -146,6 +146,11 @@ export const products = pgTable(
     // dashboards, and the distance query walking the nearest sellers), the public list newest first,
     // and a category of it; all in the order the lists use (created_at desc, id).
     index('products_seller_created_idx').on(t.sellerId, t.createdAt.desc().nullsFirst(), t.id),
+    // The distance query's walk of each near seller's available products, newest first, read in
+    // order without a sort (migration 0011; docs/decisions/0015-catalog-and-checkout-throughput.md).
+    index('products_available_seller_created_idx')
+      .on(t.sellerId, t.createdAt.desc().nullsFirst(), t.id)
+      .where(sql`${t.available}`),
     index('products_available_created_idx')
       .on(t.createdAt.desc().nullsFirst(), t.id)
       .where(sql`${t.available}`),

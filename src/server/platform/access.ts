@@ -106,17 +106,29 @@ export function registerAccessControl(app: FastifyInstance): void {
     }
   });
   app.decorateRequest('actor', null);
-  app.addHook('onRequest', async (request) => {
+  // Public calls pass without a promise; guarded ones wait for the session's user.
+  app.addHook('onRequest', (request, _reply, done) => {
     const url = request.routeOptions.url;
-    if (!isGuardedPath(url) || isPublicRoute(request.method, url)) return;
-    const actor = await request.getActor();
-    if (!actor) throw new AppError('unauthorized', 'Unauthorized');
-    const { roles, forbiddenMessage } = request.routeOptions.config;
-    if (roles && !roles.some((role) => actor.roles.includes(role))) {
-      throw new AppError('forbidden', forbiddenMessage ?? missingRoleMessage(roles));
+    if (!isGuardedPath(url) || isPublicRoute(request.method, url)) {
+      done();
+      return;
     }
-    request.actor = actor;
+    admit(request).then(
+      () => done(),
+      (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+    );
   });
+}
+
+/** A guarded call: the caller must be signed in and hold one of the route's roles. */
+async function admit(request: FastifyRequest): Promise<void> {
+  const actor = await request.getActor();
+  if (!actor) throw new AppError('unauthorized', 'Unauthorized');
+  const { roles, forbiddenMessage } = request.routeOptions.config;
+  if (roles && !roles.some((role) => actor.roles.includes(role))) {
+    throw new AppError('forbidden', forbiddenMessage ?? missingRoleMessage(roles));
+  }
+  request.actor = actor;
 }
 
 /** The caller of a guarded route: the access hook has already refused visitors. */

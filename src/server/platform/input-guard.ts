@@ -8,19 +8,21 @@ import { AppError } from './errors';
  * new ones included (docs/product-rules.md, Bad input and failure).
  */
 export function registerInputGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
-    for (const [where, value] of [
-      ['params', request.params],
-      ['query', request.query],
-      ['body', request.body],
-    ] as const) {
-      const field = findUnstorableText(value);
-      if (field !== undefined) {
-        const name = where === 'body' ? field : `${where}.${field}`;
-        throw new AppError('bad_request', `Invalid request. ${name}: ${UNSTORABLE_TEXT_MESSAGE}`, {
-          [name]: UNSTORABLE_TEXT_MESSAGE,
-        });
-      }
-    }
+  // A plain callback: it runs on every request and awaits nothing.
+  app.addHook('preValidation', (request, _reply, done) => {
+    done(
+      unstorableTextError('params', request.params) ??
+        unstorableTextError('query', request.query) ??
+        unstorableTextError('body', request.body),
+    );
+  });
+}
+
+function unstorableTextError(where: 'params' | 'query' | 'body', value: unknown): AppError | undefined {
+  const field = findUnstorableText(value);
+  if (field === undefined) return undefined;
+  const name = where === 'body' ? field : `${where}.${field}`;
+  return new AppError('bad_request', `Invalid request. ${name}: ${UNSTORABLE_TEXT_MESSAGE}`, {
+    [name]: UNSTORABLE_TEXT_MESSAGE,
   });
 }

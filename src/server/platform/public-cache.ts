@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/client';
+import { isPublicRoute } from './access';
+import { compress } from './compression';
 
 /**
  * The channel the catalog's triggers notify on (migration 0010): any statement that changes a
@@ -12,13 +14,35 @@ const BARRIER_PREFIX = 'barrier:';
 
 /** A finished answer: the very bytes sent, and their strong validator. */
 export interface CachedAnswer {
+  readonly body: Buffer;
+  readonly etag: string;
+  /** Under which key it is kept; absent when it was not kept. */
+  readonly key?: string;
+}
+
+/**
+ * A kept answer as the app sent it once for one request line and Accept-Encoding: the status
+ * line's headers (all but the request's own id and the length) and the bytes on the wire.
+ */
+interface Replay {
+  head: string[];
   body: Buffer;
-  etag: string;
 }
 
 interface Entry extends CachedAnswer {
+  readonly key: string;
   storedAt: number;
+  /** By Accept-Encoding as sent ('' when absent). */
+  replays: Map<string, Replay>;
+  /** The request lines (path and query as sent) that lead to this answer and have replays. */
+  urls: Set<string>;
+  /** The answer's bytes and those of its replays' other bodies. */
+  bytes: number;
 }
+
+/** Bounds on what one answer keeps for replaying: request lines and encodings seen. */
+const MAX_URLS_PER_ANSWER = 8;
+const MAX_REPLAYS_PER_ANSWER = 4;
 
 export interface PublicCacheOptions {
   /** How long an answer is kept at most; notices drop it sooner (a safety net for a lost one). */
@@ -61,6 +85,8 @@ export function isNotModified(ifNoneMatch: string | undefined, etag: string): bo
  */
 export class PublicAnswerCache {
   private readonly entries = new Map<string, Entry>();
+  /** Request lines with replays, to the answer they lead to. */
+  private readonly replayUrls = new Map<string, Entry>();
   private readonly building = new Map<string, { generation: number; answer: Promise<CachedAnswer> }>();
   private readonly barriers = new Map<string, () => void>();
   private bytes = 0;
@@ -104,10 +130,16 @@ export class PublicAnswerCache {
     return this.entries.size;
   }
 
+  /** How many request lines can be answered by a replay (tests look). */
+  get replayable(): number {
+    return this.replayUrls.size;
+  }
+
   /** Drops every answer, and any being computed from before this moment. */
   clear(): void {
     this.generation++;
     this.entries.clear();
+    this.replayUrls.clear();
     this.building.clear();
     this.bytes = 0;
   }
@@ -129,8 +161,7 @@ export class PublicAnswerCache {
     this.building.set(key, { generation, answer });
     try {
       const done = await answer;
-      if (generation === this.generation) this.keep(key, done);
-      return done;
+      return generation === this.generation ? (this.keep(key, done) ?? done) : done;
     } finally {
       this.pending--;
       if (this.building.get(key)?.answer === answer) this.building.delete(key);
@@ -170,12 +201,68 @@ export class PublicAnswerCache {
     this.clear();
   }
 
-  private keep(key: string, answer: CachedAnswer): void {
-    if (answer.body.length > this.options.maxBytes) return;
+  /**
+   * What the app sent for `url` (path and query as requested) with this Accept-Encoding, to send
+   * again without running the request through the app: only while `answer` is the one kept.
+   * The route decides that the answer depends on nothing else (sendCachedAnswer's `sameForAll`).
+   */
+  remember(url: string, acceptEncoding: string, answer: CachedAnswer, head: string[], body: Buffer): void {
+    const entry = this.entryToRecord(url, acceptEncoding, answer);
+    if (!entry) return;
+    entry.replays.set(acceptEncoding, { head, body });
+    entry.urls.add(url);
+    this.replayUrls.set(url, entry);
+    if (body !== entry.body) {
+      entry.bytes += body.length;
+      this.bytes += body.length;
+      this.trim();
+    }
+  }
+
+  /** Whether `remember` would record this (it checks again: the answer may go meanwhile). */
+  wouldRemember(url: string, acceptEncoding: string, answer: CachedAnswer): boolean {
+    return this.entryToRecord(url, acceptEncoding, answer) !== undefined;
+  }
+
+  private entryToRecord(url: string, acceptEncoding: string, answer: CachedAnswer): Entry | undefined {
+    if (!this.isActive || answer.key === undefined) return undefined;
+    const entry = this.entries.get(answer.key);
+    if (entry !== answer || entry.replays.has(acceptEncoding)) return undefined;
+    if (entry.replays.size >= MAX_REPLAYS_PER_ANSWER) return undefined;
+    if (!entry.urls.has(url) && entry.urls.size >= MAX_URLS_PER_ANSWER) return undefined;
+    const elsewhere = this.replayUrls.get(url);
+    if (elsewhere !== undefined && elsewhere !== entry) return undefined;
+    return entry;
+  }
+
+  /** The replay for this request line and Accept-Encoding, while its answer is kept and fresh. */
+  replayOf(url: string, acceptEncoding: string | undefined): Replay | undefined {
+    const entry = this.replayUrls.get(url);
+    if (entry === undefined || this.options.now() - entry.storedAt >= this.options.ttlMs) return undefined;
+    return entry.replays.get(acceptEncoding ?? '');
+  }
+
+  private keep(key: string, answer: CachedAnswer): Entry | undefined {
+    if (answer.body.length > this.options.maxBytes) return undefined;
     const old = this.entries.get(key);
     if (old) this.forget(key, old);
-    this.entries.set(key, { ...answer, storedAt: this.options.now() });
-    this.bytes += answer.body.length;
+    const entry: Entry = {
+      body: answer.body,
+      etag: answer.etag,
+      key,
+      storedAt: this.options.now(),
+      replays: new Map(),
+      urls: new Set(),
+      bytes: answer.body.length,
+    };
+    this.entries.set(key, entry);
+    this.bytes += entry.bytes;
+    this.trim();
+    return entry;
+  }
+
+  /** Drops the oldest answers until the rest fit. */
+  private trim(): void {
     // Maps iterate in insertion order: the first entries are the oldest.
     for (const [oldestKey, oldest] of this.entries) {
       if (this.bytes <= this.options.maxBytes) break;
@@ -185,7 +272,8 @@ export class PublicAnswerCache {
 
   private forget(key: string, entry: Entry): void {
     this.entries.delete(key);
-    this.bytes -= entry.body.length;
+    for (const url of entry.urls) this.replayUrls.delete(url);
+    this.bytes -= entry.bytes;
   }
 }
 
@@ -195,24 +283,140 @@ function finish(body: Buffer): CachedAnswer {
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The kept answer this request was sent, when it is the same for every caller of its URL. */
+    sharedAnswer: CachedAnswer | null;
+  }
+}
+
+/** Headers that belong to one request or are Node's to write, never replayed. */
+const NOT_REPLAYED = new Set(['x-request-id', 'content-length', 'date', 'connection', 'keep-alive']);
+
 /**
- * Starts and stops the cache with the app, and makes every write answered here wait, before its
- * answer leaves, until the changes it committed have reached the cache.
+ * The headers as a flat list for `writeHead`; undefined when the answer sets a cookie (personal) or
+ * says it varies with a request header other than Accept-Encoding (the replay's only other key).
+ */
+function replayHeadOf(headers: Record<string, unknown>): string[] | undefined {
+  const head: string[] = [];
+  const vary = [headers.vary ?? []].flat().join(',').toLowerCase().split(',');
+  if (vary.some((token) => token.trim() !== '' && token.trim() !== 'accept-encoding')) return undefined;
+  for (const [name, value] of Object.entries(headers)) {
+    if (name === 'set-cookie') return undefined;
+    if (value === undefined || NOT_REPLAYED.has(name)) continue;
+    for (const item of Array.isArray(value) ? value : [value]) head.push(name, String(item));
+  }
+  return head;
+}
+
+/**
+ * Starts and stops the cache with the app; makes every write answered here wait, before its
+ * answer leaves, until the changes it committed have reached the cache; and answers a repeated
+ * public call from memory before any other hook runs.
+ *
+ * The replay (docs/decisions/0015-catalog-and-checkout-throughput.md): when a route sends a kept
+ * answer that is the same for every caller of its URL (`sendCachedAnswer(..., { sameForAll })`),
+ * the headers the whole app gave it (security headers, caching, ETag, encoding, Vary; everything
+ * but the request id and length) and the bytes on the wire are recorded against the request line
+ * and its Accept-Encoding. The next GET of the same line with the same Accept-Encoding and no
+ * If-None-Match is written straight from that record, with a request id of its own, as long as
+ * the answer is still the one kept: a catalog change drops it with the answer. Register this
+ * before the other hooks; a hook with effects beyond the answer (counting, rate limits) would be
+ * skipped for a replayed GET, so such a hook must not apply to these public reads.
  */
 export function registerPublicCache(app: FastifyInstance, cache: PublicAnswerCache): void {
   app.addHook('onReady', () => cache.start());
   app.addHook('onClose', () => cache.stop());
-  app.addHook('onSend', async (request) => {
-    if (WRITE_METHODS.has(request.method)) await cache.settle();
+  app.decorateRequest('sharedAnswer', null);
+
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method === 'GET' && request.headers['if-none-match'] === undefined) {
+      const replay = cache.replayOf(request.url, request.headers['accept-encoding']);
+      if (replay) {
+        void reply.hijack();
+        reply.raw.writeHead(200, [
+          ...replay.head,
+          'x-request-id',
+          request.id,
+          'content-length',
+          String(replay.body.length),
+        ]);
+        reply.raw.end(replay.body);
+        return;
+      }
+    }
+    done();
+  });
+
+  app.addHook('onSend', (request, _reply, _payload, done) => {
+    if (!WRITE_METHODS.has(request.method)) {
+      done();
+      return;
+    }
+    cache.settle().then(
+      () => done(),
+      (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+    );
+  });
+
+  // After the answer has left, every hook's headers are on it: record them with the bytes sent.
+  app.addHook('onResponse', (request, reply, done) => {
+    const answer = request.sharedAnswer;
+    // Replays skip the access check: only a public route's answer is ever recorded (decision 0011).
+    const route = request.routeOptions.url;
+    if (
+      answer !== null &&
+      request.method === 'GET' &&
+      reply.statusCode === 200 &&
+      route !== undefined &&
+      isPublicRoute(request.method, route)
+    ) {
+      recordReplay(cache, request, reply, answer).catch((error: unknown) =>
+        request.log.warn({ err: error }, 'could not record a kept answer for replay'),
+      );
+    }
+    done();
   });
 }
 
 /**
- * Sends a cached answer: 304 when the caller already holds these bytes, else the bytes as JSON,
- * with their ETag either way.
+ * Records what was sent: the answer's own bytes when it went out plain, or the same compression
+ * of them when the answer says it was compressed (compression.ts, the same function and settings),
+ * as long as the length on the wire matches.
  */
-export function sendCachedAnswer(request: FastifyRequest, reply: FastifyReply, answer: CachedAnswer) {
+async function recordReplay(
+  cache: PublicAnswerCache,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: CachedAnswer,
+): Promise<void> {
+  const acceptEncoding = request.headers['accept-encoding'] ?? '';
+  if (!cache.wouldRemember(request.url, acceptEncoding, answer)) return;
+  const headers = reply.getHeaders();
+  const head = replayHeadOf(headers);
+  if (!head) return;
+  const encoding = headers['content-encoding'];
+  let body: Buffer;
+  if (encoding === undefined) body = answer.body;
+  else if (encoding === 'br' || encoding === 'gzip') body = await compress(answer.body, encoding);
+  else return;
+  if (String(headers['content-length']) !== String(body.length)) return;
+  cache.remember(request.url, acceptEncoding, answer, head, body);
+}
+
+/**
+ * Sends a cached answer: 304 when the caller already holds these bytes, else the bytes as JSON,
+ * with their ETag either way. `sameForAll`: the answer depends on the URL alone (not on the
+ * session or the caller's place), so the next caller of the same URL may be sent it as recorded.
+ */
+export function sendCachedAnswer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answer: CachedAnswer,
+  { sameForAll = false }: { sameForAll?: boolean } = {},
+) {
   void reply.header('etag', answer.etag);
   if (isNotModified(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
+  if (sameForAll) request.sharedAnswer = answer;
   return reply.type('application/json; charset=utf-8').send(answer.body);
 }

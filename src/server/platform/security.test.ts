@@ -1,4 +1,6 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSecurityHeaders } from './security';
 import { as, createTestApp, signedInAs, type TestApp } from '../testing/test-app';
 
 let t: TestApp;
@@ -25,6 +27,42 @@ describe('security headers', () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  });
+});
+
+describe('security headers computed once', () => {
+  it('are on every answer exactly as helmet sets them, whatever the request', async () => {
+    // helmet run on a request unlike any below: its headers do not depend on the request.
+    const expected: Record<string, string> = {};
+    const response = {
+      setHeader: (name: string, value: unknown) => {
+        expected[name.toLowerCase()] = String(value);
+      },
+      removeHeader: (name: string) => {
+        delete expected[name.toLowerCase()];
+      },
+    };
+    const request = { method: 'POST', url: '/api/contact?x=1', headers: { origin: 'https://evil.example' } };
+    createSecurityHeaders({ publicUrl: 'http://market.test' })(
+      request as IncomingMessage,
+      response as unknown as ServerResponse,
+      () => {},
+    );
+    expect(Object.keys(expected).length).toBeGreaterThan(8);
+    const buyer = await signedInAs(t, 'buyer');
+    for (const answer of [
+      await t.app.inject({ method: 'GET', url: '/api/health' }),
+      await t.app.inject({ method: 'GET', url: '/api/products' }),
+      await t.app.inject({ method: 'GET', url: '/api/nothing-here' }),
+      await as(t, buyer, { method: 'GET', url: '/api/auth/user' }),
+      await as(t, buyer, {
+        method: 'PATCH',
+        url: '/api/auth/user',
+        headers: { origin: 'https://evil.example' },
+      }),
+    ]) {
+      for (const [name, value] of Object.entries(expected)) expect(answer.headers[name], name).toBe(value);
+    }
   });
 });
 

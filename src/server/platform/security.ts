@@ -101,18 +101,24 @@ export function securityHeaderList(headers: SecurityHeaders): Record<string, str
   return collected;
 }
 
+/**
+ * Every answer carries the security headers; a cross-origin write is refused before anything else.
+ * helmet's headers depend on its options only, never on the request, so they are computed once
+ * and copied onto each reply instead of running helmet's middlewares for every request
+ * (docs/decisions/0015-catalog-and-checkout-throughput.md).
+ */
 export function registerSecurity(
   app: FastifyInstance,
   headers: SecurityHeaders,
   publicUrl: string | undefined,
 ): void {
+  const list = securityHeaderList(headers);
   app.addHook('onRequest', (request, reply, done) => {
-    headers(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined));
-  });
-
-  app.addHook('onRequest', async (request) => {
+    void reply.headers(list);
     if (isCrossOriginWrite(request, publicUrl)) {
-      throw new AppError('forbidden', 'Cross-origin request refused');
+      done(new AppError('forbidden', 'Cross-origin request refused'));
+      return;
     }
+    done();
   });
 }

@@ -39,7 +39,8 @@ export function registerSessions(app: FastifyInstance, options: SessionOptions):
   app.decorateRequest('sessionId', null);
   app.decorateRequest('getActor', async () => null);
 
-  app.addHook('onRequest', async (request) => {
+  // A plain callback rather than an async function: it runs on every request and awaits nothing.
+  app.addHook('onRequest', (request, _reply, done) => {
     const raw = request.cookies[SESSION_COOKIE];
     let sid: string | null = null;
     if (raw) {
@@ -52,6 +53,7 @@ export function registerSessions(app: FastifyInstance, options: SessionOptions):
       loaded ??= sid ? loadActor(db, sid) : Promise.resolve(null);
       return loaded;
     };
+    done();
   });
 
   const sweep = setInterval(() => {

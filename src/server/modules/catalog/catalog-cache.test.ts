@@ -1,10 +1,11 @@
 import crypto from 'node:crypto';
+import zlib from 'node:zlib';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { orders, products } from '../../db/schema';
 import type { App } from '../../platform/context';
-import { PublicAnswerCache } from '../../platform/public-cache';
+import { DEFAULT_PUBLIC_CACHE_OPTIONS, PublicAnswerCache } from '../../platform/public-cache';
 import { as, createTestApp, signedInAs, type TestApp, type TestUser } from '../../testing/test-app';
 import { buy, createAddress, createProduct } from '../../testing/commerce';
 import type { ProductListItem } from '../../../domain/catalog';
@@ -19,9 +20,17 @@ let t: TestApp;
 let seller: TestUser;
 let buyer: TestUser;
 let buyerAddressId: string;
+/** Requests that went through the app's hooks; an answer replayed from memory does not. */
+const throughHooks: string[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({
+    extend: (app) =>
+      app.addHook('onRequest', (request, _reply, done) => {
+        throughHooks.push(`${request.method} ${request.url}`);
+        done();
+      }),
+  });
   seller = await signedInAs(t, 'seller', { firstName: 'Cache', lastName: 'Seller' });
   buyer = await signedInAs(t, 'buyer');
   await createAddress(t, seller.id);
@@ -80,6 +89,135 @@ describe('conditional GET', () => {
     expect(after.statusCode).toBe(200);
     expect(after.headers.etag).not.toBe(etag);
     expect(after.json<ProductListItem[]>()[0]?.price).toBe('12.00');
+  });
+});
+
+/** How many times this call went through the app's hooks so far. */
+const hooked = (method: string, url: string) => throughHooks.filter((u) => u === `${method} ${url}`).length;
+
+/** The headers that belong to one request (its id, the time), left out to compare two answers. */
+function lastingHeaders(headers: Record<string, unknown>) {
+  const { 'x-request-id': _id, date: _date, ...rest } = headers;
+  return rest;
+}
+
+/**
+ * Asks for the list until an answer comes from memory: the notice of a product the test inserted
+ * itself may drop the first answer kept a moment after it was kept.
+ */
+async function replayed(word: string, headers: Record<string, string> = {}) {
+  const url = `/api/products?search=${word}`;
+  let response: Awaited<ReturnType<typeof list>> | undefined;
+  await expect
+    .poll(async () => {
+      const before = hooked('GET', url);
+      response = await list(word, headers);
+      return hooked('GET', url) === before;
+    })
+    .toBe(true);
+  if (!response) throw new Error('no answer');
+  return response;
+}
+
+describe('a repeated public list call, replayed from memory', () => {
+  it('is answered before the other hooks run, with the same bytes, ETag and every header, and an id of its own', async () => {
+    const word = uniqueWord();
+    await createProduct(t, seller.id, { name: `${word} Lamp`, price: '10.00' });
+    const url = `/api/products?search=${word}`;
+    const first = await list(word);
+    const second = await replayed(word);
+    const before = hooked('GET', url);
+    const third = await list(word);
+    expect(hooked('GET', url)).toBe(before);
+    for (const again of [second, third]) {
+      expect(again.statusCode).toBe(200);
+      expect(again.body).toBe(first.body);
+      expect(lastingHeaders(again.headers)).toEqual(lastingHeaders(first.headers));
+    }
+    // The security headers, caching and validator of the first answer (decision 0011, 0015).
+    expect(String(third.headers['content-security-policy'])).toContain("default-src 'self'");
+    expect(third.headers['x-content-type-options']).toBe('nosniff');
+    expect(third.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(third.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(third.headers['cache-control']).toBe('no-cache');
+    expect(third.headers.etag).toBe(first.headers.etag);
+    expect(third.headers['content-length']).toBe(String(Buffer.byteLength(first.body)));
+    const ids = [first, second, third].map((r) => String(r.headers['x-request-id']));
+    expect(new Set(ids).size).toBe(3);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('is replayed compressed for a caller accepting the same encodings, as the app compressed it', async () => {
+    const word = uniqueWord();
+    // Enough cards to pass the compression threshold.
+    for (let i = 0; i < 8; i++)
+      await createProduct(t, seller.id, {
+        name: `${word} Lantern ${i}`,
+        description: 'A lantern. '.repeat(20),
+      });
+    const url = `/api/products?search=${word}`;
+    const headers = { 'accept-encoding': 'gzip, deflate, br' };
+    const first = await list(word, headers);
+    expect(first.headers['content-encoding']).toBe('br');
+    // The compressed copy is recorded once it is made (off the event loop).
+    const again = await replayed(word, headers);
+    expect(lastingHeaders(again.headers)).toEqual(lastingHeaders(first.headers));
+    expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+    const plainAnswer = await list(word);
+    expect(JSON.parse(zlib.brotliDecompressSync(again.rawPayload).toString())).toEqual(plainAnswer.json());
+    expect(again.headers.etag).toBe(`W/${String(plainAnswer.headers.etag)}`);
+    expect(hooked('GET', url)).toBeGreaterThan(0);
+    // Another Accept-Encoding is another answer: plain here, as the app sends it.
+    const plain = await list(word, { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('is not used for a HEAD or a conditional GET, which go through the app', async () => {
+    const word = uniqueWord();
+    await createProduct(t, seller.id, { name: `${word} Kite` });
+    const url = `/api/products?search=${word}`;
+    const first = await replayed(word);
+    const before = hooked('GET', url);
+    const etag = String(first.headers.etag);
+    const notModified = await list(word, { 'if-none-match': etag });
+    expect(notModified.statusCode).toBe(304);
+    expect(hooked('GET', url)).toBe(before + 1);
+    const head = await t.app.inject({ method: 'HEAD', url });
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe('');
+    expect(head.headers.etag).toBe(etag);
+    expect(hooked('HEAD', url)).toBe(1);
+  });
+
+  it('is dropped with its answer when the catalog changes', async () => {
+    const word = uniqueWord();
+    const product = await createProduct(t, seller.id, { name: `${word} Drill`, price: '20.00' });
+    const url = `/api/products?search=${word}`;
+    expect((await replayed(word)).json<ProductListItem[]>().map((c) => c.price)).toEqual(['20.00']);
+    const before = hooked('GET', url);
+    const changed = await as(t, seller, {
+      method: 'PATCH',
+      url: `/api/products/${product.id}`,
+      payload: { price: '25.00' },
+    });
+    expect(changed.statusCode).toBe(200);
+    expect((await cards(word)).map((c) => c.price)).toEqual(['25.00']);
+    expect(hooked('GET', url)).toBe(before + 1);
+  });
+
+  it('never replays an answer that depends on the session: the distance list goes through the app each time', async () => {
+    const word = uniqueWord();
+    await createProduct(t, seller.id, { name: `${word} Tent` });
+    const url = `/api/products/with-distance?search=${word}`;
+    for (let i = 0; i < 3; i++) {
+      const response = await as(t, buyer, { method: 'GET', url });
+      expect(response.statusCode).toBe(200);
+      expect(response.json<ProductListItem[]>().map((c) => c.name)).toEqual([`${word} Tent`]);
+    }
+    expect(hooked('GET', url)).toBe(3);
+    // Nothing kept for a buyer is sent to a visitor: the access check refuses them first.
+    const visitor = await t.app.inject({ method: 'GET', url });
+    expect(visitor.statusCode).toBe(401);
   });
 });
 
@@ -282,6 +420,37 @@ describe('the cache itself', () => {
       expect(builds).toBe(2);
       // Kept now: the same bytes without building again.
       expect((await cache.answer('k', () => Promise.reject(new Error('built again')))).etag).toBe(fresh.etag);
+    } finally {
+      await cache.stop();
+    }
+  });
+
+  it('replays an answer only while it is the one kept, and not past its time', async () => {
+    let clock = 0;
+    const cache = new PublicAnswerCache(
+      t.database,
+      { warn: () => {} },
+      { ...DEFAULT_PUBLIC_CACHE_OPTIONS, ttlMs: 1_000, now: () => clock },
+    );
+    await cache.start();
+    try {
+      const head = ['content-type', 'application/json'];
+      const kept = await cache.answer('k', async () => Buffer.from('[1]'));
+      cache.remember('/a', '', kept, head, kept.body);
+      expect(cache.replayOf('/a', undefined)?.body.toString()).toBe('[1]');
+      // Another Accept-Encoding, another URL: not recorded for them.
+      expect(cache.replayOf('/a', 'gzip')).toBeUndefined();
+      expect(cache.replayOf('/b', undefined)).toBeUndefined();
+      clock = 1_000;
+      expect(cache.replayOf('/a', undefined)).toBeUndefined();
+      // A change drops it; an answer no longer kept is not recorded again.
+      clock = 0;
+      const again = await cache.answer('k', async () => Buffer.from('[2]'));
+      cache.remember('/a', '', again, head, again.body);
+      cache.clear();
+      expect(cache.replayOf('/a', undefined)).toBeUndefined();
+      cache.remember('/a', '', again, head, again.body);
+      expect(cache.replayable).toBe(0);
     } finally {
       await cache.stop();
     }

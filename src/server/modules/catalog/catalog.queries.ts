@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, gte, isNotNull, lte, ne, not, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, ne, not, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { addresses, categories, productImages, products, users } from '../../db/schema';
-import { EARTH_RADIUS_MILES, type BoundingBox, type LatLng } from '../../../domain/geo';
+import { boundingBoxOf, EARTH_RADIUS_MILES, type LatLng } from '../../../domain/geo';
 
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
 function likePattern(text: string): string {
@@ -169,39 +169,79 @@ export interface DistancePageQuery extends ProductFilters {
   origin: LatLng;
   /** Miles; undefined means any distance. */
   maxDistance: number | undefined;
-  /** The box holding every point within maxDistance (required with it). */
-  box: BoundingBox | undefined;
   limit: number;
   offset: number;
 }
 
+/** The first ring's outer radius in miles; each next ring doubles it. */
+const FIRST_RING_MILES = 1;
+/** Past this every point on the earth is inside (half the circumference is about 12,437 miles). */
+const WHOLE_EARTH_MILES = 16_384;
+
+/**
+ * The rings the sellers are read in, nearest first: distances in (inner, outer], outer 1, 2, 4, …
+ * miles up to the limit (or the whole earth), each with the box that holds its outer circle.
+ */
+function distanceRingsOf(origin: LatLng, maxDistance: number | undefined) {
+  const last = maxDistance ?? WHOLE_EARTH_MILES;
+  const outer: number[] = [];
+  for (let miles = FIRST_RING_MILES; miles < last; miles *= 2) outer.push(miles);
+  outer.push(last);
+  return outer.map((miles, i) => {
+    const box = maxDistance === undefined && miles === last ? undefined : boundingBoxOf(origin, miles);
+    return {
+      // The first ring starts below zero so that a seller at the buyer's own place is in it.
+      inner: i === 0 ? -1 : (outer[i - 1] ?? 0),
+      outer: maxDistance === undefined && miles === last ? Infinity : miles,
+      latitude: box?.latitude ?? { min: -90, max: 90 },
+      longitude: box?.longitude ?? { min: -180, max: 180 },
+    };
+  });
+}
+
+/** A PostgreSQL array literal of numbers, passed as one parameter (the same on both drivers). */
+function arrayLiteral(values: number[], digits?: number): string {
+  const item = (value: number) => {
+    if (value === Infinity) return 'Infinity';
+    return digits === undefined ? String(value) : value.toFixed(digits);
+  };
+  return `{${values.map(item).join(',')}}`;
+}
+
 /**
  * One page of available products whose seller's primary address has coordinates, nearest seller
- * first, then newest, then id (docs/product-rules.md, Catalog and distance). Built so Postgres does
- * little work per page:
- * - the sellers: primary addresses inside the bounding box (an index range on latitude), checked
- *   exactly with the haversine formula, sorted by distance: at most one row per user;
- * - for each seller in that order, a lateral index scan of their available products newest first
- *   (products_seller_created_idx);
- * - the final order only re-sorts products of sellers at the same distance (incremental sort), and
- *   the limit stops the walk once the page is full, so the first page reads a few sellers only.
+ * first, then newest, then id (docs/product-rules.md, Catalog and distance). Built so Postgres reads
+ * only the sellers near enough to fill the page (docs/decisions/0015-catalog-and-checkout-throughput.md):
+ * - the sellers are read in rings of doubling radius, 1, 2, 4, … miles up to the limit: ring k holds
+ *   the sellers whose exact haversine distance is in (r(k-1), r(k)], found through the box of its
+ *   outer circle (an index range on addresses_primary_location_idx). The rings partition the
+ *   located sellers by distance, so ordering by ring, then distance, is ordering by distance;
+ * - for each seller, their available products newest first (products_available_seller_created_idx,
+ *   already in that order);
+ * - the final order only sorts within a ring (an incremental sort on the ring number), and the limit
+ *   stops at the first ring that fills the page: the first page of a city reads the sellers within
+ *   a few miles, not every seller in the box of the limit.
  * The cards' joins (seller, place, rating) run for the page's rows only, by primary key.
  */
 export async function listNearbyProductCards(db: Db, query: DistancePageQuery): Promise<ProductCardRow[]> {
-  const box: (SQL | undefined)[] = [hasPrimaryLocation(addresses)];
-  if (query.maxDistance !== undefined) {
-    if (!query.box) throw new Error('A distance limit needs its bounding box');
-    const { latitude, longitude } = query.box;
-    box.push(
-      gte(addresses.latitude, latitude.min.toFixed(7)),
-      lte(addresses.latitude, latitude.max.toFixed(7)),
-    );
-    if (longitude)
-      box.push(
-        gte(addresses.longitude, longitude.min.toFixed(7)),
-        lte(addresses.longitude, longitude.max.toFixed(7)),
-      );
-  }
+  const rings = distanceRingsOf(query.origin, query.maxDistance);
+  const ring = sql`unnest(
+      ${arrayLiteral(rings.map((r) => r.inner))}::float8[], ${arrayLiteral(rings.map((r) => r.outer))}::float8[],
+      ${arrayLiteral(
+        rings.map((r) => r.latitude.min),
+        7,
+      )}::numeric[], ${arrayLiteral(
+        rings.map((r) => r.latitude.max),
+        7,
+      )}::numeric[],
+      ${arrayLiteral(
+        rings.map((r) => r.longitude.min),
+        7,
+      )}::numeric[], ${arrayLiteral(
+        rings.map((r) => r.longitude.max),
+        7,
+      )}::numeric[])
+    with ordinality as ring(inner_miles, outer_miles, lat_min, lat_max, lng_min, lng_max, k)`;
   // Only addresses with coordinates get here, so the formula needs no null case.
   const distance = haversineFrom(
     query.origin,
@@ -213,11 +253,13 @@ export async function listNearbyProductCards(db: Db, query: DistancePageQuery): 
     .from(addresses)
     .where(
       and(
-        ...box,
-        query.maxDistance === undefined ? undefined : sql`${distance} <= ${query.maxDistance}::float8`,
+        hasPrimaryLocation(addresses),
+        sql`${addresses.latitude} between ring.lat_min and ring.lat_max`,
+        sql`${addresses.longitude} between ring.lng_min and ring.lng_max`,
+        sql`${distance} <= ring.outer_miles`,
+        sql`${distance} > ring.inner_miles`,
       ),
     )
-    .orderBy(asc(sql`distance`))
     .as('sellers');
   const sellerProducts = db
     .select({ id: products.id, createdAt: products.createdAt })
@@ -229,9 +271,10 @@ export async function listNearbyProductCards(db: Db, query: DistancePageQuery): 
     .as('seller_products');
   const page = db
     .select({ id: sellerProducts.id, distance: sellers.distance })
-    .from(sellers)
+    .from(ring)
+    .crossJoinLateral(sellers)
     .crossJoinLateral(sellerProducts)
-    .orderBy(asc(sellers.distance), desc(sellerProducts.createdAt), asc(sellerProducts.id))
+    .orderBy(sql`ring.k`, asc(sellers.distance), desc(sellerProducts.createdAt), asc(sellerProducts.id))
     .limit(query.limit)
     .offset(query.offset)
     .as('page');

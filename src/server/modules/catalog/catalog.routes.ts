@@ -69,7 +69,8 @@ export function registerCatalogRoutes(app: App, { db, catalogCache }: AppContext
       const answer = await browseProductsAnswer(db, catalogCache, request.query, serializeList);
       // Anyone may keep it, and asks again each time (If-None-Match): stock changes by the minute.
       void reply.header('cache-control', 'no-cache');
-      return sendCachedAnswer(request, reply, answer);
+      // The same for every caller of this URL: a repeated call is replayed from memory.
+      return sendCachedAnswer(request, reply, answer, { sameForAll: true });
     },
   );
 

@@ -8,7 +8,7 @@ import {
   type ProductListQuery,
 } from '../../../domain/catalog';
 import type { Category } from '../../../domain/categories';
-import { boundingBoxOf, type LatLng } from '../../../domain/geo';
+import type { LatLng } from '../../../domain/geo';
 import { formatCents, parseCents } from '../../../domain/money';
 import { displayName } from '../../../domain/roles';
 import { notFound } from '../../platform/errors';
@@ -111,7 +111,6 @@ async function browseProductsFrom(
     ...filters,
     origin,
     maxDistance,
-    box: maxDistance === undefined ? undefined : boundingBoxOf(origin, maxDistance),
     limit: query.limit,
     offset: query.offset,
   });
