@@ -141,6 +141,16 @@ test.describe('the seller area (docs/product-rules.md, Seller listings)', () => 
     await expect(card).toContainText(name);
     await expect(card).toContainText('$12.50');
     await expect(card.locator('img').first()).toHaveAttribute('src', reordered[0] ?? '');
+    // The card shows a resized copy made when the picture was attached, the one its width needs
+    // (docs/decisions/0014-first-load.md, Resized copies): 300 CSS px at this window's pixel ratio 1.
+    await expect
+      .poll(() =>
+        card
+          .locator('img')
+          .first()
+          .evaluate((img: HTMLImageElement) => (img.complete && img.naturalWidth > 0 ? img.currentSrc : '')),
+      )
+      .toBe(new URL(`${reordered[0] ?? ''}/w320`, visitor.url()).href);
     await visitorContext.close();
 
     // A buyer orders it for pickup and pays.

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './users';
+import { OBJECT_PATH_PATTERN } from './upload-paths';
 
 /**
  * Images of at most 10 MB (10485760 bytes) per file
@@ -64,18 +65,9 @@ export const VISIBILITY_OF_PURPOSE: Record<UploadPurpose, Exclude<UploadVisibili
   delivery: 'order',
 };
 
-const OBJECT_PATH_PATTERN =
-  /^\/objects\/uploads\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
-
-/** The stable address of an upload, the value stored in imageUrl fields. */
-export function objectPathOf(uploadId: string): string {
-  return `/objects/uploads/${uploadId}`;
-}
-
-/** The upload id inside an object path, or null when the text is not one. */
-export function uploadIdOfObjectPath(objectPath: string): string | null {
-  return OBJECT_PATH_PATTERN.exec(objectPath)?.[1] ?? null;
-}
+// The object path helpers live in a module without zod, so the browser's first load can use them
+// without this module's schemas (docs/decisions/0014-first-load.md, Resized copies).
+export { objectPathOf, uploadIdOfObjectPath } from './upload-paths';
 
 export const INVALID_OBJECT_PATH_MESSAGE = 'Must be the path of an uploaded image (/objects/uploads/<id>)';
 
@@ -114,3 +106,13 @@ export const claimImageBodySchema = z.strictObject({ imageUrl: objectPathSchema 
 export type ClaimImageBody = z.infer<typeof claimImageBodySchema>;
 
 export const uploadIdParamsSchema = z.object({ id: idSchema });
+
+/**
+ * GET /objects/uploads/{id}/{copy}: which resized copy (docs/decisions/0014-first-load.md, Resized
+ * copies), `w` and its width at most.
+ */
+export const uploadCopyParamsSchema = uploadIdParamsSchema.extend({
+  copy: z
+    .enum(['w160', 'w320', 'w640', 'w1280'])
+    .describe('Which copy: w160, w320, w640 or w1280 (its width in pixels at most)'),
+});

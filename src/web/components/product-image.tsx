@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { imageSrcSet } from '@domain/image-copies';
 import { cn } from '../lib/utils';
 import { ProductImagePlaceholder } from './product-image-placeholder';
 
@@ -8,6 +9,13 @@ import { ProductImagePlaceholder } from './product-image-placeholder';
  */
 const PICTURE_WIDTH = 400;
 const PICTURE_HEIGHT = 300;
+
+/**
+ * How wide a thumbnail's picture is drawn: the largest thumbnail frame is 80 CSS px square, and a
+ * 4:3 picture covering a square is drawn 4/3 as wide as it. With the `srcset` of the picture's copies
+ * (docs/decisions/0014-first-load.md, Resized copies) a phone then downloads the 160 or 320 copy.
+ */
+const THUMBNAIL_SIZES = '107px';
 
 interface ProductImageProps {
   src: string | null | undefined;
@@ -20,28 +28,46 @@ interface ProductImageProps {
    * (docs/decisions/0014-first-load.md).
    */
   isPriority?: boolean;
+  /**
+   * The `sizes` of the picture's copies: how wide it is drawn, in CSS px or vw, for each layout
+   * (a thumbnail's by default).
+   */
+  sizes?: string;
 }
 
 /**
  * A product picture that falls back to the placeholder when missing or broken
- * (docs/product-rules.md, Client behaviour).
+ * (docs/product-rules.md, Client behaviour). An uploaded picture offers its resized copies
+ * (`srcset`); should they fail to load (a server without them), the original is tried before the
+ * placeholder.
  */
-export function ProductImage({ src, alt, className, isPriority = false }: ProductImageProps) {
-  const [failedSrc, setFailedSrc] = useState<string | null>(null);
+export function ProductImage({
+  src,
+  alt,
+  className,
+  isPriority = false,
+  sizes = THUMBNAIL_SIZES,
+}: ProductImageProps) {
+  const [failure, setFailure] = useState<{ src: string; isFinal: boolean } | null>(null);
 
-  if (!src || failedSrc === src) {
+  if (!src || (failure?.src === src && failure.isFinal)) {
     return <ProductImagePlaceholder className={className} label={alt} />;
   }
+  const srcSet = failure?.src === src ? undefined : imageSrcSet(src);
   return (
     <img
+      // A new element when the copies are given up, so the browser forgets the failed choice.
+      key={srcSet ? 'copies' : 'original'}
       src={src}
+      srcSet={srcSet}
+      sizes={srcSet ? sizes : undefined}
       alt={alt}
       width={PICTURE_WIDTH}
       height={PICTURE_HEIGHT}
       loading={isPriority ? 'eager' : 'lazy'}
       fetchPriority={isPriority ? 'high' : 'auto'}
       decoding="async"
-      onError={() => setFailedSrc(src)}
+      onError={() => setFailure({ src, isFinal: !srcSet })}
       className={cn('size-full object-cover', className)}
     />
   );

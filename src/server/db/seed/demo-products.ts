@@ -7,6 +7,8 @@ import { productImages, products, uploadedObjects } from '../schema';
 import type { ObjectStorage } from '../../adapters/storage/object-storage';
 import { detectImageType, objectPathOf } from '../../../domain/uploads';
 import type { DEFAULT_CATEGORIES } from '../../../domain/categories';
+import { IMAGE_COPY_WIDTHS, type ImageCopyWidth } from '../../../domain/image-copies';
+import { copyKeyOf } from '../../modules/uploads/image-copies';
 import manifest from './images/manifest.json';
 
 /**
@@ -441,6 +443,22 @@ export function demoImagesFolder(): string {
   throw new Error('Cannot find the project root (package.json) to locate the demo images');
 }
 
+/**
+ * The resized copies of the demo pictures (docs/decisions/0014-first-load.md, Resized copies) are
+ * made once, at build time (`npm run build`), into dist/demo-image-copies beside the built server:
+ * the seed then only copies files, so a first start neither loads the image library nor spends
+ * seconds resizing. The server run from src/ (tests) has none, and serves the demo pictures whole.
+ */
+export function demoImageCopiesFolder(): string | null {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const isBuilt = path.basename(here) === 'server' && path.basename(path.dirname(here)) === 'dist';
+  return isBuilt ? path.join(here, '..', 'demo-image-copies') : null;
+}
+
+export function demoImageCopyFile(pictureFile: string, width: ImageCopyWidth): string {
+  return `${path.basename(pictureFile, path.extname(pictureFile))}-w${width}.webp`;
+}
+
 export interface StoredDemoImage {
   id: string;
   key: string;
@@ -472,6 +490,17 @@ export async function storeDemoImages(
     }
     return entry;
   };
+  // The resized copies made at build time, when there are (docs/decisions/0014-first-load.md,
+  // Resized copies), of each product's main picture: the one its card shows. The extra pictures
+  // are served whole, which keeps the files a first start writes to about 850 more.
+  const copiesFolder = demoImageCopiesFolder();
+  const copiesOf = (file: string) =>
+    IMAGE_COPY_WIDTHS.flatMap((width) => {
+      if (!copiesFolder) return [];
+      const copyFile = path.join(copiesFolder, demoImageCopyFile(file, width));
+      return fs.existsSync(copyFile) ? [{ width, bytes: fs.readFileSync(copyFile) }] : [];
+    });
+  const copyCache = new Map<string, { width: ImageCopyWidth; bytes: Buffer }[]>();
   const jobs = plan.flatMap((product, productIndex) =>
     product.imageFiles.map((file, slot) => ({ productIndex, slot, file })),
   );
@@ -485,7 +514,15 @@ export async function storeDemoImages(
       const { bytes, contentType } = read(job.file);
       const id = crypto.randomUUID();
       const key = `uploads/${id}`;
-      await storage.put(key, bytes, contentType);
+      let copies = job.slot === 0 ? copyCache.get(job.file) : [];
+      if (!copies) {
+        copies = copiesOf(job.file);
+        copyCache.set(job.file, copies);
+      }
+      await Promise.all([
+        storage.put(key, bytes, contentType),
+        ...copies.map((copy) => storage.put(copyKeyOf(key, copy.width), copy.bytes, 'image/webp')),
+      ]);
       const list = stored[job.productIndex];
       if (list) list[job.slot] = { id, key, objectPath: objectPathOf(id), size: bytes.length, contentType };
     }

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client';
 import { badRequest, conflict, notFound } from '../../platform/errors';
 import type { Actor } from '../../platform/sessions';
-import { claimUpload } from '../uploads/uploads.service';
+import { claimUpload, prepareImageCopies, type ImageCopyDeps } from '../uploads/uploads.service';
 import {
   MAX_PRODUCT_IMAGES,
   PRODUCT_CANCELLED_MESSAGE,
@@ -36,6 +36,9 @@ import {
  * the limit together.
  */
 
+/** The request's logger reports a picture whose copies could not be made. */
+export type ProductImageDeps = ProductDeps & Pick<ImageCopyDeps, 'log'>;
+
 const tooManyImages = (field: string) =>
   badRequest(`Invalid request. ${field}: ${TOO_MANY_IMAGES_MESSAGE}`, { [field]: TOO_MANY_IMAGES_MESSAGE });
 
@@ -63,7 +66,7 @@ async function answer(deps: ProductDeps, id: string): Promise<SellerProduct> {
  * main image the product had; setting the one it already has changes nothing.
  */
 export async function setProductMainImage(
-  deps: ProductDeps,
+  deps: ProductImageDeps,
   actor: Actor,
   id: string,
   imageUrl: string,
@@ -72,6 +75,7 @@ export async function setProductMainImage(
   ensureNotCancelled(product);
   if (!product.imageUrl && (await currentImages(deps.db, product)).length >= MAX_PRODUCT_IMAGES)
     throw tooManyImages('imageUrl');
+  await prepareImageCopies(deps, actor, imageUrl);
   await claimUpload(deps, actor, imageUrl, {
     purpose: 'product',
     alreadyHeld: product.imageUrl === imageUrl,
@@ -92,7 +96,7 @@ export async function setProductMainImage(
  * its main image. The 11th image is refused.
  */
 export async function addProductImage(
-  deps: ProductDeps,
+  deps: ProductImageDeps,
   actor: Actor,
   id: string,
   body: ProductImageBody,
@@ -101,6 +105,7 @@ export async function addProductImage(
   ensureNotCancelled(product);
   // Checked before the claim too, so a full product does not use up the upload.
   if ((await currentImages(deps.db, product)).length >= MAX_PRODUCT_IMAGES) throw tooManyImages('imageUrl');
+  await prepareImageCopies(deps, actor, body.imageUrl);
   await claimUpload(deps, actor, body.imageUrl, {
     purpose: 'product',
     alreadyHeld: false,
@@ -132,7 +137,7 @@ export async function addProductImage(
  * new upload in the list is claimed. All or nothing: one transaction.
  */
 export async function arrangeProductImages(
-  deps: ProductDeps,
+  deps: ProductImageDeps,
   actor: Actor,
   id: string,
   imageUrls: readonly string[],
@@ -140,6 +145,10 @@ export async function arrangeProductImages(
   const product = await findManagedProduct(deps.db, actor, id);
   ensureNotCancelled(product);
   if (imageUrls.length > MAX_PRODUCT_IMAGES) throw tooManyImages('imageUrls');
+  // The copies of new uploads before the transaction, which must not wait on a resize.
+  const before = new Set(await currentImages(deps.db, product));
+  for (const imageUrl of new Set(imageUrls))
+    if (!before.has(imageUrl)) await prepareImageCopies(deps, actor, imageUrl);
   await deps.db.transaction(async (tx) => {
     const locked = await lockAvailable(tx, id);
     const held = new Set(await currentImages(tx, locked));

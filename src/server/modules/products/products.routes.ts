@@ -98,7 +98,13 @@ export function registerProductRoutes(app: App, { db, storage, now }: AppContext
         response: { 200: sellerProductSchema, ...imageErrors },
       },
     },
-    async (request) => setProductMainImage(deps, actorOf(request), request.params.id, request.body.imageUrl),
+    async (request) =>
+      setProductMainImage(
+        { ...deps, log: request.log },
+        actorOf(request),
+        request.params.id,
+        request.body.imageUrl,
+      ),
   );
 
   app.post(
@@ -113,7 +119,12 @@ export function registerProductRoutes(app: App, { db, storage, now }: AppContext
       },
     },
     async (request, reply) => {
-      const product = await addProductImage(deps, actorOf(request), request.params.id, request.body);
+      const product = await addProductImage(
+        { ...deps, log: request.log },
+        actorOf(request),
+        request.params.id,
+        request.body,
+      );
       return reply.status(201).send(product);
     },
   );
@@ -131,6 +142,11 @@ export function registerProductRoutes(app: App, { db, storage, now }: AppContext
       },
     },
     async (request) =>
-      arrangeProductImages(deps, actorOf(request), request.params.id, request.body.imageUrls),
+      arrangeProductImages(
+        { ...deps, log: request.log },
+        actorOf(request),
+        request.params.id,
+        request.body.imageUrls,
+      ),
   );
 }

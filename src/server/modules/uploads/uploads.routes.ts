@@ -1,16 +1,18 @@
 import { Readable } from 'node:stream';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBodySchema } from '../../../domain/errors';
 import {
   claimImageBodySchema,
   MAX_UPLOAD_BYTES,
+  uploadCopyParamsSchema,
   uploadIdParamsSchema,
   uploadRequestBodySchema,
   uploadUrlAnswerSchema,
 } from '../../../domain/uploads';
 import { currentUserSchema } from '../../../domain/users';
+import { widthOfImageCopyName } from '../../../domain/image-copies';
 import { LocalObjectStorage } from '../../adapters/storage/local-object-storage';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
@@ -19,7 +21,9 @@ import {
   checkLocalUploadUrl,
   createUploadUrl,
   openUpload,
+  openUploadCopy,
   receiveLocalUpload,
+  type ReadableUpload,
   setOwnDriverImage,
   setOwnProfileImage,
 } from './uploads.service';
@@ -70,16 +74,36 @@ export function registerUploadRoutes(app: App, { db, storage, config }: AppConte
         },
       },
     },
-    async (request, reply) => {
-      const file = await openUpload(deps, await request.getActor(), request.params.id);
-      return reply
-        .header('content-type', file.contentType)
-        .header('content-length', file.size)
-        .header('content-disposition', 'inline')
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', file.cacheControl)
-        .send(file.body);
+    async (request, reply) =>
+      sendFile(reply, await openUpload(deps, await request.getActor(), request.params.id)),
+  );
+
+  app.get(
+    '/objects/uploads/:id/:copy',
+    {
+      schema: {
+        tags: ['uploads'],
+        // docs/decisions/0014-first-load.md, Resized copies.
+        summary:
+          'A resized WebP copy of an uploaded image (the original when the copy is missing), for those who may see the image; 404 for anyone else',
+        params: uploadCopyParamsSchema,
+        response: {
+          200: z.custom<Readable>((value) => value instanceof Readable).describe('The image bytes'),
+          400: errorBodySchema,
+          404: errorBodySchema,
+        },
+      },
     },
+    async (request, reply) =>
+      sendFile(
+        reply,
+        await openUploadCopy(
+          deps,
+          await request.getActor(),
+          request.params.id,
+          widthOfImageCopyName(request.params.copy),
+        ),
+      ),
   );
 
   app.put(
@@ -112,6 +136,16 @@ export function registerUploadRoutes(app: App, { db, storage, config }: AppConte
   }
 
   if (storage instanceof LocalObjectStorage) void app.register(localUploadRoute({ db, storage }));
+}
+
+function sendFile(reply: FastifyReply, file: ReadableUpload) {
+  return reply
+    .header('content-type', file.contentType)
+    .header('content-length', file.size)
+    .header('content-disposition', 'inline')
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', file.cacheControl)
+    .send(file.body);
 }
 
 const localUploadQuerySchema = z.object({

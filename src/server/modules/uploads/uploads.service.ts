@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Readable } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import type { ObjectStorage } from '../../adapters/storage/object-storage';
 import type { LocalObjectStorage } from '../../adapters/storage/local-object-storage';
@@ -7,6 +8,7 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../../platf
 import { canClaimUpload, canReadUpload, canSaveDriverImages } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
 import type { CurrentUser } from '../../../domain/users';
+import { IMAGE_COPY_WIDTHS, type ImageCopyWidth } from '../../../domain/image-copies';
 import {
   detectImageType,
   IMAGE_SIGNATURE_BYTES,
@@ -32,6 +34,7 @@ import {
   type UserImageField,
   type UserRow,
 } from './uploads.queries';
+import { copyKeyOf, ImageRefusedError, makeImageCopies } from './image-copies';
 
 /** An upload URL is valid for a few minutes (docs/product-rules.md, Uploads and who sees a file). */
 export const UPLOAD_URL_TTL_SECONDS = 5 * 60;
@@ -251,23 +254,30 @@ export interface ReadableUpload {
   cacheControl: string;
 }
 
-/** GET /objects/uploads/{id}: the file for those who may read it; 404 for anyone else. */
-export async function openUpload(
+/** The checked upload row, when the actor may read it; 404 for anyone else. */
+async function findReadableUpload(
   deps: UploadDeps,
   actor: Actor | null,
   uploadId: string,
-): Promise<ReadableUpload> {
-  let row = await findUploadedObjectByKey(deps.db, objectKeyOf(uploadId));
+): Promise<UploadedObjectRow> {
+  const row = await findUploadedObjectByKey(deps.db, objectKeyOf(uploadId));
   if (!row) throw notFound();
   const parties =
     row.visibility === 'order' && row.orderId ? await findOrderParties(deps.db, row.orderId) : undefined;
   if (!canReadUpload(actor, row, parties)) throw notFound();
   try {
-    row = await ensureCheckedBytes(deps, row);
+    return await ensureCheckedBytes(deps, row);
   } catch (error) {
     if (error instanceof AppError) throw notFound();
     throw error;
   }
+}
+
+/** Public files never change under their id; private ones must not sit in shared caches. */
+const cacheControlOf = (row: UploadedObjectRow) =>
+  row.visibility === 'public' ? 'public, max-age=31536000, immutable' : 'private, no-store';
+
+async function openOriginal(deps: UploadDeps, row: UploadedObjectRow): Promise<ReadableUpload> {
   const stored = await deps.storage.read(row.key);
   // A file that grew past the limit after its check (an S3 URL used twice) is not served.
   if (!stored || stored.size > MAX_UPLOAD_BYTES || !row.contentType) {
@@ -279,7 +289,106 @@ export async function openUpload(
     size: stored.size,
     // The type read from the bytes at the check, never one the uploader declared.
     contentType: row.contentType,
-    // Public files never change under their id; private ones must not sit in shared caches.
-    cacheControl: row.visibility === 'public' ? 'public, max-age=31536000, immutable' : 'private, no-store',
+    cacheControl: cacheControlOf(row),
   };
+}
+
+/** GET /objects/uploads/{id}: the file for those who may read it; 404 for anyone else. */
+export async function openUpload(
+  deps: UploadDeps,
+  actor: Actor | null,
+  uploadId: string,
+): Promise<ReadableUpload> {
+  return openOriginal(deps, await findReadableUpload(deps, actor, uploadId));
+}
+
+/**
+ * GET /objects/uploads/{id}/w{width}: the resized copy (docs/decisions/0014-first-load.md, Resized
+ * copies) for those who may read the original, 404 for anyone else. Without a copy of that width
+ * the largest narrower one answers: a picture narrower than the width has no wider copy, its copy at
+ * its own width is the best there is. With no copy at all (an upload older than copies, a resize
+ * that failed) the original answers, so a picture never breaks; that answer is cached a day only,
+ * since copies made later should replace it.
+ */
+export async function openUploadCopy(
+  deps: UploadDeps,
+  actor: Actor | null,
+  uploadId: string,
+  width: ImageCopyWidth,
+): Promise<ReadableUpload> {
+  const row = await findReadableUpload(deps, actor, uploadId);
+  const candidates = IMAGE_COPY_WIDTHS.filter((candidate) => candidate <= width).reverse();
+  for (const candidate of candidates) {
+    const copy = await deps.storage.read(copyKeyOf(row.key, candidate));
+    if (copy)
+      return {
+        body: copy.body,
+        size: copy.size,
+        contentType: 'image/webp',
+        cacheControl: cacheControlOf(row),
+      };
+  }
+  const original = await openOriginal(deps, row);
+  return row.visibility === 'public' ? { ...original, cacheControl: 'public, max-age=86400' } : original;
+}
+
+/** Reads a stored object whole, refusing one over `limit` bytes. */
+async function readAll(body: Readable, limit: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of body) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    total += buffer.length;
+    if (total > limit) {
+      body.destroy();
+      throw tooLarge();
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+export interface ImageCopyDeps extends UploadDeps {
+  /** Where a failed resize is reported (the request's logger). */
+  log?: Pick<FastifyBaseLogger, 'warn'> | undefined;
+}
+
+/**
+ * Before a picture is claimed for a product: reads the upload, makes its resized copies and writes
+ * them beside it (docs/decisions/0014-first-load.md, Resized copies). Runs outside any transaction,
+ * so the seconds a large photo takes hold no lock. A picture the decoder refuses (not an image after
+ * all, or a decompression bomb) is refused like content that fails the byte check: 400, its bytes
+ * deleted, nothing claimed. Any other failure (the store, a timeout) leaves the picture without
+ * copies, which its readers then get the original for. An upload the caller may not claim is left
+ * alone: the claim that follows answers for it.
+ */
+export async function prepareImageCopies(deps: ImageCopyDeps, actor: Actor, imageUrl: string): Promise<void> {
+  const uploadId = uploadIdOfObjectPath(imageUrl);
+  if (!uploadId) return;
+  const key = objectKeyOf(uploadId);
+  const row = await findUploadedObjectByKey(deps.db, key);
+  if (!row || !canClaimUpload(actor, row) || row.visibility !== 'pending') return;
+  await ensureCheckedBytes(deps, row);
+  const stored = await deps.storage.read(key);
+  if (!stored) throw badRequest('Upload not finished');
+  const original = await readAll(stored.body, MAX_UPLOAD_BYTES);
+  let copies: Awaited<ReturnType<typeof makeImageCopies>>;
+  try {
+    copies = await makeImageCopies(original);
+  } catch (error) {
+    if (error instanceof ImageRefusedError) {
+      await discardBytes(deps, key);
+      throw badRequest(error.message);
+    }
+    deps.log?.warn({ err: error, key }, 'resizing a picture failed; it is served without copies');
+    return;
+  }
+  try {
+    await Promise.all(
+      copies.map((copy) => deps.storage.put(copyKeyOf(key, copy.width), copy.bytes, 'image/webp')),
+    );
+  } catch (error) {
+    deps.log?.warn({ err: error, key }, 'storing the copies of a picture failed; it is served without them');
+    await Promise.allSettled(copies.map((copy) => deps.storage.delete(copyKeyOf(key, copy.width))));
+  }
 }

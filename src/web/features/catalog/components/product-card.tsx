@@ -7,6 +7,13 @@ import { formatMilesAway, formatOneDecimal, formatPrice } from '../../../lib/for
 import { isPurchasable, sellerLocationOf } from '../product-rules';
 import { ProductImage } from '../../../components/product-image';
 
+/**
+ * How wide a card's picture is drawn (docs/decisions/0014-first-load.md, Resized copies): the whole
+ * width on a phone (one column, or a 256 px card of the featured strip), half from 640 px (two
+ * columns), at most 300 px from 1024 px (three or four columns).
+ */
+const CARD_IMAGE_SIZES = '(min-width: 1024px) 300px, (min-width: 640px) 50vw, 100vw';
+
 /** A product in the grid (docs/product-rules.md, Catalog screens); the whole card opens /products/{id}. */
 export function ProductCard({
   product,
@@ -35,6 +42,7 @@ export function ProductCard({
           src={product.imageUrl}
           alt=""
           isPriority={isFirst}
+          sizes={CARD_IMAGE_SIZES}
           className="transition-transform duration-300 group-hover:scale-[1.03]"
         />
         <div className="absolute left-3 top-3 flex flex-wrap gap-1.5">

@@ -1,0 +1,136 @@
+import type { Sharp } from 'sharp';
+import { IMAGE_COPY_WIDTHS, type ImageCopyWidth } from '../../../domain/image-copies';
+
+/**
+ * Resized WebP copies of a picture (docs/decisions/0014-first-load.md, Resized copies), made with
+ * sharp. sharp (libvips, about 30 MB resident once loaded) is imported on the first resize only,
+ * so a server that resizes nothing starts and runs as before
+ * (docs/decisions/0016-embedded-database-process.md, Memory).
+ */
+
+/**
+ * A picture of more pixels than this is refused before it is decoded: 50 million is more than a
+ * 48-megapixel phone camera, and a file that claims more in its header (a decompression bomb: a few
+ * kB that would decode to gigabytes) is refused from its header alone.
+ */
+export const MAX_IMAGE_PIXELS = 50_000_000;
+export const IMAGE_TOO_LARGE_MESSAGE = 'Image is too large (at most 50 megapixels)';
+export const IMAGE_UNREADABLE_MESSAGE = 'File is not an image';
+const WEBP_QUALITY = 80;
+/** A copy is at most twice as tall as wide, so a very tall strip cannot make a huge copy. */
+const MAX_ASPECT = 2;
+/** A resize that takes longer than this is given up (the picture then goes without copies). */
+const TIMEOUT_SECONDS = 30;
+
+/** The picture itself is refused (not decodable, too many pixels): a 400 for the uploader. */
+export class ImageRefusedError extends Error {}
+
+export interface ImageCopy {
+  width: ImageCopyWidth;
+  bytes: Buffer;
+}
+
+type SharpModule = typeof import('sharp').default;
+let loading: Promise<SharpModule> | undefined;
+
+function loadSharp(): Promise<SharpModule> {
+  loading ??= import('sharp').then(({ default: sharp }) => {
+    // Nothing is resized twice: libvips' operation cache would only hold memory.
+    sharp.cache(false);
+    // Only the loaders of the accepted types (docs/product-rules.md, Uploads and who sees a file):
+    // bytes that passed the magic-byte check can never reach the SVG, PDF, TIFF, ... loaders.
+    sharp.block({ operation: ['VipsForeignLoad'] });
+    sharp.unblock({
+      operation: [
+        'VipsForeignLoadJpegBuffer',
+        'VipsForeignLoadPngBuffer',
+        'VipsForeignLoadNsgifBuffer',
+        'VipsForeignLoadWebpBuffer',
+      ],
+    });
+    return sharp;
+  });
+  return loading;
+}
+
+/** One resize at a time in this process: two 50-megapixel decodes at once would double the peak. */
+let queue: Promise<unknown> = Promise.resolve();
+function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
+  const result = queue.then(work, work);
+  queue = result.catch(() => undefined);
+  return result;
+}
+
+/**
+ * The copies of `original` at IMAGE_COPY_WIDTHS up to the first one as wide as the original or
+ * wider, which holds the picture at its own width (a 400 px picture has the 160, 320 and 640, the
+ * last 400 px wide), upright (EXIF
+ * orientation applied) and without metadata (no camera or location data in copies). The picture is
+ * decoded once, shrunk to the largest copy, and the others are made from that.
+ * Throws ImageRefusedError when the bytes are not a decodable image or have too many pixels.
+ */
+export function makeImageCopies(original: Uint8Array): Promise<ImageCopy[]> {
+  return oneAtATime(async () => {
+    const sharp = await loadSharp();
+    const largest = Math.max(...IMAGE_COPY_WIDTHS);
+    let base: { data: Buffer; info: { width: number; height: number; channels: 1 | 2 | 3 | 4 } };
+    try {
+      base = await sharp(original, {
+        limitInputPixels: MAX_IMAGE_PIXELS,
+        // Browsers show a picture with a minor flaw; only a real decoding error refuses it.
+        failOn: 'error',
+        autoOrient: true,
+      })
+        .resize({ width: largest, height: largest * MAX_ASPECT, fit: 'inside', withoutEnlargement: true })
+        .raw({ depth: 'uchar' })
+        .timeout({ seconds: TIMEOUT_SECONDS })
+        .toBuffer({ resolveWithObject: true });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (/timeout/i.test(message)) throw error;
+      throw new ImageRefusedError(
+        /pixel limit/i.test(message) ? IMAGE_TOO_LARGE_MESSAGE : IMAGE_UNREADABLE_MESSAGE,
+        { cause: error },
+      );
+    }
+    const { width, height, channels } = base.info;
+    const encode = (pipeline: Sharp) =>
+      pipeline.webp({ quality: WEBP_QUALITY }).timeout({ seconds: TIMEOUT_SECONDS }).toBuffer();
+    const copies: ImageCopy[] = [];
+    for (const copyWidth of IMAGE_COPY_WIDTHS) {
+      const pipeline = sharp(base.data, { raw: { width, height, channels } });
+      if (copyWidth >= width) {
+        // The picture at its own width; a wider copy would be the same file, and readers asking for
+        // one get this (uploads.service.ts, openUploadCopy).
+        copies.push({ width: copyWidth, bytes: await encode(pipeline) });
+        break;
+      }
+      copies.push({
+        width: copyWidth,
+        bytes: await encode(
+          pipeline.resize({ width: copyWidth, height: copyWidth * MAX_ASPECT, fit: 'inside' }),
+        ),
+      });
+    }
+    return copies;
+  });
+}
+
+/** What decides a copy's bytes: the library's version and the settings (a cache key for builds). */
+export async function imageCopyRecipe(): Promise<string> {
+  const sharp = await loadSharp();
+  return JSON.stringify({
+    // Raised when the way copies are made changes without a setting below changing.
+    recipe: 2,
+    sharp: sharp.versions.sharp,
+    vips: sharp.versions.vips,
+    widths: IMAGE_COPY_WIDTHS,
+    quality: WEBP_QUALITY,
+    maxAspect: MAX_ASPECT,
+  });
+}
+
+/** The store key of a copy, beside its original: `uploads/<id>-w320`. */
+export function copyKeyOf(originalKey: string, width: ImageCopyWidth): string {
+  return `${originalKey}-w${width}`;
+}
