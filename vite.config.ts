@@ -7,6 +7,8 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 
 const outDir = path.resolve(import.meta.dirname, 'dist/web');
+/** The server's renderer of the first screen (src/web/entry-server.tsx), built with `--ssr`. */
+const ssrOutDir = path.resolve(import.meta.dirname, 'dist/ssr');
 
 /** Files that shrink when compressed; pictures and fonts are compressed already. */
 const TEXT_FILE = /\.(?:js|mjs|css|svg|json|txt|xml|webmanifest)$/;
@@ -94,22 +96,27 @@ function leaveOutZodJsonSchema(): Plugin {
 }
 
 // The browser app. `npm run dev` serves it with the API proxied to a running server.
-export default defineConfig({
+// `vite build --ssr entry-server.tsx` builds the server's renderer of the first screen into
+// dist/ssr (scripts/build-server.mjs; docs/decisions/0014-first-load.md): Node runs it, with the
+// packages from node_modules, so it is neither compressed nor grouped.
+export default defineConfig(({ isSsrBuild }) => ({
   root: path.resolve(import.meta.dirname, 'src/web'),
-  plugins: [react(), tailwindcss(), leaveOutZodJsonSchema(), compressBuiltFiles()],
+  plugins: [react(), tailwindcss(), ...(isSsrBuild ? [] : [leaveOutZodJsonSchema(), compressBuiltFiles()])],
   resolve: { alias: { '@domain': path.resolve(import.meta.dirname, 'src/domain') } },
-  build: {
-    outDir,
-    emptyOutDir: true,
-    sourcemap: false,
-    rolldownOptions: {
-      output: {
-        // Everything the entry needs at once goes in one file: split into the many small chunks
-        // it shares with lazy pages, it compressed about 8 kB worse and cost a request each
-        // (docs/decisions/0014-first-load.md). Lazy pages keep their own chunks.
-        codeSplitting: { groups: [{ name: 'first-load', tags: ['$initial'] }] },
+  build: isSsrBuild
+    ? { outDir: ssrOutDir, emptyOutDir: true, sourcemap: false, copyPublicDir: false }
+    : {
+        outDir,
+        emptyOutDir: true,
+        sourcemap: false,
+        rolldownOptions: {
+          output: {
+            // Everything the entry needs at once goes in one file: split into the many small chunks
+            // it shares with lazy pages, it compressed about 8 kB worse and cost a request each
+            // (docs/decisions/0014-first-load.md). Lazy pages keep their own chunks.
+            codeSplitting: { groups: [{ name: 'first-load', tags: ['$initial'] }] },
+          },
+        },
       },
-    },
-  },
   server: { port: 5173, proxy: { '/api': 'http://localhost:5000', '/objects': 'http://localhost:5000' } },
-});
+}));

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Fastify, { type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -29,7 +30,13 @@ import { createClientErrorHandler, createFrameworkErrorHandler } from './platfor
 import { createRateLimits, DEFAULT_RATE_LIMITS, type RateLimitSettings } from './platform/rate-limit';
 import { createSecurityHeaders, registerSecurity, securityHeaderList } from './platform/security';
 import { registerCompression } from './platform/compression';
-import { renderIndexHtml, summarise, type PageMeta } from './platform/index-html';
+import {
+  renderIndexHtml,
+  summarise,
+  withFirstScreen,
+  type FirstScreenMarkup,
+  type PageMeta,
+} from './platform/index-html';
 import { registerSessions } from './platform/sessions';
 import { LiveEventHub } from './platform/live-event-hub';
 import { PublicAnswerCache, registerPublicCache } from './platform/public-cache';
@@ -89,6 +96,21 @@ export interface BuildOptions {
   payoutRetryMs?: number;
   /** How often an open event stream sends a heartbeat; tests shorten it. */
   liveHeartbeatMs?: number;
+  /**
+   * Renders a page's first screen into its HTML (docs/decisions/0014-first-load.md, The first screen
+   * in the HTML); by default the built renderer beside webRoot (dist/ssr), if there is one.
+   */
+  firstScreen?: FirstScreenRenderer;
+}
+
+/** What src/web/entry-server.tsx exports (the server cannot import the browser's code). */
+export interface FirstScreenRenderer {
+  renderFirstScreen(request: {
+    path: string;
+    search: string;
+    timeZone: string;
+    get: (url: string) => Promise<{ status: number; headers: Record<string, string>; body: string }>;
+  }): Promise<FirstScreenMarkup>;
 }
 
 /** Builds the whole server without listening (tests inject into it). */
@@ -125,7 +147,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, _payload, done) => {
     void reply.header('x-request-id', request.id);
     // Answers of guarded calls are personal (or an admin's): no shared cache may keep them.
     const url = request.routeOptions.url;
@@ -136,6 +158,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     ) {
       void reply.header('cache-control', 'no-store');
     }
+    done();
   });
 
   await app.register(swagger, {
@@ -166,6 +189,10 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   if (!options.storage) app.addHook('onClose', () => storage.close());
 
+  // First of the hooks: a repeated public catalog call is answered from memory before the others
+  // run (docs/decisions/0015-catalog-and-checkout-throughput.md).
+  const catalogCache = new PublicAnswerCache(database, app.log);
+  registerPublicCache(app, catalogCache);
   registerSecurity(app, securityHeaders, config.publicUrl);
   registerCompression(app);
   await app.register(cookie, { secret: options.sessionSecret });
@@ -189,13 +216,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     payments: options.payments ?? (await createPaymentProvider(config, database.db)),
     payouts: options.payouts ?? (await createPayoutProvider(config, database.db, { signingKey, now })),
     live: new LiveEventHub(database, app.log),
-    catalogCache: new PublicAnswerCache(database, app.log),
+    catalogCache,
   };
   // Live updates (docs/product-rules.md, Live updates): listening starts with the app; open streams
   // end before the server stops taking connections, so closing never waits on them.
   app.addHook('onReady', () => ctx.live.start());
   app.addHook('onClose', () => ctx.live.stop());
-  registerPublicCache(app, ctx.catalogCache);
 
   registerHealthRoutes(app, database.ping);
   registerAuthRoutes(app, ctx);
@@ -223,7 +249,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  if (options.webRoot) await serveWebApp(app, options.webRoot, ctx);
+  if (options.webRoot) await serveWebApp(app, options.webRoot, ctx, options.firstScreen);
   return app;
 }
 
@@ -281,12 +307,27 @@ async function productPageMeta(
  * Serves the built browser app; any unknown non-API GET gets index.html (the client routes it),
  * with the marketplace time zone, and a product's own title, description and picture on its page.
  */
-async function serveWebApp(app: App, webRoot: string, ctx: Pick<AppContext, 'db' | 'config'>): Promise<void> {
+async function serveWebApp(
+  app: App,
+  webRoot: string,
+  ctx: Pick<AppContext, 'db' | 'config'>,
+  firstScreen?: FirstScreenRenderer,
+): Promise<void> {
   const indexPath = path.join(webRoot, 'index.html');
   if (!fs.existsSync(indexPath))
     throw new Error(`The browser app is not built: ${indexPath} is missing (run npm run build)`);
   const template = fs.readFileSync(indexPath, 'utf8');
   const plainIndex = renderIndexHtml(template, { timeZone: ctx.config.marketplaceTz });
+  const renderer = firstScreen ?? (await loadBuiltRenderer(webRoot));
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply, html: string, urlPath: string) => {
+    const screen = renderer ? await renderFirstScreenOf(app, renderer, request, urlPath, ctx) : undefined;
+    if (!screen) return sendIndex(reply, html);
+    // The page holds the caller's own data when signed in: never kept by a shared cache.
+    return reply
+      .header('cache-control', request.headers.cookie ? 'private, no-store' : 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(withFirstScreen(html, screen, { preload: html === plainIndex }));
+  };
   await app.register(fastifyStatic, {
     root: webRoot,
     wildcard: false,
@@ -303,7 +344,7 @@ async function serveWebApp(app: App, webRoot: string, ctx: Pick<AppContext, 'db'
   });
   const sendIndex = (reply: FastifyReply, html = plainIndex) =>
     reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
-  app.get('/', { schema: { hide: true } }, (_request, reply) => sendIndex(reply));
+  app.get('/', { schema: { hide: true } }, (request, reply) => sendPage(request, reply, plainIndex, '/'));
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     const urlPath = decodeURIComponent(request.url.split('?')[0] ?? '/');
     if (urlPath.startsWith('/api/')) {
@@ -324,9 +365,85 @@ async function serveWebApp(app: App, webRoot: string, ctx: Pick<AppContext, 'db'
       return reply.status(404).send({ message: 'Not found', code: 'not_found', requestId: request.id });
     }
     const meta = await productPageMeta(request, urlPath, ctx);
-    return sendIndex(
+    return sendPage(
+      request,
       reply,
       meta ? renderIndexHtml(template, { timeZone: ctx.config.marketplaceTz, meta }) : plainIndex,
+      urlPath,
     );
   });
+}
+
+/**
+ * The pages whose first screen is rendered on the server (docs/decisions/0014-first-load.md, The
+ * first screen in the HTML): the landing or home, a product, checkout. Every other page is rendered
+ * in the browser, as before.
+ */
+const FIRST_SCREEN_PAGES = [/^\/$/, /^\/products\/[^/]+\/?$/, /^\/checkout\/?$/];
+
+/** The request headers an API call made for the page carries: who the caller is and where from. */
+const FORWARDED_HEADERS = [
+  'cookie',
+  'host',
+  'user-agent',
+  'accept-language',
+  'x-forwarded-for',
+  'x-forwarded-proto',
+  'x-forwarded-host',
+] as const;
+
+/** The built renderer (dist/ssr/entry-server.js beside dist/web), or none. */
+export async function loadBuiltRenderer(webRoot: string): Promise<FirstScreenRenderer | undefined> {
+  const file = path.join(webRoot, '..', 'ssr', 'entry-server.js');
+  if (!fs.existsSync(file)) return undefined;
+  // The renderer's module is what src/web/entry-server.tsx exports: checked by its shape.
+  const loaded: unknown = await import(pathToFileURL(file).href);
+  if (typeof loaded === 'object' && loaded !== null && 'renderFirstScreen' in loaded) {
+    return loaded as FirstScreenRenderer;
+  }
+  return undefined;
+}
+
+/**
+ * The page's first screen as this caller sees it: the renderer's API calls go through this server's
+ * own routes with the caller's headers and address (app.inject), so permissions, private data and
+ * rate limits are exactly those of the caller's own calls. Undefined, and the page is rendered in
+ * the browser, when it is not one of those pages or the render fails.
+ */
+async function renderFirstScreenOf(
+  app: App,
+  renderer: FirstScreenRenderer,
+  request: FastifyRequest,
+  urlPath: string,
+  { config }: Pick<AppContext, 'config'>,
+): Promise<FirstScreenMarkup | undefined> {
+  if (!FIRST_SCREEN_PAGES.some((page) => page.test(urlPath))) return undefined;
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED_HEADERS) {
+    const value = request.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  const query = request.url.indexOf('?');
+  try {
+    return await renderer.renderFirstScreen({
+      path: urlPath,
+      search: query === -1 ? '' : request.url.slice(query + 1),
+      timeZone: config.marketplaceTz,
+      get: async (url) => {
+        const answer = await app.inject({
+          method: 'GET',
+          url,
+          headers,
+          remoteAddress: request.socket.remoteAddress ?? request.ip,
+        });
+        const contentType = answer.headers['content-type'];
+        const answerHeaders: Record<string, string> = {};
+        if (typeof contentType === 'string') answerHeaders['content-type'] = contentType;
+        return { status: answer.statusCode, headers: answerHeaders, body: answer.body };
+      },
+    });
+  } catch (error) {
+    request.log.warn({ err: error, url: urlPath }, 'the first screen was not rendered on the server');
+    return undefined;
+  }
 }

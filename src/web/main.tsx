@@ -1,13 +1,38 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { StrictMode, startTransition } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { hydrate } from '@tanstack/react-query';
 import { App } from './app/app';
+import { preloadStartPage } from './app/router';
+import { queryClient } from './lib/query-client';
+import { FIRST_SCREEN_DATA_ID } from './first-screen';
 import './index.css';
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
 
-createRoot(container).render(
+const app = (
   <StrictMode>
     <App />
-  </StrictMode>,
+  </StrictMode>
 );
+
+// The server rendered the first screen with these API answers (docs/decisions/0014-first-load.md,
+// The first screen in the HTML): hydrate with the very same ones, once the page's own code has
+// arrived so that hydration finishes in one pass, and in a transition so that React yields to the
+// browser between small slices of work instead of one long task. Until then a press on the page
+// could not be answered: the page takes none.
+const firstScreenData = document.getElementById(FIRST_SCREEN_DATA_ID)?.textContent;
+if (firstScreenData && container.firstElementChild) {
+  container.style.pointerEvents = 'none';
+  hydrate(queryClient, JSON.parse(firstScreenData));
+  void preloadStartPage(window.location.pathname)
+    .catch(() => undefined)
+    .then(() => {
+      startTransition(() => {
+        hydrateRoot(container, app);
+      });
+      container.style.removeProperty('pointer-events');
+    });
+} else {
+  createRoot(container).render(app);
+}

@@ -6,7 +6,8 @@ import { eq } from 'drizzle-orm';
 import { products } from '../db/schema';
 import { createTestApp, signedInAs, type TestApp } from '../testing/test-app';
 import { createProduct } from '../testing/commerce';
-import { escapeHtml, renderIndexHtml, summarise } from './index-html';
+import { PRODUCT_PAGE_IMAGE_SIZES } from '../../domain/image-copies';
+import { escapeHtml, preloadOfFirstPicture, renderIndexHtml, summarise } from './index-html';
 
 /** The built index.html in miniature: what serveWebApp fills in. */
 const TEMPLATE = `<!doctype html>
@@ -122,6 +123,28 @@ describe('renderIndexHtml', () => {
     );
     const none = renderIndexHtml('<html><head><title>x</title></head></html>', { timeZone: 'UTC', meta });
     expect(none).not.toContain('rel="preload"');
+  });
+
+  it('preloads the resized copy the product picture takes, not the original beside it', () => {
+    const meta = { title: 't', description: 'd', imageUrl: null, url: null, type: 'product' };
+    const picture = '/objects/uploads/4f1c2a9e-8d1b-4c5e-9a7f-2b3c4d5e6f70';
+    const html = renderIndexHtml('<html><head><title>x</title></head></html>', {
+      timeZone: 'UTC',
+      meta: { ...meta, preloadImage: picture },
+    });
+    expect(html).toContain(`imagesrcset="${picture}/w160 160w, ${picture}/w320 320w,`);
+    expect(html).toContain(`imagesizes="${PRODUCT_PAGE_IMAGE_SIZES}"`);
+  });
+
+  it("preloads the first screen's high-priority picture with the srcset and sizes React wrote", () => {
+    const img =
+      '<img src="/objects/uploads/a" srcSet="/objects/uploads/a/w160 160w, /objects/uploads/a/w320 320w" ' +
+      'sizes="100vw" alt="" loading="eager" fetchPriority="high"/>';
+    expect(preloadOfFirstPicture(`<div><img src="/x" fetchPriority="auto"/>${img}</div>`)).toBe(
+      '<link rel="preload" as="image" href="/objects/uploads/a" ' +
+        'imagesrcset="/objects/uploads/a/w160 160w, /objects/uploads/a/w320 320w" imagesizes="100vw" ' +
+        'fetchpriority="high" />',
+    );
   });
 
   it('keeps a description to one line of at most 200 characters', () => {

@@ -5,6 +5,8 @@
  * (docs/product-rules.md, Routes and headers). Everything put in is HTML-escaped.
  */
 
+import { imageSrcSet, PRODUCT_PAGE_IMAGE_SIZES } from '../../domain/image-copies';
+
 export interface PageMeta {
   /** The page's <title> and og:title. */
   title: string;
@@ -80,9 +82,73 @@ export function renderIndexHtml(template: string, options: { timeZone: string; m
       : [metaTag('name', 'twitter:card', 'summary')]),
   ];
   if (meta.preloadImage) {
+    // The same copy the page's <img> picks from its srcset, or the browser fetches two
+    // (docs/decisions/0014-first-load.md, Resized copies).
+    const srcSet = imageSrcSet(meta.preloadImage);
+    const responsive = srcSet
+      ? ` imagesrcset="${escapeHtml(srcSet)}" imagesizes="${escapeHtml(PRODUCT_PAGE_IMAGE_SIZES)}"`
+      : '';
     tags.push(
-      `<link rel="preload" as="image" href="${escapeHtml(meta.preloadImage)}" fetchpriority="high" />`,
+      `<link rel="preload" as="image" href="${escapeHtml(meta.preloadImage)}"${responsive} fetchpriority="high" />`,
     );
   }
   return html.replace('</head>', () => `  ${tags.join('\n    ')}\n  </head>`);
+}
+
+/**
+ * The first screen rendered on the server (docs/decisions/0014-first-load.md, The first screen in
+ * the HTML): the markup of #root, and the API answers it was rendered with, which the browser
+ * hydrates with. Both come from React and from a script-safe JSON writer, escaped there.
+ */
+export interface FirstScreenMarkup {
+  html: string;
+  data: string;
+}
+
+/** The id main.tsx reads the answers from (src/web/first-screen.ts). */
+export const FIRST_SCREEN_DATA_ID = 'first-screen-data';
+
+const EMPTY_ROOT = '<div id="root"></div>';
+const IMG_TAG = /<img\b[^>]*>/g;
+// React writes attribute names as it spells the props (`srcSet`, `fetchPriority`): matched in any case.
+const ATTRIBUTE = (name: string) => new RegExp(`\\s${name}="([^"]*)"`, 'i');
+
+/**
+ * The first picture the first screen asks for with high priority (the largest one above the fold,
+ * docs/decisions/0014-first-load.md, Pictures), as a preload: fetched beside the script, not after
+ * the HTML's body has been read. The attribute values are React's, escaped already.
+ */
+export function preloadOfFirstPicture(html: string): string | null {
+  for (const [tag] of html.matchAll(IMG_TAG)) {
+    if (!/\sfetchpriority="high"/i.test(tag)) continue;
+    const src = ATTRIBUTE('src').exec(tag)?.[1];
+    if (!src) return null;
+    const srcset = ATTRIBUTE('srcset').exec(tag)?.[1];
+    const sizes = ATTRIBUTE('sizes').exec(tag)?.[1];
+    return (
+      `<link rel="preload" as="image" href="${src}"` +
+      (srcset ? ` imagesrcset="${srcset}"` : '') +
+      (sizes ? ` imagesizes="${sizes}"` : '') +
+      ' fetchpriority="high" />'
+    );
+  }
+  return null;
+}
+
+/** index.html (already filled in by renderIndexHtml) with the first screen in #root. */
+export function withFirstScreen(
+  html: string,
+  screen: FirstScreenMarkup,
+  options: { preload: boolean },
+): string {
+  if (!html.includes(EMPTY_ROOT)) return html;
+  let page = html.replace(
+    EMPTY_ROOT,
+    () =>
+      `<div id="root">${screen.html}</div>\n    ` +
+      `<script type="application/json" id="${FIRST_SCREEN_DATA_ID}">${screen.data}</script>`,
+  );
+  const preload = options.preload ? preloadOfFirstPicture(screen.html) : null;
+  if (preload) page = page.replace('</head>', () => `  ${preload}\n  </head>`);
+  return page;
 }

@@ -2,6 +2,7 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { queryClient as defaultQueryClient } from '../lib/query-client';
 import { ThemeProvider } from '../lib/theme';
+import { useHasHydrated } from '../lib/use-has-hydrated';
 
 /**
  * The toast viewport (Radix) is not part of the first load (docs/decisions/0014-first-load.md);
@@ -17,13 +18,17 @@ export function Providers({
   children: ReactNode;
   client?: QueryClient;
 }) {
+  // The viewport is not in the server's HTML: a toast raised before it waits in the toast store.
+  const hasHydrated = useHasHydrated();
   return (
     <QueryClientProvider client={client}>
       <ThemeProvider>
         {children}
-        <Suspense fallback={null}>
-          <Toaster />
-        </Suspense>
+        {hasHydrated ? (
+          <Suspense fallback={null}>
+            <Toaster />
+          </Suspense>
+        ) : null}
       </ThemeProvider>
     </QueryClientProvider>
   );

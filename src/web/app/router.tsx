@@ -3,9 +3,10 @@ import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { PageLoading } from '../components/page-loading';
 import { useAuth } from '../lib/use-auth';
 import { noteRouteChange } from '../lib/use-go-back';
+import { preloadableLazy } from '../lib/preloadable-lazy';
 import { SiteLayout } from './layouts/site-layout';
 import { HomePage } from './pages/home-page';
-import { LandingPage } from './pages/landing-page';
+import { LandingPage, preloadLandingParts } from './pages/landing-page';
 import { NotFoundPage } from './pages/not-found-page';
 
 /**
@@ -16,8 +17,8 @@ function lazyPage<Name extends string>(
   load: () => Promise<Record<Name, ComponentType>>,
   name: Name,
   label = 'Loading...',
-): ComponentType {
-  const Page = lazy(async (): Promise<{ default: ComponentType }> => ({ default: (await load())[name] }));
+): ComponentType & { preload: () => Promise<unknown> } {
+  const { Component: Page, preload } = preloadableLazy(async () => (await load())[name]);
   function LazyPage() {
     return (
       <Suspense
@@ -32,6 +33,7 @@ function lazyPage<Name extends string>(
     );
   }
   LazyPage.displayName = `Lazy(${name})`;
+  LazyPage.preload = preload;
   return LazyPage;
 }
 
@@ -59,15 +61,22 @@ const TestPayoutOnboardingPage = lazyPage(
 );
 /**
  * The page of the address the app opens on starts loading with the app, beside the request for the
- * current user, instead of after it (docs/decisions/0014-first-load.md).
+ * current user, instead of after it (docs/decisions/0014-first-load.md). Before hydrating a page the
+ * server rendered, the browser waits for it (main.tsx).
  */
 const START_PAGES: [RegExp, () => Promise<unknown>][] = [
-  [/^\/products\/[^/]+\/?$/, () => import('./pages/product-page')],
-  [/^\/products\/?$/, () => import('./pages/browse-page')],
-  [/^\/cart\/?$/, () => import('./pages/cart-page')],
-  [/^\/checkout\/?$/, () => import('./pages/checkout-page')],
+  [/^\/$/, preloadLandingParts],
+  [/^\/products\/[^/]+\/?$/, ProductPage.preload],
+  [/^\/products\/?$/, BrowsePage.preload],
+  [/^\/cart\/?$/, CartPage.preload],
+  [/^\/checkout\/?$/, CheckoutPage.preload],
 ];
-void START_PAGES.find(([path]) => path.test(window.location.pathname))?.[1]();
+
+/** Loads the lazy parts of the page at `pathname` (nothing for a page without). */
+export function preloadStartPage(pathname: string): Promise<unknown> {
+  return START_PAGES.find(([path]) => path.test(pathname))?.[1]() ?? Promise.resolve();
+}
+if (typeof window !== 'undefined') void preloadStartPage(window.location.pathname);
 
 /** Live updates for a signed-in user (docs/product-rules.md, Live updates), outside the first load. */
 const LiveUpdates = lazy(async () => ({

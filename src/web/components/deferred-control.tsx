@@ -8,6 +8,7 @@ import {
   type KeyboardEvent,
   type ReactElement,
 } from 'react';
+import { useHasHydrated } from '../lib/use-has-hydrated';
 
 /** What a deferred control receives besides its own props. */
 export interface DeferredControlProps {
@@ -31,6 +32,7 @@ export function deferredControl<Props extends DeferredControlProps>(
   const Control = lazy(async () => ({ default: await load() }));
   function DeferredControl(props: Omit<Props, 'defaultOpen'>) {
     const [isWanted, setIsWanted] = useState(false);
+    const hasHydrated = useHasHydrated();
     const want = () => setIsWanted(true);
     const standIn = cloneElement(props.trigger, {
       onPointerDown: want,
@@ -41,11 +43,9 @@ export function deferredControl<Props extends DeferredControlProps>(
     });
     // The cast adds back the one prop this wrapper owns.
     const controlProps = { ...props, defaultOpen: isWanted } as Props;
-    return (
-      <Suspense fallback={standIn}>
-        <Control {...controlProps} />
-      </Suspense>
-    );
+    // The server's HTML has the stand-in; the control loads once the page has hydrated
+    // (docs/decisions/0014-first-load.md, The first screen in the HTML).
+    return <Suspense fallback={standIn}>{hasHydrated ? <Control {...controlProps} /> : standIn}</Suspense>;
   }
   return DeferredControl;
 }

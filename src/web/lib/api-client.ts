@@ -25,6 +25,22 @@ export async function throwIfResNotOk(res: Response): Promise<void> {
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+type Fetch = (url: string, init: RequestInit) => Promise<Response>;
+let fetchOfThisRender: () => Fetch | undefined = () => undefined;
+
+/**
+ * Server rendering only: where the API calls of the render under way go (the server's own routes,
+ * as the signed-in caller); the browser always uses fetch (docs/decisions/0014-first-load.md).
+ */
+export function routeApiCallsThrough(current: () => Fetch | undefined): void {
+  fetchOfThisRender = current;
+}
+
+/** fetch, or the server render's own. */
+export function apiFetch(url: string, init: RequestInit): Promise<Response> {
+  return (fetchOfThisRender() ?? fetch)(url, init);
+}
+
 /** One request with the session cookie; a body goes as JSON (docs/product-rules.md, Client behaviour). */
 export async function apiRequest(
   method: HttpMethod,
@@ -32,7 +48,7 @@ export async function apiRequest(
   data?: unknown,
   signal?: AbortSignal,
 ): Promise<Response> {
-  const res = await fetch(url, {
+  const res = await apiFetch(url, {
     method,
     credentials: 'include',
     headers: data === undefined ? {} : { 'Content-Type': 'application/json' },

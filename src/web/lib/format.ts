@@ -21,6 +21,11 @@ export function formatPrice(value: number | string): string {
 
 let cachedTimeZone: string | undefined;
 
+/** On the server, which has no index.html to read: the zone it writes there (MARKETPLACE_TZ). */
+export function setMarketplaceTimeZone(timeZone: string): void {
+  cachedTimeZone = isKnownTimeZone(timeZone) ? timeZone : DEFAULT_MARKETPLACE_TIME_ZONE;
+}
+
 /**
  * The marketplace time zone (docs/product-rules.md, Dates and times): the server writes
  * MARKETPLACE_TZ into index.html; without it (a test page) the default. Never the browser's own.

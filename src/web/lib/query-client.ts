@@ -1,5 +1,5 @@
 import { QueryClient, type QueryFunction } from '@tanstack/react-query';
-import { throwIfResNotOk, readJson } from './api-client';
+import { apiFetch, throwIfResNotOk, readJson } from './api-client';
 
 export type UnauthorizedBehavior = 'returnNull' | 'throw';
 
@@ -16,7 +16,7 @@ export function urlOfQueryKey(queryKey: readonly unknown[]): string {
 /** GET of the query key. A 401 throws unless `on401` is 'returnNull' (used for the current user). */
 export function getQueryFn(options: { on401: UnauthorizedBehavior }): QueryFunction<unknown> {
   return async ({ queryKey, signal }) => {
-    const res = await fetch(urlOfQueryKey(queryKey), { credentials: 'include', signal });
+    const res = await apiFetch(urlOfQueryKey(queryKey), { credentials: 'include', signal });
     if (options.on401 === 'returnNull' && res.status === 401) return null;
     await throwIfResNotOk(res);
     return readJson(res);

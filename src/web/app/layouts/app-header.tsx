@@ -9,6 +9,7 @@ import { Button } from '../../components/ui/button';
 import { deferredControl } from '../../components/deferred-control';
 import { WithTooltip } from '../../components/ui/tooltip';
 import { signOut } from '../../lib/navigation';
+import { useHasHydrated } from '../../lib/use-has-hydrated';
 import { cn } from '../../lib/utils';
 import { CartSheet } from '../../features/cart/components/cart-sheet';
 import { RoleSwitcher } from '../../features/users/components/role-switcher';
@@ -40,6 +41,9 @@ export function AppHeader({ user }: { user: CurrentUser }) {
   const [location] = useLocation();
   const links = headerLinksFor(user.role);
   const manyLinks = links.length > 1;
+  // The unread count loads after the first screen, not in the server's HTML
+  // (docs/decisions/0014-first-load.md, The first screen in the HTML).
+  const hasHydrated = useHasHydrated();
 
   return (
     <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
@@ -95,9 +99,11 @@ export function AppHeader({ user }: { user: CurrentUser }) {
               </Link>
             </Button>
           </WithTooltip>
-          <Suspense fallback={null}>
-            <UnreadMessagesMenu />
-          </Suspense>
+          {hasHydrated ? (
+            <Suspense fallback={null}>
+              <UnreadMessagesMenu />
+            </Suspense>
+          ) : null}
           <CartSheet />
           <ThemeToggle />
           <WithTooltip label="Log out">

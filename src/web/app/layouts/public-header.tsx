@@ -1,5 +1,5 @@
 import { LogIn } from 'lucide-react';
-import { useLocation } from 'wouter';
+import { useLocation, useSearch } from 'wouter';
 import { BrandLink } from '../../components/brand';
 import { ThemeToggle } from '../../components/theme-toggle';
 import { Button } from '../../components/ui/button';
@@ -13,7 +13,8 @@ import { signIn } from '../../lib/navigation';
  */
 export function PublicHeader() {
   const [location] = useLocation();
-  const returnTo = location === '/' ? undefined : `${location}${window.location.search}`;
+  const search = useSearch();
+  const returnTo = location === '/' ? undefined : `${location}${search ? `?${search}` : ''}`;
   return (
     <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4 sm:px-6">

@@ -6,6 +6,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/ca
 import { PageHeading } from '../../components/page-heading';
 import { formatAddressLine } from '../../lib/format';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { useHasHydrated } from '../../lib/use-has-hydrated';
 import { useAddresses } from '../../features/addresses/api/get-addresses';
 import { useCart } from '../../features/cart/use-cart';
 import { useCheckoutQuote } from '../../features/checkout/api/get-checkout-quote';
@@ -53,6 +54,8 @@ function useInitialChoices() {
 function CheckoutForm() {
   const [, navigate] = useLocation();
   const { items, setQuantity, remove, setPrice } = useCart();
+  // The cart is in local storage: the server's HTML and hydration show the form still pricing it.
+  const isCartKnown = useHasHydrated();
   const initial = useInitialChoices();
   const addresses = useAddresses();
 
@@ -171,7 +174,7 @@ function CheckoutForm() {
         <CardContent className="flex flex-col gap-6">
           <OrderSummary
             quote={quote}
-            isLoading={quoteQuery.isLoading}
+            isLoading={quoteQuery.isLoading || !isCartKnown}
             isError={quoteQuery.isError}
             isUpdating={isUpdating}
             onRetry={() => void quoteQuery.refetch()}
@@ -223,6 +226,9 @@ function CheckoutForm() {
 export function CheckoutPage() {
   useDocumentTitle('Checkout');
   const { items } = useCart();
+  // The server cannot read the cart: it renders the form, which hydration keeps until the cart is
+  // read, instead of "Cart is Empty" (docs/decisions/0014-first-load.md, The first screen in the HTML).
+  const isCartKnown = useHasHydrated();
 
   return (
     <AppLayout>
@@ -233,7 +239,7 @@ export function CheckoutPage() {
         </Link>
       </Button>
       <PageHeading title="Checkout" />
-      {items.length === 0 ? <EmptyCheckout /> : <CheckoutForm />}
+      {items.length === 0 && isCartKnown ? <EmptyCheckout /> : <CheckoutForm />}
     </AppLayout>
   );
 }

@@ -1,41 +1,23 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Suspense } from 'react';
 import { Link } from 'wouter';
 import { ArrowRight, Check, LayoutGrid, ShoppingBag, Store, Truck, type LucideIcon } from 'lucide-react';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
 import { signIn } from '../../lib/navigation';
+import { preloadableLazy } from '../../lib/preloadable-lazy';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { addProductToCart } from '../../features/cart/add-to-cart';
 import { PublicLayout } from '../layouts/public-layout';
 
 /**
- * The featured strip comes with its own code and data, fetched only when the landing scrolls near
- * it, so the landing's first load stays small (docs/product-rules.md, Routes and headers).
+ * The featured strip comes with its own code and data. The server renders it into the landing's
+ * HTML with its products, its first picture preloaded: on a phone it is the largest thing on the
+ * first screen (docs/decisions/0014-first-load.md, The first screen in the HTML).
  */
-const FeaturedStrip = lazy(() =>
-  import('../../features/catalog/components/featured-strip').then((module) => ({
-    default: module.FeaturedStrip,
-  })),
+const { Component: FeaturedStrip, preload: preloadLandingParts } = preloadableLazy(
+  async () => (await import('../../features/catalog/components/featured-strip')).FeaturedStrip,
 );
-
-/** True once the element is within a screen of the viewport (at once where the browser cannot tell). */
-function useNearViewport<T extends Element>() {
-  const ref = useRef<T>(null);
-  const [isNear, setIsNear] = useState(() => typeof IntersectionObserver === 'undefined');
-  useEffect(() => {
-    const element = ref.current;
-    if (isNear || !element) return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) setIsNear(true);
-      },
-      { rootMargin: '100% 0px' },
-    );
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [isNear]);
-  return { ref, isNear };
-}
+export { preloadLandingParts };
 
 interface Step {
   icon: LucideIcon;
@@ -90,7 +72,6 @@ const STEPS: Step[] = [
  */
 export function LandingPage() {
   useDocumentTitle(undefined);
-  const featured = useNearViewport<HTMLElement>();
 
   return (
     <PublicLayout contained={false}>
@@ -143,7 +124,6 @@ export function LandingPage() {
       </section>
 
       <section
-        ref={featured.ref}
         aria-labelledby="featured-heading"
         className="mx-auto max-w-7xl px-4 pt-12 sm:px-6 sm:pt-16"
         data-testid="section-featured-products"
@@ -156,19 +136,15 @@ export function LandingPage() {
             Fresh from sellers near you. Open one, or add it to your cart.
           </p>
         </div>
-        {featured.isNear ? (
-          <Suspense
-            fallback={
-              <p role="status" className="py-10 text-center text-muted-foreground">
-                Loading products...
-              </p>
-            }
-          >
-            <FeaturedStrip onAdd={addProductToCart} />
-          </Suspense>
-        ) : (
-          <div className="min-h-64" />
-        )}
+        <Suspense
+          fallback={
+            <p role="status" className="py-10 text-center text-muted-foreground">
+              Loading products...
+            </p>
+          }
+        >
+          <FeaturedStrip onAdd={addProductToCart} />
+        </Suspense>
       </section>
 
       <section aria-labelledby="how-heading" className="mx-auto max-w-7xl px-4 py-16 sm:px-6 sm:py-24">

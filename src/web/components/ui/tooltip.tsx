@@ -1,4 +1,5 @@
 import { lazy, Suspense, type ReactNode } from 'react';
+import { useHasHydrated } from '../../lib/use-has-hydrated';
 
 /**
  * Tooltips open after 700 ms; moving between triggers within 300 ms skips the delay
@@ -15,9 +16,11 @@ const LoadedTooltip = lazy(async () => ({ default: (await import('./loaded-toolt
 
 /** Wraps one control with a tooltip showing `label` (the control keeps its own accessible name). */
 export function WithTooltip({ label, children }: { label: ReactNode; children: ReactNode }) {
+  // Not in the server's HTML: hydration does not wait for it (docs/decisions/0014-first-load.md).
+  const hasHydrated = useHasHydrated();
   return (
     <Suspense fallback={children}>
-      <LoadedTooltip label={label}>{children}</LoadedTooltip>
+      {hasHydrated ? <LoadedTooltip label={label}>{children}</LoadedTooltip> : children}
     </Suspense>
   );
 }

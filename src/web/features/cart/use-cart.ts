@@ -1,4 +1,5 @@
 import { useMemo, useSyncExternalStore } from 'react';
+import { useHasHydrated } from '../../lib/use-has-hydrated';
 import { cartCount, cartStore, cartTotal, type CartItem, type CartStore } from './cart-store';
 
 export interface CartState {
@@ -18,7 +19,10 @@ const emptyServerSnapshot = (): readonly CartItem[] => NO_ITEMS;
 
 /** The cart, kept in step across components and tabs. */
 export function useCart(store: CartStore = cartStore): CartState {
-  const items = useSyncExternalStore(store.subscribe, store.getSnapshot, emptyServerSnapshot);
+  const stored = useSyncExternalStore(store.subscribe, store.getSnapshot, emptyServerSnapshot);
+  // The server cannot read local storage: a page it rendered shows the cart once hydrated, in a
+  // transition rendered in small slices (docs/decisions/0014-first-load.md, The first screen in the HTML).
+  const items = useHasHydrated() ? stored : NO_ITEMS;
   return useMemo(
     () => ({
       items,

@@ -3,6 +3,7 @@ import { ShoppingCart } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { WithTooltip } from '../../../components/ui/tooltip';
 import { dismissToasts } from '../../../components/ui/use-toast';
+import { useHasHydrated } from '../../../lib/use-has-hydrated';
 import { cn } from '../../../lib/utils';
 import { useCart } from '../use-cart';
 
@@ -21,6 +22,9 @@ export function CartSheet() {
   const { count } = useCart();
   const [open, setOpen] = useState(false);
   const triggerRef = useRef<HTMLButtonElement>(null);
+  // The count comes from local storage and the panel loads later: neither is in the server's HTML
+  // (docs/decisions/0014-first-load.md, The first screen in the HTML).
+  const hasHydrated = useHasHydrated();
   const onOpenChange = (next: boolean) => {
     // An open sheet is modal: a toast over it would hide its buttons and could not be closed
     // (docs/product-rules.md, Client behaviour).
@@ -55,9 +59,11 @@ export function CartSheet() {
           </span>
         </Button>
       </WithTooltip>
-      <Suspense fallback={null}>
-        <CartPanel open={open} onOpenChange={onOpenChange} triggerRef={triggerRef} />
-      </Suspense>
+      {hasHydrated ? (
+        <Suspense fallback={null}>
+          <CartPanel open={open} onOpenChange={onOpenChange} triggerRef={triggerRef} />
+        </Suspense>
+      ) : null}
     </>
   );
 }

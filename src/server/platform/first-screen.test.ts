@@ -1,0 +1,182 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { addresses } from '../db/schema';
+import type { FirstScreenRenderer } from '../app';
+import { createTestApp, signedInAs, type TestApp } from '../testing/test-app';
+import { createAddress, createProduct } from '../testing/commerce';
+
+/**
+ * The first screen in the HTML (docs/decisions/0014-first-load.md, The first screen in the HTML):
+ * the server renders the browser app's first screen with the caller's own API answers.
+ */
+
+/** The built index.html in miniature: an empty #root and the app's script. */
+const TEMPLATE = `<!doctype html>
+<html lang="en">
+  <head>
+    <title>Local Delivery Marketplace · Fast &amp; Reliable Delivery</title>
+    <meta name="marketplace-time-zone" content="America/Chicago" />
+  </head>
+  <body>
+    <div id="root"></div>
+    <script type="module" src="/assets/app.js"></script>
+  </body>
+</html>`;
+
+let t: TestApp;
+let webRoot: string;
+beforeAll(async () => {
+  webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'mkt-web-'));
+  fs.writeFileSync(path.join(webRoot, 'index.html'), TEMPLATE);
+  // The renderer the build makes of src/web/entry-server.tsx, here from its source.
+  const rendererSource = path.resolve(import.meta.dirname, '../../web/entry-server.tsx');
+  const firstScreen = (await import(rendererSource)) as FirstScreenRenderer;
+  t = await createTestApp({ webRoot, firstScreen });
+});
+afterAll(async () => {
+  await t.close();
+  fs.rmSync(webRoot, { recursive: true, force: true });
+});
+afterEach(() => {
+  expect(t.statuses.filter((s) => s >= 500)).toEqual([]);
+});
+
+/** What the page shows before any script runs: #root's markup, without the JSON of the answers. */
+function firstScreenOf(html: string): string {
+  const start = html.indexOf('<div id="root">');
+  const end = html.indexOf('<script type="application/json"');
+  expect(start, 'the page has #root').toBeGreaterThan(-1);
+  expect(end, 'the page carries its answers').toBeGreaterThan(start);
+  return html.slice(start, end);
+}
+
+/** The text a reader sees: tags and React's text separators removed, entities as written. */
+function visibleText(markup: string): string {
+  return markup
+    .replace(/<!-- -->/g, '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ');
+}
+
+/** The executable scripts of a page: only files, never inline code (the CSP allows 'self' only). */
+function inlineScripts(html: string): string[] {
+  return [...html.matchAll(/<script(?![^>]*\ssrc=)(?![^>]*type="application\/json")[^>]*>/g)].map(
+    (m) => m[0],
+  );
+}
+
+describe('the first screen in the HTML (docs/decisions/0014-first-load.md)', () => {
+  it("puts a product's title and price in the page before any script runs, escaped", async () => {
+    const seller = await signedInAs(t, 'seller', { firstName: 'Sam', lastName: 'Seller' });
+    const product = await createProduct(t, seller.id, {
+      name: 'Oak Table </script><script>alert(1)</script>',
+      price: '1250.00',
+      description: 'Solid oak & steel legs.',
+    });
+    const response = await t.app.inject({ method: 'GET', url: `/products/${product.id}` });
+    expect(response.statusCode).toBe(200);
+    const html = response.body;
+    const screen = visibleText(firstScreenOf(html));
+    expect(screen).toContain('Oak Table &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(screen).toContain('$1,250.00');
+    expect(screen).toContain('Solid oak &amp; steel legs.');
+    // Nothing the seller wrote can close the answers' element or run.
+    expect(html).not.toContain('<script>alert(1)');
+    expect(html.match(/<\/script>/g)?.length).toBe(html.match(/<script/g)?.length);
+    expect(inlineScripts(html)).toEqual([]);
+    // The answers are those the browser would have asked for, JSON it can read back.
+    const data = /<script type="application\/json" id="first-screen-data">([\s\S]*?)<\/script>/.exec(
+      html,
+    )?.[1];
+    const state = JSON.parse(data ?? 'null') as { queries: { queryKey: unknown[] }[] };
+    const keys = state.queries.map((query) => query.queryKey.join('/'));
+    expect(keys).toContain('/api/auth/user');
+    expect(keys.some((key) => key.includes(product.id))).toBe(true);
+    expect(response.headers['cache-control']).toBe('no-cache');
+  });
+
+  it("never shows a signed-in caller another user's data, and is kept by no shared cache", async () => {
+    const alice = await signedInAs(t, 'buyer', { firstName: 'Alicia', lastName: 'Alpha' });
+    const bob = await signedInAs(t, 'buyer', { firstName: 'Roberto', lastName: 'Bravo' });
+    const aliceAddress = await createAddress(t, alice.id);
+    await t.database.db
+      .update(addresses)
+      .set({ addressLine1: '77 Alicia Lane' })
+      .where(eq(addresses.id, aliceAddress.id));
+    const bobAddress = await createAddress(t, bob.id);
+    await t.database.db
+      .update(addresses)
+      .set({ addressLine1: '12 Roberto Road' })
+      .where(eq(addresses.id, bobAddress.id));
+
+    for (const url of ['/', '/checkout']) {
+      // Alice first, so that anything kept from her page would show in Bob's.
+      const aliceResponse = await t.app.inject({ method: 'GET', url, headers: { cookie: alice.cookie } });
+      expect(aliceResponse.body, url).toContain('Alicia');
+      const response = await t.app.inject({ method: 'GET', url, headers: { cookie: bob.cookie } });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['cache-control'], url).toBe('private, no-store');
+      expect(visibleText(firstScreenOf(response.body)), url).toContain('Roberto');
+      for (const secret of ['Alicia', 'Alpha', alice.email, alice.id, '77 Alicia Lane', aliceAddress.id]) {
+        expect(response.body, `${url} shows ${secret}`).not.toContain(secret);
+      }
+    }
+    const checkout = await t.app.inject({ method: 'GET', url: '/checkout', headers: { cookie: bob.cookie } });
+    expect(visibleText(firstScreenOf(checkout.body))).toContain('12 Roberto Road');
+
+    // A visitor's landing holds no user at all, and a signed-out cookie is a visitor.
+    for (const headers of [{}, { cookie: 'sid=forged' }]) {
+      const landing = await t.app.inject({ method: 'GET', url: '/', headers });
+      for (const secret of ['Alicia', 'Roberto', alice.email, bob.email])
+        expect(landing.body).not.toContain(secret);
+      expect(visibleText(firstScreenOf(landing.body))).toContain('Fast &amp; Reliable Delivery Marketplace');
+    }
+  });
+
+  it('works without JavaScript for a visitor: the landing and a product are there, with their links', async () => {
+    const seller = await signedInAs(t, 'seller', { firstName: 'Sam', lastName: 'Seller' });
+    const product = await createProduct(t, seller.id, { name: 'Walnut Stool', price: '89.00' });
+    // Made in the database directly, the product reaches kept catalog answers when the change
+    // notice arrives, a moment after the commit (docs/decisions/0015-catalog-and-checkout-throughput.md).
+    const landing = await vi.waitFor(
+      async () => {
+        const answer = await t.app.inject({ method: 'GET', url: '/' });
+        expect(answer.body).toContain(`href="/products/${product.id}"`);
+        return answer;
+      },
+      { timeout: 5_000, interval: 50 },
+    );
+    const landingScreen = firstScreenOf(landing.body);
+    expect(inlineScripts(landing.body)).toEqual([]);
+    expect(landingScreen).not.toContain('<template');
+    expect(landingScreen).toContain('href="/products"');
+    // The featured strip with its products, each a link to its page.
+    expect(landingScreen).toContain(`href="/products/${product.id}"`);
+    expect(visibleText(landingScreen)).toContain('Walnut Stool');
+
+    const page = await t.app.inject({ method: 'GET', url: `/products/${product.id}` });
+    const screen = visibleText(firstScreenOf(page.body));
+    expect(screen).toContain('Walnut Stool');
+    expect(screen).toContain('$89.00');
+    expect(screen).toContain('Sam');
+  });
+
+  it('leaves an unknown product and every other page to the browser, without an error', async () => {
+    const missing = await t.app.inject({
+      method: 'GET',
+      url: '/products/00000000-0000-4000-8000-000000000000',
+    });
+    expect(missing.statusCode).toBe(200);
+    // The product's answer (a 404) is left out: the browser asks again and shows "Product not found".
+    expect(missing.body).not.toContain('/api/products/00000000-0000-4000-8000-000000000000"');
+    for (const url of ['/products', '/support', '/buyer/orders']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).toContain('<div id="root"></div>');
+      expect(response.body, url).not.toContain('first-screen-data');
+    }
+  });
+});

@@ -1,0 +1,25 @@
+import { startTransition, useEffect, useState, useSyncExternalStore } from 'react';
+
+const subscribeToNothing = () => () => {};
+
+/**
+ * False while React hydrates the page the server rendered (and on the server itself), true soon
+ * after, and true at once for a component first rendered in the browser. What the server cannot
+ * know (local storage: the cart, the theme) or does not send (controls loaded after the first
+ * screen) is shown only once this is true, so hydration meets exactly the server's HTML
+ * (docs/decisions/0014-first-load.md, The first screen in the HTML). The switch after hydration is a
+ * transition: React renders it in small slices and keeps what is on screen while a control's code
+ * loads.
+ */
+export function useHasHydrated(): boolean {
+  const isBrowserRender = useSyncExternalStore(
+    subscribeToNothing,
+    () => true,
+    () => false,
+  );
+  const [hasHydrated, setHasHydrated] = useState(isBrowserRender);
+  useEffect(() => {
+    if (!hasHydrated) startTransition(() => setHasHydrated(true));
+  }, [hasHydrated]);
+  return hasHydrated;
+}
