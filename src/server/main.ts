@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import { ConfigError, loadConfig, type Config } from './config';
 import { DataDirLockedError, migrateDatabase, openDatabase, type Database } from './db/client';
-import { DEMO_PASSWORD, seedDemoData, seedEssentials } from './db/seed/demo';
-import { buildApp } from './app';
+import { pgliteDir } from './db/embedded-database';
+import { DEMO_PASSWORD, seedDemoData, seedEssentials, storeDemoPictures } from './db/seed/demo';
 import { resolveSessionSecret } from './secrets';
 import { createObjectStorage } from './adapters/storage/create-object-storage';
 
@@ -32,16 +32,6 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-/** The demo marketplace, its product pictures put in the store the server will read them from. */
-async function seedDemo(config: Config, database: Database, sessionSecret: string) {
-  const storage = await createObjectStorage(config, sessionSecret);
-  try {
-    return await seedDemoData(database.db, { storage });
-  } finally {
-    await storage.close();
-  }
-}
-
 async function start(): Promise<void> {
   const startedAt = performance.now();
   let config: Config;
@@ -52,17 +42,42 @@ async function start(): Promise<void> {
     throw error;
   }
 
+  const sessionSecret = resolveSessionSecret(config);
+  const newDataDir =
+    !config.databaseUrl && !fs.existsSync(path.join(pgliteDir(config.dataDir), 'PG_VERSION'));
+  // The database first: starting it is the longest step of a start, and everything below runs
+  // while it starts (docs/decisions/0016-embedded-database-process.md, Start-up).
+  const opening = openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.databaseUrl ? undefined : config.dataDir,
+    // Off the request thread (docs/decisions/0016-embedded-database-process.md).
+    embedded: config.embeddedDatabase,
+    // Without its database the server can answer nothing: it stops, and a supervisor restarts both.
+    onEmbeddedExit: (code, signal) =>
+      fail(`The embedded database process ended unexpectedly (${signal ?? `exit code ${code}`}).`),
+  });
+  // Production never seeds demo data unless asked (`npm run seed`); the embedded default does, into
+  // the store the server reads uploads from. A new data directory is seeded: its pictures go in the
+  // store meanwhile.
+  const demoStorage =
+    !config.databaseUrl && config.demoData ? await createObjectStorage(config, sessionSecret) : undefined;
+  const demoPictures = demoStorage && newDataDir ? storeDemoPictures(demoStorage) : undefined;
+  // The server's routes and plugins load meanwhile too, and the renderer of pages' first screens.
+  const appModule = import('./app');
+  const builtWebRoot = path.join(projectRoot(), 'dist/web');
+  const webRoot = fs.existsSync(path.join(builtWebRoot, 'index.html')) ? builtWebRoot : undefined;
+  const firstScreen = webRoot
+    ? appModule.then(({ loadBuiltRenderer }) => loadBuiltRenderer(webRoot))
+    : undefined;
+  // Each is awaited below; a failure surfaces there, not as an unhandled rejection before it.
+  opening.catch(() => undefined);
+  demoPictures?.catch(() => undefined);
+  appModule.catch(() => undefined);
+  firstScreen?.catch(() => undefined);
+
   let database: Database;
   try {
-    database = await openDatabase({
-      databaseUrl: config.databaseUrl,
-      dataDir: config.databaseUrl ? undefined : config.dataDir,
-      // Off the request thread (docs/decisions/0016-embedded-database-process.md).
-      embedded: config.embeddedDatabase,
-      // Without its database the server can answer nothing: it stops, and a supervisor restarts both.
-      onEmbeddedExit: (code, signal) =>
-        fail(`The embedded database process ended unexpectedly (${signal ?? `exit code ${code}`}).`),
-    });
+    database = await opening;
   } catch (error) {
     if (error instanceof DataDirLockedError) fail(error.message);
     fail(`Could not open the database: ${error instanceof Error ? error.message : String(error)}`);
@@ -70,18 +85,20 @@ async function start(): Promise<void> {
 
   try {
     await migrateDatabase(database);
-    const sessionSecret = resolveSessionSecret(config);
-    // Production never seeds demo data unless asked (`npm run seed`); the embedded default does.
-    const demo =
-      !config.databaseUrl && config.demoData ? await seedDemo(config, database, sessionSecret) : undefined;
+    const demo = demoStorage
+      ? await seedDemoData(database.db, { storage: demoStorage, pictures: demoPictures }).finally(() =>
+          demoStorage.close(),
+        )
+      : undefined;
     if (!demo) await seedEssentials(database.db);
 
-    const webRoot = path.join(projectRoot(), 'dist/web');
+    const { buildApp } = await appModule;
     const app = await buildApp({
       config,
       database,
       sessionSecret,
-      webRoot: fs.existsSync(path.join(webRoot, 'index.html')) ? webRoot : undefined,
+      webRoot,
+      firstScreen: await firstScreen,
       logger: { level: config.logLevel },
     });
 

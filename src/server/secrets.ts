@@ -10,12 +10,17 @@ import type { Config } from './config';
 export function resolveSessionSecret(config: Config): string {
   if (config.sessionSecret) return config.sessionSecret;
   const file = path.join(config.dataDir, 'session-secret');
-  if (fs.existsSync(file)) {
-    const existing = fs.readFileSync(file, 'utf8').trim();
-    if (existing.length >= 32) return existing;
-  }
+  const existing = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : undefined;
+  if (existing !== undefined && existing.length >= 32) return existing;
   fs.mkdirSync(config.dataDir, { recursive: true });
   const secret = crypto.randomBytes(48).toString('base64url');
-  fs.writeFileSync(file, secret, { mode: 0o600 });
+  try {
+    // Read before the data directory's lock is taken (src/server/main.ts): of two servers started
+    // at once on a new directory, the first to write wins and the other reads its secret.
+    fs.writeFileSync(file, secret, { mode: 0o600, flag: existing === undefined ? 'wx' : 'w' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return resolveSessionSecret(config);
+  }
   return secret;
 }

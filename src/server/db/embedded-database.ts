@@ -75,10 +75,10 @@ export function pgliteDir(dataDir: string): string {
 const SHARED_BUFFERS = '16MB';
 
 /**
- * A new, empty database cluster made by `npm run build:server` (scripts/build-server.mjs) with the
- * PGlite installed then, beside the built program: a new data directory starts from a copy of it in
- * well under a second, where PostgreSQL's initdb takes about 3 s
- * (docs/decisions/0016-embedded-database-process.md, Figures).
+ * A new database cluster with every migration applied, made by `npm run build:server`
+ * (scripts/build-server.mjs) with the PGlite installed then, beside the built program: a new data
+ * directory starts from a copy of it, where PostgreSQL's initdb takes about 3 s and the migrations
+ * about 0.5 s (docs/decisions/0016-embedded-database-process.md, Start-up).
  */
 const EMBEDDED_TEMPLATE_FILE = 'embedded-template.tar';
 

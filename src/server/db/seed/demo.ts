@@ -152,6 +152,38 @@ export interface SeedDemoOptions {
   storage: ObjectStorage;
   /** The clock; products are listed over the 60 days before it. */
   now?: Date;
+  /**
+   * The pictures, already being put in the store by `storeDemoPictures` while the database
+   * starts (src/server/main.ts); stored here when absent.
+   */
+  pictures?: Promise<DemoPictures>;
+}
+
+/** The demo marketplace's pictures, in the store, and the products they belong to. */
+export interface DemoPictures {
+  now: Date;
+  productPlan: ReturnType<typeof planDemoProducts>;
+  pictures: Awaited<ReturnType<typeof storeDemoImages>>;
+  driverPictures: Awaited<ReturnType<typeof storeDemoDriverImages>>;
+}
+
+/** Approved drivers have their vehicle and license images (docs/product-rules.md, Deliveries). */
+const APPROVED_DRIVERS = DEMO_ACCOUNTS.filter(
+  (account) => account.roles.includes('driver') && account.isVerified,
+);
+
+/**
+ * Puts the demo pictures in the store. It needs no database, so a first start runs it while the
+ * database starts (docs/decisions/0016-embedded-database-process.md, Start-up). Pictures first: a
+ * failure after it leaves unreferenced files at worst, never rows without files.
+ */
+export async function storeDemoPictures(storage: ObjectStorage, now = new Date()): Promise<DemoPictures> {
+  const productPlan = planDemoProducts(now);
+  const [pictures, driverPictures] = await Promise.all([
+    storeDemoImages(storage, productPlan),
+    storeDemoDriverImages(storage, APPROVED_DRIVERS.length),
+  ]);
+  return { now, productPlan, pictures, driverPictures };
 }
 
 /** Fills an empty database with the demo marketplace; does nothing when any user exists. */
@@ -162,17 +194,12 @@ export async function seedDemoData(
   await seedEssentials(db);
   const [row] = await db.select({ n: count() }).from(users);
   if ((row?.n ?? 0) > 0) return { seeded: false, accounts: DEMO_ACCOUNTS };
-  const now = options.now ?? new Date();
-  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const [passwordHash, { now, productPlan, pictures, driverPictures }] = await Promise.all([
+    hashPassword(DEMO_PASSWORD),
+    options.pictures ?? storeDemoPictures(options.storage, options.now),
+  ]);
   const geocoder = new ZipCentroidGeocoder();
-  // Pictures first: a failure below leaves unreferenced files at worst, never rows without files.
-  const productPlan = planDemoProducts(now);
-  const pictures = await storeDemoImages(options.storage, productPlan);
-  // Approved drivers have their vehicle and license images (docs/product-rules.md, Deliveries).
-  const approvedDrivers = DEMO_ACCOUNTS.filter(
-    (account) => account.roles.includes('driver') && account.isVerified,
-  );
-  const driverPictures = await storeDemoDriverImages(options.storage, approvedDrivers.length);
+  const approvedDrivers = APPROVED_DRIVERS;
   await db.transaction(async (tx) => {
     const idOfEmail = new Map<string, string>();
     for (const account of DEMO_ACCOUNTS) {
