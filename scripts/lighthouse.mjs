@@ -150,16 +150,23 @@ try {
     await target.prepare();
     const results = [];
     for (let run = 0; run < runs; run++) {
-      // A first visit: nothing cached, while the cookies and the cart stay.
-      await cdp.send('Network.clearBrowserCache');
-      const { lhr } = await lighthouse(`${server.url}${target.path}`, {
-        port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: ['performance', 'accessibility'],
-        disableStorageReset: true,
-      });
-      if (lhr.runtimeError) throw new Error(`${target.name}: ${lhr.runtimeError.message}`);
+      let lhr;
+      // Lighthouse sometimes fails to record Chromium's trace (NO_NAVSTART) and asks to be run
+      // again: a run is tried up to three times, and each retry is printed.
+      for (let attempt = 1; ; attempt++) {
+        // A first visit: nothing cached, while the cookies and the cart stay.
+        await cdp.send('Network.clearBrowserCache');
+        ({ lhr } = await lighthouse(`${server.url}${target.path}`, {
+          port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: ['performance', 'accessibility'],
+          disableStorageReset: true,
+        }));
+        if (!lhr.runtimeError) break;
+        if (attempt === 3) throw new Error(`${target.name}: ${lhr.runtimeError.message}`);
+        console.log(`${target.name}: run ${run + 1} failed (${lhr.runtimeError.code}); trying it again`);
+      }
       if (values.reports) {
         fs.mkdirSync(values.reports, { recursive: true });
         const file = `${target.name.replace(/\W+/g, '-').toLowerCase()}-${run + 1}.json`;
