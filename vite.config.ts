@@ -97,12 +97,16 @@ function leaveOutZodJsonSchema(): Plugin {
 
 // The browser app. `npm run dev` serves it with the API proxied to a running server.
 // `vite build --ssr entry-server.tsx` builds the server's renderer of the first screen into
-// dist/ssr (scripts/build-server.mjs; docs/decisions/0014-first-load.md): Node runs it, with the
-// packages from node_modules, so it is neither compressed nor grouped.
+// dist/ssr (scripts/build-server.mjs; docs/decisions/0014-first-load.md): Node runs it, so it is
+// neither compressed nor grouped.
 export default defineConfig(({ isSsrBuild }) => ({
   root: path.resolve(import.meta.dirname, 'src/web'),
   plugins: [react(), tailwindcss(), ...(isSsrBuild ? [] : [leaveOutZodJsonSchema(), compressBuiltFiles()])],
   resolve: { alias: { '@domain': path.resolve(import.meta.dirname, 'src/domain') } },
+  // The renderer's packages bundled into it, shaken to what the pages use: loaded from node_modules
+  // (all of lucide-react's icons, say) they held about 30 MB more in the server
+  // (docs/decisions/0016-embedded-database-process.md, Memory).
+  ssr: { noExternal: true },
   build: isSsrBuild
     ? { outDir: ssrOutDir, emptyOutDir: true, sourcemap: false, copyPublicDir: false }
     : {
