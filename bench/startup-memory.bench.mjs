@@ -226,6 +226,9 @@ async function mixedLoad(url, total) {
       const cookie = await signIn();
       const headers = { cookie };
       count((await request(`${url}/api/auth/user`, { headers })).status);
+      // Signed-in pages are rendered on the server for their caller, every time.
+      count((await request(`${url}/`, { headers })).status);
+      count((await request(`${url}/checkout`, { headers })).status);
       count((await request(`${url}/api/orders`, { headers })).status);
       count(
         (
@@ -421,7 +424,7 @@ const loadAfter = os
   .map((l) => l.toFixed(2))
   .join(' ');
 const row = (r) =>
-  `| ${r.name} | ${r.first.health} / ${r.first.home} | ${r.server.health} / ${r.server.home} | ${r.idle.rss} | ${r.loaded.rss} (${r.loaded.parts.join(' + ')}) | ${r.loaded.pss} | ${r.after.rss} | ${r.health.perSecond} | ${r.products.perSecond} | ${r.busy.p50} / ${r.busy.p99} (${r.busy.database}/s) |`;
+  `| ${r.name} | ${r.first.health} / ${r.first.home} | ${r.server.health} / ${r.server.home} | ${r.idle.rss} | ${r.loaded.rss} (${r.loaded.parts.join(' + ')}) | ${r.loaded.pss} | ${r.after.rss} / ${r.after.pss} | ${r.health.perSecond} | ${r.products.perSecond} | ${r.busy.p50} / ${r.busy.p99} (${r.busy.database}/s) |`;
 const report = [
   '# Start-up, memory and throughput of the embedded database',
   '',
@@ -432,9 +435,9 @@ const report = [
   )
     .map(([k, v]) => `${k}=${v}`)
     .join(' ')}), LOG_LEVEL=warn.`,
-  `Load: ${MIX} mixed requests (home page and its assets, product list, search, categories, product page and its API, sign-in, current user, orders, address validation), then ${REQUESTS} requests of /api/health and of /api/products from ${CONCURRENCY} clients after a warm-up; then for ${BUSY_SECONDS} s, 8 signed-in clients asking for the distance list with a search (uncached database work) while 4 fetch a static asset.`,
+  `Load: ${MIX} mixed requests (home page and its assets, product list, search, categories, product page and its API, sign-in, current user, home and checkout pages signed in, orders, address validation), then ${REQUESTS} requests of /api/health and of /api/products from ${CONCURRENCY} clients after a warm-up; then for ${BUSY_SECONDS} s, 8 signed-in clients asking for the distance list with a search (uncached database work) while 4 fetch a static asset.`,
   '',
-  '| database | first start, seeds: first 200 ms (health / home) | seeded start: first 200 ms (health / home) | RSS idle MB | RSS after mixed load MB (server + database process) | PSS after mixed load MB | RSS at the end MB | /api/health req/s | /api/products req/s | static asset ms p50 / p99 while the database works (distance lists/s) |',
+  '| database | first start, seeds: first 200 ms (health / home) | seeded start: first 200 ms (health / home) | RSS idle MB | RSS after mixed load MB (server + database process) | PSS after mixed load MB | RSS / PSS at the end MB | /api/health req/s | /api/products req/s | static asset ms p50 / p99 while the database works (distance lists/s) |',
   '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   ...results.map(row),
   '',

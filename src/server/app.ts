@@ -39,7 +39,7 @@ import {
 } from './platform/index-html';
 import { registerSessions } from './platform/sessions';
 import { LiveEventHub } from './platform/live-event-hub';
-import { PublicAnswerCache, registerPublicCache } from './platform/public-cache';
+import { PublicAnswerCache, isNotModified, registerPublicCache } from './platform/public-cache';
 import { registerAddressRoutes } from './modules/addresses/addresses.routes';
 import { registerAdminRoutes } from './modules/admin/admin.routes';
 import { registerAuthRoutes } from './modules/auth/auth.routes';
@@ -310,7 +310,7 @@ async function productPageMeta(
 async function serveWebApp(
   app: App,
   webRoot: string,
-  ctx: Pick<AppContext, 'db' | 'config'>,
+  ctx: Pick<AppContext, 'db' | 'config' | 'catalogCache'>,
   firstScreen?: FirstScreenRenderer,
 ): Promise<void> {
   const indexPath = path.join(webRoot, 'index.html');
@@ -319,14 +319,36 @@ async function serveWebApp(
   const template = fs.readFileSync(indexPath, 'utf8');
   const plainIndex = renderIndexHtml(template, { timeZone: ctx.config.marketplaceTz });
   const renderer = firstScreen ?? (await loadBuiltRenderer(webRoot));
-  const sendPage = async (request: FastifyRequest, reply: FastifyReply, html: string, urlPath: string) => {
-    const screen = renderer ? await renderFirstScreenOf(app, renderer, request, urlPath, ctx) : undefined;
-    if (!screen) return sendIndex(reply, html);
-    // The page holds the caller's own data when signed in: never kept by a shared cache.
-    return reply
-      .header('cache-control', request.headers.cookie ? 'private, no-store' : 'no-cache')
-      .type('text/html; charset=utf-8')
-      .send(withFirstScreen(html, screen, { preload: html === plainIndex }));
+  /** index.html filled in for this address: a product's page has its own title and preview. */
+  const indexFor = async (request: FastifyRequest, urlPath: string) => {
+    const meta = await productPageMeta(request, urlPath, ctx);
+    return meta ? renderIndexHtml(template, { timeZone: ctx.config.marketplaceTz, meta }) : plainIndex;
+  };
+  /** The page with its first screen; keepable when any visitor would be sent the same bytes. */
+  const renderPage = async (request: FastifyRequest, urlPath: string, rendering: FirstScreenRenderer) => {
+    const html = await indexFor(request, urlPath);
+    const screen = await renderFirstScreenOf(app, rendering, request, urlPath, ctx);
+    if (!screen) return { body: Buffer.from(html), keepable: false };
+    const page = withFirstScreen(html, screen.markup, { preload: html === plainIndex });
+    return { body: Buffer.from(page), keepable: screen.sameForEveryVisitor };
+  };
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply, urlPath: string) => {
+    if (!renderer || !FIRST_SCREEN_PAGES.some((page) => page.test(urlPath))) {
+      return sendIndex(reply, await indexFor(request, urlPath));
+    }
+    reply.type('text/html; charset=utf-8');
+    // The page holds the caller's own data when signed in: never kept, here or by a shared cache.
+    if (request.headers.cookie !== undefined) {
+      const { body } = await renderPage(request, urlPath, renderer);
+      return reply.header('cache-control', 'private, no-store').send(body);
+    }
+    // A visitor's page is made of public catalog answers only: kept with them, and dropped with them
+    // when the catalog changes (docs/decisions/0014-first-load.md, The first screen in the HTML).
+    const key = `page ${request.protocol}://${request.host}${request.url}`;
+    const page = await ctx.catalogCache.answerIfKeepable(key, () => renderPage(request, urlPath, renderer));
+    void reply.header('cache-control', 'no-cache').header('etag', page.etag);
+    if (isNotModified(request.headers['if-none-match'], page.etag)) return reply.code(304).send();
+    return reply.send(page.body);
   };
   await app.register(fastifyStatic, {
     root: webRoot,
@@ -344,7 +366,7 @@ async function serveWebApp(
   });
   const sendIndex = (reply: FastifyReply, html = plainIndex) =>
     reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
-  app.get('/', { schema: { hide: true } }, (request, reply) => sendPage(request, reply, plainIndex, '/'));
+  app.get('/', { schema: { hide: true } }, (request, reply) => sendPage(request, reply, '/'));
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     const urlPath = decodeURIComponent(request.url.split('?')[0] ?? '/');
     if (urlPath.startsWith('/api/')) {
@@ -364,13 +386,7 @@ async function serveWebApp(
     if (/\.[a-z0-9]+$/i.test(urlPath)) {
       return reply.status(404).send({ message: 'Not found', code: 'not_found', requestId: request.id });
     }
-    const meta = await productPageMeta(request, urlPath, ctx);
-    return sendPage(
-      request,
-      reply,
-      meta ? renderIndexHtml(template, { timeZone: ctx.config.marketplaceTz, meta }) : plainIndex,
-      urlPath,
-    );
+    return sendPage(request, reply, urlPath);
   });
 }
 
@@ -408,7 +424,7 @@ export async function loadBuiltRenderer(webRoot: string): Promise<FirstScreenRen
  * The page's first screen as this caller sees it: the renderer's API calls go through this server's
  * own routes with the caller's headers and address (app.inject), so permissions, private data and
  * rate limits are exactly those of the caller's own calls. Undefined, and the page is rendered in
- * the browser, when it is not one of those pages or the render fails.
+ * the browser, when the render fails.
  */
 async function renderFirstScreenOf(
   app: App,
@@ -416,16 +432,18 @@ async function renderFirstScreenOf(
   request: FastifyRequest,
   urlPath: string,
   { config }: Pick<AppContext, 'config'>,
-): Promise<FirstScreenMarkup | undefined> {
-  if (!FIRST_SCREEN_PAGES.some((page) => page.test(urlPath))) return undefined;
+): Promise<{ markup: FirstScreenMarkup; sameForEveryVisitor: boolean } | undefined> {
   const headers: Record<string, string> = {};
   for (const name of FORWARDED_HEADERS) {
     const value = request.headers[name];
     if (typeof value === 'string') headers[name] = value;
   }
   const query = request.url.indexOf('?');
+  // A call refused for this caller's rate or failed on the server leaves its part loading: such a
+  // page is sent but not kept for other visitors.
+  let sameForEveryVisitor = true;
   try {
-    return await renderer.renderFirstScreen({
+    const markup = await renderer.renderFirstScreen({
       path: urlPath,
       search: query === -1 ? '' : request.url.slice(query + 1),
       timeZone: config.marketplaceTz,
@@ -436,12 +454,14 @@ async function renderFirstScreenOf(
           headers,
           remoteAddress: request.socket.remoteAddress ?? request.ip,
         });
+        if (answer.statusCode === 429 || answer.statusCode >= 500) sameForEveryVisitor = false;
         const contentType = answer.headers['content-type'];
         const answerHeaders: Record<string, string> = {};
         if (typeof contentType === 'string') answerHeaders['content-type'] = contentType;
         return { status: answer.statusCode, headers: answerHeaders, body: answer.body };
       },
     });
+    return { markup, sameForEveryVisitor };
   } catch (error) {
     request.log.warn({ err: error, url: urlPath }, 'the first screen was not rendered on the server');
     return undefined;

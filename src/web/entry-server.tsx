@@ -7,11 +7,14 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
-import { dehydrate, type QueryClient } from '@tanstack/react-query';
+import { dehydrate, skipToken, type Query, type QueryClient } from '@tanstack/react-query';
 import { App } from './app/app';
+import { productQueryOptions } from './features/catalog/api/get-product';
+import { productImagesQueryOptions } from './features/catalog/api/get-product-images';
 import { routeApiCallsThrough } from './lib/api-client';
 import { setMarketplaceTimeZone } from './lib/format';
 import { createQueryClient } from './lib/query-client';
+import { currentUserQueryOptions } from './lib/use-auth';
 
 /** One API answer, as the server's own routes gave it to the caller. */
 export interface ApiAnswer {
@@ -44,8 +47,39 @@ type Fetch = (url: string, init: RequestInit) => Promise<Response>;
 const fetchOfThisRender = new AsyncLocalStorage<Fetch>();
 routeApiCallsThrough(() => fetchOfThisRender.getStore());
 
-/** Renders in rounds: the user, then the page's queries, then those that depend on them. */
+/** Renders in rounds: the page's queries, then those that depend on them. */
 const MAX_ROUNDS = 4;
+const PRODUCT_PAGE = /^\/products\/([^/]+)\/?$/;
+
+/**
+ * What a page is known to ask for at once, asked before its first render: each render it saves is
+ * a whole pass over the page. Every page asks who the caller is; a product page, for its product.
+ */
+function knownQueriesOf(path: string): ((client: QueryClient) => Promise<void>)[] {
+  const product = PRODUCT_PAGE.exec(path)?.[1];
+  return [
+    (client) => client.prefetchQuery(currentUserQueryOptions),
+    ...(product
+      ? [
+          (client: QueryClient) => client.prefetchQuery(productQueryOptions(product)),
+          (client: QueryClient) => client.prefetchQuery(productImagesQueryOptions(product)),
+        ]
+      : []),
+  ];
+}
+
+/**
+ * Whether the component that asked for the query enabled it: one it has not (a quote of an empty
+ * cart) is not asked for, as the browser would not. Its key changes when it is enabled.
+ */
+function isEnabled(query: Query): boolean {
+  const { enabled, queryFn } = query.options as {
+    enabled?: boolean | ((query: Query) => boolean);
+  } & Query['options'];
+  if (queryFn === skipToken) return false;
+  return typeof enabled === 'function' ? enabled(query) : enabled !== false;
+}
+
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
 /** Reads only: a render never writes (a quote, though a read, is a POST and is left to the browser). */
@@ -108,19 +142,30 @@ export async function renderFirstScreen(request: FirstScreenRequest): Promise<Fi
   const fetchApi = fetchThrough(request.get);
   const asked = new Set<string>();
   const signal = AbortSignal.timeout(request.timeoutMs ?? 5000);
+  const dropFailed = () => {
+    for (const query of cache.getAll()) if (query.state.status === 'error') cache.remove(query);
+  };
   try {
+    await fetchOfThisRender.run(fetchApi, () =>
+      Promise.all(knownQueriesOf(request.path).map((ask) => ask(client))),
+    );
+    signal.throwIfAborted();
+    for (const query of cache.getAll()) asked.add(query.queryHash);
+    dropFailed();
     let html = await renderOnce(client, request, signal);
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const unasked = cache
         .getAll()
-        .filter((query) => query.state.status === 'pending' && !asked.has(query.queryHash));
+        .filter(
+          (query) => query.state.status === 'pending' && isEnabled(query) && !asked.has(query.queryHash),
+        );
       if (unasked.length === 0) break;
       for (const query of unasked) asked.add(query.queryHash);
       await fetchOfThisRender.run(fetchApi, () =>
         Promise.all(unasked.map((query) => query.fetch().catch(() => undefined))),
       );
       signal.throwIfAborted();
-      for (const query of cache.getAll()) if (query.state.status === 'error') cache.remove(query);
+      dropFailed();
       html = await renderOnce(client, request, signal);
     }
     return { html, data: scriptSafeJson(dehydrate(client)) };

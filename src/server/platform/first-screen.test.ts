@@ -28,12 +28,20 @@ const TEMPLATE = `<!doctype html>
 
 let t: TestApp;
 let webRoot: string;
+/** The paths the renderer was asked to render, in order. */
+const rendered: string[] = [];
 beforeAll(async () => {
   webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'mkt-web-'));
   fs.writeFileSync(path.join(webRoot, 'index.html'), TEMPLATE);
   // The renderer the build makes of src/web/entry-server.tsx, here from its source.
   const rendererSource = path.resolve(import.meta.dirname, '../../web/entry-server.tsx');
-  const firstScreen = (await import(rendererSource)) as FirstScreenRenderer;
+  const renderer = (await import(rendererSource)) as FirstScreenRenderer;
+  const firstScreen: FirstScreenRenderer = {
+    renderFirstScreen: (request) => {
+      rendered.push(request.path);
+      return renderer.renderFirstScreen(request);
+    },
+  };
   t = await createTestApp({ webRoot, firstScreen });
 });
 afterAll(async () => {
@@ -162,6 +170,50 @@ describe('the first screen in the HTML (docs/decisions/0014-first-load.md)', () 
     expect(screen).toContain('Walnut Stool');
     expect(screen).toContain('$89.00');
     expect(screen).toContain('Sam');
+  });
+
+  it("renders a visitor's page once for every visitor, and again as soon as its seller changes it", async () => {
+    const seller = await signedInAs(t, 'seller', { firstName: 'Sam', lastName: 'Seller' });
+    const product = await createProduct(t, seller.id, { name: 'Cherry Shelf', price: '39.00' });
+    const url = `/products/${product.id}`;
+    const setPrice = async (price: string) => {
+      // A write answered by the server returns once its change notice is heard: no page from before
+      // it is kept after it.
+      const response = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/products/${product.id}`,
+        headers: { cookie: seller.cookie },
+        payload: { price },
+      });
+      expect(response.statusCode).toBe(200);
+    };
+    await setPrice('40.00');
+    const first = await t.app.inject({ method: 'GET', url });
+    expect(visibleText(firstScreenOf(first.body))).toContain('$40.00');
+    const rendersSoFar = rendered.length;
+
+    // The next visitors are sent the same bytes without a render, and a browser holding them a 304.
+    const again = await t.app.inject({ method: 'GET', url, headers: { 'x-forwarded-for': '10.9.8.7' } });
+    expect(again.body).toBe(first.body);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    const held = await t.app.inject({
+      method: 'GET',
+      url,
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
+    expect(held.statusCode).toBe(304);
+    expect(rendered.length).toBe(rendersSoFar);
+
+    // A signed-in caller's page is their own, rendered for them.
+    const buyer = await signedInAs(t, 'buyer', { firstName: 'Petra', lastName: 'Pine' });
+    const own = await t.app.inject({ method: 'GET', url, headers: { cookie: buyer.cookie } });
+    expect(own.headers.etag).toBeUndefined();
+    expect(rendered.length).toBe(rendersSoFar + 1);
+
+    await setPrice('45.00');
+    const after = await t.app.inject({ method: 'GET', url });
+    expect(visibleText(firstScreenOf(after.body))).toContain('$45.00');
+    expect(after.headers.etag).not.toBe(first.headers.etag);
   });
 
   it('leaves an unknown product and every other page to the browser, without an error', async () => {

@@ -12,6 +12,12 @@ import { compress } from './compression';
 export const CATALOG_CHANNEL = 'catalog_changed';
 const BARRIER_PREFIX = 'barrier:';
 
+/** What a build made, and whether it may be kept for the next callers. */
+export interface Built {
+  readonly body: Buffer;
+  readonly keepable: boolean;
+}
+
 /** A finished answer: the very bytes sent, and their strong validator. */
 export interface CachedAnswer {
   readonly body: Buffer;
@@ -74,8 +80,9 @@ export function isNotModified(ifNoneMatch: string | undefined, etag: string): bo
 }
 
 /**
- * Finished answers of public catalog calls, kept in memory by their full key
- * (docs/decisions/0015-catalog-and-checkout-throughput.md). Correctness before speed:
+ * Finished answers of public catalog calls, and visitors' pages made of them, kept in memory by
+ * their full key (docs/decisions/0015-catalog-and-checkout-throughput.md; pages:
+ * docs/decisions/0014-first-load.md, The first screen in the HTML). Correctness before speed:
  * - every change to what the answers show is heard through NOTIFY from the database's triggers,
  *   on every instance, and drops every answer (a generation number stops an answer computed before
  *   the notice from being stored after it);
@@ -87,7 +94,10 @@ export class PublicAnswerCache {
   private readonly entries = new Map<string, Entry>();
   /** Request lines with replays, to the answer they lead to. */
   private readonly replayUrls = new Map<string, Entry>();
-  private readonly building = new Map<string, { generation: number; answer: Promise<CachedAnswer> }>();
+  private readonly building = new Map<
+    string,
+    { generation: number; answer: Promise<{ answer: CachedAnswer; keepable: boolean }> }
+  >();
   private readonly barriers = new Map<string, () => void>();
   private bytes = 0;
   private generation = 0;
@@ -149,19 +159,29 @@ export class PublicAnswerCache {
    * same key while it is built share one build.
    */
   async answer(key: string, build: () => Promise<Buffer>): Promise<CachedAnswer> {
-    if (!this.isActive) return finish(await build());
+    return this.answerIfKeepable(key, async () => ({ body: await build(), keepable: true }));
+  }
+
+  /**
+   * As `answer`, for a build that may find that what it made is not for the next callers (a page
+   * rendered while one of its API calls failed): that answer goes to the callers who shared the
+   * build and is not kept.
+   */
+  async answerIfKeepable(key: string, build: () => Promise<Built>): Promise<CachedAnswer> {
+    if (!this.isActive) return finish((await build()).body);
     const kept = this.entries.get(key);
     if (kept && this.options.now() - kept.storedAt < this.options.ttlMs) return kept;
     if (kept) this.forget(key, kept);
     const generation = this.generation;
     const running = this.building.get(key);
-    if (running && running.generation === generation) return running.answer;
+    if (running && running.generation === generation) return (await running.answer).answer;
     this.pending++;
-    const answer = build().then(finish);
+    const answer = build().then(({ body, keepable }) => ({ answer: finish(body), keepable }));
     this.building.set(key, { generation, answer });
     try {
       const done = await answer;
-      return generation === this.generation ? (this.keep(key, done) ?? done) : done;
+      if (!done.keepable || generation !== this.generation) return done.answer;
+      return this.keep(key, done.answer) ?? done.answer;
     } finally {
       this.pending--;
       if (this.building.get(key)?.answer === answer) this.building.delete(key);
