@@ -8,6 +8,7 @@
 //
 // Everything runs on 127.0.0.1 and stops by itself; PostgreSQL gets a database of its own, dropped
 // at the end. Results: bench/results/catalog.md (and printed).
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs';
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -500,8 +501,9 @@ async function benchDatabase(kind) {
     `[${kind}] filled in ${(prepared.fillMs / 1000).toFixed(1)} s (${prepared.version}); starting the server…`,
   );
   const server = await startProcess(
-    [...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []), SERVER],
+    [...SERVER_NODE_FLAGS, ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []), SERVER],
     {
+      ...SERVER_ENV,
       PATH: process.env.PATH,
       NODE_ENV: 'production',
       // The bench takes no payments; production refuses the test provider unless told (docs/operations.md).
@@ -620,7 +622,7 @@ function report(runs, started, startLoad) {
     `  and ${PROCESS_WARMUP} requests of the first call to each server before anything is measured;`,
     '  pages of 48 products (the default). CPU per request: user and system time of the server process',
     "  (with the embedded database's process, its child) and of the load generator over the measured requests.",
-    '- Server: the built app (`dist/server/main.js`, NODE_ENV=production, LOG_LEVEL=warn) on 127.0.0.1;',
+    `- Server: the built app (\`node ${SERVER_NODE_FLAGS.join(' ')} dist/server/main.js\` as \`npm start\` runs it, NODE_ENV=production, LOG_LEVEL=warn) on 127.0.0.1;`,
     '  the bare server answers the very bytes the app sent, captured once per call, with no other work.',
     '- The app keeps finished public answers until the catalog changes',
     '  (docs/decisions/0015-catalog-and-checkout-throughput.md): a repeated call is served from memory.',

@@ -12,6 +12,7 @@
 // Sessions are written straight into the database with cookies signed by the server's secret, so
 // no password hashing happens in the measured window. Everything runs on 127.0.0.1 and stops by
 // itself. Results: bench/results/checkout.md (and printed).
+import { SERVER_ENV, SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs';
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -201,6 +202,7 @@ async function withDatabase(kind, prepared, dataDir, use) {
 
 function startServer(env) {
   const flags = [
+    ...SERVER_NODE_FLAGS,
     ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
     ...(COUNT_STATEMENTS ? ['--import', path.join(ROOT, 'bench/count-statements.mjs')] : []),
   ];
@@ -494,6 +496,7 @@ async function benchDatabase(kind) {
   const prepared = kind === 'postgres' ? await preparePostgres(buyers) : await preparePglite(dataDir, buyers);
   const countsFile = path.join(dataDir, 'statement-counts.json');
   const server = await startServer({
+    ...SERVER_ENV,
     PATH: process.env.PATH,
     NODE_ENV: 'production',
     SESSION_SECRET: secret,
@@ -568,7 +571,7 @@ function report(runs, started, startLoad) {
     `  of 8 buyers warming up): quote, start the payment, pay with the test card 4242 4242 4242 4242; 1 or 2 units,`,
     `  ${HOT_SHARE * 100}% of checkouts on ${HOT_PRODUCTS} hot products of ${HOT_STOCK} units, the rest on ${COLD_PRODUCTS} cold ones of ${COLD_STOCK};`,
     `  delivery to the buyer's primary address. Sessions are written to the database beforehand (no password hashing).`,
-    '- Server: the built app (`dist/server/main.js`, NODE_ENV=production, ALLOW_TEST_PAYMENTS=true, LOG_LEVEL=warn).',
+    `- Server: the built app (\`node ${SERVER_NODE_FLAGS.join(' ')} dist/server/main.js\` as \`npm start\` runs it, NODE_ENV=production, ALLOW_TEST_PAYMENTS=true, LOG_LEVEL=warn).`,
     '- Books, read from the database after the run: oversold products (stock below zero, or stock + units',
     '  in orders ≠ the starting stock), succeeded payments without orders and not refunded (lost orders).',
     '',
