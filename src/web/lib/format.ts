@@ -23,6 +23,8 @@ let cachedTimeZone: string | undefined;
 
 /** On the server, which has no index.html to read: the zone it writes there (MARKETPLACE_TZ). */
 export function setMarketplaceTimeZone(timeZone: string): void {
+  // Called for every page rendered: checking a zone builds an Intl formatter, so only a new one is.
+  if (timeZone === cachedTimeZone) return;
   cachedTimeZone = isKnownTimeZone(timeZone) ? timeZone : DEFAULT_MARKETPLACE_TIME_ZONE;
 }
 
