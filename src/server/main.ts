@@ -2,11 +2,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import { ConfigError, loadConfig, type Config } from './config';
-import { DataDirLockedError, migrateDatabase, openDatabase, type Database } from './db/client';
-import { pgliteDir } from './db/embedded-database';
-import { DEMO_PASSWORD, seedDemoData, seedEssentials, storeDemoPictures } from './db/seed/demo';
+import type { Database } from './db/client';
+import {
+  DataDirLockedError,
+  pgliteDir,
+  startEmbeddedProcess,
+  type EmbeddedProcess,
+} from './db/embedded-database';
 import { resolveSessionSecret } from './secrets';
-import { createObjectStorage } from './adapters/storage/create-object-storage';
 
 function projectRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
@@ -46,24 +49,42 @@ async function start(): Promise<void> {
   const newDataDir =
     !config.databaseUrl && !fs.existsSync(path.join(pgliteDir(config.dataDir), 'PG_VERSION'));
   // The database first: starting it is the longest step of a start, and everything below runs
-  // while it starts (docs/decisions/0016-embedded-database-process.md, Start-up).
+  // while it starts, even the loading of the server's modules, which this file imports only now
+  // (docs/decisions/0016-embedded-database-process.md, Start-up).
+  let embeddedProcess: EmbeddedProcess | undefined;
+  if (!config.databaseUrl && config.embeddedDatabase === 'process') {
+    try {
+      embeddedProcess = startEmbeddedProcess(config.dataDir);
+    } catch (error) {
+      fail(`Could not open the database: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  // The server's routes and plugins load meanwhile too, and the renderer of pages' first screens.
+  const appModule = import('./app');
+  const [
+    { migrateDatabase, openDatabase },
+    { DEMO_PASSWORD, prepareDemoData, seedDemoData, seedEssentials },
+  ] = await Promise.all([import('./db/client'), import('./db/seed/demo')]);
   const opening = openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.databaseUrl ? undefined : config.dataDir,
     // Off the request thread (docs/decisions/0016-embedded-database-process.md).
     embedded: config.embeddedDatabase,
+    embeddedProcess,
     // Without its database the server can answer nothing: it stops, and a supervisor restarts both.
     onEmbeddedExit: (code, signal) =>
       fail(`The embedded database process ended unexpectedly (${signal ?? `exit code ${code}`}).`),
   });
   // Production never seeds demo data unless asked (`npm run seed`); the embedded default does, into
   // the store the server reads uploads from. A new data directory is seeded: its pictures go in the
-  // store meanwhile.
+  // store meanwhile, its password is hashed and its addresses located.
   const demoStorage =
-    !config.databaseUrl && config.demoData ? await createObjectStorage(config, sessionSecret) : undefined;
-  const demoPictures = demoStorage && newDataDir ? storeDemoPictures(demoStorage) : undefined;
-  // The server's routes and plugins load meanwhile too, and the renderer of pages' first screens.
-  const appModule = import('./app');
+    !config.databaseUrl && config.demoData
+      ? await import('./adapters/storage/create-object-storage').then(({ createObjectStorage }) =>
+          createObjectStorage(config, sessionSecret),
+        )
+      : undefined;
+  const demoPrepared = demoStorage && newDataDir ? prepareDemoData(demoStorage) : undefined;
   const builtWebRoot = path.join(projectRoot(), 'dist/web');
   const webRoot = fs.existsSync(path.join(builtWebRoot, 'index.html')) ? builtWebRoot : undefined;
   const firstScreen = webRoot
@@ -71,7 +92,7 @@ async function start(): Promise<void> {
     : undefined;
   // Each is awaited below; a failure surfaces there, not as an unhandled rejection before it.
   opening.catch(() => undefined);
-  demoPictures?.catch(() => undefined);
+  demoPrepared?.catch(() => undefined);
   appModule.catch(() => undefined);
   firstScreen?.catch(() => undefined);
 
@@ -86,7 +107,7 @@ async function start(): Promise<void> {
   try {
     await migrateDatabase(database);
     const demo = demoStorage
-      ? await seedDemoData(database.db, { storage: demoStorage, pictures: demoPictures }).finally(() =>
+      ? await seedDemoData(database.db, { storage: demoStorage, prepared: demoPrepared }).finally(() =>
           demoStorage.close(),
         )
       : undefined;

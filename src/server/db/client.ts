@@ -1,4 +1,3 @@
-import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +14,8 @@ import {
   EMBEDDED_SOCKET_PORT,
   lockDataDir,
   pgliteDir,
-  type EmbeddedProcessMessage,
+  startEmbeddedProcess,
+  type EmbeddedProcess,
   type EmbeddedServerMessage,
 } from './embedded-database';
 
@@ -81,6 +81,11 @@ export interface OpenOptions {
   embedded?: 'process' | 'in-process';
   /** The built embedded database program; dist/server/embedded-db.js beside the built server by default. */
   embeddedProgram?: string;
+  /**
+   * The embedded database process when the caller has started it already (`startEmbeddedProcess`,
+   * on the same `dataDir`): the server starts it before loading its modules.
+   */
+  embeddedProcess?: EmbeddedProcess;
   /** Called when the embedded database process ends without being asked to. */
   onEmbeddedExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
   /** Where errors of idle PostgreSQL connections go; standard error by default. */
@@ -154,62 +159,25 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   }
 }
 
-/** The embedded database program built beside this file (dist/server/). */
-function builtEmbeddedProgram(): string {
-  return path.join(path.dirname(fileURLToPath(import.meta.url)), 'embedded-db.js');
-}
-
 /** How long the embedded database process may take to close PGlite before it is killed. */
 const EMBEDDED_CLOSE_TIMEOUT_MS = 8_000;
 
 /**
- * Starts the embedded database process on `dataDir` and speaks to it with the pg driver
- * (docs/decisions/0016-embedded-database-process.md). The pool holds one connection, as PGlite
- * is one backend: queries queue, and a transaction has the database to itself until it ends, as
- * when PGlite runs in this process.
+ * Starts the embedded database process on `dataDir`, unless the caller has, and speaks to it with
+ * the pg driver (docs/decisions/0016-embedded-database-process.md). The pool holds one connection,
+ * as PGlite is one backend: queries queue, and a transaction has the database to itself until it
+ * ends, as when PGlite runs in this process.
  */
 async function openEmbeddedProcess(dataDir: string, options: OpenOptions): Promise<Database> {
-  const program = options.embeddedProgram ?? builtEmbeddedProgram();
-  if (!fs.existsSync(program))
-    throw new Error(`The embedded database program ${program} is missing; build the server first`);
-  const child = fork(program, [dataDir], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    // Not the server's own flags (a profiler, a debugger port). Its JavaScript makes little garbage:
-    // a small young generation; one V8 helper thread instead of four (fewer compiler threads, each
-    // with its own memory) (docs/decisions/0016-embedded-database-process.md, Memory).
-    execArgv: ['--enable-source-maps', '--max-semi-space-size=1', '--v8-pool-size=1'],
-    // V8 compiles PGlite's WebAssembly function by function as queries first need them; with
-    // glibc's defaults its compilers' freed memory stays resident (about 60 MB). Large blocks
-    // taken straight from the kernel go back to it when freed, and two malloc arenas at most.
-    env: { ...process.env, MALLOC_MMAP_THRESHOLD_: '32768', MALLOC_ARENA_MAX: '2' },
-  });
-  let closing = false;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const socketDir = await new Promise<string>((resolve, reject) => {
-    const onMessage = (message: EmbeddedProcessMessage) => {
-      if (message.type === 'ready') resolve(message.socketDir);
-      else if (message.type === 'failed')
-        reject(
-          message.locked
-            ? new DataDirLockedError(message.locked.dir, message.locked.pid)
-            : new Error(message.message),
-        );
-    };
-    child.on('message', onMessage);
-    child.once('error', reject);
-    child.once('exit', (code, signal) =>
-      reject(
-        new Error(
-          `The embedded database process ended before it was ready (${signal ?? `exit code ${code}`})`,
-        ),
-      ),
+  const { child, ready, exited } =
+    options.embeddedProcess ?? startEmbeddedProcess(dataDir, options.embeddedProgram);
+  const socketDir = await ready;
+  // Started early by the caller, it may have ended before this listens for its end.
+  if (child.exitCode !== null || child.signalCode !== null)
+    throw new Error(
+      `The embedded database process ended unexpectedly (${child.signalCode ?? `exit code ${child.exitCode}`})`,
     );
-  }).catch(async (error: unknown) => {
-    closing = true;
-    // The lock is free again only once the process has gone (one that never started has no exit).
-    if (child.pid !== undefined) await exited;
-    throw error;
-  });
+  let closing = false;
   child.on('exit', (code, signal) => {
     if (closing) return;
     (options.onEmbeddedExit ?? reportEmbeddedExit)(code, signal);

@@ -214,17 +214,27 @@ describe.runIf(TEST_DB_KIND === 'pglite')('the embedded database in its own proc
 
   it('closes cleanly: the process ends, the lock and the socket go, and the data is there next time', async () => {
     const dir = dataDir();
-    const sockets = () => new Set(fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('mkt-db-')));
-    const before = sockets();
-    const database = await open(dir);
+    // The process makes its socket's directory in its own TMPDIR: one of this test's, which no
+    // other test file running meanwhile writes into.
+    const socketRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'mkt-socket-root-'));
+    const tmpdir = process.env.TMPDIR;
+    process.env.TMPDIR = socketRoot;
+    let database: Awaited<ReturnType<typeof open>>;
+    try {
+      database = await open(dir);
+    } finally {
+      if (tmpdir === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmpdir;
+    }
     const owner = lockOwner(dir) ?? 0;
-    const socketDirs = [...sockets()].filter((name) => !before.has(name));
+    const socketDirs = fs.readdirSync(socketRoot).filter((name) => name.startsWith('mkt-db-'));
     expect(socketDirs).toHaveLength(1);
     await database.db.insert(categories).values({ name: 'Kept' });
     await database.close();
     expect(isAlive(owner)).toBe(false);
     expect(lockOwner(dir)).toBeUndefined();
-    expect(fs.existsSync(path.join(os.tmpdir(), socketDirs[0] ?? ''))).toBe(false);
+    expect(fs.existsSync(path.join(socketRoot, socketDirs[0] ?? ''))).toBe(false);
+    fs.rmSync(socketRoot, { recursive: true, force: true });
 
     const again = await open(dir);
     try {

@@ -1,8 +1,6 @@
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
-import { eq } from 'drizzle-orm';
-import type { Db } from '../client';
-import { uploadedObjects, users } from '../schema';
+import type { uploadedObjects } from '../schema';
 import type { ObjectStorage } from '../../adapters/storage/object-storage';
 import { objectPathOf } from '../../../domain/uploads';
 
@@ -105,14 +103,20 @@ function trailer(body: Rgb): Buffer {
   return c.png();
 }
 
-/** Pictures by driver: every approved demo driver gets a vehicle, a license and a trailer. */
-const PICTURES = {
-  vehicle: [van([34, 139, 87]), van([52, 101, 178])],
-  license: [license([34, 139, 87]), license([52, 101, 178])],
-  trailer: [trailer([120, 126, 136]), trailer([160, 90, 60])],
-} as const;
+/**
+ * Pictures by driver: every approved demo driver gets a vehicle, a license and a trailer. Drawn
+ * when a seed stores them, not when the server loads this module (about 0.2 s of every start;
+ * docs/decisions/0016-embedded-database-process.md, Start-up).
+ */
+function drawPictures() {
+  return {
+    vehicle: [van([34, 139, 87]), van([52, 101, 178])],
+    license: [license([34, 139, 87]), license([52, 101, 178])],
+    trailer: [trailer([120, 126, 136]), trailer([160, 90, 60])],
+  } as const;
+}
 
-type Kind = keyof typeof PICTURES;
+type Kind = keyof ReturnType<typeof drawPictures>;
 const FIELD: Record<Kind, 'vehicleImageUrl' | 'licenseImageUrl' | 'trailerImageUrl'> = {
   vehicle: 'vehicleImageUrl',
   license: 'licenseImageUrl',
@@ -126,47 +130,51 @@ interface StoredPicture {
   kind: Kind;
 }
 
-/** Puts the pictures of `count` drivers in the store (before the transaction, like the products'). */
-export async function storeDemoDriverImages(
+/**
+ * Puts the pictures of `count` drivers in the store; like the products' (storeDemoImages in
+ * demo-products.ts), answers them at once and `stored` once they are in the store.
+ */
+export function storeDemoDriverImages(
   storage: ObjectStorage,
   count: number,
-): Promise<StoredPicture[][]> {
-  const stored: StoredPicture[][] = [];
-  for (let driver = 0; driver < count; driver++) {
-    const pictures: StoredPicture[] = [];
-    for (const kind of Object.keys(PICTURES) as Kind[]) {
-      const bytes = PICTURES[kind][driver % PICTURES[kind].length];
-      if (!bytes) continue;
+): { pictures: StoredPicture[][]; stored: Promise<void> } {
+  const drawn = drawPictures();
+  const writes: Promise<void>[] = [];
+  const pictures = Array.from({ length: count }, (_, driver) =>
+    (Object.keys(drawn) as Kind[]).flatMap((kind) => {
+      const bytes = drawn[kind][driver % drawn[kind].length];
+      if (!bytes) return [];
       const id = crypto.randomUUID();
       const key = `uploads/${id}`;
-      await storage.put(key, bytes, 'image/png');
-      pictures.push({ id, key, size: bytes.length, kind });
-    }
-    stored.push(pictures);
-  }
-  return stored;
+      writes.push(storage.put(key, bytes, 'image/png'));
+      return [{ id, key, size: bytes.length, kind }];
+    }),
+  );
+  return { pictures, stored: Promise.all(writes).then(() => undefined) };
 }
 
-/** Records the driver's pictures as their claimed uploads and sets them on the driver. */
-export async function attachDemoDriverImages(
-  tx: Db,
+/**
+ * The driver's pictures as their claimed uploads, and the driver's fields that name them; the
+ * seed inserts them with the other demo rows (src/server/db/seed/demo.ts).
+ */
+export function demoDriverImageRecords(
   driverId: string,
   pictures: readonly StoredPicture[],
   now: Date,
-): Promise<void> {
-  if (pictures.length === 0) return;
-  await tx.insert(uploadedObjects).values(
-    pictures.map((picture) => ({
-      id: picture.id,
-      key: picture.key,
-      ownerId: driverId,
-      contentType: 'image/png',
-      size: picture.size,
-      visibility: 'owner',
-      uploadedAt: now,
-    })),
-  );
+): {
+  objects: (typeof uploadedObjects.$inferInsert)[];
+  fields: Partial<Record<(typeof FIELD)[Kind], string>>;
+} {
+  const objects = pictures.map((picture) => ({
+    id: picture.id,
+    key: picture.key,
+    ownerId: driverId,
+    contentType: 'image/png',
+    size: picture.size,
+    visibility: 'owner' as const,
+    uploadedAt: now,
+  }));
   const fields: Partial<Record<(typeof FIELD)[Kind], string>> = {};
   for (const picture of pictures) fields[FIELD[picture.kind]] = objectPathOf(picture.id);
-  await tx.update(users).set(fields).where(eq(users.id, driverId));
+  return { objects, fields };
 }

@@ -470,13 +470,15 @@ export interface StoredDemoImage {
 /**
  * Copies each picture of each product into the object store under a new upload id, as if its
  * seller had uploaded it (docs/product-rules.md, Uploads and who sees a file): one object per use,
- * so a seller's later change to one product never touches another's picture. Runs before the
- * database transaction, so a failure leaves at most unreferenced files.
+ * so a seller's later change to one product never touches another's picture. Answers the pictures
+ * at once, and `stored` once they are all in the store: the seed's rows, which name them, are
+ * made meanwhile and committed only after it (docs/decisions/0016-embedded-database-process.md,
+ * Start-up).
  */
-export async function storeDemoImages(
+export function storeDemoImages(
   storage: ObjectStorage,
   plan: PlannedProduct[],
-): Promise<StoredDemoImage[][]> {
+): { images: StoredDemoImage[][]; stored: Promise<void> } {
   const folder = demoImagesFolder();
   const cache = new Map<string, { bytes: Buffer; contentType: string }>();
   const read = (file: string) => {
@@ -501,34 +503,39 @@ export async function storeDemoImages(
       return fs.existsSync(copyFile) ? [{ width, bytes: fs.readFileSync(copyFile) }] : [];
     });
   const copyCache = new Map<string, { width: ImageCopyWidth; bytes: Buffer }[]>();
-  const jobs = plan.flatMap((product, productIndex) =>
-    product.imageFiles.map((file, slot) => ({ productIndex, slot, file })),
+  const jobs: {
+    key: string;
+    bytes: Buffer;
+    contentType: string;
+    copies: { width: ImageCopyWidth; bytes: Buffer }[];
+  }[] = [];
+  const images = plan.map((product) =>
+    product.imageFiles.map((file, slot) => {
+      const { bytes, contentType } = read(file);
+      const id = crypto.randomUUID();
+      const key = `uploads/${id}`;
+      let copies = slot === 0 ? copyCache.get(file) : [];
+      if (!copies) {
+        copies = copiesOf(file);
+        copyCache.set(file, copies);
+      }
+      jobs.push({ key, bytes, contentType, copies });
+      return { id, key, objectPath: objectPathOf(id), size: bytes.length, contentType };
+    }),
   );
-  const stored: StoredDemoImage[][] = plan.map(() => []);
   // A few at a time: instant on the local disk, and gentle with an S3 endpoint.
   let next = 0;
   const worker = async () => {
-    while (next < jobs.length) {
-      const job = jobs[next++];
-      if (!job) break;
-      const { bytes, contentType } = read(job.file);
-      const id = crypto.randomUUID();
-      const key = `uploads/${id}`;
-      let copies = job.slot === 0 ? copyCache.get(job.file) : [];
-      if (!copies) {
-        copies = copiesOf(job.file);
-        copyCache.set(job.file, copies);
-      }
+    for (let job = jobs[next++]; job; job = jobs[next++]) {
+      const { key, bytes, contentType, copies } = job;
       await Promise.all([
         storage.put(key, bytes, contentType),
         ...copies.map((copy) => storage.put(copyKeyOf(key, copy.width), copy.bytes, 'image/webp')),
       ]);
-      const list = stored[job.productIndex];
-      if (list) list[job.slot] = { id, key, objectPath: objectPathOf(id), size: bytes.length, contentType };
     }
   };
-  await Promise.all(Array.from({ length: 8 }, worker));
-  return stored;
+  const stored = Promise.all(Array.from({ length: 8 }, worker)).then(() => undefined);
+  return { images, stored };
 }
 
 export type DemoProductRow = typeof products.$inferSelect;

@@ -1,9 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { createTestApp, signIn, type TestApp } from '../../testing/test-app';
-import { addresses, availabilitySchedules, blackoutDates, products, uploadedObjects, users } from '../schema';
+import {
+  addresses,
+  availabilitySchedules,
+  blackoutDates,
+  orders,
+  products,
+  uploadedObjects,
+  users,
+} from '../schema';
+import type { ObjectStorage } from '../../adapters/storage/object-storage';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './demo';
 import { DEMO_SELLER_CATEGORIES, demoImagesFolder, planDemoProducts } from './demo-products';
 import { DEFAULT_CATEGORIES } from '../../../domain/categories';
@@ -66,6 +75,28 @@ describe('the demo marketplace', () => {
 
   it('does nothing on a database that already has users', async () => {
     expect((await seedDemoData(t.database.db, { storage: t.storage })).seeded).toBe(false);
+  });
+
+  it('leaves no demo rows when a picture cannot be stored, so the next start seeds again', async () => {
+    const empty = await createTestApp();
+    try {
+      let puts = 0;
+      // The rows are inserted while the pictures are written
+      // (docs/decisions/0016-embedded-database-process.md, Start-up).
+      const failing: ObjectStorage = Object.assign(Object.create(empty.storage) as ObjectStorage, {
+        put: (key: string, bytes: Uint8Array, contentType: string) =>
+          ++puts === 200
+            ? Promise.reject(new Error('the disk is full'))
+            : empty.storage.put(key, bytes, contentType),
+      });
+      await expect(seedDemoData(empty.database.db, { storage: failing })).rejects.toThrow('the disk is full');
+      for (const table of [users, products, orders, uploadedObjects]) {
+        const [row] = await empty.database.db.select({ n: count() }).from(table);
+        expect(row?.n).toBe(0);
+      }
+    } finally {
+      await empty.close();
+    }
   });
 });
 

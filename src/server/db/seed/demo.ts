@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { count } from 'drizzle-orm';
 import type { Db } from '../client';
 import {
@@ -7,16 +8,18 @@ import {
   categories,
   commissionSettings,
   passwordCredentials,
+  uploadedObjects,
   users,
 } from '../schema';
 import { ZipCentroidGeocoder } from '../../adapters/geocoding/zip-centroid-geocoder';
+import type { GeocodeResult } from '../../adapters/geocoding/geocoder';
 import { DEFAULT_CATEGORIES } from '../../../domain/categories';
 import type { Role } from '../../../domain/roles';
 import { hashPassword } from '../../modules/auth/passwords';
 import type { ObjectStorage } from '../../adapters/storage/object-storage';
 import { insertDemoProducts, planDemoProducts, storeDemoImages } from './demo-products';
 import { seedDemoOrders } from './demo-orders';
-import { attachDemoDriverImages, storeDemoDriverImages } from './demo-driver-images';
+import { demoDriverImageRecords, storeDemoDriverImages } from './demo-driver-images';
 
 /**
  * The password of every demo account; printed at start-up
@@ -153,18 +156,26 @@ export interface SeedDemoOptions {
   /** The clock; products are listed over the 60 days before it. */
   now?: Date;
   /**
-   * The pictures, already being put in the store by `storeDemoPictures` while the database
-   * starts (src/server/main.ts); stored here when absent.
+   * What needs no database, already being made by `prepareDemoData` while the database starts
+   * (src/server/main.ts); made here when absent.
    */
-  pictures?: Promise<DemoPictures>;
+  prepared?: Promise<PreparedDemoData>;
 }
 
-/** The demo marketplace's pictures, in the store, and the products they belong to. */
-export interface DemoPictures {
+/**
+ * The demo marketplace's pictures, the products they belong to, the accounts' password hash and
+ * their addresses' coordinates.
+ */
+export interface PreparedDemoData {
   now: Date;
   productPlan: ReturnType<typeof planDemoProducts>;
-  pictures: Awaited<ReturnType<typeof storeDemoImages>>;
-  driverPictures: Awaited<ReturnType<typeof storeDemoDriverImages>>;
+  pictures: ReturnType<typeof storeDemoImages>['images'];
+  driverPictures: ReturnType<typeof storeDemoDriverImages>['pictures'];
+  /** Settles once every picture is in the store (or one could not be put there). */
+  stored: Promise<void>;
+  passwordHash: string;
+  /** By email; null where the ZIP centroid geocoder knows no place. */
+  locations: Map<string, GeocodeResult | null>;
 }
 
 /** Approved drivers have their vehicle and license images (docs/product-rules.md, Deliveries). */
@@ -173,20 +184,39 @@ const APPROVED_DRIVERS = DEMO_ACCOUNTS.filter(
 );
 
 /**
- * Puts the demo pictures in the store. It needs no database, so a first start runs it while the
- * database starts (docs/decisions/0016-embedded-database-process.md, Start-up). Pictures first: a
- * failure after it leaves unreferenced files at worst, never rows without files.
+ * Starts putting the demo pictures in the store, hashes the demo password and locates the
+ * accounts' addresses (the geocoder reads its data file first, about 0.3 s). None of it needs the
+ * database, so a first start runs it while the database starts
+ * (docs/decisions/0016-embedded-database-process.md, Start-up).
  */
-export async function storeDemoPictures(storage: ObjectStorage, now = new Date()): Promise<DemoPictures> {
+export async function prepareDemoData(storage: ObjectStorage, now = new Date()): Promise<PreparedDemoData> {
   const productPlan = planDemoProducts(now);
-  const [pictures, driverPictures] = await Promise.all([
-    storeDemoImages(storage, productPlan),
-    storeDemoDriverImages(storage, APPROVED_DRIVERS.length),
+  const { images: pictures, stored: productsStored } = storeDemoImages(storage, productPlan);
+  const { pictures: driverPictures, stored: driversStored } = storeDemoDriverImages(
+    storage,
+    APPROVED_DRIVERS.length,
+  );
+  const stored = Promise.all([productsStored, driversStored]).then(() => undefined);
+  // Awaited by the seed; a failure before then is reported there.
+  stored.catch(() => undefined);
+  const geocoder = new ZipCentroidGeocoder();
+  const [passwordHash, located] = await Promise.all([
+    hashPassword(DEMO_PASSWORD),
+    Promise.all(
+      DEMO_ACCOUNTS.map((account) =>
+        geocoder.geocode({ ...account.address, addressLine2: null, country: 'US' }),
+      ),
+    ),
   ]);
-  return { now, productPlan, pictures, driverPictures };
+  const locations = new Map(DEMO_ACCOUNTS.map((account, index) => [account.email, located[index] ?? null]));
+  return { now, productPlan, pictures, driverPictures, stored, passwordHash, locations };
 }
 
-/** Fills an empty database with the demo marketplace; does nothing when any user exists. */
+/**
+ * Fills an empty database with the demo marketplace, in one transaction; does nothing when any
+ * user exists. The rows name the pictures' files: they commit only once the files are all in the
+ * store, so a failure leaves unreferenced files at worst, never rows without files.
+ */
 export async function seedDemoData(
   db: Db,
   options: SeedDemoOptions,
@@ -194,67 +224,81 @@ export async function seedDemoData(
   await seedEssentials(db);
   const [row] = await db.select({ n: count() }).from(users);
   if ((row?.n ?? 0) > 0) return { seeded: false, accounts: DEMO_ACCOUNTS };
-  const [passwordHash, { now, productPlan, pictures, driverPictures }] = await Promise.all([
-    hashPassword(DEMO_PASSWORD),
-    options.pictures ?? storeDemoPictures(options.storage, options.now),
-  ]);
-  const geocoder = new ZipCentroidGeocoder();
-  const approvedDrivers = APPROVED_DRIVERS;
+  const { now, productPlan, pictures, driverPictures, stored, passwordHash, locations } =
+    await (options.prepared ?? prepareDemoData(options.storage, options.now));
+  // Every row of the accounts is made here, their ids too, and inserted a table at a time: a few
+  // statements instead of seven an account (docs/decisions/0016-embedded-database-process.md, Start-up).
+  const idOfEmail = new Map(DEMO_ACCOUNTS.map((account) => [account.email, crypto.randomUUID()]));
+  const idOf = (account: DemoAccount) => {
+    const id = idOfEmail.get(account.email);
+    if (!id) throw new Error(`No id for the demo account ${account.email}`);
+    return id;
+  };
+  const driverRecords = APPROVED_DRIVERS.map((account, index) =>
+    demoDriverImageRecords(idOf(account), driverPictures[index] ?? [], now),
+  );
+  const sellers = DEMO_ACCOUNTS.filter((account) => account.roles.includes('seller'));
+  // Sellers offer pickups Monday to Saturday; one blackout a week ahead shows in the slots.
+  const inAWeek = new Date(Date.now() + 7 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
   await db.transaction(async (tx) => {
-    const idOfEmail = new Map<string, string>();
-    for (const account of DEMO_ACCOUNTS) {
-      const [user] = await tx
-        .insert(users)
-        .values({
-          email: account.email,
-          firstName: account.firstName,
-          lastName: account.lastName,
-          role: account.role,
-          roles: account.roles,
-          isVerified: account.isVerified ?? false,
-        })
-        .returning({ id: users.id });
-      if (!user) throw new Error('demo user insert returned no row');
-      idOfEmail.set(account.email, user.id);
-      const driverIndex = approvedDrivers.indexOf(account);
-      if (driverIndex >= 0) await attachDemoDriverImages(tx, user.id, driverPictures[driverIndex] ?? [], now);
-      await tx.insert(passwordCredentials).values({ userId: user.id, passwordHash });
-      const located = await geocoder.geocode({ ...account.address, addressLine2: null, country: 'US' });
-      await tx.insert(addresses).values({
-        userId: user.id,
-        ...account.address,
-        latitude: located ? String(located.latitude) : null,
-        longitude: located ? String(located.longitude) : null,
-        isVerified: located?.isVerified ?? false,
-        isPrimary: true,
-      });
-      if (account.roles.includes('seller')) {
-        // Sellers offer pickups Monday to Saturday; one blackout a week ahead shows in the slots.
-        await tx.insert(availabilitySchedules).values(
-          [1, 2, 3, 4, 5].map((dayOfWeek) => ({
-            userId: user.id,
-            dayOfWeek,
-            startTime: '09:00',
-            endTime: '17:00',
-          })),
-        );
-        await tx
-          .insert(availabilitySchedules)
-          .values({ userId: user.id, dayOfWeek: 6, startTime: '10:00', endTime: '14:00' });
-        const inAWeek = new Date(Date.now() + 7 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
-        await tx
-          .insert(blackoutDates)
-          .values({ userId: user.id, startDate: inAWeek, endDate: inAWeek, reason: 'Stocktaking' });
-      }
-    }
+    await tx.insert(users).values(
+      DEMO_ACCOUNTS.map((account) => ({
+        id: idOf(account),
+        email: account.email,
+        firstName: account.firstName,
+        lastName: account.lastName,
+        role: account.role,
+        roles: account.roles,
+        isVerified: account.isVerified ?? false,
+        ...driverRecords[APPROVED_DRIVERS.indexOf(account)]?.fields,
+      })),
+    );
+    const driverObjects = driverRecords.flatMap((records) => records.objects);
+    if (driverObjects.length > 0) await tx.insert(uploadedObjects).values(driverObjects);
+    await tx
+      .insert(passwordCredentials)
+      .values(DEMO_ACCOUNTS.map((account) => ({ userId: idOf(account), passwordHash })));
+    await tx.insert(addresses).values(
+      DEMO_ACCOUNTS.map((account) => {
+        const located = locations.get(account.email) ?? null;
+        return {
+          userId: idOf(account),
+          ...account.address,
+          latitude: located ? String(located.latitude) : null,
+          longitude: located ? String(located.longitude) : null,
+          isVerified: located?.isVerified ?? false,
+          isPrimary: true,
+        };
+      }),
+    );
+    await tx.insert(availabilitySchedules).values(
+      sellers.flatMap((account) => [
+        ...[1, 2, 3, 4, 5].map((dayOfWeek) => ({
+          userId: idOf(account),
+          dayOfWeek,
+          startTime: '09:00',
+          endTime: '17:00',
+        })),
+        { userId: idOf(account), dayOfWeek: 6, startTime: '10:00', endTime: '14:00' },
+      ]),
+    );
+    await tx.insert(blackoutDates).values(
+      sellers.map((account) => ({
+        userId: idOf(account),
+        startDate: inAWeek,
+        endDate: inAWeek,
+        reason: 'Stocktaking',
+      })),
+    );
     const sellerIdOf = (email: string) => {
       const id = idOfEmail.get(email);
       if (!id) throw new Error(`No demo account ${email} for the demo products`);
       return id;
     };
     await insertDemoProducts(tx, productPlan, pictures, sellerIdOf, now);
+    // Orders last: they are made of the demo sellers' products (seedDemoOrders skips without any).
+    await seedDemoOrders(tx, now);
+    await stored;
   });
-  // Orders last: they are made of the demo sellers' products (seedDemoOrders skips without any).
-  await seedDemoOrders(db, now);
   return { seeded: true, accounts: DEMO_ACCOUNTS };
 }
