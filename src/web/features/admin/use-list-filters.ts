@@ -32,3 +32,6 @@ export function useListFilters<F extends Record<string, string>>(initial: F) {
     setPage,
   };
 }
+
+/** What the search box, the filters and the pager of a list read and set. */
+export type ListFilterState<F extends Record<string, string>> = ReturnType<typeof useListFilters<F>>;

@@ -1,18 +1,11 @@
-import {
-  ADMIN_ACTION_LABELS,
-  ADMIN_PAGE_SIZE,
-  rateToPercent,
-  type AdminActivity,
-  type AuditState,
-} from '@domain/admin';
+import { ADMIN_ACTION_LABELS, rateToPercent, type AdminActivity, type AuditState } from '@domain/admin';
 import { STATUS_BADGE, type OrderStatus } from '@domain/order-status';
 import { capitalise } from '@domain/roles';
-import { Pager } from '../../../components/pager';
-import { formatDateTime, formatPrice } from '../../../lib/format';
+import { formatPrice } from '../../../lib/format';
 import { useAdminActivity } from '../api/get-admin-activity';
 import { COMMISSION_FIELDS } from '../commission-fields';
 import { useListFilters } from '../use-list-filters';
-import { DataTable, ListState, rangeText, tdClass, thClass } from './list-parts';
+import { DataTable, PagedList, tdClass, TimeCell } from './list-parts';
 
 const VALUE_LABELS: Record<string, string> = {
   isVerified: 'Verified',
@@ -69,62 +62,34 @@ export function changesOf(entry: Pick<AdminActivity, 'before' | 'after'>): strin
 export function ActivityTab() {
   const list = useListFilters({});
   const activity = useAdminActivity({ page: list.page });
-  const data = activity.data;
   return (
-    <ListState
-      isLoading={activity.isLoading}
-      isError={activity.isError}
-      isEmpty={data?.items.length === 0}
-      emptyText="No admin actions yet"
-      what="activity"
-      onRetry={() => void activity.refetch()}
-    >
-      {data ? (
-        <>
-          <p className="mb-2 text-xs text-muted-foreground">
-            {rangeText(data.page, ADMIN_PAGE_SIZE, data.items.length, data.total)}
-          </p>
-          <DataTable caption="Admin activity" minWidthClass="min-w-[52rem]">
-            <thead>
-              <tr>
-                <th className={thClass}>When</th>
-                <th className={thClass}>Admin</th>
-                <th className={thClass}>Action</th>
-                <th className={thClass}>On</th>
-                <th className={thClass}>Change</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.items.map((entry) => (
-                <tr key={entry.id} data-testid={`row-activity-${entry.action}`}>
-                  <td className={`${tdClass} whitespace-nowrap text-muted-foreground`}>
-                    {formatDateTime(entry.createdAt)}
-                  </td>
-                  <td className={tdClass}>
-                    <span className="block font-medium">{entry.actorName}</span>
-                    <span className="block text-xs text-muted-foreground">{entry.actorEmail}</span>
-                  </td>
-                  <td className={tdClass}>{ADMIN_ACTION_LABELS[entry.action]}</td>
-                  <td className={`${tdClass} break-all`}>{entry.targetLabel}</td>
-                  <td className={tdClass}>
-                    <ul className="flex flex-col gap-0.5 text-xs">
-                      {changesOf(entry).map((line) => (
-                        <li key={line}>{line}</li>
-                      ))}
-                    </ul>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </DataTable>
-          <Pager
-            page={data.page}
-            pageCount={data.pageCount}
-            onPageChange={list.setPage}
-            label="Activity pages"
-          />
-        </>
-      ) : null}
-    </ListState>
+    <PagedList query={activity} emptyText="No admin actions yet" what="activity" onPageChange={list.setPage}>
+      {(items) => (
+        <DataTable
+          caption="Admin activity"
+          minWidthClass="min-w-[52rem]"
+          columns={['When', 'Admin', 'Action', 'On', 'Change']}
+        >
+          {items.map((entry) => (
+            <tr key={entry.id} data-testid={`row-activity-${entry.action}`}>
+              <TimeCell at={entry.createdAt} />
+              <td className={tdClass}>
+                <span className="block font-medium">{entry.actorName}</span>
+                <span className="block text-xs text-muted-foreground">{entry.actorEmail}</span>
+              </td>
+              <td className={tdClass}>{ADMIN_ACTION_LABELS[entry.action]}</td>
+              <td className={`${tdClass} break-all`}>{entry.targetLabel}</td>
+              <td className={tdClass}>
+                <ul className="flex flex-col gap-0.5 text-xs">
+                  {changesOf(entry).map((line) => (
+                    <li key={line}>{line}</li>
+                  ))}
+                </ul>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
+      )}
+    </PagedList>
   );
 }

@@ -1,7 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Pencil, Plus, Trash2 } from 'lucide-react';
-import { ADMIN_PAGE_SIZE, categoryNameSchema, type AdminCategory } from '@domain/admin';
-import { Pager } from '../../../components/pager';
+import { categoryNameSchema, type AdminCategory } from '@domain/admin';
 import { Button } from '../../../components/ui/button';
 import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import { FormField } from '../../../components/ui/form-field';
@@ -11,7 +10,7 @@ import { toastMutationError } from '../../../lib/mutation-errors';
 import { useAdminCategories } from '../api/get-admin-categories';
 import { useCreateCategory, useDeleteCategory, useRenameCategory } from '../api/save-category';
 import { useListFilters } from '../use-list-filters';
-import { ListState, rangeText, SearchBox, Toolbar } from './list-parts';
+import { ListToolbar, PagedList } from './list-parts';
 
 /** The name as the server will keep it, or the reason it cannot be (trimmed, not empty). */
 function checkName(text: string): { name: string } | { error: string } {
@@ -218,46 +217,27 @@ function CategoryRow({ category }: { category: AdminCategory }) {
 export function CategoriesTab() {
   const list = useListFilters({});
   const categories = useAdminCategories({ search: list.search, page: list.page });
-  const data = categories.data;
   return (
     <div>
       <AddCategoryForm />
-      <Toolbar>
-        <SearchBox
-          id="category-search"
-          label="Search categories"
-          placeholder="Search categories"
-          value={list.searchText}
-          onChange={list.setSearchText}
-        />
-      </Toolbar>
-      <ListState
-        isLoading={categories.isLoading}
-        isError={categories.isError}
-        isEmpty={data?.items.length === 0}
+      <ListToolbar
+        list={list}
+        search={{ id: 'category-search', label: 'Search categories', placeholder: 'Search categories' }}
+      />
+      <PagedList
+        query={categories}
         emptyText="No categories found"
         what="categories"
-        onRetry={() => void categories.refetch()}
+        onPageChange={list.setPage}
       >
-        {data ? (
-          <>
-            <p className="mb-2 text-xs text-muted-foreground">
-              {rangeText(data.page, ADMIN_PAGE_SIZE, data.items.length, data.total)}
-            </p>
-            <ul className="rounded-lg border px-4" aria-label="Categories">
-              {data.items.map((category) => (
-                <CategoryRow key={`${category.id}-${category.name}`} category={category} />
-              ))}
-            </ul>
-            <Pager
-              page={data.page}
-              pageCount={data.pageCount}
-              onPageChange={list.setPage}
-              label="Categories pages"
-            />
-          </>
-        ) : null}
-      </ListState>
+        {(items) => (
+          <ul className="rounded-lg border px-4" aria-label="Categories">
+            {items.map((category) => (
+              <CategoryRow key={`${category.id}-${category.name}`} category={category} />
+            ))}
+          </ul>
+        )}
+      </PagedList>
     </div>
   );
 }

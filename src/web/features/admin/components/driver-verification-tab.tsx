@@ -7,7 +7,6 @@ import {
   type DriverVerificationStatus,
 } from '@domain/admin';
 import { displayName } from '@domain/roles';
-import { Pager } from '../../../components/pager';
 import { Badge, type BadgeProps } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
@@ -24,7 +23,7 @@ import { toastMutationError } from '../../../lib/mutation-errors';
 import { useAdminDrivers } from '../api/get-admin-drivers';
 import { useVerifyDriver } from '../api/verify-driver';
 import { useListFilters } from '../use-list-filters';
-import { FilterSelect, ListState, SearchBox, Toolbar } from './list-parts';
+import { ListToolbar, PagedList } from './list-parts';
 
 const STATUS_OPTIONS = DRIVER_STATUS_FILTERS.map((value) => ({
   value,
@@ -209,56 +208,42 @@ export function DriverVerificationTab({ adminId }: { adminId: string }) {
   const list = useListFilters({ status: 'pending' as (typeof DRIVER_STATUS_FILTERS)[number] });
   const drivers = useAdminDrivers({ search: list.search, status: list.filters.status, page: list.page });
   const [image, setImage] = useState<{ url: string; title: string } | null>(null);
-  const data = drivers.data;
   return (
     <div>
-      <Toolbar>
-        <SearchBox
-          id="driver-search"
-          label="Search drivers"
-          placeholder="Search by name or email"
-          value={list.searchText}
-          onChange={list.setSearchText}
-        />
-        <FilterSelect
-          id="driver-status-filter"
-          label="Filter by verification"
-          value={list.filters.status}
-          options={STATUS_OPTIONS}
-          onChange={(status) => list.setFilter('status', status)}
-        />
-      </Toolbar>
-      <ListState
-        isLoading={drivers.isLoading}
-        isError={drivers.isError}
-        isEmpty={data?.items.length === 0}
+      <ListToolbar
+        list={list}
+        search={{ id: 'driver-search', label: 'Search drivers', placeholder: 'Search by name or email' }}
+        filters={[
+          {
+            key: 'status',
+            id: 'driver-status-filter',
+            label: 'Filter by verification',
+            options: STATUS_OPTIONS,
+          },
+        ]}
+      />
+      <PagedList
+        query={drivers}
         emptyText={
           list.filters.status === 'pending' ? 'No drivers are waiting for verification' : 'No drivers found'
         }
         what="drivers"
-        onRetry={() => void drivers.refetch()}
+        onPageChange={list.setPage}
+        showRange={false}
       >
-        {data ? (
-          <>
-            <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
-              {data.items.map((driver) => (
-                <DriverCard
-                  key={driver.id}
-                  driver={driver}
-                  isSelf={driver.id === adminId}
-                  onOpenImage={setImage}
-                />
-              ))}
-            </div>
-            <Pager
-              page={data.page}
-              pageCount={data.pageCount}
-              onPageChange={list.setPage}
-              label="Drivers pages"
-            />
-          </>
-        ) : null}
-      </ListState>
+        {(items) => (
+          <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+            {items.map((driver) => (
+              <DriverCard
+                key={driver.id}
+                driver={driver}
+                isSelf={driver.id === adminId}
+                onOpenImage={setImage}
+              />
+            ))}
+          </div>
+        )}
+      </PagedList>
       <Dialog open={image !== null} onOpenChange={(open) => (open ? undefined : setImage(null))}>
         <DialogContent className="max-w-3xl" data-testid="dialog-driver-image">
           <DialogHeader>

@@ -1,10 +1,16 @@
 import type { ReactNode } from 'react';
 import { RotateCw, Search } from 'lucide-react';
+import { ADMIN_PAGE_SIZE, type Page } from '@domain/admin';
+import type { Instant } from '@domain/marketplace-time';
+import { capitalise } from '@domain/roles';
+import { Pager } from '../../../components/pager';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
+import { formatDateTime } from '../../../lib/format';
 import { cn } from '../../../lib/utils';
+import type { ListFilterState } from '../use-list-filters';
 
 /** The search box of an admin list, labelled for assistive technology. */
 export function SearchBox({
@@ -82,41 +88,73 @@ export function FilterSelect<V extends string>({
   );
 }
 
-export function Toolbar({ children }: { children: ReactNode }) {
-  return <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-center">{children}</div>;
+/** One select of a list's filters: which filter it sets, with its own id, label and options. */
+export type ListFilter<F extends Record<string, string>> = {
+  [K in keyof F]: { key: K; id: string; label: string; options: readonly { value: F[K]; label: string }[] };
+}[keyof F];
+
+/** The search box of a list and its filters, in that order, bound to the list's state. */
+export function ListToolbar<F extends Record<string, string>>({
+  list,
+  search,
+  filters = [],
+}: {
+  list: ListFilterState<F>;
+  search: { id: string; label: string; placeholder: string };
+  filters?: readonly ListFilter<F>[];
+}) {
+  return (
+    <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-center">
+      <SearchBox {...search} value={list.searchText} onChange={list.setSearchText} />
+      {filters.map((filter) => (
+        <FilterSelect<F[keyof F]>
+          key={filter.id}
+          id={filter.id}
+          label={filter.label}
+          value={list.filters[filter.key]}
+          options={filter.options}
+          onChange={(value) => list.setFilter(filter.key, value)}
+        />
+      ))}
+    </div>
+  );
+}
+
+/** What a list's query gives (a TanStack Query result). */
+interface ListQuery<D> {
+  data: D | undefined;
+  isLoading: boolean;
+  isError: boolean;
+  refetch: () => unknown;
 }
 
 /** Loading, failure (with Try Again) and "nothing found" for a list; the list itself otherwise. */
 export function ListState({
-  isLoading,
-  isError,
+  query,
   isEmpty,
   emptyText,
   what,
-  onRetry,
   children,
 }: {
-  isLoading: boolean;
-  isError: boolean;
+  query: ListQuery<unknown>;
   isEmpty: boolean;
   emptyText: string;
   /** "users", "orders": in "Loading users..." and "The users could not be loaded." */
   what: string;
-  onRetry: () => void;
   children: ReactNode;
 }) {
-  if (isLoading) {
+  if (query.isLoading) {
     return (
       <p role="status" className="py-8 text-center text-sm text-muted-foreground">
         Loading {what}...
       </p>
     );
   }
-  if (isError) {
+  if (query.isError) {
     return (
       <div role="alert" className="flex flex-col items-start gap-3 rounded-lg border p-4 text-sm">
         <span>The {what} could not be loaded.</span>
-        <Button variant="outline" size="sm" onClick={onRetry}>
+        <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
           <RotateCw aria-hidden="true" />
           Try Again
         </Button>
@@ -129,30 +167,104 @@ export function ListState({
   return children;
 }
 
-/** A table that scrolls sideways on narrow screens instead of squeezing its columns. */
+/**
+ * One page of a list (docs/product-rules.md, Admin screens): its loading, failure and "nothing
+ * found" states, "Showing 11–20 of 1,000" above the items and the pager under them.
+ */
+export function PagedList<T>({
+  query,
+  emptyText,
+  what,
+  onPageChange,
+  showRange = true,
+  children,
+}: {
+  query: ListQuery<Page<T>>;
+  emptyText: string;
+  /** "users": also names the pager for assistive technology ("Users pages"). */
+  what: string;
+  onPageChange: (page: number) => void;
+  /** Whether "Showing 11–20 of 1,000" stands above the items. */
+  showRange?: boolean;
+  /** The items of the page as the list shows them. */
+  children: (items: T[]) => ReactNode;
+}) {
+  const data = query.data;
+  return (
+    <ListState query={query} isEmpty={data?.items.length === 0} emptyText={emptyText} what={what}>
+      {data ? (
+        <>
+          {showRange ? (
+            <p className="mb-2 text-xs text-muted-foreground">
+              {rangeText(data.page, ADMIN_PAGE_SIZE, data.items.length, data.total)}
+            </p>
+          ) : null}
+          {children(data.items)}
+          <Pager
+            page={data.page}
+            pageCount={data.pageCount}
+            onPageChange={onPageChange}
+            label={`${capitalise(what)} pages`}
+          />
+        </>
+      ) : null}
+    </ListState>
+  );
+}
+
+/** A column heading of a DataTable: its text, or its text and classes of its own (`text-right`). */
+export type Column = string | { label: string; className: string };
+
+const thClass =
+  'border-b bg-muted/50 px-3 py-2.5 text-xs font-medium uppercase tracking-wide text-muted-foreground';
+
+/**
+ * A table that scrolls sideways on narrow screens instead of squeezing its columns: its headings
+ * from `columns`, its rows the children.
+ */
 export function DataTable({
   caption,
   minWidthClass = 'min-w-[40rem]',
+  columns,
   children,
 }: {
   caption: string;
   /** Below this width the table scrolls sideways. */
   minWidthClass?: string;
+  columns: readonly Column[];
   children: ReactNode;
 }) {
   return (
     <div className="overflow-x-auto rounded-lg border">
       <table className={cn('w-full text-left text-sm', minWidthClass)}>
         <caption className="sr-only">{caption}</caption>
-        {children}
+        <thead>
+          <tr>
+            {columns.map((column) =>
+              typeof column === 'string' ? (
+                <th key={column} className={thClass}>
+                  {column}
+                </th>
+              ) : (
+                <th key={column.label} className={`${thClass} ${column.className}`}>
+                  {column.label}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
       </table>
     </div>
   );
 }
 
-export const thClass =
-  'border-b bg-muted/50 px-3 py-2.5 text-xs font-medium uppercase tracking-wide text-muted-foreground';
 export const tdClass = 'border-b px-3 py-2.5 align-middle';
+
+/** When a row was made, in the marketplace's time zone, on one line. */
+export function TimeCell({ at }: { at: Instant }) {
+  return <td className={`${tdClass} whitespace-nowrap text-muted-foreground`}>{formatDateTime(at)}</td>;
+}
 
 /** "Showing 11–20 of 1,000". */
 export function rangeText(page: number, pageSize: number, shown: number, total: number): string {

@@ -1,16 +1,15 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { ADMIN_PAGE_SIZE, ORDER_STATUS_FILTERS } from '@domain/admin';
+import { ORDER_STATUS_FILTERS } from '@domain/admin';
 import { STATUS_BADGE } from '@domain/order-status';
 import type { Order } from '@domain/orders';
-import { Pager } from '../../../components/pager';
 import { formatDateTime, formatPrice } from '../../../lib/format';
 import { cn } from '../../../lib/utils';
 import { invalidateAdminData } from '../api/admin-data';
 import { useAdminOrders } from '../api/get-admin-orders';
 import { useOrder } from '../api/get-order';
 import { useListFilters } from '../use-list-filters';
-import { FilterSelect, ListState, rangeText, SearchBox, Toolbar } from './list-parts';
+import { ListToolbar, PagedList } from './list-parts';
 import { OrderStatusLabel } from './order-status-label';
 
 const STATUS_OPTIONS = ORDER_STATUS_FILTERS.map((value) => ({
@@ -30,7 +29,6 @@ export function OrdersTab({ renderDetails }: { renderDetails: (order: Order) => 
   const selected = useOrder(selectedId);
   const detailsRef = useRef<HTMLDivElement>(null);
   const queryClient = useQueryClient();
-  const data = orders.data;
 
   // A change made in the details (a cancellation) shows in the list, the cards and the activity.
   const selectedStatus = selected.data?.status;
@@ -54,77 +52,52 @@ export function OrdersTab({ renderDetails }: { renderDetails: (order: Order) => 
   return (
     <div className="grid gap-6 xl:grid-cols-5">
       <div className="xl:col-span-2">
-        <Toolbar>
-          <SearchBox
-            id="order-search"
-            label="Search orders by order number"
-            placeholder="Search by order number"
-            value={list.searchText}
-            onChange={list.setSearchText}
-          />
-          <FilterSelect
-            id="order-status-filter"
-            label="Filter by status"
-            value={list.filters.status}
-            options={STATUS_OPTIONS}
-            onChange={(status) => list.setFilter('status', status)}
-          />
-        </Toolbar>
-        <ListState
-          isLoading={orders.isLoading}
-          isError={orders.isError}
-          isEmpty={data?.items.length === 0}
-          emptyText="No orders found"
-          what="orders"
-          onRetry={() => void orders.refetch()}
-        >
-          {data ? (
-            <>
-              <p className="mb-2 text-xs text-muted-foreground">
-                {rangeText(data.page, ADMIN_PAGE_SIZE, data.items.length, data.total)}
-              </p>
-              <ul className="flex flex-col gap-2" aria-label="Orders">
-                {data.items.map((order) => {
-                  const isSelected = order.id === selectedId;
-                  return (
-                    <li key={order.id}>
-                      <button
-                        type="button"
-                        onClick={() => choose(order.id)}
-                        aria-current={isSelected ? 'true' : undefined}
-                        className={cn(
-                          'flex w-full flex-col gap-1 rounded-lg border p-3 text-left text-sm transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
-                          isSelected && 'border-primary bg-accent',
-                        )}
-                        data-testid={`row-order-${order.orderNumber}`}
-                      >
-                        <span className="flex flex-wrap items-center justify-between gap-2">
-                          <span className="font-mono font-semibold">{order.orderNumber}</span>
-                          <OrderStatusLabel status={order.status} />
+        <ListToolbar
+          list={list}
+          search={{
+            id: 'order-search',
+            label: 'Search orders by order number',
+            placeholder: 'Search by order number',
+          }}
+          filters={[
+            { key: 'status', id: 'order-status-filter', label: 'Filter by status', options: STATUS_OPTIONS },
+          ]}
+        />
+        <PagedList query={orders} emptyText="No orders found" what="orders" onPageChange={list.setPage}>
+          {(items) => (
+            <ul className="flex flex-col gap-2" aria-label="Orders">
+              {items.map((order) => {
+                const isSelected = order.id === selectedId;
+                return (
+                  <li key={order.id}>
+                    <button
+                      type="button"
+                      onClick={() => choose(order.id)}
+                      aria-current={isSelected ? 'true' : undefined}
+                      className={cn(
+                        'flex w-full flex-col gap-1 rounded-lg border p-3 text-left text-sm transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
+                        isSelected && 'border-primary bg-accent',
+                      )}
+                      data-testid={`row-order-${order.orderNumber}`}
+                    >
+                      <span className="flex flex-wrap items-center justify-between gap-2">
+                        <span className="font-mono font-semibold">{order.orderNumber}</span>
+                        <OrderStatusLabel status={order.status} />
+                      </span>
+                      <span className="flex flex-wrap justify-between gap-2 text-muted-foreground">
+                        <span>
+                          {order.buyerName} from {order.sellerName}
                         </span>
-                        <span className="flex flex-wrap justify-between gap-2 text-muted-foreground">
-                          <span>
-                            {order.buyerName} from {order.sellerName}
-                          </span>
-                          <span className="tabular-nums text-foreground">{formatPrice(order.total)}</span>
-                        </span>
-                        <span className="text-xs text-muted-foreground">
-                          {formatDateTime(order.createdAt)}
-                        </span>
-                      </button>
-                    </li>
-                  );
-                })}
-              </ul>
-              <Pager
-                page={data.page}
-                pageCount={data.pageCount}
-                onPageChange={list.setPage}
-                label="Orders pages"
-              />
-            </>
-          ) : null}
-        </ListState>
+                        <span className="tabular-nums text-foreground">{formatPrice(order.total)}</span>
+                      </span>
+                      <span className="text-xs text-muted-foreground">{formatDateTime(order.createdAt)}</span>
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </PagedList>
       </div>
       <div ref={detailsRef} className="scroll-mt-20 xl:col-span-3">
         {selectedId === null ? (

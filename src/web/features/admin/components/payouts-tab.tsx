@@ -1,9 +1,9 @@
 import { Download, Landmark, Wallet } from 'lucide-react';
 import { PAYOUT_STATUS_LABEL } from '@domain/payouts';
 import { StatCard } from '../../../components/stat-card';
-import { formatDateTime, formatPrice } from '../../../lib/format';
+import { formatPrice } from '../../../lib/format';
 import { useAdminPayouts } from '../api/get-admin-payouts';
-import { DataTable, ListState, tdClass, thClass } from './list-parts';
+import { DataTable, ListState, tdClass, TimeCell } from './list-parts';
 
 /**
  * Payouts (docs/decisions/0013-money-movement.md, Transfers and the ledger): the platform's balance
@@ -44,42 +44,29 @@ export function PayoutsTab() {
         </a>
       </div>
       <ListState
-        isLoading={payouts.isLoading}
-        isError={payouts.isError}
+        query={payouts}
         isEmpty={failed.length === 0}
         emptyText="No payout has failed"
         what="payouts"
-        onRetry={() => void payouts.refetch()}
       >
-        <DataTable caption="Payouts that failed or keep failing" minWidthClass="min-w-[48rem]">
-          <thead>
-            <tr>
-              <th className={thClass}>Order</th>
-              <th className={thClass}>Paid to</th>
-              <th className={thClass}>Amount</th>
-              <th className={thClass}>Status</th>
-              <th className={thClass}>Problem</th>
-              <th className={thClass}>Attempts</th>
-              <th className={thClass}>Since</th>
+        <DataTable
+          caption="Payouts that failed or keep failing"
+          minWidthClass="min-w-[48rem]"
+          columns={['Order', 'Paid to', 'Amount', 'Status', 'Problem', 'Attempts', 'Since']}
+        >
+          {failed.map((payout) => (
+            <tr key={payout.id} data-testid={`row-failed-payout-${payout.id}`}>
+              <td className={`${tdClass} whitespace-nowrap font-medium`}>{payout.orderNumber}</td>
+              <td className={tdClass}>
+                {payout.userName} ({payout.kind})
+              </td>
+              <td className={`${tdClass} whitespace-nowrap`}>{formatPrice(payout.amount)}</td>
+              <td className={`${tdClass} whitespace-nowrap`}>{PAYOUT_STATUS_LABEL[payout.status]}</td>
+              <td className={`${tdClass} break-words text-xs`}>{payout.lastError ?? '—'}</td>
+              <td className={tdClass}>{payout.attempts}</td>
+              <TimeCell at={payout.createdAt} />
             </tr>
-          </thead>
-          <tbody>
-            {failed.map((payout) => (
-              <tr key={payout.id} data-testid={`row-failed-payout-${payout.id}`}>
-                <td className={`${tdClass} whitespace-nowrap font-medium`}>{payout.orderNumber}</td>
-                <td className={tdClass}>
-                  {payout.userName} ({payout.kind})
-                </td>
-                <td className={`${tdClass} whitespace-nowrap`}>{formatPrice(payout.amount)}</td>
-                <td className={`${tdClass} whitespace-nowrap`}>{PAYOUT_STATUS_LABEL[payout.status]}</td>
-                <td className={`${tdClass} break-words text-xs`}>{payout.lastError ?? '—'}</td>
-                <td className={tdClass}>{payout.attempts}</td>
-                <td className={`${tdClass} whitespace-nowrap text-muted-foreground`}>
-                  {formatDateTime(payout.createdAt)}
-                </td>
-              </tr>
-            ))}
-          </tbody>
+          ))}
         </DataTable>
       </ListState>
     </div>

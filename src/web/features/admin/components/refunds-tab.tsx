@@ -1,7 +1,7 @@
 import type { RefundNeedingAttention, RefundStatus } from '@domain/refunds';
 import { formatDateTime, formatPrice } from '../../../lib/format';
 import { useAdminRefunds } from '../api/get-admin-refunds';
-import { DataTable, ListState, tdClass, thClass } from './list-parts';
+import { DataTable, ListState, tdClass, TimeCell } from './list-parts';
 
 const STATUS_LABELS: Record<RefundStatus, string> = {
   pending: 'Waiting',
@@ -30,49 +30,36 @@ export function RefundsTab() {
   const items = refunds.data?.refunds ?? [];
   return (
     <ListState
-      isLoading={refunds.isLoading}
-      isError={refunds.isError}
+      query={refunds}
       isEmpty={items.length === 0}
       emptyText="No refund is waiting or has failed"
       what="refunds"
-      onRetry={() => void refunds.refetch()}
     >
-      <DataTable caption="Refunds that failed or still wait" minWidthClass="min-w-[56rem]">
-        <thead>
-          <tr>
-            <th className={thClass}>Order</th>
-            <th className={thClass}>Amount</th>
-            <th className={thClass}>Reason</th>
-            <th className={thClass}>Status</th>
-            <th className={thClass}>Problem</th>
-            <th className={thClass}>Attempts</th>
-            <th className={thClass}>Since</th>
+      <DataTable
+        caption="Refunds that failed or still wait"
+        minWidthClass="min-w-[56rem]"
+        columns={['Order', 'Amount', 'Reason', 'Status', 'Problem', 'Attempts', 'Since']}
+      >
+        {items.map((refund) => (
+          <tr key={refund.id} data-testid={`row-refund-${refund.id}`}>
+            <td className={`${tdClass} whitespace-nowrap font-medium`}>
+              {refund.orderNumber ?? `Payment ${refund.paymentId.slice(0, 8)}`}
+            </td>
+            <td className={`${tdClass} whitespace-nowrap`}>{formatPrice(refund.amount)}</td>
+            <td className={tdClass}>{refund.reason}</td>
+            <td className={`${tdClass} whitespace-nowrap`}>{STATUS_LABELS[refund.status]}</td>
+            <td className={`${tdClass} break-words text-xs`}>{problemOf(refund)}</td>
+            <td className={tdClass}>
+              <span className="block">{refund.attempts}</span>
+              {refund.lastAttemptAt ? (
+                <span className="block text-xs text-muted-foreground">
+                  last {formatDateTime(refund.lastAttemptAt)}
+                </span>
+              ) : null}
+            </td>
+            <TimeCell at={refund.createdAt} />
           </tr>
-        </thead>
-        <tbody>
-          {items.map((refund) => (
-            <tr key={refund.id} data-testid={`row-refund-${refund.id}`}>
-              <td className={`${tdClass} whitespace-nowrap font-medium`}>
-                {refund.orderNumber ?? `Payment ${refund.paymentId.slice(0, 8)}`}
-              </td>
-              <td className={`${tdClass} whitespace-nowrap`}>{formatPrice(refund.amount)}</td>
-              <td className={tdClass}>{refund.reason}</td>
-              <td className={`${tdClass} whitespace-nowrap`}>{STATUS_LABELS[refund.status]}</td>
-              <td className={`${tdClass} break-words text-xs`}>{problemOf(refund)}</td>
-              <td className={tdClass}>
-                <span className="block">{refund.attempts}</span>
-                {refund.lastAttemptAt ? (
-                  <span className="block text-xs text-muted-foreground">
-                    last {formatDateTime(refund.lastAttemptAt)}
-                  </span>
-                ) : null}
-              </td>
-              <td className={`${tdClass} whitespace-nowrap text-muted-foreground`}>
-                {formatDateTime(refund.createdAt)}
-              </td>
-            </tr>
-          ))}
-        </tbody>
+        ))}
       </DataTable>
     </ListState>
   );

@@ -1,25 +1,14 @@
-import { ROLE_FILTERS, ADMIN_PAGE_SIZE } from '@domain/admin';
+import { ROLE_FILTERS } from '@domain/admin';
 import { capitalise, displayName, type Role } from '@domain/roles';
 import { Badge } from '../../../components/ui/badge';
-import { Pager } from '../../../components/pager';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { toast } from '../../../components/ui/use-toast';
-import { formatDateTime } from '../../../lib/format';
 import { toastMutationError } from '../../../lib/mutation-errors';
 import { useAdminUsers } from '../api/get-admin-users';
 import { useUpdateUserRole } from '../api/update-user-role';
 import { ROLE_OPTIONS } from '../role-labels';
 import { useListFilters } from '../use-list-filters';
-import {
-  DataTable,
-  FilterSelect,
-  ListState,
-  rangeText,
-  SearchBox,
-  Toolbar,
-  tdClass,
-  thClass,
-} from './list-parts';
+import { DataTable, ListToolbar, PagedList, tdClass, TimeCell } from './list-parts';
 
 const ROLE_FILTER_OPTIONS = ROLE_FILTERS.map((value) => ({
   value,
@@ -38,113 +27,76 @@ export function UsersTab({ adminId }: { adminId: string }) {
       toast({ title: 'Role updated', description: `${displayName(user)} is now a ${user.role}.` }),
     onFailed: (error) => toastMutationError(error, 'Failed to update user role'),
   });
-  const data = users.data;
 
   return (
     <div>
-      <Toolbar>
-        <SearchBox
-          id="user-search"
-          label="Search users"
-          placeholder="Search by name or email"
-          value={list.searchText}
-          onChange={list.setSearchText}
-        />
-        <FilterSelect
-          id="user-role-filter"
-          label="Filter by role"
-          value={list.filters.role}
-          options={ROLE_FILTER_OPTIONS}
-          onChange={(role) => list.setFilter('role', role)}
-        />
-      </Toolbar>
-      <ListState
-        isLoading={users.isLoading}
-        isError={users.isError}
-        isEmpty={data?.items.length === 0}
-        emptyText="No users found"
-        what="users"
-        onRetry={() => void users.refetch()}
-      >
-        {data ? (
-          <>
-            <p className="mb-2 text-xs text-muted-foreground">
-              {rangeText(data.page, ADMIN_PAGE_SIZE, data.items.length, data.total)}
-            </p>
-            <DataTable caption="Users" minWidthClass="min-w-[54rem]">
-              <thead>
-                <tr>
-                  <th className={thClass}>Name</th>
-                  <th className={thClass}>Email</th>
-                  <th className={thClass}>Granted roles</th>
-                  <th className={thClass}>Joined</th>
-                  <th className={thClass}>Role</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.items.map((user) => {
-                  const isSelf = user.id === adminId;
-                  const name = displayName(user);
-                  return (
-                    <tr key={user.id} data-testid={`row-user-${user.id}`}>
-                      <td className={tdClass}>
-                        <span className="font-medium">{name}</span>
-                        {isSelf ? <span className="ml-1 text-xs text-muted-foreground">(you)</span> : null}
-                      </td>
-                      <td className={`${tdClass} whitespace-nowrap`}>{user.email}</td>
-                      <td className={tdClass}>
-                        <div className="flex flex-wrap gap-1">
-                          {user.roles.map((role) => (
-                            <Badge key={role} variant="outline">
-                              {capitalise(role)}
-                            </Badge>
-                          ))}
-                        </div>
-                      </td>
-                      <td className={`${tdClass} whitespace-nowrap text-muted-foreground`}>
-                        {formatDateTime(user.createdAt)}
-                      </td>
-                      <td className={tdClass}>
-                        <Select
-                          value={user.role}
-                          disabled={isSelf || update.isPending}
-                          onValueChange={(role) => update.mutate({ userId: user.id, role: role as Role })}
-                        >
-                          <SelectTrigger
-                            className="w-32"
-                            aria-label={`Role of ${name}`}
-                            title={isSelf ? 'You cannot change your own role' : undefined}
-                            data-testid={`select-role-${user.id}`}
+      <ListToolbar
+        list={list}
+        search={{ id: 'user-search', label: 'Search users', placeholder: 'Search by name or email' }}
+        filters={[
+          { key: 'role', id: 'user-role-filter', label: 'Filter by role', options: ROLE_FILTER_OPTIONS },
+        ]}
+      />
+      <PagedList query={users} emptyText="No users found" what="users" onPageChange={list.setPage}>
+        {(items) => (
+          <DataTable
+            caption="Users"
+            minWidthClass="min-w-[54rem]"
+            columns={['Name', 'Email', 'Granted roles', 'Joined', 'Role']}
+          >
+            {items.map((user) => {
+              const isSelf = user.id === adminId;
+              const name = displayName(user);
+              return (
+                <tr key={user.id} data-testid={`row-user-${user.id}`}>
+                  <td className={tdClass}>
+                    <span className="font-medium">{name}</span>
+                    {isSelf ? <span className="ml-1 text-xs text-muted-foreground">(you)</span> : null}
+                  </td>
+                  <td className={`${tdClass} whitespace-nowrap`}>{user.email}</td>
+                  <td className={tdClass}>
+                    <div className="flex flex-wrap gap-1">
+                      {user.roles.map((role) => (
+                        <Badge key={role} variant="outline">
+                          {capitalise(role)}
+                        </Badge>
+                      ))}
+                    </div>
+                  </td>
+                  <TimeCell at={user.createdAt} />
+                  <td className={tdClass}>
+                    <Select
+                      value={user.role}
+                      disabled={isSelf || update.isPending}
+                      onValueChange={(role) => update.mutate({ userId: user.id, role: role as Role })}
+                    >
+                      <SelectTrigger
+                        className="w-32"
+                        aria-label={`Role of ${name}`}
+                        title={isSelf ? 'You cannot change your own role' : undefined}
+                        data-testid={`select-role-${user.id}`}
+                      >
+                        <SelectValue />
+                      </SelectTrigger>
+                      <SelectContent>
+                        {ROLE_OPTIONS.map((option) => (
+                          <SelectItem
+                            key={option.value}
+                            value={option.value}
+                            data-testid={`option-role-${option.value}`}
                           >
-                            <SelectValue />
-                          </SelectTrigger>
-                          <SelectContent>
-                            {ROLE_OPTIONS.map((option) => (
-                              <SelectItem
-                                key={option.value}
-                                value={option.value}
-                                data-testid={`option-role-${option.value}`}
-                              >
-                                {option.label}
-                              </SelectItem>
-                            ))}
-                          </SelectContent>
-                        </Select>
-                      </td>
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </DataTable>
-            <Pager
-              page={data.page}
-              pageCount={data.pageCount}
-              onPageChange={list.setPage}
-              label="Users pages"
-            />
-          </>
-        ) : null}
-      </ListState>
+                            {option.label}
+                          </SelectItem>
+                        ))}
+                      </SelectContent>
+                    </Select>
+                  </td>
+                </tr>
+              );
+            })}
+          </DataTable>
+        )}
+      </PagedList>
     </div>
   );
 }
