@@ -250,5 +250,5 @@ export type PickupAddress = z.infer<typeof pickupAddressSchema>;
 export const sellerIdParamsSchema = z.object({ sellerId: idSchema });
 
 /** Texts of the checkout and the order view (docs/product-rules.md, Addresses, availability and slots). */
-export const PICKUP_ADDRESS_NOT_AVAILABLE = 'Pickup address not available';
+export { PICKUP_ADDRESS_NOT_AVAILABLE } from './address-messages';
 export const ADDRESS_NOT_FOUND = 'Address not found';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ANY_DISTANCE_MILES, MIN_DISTANCE_MILES } from './catalog-distance';
 
 /** Money at the edges: a decimal string with 2 places (docs/product-rules.md, Fees and commission). */
 export const moneyStringSchema = z.string().regex(/^\d+\.\d{2}$/);
@@ -67,12 +68,7 @@ export const productDetailSchema = productListItemSchema.extend({
 });
 export type ProductDetail = z.infer<typeof productDetailSchema>;
 
-/**
- * The distance slider runs from 1 to 500 miles, and 500 means any distance
- * (docs/product-rules.md, Catalog and distance).
- */
-export const MIN_DISTANCE_MILES = 1;
-export const ANY_DISTANCE_MILES = 500;
+export { distanceLimitOf } from './catalog-distance';
 
 /** GET /api/products/with-distance: the list's filters plus the slider's maximum distance. */
 export const productDistanceQuerySchema = productListQuerySchema.extend({
@@ -83,8 +79,3 @@ export const productDistanceQuerySchema = productListQuerySchema.extend({
     .optional(),
 });
 export type ProductDistanceQuery = z.infer<typeof productDistanceQuerySchema>;
-
-/** The distance limit a query asks for, or undefined for any distance (absent, or the slider at 500). */
-export function distanceLimitOf(maxDistance: number | undefined): number | undefined {
-  return maxDistance === undefined || maxDistance >= ANY_DISTANCE_MILES ? undefined : maxDistance;
-}

@@ -12,11 +12,7 @@ import { idSchema } from './users';
  * showed, so that a change can be reported before payment.
  */
 
-/** The checkout's validation texts (docs/product-rules.md, Checkout and orders). */
-export const MISSING_INFORMATION_TITLE = 'Missing information';
-export const SELECT_DELIVERY_ADDRESS = 'Please select a delivery address';
-export const SELECTED_ADDRESS_NOT_FOUND = 'Selected address not found';
-export const SELECT_PICKUP_TIME = 'Please select a pickup time from the seller';
+export { SELECT_DELIVERY_ADDRESS, SELECT_PICKUP_TIME, SELECTED_ADDRESS_NOT_FOUND } from './checkout-messages';
 export const PICKUP_TIME_UNAVAILABLE =
   'The selected pickup time is no longer available. Please choose another time.';
 export const EMPTY_CART = 'Your cart is empty';

@@ -18,7 +18,9 @@ export const PRODUCT_MESSAGES_HEIGHT_PX = 200;
 export const ORDER_MESSAGES_HEIGHT_PX = 400;
 
 export const MESSAGE_EMPTY = 'Write a message before sending';
-export const MESSAGE_TOO_LONG = `A message has at most ${MESSAGE_MAX_LENGTH.toLocaleString('en-US')} characters`;
+// "2,000" grouped by hand: toLocaleString here, run when the module loads, made the browser set up
+// its number formatting in the middle of the first load.
+export const MESSAGE_TOO_LONG = `A message has at most ${String(MESSAGE_MAX_LENGTH).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} characters`;
 
 /**
  * The text of a message: trimmed, never blank or whitespace only, at most 2,000 characters

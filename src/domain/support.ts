@@ -19,12 +19,4 @@ export type ContactMessage = z.infer<typeof contactMessageSchema>;
 
 export const contactReceiptSchema = z.object({ id: z.string(), receivedAt: z.string() });
 
-/** The company details shown on the support page (docs/product-rules.md, Account pages). */
-export const COMPANY = {
-  name: 'Local Delivery Marketplace',
-  mailingAddress: ['100 Main Street, Suite 200', 'Springfield, IL 62701', 'United States'],
-  phone: '(217) 555-0142',
-  email: 'support@localdelivery.example',
-  website: 'https://localdelivery.example',
-  hours: 'Monday to Friday, 8:00 AM to 6:00 PM Central',
-} as const;
+export { COMPANY } from './company';

@@ -4,6 +4,7 @@ import { hydrate } from '@tanstack/react-query';
 import { App } from './app/app';
 import { preloadStartPage } from './app/router';
 import { queryClient } from './lib/query-client';
+import { cn } from './lib/utils';
 import { FIRST_SCREEN_DATA_ID } from './first-screen';
 import './index.css';
 
@@ -25,7 +26,12 @@ const firstScreenData = document.getElementById(FIRST_SCREEN_DATA_ID)?.textConte
 if (firstScreenData && container.firstElementChild) {
   container.style.pointerEvents = 'none';
   hydrate(queryClient, JSON.parse(firstScreenData));
-  void preloadStartPage(window.location.pathname)
+  // While the page's code downloads, each in a task of its own rather than in this one or in the
+  // middle of hydration: the page's chunks are asked for (router.tsx), and tailwind-merge builds
+  // the tables it builds on its first use.
+  setTimeout(() => cn('p-0'), 0);
+  void new Promise((resolve) => setTimeout(resolve, 0))
+    .then(() => preloadStartPage(window.location.pathname))
     .catch(() => undefined)
     .then(() => {
       startTransition(() => {

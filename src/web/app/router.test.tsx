@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import { AppRouter } from './router';
 import {
   emptyCatalog,
@@ -124,6 +124,19 @@ describe('route table (docs/product-rules.md, Routes and headers)', () => {
     visit('/checkout');
     expect(await screen.findByRole('heading', { name: 'Cart is Empty' })).toBeVisible();
     expect(screen.getByRole('link', { name: 'Continue Shopping' }).getAttribute('href')).toBe('/');
+  });
+
+  it('leaves the page the app opens on where the browser put it, and opens the next one at the top', async () => {
+    const scrollTo = vi.fn();
+    window.scrollTo = scrollTo;
+    mockFetch(signedInAs(makeUser()));
+    visit('/checkout');
+    expect(await screen.findByRole('heading', { name: 'Cart is Empty' })).toBeVisible();
+    expect(scrollTo).not.toHaveBeenCalled();
+
+    fireEvent.click(screen.getByRole('link', { name: 'Continue Shopping' }));
+    expect(await screen.findByTestId('text-greeting')).toBeVisible();
+    expect(scrollTo).toHaveBeenCalledWith(0, 0);
   });
 });
 

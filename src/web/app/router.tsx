@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect, useRef, type ComponentType } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { PageLoading } from '../components/page-loading';
 import { useAuth } from '../lib/use-auth';
@@ -76,7 +76,9 @@ const START_PAGES: [RegExp, () => Promise<unknown>][] = [
 export function preloadStartPage(pathname: string): Promise<unknown> {
   return START_PAGES.find(([path]) => path.test(pathname))?.[1]() ?? Promise.resolve();
 }
-if (typeof window !== 'undefined') void preloadStartPage(window.location.pathname);
+// In a task of its own, right after the app's script has run: adding a link for each of the page's
+// chunks is main-thread work that would otherwise lengthen that one long task.
+if (typeof window !== 'undefined') setTimeout(() => void preloadStartPage(window.location.pathname), 0);
 
 /** Live updates for a signed-in user (docs/product-rules.md, Live updates), outside the first load. */
 const LiveUpdates = lazy(async () => ({
@@ -86,8 +88,13 @@ const LiveUpdates = lazy(async () => ({
 /** A client-side navigation starts at the top of the new page (and is counted for "Back"). */
 function ScrollToTop() {
   const [location] = useLocation();
+  // The page the app opens on stays where the browser put it (the top, or where a reload left it):
+  // scrolling it would also make the browser lay the page out at once, in the middle of hydration.
+  const scrolledFor = useRef(location);
   useEffect(() => {
     noteRouteChange(location);
+    if (scrolledFor.current === location) return;
+    scrolledFor.current = location;
     window.scrollTo(0, 0);
   }, [location]);
   return null;

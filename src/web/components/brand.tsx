@@ -1,6 +1,6 @@
 import { Link } from 'wouter';
 import { Truck } from 'lucide-react';
-import { COMPANY } from '@domain/support';
+import { COMPANY } from '@domain/company';
 import { cn } from '../lib/utils';
 
 /** The product's name as shown in headers and the footer. */

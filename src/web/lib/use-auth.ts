@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { currentUserSchema, type CurrentUser } from '@domain/users';
+import type { CurrentUser } from '@domain/users';
 import { getQueryFn } from './query-client';
 
 export const CURRENT_USER_KEY = ['/api/auth/user'] as const;
@@ -10,7 +10,12 @@ const readCurrentUser = getQueryFn({ on401: 'returnNull' });
 export const currentUserQueryOptions = queryOptions({
   queryKey: CURRENT_USER_KEY,
   queryFn: async (context): Promise<CurrentUser | null> => {
-    const data = await readCurrentUser(context);
+    // The schemas load with the first request, beside it, not with the page: a page the server
+    // rendered has the user already (docs/decisions/0014-first-load.md).
+    const [{ currentUserSchema }, data] = await Promise.all([
+      import('@domain/users'),
+      readCurrentUser(context),
+    ]);
     return data === null ? null : currentUserSchema.parse(data);
   },
   retry: false,

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { COMPANY } from '@domain/support';
+import { COMPANY } from '@domain/company';
 
 /** Names the browser tab after the page, so screen-reader users hear where a navigation landed. */
 export function useDocumentTitle(title: string | undefined): void {

@@ -12,11 +12,21 @@ const subscribeToNothing = () => () => {};
  * loads.
  */
 export function useHasHydrated(): boolean {
-  const isBrowserRender = useSyncExternalStore(
-    subscribeToNothing,
-    () => true,
-    () => false,
-  );
+  // React reads the server's value (false) while it hydrates this component, and compares the
+  // browser's value with it once committed: a difference there makes React render the component
+  // again at once, synchronously, in one long task. So a component that was hydrated keeps
+  // answering false, and only the transition below switches it.
+  const [snapshots] = useState(() => {
+    let wasHydrated = false;
+    return {
+      get: () => !wasHydrated,
+      getServer: () => {
+        wasHydrated = true;
+        return false;
+      },
+    };
+  });
+  const isBrowserRender = useSyncExternalStore(subscribeToNothing, snapshots.get, snapshots.getServer);
   const [hasHydrated, setHasHydrated] = useState(isBrowserRender);
   useEffect(() => {
     if (!hasHydrated) startTransition(() => setHasHydrated(true));

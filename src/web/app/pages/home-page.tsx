@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { displayName } from '@domain/roles';
-import { greetingFor } from '@domain/users';
+import { greetingFor } from '@domain/greeting';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useSignedInUser } from '../../lib/use-auth';
 import { useAddresses } from '../../features/addresses/api/get-addresses';

@@ -10,24 +10,30 @@ export const CART_STORAGE_KEY = 'cart';
  * A cart line: product fields plus quantity and sellerId; price may be a number or numeric string
  * (docs/product-rules.md, Cart and checkout screens).
  */
-export const cartItemSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  price: z.union([z.number(), z.string()]),
-  sellerId: z.string(),
-  quantity: z.number().int().positive(),
-  category: z.string().nullish(),
-  description: z.string().nullish(),
-  imageUrl: z.string().nullish(),
-  available: z.boolean().optional(),
-  stock: z.number().optional(),
-  requiresTrailer: z.boolean().optional(),
-  sellerDelivery: z.boolean().optional(),
-  sellerDeliveryFee: z.union([z.number(), z.string()]).nullish(),
-  offerPickup: z.boolean().optional(),
-  sellerName: z.string().nullish(),
-});
-export type CartItem = z.infer<typeof cartItemSchema>;
+const buildCartItemSchema = () =>
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    price: z.union([z.number(), z.string()]),
+    sellerId: z.string(),
+    quantity: z.number().int().positive(),
+    category: z.string().nullish(),
+    description: z.string().nullish(),
+    imageUrl: z.string().nullish(),
+    available: z.boolean().optional(),
+    stock: z.number().optional(),
+    requiresTrailer: z.boolean().optional(),
+    sellerDelivery: z.boolean().optional(),
+    sellerDeliveryFee: z.union([z.number(), z.string()]).nullish(),
+    offerPickup: z.boolean().optional(),
+    sellerName: z.string().nullish(),
+  });
+/**
+ * Built on the first read of a stored cart, not when the app's script runs: the page's first
+ * load does not wait for it, and an empty cart never needs it (docs/decisions/0014-first-load.md).
+ */
+let cartItemSchema: ReturnType<typeof buildCartItemSchema> | undefined;
+export type CartItem = z.infer<ReturnType<typeof buildCartItemSchema>>;
 
 /** What can be put in the cart: a product as the catalog returns it. */
 export type CartProduct = Omit<CartItem, 'quantity'>;
@@ -174,7 +180,7 @@ export function parseStoredCart(raw: string | null): CartItem[] {
   }
   if (!Array.isArray(data)) return [];
   return data.flatMap((entry: unknown) => {
-    const parsed = cartItemSchema.safeParse(entry);
+    const parsed = (cartItemSchema ??= buildCartItemSchema()).safeParse(entry);
     return parsed.success ? [parsed.data] : [];
   });
 }

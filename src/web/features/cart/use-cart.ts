@@ -1,4 +1,4 @@
-import { useMemo, useSyncExternalStore } from 'react';
+import { useCallback, useMemo, useSyncExternalStore } from 'react';
 import { useHasHydrated } from '../../lib/use-has-hydrated';
 import { cartCount, cartStore, cartTotal, type CartItem, type CartStore } from './cart-store';
 
@@ -19,10 +19,13 @@ const emptyServerSnapshot = (): readonly CartItem[] => NO_ITEMS;
 
 /** The cart, kept in step across components and tabs. */
 export function useCart(store: CartStore = cartStore): CartState {
-  const stored = useSyncExternalStore(store.subscribe, store.getSnapshot, emptyServerSnapshot);
   // The server cannot read local storage: a page it rendered shows the cart once hydrated, in a
   // transition rendered in small slices (docs/decisions/0014-first-load.md, The first screen in the HTML).
-  const items = useHasHydrated() ? stored : NO_ITEMS;
+  // Until then the browser's snapshot is the server's too: were they to differ once hydration has
+  // committed, React would render the component again at once, synchronously.
+  const hasHydrated = useHasHydrated();
+  const getSnapshot = useCallback(() => (hasHydrated ? store.getSnapshot() : NO_ITEMS), [hasHydrated, store]);
+  const items = useSyncExternalStore(store.subscribe, getSnapshot, emptyServerSnapshot);
   return useMemo(
     () => ({
       items,

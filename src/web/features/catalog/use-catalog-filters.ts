@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { ANY_DISTANCE_MILES } from '@domain/catalog';
+import { ANY_DISTANCE_MILES } from '@domain/catalog-distance';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { ALL_CATEGORIES, type ProductQuery } from './api/get-products';
 

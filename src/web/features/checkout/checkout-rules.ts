@@ -1,12 +1,11 @@
 import type { Address } from '@domain/addresses';
+import type { CheckoutBody, CheckoutQuote } from '@domain/checkout';
 import {
   MISSING_INFORMATION_TITLE,
   SELECT_DELIVERY_ADDRESS,
   SELECT_PICKUP_TIME,
   SELECTED_ADDRESS_NOT_FOUND,
-  type CheckoutBody,
-  type CheckoutQuote,
-} from '@domain/checkout';
+} from '@domain/checkout-messages';
 import type { CartItem } from '../cart/cart-store';
 
 /**

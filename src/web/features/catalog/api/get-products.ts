@@ -1,13 +1,8 @@
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { z } from 'zod';
-import {
-  ANY_DISTANCE_MILES,
-  distanceLimitOf,
-  MIN_DISTANCE_MILES,
-  productListItemSchema,
-  type ProductListItem,
-} from '@domain/catalog';
+import type { ProductListItem } from '@domain/catalog';
+import { ANY_DISTANCE_MILES, distanceLimitOf, MIN_DISTANCE_MILES } from '@domain/catalog-distance';
 import { apiGet } from '../../../lib/api-client';
 
 export const PRODUCTS_KEY = '/api/products';
@@ -76,7 +71,13 @@ export async function fetchProducts(
   page: ProductPage,
   signal?: AbortSignal,
 ): Promise<ProductListItem[]> {
-  return z.array(productListItemSchema).parse(await apiGet(productsUrl(query, page), signal));
+  // The schemas load with the first request, beside it, not with the page: a page the server
+  // rendered has its first answers already (docs/decisions/0014-first-load.md).
+  const [{ productListItemSchema }, body] = await Promise.all([
+    import('@domain/catalog'),
+    apiGet(productsUrl(query, page), signal),
+  ]);
+  return z.array(productListItemSchema).parse(body);
 }
 
 /** Pages by limit/offset until a page comes back short, so the whole catalog can be reached. */

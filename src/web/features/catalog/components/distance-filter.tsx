@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { Link } from 'wouter';
 import { LogIn, MapPin, MapPinOff, Navigation } from 'lucide-react';
-import { ANY_DISTANCE_MILES, MIN_DISTANCE_MILES } from '@domain/catalog';
+import { ANY_DISTANCE_MILES, MIN_DISTANCE_MILES } from '@domain/catalog-distance';
 import { Button } from '../../../components/ui/button';
 import { signIn } from '../../../lib/navigation';
 import { cn } from '../../../lib/utils';

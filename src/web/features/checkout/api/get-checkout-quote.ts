@@ -1,14 +1,18 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { checkoutQuoteSchema, type CheckoutBody, type CheckoutQuote } from '@domain/checkout';
+import type { CheckoutBody, CheckoutQuote } from '@domain/checkout';
 import { apiRequest, readJson } from '../../../lib/api-client';
 
 export const CHECKOUT_QUOTE_KEY = ['/api/checkout/quote'] as const;
 
 /** POST /api/checkout/quote: the cart priced by the server, one order per seller, with its problems. */
 export async function fetchCheckoutQuote(body: CheckoutBody, signal?: AbortSignal): Promise<CheckoutQuote> {
-  return checkoutQuoteSchema.parse(
-    await readJson(await apiRequest('POST', '/api/checkout/quote', body, signal)),
-  );
+  // The schemas load with the first quote, beside it, not with the page
+  // (docs/decisions/0014-first-load.md).
+  const [{ checkoutQuoteSchema }, answer] = await Promise.all([
+    import('@domain/checkout'),
+    apiRequest('POST', '/api/checkout/quote', body, signal).then(readJson),
+  ]);
+  return checkoutQuoteSchema.parse(answer);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { slotSchema, type Slot } from '@domain/availability';
+import type { Slot } from '@domain/availability';
 import { apiGet } from '../../../lib/api-client';
 
 /**
@@ -8,9 +8,13 @@ import { apiGet } from '../../../lib/api-client';
  * (docs/product-rules.md, Cart and checkout screens).
  */
 export async function fetchPickupSlots(sellerId: string, signal?: AbortSignal): Promise<Slot[]> {
-  return z
-    .array(slotSchema)
-    .parse(await apiGet(`/api/availability/slots/${encodeURIComponent(sellerId)}`, signal));
+  // The schemas load with the first request, beside it, not with the page
+  // (docs/decisions/0014-first-load.md).
+  const [{ slotSchema }, body] = await Promise.all([
+    import('@domain/availability'),
+    apiGet(`/api/availability/slots/${encodeURIComponent(sellerId)}`, signal),
+  ]);
+  return z.array(slotSchema).parse(body);
 }
 
 export function pickupSlotsQueryOptions(sellerId: string) {

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { CalendarClock, MapPin, RotateCw } from 'lucide-react';
-import { PICKUP_ADDRESS_NOT_AVAILABLE, type PickupAddress } from '@domain/addresses';
+import type { PickupAddress } from '@domain/addresses';
+import { PICKUP_ADDRESS_NOT_AVAILABLE } from '@domain/address-messages';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Label } from '../../../components/ui/label';

@@ -1,15 +1,18 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Role } from '@domain/roles';
-import { currentUserSchema, type CurrentUser } from '@domain/users';
+import type { CurrentUser } from '@domain/users';
 import { apiSend } from '../../../lib/api-client';
 import { toastMutationError } from '../../../lib/mutation-errors';
 import { CURRENT_USER_KEY } from '../../../lib/use-auth';
 
 /** PATCH /api/users/{id}/role: makes one of the user's granted roles the current one. */
 export async function updateRole(userId: string, role: Role): Promise<CurrentUser> {
-  return currentUserSchema.parse(
-    await apiSend('PATCH', `/api/users/${encodeURIComponent(userId)}/role`, { role }),
-  );
+  // The user schemas are not part of the first load (docs/decisions/0014-first-load.md).
+  const [{ currentUserSchema }, body] = await Promise.all([
+    import('@domain/users'),
+    apiSend('PATCH', `/api/users/${encodeURIComponent(userId)}/role`, { role }),
+  ]);
+  return currentUserSchema.parse(body);
 }
 
 /**

@@ -1,0 +1,16 @@
+/**
+ * The catalog's distance limits, in a module without zod: the home page's filter takes them on the
+ * first load without building the catalog schemas (docs/decisions/0014-first-load.md).
+ */
+
+/**
+ * The distance slider runs from 1 to 500 miles, and 500 means any distance
+ * (docs/product-rules.md, Catalog and distance).
+ */
+export const MIN_DISTANCE_MILES = 1;
+export const ANY_DISTANCE_MILES = 500;
+
+/** The distance limit a query asks for, or undefined for any distance (absent, or the slider at 500). */
+export function distanceLimitOf(maxDistance: number | undefined): number | undefined {
+  return maxDistance === undefined || maxDistance >= ANY_DISTANCE_MILES ? undefined : maxDistance;
+}
