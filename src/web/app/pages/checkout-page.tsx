@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { ArrowLeft, ArrowRight, ShoppingCart } from 'lucide-react';
 import { Button } from '../../components/ui/button';
@@ -25,8 +25,27 @@ import {
 import { DeliveryInformationSection } from '../../features/checkout/components/delivery-information-section';
 import { DeliveryMethodSection } from '../../features/checkout/components/delivery-method-section';
 import { CheckoutProblems, OrderSummary } from '../../features/checkout/components/order-summary';
-import { PickupTimeSection } from '../../features/checkout/components/pickup-time-section';
 import { AppLayout } from '../layouts/app-layout';
+import { preloadableLazy } from '../../lib/preloadable-lazy';
+
+/**
+ * The pickup times (and the select they are chosen with) load apart from the page: most checkouts
+ * are delivered, and their code was a long task of the checkout's first load
+ * (docs/decisions/0014-first-load.md). They load once the page is idle when the cart offers pickup.
+ */
+const { Component: PickupTimeSection, preload: preloadPickupTimeSection } = preloadableLazy(
+  async () => (await import('../../features/checkout/components/pickup-time-section')).PickupTimeSection,
+);
+
+/** After the browser's current work: the next idle moment, or soon where there is no such call. */
+function whenIdle(work: () => void): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const handle = window.requestIdleCallback(work, { timeout: 2000 });
+    return () => window.cancelIdleCallback(handle);
+  }
+  const timer = window.setTimeout(work, 200);
+  return () => window.clearTimeout(timer);
+}
 
 function EmptyCheckout() {
   return (
@@ -67,6 +86,9 @@ function CheckoutForm() {
   const addressId = chosenAddressId ?? (addresses.data ? defaultAddressId(addresses.data) : null);
   const cartOffersPickup = isPickupAvailable(items);
   const sellers = sellersOf(items);
+  useEffect(() => {
+    if (cartOffersPickup) return whenIdle(() => void preloadPickupTimeSection().catch(() => undefined));
+  }, [cartOffersPickup]);
 
   // Notes do not change the price: they are left out of the quote so typing asks nothing.
   const quoteOf = (method: DeliveryMethod) =>
@@ -152,18 +174,22 @@ function CheckoutForm() {
             onNotesChange={setNotes}
           />
         ) : (
-          <PickupTimeSection
-            sellers={sellers.map((seller) => {
-              const order = quote?.orders.find((candidate) => candidate.sellerId === seller.sellerId);
-              return {
-                sellerId: seller.sellerId,
-                sellerName: order?.sellerName ?? seller.sellerName ?? 'Seller',
-                pickupAddress: order ? order.pickupAddress : undefined,
-              };
-            })}
-            pickupTimes={pickupTimes}
-            onChange={(sellerId, datetime) => setPickupTimes((times) => ({ ...times, [sellerId]: datetime }))}
-          />
+          <Suspense fallback={null}>
+            <PickupTimeSection
+              sellers={sellers.map((seller) => {
+                const order = quote?.orders.find((candidate) => candidate.sellerId === seller.sellerId);
+                return {
+                  sellerId: seller.sellerId,
+                  sellerName: order?.sellerName ?? seller.sellerName ?? 'Seller',
+                  pickupAddress: order ? order.pickupAddress : undefined,
+                };
+              })}
+              pickupTimes={pickupTimes}
+              onChange={(sellerId, datetime) =>
+                setPickupTimes((times) => ({ ...times, [sellerId]: datetime }))
+              }
+            />
+          </Suspense>
         )}
       </div>
 
