@@ -5,7 +5,7 @@ import { App } from './app/app';
 import { preloadStartPage } from './app/router';
 import { queryClient } from './lib/query-client';
 import { cn } from './lib/utils';
-import { FIRST_SCREEN_DATA_ID } from './first-screen';
+import { FIRST_SCREEN_DATA_ID } from '@domain/first-screen';
 import './index.css';
 
 const container = document.getElementById('root');

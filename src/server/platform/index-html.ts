@@ -5,6 +5,7 @@
  * (docs/product-rules.md, Routes and headers). Everything put in is HTML-escaped.
  */
 
+import { FIRST_SCREEN_DATA_ID } from '../../domain/first-screen';
 import { imageSrcSet, PRODUCT_PAGE_IMAGE_SIZES } from '../../domain/image-copies';
 
 export interface PageMeta {
@@ -104,9 +105,6 @@ export interface FirstScreenMarkup {
   html: string;
   data: string;
 }
-
-/** The id main.tsx reads the answers from (src/web/first-screen.ts). */
-export const FIRST_SCREEN_DATA_ID = 'first-screen-data';
 
 const EMPTY_ROOT = '<div id="root"></div>';
 const IMG_TAG = /<img\b[^>]*>/g;
