@@ -18,10 +18,11 @@ import {
   deliveryFeeFor,
   parseCommissionSettings,
 } from '../../../domain/fees';
-import { formatCents, formatRate, parseCents } from '../../../domain/money';
+import { formatCents, parseCents } from '../../../domain/money';
 import type { OrderStatus } from '../../../domain/order-status';
 import { addressText, pickupText, type PricedCheckout } from '../../modules/checkout/checkout.service';
 import { newOrderNumber } from '../../modules/orders/order-number';
+import { orderMoneyColumns } from '../../modules/orders/place-orders';
 import { recordCharge, recordRefundMade } from '../../modules/ledger/ledger.service';
 import { recordOrderPayouts } from '../../modules/payouts/record-order-payouts';
 
@@ -275,9 +276,7 @@ export async function seedDemoOrders(db: Db, now: Date = new Date()): Promise<nu
             isPickup,
             sellerDelivery: fee.sellerDelivery,
             requiresTrailer: fee.requiresTrailer,
-            productSubtotal: formatCents(amounts.productSubtotal),
-            deliveryFee: formatCents(amounts.deliveryFee),
-            total: formatCents(amounts.total),
+            ...orderMoneyColumns(amounts),
             deliveryAddress: isPickup ? pickupText(pickupAddress) : deliveryText,
             deliveryAddressId: isPickup ? null : (buyerAddress?.id ?? null),
             pickupAddressId: sellerAddress?.id ?? null,
@@ -286,14 +285,6 @@ export async function seedDemoOrders(db: Db, now: Date = new Date()): Promise<nu
             estimatedDeliveryTime: status === 'in-transit' ? new Date(now.getTime() + HOUR_MS) : null,
             paymentIntentId: payment.providerPaymentId,
             paymentId: payment.id,
-            sellerEarnings: formatCents(amounts.sellerEarnings),
-            driverEarnings: formatCents(amounts.driverEarnings),
-            purchasePlatformFee: formatCents(amounts.purchasePlatformFee),
-            deliveryPlatformFee: formatCents(amounts.deliveryPlatformFee),
-            platformFee: formatCents(amounts.platformFee),
-            salesCommissionRate: formatRate(amounts.salesCommissionRate),
-            deliveryCommissionRate: formatRate(amounts.deliveryCommissionRate),
-            seller30DaySales: formatCents(amounts.seller30DaySales),
             createdAt: placedAt,
             updatedAt: lastAt,
           })

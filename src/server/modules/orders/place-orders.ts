@@ -2,7 +2,7 @@ import type { Db } from '../../db/client';
 import { orderChangeEvents, publishLiveEvents } from '../../platform/live-events';
 import { getCommissionRates } from '../commission/commission.service';
 import { pickupText, type PricedCheckout } from '../checkout/checkout.service';
-import { computeOrderMoney } from '../../../domain/fees';
+import { computeOrderMoney, type OrderMoney } from '../../../domain/fees';
 import { formatCents, formatRate, parseCents } from '../../../domain/money';
 import { newOrderNumber } from './order-number';
 import {
@@ -59,9 +59,7 @@ export async function placeOrders(
         isPickup: checkout.isPickup,
         sellerDelivery: priced.sellerDelivery,
         requiresTrailer: priced.requiresTrailer,
-        productSubtotal: formatCents(amounts.productSubtotal),
-        deliveryFee: formatCents(amounts.deliveryFee),
-        total: formatCents(amounts.total),
+        ...orderMoneyColumns(amounts),
         deliveryAddress: checkout.isPickup
           ? pickupText(priced.pickupAddress)
           : (checkout.deliveryAddress ?? 'Address not available'),
@@ -72,14 +70,6 @@ export async function placeOrders(
         scheduledPickupTime: priced.scheduledPickupTime ? new Date(priced.scheduledPickupTime) : null,
         paymentIntentId: input.providerPaymentId,
         paymentId: input.paymentId,
-        sellerEarnings: formatCents(amounts.sellerEarnings),
-        driverEarnings: formatCents(amounts.driverEarnings),
-        purchasePlatformFee: formatCents(amounts.purchasePlatformFee),
-        deliveryPlatformFee: formatCents(amounts.deliveryPlatformFee),
-        platformFee: formatCents(amounts.platformFee),
-        salesCommissionRate: formatRate(amounts.salesCommissionRate),
-        deliveryCommissionRate: formatRate(amounts.deliveryCommissionRate),
-        seller30DaySales: formatCents(amounts.seller30DaySales),
         createdAt: now,
         updatedAt: now,
       },
@@ -113,4 +103,24 @@ export async function placeOrders(
     orders.flatMap(({ order }) => orderChangeEvents(order, null, checkout.buyerId)),
   );
   return orders;
+}
+
+/**
+ * An order's money as its columns keep it: amounts as decimal strings, rates as decimals
+ * (docs/product-rules.md, Fees and commission). The seed's orders are written the same way.
+ */
+export function orderMoneyColumns(amounts: OrderMoney) {
+  return {
+    productSubtotal: formatCents(amounts.productSubtotal),
+    deliveryFee: formatCents(amounts.deliveryFee),
+    total: formatCents(amounts.total),
+    sellerEarnings: formatCents(amounts.sellerEarnings),
+    driverEarnings: formatCents(amounts.driverEarnings),
+    purchasePlatformFee: formatCents(amounts.purchasePlatformFee),
+    deliveryPlatformFee: formatCents(amounts.deliveryPlatformFee),
+    platformFee: formatCents(amounts.platformFee),
+    salesCommissionRate: formatRate(amounts.salesCommissionRate),
+    deliveryCommissionRate: formatRate(amounts.deliveryCommissionRate),
+    seller30DaySales: formatCents(amounts.seller30DaySales),
+  };
 }
