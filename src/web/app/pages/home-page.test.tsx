@@ -100,7 +100,10 @@ describe('home page distance filter (docs/product-rules.md, Catalog and distance
     expect(within(grid()).queryByText(/miles away/)).toBeNull();
 
     // On: the distance list without a limit, so every product shows its miles.
-    fireEvent.click(await screen.findByRole('switch', { name: 'Filter by distance' }));
+    // The switch is disabled while the buyer's addresses load, as a person sees it: wait for it.
+    const toggle = await screen.findByRole('switch', { name: 'Filter by distance' });
+    await waitFor(() => expect(toggle).toBeEnabled());
+    fireEvent.click(toggle);
     expect(await findInGrid('2.3 miles away')).toBeVisible();
     expect(urls()).toContain('/api/products/with-distance?limit=24&offset=0');
     expect(slider().value).toBe('500');
