@@ -68,6 +68,24 @@ describe('LocalObjectStorage files', () => {
     expect(await storage.read('uploads/file-1')).toBeNull();
   });
 
+  it('writes new objects in one go, and refuses a key that holds a file already', async () => {
+    await storage.putNew([
+      { key: 'demo/new-1', bytes: Buffer.from('first'), contentType: 'image/png' },
+      { key: 'demo/copies/new-2', bytes: Buffer.from('second'), contentType: 'image/webp' },
+    ]);
+    expect(await storage.head('demo/new-1')).toEqual({ size: 5 });
+    expect(Buffer.from((await storage.readStart('demo/copies/new-2', 16)) ?? [])).toEqual(
+      Buffer.from('second'),
+    );
+    await expect(
+      storage.putNew([{ key: 'demo/new-1', bytes: Buffer.from('overwritten'), contentType: 'image/png' }]),
+    ).rejects.toThrow(/EEXIST/);
+    expect(await storage.head('demo/new-1')).toEqual({ size: 5 });
+    await expect(
+      storage.putNew([{ key: 'demo/../../escape', bytes: Buffer.from('x'), contentType: 'image/png' }]),
+    ).rejects.toThrow('Unsafe object key');
+  });
+
   it('refuses keys that could leave the root', async () => {
     for (const key of ['../etc/passwd', 'uploads/../../x', '/abs', 'uploads/.hidden', 'a//b', '']) {
       await expect(storage.head(key)).rejects.toThrow('Unsafe object key');

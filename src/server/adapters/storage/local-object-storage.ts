@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   assertSafeKey,
+  type NewObject,
   type ObjectStorage,
   type PresignPutOptions,
   type StoredObjectBody,
@@ -114,6 +115,28 @@ export class LocalObjectStorage implements ObjectStorage {
     } catch (error) {
       await fs.promises.rm(temporary, { force: true });
       throw error;
+    }
+  }
+
+  /**
+   * Writes the files in one go with synchronous calls, one turn of the event loop after the call:
+   * the demo's 1,700 pictures take about 0.15 s this way, where `put`'s asynchronous calls, eight
+   * files at a time, kept a starting server busy for over a second
+   * (docs/decisions/0016-embedded-database-process.md, Start-up). No temporary files: a key that
+   * exists already is refused ('wx'), and a file cut short by a crash is under a key that nothing
+   * names, since the demo's rows commit only once every file is written.
+   */
+  async putNew(objects: readonly NewObject[]): Promise<void> {
+    const files = objects.map(({ key, bytes }) => ({ file: this.fileOf(key), bytes }));
+    await new Promise((resolve) => setImmediate(resolve));
+    const folders = new Set<string>();
+    for (const { file, bytes } of files) {
+      const folder = path.dirname(file);
+      if (!folders.has(folder)) {
+        fs.mkdirSync(folder, { recursive: true });
+        folders.add(folder);
+      }
+      fs.writeFileSync(file, bytes, { flag: 'wx' });
     }
   }
 

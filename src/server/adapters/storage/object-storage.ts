@@ -8,6 +8,12 @@ export interface PresignPutOptions {
   expiresInSeconds: number;
 }
 
+export interface NewObject {
+  key: string;
+  bytes: Uint8Array;
+  contentType: string;
+}
+
 export interface StoredObjectBody {
   body: Readable;
   size: number;
@@ -34,6 +40,12 @@ export interface ObjectStorage {
   readStart(key: string, length: number): Promise<Uint8Array | null>;
   read(key: string): Promise<StoredObjectBody | null>;
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /**
+   * Stores objects under new keys, which must hold nothing yet: the demo marketplace's pictures,
+   * written while the server starts, before it listens (src/server/db/seed/demo.ts). Rejects, with
+   * some of them written, when one cannot be.
+   */
+  putNew(objects: readonly NewObject[]): Promise<void>;
   /** Removes the object; removing a missing one is not an error. */
   delete(key: string): Promise<void>;
   close(): Promise<void>;

@@ -89,6 +89,12 @@ describe('S3ObjectStorage against a real S3-compatible server (s3rver)', () => {
     expect(await storage.head('uploads/forged')).toBeNull();
   });
 
+  it('stores new objects given together', async () => {
+    const keys = Array.from({ length: 20 }, (_, index) => `uploads/new-${index}`);
+    await storage.putNew(keys.map((key) => ({ key, bytes: PNG, contentType: 'image/png' })));
+    for (const key of keys) expect(await storage.head(key)).toEqual({ size: PNG.length });
+  });
+
   it('answers null for a missing object and deletes idempotently', async () => {
     expect(await storage.head('uploads/missing')).toBeNull();
     expect(await storage.readStart('uploads/missing', 12)).toBeNull();

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
 import type { uploadedObjects } from '../schema';
-import type { ObjectStorage } from '../../adapters/storage/object-storage';
+import type { NewObject, ObjectStorage } from '../../adapters/storage/object-storage';
 import { objectPathOf } from '../../../domain/uploads';
 
 /**
@@ -139,18 +139,18 @@ export function storeDemoDriverImages(
   count: number,
 ): { pictures: StoredPicture[][]; stored: Promise<void> } {
   const drawn = drawPictures();
-  const writes: Promise<void>[] = [];
+  const objects: NewObject[] = [];
   const pictures = Array.from({ length: count }, (_, driver) =>
     (Object.keys(drawn) as Kind[]).flatMap((kind) => {
       const bytes = drawn[kind][driver % drawn[kind].length];
       if (!bytes) return [];
       const id = crypto.randomUUID();
       const key = `uploads/${id}`;
-      writes.push(storage.put(key, bytes, 'image/png'));
+      objects.push({ key, bytes, contentType: 'image/png' });
       return [{ id, key, size: bytes.length, kind }];
     }),
   );
-  return { pictures, stored: Promise.all(writes).then(() => undefined) };
+  return { pictures, stored: storage.putNew(objects) };
 }
 
 /**

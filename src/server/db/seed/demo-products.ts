@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from '../client';
 import { productImages, products, uploadedObjects } from '../schema';
-import type { ObjectStorage } from '../../adapters/storage/object-storage';
+import type { NewObject, ObjectStorage } from '../../adapters/storage/object-storage';
 import { detectImageType, objectPathOf } from '../../../domain/uploads';
 import type { DEFAULT_CATEGORIES } from '../../../domain/categories';
 import { IMAGE_COPY_WIDTHS, type ImageCopyWidth } from '../../../domain/image-copies';
@@ -503,12 +503,7 @@ export function storeDemoImages(
       return fs.existsSync(copyFile) ? [{ width, bytes: fs.readFileSync(copyFile) }] : [];
     });
   const copyCache = new Map<string, { width: ImageCopyWidth; bytes: Buffer }[]>();
-  const jobs: {
-    key: string;
-    bytes: Buffer;
-    contentType: string;
-    copies: { width: ImageCopyWidth; bytes: Buffer }[];
-  }[] = [];
+  const objects: NewObject[] = [];
   const images = plan.map((product) =>
     product.imageFiles.map((file, slot) => {
       const { bytes, contentType } = read(file);
@@ -519,22 +514,18 @@ export function storeDemoImages(
         copies = copiesOf(file);
         copyCache.set(file, copies);
       }
-      jobs.push({ key, bytes, contentType, copies });
+      objects.push(
+        { key, bytes, contentType },
+        ...copies.map((copy) => ({
+          key: copyKeyOf(key, copy.width),
+          bytes: copy.bytes,
+          contentType: 'image/webp',
+        })),
+      );
       return { id, key, objectPath: objectPathOf(id), size: bytes.length, contentType };
     }),
   );
-  // A few at a time: instant on the local disk, and gentle with an S3 endpoint.
-  let next = 0;
-  const worker = async () => {
-    for (let job = jobs[next++]; job; job = jobs[next++]) {
-      const { key, bytes, contentType, copies } = job;
-      await Promise.all([
-        storage.put(key, bytes, contentType),
-        ...copies.map((copy) => storage.put(copyKeyOf(key, copy.width), copy.bytes, 'image/webp')),
-      ]);
-    }
-  };
-  const stored = Promise.all(Array.from({ length: 8 }, worker)).then(() => undefined);
+  const stored = storage.putNew(objects);
   return { images, stored };
 }
 

@@ -12,7 +12,7 @@ import {
   uploadedObjects,
   users,
 } from '../schema';
-import type { ObjectStorage } from '../../adapters/storage/object-storage';
+import type { NewObject, ObjectStorage } from '../../adapters/storage/object-storage';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemoData } from './demo';
 import { DEMO_SELLER_CATEGORIES, demoImagesFolder, planDemoProducts } from './demo-products';
 import { DEFAULT_CATEGORIES } from '../../../domain/categories';
@@ -80,14 +80,13 @@ describe('the demo marketplace', () => {
   it('leaves no demo rows when a picture cannot be stored, so the next start seeds again', async () => {
     const empty = await createTestApp();
     try {
-      let puts = 0;
       // The rows are inserted while the pictures are written
-      // (docs/decisions/0016-embedded-database-process.md, Start-up).
+      // (docs/decisions/0016-embedded-database-process.md, Start-up); the products' are written, the
+      // drivers' are not.
+      let batches = 0;
       const failing: ObjectStorage = Object.assign(Object.create(empty.storage) as ObjectStorage, {
-        put: (key: string, bytes: Uint8Array, contentType: string) =>
-          ++puts === 200
-            ? Promise.reject(new Error('the disk is full'))
-            : empty.storage.put(key, bytes, contentType),
+        putNew: (objects: readonly NewObject[]) =>
+          ++batches === 2 ? Promise.reject(new Error('the disk is full')) : empty.storage.putNew(objects),
       });
       await expect(seedDemoData(empty.database.db, { storage: failing })).rejects.toThrow('the disk is full');
       for (const table of [users, products, orders, uploadedObjects]) {
