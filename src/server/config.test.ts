@@ -14,7 +14,13 @@ function problemsOf(env: Record<string, string>): string[] {
 describe('loadConfig', () => {
   it('runs with no settings at all: embedded database on port 5000 with demo data', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 5000, databaseUrl: undefined, demoData: true, oidc: undefined });
+    expect(config).toMatchObject({
+      port: 5000,
+      databaseUrl: undefined,
+      preparedStatements: true,
+      demoData: true,
+      oidc: undefined,
+    });
     expect(config.dataDir).toMatch(/\/data$/);
   });
 
@@ -24,11 +30,14 @@ describe('loadConfig', () => {
       DATABASE_URL: 'mysql://x',
       PUBLIC_URL: 'not a url',
       DEMO_DATA: 'maybe',
+      DATABASE_PREPARED_STATEMENTS: 'no',
     });
     expect(problems.some((p) => p.startsWith('PORT:'))).toBe(true);
     expect(problems.some((p) => p.startsWith('DATABASE_URL: must be a postgres://'))).toBe(true);
     expect(problems.some((p) => p.startsWith('PUBLIC_URL:'))).toBe(true);
     expect(problems.some((p) => p.startsWith('DEMO_DATA:'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('DATABASE_PREPARED_STATEMENTS:'))).toBe(true);
+    expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'off' }).preparedStatements).toBe(false);
   });
 
   it('wants all three OIDC settings or none', () => {

@@ -30,6 +30,8 @@ const envSchema = z
     SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     ADMIN_EMAILS: optionalString,
     DEMO_DATA: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
+    /** `off` behind a pooler that cannot keep prepared statements (src/server/db/statement-names.ts). */
+    DATABASE_PREPARED_STATEMENTS: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
     /**
      * Where the embedded database runs: its own process (the default) or the server's, to compare
      * (docs/decisions/0016-embedded-database-process.md).
@@ -217,6 +219,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL's connections send repeated statements under names (prepared once per connection). */
+  preparedStatements: boolean;
   publicUrl: string | undefined;
   /** Secret for signing cookies and upload URLs; generated and kept under dataDir when not given. */
   sessionSecret: string | undefined;
@@ -271,6 +275,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     host: env.HOST,
     dataDir: path.resolve(env.DATA_DIR),
     databaseUrl: env.DATABASE_URL,
+    preparedStatements: env.DATABASE_PREPARED_STATEMENTS === 'on',
     publicUrl: env.PUBLIC_URL?.replace(/\/+$/, ''),
     sessionSecret: env.SESSION_SECRET,
     adminEmails: env.ADMIN_EMAILS ? splitList(env.ADMIN_EMAILS) : [],

@@ -67,6 +67,7 @@ async function start(): Promise<void> {
   ] = await Promise.all([import('./db/client'), import('./db/seed/demo')]);
   const opening = openDatabase({
     databaseUrl: config.databaseUrl,
+    preparedStatements: config.preparedStatements,
     dataDir: config.databaseUrl ? undefined : config.dataDir,
     // Off the request thread (docs/decisions/0016-embedded-database-process.md).
     embedded: config.embeddedDatabase,

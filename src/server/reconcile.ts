@@ -12,6 +12,7 @@ async function main(): Promise<number> {
   const config = loadConfig();
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
+    preparedStatements: config.preparedStatements,
     dataDir: config.databaseUrl ? undefined : config.dataDir,
   });
   try {

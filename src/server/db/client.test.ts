@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataDirLockedError, migrateDatabase, openDatabase } from './client';
 import { createTestApp, createUser, TEST_DB_KIND } from '../testing/test-app';
@@ -38,6 +39,31 @@ describe.runIf(TEST_DB_KIND === 'pglite')('the embedded database lock', () => {
     await migrateDatabase(database);
     await database.close();
     expect(fs.existsSync(path.join(dir, 'db.lock'))).toBe(false);
+  });
+});
+
+describe.runIf(TEST_DB_KIND === 'postgres')('statements on PostgreSQL', () => {
+  it('prepares a repeated statement once on its connection and runs it again by name', async () => {
+    const t = await createTestApp();
+    try {
+      const [category] = await t.database.db.select({ name: categories.name }).from(categories).limit(1);
+      const names = await t.database.db.transaction(async (tx) => {
+        const read = () =>
+          tx
+            .select({ name: categories.name })
+            .from(categories)
+            .where(eq(categories.name, category?.name ?? ''));
+        for (let i = 0; i < 3; i++) expect(await read()).toEqual([category]);
+        const prepared = (await tx.execute(
+          sql`select name from pg_prepared_statements where statement like ${'select "name" from "categories" where%'}`,
+        )) as unknown as { rows: { name: string }[] };
+        return prepared.rows.map((row) => row.name);
+      });
+      expect(names).toHaveLength(1);
+      expect(names[0]).toMatch(/^s\d+$/);
+    } finally {
+      await t.close();
+    }
   });
 });
 

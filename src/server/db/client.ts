@@ -8,6 +8,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema';
+import { nameStatementsOf, StatementNames } from './statement-names';
 import {
   createPglite,
   DataDirLockedError,
@@ -88,6 +89,12 @@ export interface OpenOptions {
   embeddedProcess?: EmbeddedProcess;
   /** Called when the embedded database process ends without being asked to. */
   onEmbeddedExit?: (code: number | null, signal: NodeJS.Signals | null) => void;
+  /**
+   * Whether PostgreSQL's connections send repeated statements under names (prepared once per
+   * connection; src/server/db/statement-names.ts). Off behind a pooler that cannot keep them
+   * (PgBouncer in transaction mode before 1.21). The embedded database always names them.
+   */
+  preparedStatements?: boolean;
   /** Where errors of idle PostgreSQL connections go; standard error by default. */
   onError?: (error: Error) => void;
 }
@@ -95,6 +102,10 @@ export interface OpenOptions {
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    if (options.preparedStatements !== false) {
+      const names = new StatementNames();
+      pool.on('connect', (client) => nameStatementsOf(client, names));
+    }
     // An idle connection that the server drops (restart, failover) must not crash the process:
     // the pool replaces it on the next query, and /api/health reports while it cannot.
     pool.on('error', (error) => {
@@ -193,6 +204,13 @@ async function openEmbeddedProcess(dataDir: string, options: OpenOptions): Promi
     idleTimeoutMillis: 0,
   });
   pool.on('error', options.onError ?? reportConnectionError);
+  const names = new StatementNames();
+  pool.on('connect', (client) => {
+    // The backend's prepared statements outlive a connection of the socket: the new one starts
+    // without them, as its names would otherwise be refused as taken. Sent before anything else.
+    void client.query('DEALLOCATE ALL').catch(() => {});
+    nameStatementsOf(client, names);
+  });
   const channels = new Map<string, Set<NotificationHandlers>>();
   // PGlite is one backend: a NOTIFY comes back on the connection whose transaction sent it, which
   // is the pool's only one; the LISTEN of that backend outlives a reconnection of the socket.

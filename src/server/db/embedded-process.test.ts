@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
+import type pg from 'pg';
 import { eq, sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataDirLockedError, migrateDatabase, openDatabase, type Database, type Db } from './client';
@@ -192,6 +193,43 @@ describe.runIf(TEST_DB_KIND === 'pglite')('the embedded database in its own proc
       await database.db.execute(sql`select pg_notify('live_test', 'after stop')`);
       await database.ping();
       expect(heard).toEqual(['committed']);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('prepares a repeated statement once, and a new connection of the socket prepares it again', async () => {
+    const database = await open(dataDir());
+    try {
+      await database.db.insert(categories).values({ name: 'Lanterns' });
+      const read = () =>
+        database.db.select({ name: categories.name }).from(categories).where(eq(categories.name, 'Lanterns'));
+      const prepared = async () =>
+        (
+          await rowsOf<{ name: string }>(
+            database.db,
+            sql`select name from pg_prepared_statements where statement like ${'select "name" from "categories" where%'}`,
+          )
+        ).map((row) => row.name);
+      for (let i = 0; i < 3; i++) expect(await read()).toEqual([{ name: 'Lanterns' }]);
+      expect(await prepared()).toHaveLength(1);
+      // The pool's one connection goes; PGlite's one backend, and what it prepared, stay.
+      const pool = (database.db as unknown as { $client: pg.Pool }).$client;
+      const client = await pool.connect();
+      client.release(new Error('dropped by the test'));
+      // The socket serves one connection at a time: a new one is refused until the old has gone.
+      const until = Date.now() + 10_000;
+      for (;;) {
+        try {
+          await database.ping();
+          break;
+        } catch (error) {
+          if (Date.now() > until) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      }
+      for (let i = 0; i < 3; i++) expect(await read()).toEqual([{ name: 'Lanterns' }]);
+      expect(await prepared()).toHaveLength(1);
     } finally {
       await database.close();
     }

@@ -28,36 +28,42 @@ export interface LiveEventInput extends Partial<Pick<LiveEventAudience, 'forDriv
 }
 
 /**
- * Publishes the events. A failure is reported and swallowed (a savepoint keeps the caller's
- * transaction intact): the change itself has been made, and the browsers' polls still show it.
+ * Publishes the events: one statement inserts their rows and sends each one's NOTIFY, in the order
+ * given (docs/decisions/0015-catalog-and-checkout-throughput.md, Checkout). A failure is reported
+ * and swallowed (a savepoint keeps the caller's transaction intact): the change itself has been
+ * made, and the browsers' polls still show it.
  */
 export async function publishLiveEvents(db: Db, inputs: readonly LiveEventInput[]): Promise<void> {
   if (inputs.length === 0) return;
+  const rows = inputs.map((input, position) => ({
+    position,
+    type: input.event.type,
+    audience: [...new Set(input.audience)],
+    for_drivers: input.forDrivers ?? false,
+    trailer_only: input.trailerOnly ?? false,
+    data: input.event,
+  }));
   try {
     await db.transaction(async (tx) => {
-      for (const input of inputs) {
-        const audience = [...new Set(input.audience)];
-        const [row] = await tx
-          .insert(liveEvents)
-          .values({
-            type: input.event.type,
-            audience,
-            forDrivers: input.forDrivers ?? false,
-            trailerOnly: input.trailerOnly ?? false,
-            data: input.event,
-          })
-          .returning({ id: liveEvents.id });
-        if (!row) continue;
-        const stored: StoredLiveEvent = {
-          id: row.id,
-          audience,
-          forDrivers: input.forDrivers ?? false,
-          trailerOnly: input.trailerOnly ?? false,
-          data: input.event,
-        };
-        // A few hundred bytes (ids and short names), far under NOTIFY's 8,000-byte payload limit.
-        await tx.execute(sql`select pg_notify(${LIVE_EVENTS_CHANNEL}, ${JSON.stringify(stored)})`);
-      }
+      // The payload is the StoredLiveEvent the hub reads: a few hundred bytes (ids and short
+      // names), far under NOTIFY's 8,000-byte limit.
+      await tx.execute(sql`
+        with given as (
+          select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+            as e(position int, type text, audience uuid[], for_drivers boolean, trailer_only boolean, data jsonb)
+          order by position
+        ), inserted as (
+          insert into ${liveEvents} (type, audience, for_drivers, trailer_only, data)
+          select type, audience, for_drivers, trailer_only, data from given order by position
+          returning id, audience, for_drivers, trailer_only, data
+        )
+        select pg_notify(
+          ${LIVE_EVENTS_CHANNEL},
+          json_build_object(
+            'id', id, 'audience', audience, 'forDrivers', for_drivers, 'trailerOnly', trailer_only, 'data', data
+          )::text
+        )
+        from inserted order by id`);
     });
   } catch (error) {
     process.stderr.write(
