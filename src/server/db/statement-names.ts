@@ -48,14 +48,14 @@ type QueryConfigWithName = pg.QueryConfig & { name?: string };
 
 /**
  * Makes `client` send the repeated data statements under their names. Called on each new connection
- * of a pool (its `connect` event); a statement the caller named itself keeps its name.
+ * of a pool (its `connect` event); a statement the caller named itself keeps its name (drizzle's `prepare('')` names none).
  */
 export function nameStatementsOf(client: pg.ClientBase, names: StatementNames): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   (client as { query: unknown }).query = (config: unknown, ...rest: unknown[]) => {
     if (config !== null && typeof config === 'object' && !('submit' in config)) {
       const named = config as QueryConfigWithName;
-      if (named.name === undefined && typeof named.text === 'string') {
+      if (!named.name && typeof named.text === 'string') {
         const name = names.nameOf(named.text);
         if (name !== undefined) return query({ ...named, name }, ...rest);
       }

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { sessions, users } from '../db/schema';
 import type { Role } from '../../domain/roles';
@@ -36,6 +36,7 @@ interface SessionOptions {
 
 export function registerSessions(app: FastifyInstance, options: SessionOptions): void {
   const { db } = options;
+  const findActor = prepareFindActor(db);
   app.decorateRequest('sessionId', null);
   app.decorateRequest('getActor', async () => null);
 
@@ -50,7 +51,7 @@ export function registerSessions(app: FastifyInstance, options: SessionOptions):
     request.sessionId = sid;
     let loaded: Promise<Actor | null> | undefined;
     request.getActor = () => {
-      loaded ??= sid ? loadActor(db, sid) : Promise.resolve(null);
+      loaded ??= sid ? loadActor(db, findActor, sid) : Promise.resolve(null);
       return loaded;
     };
     done();
@@ -85,13 +86,28 @@ declare module 'fastify' {
   }
 }
 
-async function loadActor(db: Db, sid: string): Promise<Actor | null> {
-  const rows = await db
+/**
+ * The session's user, built once: every signed-in request asks it, and drizzle's building of a
+ * statement with every user column cost more than running it
+ * (docs/decisions/0015-catalog-and-checkout-throughput.md, Checkout).
+ */
+function prepareFindActor(db: Db) {
+  return db
     .select({ user: users, expire: sessions.expire })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.sid, sid), gt(sessions.expire, new Date())))
-    .limit(1);
+    .where(and(eq(sessions.sid, sql.placeholder('sid')), gt(sessions.expire, sql.placeholder('now'))))
+    .limit(1)
+    .prepare('');
+}
+
+async function loadActor(
+  db: Db,
+  findActor: ReturnType<typeof prepareFindActor>,
+  sid: string,
+): Promise<Actor | null> {
+  // A date as drizzle writes one: its ISO form.
+  const rows = await findActor.execute({ sid, now: new Date().toISOString() });
   const row = rows[0];
   if (!row) return null;
   if (row.expire.getTime() - Date.now() < SESSION_TTL_MS - TOUCH_AFTER_MS) {

@@ -1,5 +1,6 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { builtOnce } from '../../db/built-once';
 import type { Db } from '../../db/client';
 import { addresses, products, users } from '../../db/schema';
 
@@ -22,7 +23,16 @@ export async function findProductsForCheckout(
   delivery?: { userId: string; addressId: string },
 ) {
   if (ids.length === 0) return [];
-  return db
+  return productsForCheckout(db).execute({
+    ids,
+    deliveryAddressId: delivery?.addressId ?? null,
+    deliveryUserId: delivery?.userId ?? null,
+  });
+}
+
+/** Built once: without a delivery address its placeholders are null, and `= null` joins nothing. */
+const productsForCheckout = builtOnce((db) =>
+  db
     .select({
       product: products,
       sellerFirstName: users.firstName,
@@ -38,12 +48,14 @@ export async function findProductsForCheckout(
     )
     .leftJoin(
       deliveryAddress,
-      delivery
-        ? and(eq(deliveryAddress.id, delivery.addressId), eq(deliveryAddress.userId, delivery.userId))
-        : sql`false`,
+      and(
+        eq(deliveryAddress.id, sql.placeholder('deliveryAddressId')),
+        eq(deliveryAddress.userId, sql.placeholder('deliveryUserId')),
+      ),
     )
-    .where(inArray(products.id, ids));
-}
+    .where(sql`${products.id} = any(${sql.placeholder('ids')}::uuid[])`)
+    .prepare(''),
+);
 
 export async function findAddressOfUser(db: Db, userId: string, id: string): Promise<AddressRow | undefined> {
   const rows = await db

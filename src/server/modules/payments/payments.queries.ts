@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { builtOnce } from '../../db/built-once';
 import type { Db } from '../../db/client';
 import type { PaymentStatus } from '../../../domain/checkout';
 import type { RefundStatus } from '../../../domain/refunds';
@@ -14,8 +15,13 @@ export async function insertPayment(db: Db, values: typeof payments.$inferInsert
   return row;
 }
 
+/** Built once: every confirmation and every look at a payment reads it. */
+const paymentById = builtOnce((db) =>
+  db.select().from(payments).where(eq(payments.id, sql.placeholder('id'))).limit(1).prepare(''),
+);
+
 export async function findPaymentById(db: Db, id: string): Promise<PaymentRow | undefined> {
-  const rows = await db.select().from(payments).where(eq(payments.id, id)).limit(1);
+  const rows = await paymentById(db).execute({ id });
   return rows[0];
 }
 
@@ -135,20 +141,26 @@ export async function findOpenPaymentOfCheckout(
   buyerId: string,
   checkoutKey: string,
 ): Promise<PaymentRow | undefined> {
-  const rows = await db
+  const rows = await openPaymentOfCheckout(db).execute({ buyerId, checkoutKey });
+  return rows[0];
+}
+
+/** Built once: every payment started asks it. */
+const openPaymentOfCheckout = builtOnce((db) =>
+  db
     .select()
     .from(payments)
     .where(
       and(
-        eq(payments.buyerId, buyerId),
-        eq(payments.checkoutKey, checkoutKey),
+        eq(payments.buyerId, sql.placeholder('buyerId')),
+        eq(payments.checkoutKey, sql.placeholder('checkoutKey')),
         isNull(payments.processedAt),
         inArray(payments.status, ['requires_payment', 'succeeded']),
       ),
     )
-    .limit(1);
-  return rows[0];
-}
+    .limit(1)
+    .prepare(''),
+);
 
 /** An open payment that was stopped (abandoned, or replaced by a new one); a charged one is never touched. */
 export async function markPaymentCancelled(db: Db, id: string, now: Date): Promise<boolean> {
