@@ -17,7 +17,12 @@ export async function insertPayment(db: Db, values: typeof payments.$inferInsert
 
 /** Built once: every confirmation and every look at a payment reads it. */
 const paymentById = builtOnce((db) =>
-  db.select().from(payments).where(eq(payments.id, sql.placeholder('id'))).limit(1).prepare(''),
+  db
+    .select()
+    .from(payments)
+    .where(eq(payments.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare(''),
 );
 
 export async function findPaymentById(db: Db, id: string): Promise<PaymentRow | undefined> {
