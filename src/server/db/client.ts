@@ -202,15 +202,11 @@ async function openEmbeddedProcess(dataDir: string, options: OpenOptions): Promi
     max: 1,
     // The one connection stays open: PGlite has nothing to free, and reconnecting costs a start-up.
     idleTimeoutMillis: 0,
+    Client: EmbeddedClient,
   });
   pool.on('error', options.onError ?? reportConnectionError);
   const names = new StatementNames();
-  pool.on('connect', (client) => {
-    // The backend's prepared statements outlive a connection of the socket: the new one starts
-    // without them, as its names would otherwise be refused as taken. Sent before anything else.
-    void client.query('DEALLOCATE ALL').catch(() => {});
-    nameStatementsOf(client, names);
-  });
+  pool.on('connect', (client) => nameStatementsOf(client, names));
   const channels = new Map<string, Set<NotificationHandlers>>();
   // PGlite is one backend: a NOTIFY comes back on the connection whose transaction sent it, which
   // is the pool's only one; the LISTEN of that backend outlives a reconnection of the socket.
@@ -263,6 +259,31 @@ async function openEmbeddedProcess(dataDir: string, options: OpenOptions): Promi
       };
     },
   };
+}
+
+/**
+ * A connection to the embedded database that forgets the backend's prepared statements before it
+ * is used: PGlite's one backend keeps those of a socket connection that has gone, and would refuse
+ * their names as taken (src/server/db/statement-names.ts). The pool hands the connection out only
+ * once this has run.
+ */
+class EmbeddedClient extends pg.Client {
+  override connect(): Promise<pg.Client>;
+  override connect(callback: ((error: Error) => void) | ((error: null, client: pg.Client) => void)): void;
+  override connect(
+    callback?: ((error: Error) => void) | ((error: null, client: pg.Client) => void),
+  ): Promise<pg.Client> | void {
+    const ready = super.connect().then(async () => {
+      await this.query('DEALLOCATE ALL');
+      return this;
+    });
+    if (!callback) return ready;
+    const done = callback as (error: Error | null, client?: pg.Client) => void;
+    ready.then(
+      (client) => done(null, client),
+      (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+    );
+  }
 }
 
 function reportEmbeddedExit(code: number | null, signal: NodeJS.Signals | null): void {
