@@ -274,7 +274,14 @@ class EmbeddedClient extends pg.Client {
     callback?: ((error: Error) => void) | ((error: null, client: pg.Client) => void),
   ): Promise<pg.Client> | void {
     const ready = super.connect().then(async () => {
-      await this.query('DEALLOCATE ALL');
+      try {
+        await this.query('DEALLOCATE ALL');
+      } catch (error) {
+        // The pool drops a connection that failed to connect without ending it: its socket, the
+        // embedded database's only one, would stay taken.
+        await this.end().catch(() => {});
+        throw error;
+      }
       return this;
     });
     if (!callback) return ready;

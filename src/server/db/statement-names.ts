@@ -19,7 +19,8 @@ const MAX_TEXT_LENGTH = 8_192;
 const DATA_STATEMENT = /^\s*(?:select|insert|update|delete|with)\b/i;
 
 export class StatementNames {
-  private readonly seen = new Map<string, number>();
+  /** Texts sent once so far: the second time, they are named. */
+  private readonly seenOnce = new Set<string>();
   private readonly names = new Map<string, string>();
 
   /** The name to send `text` with, or undefined to send it unnamed. */
@@ -28,12 +29,11 @@ export class StatementNames {
     if (named !== undefined) return named;
     if (this.names.size >= MAX_NAMED || text.length > MAX_TEXT_LENGTH || !DATA_STATEMENT.test(text))
       return undefined;
-    const count = this.seen.get(text);
-    if (count === undefined) {
-      if (this.seen.size < MAX_COUNTED) this.seen.set(text, 1);
+    if (!this.seenOnce.has(text)) {
+      if (this.seenOnce.size < MAX_COUNTED) this.seenOnce.add(text);
       return undefined;
     }
-    this.seen.delete(text);
+    this.seenOnce.delete(text);
     const name = `s${this.names.size + 1}`;
     this.names.set(text, name);
     return name;
@@ -48,7 +48,8 @@ type QueryConfigWithName = pg.QueryConfig & { name?: string };
 
 /**
  * Makes `client` send the repeated data statements under their names. Called on each new connection
- * of a pool (its `connect` event); a statement the caller named itself keeps its name (drizzle's `prepare('')` names none).
+ * of a pool (its `connect` event); a statement the caller named itself keeps its name (drizzle's
+ * `prepare('')` names none).
  */
 export function nameStatementsOf(client: pg.ClientBase, names: StatementNames): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { builtOnce } from '../db/built-once';
 import type { Db } from '../db/client';
 import { sessions, users } from '../db/schema';
 import type { Role } from '../../domain/roles';
@@ -36,7 +37,6 @@ interface SessionOptions {
 
 export function registerSessions(app: FastifyInstance, options: SessionOptions): void {
   const { db } = options;
-  const findActor = prepareFindActor(db);
   app.decorateRequest('sessionId', null);
   app.decorateRequest('getActor', async () => null);
 
@@ -51,7 +51,7 @@ export function registerSessions(app: FastifyInstance, options: SessionOptions):
     request.sessionId = sid;
     let loaded: Promise<Actor | null> | undefined;
     request.getActor = () => {
-      loaded ??= sid ? loadActor(db, findActor, sid) : Promise.resolve(null);
+      loaded ??= sid ? loadActor(db, sid) : Promise.resolve(null);
       return loaded;
     };
     done();
@@ -91,23 +91,19 @@ declare module 'fastify' {
  * statement with every user column cost more than running it
  * (docs/decisions/0015-catalog-and-checkout-throughput.md, Checkout).
  */
-function prepareFindActor(db: Db) {
-  return db
+const findActor = builtOnce((db) =>
+  db
     .select({ user: users, expire: sessions.expire })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.sid, sql.placeholder('sid')), gt(sessions.expire, sql.placeholder('now'))))
     .limit(1)
-    .prepare('');
-}
+    .prepare(''),
+);
 
-async function loadActor(
-  db: Db,
-  findActor: ReturnType<typeof prepareFindActor>,
-  sid: string,
-): Promise<Actor | null> {
+async function loadActor(db: Db, sid: string): Promise<Actor | null> {
   // A date as drizzle writes one: its ISO form.
-  const rows = await findActor.execute({ sid, now: new Date().toISOString() });
+  const rows = await findActor(db).execute({ sid, now: new Date().toISOString() });
   const row = rows[0];
   if (!row) return null;
   if (row.expire.getTime() - Date.now() < SESSION_TTL_MS - TOUCH_AFTER_MS) {
