@@ -1,4 +1,5 @@
-import { test, expect } from './support/fixtures';
+import type { Page } from '@playwright/test';
+import { expect, signUpFresh, test } from './support/fixtures';
 import { cents, money } from './support/money';
 
 /**
@@ -45,4 +46,72 @@ test('the server-rendered landing and product page hydrate and respond to a clic
   // The cart's button works once hydrated: adding the product counts it in the header.
   await page.getByTestId('button-add-to-cart').click();
   await expect(page.getByTestId('cart-count')).toHaveText('1');
+});
+
+/**
+ * What is typed into the server's HTML while the page's code is still on its way is kept, and Enter
+ * pressed meanwhile is answered once the page has hydrated (docs/decisions/0014-first-load.md,
+ * Typing before hydration): on a slow phone that is the first second or two of every visit.
+ */
+test.describe('typing before the page has hydrated', () => {
+  /** Holds the answers of the scripts whose address `isHeld` picks until `release` is called. */
+  async function holdScripts(page: Page, isHeld: (url: string) => boolean): Promise<() => void> {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/assets/*.js', async (route) => {
+      if (isHeld(route.request().url())) await released;
+      await route.continue();
+    });
+    return release;
+  }
+
+  test("a buyer's search typed before any of the page's code has run filters the products", async ({
+    page,
+  }) => {
+    await signUpFresh(page);
+    const rows = await (await page.request.get('/api/products?limit=12')).json();
+    const [wanted, other] = rows as Row[];
+    if (!wanted || !other) throw new Error('the demo catalog has fewer than two products');
+    const release = await holdScripts(page, () => true);
+
+    await page.goto('/', { waitUntil: 'commit' });
+    const search = page.getByRole('searchbox', { name: 'Search products' });
+    await expect(page.getByTestId(`card-product-${other.id}`)).toBeVisible();
+    await search.fill(wanted.name);
+    release();
+
+    await expect(page.getByTestId(`card-product-${other.id}`)).toBeHidden();
+    await expect(page.getByTestId(`card-product-${wanted.id}`)).toBeVisible();
+    await expect(search).toHaveValue(wanted.name);
+  });
+
+  test('a question typed and sent with Enter while the product page hydrates is sent once', async ({
+    page,
+  }) => {
+    await signUpFresh(page);
+    const rows = (await (await page.request.get('/api/products?limit=1')).json()) as Row[];
+    const product = rows[0];
+    if (!product) throw new Error('the demo catalog is empty');
+    // The page's first script runs; the product page's own code is held, so it cannot hydrate.
+    const html = await (await page.request.get(`/products/${product.id}`)).text();
+    const entry = /<script type="module"[^>]* src="([^"]+)"/.exec(html)?.[1];
+    if (!entry) throw new Error('the page names no script');
+    const release = await holdScripts(page, (url) => !url.endsWith(entry));
+
+    await page.goto(`/products/${product.id}`, { waitUntil: 'commit' });
+    // The first script has run: the page takes no clicks until it has hydrated (main.tsx).
+    await expect(page.locator('#root')).toHaveCSS('pointer-events', 'none');
+    const card = page.getByTestId('card-message-seller');
+    const box = card.getByRole('textbox', { name: 'Message to the seller' });
+    const question = `Is the ${product.name} still available this week? (${Date.now()})`;
+    await box.fill(question);
+    await box.press('Enter');
+    release();
+
+    await expect(card.getByTestId('product-messages-list')).toContainText(question);
+    await expect(box).toHaveValue('');
+    await expect(card.getByTestId('text-message-content').filter({ hasText: question })).toHaveCount(1);
+  });
 });

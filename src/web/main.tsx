@@ -3,6 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { hydrate } from '@tanstack/react-query';
 import { App } from './app/app';
 import { preloadStartPage } from './app/router';
+import { AfterHydration, holdEarlyInput } from './lib/early-input';
 import { queryClient } from './lib/query-client';
 import { cn } from './lib/utils';
 import { FIRST_SCREEN_DATA_ID } from '@domain/first-screen';
@@ -21,10 +22,12 @@ const app = (
 // The first screen in the HTML): hydrate with the very same ones, once the page's own code has
 // arrived so that hydration finishes in one pass, and in a transition so that React yields to the
 // browser between small slices of work instead of one long task. Until then a press on the page
-// could not be answered: the page takes none.
+// could not be answered: the page takes none; what is typed meanwhile is kept, and Enter and
+// submissions are held and replayed once hydration has committed (lib/early-input.ts).
 const firstScreenData = document.getElementById(FIRST_SCREEN_DATA_ID)?.textContent;
 if (firstScreenData && container.firstElementChild) {
   container.style.pointerEvents = 'none';
+  holdEarlyInput(container);
   hydrate(queryClient, JSON.parse(firstScreenData));
   // While the page's code downloads, each in a task of its own rather than in this one or in the
   // middle of hydration: the page's chunks are asked for (router.tsx), and tailwind-merge builds
@@ -35,7 +38,13 @@ if (firstScreenData && container.firstElementChild) {
     .catch(() => undefined)
     .then(() => {
       startTransition(() => {
-        hydrateRoot(container, app);
+        hydrateRoot(
+          container,
+          <StrictMode>
+            <App />
+            <AfterHydration />
+          </StrictMode>,
+        );
       });
       container.style.removeProperty('pointer-events');
     });

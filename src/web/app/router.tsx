@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useRef, type ComponentType } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { PageLoading } from '../components/page-loading';
+import { AfterHydration } from '../lib/early-input';
 import { useAuth } from '../lib/use-auth';
 import { noteRouteChange } from '../lib/use-go-back';
 import { preloadableLazy } from '../lib/preloadable-lazy';
@@ -29,6 +30,8 @@ function lazyPage<Name extends string>(
         }
       >
         <Page />
+        {/* React hydrates this boundary after the rest: what was typed into it is handed over then. */}
+        <AfterHydration />
       </Suspense>
     );
   }

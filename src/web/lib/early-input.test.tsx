@@ -1,0 +1,177 @@
+// @vitest-environment jsdom
+import { act, Suspense, useState, type FormEvent, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import { renderToString } from 'react-dom/server';
+import { hydrateRoot, type Root } from 'react-dom/client';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AfterHydration, holdEarlyInput } from './early-input';
+
+// React's act() in a plain test file (testing-library sets this for its own renders).
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+let root: Root | undefined;
+let container: HTMLElement;
+
+afterEach(() => {
+  act(() => root?.unmount());
+  root = undefined;
+  container.remove();
+});
+
+/**
+ * A search box whose filter shows, and a message box where Enter sends, as on the real pages. The
+ * message box is inside a Suspense boundary, which React hydrates after the rest (as a lazy page);
+ * like the app, the page ends in `AfterHydration` there and in the root.
+ */
+function Page({
+  onSend,
+  onSave,
+  released = true,
+}: {
+  onSend: (text: string) => void;
+  onSave: (name: string) => void;
+  /** Whether the page releases the early input, as the app's pages do (false: as before there was any). */
+  released?: boolean;
+}) {
+  const [search, setSearch] = useState('');
+  const [message, setMessage] = useState('');
+  const [name, setName] = useState('');
+  const onKeyDown = (event: ReactKeyboardEvent) => {
+    if (event.key !== 'Enter' || event.shiftKey) return;
+    event.preventDefault();
+    if (message.trim() === '') return;
+    onSend(message);
+    setMessage('');
+  };
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    onSave(name);
+  };
+  return (
+    <>
+      <input aria-label="Search" value={search} onChange={(event) => setSearch(event.target.value)} />
+      <p data-testid="filter">{search}</p>
+      <Suspense fallback={null}>
+        <textarea
+          aria-label="Message"
+          value={message}
+          onChange={(event) => setMessage(event.target.value)}
+          onKeyDown={onKeyDown}
+        />
+        {released ? <AfterHydration /> : null}
+      </Suspense>
+      <form onSubmit={onSubmit}>
+        <input aria-label="Name" value={name} onChange={(event) => setName(event.target.value)} />
+        <button type="submit">Save</button>
+      </form>
+      {released ? <AfterHydration /> : null}
+    </>
+  );
+}
+
+function serverRender(page: React.ReactElement): void {
+  container = document.createElement('div');
+  container.innerHTML = renderToString(page);
+  document.body.append(container);
+}
+
+function get<T extends Element>(selector: string): T {
+  const element = container.querySelector<T>(selector);
+  if (!element) throw new Error(`no ${selector}`);
+  return element;
+}
+
+/** Typing as the browser does it: the value changes, then an input event. */
+function type(box: HTMLInputElement | HTMLTextAreaElement, text: string): void {
+  box.focus();
+  box.value += text;
+  box.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+function pressEnter(box: HTMLElement, init: KeyboardEventInit = {}): KeyboardEvent {
+  const event = new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, cancelable: true, ...init });
+  box.dispatchEvent(event);
+  return event;
+}
+
+async function hydrate(page: React.ReactElement): Promise<void> {
+  await act(async () => {
+    root = hydrateRoot(container, page);
+  });
+  // The held presses are replayed in the task after hydration.
+  await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+}
+
+describe('typing before hydration (docs/decisions/0014-first-load.md, The first screen in the HTML)', () => {
+  it('is lost to React without it: the filter stays empty and the message is not sent', async () => {
+    const onSend = vi.fn();
+    const page = <Page onSend={onSend} onSave={vi.fn()} released={false} />;
+    serverRender(page);
+    type(get('input[aria-label="Search"]'), 'lamp');
+    type(get('textarea'), 'Is it assembled?');
+    await hydrate(page);
+    pressEnter(get('textarea'));
+    expect(get('[data-testid="filter"]').textContent).toBe('');
+    expect(onSend).not.toHaveBeenCalled();
+  });
+
+  it('hands what was typed to React, so the search filters and Enter after hydration sends it', async () => {
+    const onSend = vi.fn();
+    const page = <Page onSend={onSend} onSave={vi.fn()} />;
+    serverRender(page);
+    holdEarlyInput(container);
+    type(get('input[aria-label="Search"]'), 'lamp');
+    type(get('textarea'), 'Is it assembled?');
+    await hydrate(page);
+    expect(get('[data-testid="filter"]').textContent).toBe('lamp');
+    expect(get<HTMLInputElement>('input[aria-label="Search"]').value).toBe('lamp');
+
+    act(() => void pressEnter(get('textarea')));
+    expect(onSend).toHaveBeenCalledExactlyOnceWith('Is it assembled?');
+    expect(get<HTMLTextAreaElement>('textarea').value).toBe('');
+  });
+
+  it('holds Enter pressed before hydration and replays it once, after the text it follows', async () => {
+    const onSend = vi.fn();
+    const page = <Page onSend={onSend} onSave={vi.fn()} />;
+    serverRender(page);
+    holdEarlyInput(container);
+    const box = get<HTMLTextAreaElement>('textarea');
+    type(box, 'Is it assembled?');
+    // Shift+Enter is the browser's own new line: not held.
+    expect(pressEnter(box, { shiftKey: true }).defaultPrevented).toBe(false);
+    expect(pressEnter(box).defaultPrevented).toBe(true);
+    await hydrate(page);
+    expect(onSend).toHaveBeenCalledExactlyOnceWith('Is it assembled?');
+    expect(box.value).toBe('');
+    // Released: Enter is the page's own again, and an empty box sends nothing.
+    act(() => void pressEnter(box));
+    expect(onSend).toHaveBeenCalledOnce();
+  });
+
+  it("keeps a form from the browser's own submission and submits it through the page once hydrated", async () => {
+    const onSave = vi.fn();
+    const page = <Page onSend={vi.fn()} onSave={onSave} />;
+    serverRender(page);
+    holdEarlyInput(container);
+    const name = get<HTMLInputElement>('input[aria-label="Name"]');
+    type(name, 'Ada');
+    expect(pressEnter(name).defaultPrevented).toBe(true);
+    const submit = new Event('submit', { bubbles: true, cancelable: true });
+    get('form').dispatchEvent(submit);
+    expect(submit.defaultPrevented).toBe(true);
+    await hydrate(page);
+    // The Enter (through the form's Save button) and the submission: each once, with the name.
+    expect(onSave.mock.calls).toEqual([['Ada'], ['Ada']]);
+  });
+
+  it('leaves values the server sent alone', async () => {
+    const onSend = vi.fn();
+    const page = <Page onSend={onSend} onSave={vi.fn()} />;
+    serverRender(page);
+    holdEarlyInput(container);
+    const changes = vi.fn();
+    container.addEventListener('input', changes);
+    await hydrate(page);
+    expect(changes).not.toHaveBeenCalled();
+  });
+});
