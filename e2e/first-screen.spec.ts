@@ -71,9 +71,13 @@ test.describe('typing before the page has hydrated', () => {
     page,
   }) => {
     await signUpFresh(page);
-    const rows = await (await page.request.get('/api/products?limit=12')).json();
-    const [wanted, other] = rows as Row[];
-    if (!wanted || !other) throw new Error('the demo catalog has fewer than two products');
+    // Two demo products well inside the first page of 24, past the newest that other tests add.
+    const rows = (await (await page.request.get('/api/products?limit=12')).json()) as (Row & {
+      available: boolean;
+      stock: number;
+    })[];
+    const [wanted, other] = rows.slice(4).filter((row) => row.available && row.stock >= 5);
+    if (!wanted || !other) throw new Error('the demo catalog has too few products in stock');
     const release = await holdScripts(page, () => true);
 
     await page.goto('/', { waitUntil: 'commit' });
@@ -91,9 +95,10 @@ test.describe('typing before the page has hydrated', () => {
     page,
   }) => {
     await signUpFresh(page);
-    const rows = (await (await page.request.get('/api/products?limit=1')).json()) as Row[];
-    const product = rows[0];
-    if (!product) throw new Error('the demo catalog is empty');
+    // A demo product, past the newest that other tests add.
+    const rows = (await (await page.request.get('/api/products?limit=12')).json()) as Row[];
+    const product = rows[4];
+    if (!product) throw new Error('the demo catalog has too few products');
     // The page's first script runs; the product page's own code is held, so it cannot hydrate.
     const html = await (await page.request.get(`/products/${product.id}`)).text();
     const entry = /<script type="module"[^>]* src="([^"]+)"/.exec(html)?.[1];
