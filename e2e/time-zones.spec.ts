@@ -1,5 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import { test, expect, signUpFresh } from './support/fixtures';
+import { firstOfferedSlot, offeredSlots, type Slot } from './support/slots';
 
 /**
  * Times in one zone everywhere (issue 14; docs/product-rules.md, Dates and times): a browser set to
@@ -18,11 +19,6 @@ interface Row {
   sellerId: string;
 }
 
-interface Slot {
-  datetime: string;
-  label: string;
-}
-
 async function getJson<T>(request: APIRequestContext, url: string): Promise<T> {
   const response = await request.get(url);
   expect(response.status(), url).toBe(200);
@@ -33,7 +29,7 @@ async function getJson<T>(request: APIRequestContext, url: string): Promise<T> {
 async function pickupProduct(request: APIRequestContext): Promise<{ product: Row; slots: Slot[] }> {
   for (const product of await getJson<Row[]>(request, '/api/products?limit=100')) {
     if (!product.available || product.stock < 3 || !product.offerPickup) continue;
-    const slots = await getJson<Slot[]>(request, `/api/availability/slots/${product.sellerId}`);
+    const slots = await offeredSlots(request, product.sellerId);
     if (slots.length > 1) return { product, slots };
   }
   throw new Error('the demo catalog has no product with pickup slots');
@@ -67,22 +63,31 @@ for (const timezoneId of ['America/Chicago', 'UTC', 'Asia/Tokyo']) {
       await page.goto('/checkout');
       await page.getByRole('radio', { name: /Pickup/ }).click();
 
-      // A day, then a time of that day: the slot's own label, cut in two.
+      // A day, then a time of that day: the first slot's own label, cut in two.
       const picker = page.getByTestId(`pickup-seller-${product.sellerId}`);
-      const [first] = slots;
-      if (!first) throw new Error('no slot');
-      const [day, time] = first.label.split(' · ');
-      await expect(picker.getByRole('combobox', { name: 'Pickup day' })).toHaveText(day ?? '');
+      const dayBox = picker.getByRole('combobox', { name: 'Pickup day' });
+      await expect(dayBox).toBeVisible();
+      const shownDay = await dayBox.textContent();
       await picker.getByRole('combobox', { name: 'Pickup time' }).click();
-      await expect(page.getByRole('option').first()).toHaveText(time ?? '');
+      const firstOption = page.getByRole('option').first();
+      await expect(firstOption).toBeVisible();
+      const shown = `${shownDay} · ${await firstOption.textContent()}`;
+      const later = await offeredSlots(page.request, product.sellerId);
+      const first = firstOfferedSlot(shown, slots, later);
+      const [day] = first.label.split(' · ');
+      // The buyer takes that day's second time, if it has one: the first can come within the hour,
+      // and stop being offered, while the test runs.
+      const ofDay = later.filter((slot) => slot.label.startsWith(`${day} · `));
+      const chosen = ofDay[1] ?? first;
+      const [, time] = chosen.label.split(' · ');
       await page.getByRole('option', { name: time, exact: true }).click();
       await expect(picker.getByRole('combobox', { name: 'Pickup time' })).toHaveText(time ?? '');
       await expect(picker.getByTestId(`text-pickup-zone-${product.sellerId}`)).toHaveText(
-        `Times are in Central Time (${marketplaceAbbreviation(first.datetime)}), the marketplace's time zone.`,
+        `Times are in Central Time (${marketplaceAbbreviation(chosen.datetime)}), the marketplace's time zone.`,
       );
 
       // Another day asks for a time again, on that day's own times.
-      const second = slots.find((slot) => !slot.label.startsWith(`${day} · `));
+      const second = later.find((slot) => !slot.label.startsWith(`${day} · `));
       if (second) {
         const [otherDay, otherTime] = second.label.split(' · ');
         await picker.getByRole('combobox', { name: 'Pickup day' }).click();
@@ -103,7 +108,7 @@ for (const timezoneId of ['America/Chicago', 'UTC', 'Asia/Tokyo']) {
       await proceed.click();
       await expect(page).toHaveURL(/\/payment$/);
       await expect(page.getByTestId(`text-payment-pickup-time-${product.sellerId}`)).toHaveText(
-        `Pickup ${first.label} ${marketplaceAbbreviation(first.datetime)}`,
+        `Pickup ${chosen.label} ${marketplaceAbbreviation(chosen.datetime)}`,
       );
     });
   });
