@@ -2,7 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { test, expect, signUpFresh } from './support/fixtures';
 import { expectNoAccessibilityViolations } from './support/accessibility';
 import { makePng } from './support/png';
-import { secondOrOnlyOption } from './support/slots';
+import { choosePickupTime, slotToPay } from './support/slots';
 
 /**
  * The seller's area as a new seller clicks it (issue 8, "Shown by"): become a seller, list a product
@@ -164,9 +164,12 @@ test.describe('the seller area (docs/product-rules.md, Seller listings)', () => 
     await expect(buyer.getByTestId('cart-count')).toHaveText('1');
     await buyer.goto('/checkout');
     await buyer.getByRole('radio', { name: /Pickup/ }).click();
-    await buyer.getByRole('combobox', { name: 'Pickup time' }).click();
-    // The first can come within the hour, and stop being offered, meanwhile.
-    await (await secondOrOnlyOption(buyer)).click();
+    const seller = await getJson<{ id: string }>(page.request, '/api/auth/user');
+    await choosePickupTime(
+      buyer,
+      buyer.getByTestId(`pickup-seller-${seller.id}`),
+      await slotToPay(buyer.request, seller.id),
+    );
     const proceed = buyer.getByRole('button', { name: 'Proceed to Payment' });
     await expect(proceed).toBeEnabled();
     await proceed.click();

@@ -1,6 +1,6 @@
 import type { APIRequestContext } from '@playwright/test';
 import { test, expect, signUpFresh } from './support/fixtures';
-import { firstOfferedSlot, offeredSlots, type Slot } from './support/slots';
+import { choosePickupTime, firstOfferedSlot, offeredSlots, slotToPay, type Slot } from './support/slots';
 
 /**
  * Times in one zone everywhere (issue 14; docs/product-rules.md, Dates and times): a browser set to
@@ -74,33 +74,30 @@ for (const timezoneId of ['America/Chicago', 'UTC', 'Asia/Tokyo']) {
       const shown = `${shownDay} · ${await firstOption.textContent()}`;
       const later = await offeredSlots(page.request, product.sellerId);
       const first = firstOfferedSlot(shown, slots, later);
-      const [day] = first.label.split(' · ');
-      // The buyer takes that day's second time, if it has one: the first can come within the hour,
-      // and stop being offered, while the test runs.
-      const ofDay = later.filter((slot) => slot.label.startsWith(`${day} · `));
-      const chosen = ofDay[1] ?? first;
-      const [, time] = chosen.label.split(' · ');
-      await page.getByRole('option', { name: time, exact: true }).click();
-      await expect(picker.getByRole('combobox', { name: 'Pickup time' })).toHaveText(time ?? '');
+      await page.keyboard.press('Escape');
       await expect(picker.getByTestId(`text-pickup-zone-${product.sellerId}`)).toHaveText(
-        `Times are in Central Time (${marketplaceAbbreviation(chosen.datetime)}), the marketplace's time zone.`,
+        `Times are in Central Time (${marketplaceAbbreviation(first.datetime)}), the marketplace's time zone.`,
       );
 
       // Another day asks for a time again, on that day's own times.
-      const second = later.find((slot) => !slot.label.startsWith(`${day} · `));
-      if (second) {
-        const [otherDay, otherTime] = second.label.split(' · ');
+      const [day] = first.label.split(' · ');
+      const otherDaySlot = later.find((slot) => !slot.label.startsWith(`${day} · `));
+      if (otherDaySlot) {
+        const [otherDay, otherTime] = otherDaySlot.label.split(' · ');
         await picker.getByRole('combobox', { name: 'Pickup day' }).click();
         await page.getByRole('option', { name: otherDay, exact: true }).click();
         await expect(picker.getByRole('combobox', { name: 'Pickup time' })).toHaveText('Select a time');
         await picker.getByRole('combobox', { name: 'Pickup time' }).click();
         await expect(page.getByRole('option').first()).toHaveText(otherTime ?? '');
         await page.keyboard.press('Escape');
-        await picker.getByRole('combobox', { name: 'Pickup day' }).click();
-        await page.getByRole('option', { name: day, exact: true }).click();
-        await picker.getByRole('combobox', { name: 'Pickup time' }).click();
-        await page.getByRole('option', { name: time, exact: true }).click();
       }
+
+      // The buyer chooses a time, and the note names the zone of that time.
+      const chosen = await slotToPay(page.request, product.sellerId);
+      await choosePickupTime(page, picker, chosen);
+      await expect(picker.getByTestId(`text-pickup-zone-${product.sellerId}`)).toHaveText(
+        `Times are in Central Time (${marketplaceAbbreviation(chosen.datetime)}), the marketplace's time zone.`,
+      );
 
       // The payment page shows the very same label, with the zone, not the browser's clock.
       const proceed = page.getByRole('button', { name: 'Proceed to Payment' });

@@ -30,11 +30,23 @@ export function firstOfferedSlot(shown: string, before: readonly Slot[], after: 
 }
 
 /**
- * In an open list of pickup times, the second, or the only one. The first can come within the hour
- * while a test goes on to pay, and would then be refused; the second is half an hour further.
+ * The pickup time a test chooses when it goes on to pay: the second offered. The first can come
+ * within the hour while the test runs, and the payment would then be refused; the second is at
+ * least half an hour further.
  */
-export async function secondOrOnlyOption(page: Page): Promise<Locator> {
-  const options = page.getByRole('option');
-  await expect(options.first()).toBeVisible();
-  return (await options.count()) > 1 ? options.nth(1) : options.first();
+export async function slotToPay(request: APIRequestContext, sellerId: string): Promise<Slot> {
+  const [first, second] = await offeredSlots(request, sellerId);
+  const slot = second ?? first;
+  if (!slot) throw new Error('the seller offers no pickup time');
+  return slot;
+}
+
+/** Chooses a slot in a seller's pickup picker at checkout: its day, then its time. */
+export async function choosePickupTime(page: Page, picker: Locator, slot: Slot): Promise<void> {
+  const [day, time] = slot.label.split(' · ');
+  await picker.getByRole('combobox', { name: 'Pickup day' }).click();
+  await page.getByRole('option', { name: day, exact: true }).click();
+  await picker.getByRole('combobox', { name: 'Pickup time' }).click();
+  await page.getByRole('option', { name: time, exact: true }).click();
+  await expect(picker.getByRole('combobox', { name: 'Pickup time' })).toHaveText(time ?? '');
 }

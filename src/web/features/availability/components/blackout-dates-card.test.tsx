@@ -19,11 +19,19 @@ function input(testId: string): HTMLInputElement {
 
 describe('BlackoutDatesCard (docs/product-rules.md, Account pages)', () => {
   it('says when there are no blackout dates; the form starts with today', async () => {
-    mockFetch((url) => (url === URL ? jsonResponse([]) : undefined));
-    renderWithProviders(<BlackoutDatesCard description="Days off." />);
-    expect(await screen.findByText(NO_BLACKOUTS_TEXT)).toBeVisible();
-    expect(input('input-start-date').value).toBe(todayLocalDate());
-    expect(input('input-end-date').value).toBe(todayLocalDate());
+    // A fixed clock: read at render and again here, "today" could change at midnight in between.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-23T18:00:00.000Z'));
+    try {
+      mockFetch((url) => (url === URL ? jsonResponse([]) : undefined));
+      renderWithProviders(<BlackoutDatesCard description="Days off." />);
+      expect(await screen.findByText(NO_BLACKOUTS_TEXT)).toBeVisible();
+      expect(todayLocalDate()).toBe('2026-11-23');
+      expect(input('input-start-date').value).toBe('2026-11-23');
+      expect(input('input-end-date').value).toBe('2026-11-23');
+    } finally {
+      vi.useRealTimers();
+    }
     expect(input('input-start-date').type).toBe('date');
     expect(input('input-blackout-reason').value).toBe('');
   });

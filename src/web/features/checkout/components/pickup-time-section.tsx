@@ -40,6 +40,10 @@ function SellerPickupTime({
     (chosenSlot && dayOfSlotLabel(chosenSlot.label)) ||
     (pickedDay && groups.some((group) => group.day === pickedDay) ? pickedDay : (groups[0]?.day ?? ''));
   const times = groups.find((group) => group.day === day)?.slots ?? [];
+  // The zone's abbreviation of the times listed (the chosen one, else the day's first), not of
+  // today: across a change of the clocks they differ (CST against CDT).
+  const zoneTime = chosenSlot?.datetime ?? times[0]?.datetime;
+  const zoneInstant = zoneTime ? new Date(zoneTime) : undefined;
 
   const chooseDay = (next: string) => {
     setPickedDay(next);
@@ -117,7 +121,7 @@ function SellerPickupTime({
             className="text-xs text-muted-foreground sm:col-span-2"
             data-testid={`text-pickup-zone-${seller.sellerId}`}
           >
-            Times are in {marketplaceZoneText()}, the marketplace&apos;s time zone.
+            Times are in {marketplaceZoneText(zoneInstant)}, the marketplace&apos;s time zone.
           </p>
         </div>
       )}
