@@ -39,6 +39,9 @@ export function ArrivalTimeEditor({ order }: { order: Order }) {
   const [error, setError] = useState<string | null>(null);
   const save = useSetEstimatedTime();
   const current = formatDateTime(order.estimatedDeliveryTime);
+  // The zone's abbreviation of the time entered, not of today: across a change of the clocks they
+  // differ (docs/product-rules.md, Dates and times).
+  const enteredAt = instantOfArrivalInput(value, timeZone);
   if (!canEditArrival(order)) return null;
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -92,7 +95,7 @@ export function ArrivalTimeEditor({ order }: { order: Order }) {
         </Button>
       </div>
       <p id={hintId} className="text-xs text-muted-foreground">
-        {marketplaceZoneText()}
+        {marketplaceZoneText(enteredAt ? new Date(enteredAt) : undefined)}
       </p>
       {error ? (
         <p

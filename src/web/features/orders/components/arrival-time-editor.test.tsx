@@ -1,0 +1,28 @@
+// @vitest-environment jsdom
+import { fireEvent, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Order } from '@domain/orders';
+import { setMarketplaceTimeZone } from '../../../lib/format';
+import { installDomStubs, renderWithProviders } from '../../../test-support/render';
+import { ArrivalTimeEditor } from './arrival-time-editor';
+
+installDomStubs();
+
+const ORDER = { id: 'o1', status: 'assigned', estimatedDeliveryTime: null } as unknown as Order;
+
+describe('ArrivalTimeEditor (docs/product-rules.md, Dates and times)', () => {
+  beforeEach(() => {
+    setMarketplaceTimeZone('America/Chicago');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    // Saturday afternoon before the clocks go back (Sunday 2026-11-01, 2:00 AM): daylight time.
+    vi.setSystemTime(new Date('2026-10-31T18:00:00.000Z'));
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it("names the zone's abbreviation of the time entered, not of today", () => {
+    renderWithProviders(<ArrivalTimeEditor order={ORDER} />);
+    expect(screen.getByText('Central Time (CDT)')).toBeVisible();
+    fireEvent.change(screen.getByTestId('input-arrival-time'), { target: { value: '2026-11-02T10:00' } });
+    expect(screen.getByText('Central Time (CST)')).toBeVisible();
+  });
+});
