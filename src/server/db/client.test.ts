@@ -6,6 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataDirLockedError, migrateDatabase, openDatabase } from './client';
 import { createTestApp, createUser, TEST_DB_KIND } from '../testing/test-app';
+import { rowsOf } from '../testing/raw-rows';
 import { categories, products, reviews, users } from './schema';
 
 const dirs: string[] = [];
@@ -54,10 +55,11 @@ describe.runIf(TEST_DB_KIND === 'postgres')('statements on PostgreSQL', () => {
             .from(categories)
             .where(eq(categories.name, category?.name ?? ''));
         for (let i = 0; i < 3; i++) expect(await read()).toEqual([category]);
-        const prepared = (await tx.execute(
+        const prepared = await rowsOf<{ name: string }>(
+          tx,
           sql`select name from pg_prepared_statements where statement like ${'select "name" from "categories" where%'}`,
-        )) as unknown as { rows: { name: string }[] };
-        return prepared.rows.map((row) => row.name);
+        );
+        return prepared.map((row) => row.name);
       });
       expect(names).toHaveLength(1);
       expect(names[0]).toMatch(/^s\d+$/);

@@ -4,11 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
 import type pg from 'pg';
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DataDirLockedError, migrateDatabase, openDatabase, type Database, type Db } from './client';
+import { DataDirLockedError, migrateDatabase, openDatabase, type Database } from './client';
 import { categories } from './schema';
 import { TEST_DB_KIND } from '../testing/test-app';
+import { rowsOf } from '../testing/raw-rows';
 
 /**
  * The embedded database in a process of its own (docs/decisions/0016-embedded-database-process.md),
@@ -60,12 +61,6 @@ function dataDir(): string {
 
 function open(dir: string): Promise<Database> {
   return openDatabase({ dataDir: dir, embedded: 'process', embeddedProgram: program });
-}
-
-/** The rows of a raw statement; the driver here is always pg, whose result carries `rows`. */
-async function rowsOf<T>(db: Db, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
-  return result.rows;
 }
 
 function lockOwner(dir: string): number | undefined {
@@ -214,6 +209,7 @@ describe.runIf(TEST_DB_KIND === 'pglite')('the embedded database in its own proc
       for (let i = 0; i < 3; i++) expect(await read()).toEqual([{ name: 'Lanterns' }]);
       expect(await prepared()).toHaveLength(1);
       // The pool's one connection goes; PGlite's one backend, and what it prepared, stay.
+      // drizzle() gives its handle the pool as `$client`; the project's Db type leaves it out.
       const pool = (database.db as unknown as { $client: pg.Pool }).$client;
       const client = await pool.connect();
       client.release(new Error('dropped by the test'));

@@ -29,7 +29,7 @@ function Page({
 }: {
   onSend: (text: string) => void;
   onSave: (name: string) => void;
-  /** Whether the page releases the early input, as the app's pages do (false: as before there was any). */
+  /** Whether it releases the early input as the app's pages do; false shows what React alone does. */
   released?: boolean;
 }) {
   const [search, setSearch] = useState('');

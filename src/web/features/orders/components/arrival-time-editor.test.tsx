@@ -8,7 +8,28 @@ import { ArrivalTimeEditor } from './arrival-time-editor';
 
 installDomStubs();
 
-const ORDER = { id: 'o1', status: 'assigned', estimatedDeliveryTime: null } as unknown as Order;
+/** An order the driver has taken, with no arrival time yet. */
+const ORDER: Order = {
+  id: 'o1',
+  orderNumber: 'ORD-7F3K9Q',
+  status: 'assigned',
+  isPickup: false,
+  sellerDelivery: false,
+  requiresTrailer: false,
+  sellerId: 's1',
+  buyerId: 'b1',
+  driverId: 'd1',
+  pickupAddress: null,
+  deliveryAddress: '1 Main St, Chicago, IL 60601',
+  deliveryNotes: null,
+  scheduledPickupTime: null,
+  estimatedDeliveryTime: null,
+  createdAt: '2026-10-31T17:00:00.000Z',
+  updatedAt: '2026-10-31T17:30:00.000Z',
+  deliveryPhotoUrl: null,
+  itemCount: 1,
+  driverEarnings: '8.00',
+};
 
 describe('ArrivalTimeEditor (docs/product-rules.md, Dates and times)', () => {
   beforeEach(() => {
