@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import {
   ORDER_STATUSES,
   canTransition,
+  fulfilmentLabel,
   fulfilmentOf,
+  isActiveDelivery,
   isFinished,
   timelineSteps,
   type Fulfilment,
@@ -20,6 +22,16 @@ describe('order transitions', () => {
     expect(canTransition('driver', 'in-transit', 'delivered', 'driver')).toBe(true);
     expect(canTransition('driver', 'pending', 'in-transit', 'driver')).toBe(false);
     expect(canTransition('driver', 'assigned', 'in-transit', 'seller')).toBe(false);
+  });
+
+  it('lets a driver or an admin accept a driver order, and nobody else; the later steps are the driver's alone', () => {
+    expect(canTransition('driver', 'pending', 'assigned', 'admin')).toBe(true);
+    expect(canTransition('driver', 'pending', 'assigned', 'buyer')).toBe(false);
+    expect(canTransition('driver', 'pending', 'assigned', 'seller')).toBe(false);
+    expect(canTransition('driver', 'assigned', 'in-transit', 'admin')).toBe(false);
+    expect(canTransition('driver', 'in-transit', 'delivered', 'admin')).toBe(false);
+    expect(canTransition('seller', 'pending', 'assigned', 'admin')).toBe(false);
+    expect(canTransition('pickup', 'pending', 'assigned', 'admin')).toBe(false);
   });
 
   it('gives pickup and seller delivery to the seller only', () => {
@@ -63,5 +75,23 @@ describe('order transitions', () => {
       'Ready for Pickup',
       'Picked Up',
     ]);
+  });
+});
+
+describe('how an order reaches the buyer, and deliveries under way', () => {
+  it('names the path, a driver with a trailer apart', () => {
+    const order = { isPickup: false, sellerDelivery: false, requiresTrailer: false };
+    expect(fulfilmentLabel({ ...order, isPickup: true, sellerDelivery: true })).toBe(
+      'Pickup from the seller',
+    );
+    expect(fulfilmentLabel({ ...order, sellerDelivery: true, requiresTrailer: true })).toBe(
+      'Delivered by the seller',
+    );
+    expect(fulfilmentLabel(order)).toBe('Delivery by a driver');
+    expect(fulfilmentLabel({ ...order, requiresTrailer: true })).toBe('Trailer delivery by a driver');
+  });
+
+  it('counts a delivery as under way while assigned or in transit only (docs/product-rules.md, Deliveries)', () => {
+    expect(ORDER_STATUSES.filter(isActiveDelivery)).toEqual(['assigned', 'in-transit']);
   });
 });

@@ -52,6 +52,28 @@ export function fulfilmentOf(order: { isPickup: boolean; sellerDelivery: boolean
   return order.sellerDelivery ? 'seller' : 'driver';
 }
 
+/** "Delivery by a driver", "Delivered by the seller", "Pickup from the seller": how the order reaches the buyer. */
+export function fulfilmentLabel(order: {
+  isPickup: boolean;
+  sellerDelivery: boolean;
+  requiresTrailer: boolean;
+}): string {
+  const path = fulfilmentOf(order);
+  if (path === 'pickup') return 'Pickup from the seller';
+  if (path === 'seller') return 'Delivered by the seller';
+  return order.requiresTrailer ? 'Trailer delivery by a driver' : 'Delivery by a driver';
+}
+
+/**
+ * A delivery under way: a driver holds it (assigned) or is carrying it (in transit)
+ * (docs/product-rules.md, Deliveries).
+ */
+export const ACTIVE_DELIVERY_STATUSES = ['assigned', 'in-transit'] as const satisfies readonly OrderStatus[];
+
+export function isActiveDelivery(status: OrderStatus | string): boolean {
+  return (ACTIVE_DELIVERY_STATUSES as readonly string[]).includes(status);
+}
+
 export const FINISHED_STATUSES: readonly OrderStatus[] = ['delivered', 'completed', 'cancelled'];
 
 export function isFinished(status: OrderStatus): boolean {
@@ -61,20 +83,32 @@ export function isFinished(status: OrderStatus): boolean {
 /** Which party of the order an actor is, for the transition rules. */
 export type Party = 'buyer' | 'seller' | 'driver' | 'admin';
 
-/** The forward moves of each path and who may make them (docs/product-rules.md, Order lifecycle). */
-const FORWARD: Record<Fulfilment, Partial<Record<OrderStatus, { to: OrderStatus; by: Party }>>> = {
+/** A forward step: the status it leads to and the parties who may make it. */
+export interface Step {
+  to: OrderStatus;
+  by: readonly Party[];
+}
+
+/**
+ * The forward moves of each path and who may make them (docs/product-rules.md, Order lifecycle).
+ * Accepting a driver order (pending → assigned) is a driver's move, the verified driver who takes
+ * the offer and so becomes its driver, or an admin's, who may take orders as a driver would
+ * (docs/product-rules.md, Deliveries). Every later step of a driver order is its assigned driver's
+ * alone.
+ */
+const FORWARD: Record<Fulfilment, Partial<Record<OrderStatus, Step>>> = {
   driver: {
-    pending: { to: 'assigned', by: 'driver' },
-    assigned: { to: 'in-transit', by: 'driver' },
-    'in-transit': { to: 'delivered', by: 'driver' },
+    pending: { to: 'assigned', by: ['driver', 'admin'] },
+    assigned: { to: 'in-transit', by: ['driver'] },
+    'in-transit': { to: 'delivered', by: ['driver'] },
   },
   seller: {
-    pending: { to: 'in-transit', by: 'seller' },
-    'in-transit': { to: 'delivered', by: 'seller' },
+    pending: { to: 'in-transit', by: ['seller'] },
+    'in-transit': { to: 'delivered', by: ['seller'] },
   },
   pickup: {
-    pending: { to: 'ready_for_pickup', by: 'seller' },
-    ready_for_pickup: { to: 'completed', by: 'seller' },
+    pending: { to: 'ready_for_pickup', by: ['seller'] },
+    ready_for_pickup: { to: 'completed', by: ['seller'] },
   },
 };
 
@@ -88,11 +122,11 @@ export function canTransition(path: Fulfilment, from: OrderStatus, to: OrderStat
     return (party === 'buyer' || party === 'seller') && from === 'pending';
   }
   const step = FORWARD[path][from];
-  return step !== undefined && step.to === to && step.by === party;
+  return step !== undefined && step.to === to && step.by.includes(party);
 }
 
 /** The forward step from `from` on this path and who makes it; undefined at the end of the path. */
-export function nextStepOf(path: Fulfilment, from: OrderStatus): { to: OrderStatus; by: Party } | undefined {
+export function nextStepOf(path: Fulfilment, from: OrderStatus): Step | undefined {
   return FORWARD[path][from];
 }
 

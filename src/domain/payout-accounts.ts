@@ -75,3 +75,15 @@ export type TestOnboardingView = z.infer<typeof testOnboardingViewSchema>;
 
 /** The answer of the onboarding page's choice: where the browser goes next. */
 export const testOnboardingResultSchema = z.object({ returnUrl: z.string() });
+
+/**
+ * What makes a payout account ready (docs/product-rules.md, Payout accounts): the provider's account
+ * exists, its onboarding is complete and its status is active.
+ */
+export function isPayoutAccountReady(stored: {
+  accountId: string | null;
+  status: string | null;
+  onboardingComplete: boolean;
+}): boolean {
+  return stored.accountId !== null && stored.onboardingComplete && stored.status === 'active';
+}

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { addresses } from '../db/schema';
-import type { FirstScreenRenderer } from '../app';
+import type { FirstScreenRenderer } from './web-app';
 import { createTestApp, signedInAs, type TestApp } from '../testing/test-app';
 import { createAddress, createProduct } from '../testing/commerce';
 

@@ -1,4 +1,10 @@
-import { canTransition, fulfilmentOf, type OrderStatus, type Party } from '../../domain/order-status';
+import {
+  canTransition,
+  fulfilmentOf,
+  orderStatusSchema,
+  type OrderStatus,
+  type Party,
+} from '../../domain/order-status';
 import { canCarryTrailerOrders, driverVerificationOf, type VerificationStep } from '../../domain/deliveries';
 import type { Role } from '../../domain/roles';
 
@@ -248,6 +254,21 @@ export interface OrderForOffer {
 export function isDriverJobFor(actor: Pick<DriverRecord, 'trailerImageUrl'>, order: OrderForOffer): boolean {
   if (fulfilmentOf(order) !== 'driver') return false;
   return !order.requiresTrailer || canCarryTrailerOrders(actor);
+}
+
+/**
+ * Whether the actor may accept this order now, as the transition table says (pending → assigned,
+ * `canTransition` in src/domain/order-status.ts): a driver's job for them, still offered, and they
+ * take it as a driver or as an admin. Verification is checked before (`missingToTakeOrders`).
+ */
+export function canAcceptOrder(actor: PolicyActor & DriverRecord, order: OrderForOffer): boolean {
+  if (!isOfferedTo(actor, order)) return false;
+  const status = orderStatusSchema.safeParse(order.status);
+  if (!status.success) return false;
+  const takers: Party[] = [];
+  if (hasRole(actor, 'driver')) takers.push('driver');
+  if (isAdmin(actor)) takers.push('admin');
+  return takers.some((party) => canTransition(fulfilmentOf(order), status.data, 'assigned', party));
 }
 
 /** Offered now: a driver's job for the actor that is still pending and has no driver. */

@@ -191,13 +191,3 @@ export async function countSummary(db: Db) {
     gross: orderFigures?.gross ?? '0',
   };
 }
-
-/** A user row locked until the transaction ends, so two decisions on one driver queue up. */
-export async function findUserForUpdate(tx: Db, id: string) {
-  const [row] = await tx.select().from(users).where(eq(users.id, id)).limit(1).for('update');
-  return row;
-}
-
-export async function setUserVerified(tx: Db, id: string, isVerified: boolean, now: Date): Promise<void> {
-  await tx.update(users).set({ isVerified, updatedAt: now }).where(eq(users.id, id));
-}

@@ -17,7 +17,7 @@ import {
   type Page,
 } from '../../../domain/admin';
 import { formatCents, parseCents } from '../../../domain/money';
-import { listLatestActionsOn } from '../audit/audit.queries';
+import { listLatestAdminActions } from '../audit/audit.service';
 import {
   DRIVER_DECISION_ACTIONS,
   toAdminDriver,
@@ -83,7 +83,7 @@ export async function listDrivers(db: Db, query: AdminDriversQuery): Promise<Pag
     verified: query.status === 'all' ? undefined : query.status === 'verified',
     ...window(query.page),
   });
-  const decisions = await listLatestActionsOn(
+  const decisions = await listLatestAdminActions(
     db,
     'user',
     rows.map((row) => row.id),

@@ -3,10 +3,9 @@ import { conflict, forbidden, notFound } from '../../platform/errors';
 import { canVerifyDriver, hasRole } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
 import { DRIVER_IMAGES_MISSING, type AdminDriver, type DriverDecision } from '../../../domain/admin';
-import { recordAdminAction } from '../audit/audit.service';
-import { findLatestActionOn } from '../audit/audit.queries';
+import { findLatestAdminAction, recordAdminAction } from '../audit/audit.service';
 import { DRIVER_DECISION_ACTIONS, toAdminDriver } from './admin-views';
-import { findUserForUpdate, setUserVerified } from './admin.queries';
+import { findUserForUpdate, setUserVerified } from '../users/user-records';
 
 export const DRIVER_NOT_FOUND = 'Driver not found';
 
@@ -31,7 +30,7 @@ export async function verifyDriver(
     if (isVerified && (!driver.vehicleImageUrl || !driver.licenseImageUrl))
       throw conflict(DRIVER_IMAGES_MISSING);
     const decision: DriverDecision = isVerified ? 'approved' : driver.isVerified ? 'revoked' : 'rejected';
-    const last = await findLatestActionOn(tx, target, DRIVER_DECISION_ACTIONS);
+    const last = await findLatestAdminAction(tx, target, DRIVER_DECISION_ACTIONS);
     const changesNothing =
       driver.isVerified === isVerified && (isVerified || last?.action === 'driver.rejected');
     if (!changesNothing) {
@@ -46,5 +45,5 @@ export async function verifyDriver(
     }
     return { ...driver, isVerified };
   });
-  return toAdminDriver(updated, await findLatestActionOn(db, target, DRIVER_DECISION_ACTIONS));
+  return toAdminDriver(updated, await findLatestAdminAction(db, target, DRIVER_DECISION_ACTIONS));
 }

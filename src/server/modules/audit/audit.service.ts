@@ -13,7 +13,12 @@ import {
   type Page,
 } from '../../../domain/admin';
 import { displayName } from '../../../domain/roles';
-import { insertAdminAction, listAdminActionsPage } from './audit.queries';
+import {
+  findLatestActionOn,
+  insertAdminAction,
+  listAdminActionsPage,
+  listLatestActionsOn,
+} from './audit.queries';
 
 export interface AdminActionRecord {
   action: AdminActionKind;
@@ -71,4 +76,23 @@ export async function listAdminActivity(db: Db, query: AdminActivityQuery): Prom
     pageSize: ADMIN_PAGE_SIZE,
     pageCount: pageCountOf(total),
   };
+}
+
+/** The newest of these actions on one target, with who made it, or undefined (admin views name the last decision). */
+export async function findLatestAdminAction(
+  db: Db,
+  target: { type: AdminActionRecord['target']['type']; id: string },
+  actions: readonly string[],
+) {
+  return findLatestActionOn(db, target, actions);
+}
+
+/** For a page of targets: the newest of these actions on each, in one query. */
+export async function listLatestAdminActions(
+  db: Db,
+  targetType: AdminActionRecord['target']['type'],
+  targetIds: readonly string[],
+  actions: readonly string[],
+) {
+  return listLatestActionsOn(db, targetType, targetIds, actions);
 }

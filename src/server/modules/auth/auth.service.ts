@@ -15,7 +15,7 @@ import {
   insertUser,
   updateUser,
   type UserRow,
-} from '../users/users.queries';
+} from '../users/user-records';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 export const EMAIL_TAKEN = 'An account with this email already exists. Sign in instead.';

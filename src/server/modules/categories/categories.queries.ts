@@ -45,16 +45,6 @@ export async function renameCategory(db: Db, id: string, name: string, now: Date
   return row;
 }
 
-/** Products store the category's name: a rename renames it on every product of that category. */
-export async function renameCategoryOfProducts(db: Db, from: string, to: string): Promise<number> {
-  const rows = await db
-    .update(products)
-    .set({ category: to })
-    .where(eq(products.category, from))
-    .returning({ id: products.id });
-  return rows.length;
-}
-
 export async function countProductsInCategory(db: Db, name: string): Promise<number> {
   const [row] = await db.select({ n: count() }).from(products).where(eq(products.category, name));
   return row?.n ?? 0;

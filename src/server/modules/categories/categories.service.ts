@@ -3,6 +3,7 @@ import { conflict, notFound } from '../../platform/errors';
 import type { Actor } from '../../platform/sessions';
 import type { Category } from '../../../domain/categories';
 import { recordAdminAction } from '../audit/audit.service';
+import { renameCategoryOnProducts } from '../products/products.service';
 import {
   countProductsInCategory,
   deleteCategory,
@@ -10,7 +11,6 @@ import {
   findCategoryForUpdate,
   insertCategory,
   renameCategory,
-  renameCategoryOfProducts,
   type CategoryRow,
 } from './categories.queries';
 
@@ -69,7 +69,7 @@ export async function updateCategory(
     const clash = await findCategoryByName(tx, name, id);
     if (clash) throw duplicate(clash.name);
     const row = await renameCategory(tx, id, name, now);
-    const renamedProducts = await renameCategoryOfProducts(tx, current.name, name);
+    const renamedProducts = await renameCategoryOnProducts(tx, current.name, name);
     await recordAdminAction(tx, actor, {
       action: 'category.renamed',
       target: { type: 'category', id, label: name },

@@ -12,6 +12,7 @@ import { addressText, type CheckoutDeps, type PricedCheckout, type PricedOrder }
 import { findAddressOfUser, type AddressRow } from './checkout.queries';
 import { priceSellerOrder, type PricedSellerOrder } from './price-seller-order';
 import { problem, readCartLines, type Line, type Problems } from './read-cart-lines';
+import { isPickupAvailable } from '../../../domain/pickup';
 
 /** Pickup only when every item offers it: each item that does not is a problem. */
 function reportPickupNotOffered(lines: readonly Line[], isPickup: boolean): Problems {
@@ -110,7 +111,7 @@ export async function priceCheckout(
   return {
     quote: {
       isPickup,
-      pickupAvailable: cart.lines.length > 0 && cart.lines.every((line) => line.row.product.offerPickup),
+      pickupAvailable: isPickupAvailable(cart.lines.map((line) => line.row.product)),
       deliveryAddressId,
       deliveryAddress: deliveryText,
       deliveryNotes,

@@ -3,8 +3,9 @@ import { isDriverJobFor, isOfferedTo } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
 import { ORDER_ALREADY_TAKEN } from '../../../domain/deliveries';
 import { ORDER_NOT_FOUND } from '../../../domain/orders';
-import type { DeliveryDeps } from './accept-order';
-import { findOrderRow, recordDecline } from './deliveries.queries';
+import type { DeliveryDeps } from '../orders/accept-order';
+import { findOrderRow } from '../orders/order-records';
+import { recordDecline } from './deliveries.queries';
 import { requireVerifiedDriver } from './require-verified-driver';
 
 /**

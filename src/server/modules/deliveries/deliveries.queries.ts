@@ -1,32 +1,13 @@
-import { and, asc, eq, inArray, isNotNull, isNull, not, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, not, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
-import { addresses, driverDeclines, orderItems, orders, orderStatusEvents } from '../../db/schema';
+import { addresses, driverDeclines, orderItems, orders } from '../../db/schema';
 import { haversineMilesSql, pointOf, type SqlPoint } from '../../db/sql-geo';
+import { offeredSql } from '../../db/sql-offers';
 import type { LatLng } from '../../../domain/geo';
-
-export type OrderRow = typeof orders.$inferSelect;
 
 const pickupAddress = alias(addresses, 'pickup_address');
 const deliveryAddress = alias(addresses, 'delivery_address');
-
-/** Statuses in which the assigned driver still works on the order: arrival time and photo may change. */
-export const ACTIVE_DELIVERY_STATUSES = ['assigned', 'in-transit'] as const;
-
-/**
- * The offer rule in SQL (`isOfferedTo` in src/server/platform/policy.ts): pending, no driver,
- * delivered by a driver, and a trailer order only when the driver has a trailer image. The partial
- * index orders_available_idx (migration 0003) holds exactly the first four conditions.
- */
-function offered(hasTrailer: boolean): SQL | undefined {
-  return and(
-    eq(orders.status, 'pending'),
-    isNull(orders.driverId),
-    eq(orders.isPickup, false),
-    eq(orders.sellerDelivery, false),
-    hasTrailer ? undefined : eq(orders.requiresTrailer, false),
-  );
-}
 
 /** The coordinates of a user's primary address, or null when it has none. */
 export async function findPrimaryPoint(db: Db, userId: string): Promise<LatLng | null> {
@@ -95,7 +76,7 @@ export async function listAvailableOrders(db: Db, filter: AvailableOrdersFilter)
     .leftJoin(deliveryAddress, eq(deliveryAddress.id, orders.deliveryAddressId))
     .where(
       and(
-        offered(filter.hasTrailer),
+        offeredSql(filter.hasTrailer),
         not(sql`exists ${declined}`),
         filter.maxDistance === undefined
           ? undefined
@@ -107,74 +88,9 @@ export async function listAvailableOrders(db: Db, filter: AvailableOrdersFilter)
     .offset(filter.offset);
 }
 
-/** One order's row, for the decisions of the driver's calls. */
-export async function findOrderRow(db: Db, id: string): Promise<OrderRow | undefined> {
-  const [row] = await db.select().from(orders).where(eq(orders.id, id)).limit(1);
-  return row;
-}
-
-/**
- * Accepting in one conditional statement (docs/product-rules.md, Deliveries): the row changes only
- * while the order is still offered, so of any number of drivers accepting at once exactly one sees
- * it pending without a driver. The status event is recorded in the same transaction.
- */
-export async function assignDriverIfOffered(
-  tx: Db,
-  change: { orderId: string; driverId: string; hasTrailer: boolean; now: Date },
-): Promise<boolean> {
-  const rows = await tx
-    .update(orders)
-    .set({ status: 'assigned', driverId: change.driverId, updatedAt: change.now })
-    .where(and(eq(orders.id, change.orderId), offered(change.hasTrailer)))
-    .returning({ id: orders.id });
-  if (rows.length === 0) return false;
-  await tx.insert(orderStatusEvents).values({
-    orderId: change.orderId,
-    fromStatus: 'pending',
-    toStatus: 'assigned',
-    actorId: change.driverId,
-    createdAt: change.now,
-  });
-  return true;
-}
-
 /** A decline hides the order from this driver only; declining twice is one decline. */
 export async function recordDecline(db: Db, driverId: string, orderId: string, now: Date): Promise<void> {
   await db.insert(driverDeclines).values({ driverId, orderId, createdAt: now }).onConflictDoNothing();
-}
-
-/** The assigned driver's own order while they still work on it. */
-function activeDeliveryOf(orderId: string, driverId: string): SQL | undefined {
-  return and(
-    eq(orders.id, orderId),
-    eq(orders.driverId, driverId),
-    inArray(orders.status, [...ACTIVE_DELIVERY_STATUSES]),
-  );
-}
-
-/** Conditional on the driver and the status: a change that lost a race changes nothing. */
-export async function setEstimatedDeliveryTime(
-  db: Db,
-  change: { orderId: string; driverId: string; at: Date; now: Date },
-): Promise<boolean> {
-  const rows = await db
-    .update(orders)
-    .set({ estimatedDeliveryTime: change.at, updatedAt: change.now })
-    .where(activeDeliveryOf(change.orderId, change.driverId))
-    .returning({ id: orders.id });
-  return rows.length === 1;
-}
-
-export async function setDeliveryPhotoUrl(
-  tx: Db,
-  change: { orderId: string; driverId: string; objectPath: string; now: Date },
-): Promise<boolean> {
-  const rows = await tx
-    .update(orders)
-    .set({ deliveryPhotoUrl: change.objectPath, updatedAt: change.now })
-    .where(activeDeliveryOf(change.orderId, change.driverId))
-    .returning({ id: orders.id });
-  return rows.length === 1;
 }
 
 /** The driver's share of their delivered orders, as numeric text, and how many there are. */

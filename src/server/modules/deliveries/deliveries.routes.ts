@@ -10,12 +10,12 @@ import {
 import { orderIdParamsSchema, orderSchema } from '../../../domain/orders';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
-import { acceptOrder } from './accept-order';
+import { acceptOrder } from '../orders/accept-order';
 import { declineOrder } from './decline-order';
 import { getDriverEarnings } from './get-driver-earnings';
 import { listOrdersAvailableTo } from './list-available-orders';
-import { setDeliveryPhoto } from './set-delivery-photo';
-import { setEstimatedTime } from './set-estimated-time';
+import { setDeliveryPhoto } from '../orders/set-delivery-photo';
+import { setEstimatedTime } from '../orders/set-estimated-time';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
 const orderErrors = { ...errors, 404: errorBodySchema, 409: errorBodySchema };

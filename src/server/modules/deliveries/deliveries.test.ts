@@ -352,6 +352,26 @@ describe('GET /api/orders/available (docs/product-rules.md, Deliveries)', () => 
 });
 
 describe('POST /api/orders/{id}/assign (docs/product-rules.md, Deliveries)', () => {
+  it('lets an admin take an offered order as its driver, as the transition table says, with the timeline event', async () => {
+    const home: LatLng = { latitude: 39.7392, longitude: -104.9903 };
+    const order = await orderOf(await partyAt('buyer', home), await partyAt('seller', north(home, 1)));
+    const admin = await signedInAs(t, 'admin');
+
+    const accepted = await accept(admin, order.id);
+    expect(accepted.statusCode).toBe(200);
+    expect(accepted.json<OrderJson>()).toMatchObject({ status: 'assigned', driverId: admin.id });
+    const events = await t.database.db
+      .select()
+      .from(orderStatusEvents)
+      .where(and(eq(orderStatusEvents.orderId, order.id), eq(orderStatusEvents.toStatus, 'assigned')));
+    expect(events.map((event) => [event.fromStatus, event.actorId])).toEqual([['pending', admin.id]]);
+
+    // Taken: a verified driver is told so, and cannot take it over.
+    const late = await accept(await driver({ at: home }), order.id);
+    expect(late.statusCode).toBe(409);
+    expect(late.json().message).toBe(ORDER_ALREADY_TAKEN);
+  });
+
   it('gives one order to exactly one of 50 verified drivers accepting at once; the others get 409', async () => {
     const home: LatLng = { latitude: 47.6062, longitude: -122.3321 };
     const order = await orderOf(await partyAt('buyer', home), await partyAt('seller', north(home, 2)));

@@ -43,6 +43,37 @@ function sumsBy<K extends string>(
   return sums;
 }
 
+/** Records a discrepancy. */
+type Flag = (subject: string, message: string) => void;
+
+/** The ledger's entries summed by what they belong to, and by kind. */
+interface LedgerSums {
+  charges: Map<string | null, Cents>;
+  refundsMade: Map<string | null, Cents>;
+  refundedById: Map<string | null, Cents>;
+  transfersByPayout: Map<string | null, Cents>;
+  reversalsByPayout: Map<string | null, Cents>;
+  feesByOrder: Map<string | null, Cents>;
+  feeRefundsByOrder: Map<string | null, Cents>;
+  /** The ledger's total of one kind of entry. */
+  total: (kind: string) => Cents;
+}
+
+/** What the refunds leave for the other checks: who was refunded, and what is still to be paid back. */
+interface RefundState {
+  refundedOrders: Set<string>;
+  refundOwedByPayment: Map<string, Cents>;
+  refundsInFlight: Cents;
+}
+
+/** What the finished orders' check leaves for the platform's: the money it holds for others. */
+interface OrderTotals {
+  finishedOrders: number;
+  owedPayouts: Cents;
+  reversalsInFlight: Cents;
+  heldForOrders: Cents;
+}
+
 /**
  * The three checks of reconcile (docs/decisions/0013-money-movement.md, Transfers and the ledger),
  * on facts read from the database:
@@ -52,25 +83,49 @@ function sumsBy<K extends string>(
  *    owed, pending or failed counted separately), its fee is in the ledger, and a refunded one's
  *    transfers are reversed (or waiting to be);
  * 3. the platform's cash, less what it holds for others, is its fees less the fees it gave back.
- * Ledger entries that belong to nothing are discrepancies too.
+ * Ledger entries that belong to nothing are discrepancies too. The refunds are checked first: the
+ * three checks need to know which orders were refunded and what is still owed to buyers.
  */
 export function findDiscrepancies(facts: ReconcileFacts): ReconcileReport {
   const discrepancies: Discrepancy[] = [];
-  const flag = (subject: string, message: string) => discrepancies.push({ subject, message });
-  const charges = sumsBy(facts.ledgerByPayment, 'paymentId', { field: 'kind', value: 'charge' });
-  const refundsMade = sumsBy(facts.ledgerByPayment, 'paymentId', { field: 'kind', value: 'refund' });
-  const refundedById = sumsBy(facts.ledgerByRefund, 'refundId');
-  const transfersByPayout = sumsBy(facts.ledgerByPayout, 'payoutId', { field: 'kind', value: 'transfer' });
-  const reversalsByPayout = sumsBy(facts.ledgerByPayout, 'payoutId', { field: 'kind', value: 'reversal' });
-  const feesByOrder = sumsBy(facts.ledgerByOrder, 'orderId', { field: 'kind', value: 'platform_fee' });
-  const feeRefundsByOrder = sumsBy(facts.ledgerByOrder, 'orderId', {
-    field: 'kind',
-    value: 'platform_fee_refund',
-  });
-  const totals = new Map(facts.ledgerByKind.map((row) => [row.kind, parseCents(row.total)]));
-  const total = (kind: string) => totals.get(kind) ?? 0;
+  const flag: Flag = (subject, message) => discrepancies.push({ subject, message });
+  const ledger = sumLedger(facts);
+  const refunds = checkRefunds(facts, ledger, flag);
+  const chargedPayments = checkPayments(facts, ledger, refunds, flag);
+  const orders = checkFinishedOrders(facts, ledger, refunds.refundedOrders, flag);
+  const { platformCash, platformBalance } = checkPlatform(ledger, refunds, orders, flag);
+  return {
+    discrepancies,
+    platformBalance,
+    platformCash,
+    payments: chargedPayments,
+    finishedOrders: orders.finishedOrders,
+    owedPayouts: orders.owedPayouts,
+    refundsInFlight: refunds.refundsInFlight,
+    reversalsInFlight: orders.reversalsInFlight,
+  };
+}
 
-  // Refunds: a refund made is in the ledger at its amount; one still to be made is owed to the buyer.
+/** The ledger's entries summed once, for every check. */
+function sumLedger(facts: ReconcileFacts): LedgerSums {
+  const totals = new Map(facts.ledgerByKind.map((row) => [row.kind, parseCents(row.total)]));
+  return {
+    charges: sumsBy(facts.ledgerByPayment, 'paymentId', { field: 'kind', value: 'charge' }),
+    refundsMade: sumsBy(facts.ledgerByPayment, 'paymentId', { field: 'kind', value: 'refund' }),
+    refundedById: sumsBy(facts.ledgerByRefund, 'refundId'),
+    transfersByPayout: sumsBy(facts.ledgerByPayout, 'payoutId', { field: 'kind', value: 'transfer' }),
+    reversalsByPayout: sumsBy(facts.ledgerByPayout, 'payoutId', { field: 'kind', value: 'reversal' }),
+    feesByOrder: sumsBy(facts.ledgerByOrder, 'orderId', { field: 'kind', value: 'platform_fee' }),
+    feeRefundsByOrder: sumsBy(facts.ledgerByOrder, 'orderId', {
+      field: 'kind',
+      value: 'platform_fee_refund',
+    }),
+    total: (kind: string) => totals.get(kind) ?? 0,
+  };
+}
+
+/** Refunds: a refund made is in the ledger at its amount; one still to be made is owed to the buyer. */
+function checkRefunds(facts: ReconcileFacts, { refundedById }: LedgerSums, flag: Flag): RefundState {
   const refundedOrders = new Set<string>();
   const refundOwedByPayment = new Map<string, Cents>();
   let refundsInFlight = 0;
@@ -96,8 +151,16 @@ export function findDiscrepancies(facts: ReconcileFacts): ReconcileReport {
         `refund ${refundId ?? '(none)'}`,
         `the ledger has a refund of ${money(amount)} no refund record explains`,
       );
+  return { refundedOrders, refundOwedByPayment, refundsInFlight };
+}
 
-  // 1. Payments.
+/** 1. Payments. Answers how many were charged. */
+function checkPayments(
+  facts: ReconcileFacts,
+  { charges, refundsMade }: LedgerSums,
+  { refundedOrders, refundOwedByPayment }: RefundState,
+  flag: Flag,
+): number {
   const liveTotalByPayment = new Map<string, Cents>();
   for (const order of facts.orderRows) {
     if (!order.paymentId || refundedOrders.has(order.id)) continue;
@@ -135,8 +198,17 @@ export function findDiscrepancies(facts: ReconcileFacts): ReconcileReport {
         `payment ${paymentId ?? '(none)'}`,
         `the ledger has ${money(amount)} of charges or refunds no payment explains`,
       );
+  return chargedPayments;
+}
 
-  // 2. Finished orders, their payouts and fees.
+/** 2. Finished orders, their payouts and fees; an unfinished order's total is held for it. */
+function checkFinishedOrders(
+  facts: ReconcileFacts,
+  ledger: LedgerSums,
+  refundedOrders: Set<string>,
+  flag: Flag,
+): OrderTotals {
+  const { feesByOrder, feeRefundsByOrder, transfersByPayout, reversalsByPayout } = ledger;
   const payoutsByOrder = new Map<string, ReconcileFacts['payoutRows']>();
   for (const payout of facts.payoutRows) {
     const list = payoutsByOrder.get(payout.orderId) ?? [];
@@ -170,60 +242,102 @@ export function findDiscrepancies(facts: ReconcileFacts): ReconcileReport {
         subject,
         `the ledger gives back ${money(feeBack)} of its fee; ${refunded ? 'refunded' : 'not refunded'}`,
       );
-    const parties: Array<{ kind: 'seller' | 'driver'; userId: string; earnings: Cents }> = [
+    const parties: Party[] = [
       { kind: 'seller', userId: order.sellerId, earnings: parseCents(order.sellerEarnings) },
     ];
     if (order.driverId)
       parties.push({ kind: 'driver', userId: order.driverId, earnings: parseCents(order.driverEarnings) });
     for (const party of parties) {
       const payout = orderPayouts.find((row) => row.kind === party.kind);
-      if (!payout) {
-        if (party.earnings > 0)
-          flag(subject, `the ${party.kind} earned ${money(party.earnings)} and has no payout`);
-        continue;
-      }
-      const amount = parseCents(payout.amount);
-      if (amount !== party.earnings || payout.userId !== party.userId)
-        flag(
-          subject,
-          `the ${party.kind}'s payout is ${money(amount)}, the stored earnings ${money(party.earnings)}`,
-        );
-      const transferred = transfersByPayout.get(payout.id) ?? 0;
-      const reversed = reversalsByPayout.get(payout.id) ?? 0;
-      let expected: { transferred: Cents; reversed: Cents };
-      switch (payout.status) {
-        case 'paid':
-          expected = { transferred: amount, reversed: 0 };
-          if (payout.reversalRequestedAt) reversalsInFlight += amount;
-          else if (refunded)
-            flag(subject, `was refunded, yet the ${party.kind}'s transfer is not being reversed`);
-          break;
-        case 'reversed':
-          expected = { transferred: amount, reversed: amount };
-          if (!refunded)
-            flag(subject, `the ${party.kind}'s transfer was reversed, yet the order was not refunded`);
-          break;
-        case 'cancelled':
-          expected = { transferred: 0, reversed: 0 };
-          if (!refunded)
-            flag(subject, `the ${party.kind}'s payout was cancelled, yet the order was not refunded`);
-          break;
-        default:
-          expected = { transferred: 0, reversed: 0 };
-          if (NOT_TRANSFERRED.has(payout.status) && !payout.reversalRequestedAt) owedPayouts += amount;
-      }
-      if (transferred !== expected.transferred || reversed !== expected.reversed)
-        flag(
-          subject,
-          `the ${party.kind}'s payout is ${payout.status}: the ledger has ${money(transferred)} transferred and ${money(reversed)} reversed, expected ${money(expected.transferred)} and ${money(expected.reversed)}`,
-        );
+      const inFlight = checkPayout({ subject, party, payout, refunded, ledger, flag });
+      owedPayouts += inFlight.owedPayouts;
+      reversalsInFlight += inFlight.reversalsInFlight;
     }
   }
   for (const [payoutId, amount] of [...transfersByPayout, ...reversalsByPayout])
     if (!payoutId || !payoutIds.has(payoutId))
       flag(`payout ${payoutId ?? '(none)'}`, `the ledger moves ${money(amount)} for no payout`);
+  return { finishedOrders, owedPayouts, reversalsInFlight, heldForOrders };
+}
 
-  // 3. The platform.
+/** A party paid for a finished order: its seller, or its driver. */
+interface Party {
+  kind: 'seller' | 'driver';
+  userId: string;
+  earnings: Cents;
+}
+
+/**
+ * One party's payout of a finished order against its stored earnings and the ledger's transfers and
+ * reversals. Answers what of it is still owed, or still to be reversed.
+ */
+function checkPayout({
+  subject,
+  party,
+  payout,
+  refunded,
+  ledger: { transfersByPayout, reversalsByPayout },
+  flag,
+}: {
+  subject: string;
+  party: Party;
+  payout: ReconcileFacts['payoutRows'][number] | undefined;
+  refunded: boolean;
+  ledger: LedgerSums;
+  flag: Flag;
+}): { owedPayouts: Cents; reversalsInFlight: Cents } {
+  let owedPayouts = 0;
+  let reversalsInFlight = 0;
+  if (!payout) {
+    if (party.earnings > 0)
+      flag(subject, `the ${party.kind} earned ${money(party.earnings)} and has no payout`);
+    return { owedPayouts, reversalsInFlight };
+  }
+  const amount = parseCents(payout.amount);
+  if (amount !== party.earnings || payout.userId !== party.userId)
+    flag(
+      subject,
+      `the ${party.kind}'s payout is ${money(amount)}, the stored earnings ${money(party.earnings)}`,
+    );
+  const transferred = transfersByPayout.get(payout.id) ?? 0;
+  const reversed = reversalsByPayout.get(payout.id) ?? 0;
+  let expected: { transferred: Cents; reversed: Cents };
+  switch (payout.status) {
+    case 'paid':
+      expected = { transferred: amount, reversed: 0 };
+      if (payout.reversalRequestedAt) reversalsInFlight += amount;
+      else if (refunded)
+        flag(subject, `was refunded, yet the ${party.kind}'s transfer is not being reversed`);
+      break;
+    case 'reversed':
+      expected = { transferred: amount, reversed: amount };
+      if (!refunded)
+        flag(subject, `the ${party.kind}'s transfer was reversed, yet the order was not refunded`);
+      break;
+    case 'cancelled':
+      expected = { transferred: 0, reversed: 0 };
+      if (!refunded)
+        flag(subject, `the ${party.kind}'s payout was cancelled, yet the order was not refunded`);
+      break;
+    default:
+      expected = { transferred: 0, reversed: 0 };
+      if (NOT_TRANSFERRED.has(payout.status) && !payout.reversalRequestedAt) owedPayouts += amount;
+  }
+  if (transferred !== expected.transferred || reversed !== expected.reversed)
+    flag(
+      subject,
+      `the ${party.kind}'s payout is ${payout.status}: the ledger has ${money(transferred)} transferred and ${money(reversed)} reversed, expected ${money(expected.transferred)} and ${money(expected.reversed)}`,
+    );
+  return { owedPayouts, reversalsInFlight };
+}
+
+/** 3. The platform. Answers its cash and its balance. */
+function checkPlatform(
+  { total }: LedgerSums,
+  { refundsInFlight }: RefundState,
+  { heldForOrders, owedPayouts, reversalsInFlight }: OrderTotals,
+  flag: Flag,
+): { platformCash: Cents; platformBalance: Cents } {
   const platformCash = total('charge') - total('refund') - total('transfer') + total('reversal');
   const platformBalance = total('platform_fee') - total('platform_fee_refund');
   const held = heldForOrders + refundsInFlight + owedPayouts - reversalsInFlight;
@@ -232,17 +346,7 @@ export function findDiscrepancies(facts: ReconcileFacts): ReconcileReport {
       'platform',
       `holds ${money(platformCash)}, of which ${money(held)} is owed to others, leaving ${money(platformCash - held)}; its fees less fees given back are ${money(platformBalance)}`,
     );
-
-  return {
-    discrepancies,
-    platformBalance,
-    platformCash,
-    payments: chargedPayments,
-    finishedOrders,
-    owedPayouts,
-    refundsInFlight,
-    reversalsInFlight,
-  };
+  return { platformCash, platformBalance };
 }
 
 /** Reads the ledger and the records it must agree with, and answers every discrepancy. */

@@ -4,7 +4,7 @@ import { canViewMessageThread, partiesOf } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
 import type { OrderMessage } from '../../../domain/messages';
 import { ORDER_NOT_FOUND } from '../../../domain/orders';
-import { findOrderParties } from './find-order-parties';
+import { findOrderParties } from '../orders/order-records';
 import { toOrderMessage } from './message-views';
 import { listOrderThread, markOrderThreadRead } from './messages.queries';
 

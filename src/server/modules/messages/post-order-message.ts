@@ -7,7 +7,7 @@ import type { Actor } from '../../platform/sessions';
 import { shortName } from '../../../domain/live-events';
 import type { OrderMessage, OrderMessageBody } from '../../../domain/messages';
 import { ORDER_NOT_FOUND } from '../../../domain/orders';
-import { findOrderParties } from './find-order-parties';
+import { findOrderParties } from '../orders/order-records';
 import { nameOf, senderRoleOn, toOrderMessage } from './message-views';
 import { insertOrderMessage, markOrderThreadRead } from './messages.queries';
 import { countMessageSent } from './send-limit';

@@ -9,7 +9,8 @@ import { orderStatusSchema, STATUS_BADGE, type OrderStatus, type Party } from '.
 import type { Order } from '../../../domain/orders';
 import { findVisibleOrder, getOrder } from './get-order';
 import type { OrderDeps } from './order-deps';
-import { listItemRowsOfOrder, restoreStock } from './orders.queries';
+import { listItemRowsOfOrder } from './orders.queries';
+import { restoreStockFor } from '../products/product-stock';
 import { recordStatusChange } from './record-status-change';
 
 /** Why the actor may not cancel: 403 for a party who never may (a driver), 409 naming the status. */
@@ -47,8 +48,7 @@ export async function cancelOrder(deps: OrderDeps, actor: Actor, id: string): Pr
         now,
       });
     }
-    for (const item of await listItemRowsOfOrder(tx, id))
-      await restoreStock(tx, item.productId, item.quantity);
+    await restoreStockFor(tx, await listItemRowsOfOrder(tx, id));
     if (!order.paymentId) return undefined;
     return recordOrderRefund(tx, {
       paymentId: order.paymentId,

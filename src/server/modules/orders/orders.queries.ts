@@ -1,6 +1,8 @@
 import { and, asc, desc, eq, getTableColumns, gte, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { addresses, orderItems, orders, orderStatusEvents, products } from '../../db/schema';
+import { offeredSql } from '../../db/sql-offers';
+import { ACTIVE_DELIVERY_STATUSES } from '../../../domain/order-status';
 
 export type OrderRow = typeof orders.$inferSelect;
 export type OrderItemRow = typeof orderItems.$inferSelect;
@@ -61,6 +63,26 @@ export async function listOrdersOfPayment(db: Db, paymentId: string): Promise<Or
 }
 
 /** Items with what the product says about itself now (name, description, image). */
+/**
+ * An order's number, status and people: all that conversations, reviews and delivery photos need of
+ * it to decide who may see or do what (docs/product-rules.md, Who sees what).
+ */
+export async function findOrderParties(db: Db, orderId: string) {
+  const rows = await db
+    .select({
+      id: orders.id,
+      orderNumber: orders.orderNumber,
+      status: orders.status,
+      buyerId: orders.buyerId,
+      sellerId: orders.sellerId,
+      driverId: orders.driverId,
+    })
+    .from(orders)
+    .where(eq(orders.id, orderId))
+    .limit(1);
+  return rows[0];
+}
+
 export async function listItemsOfOrder(db: Db, orderId: string) {
   return db
     .select({
@@ -81,56 +103,6 @@ export async function listEventsOfOrder(db: Db, orderId: string): Promise<OrderE
     .from(orderStatusEvents)
     .where(eq(orderStatusEvents.orderId, orderId))
     .orderBy(asc(orderStatusEvents.createdAt), asc(orderStatusEvents.id));
-}
-
-/**
- * Takes the stock of every line at once (docs/product-rules.md, Checkout and orders): a product's
- * row changes only if enough is left and it is still on sale, so two buyers racing for the last
- * unit cannot both get it. Answers the ids of the products taken; a line missing from the answer
- * was short, and the caller rolls the transaction back. Several products are first locked in the
- * order of their ids, so two checkouts sharing products never wait on each other in a circle.
- */
-export async function takeStockOfLines(
-  db: Db,
-  lines: readonly { productId: string; quantity: number }[],
-): Promise<Set<string>> {
-  if (lines.length === 0) return new Set();
-  if (lines.length > 1)
-    await db
-      .select({ id: products.id })
-      .from(products)
-      .where(
-        inArray(
-          products.id,
-          lines.map((line) => line.productId),
-        ),
-      )
-      .orderBy(asc(products.id))
-      .for('update');
-  const wanted = sql`(values ${sql.join(
-    lines.map((line) => sql`(${line.productId}::uuid, ${line.quantity}::int)`),
-    sql`, `,
-  )}) as wanted(product_id, quantity)`;
-  const rows = await db
-    .update(products)
-    .set({ stock: sql`${products.stock} - wanted.quantity`, updatedAt: new Date() })
-    .from(wanted)
-    .where(
-      and(
-        sql`${products.id} = wanted.product_id`,
-        sql`${products.stock} >= wanted.quantity`,
-        eq(products.available, true),
-      ),
-    )
-    .returning({ id: products.id });
-  return new Set(rows.map((row) => row.id));
-}
-
-export async function restoreStock(db: Db, productId: string, quantity: number): Promise<void> {
-  await db
-    .update(products)
-    .set({ stock: sql`${products.stock} + ${quantity}`, updatedAt: new Date() })
-    .where(eq(products.id, productId));
 }
 
 /**
@@ -252,4 +224,61 @@ export async function updateOrderStatus(
 
 export async function listItemRowsOfOrder(db: Db, orderId: string): Promise<OrderItemRow[]> {
   return db.select().from(orderItems).where(eq(orderItems.orderId, orderId));
+}
+
+/** One order's row, for the decisions of the driver's calls. */
+export async function findOrderRow(db: Db, id: string): Promise<OrderRow | undefined> {
+  const [row] = await db.select().from(orders).where(eq(orders.id, id)).limit(1);
+  return row;
+}
+
+/**
+ * Accepting in one conditional statement (docs/product-rules.md, Deliveries): the row changes only
+ * while the order is still offered, so of any number of drivers accepting at once exactly one sees
+ * it pending without a driver. Answers whether this driver got it.
+ */
+export async function assignDriverIfOffered(
+  tx: Db,
+  change: { orderId: string; driverId: string; hasTrailer: boolean; now: Date },
+): Promise<boolean> {
+  const rows = await tx
+    .update(orders)
+    .set({ status: 'assigned', driverId: change.driverId, updatedAt: change.now })
+    .where(and(eq(orders.id, change.orderId), offeredSql(change.hasTrailer)))
+    .returning({ id: orders.id });
+  return rows.length > 0;
+}
+
+/** The assigned driver's own order while they still work on it. */
+function activeDeliveryOf(orderId: string, driverId: string): SQL | undefined {
+  return and(
+    eq(orders.id, orderId),
+    eq(orders.driverId, driverId),
+    inArray(orders.status, [...ACTIVE_DELIVERY_STATUSES]),
+  );
+}
+
+/** Conditional on the driver and the status: a change that lost a race changes nothing. */
+export async function setEstimatedDeliveryTime(
+  db: Db,
+  change: { orderId: string; driverId: string; at: Date; now: Date },
+): Promise<boolean> {
+  const rows = await db
+    .update(orders)
+    .set({ estimatedDeliveryTime: change.at, updatedAt: change.now })
+    .where(activeDeliveryOf(change.orderId, change.driverId))
+    .returning({ id: orders.id });
+  return rows.length === 1;
+}
+
+export async function setDeliveryPhotoUrl(
+  tx: Db,
+  change: { orderId: string; driverId: string; objectPath: string; now: Date },
+): Promise<boolean> {
+  const rows = await tx
+    .update(orders)
+    .set({ deliveryPhotoUrl: change.objectPath, updatedAt: change.now })
+    .where(activeDeliveryOf(change.orderId, change.driverId))
+    .returning({ id: orders.id });
+  return rows.length === 1;
 }

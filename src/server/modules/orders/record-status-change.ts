@@ -2,7 +2,7 @@ import type { Db } from '../../db/client';
 import { conflict } from '../../platform/errors';
 import type { Actor } from '../../platform/sessions';
 import type { OrderStatus } from '../../../domain/order-status';
-import { insertStatusEvent, updateOrderStatus } from './orders.queries';
+import { assignDriverIfOffered, insertStatusEvent, updateOrderStatus } from './orders.queries';
 
 export const ORDER_CHANGED_MEANWHILE =
   'This order was changed at the same moment. Please reload it and try again.';
@@ -25,4 +25,30 @@ export async function recordStatusChange(
     actorId: change.actor.id,
     createdAt: change.now,
   });
+}
+
+/**
+ * Accepting: the order goes from pending to assigned with the actor as its driver, only while it is
+ * still offered to them, and the timeline records it in the same transaction (docs/product-rules.md,
+ * Deliveries). Answers whether this actor got the order; a lost race changes nothing.
+ */
+export async function recordDriverAssigned(
+  tx: Db,
+  change: { orderId: string; actor: Actor; hasTrailer: boolean; now: Date },
+): Promise<boolean> {
+  const won = await assignDriverIfOffered(tx, {
+    orderId: change.orderId,
+    driverId: change.actor.id,
+    hasTrailer: change.hasTrailer,
+    now: change.now,
+  });
+  if (!won) return false;
+  await insertStatusEvent(tx, {
+    orderId: change.orderId,
+    fromStatus: 'pending',
+    toStatus: 'assigned',
+    actorId: change.actor.id,
+    createdAt: change.now,
+  });
+  return true;
 }

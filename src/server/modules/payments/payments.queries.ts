@@ -3,7 +3,7 @@ import { builtOnce } from '../../db/built-once';
 import type { Db } from '../../db/client';
 import type { PaymentStatus } from '../../../domain/checkout';
 import type { RefundStatus } from '../../../domain/refunds';
-import { orders, payments, refunds, users } from '../../db/schema';
+import { orders, payments, refunds } from '../../db/schema';
 
 export type PaymentRow = typeof payments.$inferSelect;
 export type RefundRow = typeof refunds.$inferSelect;
@@ -181,12 +181,6 @@ export async function markPaymentCancelled(db: Db, id: string, now: Date): Promi
     )
     .returning({ id: payments.id });
   return rows.length > 0;
-}
-
-/** The buyer of a payment as the checkout rules see them (re-pricing a late payment). */
-export async function findUserById(db: Db, id: string) {
-  const rows = await db.select().from(users).where(eq(users.id, id)).limit(1);
-  return rows[0];
 }
 
 export async function insertRefund(db: Db, values: typeof refunds.$inferInsert): Promise<RefundRow> {

@@ -1,7 +1,7 @@
 import { pricedCheckoutSchema, type PricedCheckout } from '../checkout/checkout.service';
 import { priceCheckout } from '../checkout/price-checkout';
 import { placeOrders, type PlacedOrder } from '../orders/place-orders';
-import { takeStockFor } from '../orders/take-stock';
+import { takeStockFor } from '../products/product-stock';
 import type { Db } from '../../db/client';
 import type { CheckoutBody } from '../../../domain/checkout';
 import { formatCents } from '../../../domain/money';
@@ -10,13 +10,13 @@ import { QUOTE_VALID_MS } from './payment-times';
 import {
   claimPaymentForOrders,
   claimPaymentForRefund,
-  findUserById,
   insertRefund,
   setPaymentCharge,
   type PaymentRow,
 } from './payments.queries';
 import { executeRefund } from './refunds.service';
 import { recordCharge } from '../ledger/ledger.service';
+import { findUserById } from '../users/user-records';
 
 type Processing =
   | { kind: 'placed'; payment: PaymentRow; orders: PlacedOrder[] }

@@ -23,7 +23,7 @@ import {
   findUserIdByPayoutAccount,
   storePayoutAccountState,
   type StoredPayoutAccount,
-} from './payout-accounts.queries';
+} from '../users/user-records';
 
 /** What the payout-account operations need (docs/product-rules.md, Payout accounts). */
 export interface PayoutAccountDeps {

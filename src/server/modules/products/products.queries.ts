@@ -112,3 +112,63 @@ export async function setMainImage(tx: Db, productId: string, imageUrl: string |
 export async function touchProduct(tx: Db, productId: string, now: Date) {
   await tx.update(products).set({ updatedAt: now }).where(eq(products.id, productId));
 }
+
+/**
+ * Takes the stock of every line at once (docs/product-rules.md, Checkout and orders): a product's
+ * row changes only if enough is left and it is still on sale, so two buyers racing for the last
+ * unit cannot both get it. Answers the ids of the products taken; a line missing from the answer
+ * was short, and the caller rolls the transaction back. Several products are first locked in the
+ * order of their ids, so two checkouts sharing products never wait on each other in a circle.
+ */
+export async function takeStockOfLines(
+  db: Db,
+  lines: readonly { productId: string; quantity: number }[],
+): Promise<Set<string>> {
+  if (lines.length === 0) return new Set();
+  if (lines.length > 1)
+    await db
+      .select({ id: products.id })
+      .from(products)
+      .where(
+        inArray(
+          products.id,
+          lines.map((line) => line.productId),
+        ),
+      )
+      .orderBy(asc(products.id))
+      .for('update');
+  const wanted = sql`(values ${sql.join(
+    lines.map((line) => sql`(${line.productId}::uuid, ${line.quantity}::int)`),
+    sql`, `,
+  )}) as wanted(product_id, quantity)`;
+  const rows = await db
+    .update(products)
+    .set({ stock: sql`${products.stock} - wanted.quantity`, updatedAt: new Date() })
+    .from(wanted)
+    .where(
+      and(
+        sql`${products.id} = wanted.product_id`,
+        sql`${products.stock} >= wanted.quantity`,
+        eq(products.available, true),
+      ),
+    )
+    .returning({ id: products.id });
+  return new Set(rows.map((row) => row.id));
+}
+
+export async function restoreStock(db: Db, productId: string, quantity: number): Promise<void> {
+  await db
+    .update(products)
+    .set({ stock: sql`${products.stock} + ${quantity}`, updatedAt: new Date() })
+    .where(eq(products.id, productId));
+}
+
+/** Products store the category's name: a rename renames it on every product of that category. */
+export async function renameCategoryOfProducts(db: Db, from: string, to: string): Promise<number> {
+  const rows = await db
+    .update(products)
+    .set({ category: to })
+    .where(eq(products.category, from))
+    .returning({ id: products.id });
+  return rows.length;
+}

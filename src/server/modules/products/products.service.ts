@@ -20,6 +20,7 @@ import {
   insertProduct,
   listExtraImages,
   listProductsOfSeller,
+  renameCategoryOfProducts,
   updateAvailableProduct,
   type ProductImageRow,
   type ProductRow,
@@ -189,4 +190,12 @@ export async function listOwnProducts(db: Db, actor: Actor): Promise<SellerProdu
     else byProduct.set(image.productId, [image]);
   }
   return rows.map((row) => toSellerProduct(row, byProduct.get(row.id) ?? []));
+}
+
+/**
+ * Products store their category's name: an admin's rename of a category renames it on every product
+ * of that category, inside the rename's transaction. Answers how many products changed.
+ */
+export async function renameCategoryOnProducts(tx: Db, from: string, to: string): Promise<number> {
+  return renameCategoryOfProducts(tx, from, to);
 }

@@ -1,3 +1,4 @@
+import { findOrderParties } from '../orders/order-records';
 import type { Db } from '../../db/client';
 import { notFound } from '../../platform/errors';
 import { canViewOrder } from '../../platform/policy';
@@ -7,7 +8,7 @@ import { ORDER_NOT_FOUND } from '../../../domain/orders';
 import { displayName } from '../../../domain/roles';
 import { remainingReviewPairs, type OrderReviews } from '../../../domain/reviews';
 import { toReview } from './review-views';
-import { findNames, findOrderForReview, listReviewsOfOrder } from './reviews.queries';
+import { findNames, listReviewsOfOrder } from './reviews.queries';
 
 /**
  * GET /api/reviews/order/{id} (docs/product-rules.md, Reviews and messages): the order's reviews and
@@ -15,7 +16,7 @@ import { findNames, findOrderForReview, listReviewsOfOrder } from './reviews.que
  * `prompts` hides it. 404 for anyone who may not see the order.
  */
 export async function getOrderReviews(db: Db, actor: Actor, orderId: string): Promise<OrderReviews> {
-  const found = await findOrderForReview(db, orderId);
+  const found = await findOrderParties(db, orderId);
   if (!found || !canViewOrder(actor, found)) throw notFound(ORDER_NOT_FOUND);
   const order = { ...found, status: orderStatusSchema.parse(found.status) };
   const rows = await listReviewsOfOrder(db, orderId);

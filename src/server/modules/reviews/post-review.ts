@@ -1,3 +1,4 @@
+import { findOrderParties } from '../orders/order-records';
 import type { Db } from '../../db/client';
 import { badRequest, conflict, notFound } from '../../platform/errors';
 import { canViewOrder } from '../../platform/policy';
@@ -12,7 +13,7 @@ import {
   type ReviewParty,
 } from '../../../domain/reviews';
 import { toReview } from './review-views';
-import { findOrderForReview, insertReviewOnce } from './reviews.queries';
+import { insertReviewOnce } from './reviews.queries';
 
 export interface ReviewSubmission {
   orderId: string;
@@ -32,7 +33,7 @@ const NOT_A_PAIR = 'You cannot review this person for this order.';
  * 409 before the order is finished or for a second review, 400 for anyone else to review.
  */
 export async function postReview(db: Db, actor: Actor, body: ReviewSubmission): Promise<OrderReview> {
-  const found = await findOrderForReview(db, body.orderId);
+  const found = await findOrderParties(db, body.orderId);
   if (!found || !canViewOrder(actor, found)) throw notFound(ORDER_NOT_FOUND);
   const order = { ...found, status: orderStatusSchema.parse(found.status) };
   if (!isReviewable(order.status)) throw conflict(REVIEWS_NOT_OPEN);

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
-import { orders, reviews, users } from '../../db/schema';
+import { reviews, users } from '../../db/schema';
 import type { ReviewParty } from '../../../domain/reviews';
 
 export type ReviewRow = typeof reviews.$inferSelect;
@@ -23,21 +23,6 @@ function selectReviews(db: Db) {
     })
     .from(reviews)
     .innerJoin(reviewer, eq(reviewer.id, reviews.reviewerId));
-}
-
-export async function findOrderForReview(db: Db, orderId: string) {
-  const rows = await db
-    .select({
-      id: orders.id,
-      status: orders.status,
-      buyerId: orders.buyerId,
-      sellerId: orders.sellerId,
-      driverId: orders.driverId,
-    })
-    .from(orders)
-    .where(eq(orders.id, orderId))
-    .limit(1);
-  return rows[0];
 }
 
 export async function listReviewsOfOrder(db: Db, orderId: string): Promise<ReviewWithReviewer[]> {

@@ -1,10 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { orders, uploadedObjects, users } from '../../db/schema';
+import { uploadedObjects } from '../../db/schema';
 import type { UploadVisibility } from '../../../domain/uploads';
 
 export type UploadedObjectRow = typeof uploadedObjects.$inferSelect;
-export type UserRow = typeof users.$inferSelect;
 
 export async function insertUploadedObject(
   db: Db,
@@ -70,35 +69,5 @@ export async function claimPendingObject(
       ),
     )
     .returning();
-  return rows[0];
-}
-
-export type UserImageField = 'profileImageUrl' | 'vehicleImageUrl' | 'licenseImageUrl' | 'trailerImageUrl';
-
-export async function setUserImage(
-  db: Db,
-  userId: string,
-  field: UserImageField,
-  objectPath: string,
-): Promise<UserRow | undefined> {
-  const values: Partial<Record<UserImageField, string>> = { [field]: objectPath };
-  const rows = await db
-    .update(users)
-    .set({ ...values, updatedAt: new Date() })
-    .where(eq(users.id, userId))
-    .returning();
-  return rows[0];
-}
-
-/** The parties of an order (buyer, seller, assigned driver), who may read its delivery photos. */
-export async function findOrderParties(
-  db: Db,
-  orderId: string,
-): Promise<{ buyerId: string; sellerId: string; driverId: string | null } | undefined> {
-  const rows = await db
-    .select({ buyerId: orders.buyerId, sellerId: orders.sellerId, driverId: orders.driverId })
-    .from(orders)
-    .where(eq(orders.id, orderId))
-    .limit(1);
   return rows[0];
 }

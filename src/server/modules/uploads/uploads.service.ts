@@ -24,16 +24,14 @@ import {
 import { toCurrentUser } from '../users/users.service';
 import {
   claimPendingObject,
-  findOrderParties,
   findUploadedObjectByKey,
   insertUploadedObject,
   markObjectNotUploaded,
   markObjectUploaded,
-  setUserImage,
   type UploadedObjectRow,
-  type UserImageField,
-  type UserRow,
 } from './uploads.queries';
+import { findOrderParties } from '../orders/order-records';
+import { setUserImage, type UserImageField, type UserRow } from '../users/user-records';
 import { copyKeyOf, ImageRefusedError, makeImageCopies } from './image-copies';
 
 /** An upload URL is valid for a few minutes (docs/product-rules.md, Uploads and who sees a file). */

@@ -562,7 +562,7 @@ describe('the local store’s PUT URL', () => {
   async function newUpload(): Promise<UploadAnswer & { user: TestUser }> {
     const user = await signedInAs(t, 'buyer');
     const response = await as(t, user, { method: 'POST', url: '/api/objects/upload' });
-    return { ...response.json(), user };
+    return { ...response.json<UploadAnswer>(), user };
   }
 
   const putTo = (

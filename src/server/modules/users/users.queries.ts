@@ -1,6 +1,8 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { users } from '../../db/schema';
+import type { PayoutAccount } from '../../adapters/payouts/payout-provider';
+import { isPayoutAccountReady } from '../../../domain/payout-accounts';
 import type { Role } from '../../../domain/roles';
 
 export type UserRow = typeof users.$inferSelect;
@@ -96,4 +98,122 @@ export async function setCurrentRole(db: Db, id: string, role: Role): Promise<Us
     .where(sql`${users.id} = ${id} and ${role} = any(${users.roles})`)
     .returning();
   return rows[0];
+}
+
+/** Approves a driver or takes the approval back (an admin's decision, docs/product-rules.md, Admin). */
+export async function setUserVerified(tx: Db, id: string, isVerified: boolean, now: Date): Promise<void> {
+  await tx.update(users).set({ isVerified, updatedAt: now }).where(eq(users.id, id));
+}
+
+export type UserImageField = 'profileImageUrl' | 'vehicleImageUrl' | 'licenseImageUrl' | 'trailerImageUrl';
+
+export async function setUserImage(
+  db: Db,
+  userId: string,
+  field: UserImageField,
+  objectPath: string,
+): Promise<UserRow | undefined> {
+  const values: Partial<Record<UserImageField, string>> = { [field]: objectPath };
+  const rows = await db
+    .update(users)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(users.id, userId))
+    .returning();
+  return rows[0];
+}
+
+// Payout accounts are kept on the user's row (docs/product-rules.md, Payout accounts).
+
+/** A user's payout account as stored on the user (docs/product-rules.md, Payout accounts). */
+export interface StoredPayoutAccount {
+  userId: string;
+  email: string;
+  accountId: string | null;
+  status: string | null;
+  onboardingComplete: boolean;
+  chargesEnabled: boolean;
+  payoutsEnabled: boolean;
+}
+
+const storedColumns = {
+  userId: users.id,
+  email: users.email,
+  accountId: users.stripeAccountId,
+  status: users.stripeAccountStatus,
+  onboardingComplete: users.stripeOnboardingComplete,
+  chargesEnabled: users.chargesEnabled,
+  payoutsEnabled: users.payoutsEnabled,
+};
+
+export async function findStoredPayoutAccount(
+  db: Db,
+  userId: string,
+): Promise<StoredPayoutAccount | undefined> {
+  const rows = await db.select(storedColumns).from(users).where(eq(users.id, userId)).limit(1);
+  return rows[0];
+}
+
+export async function findUserIdByPayoutAccount(db: Db, accountId: string): Promise<string | undefined> {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.stripeAccountId, accountId))
+    .limit(1);
+  return rows[0]?.id;
+}
+
+/**
+ * Keeps the provider's account on the user unless one is there already (a racing request stored
+ * it first); answers whether this call stored it.
+ */
+export async function attachPayoutAccount(db: Db, userId: string, accountId: string): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({
+      stripeAccountId: accountId,
+      stripeAccountStatus: 'pending',
+      stripeOnboardingComplete: false,
+      chargesEnabled: false,
+      payoutsEnabled: false,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(users.id, userId), isNull(users.stripeAccountId)))
+    .returning({ id: users.id });
+  return rows.length > 0;
+}
+
+/**
+ * Stores what the provider says of the user's account, in one transaction with the row locked, and
+ * answers whether the account was ready before and is now. Nothing is stored when the user's
+ * account is another one by now.
+ */
+export async function storePayoutAccountState(
+  db: Db,
+  userId: string,
+  account: PayoutAccount,
+): Promise<{ wasReady: boolean; isReady: boolean } | undefined> {
+  return db.transaction(async (tx) => {
+    const before = await tx
+      .select(storedColumns)
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1)
+      .for('update');
+    const row = before[0];
+    if (!row || row.accountId !== account.accountId) return undefined;
+    await tx
+      .update(users)
+      .set({
+        stripeAccountStatus: account.status,
+        stripeOnboardingComplete: account.onboardingComplete,
+        chargesEnabled: account.chargesEnabled,
+        payoutsEnabled: account.payoutsEnabled,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(users.id, userId));
+    return {
+      wasReady: isPayoutAccountReady(row),
+      isReady: isPayoutAccountReady(account),
+    };
+  });
 }

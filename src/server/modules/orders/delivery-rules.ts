@@ -1,13 +1,13 @@
 import { conflict } from '../../platform/errors';
-import { orderStatusSchema, STATUS_BADGE } from '../../../domain/order-status';
-import { ACTIVE_DELIVERY_STATUSES, type OrderRow } from './deliveries.queries';
+import { isActiveDelivery, orderStatusSchema, STATUS_BADGE } from '../../../domain/order-status';
+import type { OrderRow } from './orders.queries';
 
 /**
  * The arrival time and the delivery photo change only while the driver works on the order
  * (assigned or in transit; docs/product-rules.md, Deliveries): afterwards a 409 names the status.
  */
 export function assertDeliveryInProgress(order: Pick<OrderRow, 'status'>, what: string): void {
-  if ((ACTIVE_DELIVERY_STATUSES as readonly string[]).includes(order.status)) return;
+  if (isActiveDelivery(order.status)) return;
   const status = orderStatusSchema.parse(order.status);
   throw conflict(`This order is ${STATUS_BADGE[status]}: ${what} can no longer change.`);
 }

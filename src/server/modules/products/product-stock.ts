@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import { takeStockOfLines } from './orders.queries';
+import { restoreStock, takeStockOfLines } from './products.queries';
 
 /**
  * Takes the stock of a paid checkout inside the caller's transaction, all lines in one statement
@@ -22,4 +22,12 @@ export async function takeStockFor(
   );
   const taken = await takeStockOfLines(tx, sorted);
   return sorted.find((line) => !taken.has(line.productId))?.name ?? null;
+}
+
+/** Puts a cancelled order's units back on sale, inside the caller's transaction. */
+export async function restoreStockFor(
+  tx: Db,
+  items: readonly { productId: string; quantity: number }[],
+): Promise<void> {
+  for (const item of items) await restoreStock(tx, item.productId, item.quantity);
 }

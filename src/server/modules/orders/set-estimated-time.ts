@@ -1,12 +1,12 @@
 import { badRequest, conflict, notFound } from '../../platform/errors';
 import { canManageDelivery } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
-import { getOrder } from '../orders/get-order';
-import { ORDER_CHANGED_MEANWHILE } from '../orders/record-status-change';
+import { getOrder } from './get-order';
+import { ORDER_CHANGED_MEANWHILE } from './record-status-change';
 import { arrivalTimeProblem, type EstimatedTimeBody } from '../../../domain/deliveries';
 import { ORDER_NOT_FOUND, type Order } from '../../../domain/orders';
 import type { DeliveryDeps } from './accept-order';
-import { findOrderRow, setEstimatedDeliveryTime } from './deliveries.queries';
+import { findOrderRow, setEstimatedDeliveryTime } from './orders.queries';
 import { assertDeliveryInProgress } from './delivery-rules';
 
 /**

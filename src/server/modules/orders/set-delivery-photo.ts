@@ -2,13 +2,13 @@ import type { ObjectStorage } from '../../adapters/storage/object-storage';
 import { conflict, notFound } from '../../platform/errors';
 import { canManageDelivery } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
-import { getOrder } from '../orders/get-order';
-import { ORDER_CHANGED_MEANWHILE } from '../orders/record-status-change';
+import { getOrder } from './get-order';
+import { ORDER_CHANGED_MEANWHILE } from './record-status-change';
 import { claimUpload } from '../uploads/uploads.service';
 import type { DeliveryPhotoBody } from '../../../domain/deliveries';
 import { ORDER_NOT_FOUND, type Order } from '../../../domain/orders';
 import type { DeliveryDeps } from './accept-order';
-import { findOrderRow, setDeliveryPhotoUrl } from './deliveries.queries';
+import { findOrderRow, setDeliveryPhotoUrl } from './orders.queries';
 import { assertDeliveryInProgress } from './delivery-rules';
 
 /**

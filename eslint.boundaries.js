@@ -1,0 +1,71 @@
+/**
+ * The declared entry points of the code's parts (docs/ARCHITECTURE.md, Boundaries), read by
+ * eslint.config.js.
+ *
+ * A server module is entered through its `<module>.service.ts` and `<module>.routes.ts` (the app
+ * registers the routes) and the operation files listed here; its queries, row-to-answer views and
+ * helpers are its own.
+ */
+export const SERVER_MODULE_ENTRY_POINTS = {
+  auth: ['passwords.ts'],
+  checkout: ['price-checkout.ts'],
+  // The order of a driver who may take offers: accepting is an orders operation that asks it too.
+  deliveries: ['require-verified-driver.ts'],
+  // The command line's reconcile (src/server/reconcile.ts) runs the ledger's checks.
+  ledger: ['ledger-csv.ts', 'reconcile.ts'],
+  orders: [
+    'accept-order.ts',
+    'get-order.ts',
+    'list-orders.ts',
+    'order-number.ts',
+    'order-records.ts',
+    'place-orders.ts',
+    'set-delivery-photo.ts',
+    'set-estimated-time.ts',
+  ],
+  payments: ['payment-deps.ts', 'refunds.service.ts'],
+  payouts: [
+    'pay-payout.ts',
+    'payout-deps.ts',
+    'payout-jobs.ts',
+    'record-order-payouts.ts',
+    'settle-payouts.ts',
+  ],
+  products: ['product-stock.ts'],
+  uploads: ['image-copies.ts'],
+  users: ['user-records.ts'],
+};
+
+/**
+ * A web feature is used by another only through the files listed here (the app's pages may use
+ * any of a feature's files); everything else in it is its own.
+ */
+export const WEB_FEATURE_ENTRY_POINTS = {
+  // The payment page pays for the cart and empties it.
+  cart: ['use-cart.ts'],
+  // What the checkout kept for the payment page, and the body both send.
+  checkout: ['checkout-session.ts'],
+  // Live updates refresh the offers.
+  deliveries: ['api/get-available-orders.ts'],
+  messages: [
+    // Live updates refresh conversations and toast a message unless its conversation is on screen.
+    'api/message-keys.ts',
+    'open-conversations.ts',
+    // Every order's details hold its conversation (docs/product-rules.md, Order screens).
+    'components/order-messages-panel.tsx',
+  ],
+  // The orders' key and list: refreshed by live updates, filled in by a payment; its failure text.
+  orders: ['api/get-orders.ts'],
+  reviews: [
+    // Live updates refresh an order's reviews.
+    'api/review-keys.ts',
+    // An order's details ask for its reviews, and a party's profile shows theirs.
+    'components/review-prompts.tsx',
+    'components/user-reviews-list.tsx',
+  ],
+  // Payouts sit under the earnings key, so an order that finishes refreshes both.
+  seller: ['api/get-earnings.ts'],
+  // The profile photo opens one picker from two buttons, so it builds on the hook, not on
+  // ImageUploadButton; pages pass the ready-made uploaders to the other features.
+  uploads: ['use-image-upload.ts', 'components/upload-notices.tsx', 'components/upload-progress.tsx'],
+};
