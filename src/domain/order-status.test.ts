@@ -24,7 +24,7 @@ describe('order transitions', () => {
     expect(canTransition('driver', 'assigned', 'in-transit', 'seller')).toBe(false);
   });
 
-  it('lets a driver or an admin accept a driver order, and nobody else; the later steps are the driver's alone', () => {
+  it("lets a driver or an admin accept a driver order, and nobody else; the later steps are the driver's alone", () => {
     expect(canTransition('driver', 'pending', 'assigned', 'admin')).toBe(true);
     expect(canTransition('driver', 'pending', 'assigned', 'buyer')).toBe(false);
     expect(canTransition('driver', 'pending', 'assigned', 'seller')).toBe(false);
