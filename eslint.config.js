@@ -92,6 +92,9 @@ export default tseslint.config(
     languageOptions: { globals: { ...globals.node, ...globals.browser } },
     plugins: { 'import-x': importX },
     settings: {
+      // import-x reads the files an import leads to (for cycles) with TypeScript's parser.
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver': undefined,
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
     },
     rules: {
