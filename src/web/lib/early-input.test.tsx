@@ -164,6 +164,41 @@ describe('typing before hydration (docs/decisions/0014-first-load.md, The first 
     expect(onSave.mock.calls).toEqual([['Ada'], ['Ada']]);
   });
 
+  it('holds a click on a button before hydration and replays it once to the page', async () => {
+    const onSignOut = vi.fn();
+    const page = (
+      <>
+        <button type="button" onClick={onSignOut}>
+          Log out
+        </button>
+        <AfterHydration />
+      </>
+    );
+    serverRender(page);
+    holdEarlyInput(container);
+    const click = new MouseEvent('click', { bubbles: true, cancelable: true });
+    get('button').dispatchEvent(click);
+    expect(click.defaultPrevented).toBe(true);
+    await hydrate(page);
+    expect(onSignOut).toHaveBeenCalledOnce();
+    // Released: a click is the page's own again.
+    act(() => get<HTMLButtonElement>('button').click());
+    expect(onSignOut).toHaveBeenCalledTimes(2);
+  });
+
+  it('without it, a click on a button before hydration is lost', async () => {
+    const onSignOut = vi.fn();
+    const page = (
+      <button type="button" onClick={onSignOut}>
+        Log out
+      </button>
+    );
+    serverRender(page);
+    get('button').dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
+    await hydrate(page);
+    expect(onSignOut).not.toHaveBeenCalled();
+  });
+
   it('leaves values the server sent alone', async () => {
     const onSend = vi.fn();
     const page = <Page onSend={onSend} onSave={vi.fn()} />;

@@ -10,6 +10,10 @@
  * listeners sit on the same element, never sees them); once it has committed, each text box's
  * typed value is handed to React as its own change, and in the next task, once React has rendered
  * those, the held Enter presses and submissions are replayed in order.
+ *
+ * A click on a button is held the same way: before hydration no handler listens, so a tap on Log
+ * out, Add to Cart or Accept did nothing at all. A submit button of a form is left to the browser,
+ * whose submission is then held as above; links are the browser's own and never held.
  */
 
 import { useLayoutEffect } from 'react';
@@ -39,7 +43,17 @@ function isTextBox(target: EventTarget | null): target is TextBox {
 
 type Held =
   | { kind: 'enter'; box: TextBox; init: KeyboardEventInit }
-  | { kind: 'submit'; form: HTMLFormElement; submitter: HTMLElement | null };
+  | { kind: 'submit'; form: HTMLFormElement; submitter: HTMLElement | null }
+  | { kind: 'click'; button: HTMLButtonElement };
+
+/** A button whose click only the page's code answers: not one that submits its form. */
+function clickedButtonOf(target: EventTarget | null): HTMLButtonElement | undefined {
+  if (!(target instanceof Element)) return undefined;
+  const button = target.closest('button');
+  if (!button || button.disabled) return undefined;
+  if (button.type === 'submit' && button.form) return undefined;
+  return button;
+}
 
 /** Sets a text box's value as the browser does when typing, past React's watch on `value`. */
 function setAsTyped(box: TextBox, value: string): void {
@@ -99,6 +113,8 @@ function replay(actions: readonly Held[]): void {
   for (const action of actions) {
     if (action.kind === 'enter') {
       replayEnter(action.box, action.init);
+    } else if (action.kind === 'click') {
+      if (action.button.isConnected && !action.button.disabled) action.button.click();
     } else if (action.form.isConnected) {
       const { submitter } = action;
       if (submitter?.isConnected) action.form.requestSubmit(submitter);
@@ -118,7 +134,7 @@ interface EarlyInput {
 
 let current: EarlyInput | null = null;
 
-/** Starts holding Enter and submissions in `container`, the #root the server rendered. */
+/** Starts holding Enter, submissions and button clicks in `container`, the #root the server rendered. */
 export function holdEarlyInput(container: HTMLElement): EarlyInput {
   const held: Held[] = [];
   const onKeyDown = (event: KeyboardEvent) => {
@@ -134,14 +150,23 @@ export function holdEarlyInput(container: HTMLElement): EarlyInput {
     event.stopImmediatePropagation();
     held.push({ kind: 'submit', form: event.target, submitter: event.submitter });
   };
+  const onClick = (event: MouseEvent) => {
+    const button = clickedButtonOf(event.target);
+    if (!button) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    held.push({ kind: 'click', button });
+  };
   container.addEventListener('keydown', onKeyDown, true);
   container.addEventListener('submit', onSubmit, true);
+  container.addEventListener('click', onClick, true);
 
   current = {
     release: () => {
       // From now on React answers Enter itself, hydrating a boundary first where it must.
       container.removeEventListener('keydown', onKeyDown, true);
       container.removeEventListener('submit', onSubmit, true);
+      container.removeEventListener('click', onClick, true);
       // What differs from the server's value was typed here (or put back by the browser on return).
       // A box React has not hydrated yet misses it for now, and gets it with its boundary.
       for (const box of Array.from(container.querySelectorAll('input, textarea'))) {
