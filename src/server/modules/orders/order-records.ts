@@ -3,4 +3,4 @@
  * row and its people, for the decisions of conversations, reviews, uploads and the driver's offers.
  * Orders are written by this module's operations only.
  */
-export { findOrderParties, findOrderRow, type OrderRow } from './orders.queries';
+export { findOrderParties, findOrderRow } from './orders.queries';
