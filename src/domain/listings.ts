@@ -98,8 +98,18 @@ const listingFields = {
   offerPickup: flag.optional(),
 };
 
-/** POST /api/products. */
-export const createProductBodySchema = z.strictObject(listingFields);
+export const NEW_PRODUCT_AVAILABLE_MESSAGE = 'A new product is always available: cancel it once it is listed';
+
+/**
+ * POST /api/products. The spec's product form also sends `available` (always true for a new
+ * product) and the main picture's `imageUrl`, an upload of the seller's own, claimed for the product
+ * with it (docs/product-rules.md, Seller listings).
+ */
+export const createProductBodySchema = z.strictObject({
+  ...listingFields,
+  available: z.literal(true, { error: NEW_PRODUCT_AVAILABLE_MESSAGE }).optional(),
+  imageUrl: objectPathSchema.optional(),
+});
 export type CreateProductBody = z.infer<typeof createProductBodySchema>;
 
 /**

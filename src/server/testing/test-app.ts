@@ -112,7 +112,8 @@ export async function createTestApp(
       signInPerIpPerMinute: 10_000,
       signUpPerIpPerHour: 10_000,
       contactPerIpPer10Minutes: 10_000,
-      signInFailuresPerEmailPer15Minutes: 10_000,
+      signInFreeFailuresPerAccount: 10_000,
+      signInFreeFailuresPerAccountAndAddress: 10_000,
     },
     ...buildOverrides,
   });

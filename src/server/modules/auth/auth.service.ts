@@ -88,12 +88,15 @@ export async function signInWithPassword(
   const ipWait = limits.signInPerIp.hit(ip);
   if (ipWait > 0)
     throw tooManyRequests(`Too many sign-in attempts. Please try again in ${waitText(ipWait)}.`);
-  const emailWait = limits.signInFailuresPerEmail.check(body.email);
-  if (emailWait > 0) {
-    throw tooManyRequests(
-      `Too many failed sign-in attempts for this account. Please try again in ${waitText(emailWait)}.`,
-    );
-  }
+  // Failures slow the next tries down, per account and per account and address, but never refuse the
+  // right password (docs/decisions/0003-rate-limits.md, Sign-in failures).
+  const account = body.email.toLowerCase();
+  const fromHere = `${account} ${ip}`;
+  const wait = Math.max(
+    limits.signInFailuresPerAccount.delayMs(account),
+    limits.signInFailuresPerAccountAndAddress.delayMs(fromHere),
+  );
+  if (wait > 0) await limits.pause(wait);
   const user = await findUserByEmail(db, body.email);
   const credential = user
     ? (await db.select().from(passwordCredentials).where(eq(passwordCredentials.userId, user.id)).limit(1))[0]
@@ -101,10 +104,11 @@ export async function signInWithPassword(
   // Compare against a decoy when there is no account, so timing does not reveal which emails exist.
   const matches = await verifyPassword(body.password, credential?.passwordHash ?? (await decoyHash()));
   if (!user || !credential || !matches) {
-    limits.signInFailuresPerEmail.hit(body.email);
+    limits.signInFailuresPerAccount.fail(account);
+    limits.signInFailuresPerAccountAndAddress.fail(fromHere);
     throw new AppError('unauthorized', INVALID_CREDENTIALS);
   }
-  limits.signInFailuresPerEmail.reset(body.email);
+  limits.signInFailuresPerAccountAndAddress.reset(fromHere);
   const bootstrapped = await applyAdminBootstrap(db, user, adminEmails);
   return applyIntent(db, bootstrapped, body.intent);
 }

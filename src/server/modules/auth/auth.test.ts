@@ -274,27 +274,51 @@ describe('sign-out', () => {
 });
 
 describe('rate limits', () => {
-  it('answers 429 with a clear message after too many failed attempts for one account', async () => {
-    const limited = await createTestApp({ rateLimits: { signInFailuresPerEmailPer15Minutes: 3 } });
+  it('slows the tries after ten wrong passwords down instead of refusing the right one', async () => {
+    const pauses: number[] = [];
+    const limited = await createTestApp({
+      rateLimits: {
+        signInFreeFailuresPerAccount: 10,
+        signInFreeFailuresPerAccountAndAddress: 3,
+        pause: async (ms) => void pauses.push(ms),
+      },
+    });
     try {
       const user = await createUser(limited);
-      for (let i = 0; i < 3; i++) {
-        const r = await limited.app.inject({
+      const signInFrom = (remoteAddress: string, password: string) =>
+        limited.app.inject({
           method: 'POST',
           url: '/api/login',
-          payload: { email: user.email, password: 'bad' },
+          remoteAddress,
+          payload: { email: user.email.toUpperCase(), password },
         });
-        expect(r.statusCode).toBe(401);
-      }
-      const blocked = await limited.app.inject({
-        method: 'POST',
-        url: '/api/login',
-        payload: { email: user.email, password: user.password },
-      });
-      expect(blocked.statusCode).toBe(429);
-      expect(blocked.json().message).toBe(
-        'Too many failed sign-in attempts for this account. Please try again in 15 minutes.',
-      );
+      // A stranger fails ten times, from ten addresses.
+      for (let i = 0; i < 10; i++) expect((await signInFrom(`203.0.113.${i}`, 'bad')).statusCode).toBe(401);
+      expect(pauses).toEqual([]);
+      // The owner, after the wait, is let in with the right password.
+      const owner = await signInFrom('198.51.100.7', user.password);
+      expect(owner.statusCode).toBe(200);
+      expect(pauses).toEqual([500]);
+
+      // From one address, the waits grow with each failure past the third, and still end in a sign-in.
+      const other = await createUser(limited);
+      const tryOther = (password: string) =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/login',
+          remoteAddress: '192.0.2.1',
+          payload: { email: other.email, password },
+        });
+      pauses.length = 0;
+      for (let i = 0; i < 6; i++) expect((await tryOther('bad')).statusCode).toBe(401);
+      expect(pauses).toEqual([1_000, 2_000, 4_000]);
+      pauses.length = 0;
+      expect((await tryOther(other.password)).statusCode).toBe(200);
+      expect(pauses).toEqual([8_000]);
+      // Signed in from there: that address starts afresh.
+      pauses.length = 0;
+      expect((await tryOther(other.password)).statusCode).toBe(200);
+      expect(pauses).toEqual([]);
     } finally {
       await limited.close();
     }

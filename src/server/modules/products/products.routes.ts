@@ -53,7 +53,7 @@ export function registerProductRoutes(app: App, { db, storage, now }: AppContext
       },
     },
     async (request, reply) => {
-      const product = await createProduct(deps, actorOf(request), request.body);
+      const product = await createProduct({ ...deps, log: request.log }, actorOf(request), request.body);
       return reply.status(201).send(product);
     },
   );

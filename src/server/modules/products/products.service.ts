@@ -3,6 +3,7 @@ import type { ObjectStorage } from '../../adapters/storage/object-storage';
 import { badRequest, conflict, notFound } from '../../platform/errors';
 import { canManageProduct } from '../../platform/policy';
 import { productFieldsOf } from '../catalog/catalog.service';
+import { claimUpload, prepareImageCopies, type ImageCopyDeps } from '../uploads/uploads.service';
 import type { Actor } from '../../platform/sessions';
 import {
   PRODUCT_ALREADY_CANCELLED_MESSAGE,
@@ -102,17 +103,19 @@ function deliveryFeeOf(
 
 /**
  * POST /api/products (seller or admin; docs/product-rules.md, Seller listings): the seller is the
- * signed-in user, never a body field; the category must exist; a new product is available.
+ * signed-in user, never a body field; the category must exist; a new product is available. With an
+ * `imageUrl` (the caller's own finished upload) the product is made and the picture claimed as its
+ * main image in one transaction: a picture that cannot be claimed leaves no product behind.
  */
 export async function createProduct(
-  deps: ProductDeps,
+  deps: ProductDeps & Pick<ImageCopyDeps, 'log'>,
   actor: Actor,
   body: CreateProductBody,
 ): Promise<SellerProduct> {
   const category = await existingCategory(deps.db, body.category);
   const sellerDelivery = body.sellerDelivery ?? false;
   const now = deps.now();
-  const product = await insertProduct(deps.db, {
+  const values = {
     sellerId: actor.id,
     name: body.name,
     description: body.description ?? null,
@@ -126,6 +129,14 @@ export async function createProduct(
     offerPickup: body.offerPickup ?? false,
     createdAt: now,
     updatedAt: now,
+  };
+  const { imageUrl } = body;
+  if (!imageUrl) return toSellerProduct(await insertProduct(deps.db, values), []);
+  await prepareImageCopies(deps, actor, imageUrl);
+  const product = await claimUpload(deps, actor, imageUrl, {
+    purpose: 'product',
+    alreadyHeld: false,
+    assign: (tx) => insertProduct(tx, { ...values, imageUrl }),
   });
   return toSellerProduct(product, []);
 }

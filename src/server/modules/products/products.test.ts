@@ -12,6 +12,7 @@ import {
   MAX_PRODUCT_IMAGES,
   PRODUCT_ALREADY_CANCELLED_MESSAGE,
   PRODUCT_CANCELLED_MESSAGE,
+  NEW_PRODUCT_AVAILABLE_MESSAGE,
   TOO_MANY_IMAGES_MESSAGE,
   UNKNOWN_CATEGORY_MESSAGE,
   type SellerProduct,
@@ -146,7 +147,9 @@ describe('listing a product (docs/product-rules.md, Seller listings)', () => {
       available: false,
       imageUrl: '/objects/uploads/00000000-0000-4000-8000-000000000002',
     };
-    for (const [key, value] of Object.entries(forged)) {
+    // The main picture of a new product is the spec form's own field (the next test), checked as a claim.
+    const { imageUrl: _claimedOnCreate, ...forgedOnCreate } = forged;
+    for (const [key, value] of Object.entries(forgedOnCreate)) {
       const response = await createListing(seller, { ...LAMP, [key]: value });
       expect(response.statusCode, key).toBe(400);
       expect(Object.keys(response.json<ErrorJson>().fields ?? {}), key).toContain(key);
@@ -159,6 +162,37 @@ describe('listing a product (docs/product-rules.md, Seller listings)', () => {
     const row = await storedProduct(product.id);
     expect(row).toMatchObject({ sellerId: seller.id, available: true, stock: LAMP.stock });
     expect(await t.database.db.select().from(products).where(eq(products.sellerId, other.id))).toEqual([]);
+  });
+
+  it("takes the spec form's body: available true and the seller's own upload as the main picture, in one go", async () => {
+    const seller = await signedInAs(t, 'seller');
+    const image = await uploadedImage(seller);
+    const created = await createListing(seller, { ...LAMP, available: true, imageUrl: image });
+    expect(created.statusCode, created.body).toBe(201);
+    const product = created.json<SellerProduct>();
+    expect(product).toMatchObject({ ...LAMP, sellerId: seller.id, available: true, imageUrl: image });
+    expect(product.imageUrls).toEqual([image]);
+    expect(await publicIds()).toContain(product.id);
+    // Claimed for the product: public now, and not to be used again.
+    expect((await t.app.inject({ method: 'GET', url: image })).statusCode).toBe(200);
+    const again = await createListing(seller, { ...LAMP, imageUrl: image });
+    expect(again.statusCode).toBe(409);
+
+    // Someone else's upload is not confirmed to exist, and no product is left behind.
+    const stranger = await signedInAs(t, 'seller');
+    const theirs = await uploadedImage(stranger);
+    const refused = await createListing(seller, { ...LAMP, name: 'Not mine', imageUrl: theirs });
+    expect(refused.statusCode).toBe(404);
+    const rows = await t.database.db.select().from(products).where(eq(products.sellerId, seller.id));
+    expect(rows.map((row) => row.name)).toEqual([LAMP.name]);
+
+    // Still refused: a new product that is not available, and a seller named in the body.
+    const unavailable = await createListing(seller, { ...LAMP, available: false });
+    expect(unavailable.statusCode).toBe(400);
+    expect(unavailable.json<ErrorJson>().fields?.available).toBe(NEW_PRODUCT_AVAILABLE_MESSAGE);
+    const forged = await createListing(seller, { ...LAMP, available: true, sellerId: stranger.id });
+    expect(forged.statusCode).toBe(400);
+    expect(Object.keys(forged.json<ErrorJson>().fields ?? {})).toContain('sellerId');
   });
 
   it('answers a bad price, stock or category with a 400 naming the field', async () => {
