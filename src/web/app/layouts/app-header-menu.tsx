@@ -11,9 +11,9 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '../../components/ui/dropdown-menu';
+import { UserAvatar } from '../../components/user-avatar';
 import { signOut } from '../../lib/navigation';
-import { UserAvatar } from '../../features/users/components/user-avatar';
-import { testIdForLink } from './app-header';
+import { testIdForLink } from './link-test-id';
 
 /**
  * The signed-in header's menu (docs/product-rules.md, Routes and headers): the role links, and at

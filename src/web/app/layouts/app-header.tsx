@@ -1,19 +1,20 @@
 import { lazy, Suspense } from 'react';
 import { Link, useLocation } from 'wouter';
 import { LogOut, MapPin, Menu, UserRound } from 'lucide-react';
-import { displayName, headerLinksFor, type RoleLink } from '@domain/roles';
+import { displayName, headerLinksFor } from '@domain/roles';
 import type { CurrentUser } from '@domain/users';
 import { BrandLink } from '../../components/brand';
 import { ThemeToggle } from '../../components/theme-toggle';
 import { Button } from '../../components/ui/button';
 import { deferredControl } from '../../components/deferred-control';
 import { WithTooltip } from '../../components/ui/tooltip';
+import { UserAvatar } from '../../components/user-avatar';
 import { signOut } from '../../lib/navigation';
 import { useHasHydrated } from '../../lib/use-has-hydrated';
 import { cn } from '../../lib/utils';
 import { CartSheet } from '../../features/cart/components/cart-sheet';
 import { RoleSwitcher } from '../../features/users/components/role-switcher';
-import { UserAvatar } from '../../features/users/components/user-avatar';
+import { testIdForLink } from './link-test-id';
 
 /** The menu (Radix) is not part of the first load (docs/decisions/0014-first-load.md). */
 const AppHeaderMenu = deferredControl(async () => (await import('./app-header-menu')).AppHeaderMenu);
@@ -22,11 +23,6 @@ const AppHeaderMenu = deferredControl(async () => (await import('./app-header-me
 const UnreadMessagesMenu = lazy(async () => ({
   default: (await import('../../features/messages/components/unread-messages-menu')).UnreadMessagesMenu,
 }));
-
-/** "My Orders" -> "link-my-orders", the test ids end-to-end tests look for. */
-export function testIdForLink(link: RoleLink): string {
-  return `link-${link.label.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`;
-}
 
 function isCurrent(location: string, href: string): boolean {
   return location === href || location.startsWith(`${href}/`);

@@ -1,6 +1,7 @@
 import { Suspense, useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { ArrowLeft, ArrowRight, ShoppingCart } from 'lucide-react';
+import { isPickupAvailable } from '@domain/pickup';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
 import { PageHeading } from '../../components/page-heading';
@@ -14,14 +15,15 @@ import {
   checkoutBlocker,
   defaultAddressId,
   effectiveDeliveryMethod,
-  isPickupAvailable,
   itemProblemsOf,
-  readCheckoutSession,
-  saveCheckoutSession,
   sellersOf,
-  toCheckoutBody,
   type DeliveryMethod,
 } from '../../features/checkout/checkout-rules';
+import {
+  readCheckoutSession,
+  saveCheckoutSession,
+  toCheckoutBody,
+} from '../../features/checkout/checkout-session';
 import { DeliveryInformationSection } from '../../features/checkout/components/delivery-information-section';
 import { DeliveryMethodSection } from '../../features/checkout/components/delivery-method-section';
 import { CheckoutProblems, OrderSummary } from '../../features/checkout/components/order-summary';
@@ -84,7 +86,8 @@ function CheckoutForm() {
   const [pickupTimes, setPickupTimes] = useState<Record<string, string>>(initial?.scheduledPickupTime ?? {});
 
   const addressId = chosenAddressId ?? (addresses.data ? defaultAddressId(addresses.data) : null);
-  const cartOffersPickup = isPickupAvailable(items);
+  // The rule reads each line's offerPickup, which an older cart's lines may lack (then no pickup).
+  const cartOffersPickup = isPickupAvailable(items.map(({ offerPickup }) => ({ offerPickup })));
   const sellers = sellersOf(items);
   useEffect(() => {
     if (cartOffersPickup) return whenIdle(() => void preloadPickupTimeSection().catch(() => undefined));

@@ -1,50 +1,33 @@
 import { useRef, useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { useSearch } from 'wouter';
-import { ClipboardList, PackageSearch, RotateCw } from 'lucide-react';
+import { ClipboardList, PackageSearch } from 'lucide-react';
 import { driverVerificationOf } from '@domain/deliveries';
+import { isActiveDelivery } from '@domain/order-status';
 import type { Order } from '@domain/orders';
-import type { CurrentUser } from '@domain/users';
 import { PageHeading } from '../../components/page-heading';
-import { Button } from '../../components/ui/button';
-import { Card, CardContent } from '../../components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { useSignedInUser } from '../../lib/use-auth';
 import { useDocumentTitle } from '../../lib/use-document-title';
-import { useErrorToast } from '../../lib/use-error-toast';
 import { useAddresses } from '../../features/addresses/api/get-addresses';
 import { DRIVER_EARNINGS_KEY } from '../../features/deliveries/api/get-driver-earnings';
-import {
-  AvailableOrdersPanel,
-  FETCH_ORDERS_FAILED,
-} from '../../features/deliveries/components/available-orders-panel';
+import { AvailableOrdersPanel } from '../../features/deliveries/components/available-orders-panel';
 import type { DriverLocationStatus } from '../../features/deliveries/components/driver-distance-slider';
 import { DriverStats } from '../../features/deliveries/components/driver-stats';
-import { PayoutCard } from '../../features/payouts/components/payout-card';
-import { PayoutsHistoryCard } from '../../features/payouts/components/payouts-history-card';
 import {
   DriverVerificationCard,
   type DriverImageUploader,
 } from '../../features/deliveries/components/driver-verification-card';
-import { orderItemsQueryOptions } from '../../features/orders/api/get-order-items';
 import { ORDERS_KEY, useOrders } from '../../features/orders/api/get-orders';
-import { ArrivalTimeEditor, canEditArrival } from '../../features/orders/components/arrival-time-editor';
 import type { PhotoUploader } from '../../features/orders/components/delivery-photo-dialog';
-import { DriverOrderActions } from '../../features/orders/components/driver-order-actions';
-import { OrderDetails } from '../../features/orders/components/order-details';
-import { RecentOrdersList } from '../../features/orders/components/recent-orders-list';
+import { MyDeliveriesPanel } from '../../features/orders/components/my-deliveries-panel';
+import { PayoutCard } from '../../features/payouts/components/payout-card';
+import { PayoutsHistoryCard } from '../../features/payouts/components/payouts-history-card';
 import { ImageUploadButton } from '../../features/uploads/components/image-upload-button';
 import { AppLayout } from '../layouts/app-layout';
 import { DRIVER_GATE, RoleGate } from '../role-gate';
 
 type Tab = 'available' | 'deliveries';
-
-const ACTIVE = new Set(['assigned', 'in-transit']);
-
-/** Orders still to deliver first, then the rest; newest first within each (the list's own order). */
-function deliveriesInOrder(orders: readonly Order[]): Order[] {
-  return [...orders.filter((o) => ACTIVE.has(o.status)), ...orders.filter((o) => !ACTIVE.has(o.status))];
-}
 
 /** The uploader of driver images and delivery photos, from the uploads feature. */
 const driverImageUploader: DriverImageUploader = ({ kind, label, onUploaded, disabled }) => (
@@ -80,100 +63,6 @@ function useLocationStatus(): DriverLocationStatus {
   return primary && primary.latitude !== null && primary.longitude !== null ? 'available' : 'unavailable';
 }
 
-function MyDeliveries({
-  user,
-  chosenId,
-  onChoose,
-  onDelivered,
-}: {
-  user: CurrentUser;
-  chosenId: string | null;
-  onChoose: (orderId: string) => void;
-  onDelivered: () => void;
-}) {
-  const orders = useOrders('driver');
-  const detailsRef = useRef<HTMLDivElement>(null);
-  useErrorToast(orders.error, FETCH_ORDERS_FAILED);
-
-  const list = orders.data ? deliveriesInOrder(orders.data) : undefined;
-  const selected = list?.find((order) => order.id === chosenId) ?? list?.[0];
-  // The same query as the details' item list: no second request, but the driver's own toast.
-  const items = useQuery({ ...orderItemsQueryOptions(selected?.id ?? ''), enabled: Boolean(selected) });
-  useErrorToast(items.error, 'Failed to fetch order items');
-
-  if (orders.isLoading)
-    return (
-      <p role="status" className="text-sm text-muted-foreground">
-        Loading orders...
-      </p>
-    );
-  if (orders.isError || !list)
-    return (
-      <div role="alert" className="flex flex-col items-start gap-3 rounded-xl border p-4 text-sm">
-        <span>{FETCH_ORDERS_FAILED}</span>
-        <Button
-          variant="outline"
-          size="sm"
-          onClick={() => void orders.refetch()}
-          disabled={orders.isFetching}
-        >
-          <RotateCw aria-hidden="true" />
-          Try Again
-        </Button>
-      </div>
-    );
-  if (list.length === 0)
-    return (
-      <p
-        className="rounded-xl border border-dashed p-8 text-center text-sm text-muted-foreground"
-        data-testid="text-no-deliveries"
-      >
-        No deliveries yet. Accept an order from Available Orders to start.
-      </p>
-    );
-
-  const select = (orderId: string) => {
-    onChoose(orderId);
-    // On a phone the details sit under the list: bring them into view.
-    window.setTimeout(() => detailsRef.current?.scrollIntoView({ block: 'start' }), 0);
-  };
-
-  return (
-    <div className="grid gap-6 lg:grid-cols-3">
-      <section aria-label="Your deliveries" className="flex flex-col gap-3">
-        <RecentOrdersList
-          orders={list}
-          selectedId={selected?.id ?? null}
-          onSelect={select}
-          showTotals={false}
-        />
-      </section>
-      <div ref={detailsRef} className="flex scroll-mt-20 flex-col gap-4 lg:col-span-2">
-        {selected ? (
-          <>
-            {canEditArrival(selected) ? (
-              <Card data-testid="card-delivery-actions">
-                <CardContent className="flex flex-col gap-4 p-4 sm:p-6">
-                  <DriverOrderActions
-                    key={selected.id}
-                    order={selected}
-                    uploader={deliveryPhotoUploader}
-                    onChanged={(changed) => {
-                      if (changed.status === 'delivered') onDelivered();
-                    }}
-                  />
-                  <ArrivalTimeEditor key={selected.id} order={selected} />
-                </CardContent>
-              </Card>
-            ) : null}
-            <OrderDetails key={selected.id} order={selected} viewerRole="driver" viewerId={user.id} />
-          </>
-        ) : null}
-      </div>
-    </div>
-  );
-}
-
 /**
  * /driver/dashboard (docs/product-rules.md, Deliveries; Dashboards), for drivers and admins,
  * designed for a phone first: the stat cards, the verification card, then the tabs Available
@@ -203,7 +92,7 @@ function DriverDashboard() {
   const isAdmin = user.roles.includes('admin');
   // Admins may act as drivers without documents (docs/product-rules.md, Deliveries).
   const missing = isAdmin ? [] : driverVerificationOf(user).missing;
-  const activeCount = deliveries.data?.filter((order) => ACTIVE.has(order.status)).length;
+  const activeCount = deliveries.data?.filter((order) => isActiveDelivery(order.status)).length;
 
   // The accepted order opens in My Deliveries, ready to start.
   const onAccepted = (order: Order) => {
@@ -252,11 +141,12 @@ function DriverDashboard() {
             <AvailableOrdersPanel missing={missing} locationStatus={locationStatus} onAccepted={onAccepted} />
           </TabsContent>
           <TabsContent value="deliveries">
-            <MyDeliveries
-              user={user}
+            <MyDeliveriesPanel
+              driverId={user.id}
               chosenId={chosenId}
               onChoose={setChosenId}
               onDelivered={() => void queryClient.invalidateQueries({ queryKey: DRIVER_EARNINGS_KEY })}
+              uploader={deliveryPhotoUploader}
             />
           </TabsContent>
         </Tabs>

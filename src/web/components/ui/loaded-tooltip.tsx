@@ -1,6 +1,6 @@
 import { useState, type PointerEvent, type ReactNode } from 'react';
 import * as TooltipPrimitive from '@radix-ui/react-tooltip';
-import { TOOLTIP_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from './tooltip';
+import { TOOLTIP_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from './tooltip-delays';
 
 /**
  * When the last tooltip closed. Each tooltip has a provider of its own (one around the whole app

@@ -2,13 +2,6 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { useHasHydrated } from '../../lib/use-has-hydrated';
 
 /**
- * Tooltips open after 700 ms; moving between triggers within 300 ms skips the delay
- * (docs/product-rules.md, Client behaviour).
- */
-export const TOOLTIP_DELAY_MS = 700;
-export const TOOLTIP_SKIP_DELAY_MS = 300;
-
-/**
  * The tooltip itself (Radix and its positioning) is not part of the first load
  * (docs/decisions/0014-first-load.md): until it has arrived, the control shows without one.
  */

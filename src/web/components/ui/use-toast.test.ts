@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { reducer, TOAST_LIMIT, TOAST_REMOVE_DELAY_MS } from './use-toast';
 import { TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD_PX } from './toast';
-import { TOOLTIP_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from './tooltip';
+import { TOOLTIP_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from './tooltip-delays';
 
 describe('toasts (docs/product-rules.md, Client behaviour)', () => {
   it('uses the spec constants', () => {

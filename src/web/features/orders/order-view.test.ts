@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { makeEvent, makeOrder } from './testing/order-fixtures';
 import {
   canCancel,
+  deliveriesInOrder,
   directionsUrl,
   formatRatePercent,
   selectedOrderId,
@@ -110,5 +111,14 @@ describe('formatting and selection', () => {
     expect(selectedOrderId(orders, 'gone', 'gone')).toBe('a');
     expect(selectedOrderId([], null, null)).toBeNull();
     expect(selectedOrderId(undefined, 'a', null)).toBeNull();
+  });
+});
+
+describe("a driver's deliveries (docs/product-rules.md, Driver dashboard)", () => {
+  it('puts those under way first, each part in the order given', () => {
+    const orders = (['delivered', 'assigned', 'cancelled', 'in-transit'] as const).map((status, index) =>
+      makeOrder({ id: `o${index}`, status }),
+    );
+    expect(deliveriesInOrder(orders).map((order) => order.id)).toEqual(['o1', 'o3', 'o0', 'o2']);
   });
 });

@@ -1,6 +1,13 @@
 import type { PickupAddress } from '@domain/addresses';
 import { parseRate } from '@domain/money';
-import { canTransition, fulfilmentOf, TIMELINE, timelineSteps, type Party } from '@domain/order-status';
+import {
+  canTransition,
+  fulfilmentOf,
+  isActiveDelivery,
+  TIMELINE,
+  timelineSteps,
+  type Party,
+} from '@domain/order-status';
 import type { Order, OrderEvent } from '@domain/orders';
 import type { Role } from '@domain/roles';
 import { formatAddressLine, formatDateTime as formatMarketplaceDateTime } from '../../lib/format';
@@ -149,12 +156,13 @@ export function selectedOrderId(
   return orders[0]?.id ?? null;
 }
 
-/** "Delivery by a driver", "Delivered by the seller", "Pickup": how the order reaches the buyer. */
-export function fulfilmentLabel(
-  order: Pick<Order, 'isPickup' | 'sellerDelivery' | 'requiresTrailer'>,
-): string {
-  const path = fulfilmentOf(order);
-  if (path === 'pickup') return 'Pickup from the seller';
-  if (path === 'seller') return 'Delivered by the seller';
-  return order.requiresTrailer ? 'Trailer delivery by a driver' : 'Delivery by a driver';
+/**
+ * A driver's deliveries (docs/product-rules.md, Driver dashboard): those still under way first,
+ * then the rest, each part in the list's own order (newest first).
+ */
+export function deliveriesInOrder<T extends Pick<Order, 'status'>>(orders: readonly T[]): T[] {
+  return [
+    ...orders.filter((order) => isActiveDelivery(order.status)),
+    ...orders.filter((order) => !isActiveDelivery(order.status)),
+  ];
 }

@@ -12,7 +12,7 @@ import { toast } from '../../components/ui/use-toast';
 import { errorMessage, fieldErrorsOf, statusOf } from '../../lib/api-client';
 import { toastMutationError } from '../../lib/mutation-errors';
 import { useCart } from '../cart/use-cart';
-import { clearCheckoutSession } from '../checkout/checkout-rules';
+import { clearCheckoutSession } from '../checkout/checkout-session';
 import { ORDERS_KEY, ordersQueryOptions } from '../orders/api/get-orders';
 import { useConfirmPayment } from './api/confirm-payment';
 import type { CardFieldErrors } from './components/test-card-form';

@@ -15,9 +15,9 @@ import { formatPrice } from '../../../lib/format';
 import { useAuth } from '../../../lib/use-auth';
 import { useRefreshCartStock } from '../api/get-cart-stock';
 import { maxQuantityOf } from '../cart-store';
+import { itemsLabel } from '../items-label';
 import { useCart } from '../use-cart';
 import { CartLineNote } from './cart-line-note';
-import { itemsLabel } from './cart-sheet';
 import { QuantityControl } from './quantity-control';
 
 /**

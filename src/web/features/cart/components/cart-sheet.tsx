@@ -5,14 +5,11 @@ import { WithTooltip } from '../../../components/ui/tooltip';
 import { dismissToasts } from '../../../components/ui/use-toast';
 import { useHasHydrated } from '../../../lib/use-has-hydrated';
 import { cn } from '../../../lib/utils';
+import { itemsLabel } from '../items-label';
 import { useCart } from '../use-cart';
 
 /** The panel (Radix dialog and the cart's lines) is not part of the first load (docs/decisions/0014-first-load.md). */
 const CartPanel = lazy(async () => ({ default: (await import('./cart-panel')).CartPanel }));
-
-export function itemsLabel(count: number): string {
-  return count === 1 ? '1 item' : `${count} items`;
-}
 
 /**
  * The header's cart button and the "Shopping Cart" panel it opens

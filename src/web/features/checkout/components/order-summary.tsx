@@ -1,6 +1,7 @@
 import { Link } from 'wouter';
 import { AlertTriangle, RotateCw } from 'lucide-react';
 import type { CheckoutOrder, CheckoutProblem, CheckoutQuote } from '@domain/checkout';
+import { fulfilmentLabel } from '@domain/order-status';
 import { Button } from '../../../components/ui/button';
 import { formatPrice } from '../../../lib/format';
 import { cn } from '../../../lib/utils';
@@ -12,12 +13,6 @@ export interface ProblemActions {
   onSetQuantity: (productId: string, quantity: number) => void;
 }
 
-function fulfilmentText(order: CheckoutOrder): string {
-  if (order.isPickup) return 'Pickup from the seller';
-  if (order.sellerDelivery) return 'Delivered by the seller';
-  return order.requiresTrailer ? 'Trailer delivery by a driver' : 'Delivery by a driver';
-}
-
 function SellerOrder({ order, index }: { order: CheckoutOrder; index: number }) {
   return (
     <li className="flex flex-col gap-3 py-4 first:pt-0" data-testid={`summary-order-${order.sellerId}`}>
@@ -26,7 +21,7 @@ function SellerOrder({ order, index }: { order: CheckoutOrder; index: number }) 
           <span className="sr-only">Order {index + 1}: </span>
           {order.sellerName}
         </h3>
-        <p className="text-xs text-muted-foreground">{fulfilmentText(order)}</p>
+        <p className="text-xs text-muted-foreground">{fulfilmentLabel(order)}</p>
       </div>
       <ul className="flex flex-col gap-2 text-sm">
         {order.items.map((item) => {

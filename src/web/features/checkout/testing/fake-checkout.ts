@@ -9,6 +9,7 @@ import {
 import type { Address } from '@domain/addresses';
 import { deliveryFeeFor, splitBySeller } from '@domain/fees';
 import { formatCents, parseCents, sumCents } from '@domain/money';
+import { isPickupAvailable } from '@domain/pickup';
 import type { CartItem } from '../../cart/cart-store';
 import { jsonResponse, type Route } from '../../../test-support/render';
 
@@ -176,7 +177,7 @@ export function quoteFor(
     formatCents(sumCents(orders.map((order) => parseCents(pick(order)))));
   return {
     isPickup: body.isPickup,
-    pickupAvailable: lines.length > 0 && lines.every((line) => line.product.offerPickup),
+    pickupAvailable: isPickupAvailable(lines.map((line) => line.product)),
     deliveryAddressId: address?.id ?? null,
     deliveryAddress: address
       ? `${address.addressLine1}, ${address.city}, ${address.state} ${address.zipCode}`

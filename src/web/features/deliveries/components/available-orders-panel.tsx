@@ -6,6 +6,7 @@ import { Button } from '../../../components/ui/button';
 import { toastMutationError } from '../../../lib/mutation-errors';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useErrorToast } from '../../../lib/use-error-toast';
+import { FETCH_ORDERS_FAILED } from '../../orders/api/get-orders';
 import { useAcceptOrder } from '../api/accept-order';
 import { useDeclineOrder } from '../api/decline-order';
 import { useAvailableOrders } from '../api/get-available-orders';
@@ -19,8 +20,6 @@ import { missingStepsText } from './driver-verification-card';
 
 /** The slider asks the server once it rests, as the buyer's distance filter does (docs/product-rules.md, Constants). */
 export const DRIVER_DISTANCE_DEBOUNCE_MS = 500;
-
-export const FETCH_ORDERS_FAILED = 'Failed to fetch orders';
 
 /**
  * The "Available Orders" tab (docs/product-rules.md, Deliveries): the distance slider and the

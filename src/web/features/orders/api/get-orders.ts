@@ -9,6 +9,12 @@ export const ORDERS_KEY = ['/api/orders'] as const;
 /** The orders list is polled every 60 s (docs/product-rules.md, Order screens; Constants). */
 export const ORDERS_POLL_MS = 60_000;
 
+/**
+ * The toast and notice when a list of orders cannot be read: the driver's deliveries and the
+ * offers alike (docs/product-rules.md, Driver dashboard).
+ */
+export const FETCH_ORDERS_FAILED = 'Failed to fetch orders';
+
 export type OrderListView = 'buyer' | 'seller' | 'driver';
 
 /** GET /api/orders?as=…: the user's orders in one capacity, newest first. */

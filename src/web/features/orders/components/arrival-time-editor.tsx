@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Clock } from 'lucide-react';
 import { arrivalTimeProblem } from '@domain/deliveries';
+import { isActiveDelivery } from '@domain/order-status';
 import type { Order } from '@domain/orders';
 import { Button } from '../../../components/ui/button';
 import { Input } from '../../../components/ui/input';
@@ -12,7 +13,7 @@ import { arrivalInputOf, initialArrivalInput, instantOfArrivalInput } from '../a
 
 /** While the driver works on the order the arrival time may change (docs/product-rules.md, Deliveries). */
 export function canEditArrival(order: Pick<Order, 'status'>): boolean {
-  return order.status === 'assigned' || order.status === 'in-transit';
+  return isActiveDelivery(order.status);
 }
 
 /** Why the value cannot be saved, or null. */

@@ -12,6 +12,7 @@ import {
   Users,
 } from 'lucide-react';
 import { PICKUP_ADDRESS_NOT_AVAILABLE } from '@domain/addresses';
+import { fulfilmentLabel, isActiveDelivery } from '@domain/order-status';
 import type { Order } from '@domain/orders';
 import type { Role } from '@domain/roles';
 import { Button } from '../../../components/ui/button';
@@ -25,7 +26,6 @@ import {
   directionsUrl,
   formatDateTime,
   formatPickupAddress,
-  fulfilmentLabel,
   seesPrices,
   timelineOf,
 } from '../order-view';
@@ -152,7 +152,7 @@ export function OrderDetails({ order, viewerRole, viewerId, actions }: OrderDeta
           <OrderStatusTimeline steps={steps} isLoading={events.isLoading} />
           {/* While the driver is on the way, the arrival they set is what the buyer looks for
               (docs/product-rules.md, Driver dashboard). */}
-          {expectedArrival && (order.status === 'assigned' || order.status === 'in-transit') ? (
+          {expectedArrival && isActiveDelivery(order.status) ? (
             <p className="mt-4 rounded-lg bg-accent px-3 py-2 text-sm" data-testid="text-expected-arrival">
               <span>Expected arrival: </span>
               <span className="font-medium">{expectedArrival}</span>

@@ -2,7 +2,7 @@ import { ChevronRight } from 'lucide-react';
 import { capitalise, displayName } from '@domain/roles';
 import { fulfilmentOf } from '@domain/order-status';
 import type { Order } from '@domain/orders';
-import { UserAvatar } from '../../users/components/user-avatar';
+import { UserAvatar } from '../../../components/user-avatar';
 import { usePublicUser } from '../api/get-party';
 
 type PartyRole = 'buyer' | 'seller' | 'driver';

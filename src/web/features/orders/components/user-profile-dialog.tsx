@@ -9,7 +9,7 @@ import {
   DialogTitle,
 } from '../../../components/ui/dialog';
 import { formatMonthYear } from '../../../lib/format';
-import { UserAvatar } from '../../users/components/user-avatar';
+import { UserAvatar } from '../../../components/user-avatar';
 import { UserReviewsList } from '../../reviews/components/user-reviews-list';
 import { usePublicUser } from '../api/get-party';
 

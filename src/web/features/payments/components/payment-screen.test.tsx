@@ -18,7 +18,7 @@ import {
   paymentIntentFor,
   putInCart,
 } from '../../checkout/testing/fake-checkout';
-import { saveCheckoutSession } from '../../checkout/checkout-rules';
+import { saveCheckoutSession } from '../../checkout/checkout-session';
 import { makeOrder } from '../../orders/testing/order-fixtures';
 import type { Route } from '../../../test-support/render';
 import { CHECKOUT_ALREADY_PAID_MESSAGE } from '@domain/checkout';

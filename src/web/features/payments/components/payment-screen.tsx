@@ -2,7 +2,7 @@ import { useMemo, useState } from 'react';
 import { PageLoading } from '../../../components/page-loading';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { useCart } from '../../cart/use-cart';
-import { checkoutBodyFromSession, readCheckoutSession } from '../../checkout/checkout-rules';
+import { checkoutBodyFromSession, readCheckoutSession } from '../../checkout/checkout-session';
 import { useCreatePayment } from '../api/create-payment';
 import { useCardPayment } from '../use-card-payment';
 import {

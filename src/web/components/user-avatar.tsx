@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { CurrentUser } from '@domain/users';
-import { initialsOf } from '../../../lib/format';
-import { cn } from '../../../lib/utils';
+import { initialsOf } from '../lib/format';
+import { cn } from '../lib/utils';
 
 export interface UserAvatarProps {
   user: Pick<CurrentUser, 'firstName' | 'lastName' | 'email' | 'profileImageUrl'>;

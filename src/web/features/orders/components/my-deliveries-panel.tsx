@@ -1,0 +1,111 @@
+import { useRef } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { LoadFailed } from '../../../components/load-failed';
+import { Card, CardContent } from '../../../components/ui/card';
+import { useErrorToast } from '../../../lib/use-error-toast';
+import { orderItemsQueryOptions } from '../api/get-order-items';
+import { FETCH_ORDERS_FAILED, useOrders } from '../api/get-orders';
+import { deliveriesInOrder } from '../order-view';
+import { ArrivalTimeEditor, canEditArrival } from './arrival-time-editor';
+import type { PhotoUploader } from './delivery-photo-dialog';
+import { DriverOrderActions } from './driver-order-actions';
+import { OrderDetails } from './order-details';
+import { RecentOrdersList } from './recent-orders-list';
+
+/**
+ * The tab My Deliveries (docs/product-rules.md, Driver dashboard): the driver's orders, those under
+ * way first; the selected one with its next step and the arrival time editor while it is under
+ * way, then the shared order details viewed as Driver.
+ */
+export function MyDeliveriesPanel({
+  driverId,
+  chosenId,
+  onChoose,
+  onDelivered,
+  uploader,
+}: {
+  driverId: string;
+  /** The delivery chosen (a click, an accepted offer, `?order=`); the first one otherwise. */
+  chosenId: string | null;
+  onChoose: (orderId: string) => void;
+  /** A delivery was marked delivered: the page refreshes the driver's earnings. */
+  onDelivered: () => void;
+  /** The delivery photo's uploader (another feature's), passed in by the page. */
+  uploader: PhotoUploader;
+}) {
+  const orders = useOrders('driver');
+  const detailsRef = useRef<HTMLDivElement>(null);
+  useErrorToast(orders.error, FETCH_ORDERS_FAILED);
+
+  const list = orders.data ? deliveriesInOrder(orders.data) : undefined;
+  const selected = list?.find((order) => order.id === chosenId) ?? list?.[0];
+  // The same query as the details' item list: no second request, but the driver's own toast.
+  const items = useQuery({ ...orderItemsQueryOptions(selected?.id ?? ''), enabled: Boolean(selected) });
+  useErrorToast(items.error, 'Failed to fetch order items');
+
+  if (orders.isLoading)
+    return (
+      <p role="status" className="text-sm text-muted-foreground">
+        Loading orders...
+      </p>
+    );
+  if (orders.isError || !list)
+    return (
+      <LoadFailed
+        message={FETCH_ORDERS_FAILED}
+        onRetry={() => void orders.refetch()}
+        isRetrying={orders.isFetching}
+        className="rounded-xl"
+      />
+    );
+  if (list.length === 0)
+    return (
+      <p
+        className="rounded-xl border border-dashed p-8 text-center text-sm text-muted-foreground"
+        data-testid="text-no-deliveries"
+      >
+        No deliveries yet. Accept an order from Available Orders to start.
+      </p>
+    );
+
+  const select = (orderId: string) => {
+    onChoose(orderId);
+    // On a phone the details sit under the list: bring them into view.
+    window.setTimeout(() => detailsRef.current?.scrollIntoView({ block: 'start' }), 0);
+  };
+
+  return (
+    <div className="grid gap-6 lg:grid-cols-3">
+      <section aria-label="Your deliveries" className="flex flex-col gap-3">
+        <RecentOrdersList
+          orders={list}
+          selectedId={selected?.id ?? null}
+          onSelect={select}
+          showTotals={false}
+        />
+      </section>
+      <div ref={detailsRef} className="flex scroll-mt-20 flex-col gap-4 lg:col-span-2">
+        {selected ? (
+          <>
+            {canEditArrival(selected) ? (
+              // Keyed by the order: another one starts with its own step and arrival time.
+              <Card key={`actions-${selected.id}`} data-testid="card-delivery-actions">
+                <CardContent className="flex flex-col gap-4 p-4 sm:p-6">
+                  <DriverOrderActions
+                    order={selected}
+                    uploader={uploader}
+                    onChanged={(changed) => {
+                      if (changed.status === 'delivered') onDelivered();
+                    }}
+                  />
+                  <ArrivalTimeEditor order={selected} />
+                </CardContent>
+              </Card>
+            ) : null}
+            <OrderDetails key={selected.id} order={selected} viewerRole="driver" viewerId={driverId} />
+          </>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+import { useRef, useState } from 'react';
+import type { Order } from '@domain/orders';
+import { LoadFailed } from '../../../components/load-failed';
+import { useOrders } from '../api/get-orders';
+import { selectedOrderId } from '../order-view';
+import { OrderDetails } from './order-details';
+import { RecentOrdersList } from './recent-orders-list';
+import { SellerOrderActions } from './seller-order-actions';
+
+/** Below the lg breakpoint the details sit under the list: choosing an order scrolls to them. */
+function isStacked(): boolean {
+  return typeof window.matchMedia === 'function' && window.matchMedia('(max-width: 1023px)').matches;
+}
+
+/**
+ * The orders of the seller's products (GET /api/orders?as=seller, polled every 60 s), the first
+ * selected, with the shared order details viewed as Seller: the seller's next step and Cancel while
+ * pending (docs/product-rules.md, Order lifecycle).
+ */
+export function SellerOrdersPanel({
+  sellerId,
+  requestedId = null,
+  onChanged,
+}: {
+  sellerId: string;
+  /** The order a link asked for (`?order=`), selected when it is the seller's. */
+  requestedId?: string | null;
+  /** After the seller moved an order on: what else the step changes (the earnings) is the page's. */
+  onChanged: (order: Order) => void;
+}) {
+  const orders = useOrders('seller');
+  const [chosenId, setChosenId] = useState<string | null>(null);
+  const detailsRef = useRef<HTMLDivElement>(null);
+  const selectedId = selectedOrderId(orders.data, chosenId, requestedId);
+  const selected = orders.data?.find((order) => order.id === selectedId);
+
+  const select = (orderId: string) => {
+    setChosenId(orderId);
+    if (isStacked()) {
+      const behavior = window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth';
+      window.setTimeout(() => detailsRef.current?.scrollIntoView({ behavior, block: 'start' }), 0);
+    }
+  };
+
+  if (orders.isLoading)
+    return (
+      <p role="status" className="text-sm text-muted-foreground">
+        Loading orders...
+      </p>
+    );
+  if (orders.isError || !orders.data)
+    return (
+      <LoadFailed
+        message="Your orders could not be loaded."
+        onRetry={() => void orders.refetch()}
+        isRetrying={orders.isFetching}
+      />
+    );
+  if (orders.data.length === 0)
+    return (
+      <p
+        className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground"
+        data-testid="text-no-seller-orders"
+      >
+        No orders yet. Orders of your products show here as soon as they are paid.
+      </p>
+    );
+  return (
+    <div className="grid gap-6 lg:grid-cols-3">
+      <div className="flex max-h-[48rem] flex-col gap-3 overflow-y-auto lg:pr-1">
+        <RecentOrdersList orders={orders.data} selectedId={selectedId} onSelect={select} />
+      </div>
+      <div ref={detailsRef} className="scroll-mt-20 lg:col-span-2">
+        {selected ? (
+          <OrderDetails
+            key={selected.id}
+            order={selected}
+            viewerRole="seller"
+            viewerId={sellerId}
+            actions={<SellerOrderActions order={selected} onChanged={onChanged} />}
+          />
+        ) : null}
+      </div>
+    </div>
+  );
+}
