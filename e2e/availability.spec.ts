@@ -33,6 +33,28 @@ test.describe('availability page', () => {
     await expect(card.getByText('No weekly hours yet')).toBeVisible();
   });
 
+  test.describe('the same hours twice', () => {
+    // Chromium logs the 409 answer of the second POST: that is this test's point.
+    test.use({ allowedConsoleErrors: [/status of 409 \(Conflict\)/] });
+
+    test('are refused, naming the day and times, and listed once', async ({ page }) => {
+      await signUpFresh(page, 'seller');
+      await page.goto('/availability');
+      const card = page.getByTestId('card-weekly-schedule');
+      const rows = card.getByRole('list', { name: 'Weekly hours' }).getByRole('listitem');
+      await card.getByRole('button', { name: 'Add hours' }).click();
+      await expect(rows).toHaveCount(1);
+      await card.getByRole('button', { name: 'Add hours' }).click();
+      await expect(
+        page.getByText('Failed to add schedule: Monday 09:00 to 17:00 is already in your weekly schedule.', {
+          exact: true,
+        }),
+      ).toBeVisible();
+      await page.reload();
+      await expect(rows).toHaveCount(1);
+    });
+  });
+
   test('a buyer adds and removes blackout dates', async ({ page }) => {
     await signUpFresh(page);
     await page.goto('/availability');

@@ -133,6 +133,12 @@ test.describe('catalog: home and product pages (docs/product-rules.md, Catalog s
     await expect(main).toHaveAttribute('src', product.imageUrl ?? '');
     await expect(main).toHaveJSProperty('complete', true);
     expect(await main.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    // The whole picture shows: a 4:3 frame like the pictures, the picture contained in it, not cropped.
+    const frame = await page.getByTestId('product-main-image').boundingBox();
+    expect(frame && frame.width / frame.height).toBeCloseTo(4 / 3, 1);
+    expect(await main.evaluate((img: HTMLImageElement) => getComputedStyle(img).objectFit)).toBe('contain');
+    await expect(main).toHaveAttribute('width', '400');
+    await expect(main).toHaveAttribute('height', '300');
     const count = 1 + product.images.length;
     const second = page.getByRole('button', { name: `Show image 2 of ${count}` });
     await second.click();

@@ -18,6 +18,11 @@ test.describe('landing page (signed out)', () => {
     const footer = page.locator('footer');
     await expect(footer.getByRole('link', { name: 'Support & Contact' })).toHaveAttribute('href', '/support');
     await expect(footer).toContainText(String(new Date().getFullYear()));
+    // The e2e server runs the built-in test provider: the footer says so and claims no Stripe.
+    await expect(footer.getByTestId('text-test-payments')).toHaveText(
+      'Test payments: no real money is taken',
+    );
+    await expect(footer).not.toContainText('Stripe');
   });
 
   test('Sign In and Start Shopping open the sign-in page', async ({ page }) => {

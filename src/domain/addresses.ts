@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema } from './users';
+import { visibleText } from './visible-text-schema';
 
 /**
  * US states, the District of Columbia, territories and military "states", by their postal code
@@ -106,22 +107,28 @@ const requiredText = (label: string, max: number) =>
     .min(1, { error: `${label} is required`, abort: true })
     .max(max, `${label} must be at most ${max} characters`);
 
-const addressLine1Schema = requiredText('Address line 1', 200);
-const addressLine2Schema = z
-  .string({ error: 'Address line 2 must be text' })
-  .trim()
-  .max(200, 'Address line 2 must be at most 200 characters')
-  .nullish();
-const citySchema = requiredText('City', 100);
-const stateSchema = requiredText('State', 50)
-  .overwrite(normaliseUsState)
-  .refine(isUsStateCode, 'State must be a US state, for example IL');
-const zipCodeSchema = z
-  .string({ error: 'ZIP code is required' })
-  .trim()
-  .min(1, { error: 'ZIP code is required', abort: true })
-  .regex(ZIP_PATTERN, ZIP_CODE_MESSAGE)
-  .overwrite(normaliseZipCode);
+// Each field without its invisible characters (docs/product-rules.md, Bad input and failure).
+const addressLine1Schema = visibleText(requiredText('Address line 1', 200));
+const addressLine2Schema = visibleText(
+  z
+    .string({ error: 'Address line 2 must be text' })
+    .trim()
+    .max(200, 'Address line 2 must be at most 200 characters'),
+).nullish();
+const citySchema = visibleText(requiredText('City', 100));
+const stateSchema = visibleText(
+  requiredText('State', 50)
+    .overwrite(normaliseUsState)
+    .refine(isUsStateCode, 'State must be a US state, for example IL'),
+);
+const zipCodeSchema = visibleText(
+  z
+    .string({ error: 'ZIP code is required' })
+    .trim()
+    .min(1, { error: 'ZIP code is required', abort: true })
+    .regex(ZIP_PATTERN, ZIP_CODE_MESSAGE)
+    .overwrite(normaliseZipCode),
+);
 /**
  * Country defaults to US; the marketplace serves US addresses only
  * (docs/product-rules.md, Addresses, availability and slots; decision 0005).

@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
+  adminOrdersQuerySchema,
   commissionSettingsBodySchema,
   driverVerificationStatus,
   offsetOf,
+  orderDateRangeOf,
+  orderFlagOf,
   pageCountOf,
   percentToRate,
   rateToPercent,
 } from './admin';
+import { ORDER_STATUSES } from './order-status';
 import { formatRate } from './money';
 
 describe('the commission form: rates as percentages (docs/product-rules.md, Admin screens)', () => {
@@ -96,5 +100,69 @@ describe('admin paging and driver status', () => {
     );
     expect(driverVerificationStatus({ ...base, lastDecision: decided('rejected') })).toBe('rejected');
     expect(driverVerificationStatus({ ...base, lastDecision: decided('revoked') })).toBe('revoked');
+  });
+});
+
+describe('the admin order search (docs/product-rules.md, Admin)', () => {
+  it('takes the parties and a range of days, and names a bad date or a range that ends before it starts', () => {
+    const parsed = adminOrdersQuerySchema.parse({ buyer: ' Ada ', from: '2026-03-01', to: '2026-03-31' });
+    expect(parsed).toMatchObject({
+      buyer: 'Ada',
+      from: '2026-03-01',
+      to: '2026-03-31',
+      status: 'all',
+      page: 1,
+    });
+    expect(adminOrdersQuerySchema.safeParse({ from: '', to: '' }).success).toBe(true);
+    for (const [field, value] of [
+      ['from', '2026-02-30'],
+      ['to', '03/01/2026'],
+      ['from', '2026-3-1'],
+    ] as const) {
+      const bad = adminOrdersQuerySchema.safeParse({ [field]: value });
+      expect(bad.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+        [field, 'Must be a date like 2026-11-23 (YYYY-MM-DD)'],
+      ]);
+    }
+    const backwards = adminOrdersQuerySchema.safeParse({ from: '2026-03-02', to: '2026-03-01' });
+    expect(backwards.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['to', 'Must be on or after the from date'],
+    ]);
+    expect(adminOrdersQuerySchema.safeParse({ from: '2026-03-02', to: '2026-03-02' }).success).toBe(true);
+  });
+
+  it('turns days of the marketplace time zone into instants, both ends included', () => {
+    // Chicago is 6 hours behind UTC in winter and 5 in summer; the range ends at the next midnight.
+    expect(orderDateRangeOf({ from: '2026-01-15', to: '2026-01-15' }, 'America/Chicago')).toEqual({
+      from: new Date('2026-01-15T06:00:00.000Z'),
+      before: new Date('2026-01-16T06:00:00.000Z'),
+    });
+    // The day the clocks spring forward has 23 hours.
+    expect(orderDateRangeOf({ from: '2026-03-08', to: '2026-03-08' }, 'America/Chicago')).toEqual({
+      from: new Date('2026-03-08T06:00:00.000Z'),
+      before: new Date('2026-03-09T05:00:00.000Z'),
+    });
+    expect(orderDateRangeOf({ to: '2026-12-31' }, 'UTC')).toEqual({
+      from: undefined,
+      before: new Date('2027-01-01T00:00:00.000Z'),
+    });
+    expect(orderDateRangeOf({ from: '' }, 'UTC')).toEqual({ from: undefined, before: undefined });
+  });
+
+  it('flags an order not finished whose buyer, seller or driver is suspended, the first that applies', () => {
+    const nobody = { buyerSuspended: false, sellerSuspended: false, driverSuspended: false };
+    for (const status of ORDER_STATUSES) {
+      const open = !['delivered', 'completed', 'cancelled'].includes(status);
+      expect(orderFlagOf({ status, ...nobody })).toBeNull();
+      expect(orderFlagOf({ status, ...nobody, sellerSuspended: true })).toBe(
+        open ? 'Seller suspended' : null,
+      );
+      expect(orderFlagOf({ status, ...nobody, driverSuspended: true })).toBe(
+        open ? 'Driver suspended' : null,
+      );
+      expect(
+        orderFlagOf({ status, buyerSuspended: true, sellerSuspended: true, driverSuspended: true }),
+      ).toBe(open ? 'Buyer suspended' : null);
+    }
   });
 });

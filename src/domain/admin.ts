@@ -1,8 +1,12 @@
 import { z } from 'zod';
+import { isCalendarDate } from './availability';
 import { moneyStringSchema } from './catalog';
 import { formatRate, parseCents, parseRate } from './money';
-import { orderStatusSchema, ORDER_STATUSES } from './order-status';
+import { isFinished, orderStatusSchema, ORDER_STATUSES, type OrderStatus } from './order-status';
+import { payoutAccountStatusSchema } from './payout-accounts';
 import { ROLES, roleSchema } from './roles';
+import { addDays, wallTimeToInstant } from './slots';
+import { visibleText } from './visible-text-schema';
 
 /**
  * The admin area (docs/product-rules.md, Admin): its lists, the summary figures, driver
@@ -84,13 +88,98 @@ export const adminUserPageSchema = pageOf(adminUserSchema);
 
 export const ORDER_STATUS_FILTERS = ['all', ...ORDER_STATUSES] as const;
 
-/** GET /api/admin/orders: search by order number, filter by status. */
-export const adminOrdersQuerySchema = z.strictObject({
+export const ORDER_DATE_MESSAGE = 'Must be a date like 2026-11-23 (YYYY-MM-DD)';
+export const ORDER_DATE_RANGE_MESSAGE = 'Must be on or after the from date';
+
+/** A day of the marketplace calendar, YYYY-MM-DD; empty is no limit. */
+const orderDateSchema = z
+  .string({ message: ORDER_DATE_MESSAGE })
+  .trim()
+  .refine((value) => value === '' || isCalendarDate(value), ORDER_DATE_MESSAGE)
+  .optional();
+
+/**
+ * The order filters (docs/product-rules.md, Admin): the order number, the status, each party by
+ * name or email, and the days it was placed on (both ends included, marketplace time zone).
+ */
+const orderFilterShape = {
   search: searchSchema,
   status: z.enum(ORDER_STATUS_FILTERS).default('all'),
-  page: pageSchema,
-});
+  buyer: searchSchema,
+  seller: searchSchema,
+  driver: searchSchema,
+  from: orderDateSchema,
+  to: orderDateSchema,
+};
+
+function refineDateRange(
+  query: { from?: string | undefined; to?: string | undefined },
+  context: z.RefinementCtx,
+) {
+  // YYYY-MM-DD strings order like the days they name.
+  if (
+    query.from &&
+    query.to &&
+    isCalendarDate(query.from) &&
+    isCalendarDate(query.to) &&
+    query.to < query.from
+  ) {
+    context.addIssue({ code: 'custom', path: ['to'], message: ORDER_DATE_RANGE_MESSAGE });
+  }
+}
+
+/** GET /api/admin/orders: the order filters, 10 a page. */
+export const adminOrdersQuerySchema = z
+  .strictObject({ ...orderFilterShape, page: pageSchema })
+  .superRefine(refineDateRange);
 export type AdminOrdersQuery = z.infer<typeof adminOrdersQuerySchema>;
+
+/** GET /api/admin/orders.csv: the same filters, every matching order. */
+export const adminOrdersCsvQuerySchema = z.strictObject(orderFilterShape).superRefine(refineDateRange);
+export type AdminOrdersCsvQuery = z.infer<typeof adminOrdersCsvQuerySchema>;
+
+/**
+ * The instants a range of marketplace days covers: from the first day's midnight, up to (not
+ * including) the midnight after the last day, in `timeZone`. A missing end is no limit.
+ */
+export function orderDateRangeOf(
+  range: { from?: string | undefined; to?: string | undefined },
+  timeZone: string,
+): { from: Date | undefined; before: Date | undefined } {
+  return {
+    from: range.from ? startOfDay(range.from, timeZone) : undefined,
+    before: range.to ? startOfDay(range.to, timeZone, 1) : undefined,
+  };
+}
+
+function startOfDay(isoDay: string, timeZone: string, daysLater = 0): Date {
+  const [year = 0, month = 1, day = 1] = isoDay.split('-').map(Number);
+  const date = addDays({ year, month, day }, daysLater);
+  // A zone that moves its clocks at midnight skips 00:00 that day; its day then starts at 01:00.
+  const instant = wallTimeToInstant(date, 0, timeZone) ?? wallTimeToInstant(date, 60, timeZone);
+  return new Date(instant ?? Date.UTC(date.year, date.month - 1, date.day));
+}
+
+/** Why an order needs an admin's eye: an order not finished whose party is suspended. */
+export const ORDER_FLAGS = ['Buyer suspended', 'Seller suspended', 'Driver suspended'] as const;
+export type OrderFlag = (typeof ORDER_FLAGS)[number];
+
+/**
+ * The flag of an admin order row (docs/product-rules.md, Admin): for an order not finished, the
+ * first of its buyer, seller and driver who is suspended; null otherwise.
+ */
+export function orderFlagOf(order: {
+  status: OrderStatus;
+  buyerSuspended: boolean;
+  sellerSuspended: boolean;
+  driverSuspended: boolean;
+}): OrderFlag | null {
+  if (isFinished(order.status)) return null;
+  if (order.buyerSuspended) return 'Buyer suspended';
+  if (order.sellerSuspended) return 'Seller suspended';
+  if (order.driverSuspended) return 'Driver suspended';
+  return null;
+}
 
 /** A row of the admin orders list; the details come from GET /api/orders/{id}. */
 export const adminOrderSchema = z.object({
@@ -103,10 +192,52 @@ export const adminOrderSchema = z.object({
   platformFee: moneyStringSchema,
   buyerName: z.string(),
   sellerName: z.string(),
+  /** "Seller suspended" and the like while the order is not finished; null when nothing needs a look. */
+  flag: z.enum(ORDER_FLAGS).nullable(),
   createdAt: z.string(),
 });
 export type AdminOrder = z.infer<typeof adminOrderSchema>;
 export const adminOrderPageSchema = pageOf(adminOrderSchema);
+
+// A user's details
+
+/** The user's orders in one of their parts: how many, and the newest few as admin order rows. */
+const adminUserOrdersSchema = z.object({
+  count: z.number().int(),
+  /** The 10 newest, newest first. */
+  latest: z.array(adminOrderSchema),
+});
+
+/** How many newest orders the user's details show in each part. */
+export const USER_DETAIL_ORDER_COUNT = 10;
+
+/**
+ * GET /api/admin/users/{id} (docs/product-rules.md, Admin): the list's row, whether and since when
+ * the user is suspended, their driver verification (which documents are on file, not the files), their
+ * payout account as stored, how many addresses they keep, and their orders as buyer, seller and driver.
+ */
+export const adminUserDetailSchema = adminUserSchema.extend({
+  suspendedAt: z.string().nullable(),
+  driver: z.object({
+    isVerified: z.boolean(),
+    hasVehicleImage: z.boolean(),
+    hasLicenseImage: z.boolean(),
+    hasTrailerImage: z.boolean(),
+  }),
+  payouts: z.object({
+    /** null until the user started a payout account. */
+    stripeAccountStatus: payoutAccountStatusSchema.nullable(),
+    onboardingComplete: z.boolean(),
+    payoutsEnabled: z.boolean(),
+  }),
+  addressCount: z.number().int(),
+  orders: z.object({
+    asBuyer: adminUserOrdersSchema,
+    asSeller: adminUserOrdersSchema,
+    asDriver: adminUserOrdersSchema,
+  }),
+});
+export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;
 
 // Products
 
@@ -137,6 +268,16 @@ export const adminProductSchema = z.object({
 });
 export type AdminProduct = z.infer<typeof adminProductSchema>;
 export const adminProductPageSchema = pageOf(adminProductSchema);
+
+// Exports
+
+/** GET /api/admin/users.csv: the users list's filters, every matching user. */
+export const adminUsersCsvQuerySchema = adminUsersQuerySchema.omit({ page: true });
+export type AdminUsersCsvQuery = z.infer<typeof adminUsersCsvQuerySchema>;
+
+/** GET /api/admin/products.csv: the products list's filters, every matching product. */
+export const adminProductsCsvQuerySchema = adminProductsQuerySchema.omit({ page: true });
+export type AdminProductsCsvQuery = z.infer<typeof adminProductsCsvQuerySchema>;
 
 // Drivers
 
@@ -219,12 +360,17 @@ export type AdminSummary = z.infer<typeof adminSummarySchema>;
 
 // Categories
 
-/** Names are trimmed and must not be empty (docs/product-rules.md, Admin). */
-export const categoryNameSchema = z
-  .string({ message: 'Name is required' })
-  .trim()
-  .min(1, 'Name is required')
-  .max(100, 'Must be at most 100 characters');
+/**
+ * Names are trimmed and must not be empty (docs/product-rules.md, Admin), once invisible characters
+ * are removed (Bad input and failure).
+ */
+export const categoryNameSchema = visibleText(
+  z
+    .string({ message: 'Name is required' })
+    .trim()
+    .min(1, 'Name is required')
+    .max(100, 'Must be at most 100 characters'),
+);
 
 /** GET /api/admin/categories: by name, with how many products use each; search by name. */
 export const adminCategoriesQuerySchema = z.strictObject({ search: searchSchema, page: pageSchema });
@@ -328,6 +474,11 @@ export const ADMIN_ACTIONS = [
   'commission.updated',
   'order.cancelled',
   'order.refunded',
+  'user.role_removed',
+  'user.suspended',
+  'user.restored',
+  'product.hidden',
+  'product.restored',
 ] as const;
 export const adminActionSchema = z.enum(ADMIN_ACTIONS);
 export type AdminActionKind = (typeof ADMIN_ACTIONS)[number];
@@ -343,6 +494,11 @@ export const ADMIN_ACTION_LABELS: Record<AdminActionKind, string> = {
   'commission.updated': 'Changed commission settings',
   'order.cancelled': 'Cancelled an order',
   'order.refunded': 'Refunded a finished order',
+  'user.role_removed': 'Took a role away',
+  'user.suspended': 'Suspended a user',
+  'user.restored': 'Restored a user',
+  'product.hidden': 'Hid a product',
+  'product.restored': 'Showed a product again',
 };
 
 /** A recorded state: a few named values (a role, a name, the eight settings). */

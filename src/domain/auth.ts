@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { selfServiceRoleSchema } from './roles';
+import { visibleText } from './visible-text-schema';
 
 export const PASSWORD_MIN_LENGTH = 8;
 
@@ -38,8 +39,10 @@ export const signUpBodySchema = z.object({
     .string()
     .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
     .max(1024, 'Password is too long'),
-  firstName: z.string().trim().min(1, 'First name is required').max(100, 'First name is too long'),
-  lastName: z.string().trim().min(1, 'Last name is required').max(100, 'Last name is too long'),
+  firstName: visibleText(
+    z.string().trim().min(1, 'First name is required').max(100, 'First name is too long'),
+  ),
+  lastName: visibleText(z.string().trim().min(1, 'Last name is required').max(100, 'Last name is too long')),
   returnTo: returnToSchema,
   intent: optionalIntent,
 });

@@ -64,6 +64,15 @@ export const scheduleBodySchema = z.strictObject({
 });
 export type ScheduleBody = z.infer<typeof scheduleBodySchema>;
 
+/**
+ * A weekly schedule holds each day and time range once; an overlapping range is another entry
+ * (docs/product-rules.md, Addresses, availability and slots; docs/decisions/0006-pickup-slots.md).
+ */
+export function duplicateScheduleMessage(schedule: ScheduleBody): string {
+  const day = DAY_NAMES[schedule.dayOfWeek] ?? `Day ${schedule.dayOfWeek}`;
+  return `${day} ${schedule.startTime} to ${schedule.endTime} is already in your weekly schedule.`;
+}
+
 export const scheduleSchema = z.object({
   id: z.string(),
   userId: z.string(),

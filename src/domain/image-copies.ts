@@ -42,8 +42,8 @@ export function imageSrcSet(imageUrl: string): string | undefined {
 
 /**
  * The `sizes` of the product page's main picture, shared by the page and the `<link rel=preload>`
- * of its HTML, which must name the same copy. The frame is square and the picture 4:3 and covering
- * it, so the picture is drawn 4/3 as wide as its frame: the frame is the page's width less its
- * padding on a phone, half of at most 1280 px beside the details from 1024 px up.
+ * of its HTML, which must name the same copy. The frame is 4:3 like the pictures and the picture is
+ * contained in it (never cropped), so it is drawn as wide as its frame: the page's width less its
+ * padding on a phone, half of at most 1280 px less the gap (592 px) beside the details from 1024 px up.
  */
-export const PRODUCT_PAGE_IMAGE_SIZES = '(min-width: 1024px) 790px, calc(133vw - 43px)';
+export const PRODUCT_PAGE_IMAGE_SIZES = '(min-width: 1024px) 592px, calc(100vw - 32px)';

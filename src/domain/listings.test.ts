@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   AMOUNT_FORMAT_MESSAGE,
+  AMOUNT_NOT_NEGATIVE_MESSAGE,
   createProductBodySchema,
   productDisplayStatus,
   productImagesBodySchema,
@@ -27,6 +28,23 @@ describe('the listing body', () => {
       expect(createProductBodySchema.safeParse({ ...listing, price }).success, price).toBe(false);
     const parsed = createProductBodySchema.safeParse({ ...listing, price: 'abc' });
     expect(parsed.error?.issues.map((issue) => issue.message)).toEqual([AMOUNT_FORMAT_MESSAGE]);
+  });
+
+  it('tells a negative price or fee that it must be 0 or more, and malformed text about the 2 decimals', () => {
+    const messagesOf = (body: Record<string, unknown>) =>
+      createProductBodySchema.safeParse({ ...listing, ...body }).error?.issues.map((issue) => issue.message);
+    for (const price of ['-1', '-1.00', '-0.01', '-12.345', ' -3 ', '-1e3'])
+      expect(messagesOf({ price }), price).toEqual([AMOUNT_NOT_NEGATIVE_MESSAGE]);
+    expect(messagesOf({ sellerDelivery: true, sellerDeliveryFee: '-5.00' })).toEqual([
+      AMOUNT_NOT_NEGATIVE_MESSAGE,
+    ]);
+    expect(
+      updateProductBodySchema.safeParse({ price: '-2' }).error?.issues.map((issue) => issue.message),
+    ).toEqual([AMOUNT_NOT_NEGATIVE_MESSAGE]);
+    // Not a negative amount: the format is what is wrong.
+    for (const price of ['-', '-abc', '--1', '-0', '-0.00', '12.345', 'abc', '1-2'])
+      expect(messagesOf({ price }), price).toEqual([AMOUNT_FORMAT_MESSAGE]);
+    expect(AMOUNT_NOT_NEGATIVE_MESSAGE).toBe('Must be an amount of 0 or more, like 12.50');
   });
 
   it('refuses what a client may never set', () => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { productSchema } from './catalog';
 import { parseCents } from './money';
 import { objectPathSchema } from './uploads';
+import { visibleText } from './visible-text-schema';
 
 /**
  * A seller's listings (docs/product-rules.md, Catalog and distance; Seller listings): what a seller
@@ -20,6 +21,7 @@ export const SELLER_DELIVERY_FEE_MAX_CENTS = 1_000_00;
 export const PRODUCT_STOCK_MAX = 100_000;
 
 export const AMOUNT_FORMAT_MESSAGE = 'Must be an amount with 2 decimals, like 12.50';
+export const AMOUNT_NOT_NEGATIVE_MESSAGE = 'Must be an amount of 0 or more, like 12.50';
 export const STOCK_MESSAGE = 'Must be a whole number of 0 or more';
 export const CATEGORY_REQUIRED_MESSAGE = 'Choose a category';
 export const UNKNOWN_CATEGORY_MESSAGE = "Choose one of the marketplace's categories";
@@ -36,10 +38,18 @@ const formatMax = (cents: number) => (cents / 100).toFixed(2);
  */
 const AMOUNT_PATTERN = /^\d{1,9}\.\d{2}$/;
 
+/** "-1", "-0.50", "-12.345": a number below 0, however it is written ("-0" is not). */
+function isNegativeNumber(text: string): boolean {
+  return text.trim() !== '' && Number(text) < 0;
+}
+
 function amountSchema(maxCents: number) {
   return (
     z
       .string({ error: AMOUNT_FORMAT_MESSAGE })
+      // A negative number is told what is wrong with it rather than about its decimals; the other
+      // checks are then skipped (abort), so it gets this one message.
+      .refine((text) => !isNegativeNumber(text), { message: AMOUNT_NOT_NEGATIVE_MESSAGE, abort: true })
       .regex(AMOUNT_PATTERN, AMOUNT_FORMAT_MESSAGE)
       // zod runs every check: this one speaks only about well-formed amounts.
       .refine(
@@ -52,17 +62,22 @@ function amountSchema(maxCents: number) {
 export const productPriceSchema = amountSchema(PRODUCT_PRICE_MAX_CENTS);
 export const sellerDeliveryFeeSchema = amountSchema(SELLER_DELIVERY_FEE_MAX_CENTS);
 
-const nameSchema = z
-  .string({ error: 'Required' })
-  .trim()
-  .min(1, 'Required')
-  .max(PRODUCT_NAME_MAX, `Must be at most ${PRODUCT_NAME_MAX} characters`);
+/** Without its invisible characters (docs/product-rules.md, Bad input and failure). */
+const nameSchema = visibleText(
+  z
+    .string({ error: 'Required' })
+    .trim()
+    .min(1, 'Required')
+    .max(PRODUCT_NAME_MAX, `Must be at most ${PRODUCT_NAME_MAX} characters`),
+);
 
-/** An empty description is no description. */
-const descriptionSchema = z
-  .string({ error: 'Must be text' })
-  .trim()
-  .max(PRODUCT_DESCRIPTION_MAX, `Must be at most ${PRODUCT_DESCRIPTION_MAX} characters`)
+/** An empty description (invisible characters only included) is no description. */
+const descriptionSchema = visibleText(
+  z
+    .string({ error: 'Must be text' })
+    .trim()
+    .max(PRODUCT_DESCRIPTION_MAX, `Must be at most ${PRODUCT_DESCRIPTION_MAX} characters`),
+)
   .nullable()
   .transform((text) => (text ? text : null));
 
@@ -131,6 +146,9 @@ export const updateProductBodySchema = z
   .refine((body) => Object.values(body).some((value) => value !== undefined), NOTHING_TO_CHANGE_MESSAGE);
 export type UpdateProductBody = z.infer<typeof updateProductBodySchema>;
 
+/** PATCH /api/admin/products/{id}/visibility: an admin hides a product from the catalog or shows it again. */
+export const productVisibilityBodySchema = z.strictObject({ hidden: flag });
+
 /** PUT /api/products/{id}/image: the main (first) image. */
 export const productMainImageBodySchema = z.strictObject({ imageUrl: objectPathSchema });
 
@@ -164,6 +182,10 @@ export const productImagesBodySchema = z.strictObject({
 export const sellerProductSchema = productSchema.extend({
   imageUrls: z.array(z.string()),
   updatedAt: z.string(),
+  /** An admin hid it from the catalog (docs/product-rules.md, Moderation). */
+  hidden: z.boolean(),
+  /** Hidden because its seller may not sell now (the seller role taken away, or suspended). */
+  sellerHidden: z.boolean(),
 });
 export type SellerProduct = z.infer<typeof sellerProductSchema>;
 

@@ -44,6 +44,11 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     senderId: z.string(),
     senderName: z.string(),
   }),
+  /** An admin changed the user's own account (a role given or taken, suspended): read it again. */
+  z.object({
+    type: z.literal('account.changed'),
+    userId: z.string(),
+  }),
   /** For drivers who may take it: an order became available (isNew) or stopped being so. */
   z.object({
     type: z.literal('offers.changed'),

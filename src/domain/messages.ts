@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { roleSchema } from './roles';
 import { idSchema } from './users';
+import { visibleText } from './visible-text-schema';
 
 /**
  * Product and order messages (docs/product-rules.md, Reviews and messages): the requests, the
@@ -24,13 +25,12 @@ export const MESSAGE_TOO_LONG = `A message has at most ${String(MESSAGE_MAX_LENG
 
 /**
  * The text of a message: trimmed, never blank or whitespace only, at most 2,000 characters
- * (docs/product-rules.md, Reviews and messages).
+ * (docs/product-rules.md, Reviews and messages), once invisible characters are removed (Bad input and
+ * failure).
  */
-export const messageContentSchema = z
-  .string()
-  .trim()
-  .min(1, MESSAGE_EMPTY)
-  .max(MESSAGE_MAX_LENGTH, MESSAGE_TOO_LONG);
+export const messageContentSchema = visibleText(
+  z.string().trim().min(1, MESSAGE_EMPTY).max(MESSAGE_MAX_LENGTH, MESSAGE_TOO_LONG),
+);
 
 /** Whether the box may send this text: the same rule as the server's. */
 export function canSendMessage(text: string): boolean {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { OrderStatus } from './order-status';
 import { idSchema } from './users';
+import { visibleText } from './visible-text-schema';
 
 /**
  * Reviews (docs/product-rules.md, Reviews and messages): who may review whom on an order, the
@@ -99,11 +100,16 @@ export const reviewBodySchema = z.strictObject({
     .int(RATING_WHOLE_NUMBER)
     .min(RATING_MIN, RATING_WHOLE_NUMBER)
     .max(RATING_MAX, RATING_WHOLE_NUMBER),
-  /** Optional; trimmed, and an empty comment is no comment. */
-  comment: z
-    .string()
-    .trim()
-    .max(REVIEW_COMMENT_MAX_LENGTH, `A comment has at most ${REVIEW_COMMENT_MAX_LENGTH} characters`)
+  /**
+   * Optional; trimmed, and an empty comment (invisible characters only included) is no comment
+   * (docs/product-rules.md, Bad input and failure).
+   */
+  comment: visibleText(
+    z
+      .string()
+      .trim()
+      .max(REVIEW_COMMENT_MAX_LENGTH, `A comment has at most ${REVIEW_COMMENT_MAX_LENGTH} characters`),
+  )
     .nullish()
     .transform((text) => (text ? text : null)),
 });

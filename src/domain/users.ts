@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { roleSchema, selfServiceRoleSchema } from './roles';
+import { visibleText } from './visible-text-schema';
 
 export const idSchema = z.uuid({ message: 'Must be a valid id' });
 export const idParamsSchema = z.object({ id: idSchema });
 
-const nameSchema = z.string().trim().min(1, 'Required').max(100, 'Must be at most 100 characters');
+const nameSchema = visibleText(
+  z.string().trim().min(1, 'Required').max(100, 'Must be at most 100 characters'),
+);
 
 /** GET /api/auth/user: the signed-in user's own record. */
 export const currentUserSchema = z.object({
@@ -23,6 +26,32 @@ export const currentUserSchema = z.object({
   createdAt: z.string(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
+
+/**
+ * What an admin's moderation calls answer about the user they changed (docs/product-rules.md,
+ * Moderation): the account as the user sees it, whether it is suspended, and the roles the user
+ * may not take back by themself.
+ */
+export const moderatedUserSchema = currentUserSchema.extend({
+  suspendedAt: z.string().nullable(),
+  withheldRoles: z.array(roleSchema),
+});
+export type ModeratedUser = z.infer<typeof moderatedUserSchema>;
+
+/** The roles an admin may take away: everyone keeps buyer. */
+export const REMOVABLE_ROLES = ['seller', 'driver', 'admin'] as const;
+export const removableRoleParamsSchema = z.object({
+  id: idSchema,
+  role: z.enum(REMOVABLE_ROLES, { error: `Role must be one of: ${REMOVABLE_ROLES.join(', ')}` }),
+});
+
+export const LAST_ADMIN_MESSAGE = 'The last admin cannot lose the admin role.';
+export const OWN_ROLE_MESSAGE = 'Admins cannot change their own role';
+export const OWN_SUSPENSION_MESSAGE = 'Admins cannot suspend themselves';
+export const ACCOUNT_SUSPENDED_MESSAGE =
+  'Your account is suspended. Contact support if you think this is a mistake.';
+export const roleWithheldMessage = (role: string) =>
+  `An administrator took away your ${role} role. Contact support to have it back.`;
 
 /**
  * GET /api/users/{id}: a party's public profile. Never the email

@@ -13,6 +13,7 @@ import { productQueryOptions } from './features/catalog/api/get-product';
 import { productImagesQueryOptions } from './features/catalog/api/get-product-images';
 import { routeApiCallsThrough } from './lib/api-client';
 import { setMarketplaceTimeZone } from './lib/format';
+import { setPaymentProvider } from './lib/payment-provider';
 import { createQueryClient } from './lib/query-client';
 import { currentUserQueryOptions } from './lib/use-auth';
 
@@ -29,6 +30,8 @@ export interface FirstScreenRequest {
   search: string;
   /** MARKETPLACE_TZ, which the browser reads from index.html. */
   timeZone: string;
+  /** The active payment provider's name, which the browser reads from index.html too. */
+  paymentProvider: string;
   /** GET of an API address as the caller (their cookie, their address). */
   get: (url: string) => Promise<ApiAnswer>;
   /** Give up after this long: the page then goes out as the browser-rendered app. */
@@ -137,6 +140,7 @@ function scriptSafeJson(value: unknown): string {
  */
 export async function renderFirstScreen(request: FirstScreenRequest): Promise<FirstScreen> {
   setMarketplaceTimeZone(request.timeZone);
+  setPaymentProvider(request.paymentProvider);
   const client = createQueryClient();
   const cache = client.getQueryCache();
   const fetchApi = fetchThrough(request.get);

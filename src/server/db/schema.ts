@@ -54,6 +54,16 @@ export const users = pgTable(
     licenseImageUrl: text('license_image_url'),
     trailerImageUrl: text('trailer_image_url'),
     isVerified: boolean('is_verified').notNull().default(false),
+    /**
+     * When an admin suspended the user (docs/product-rules.md, Moderation): no session, no sign-in,
+     * their listings hidden; null while they may use the marketplace.
+     */
+    suspendedAt: timestamp('suspended_at', { withTimezone: true }),
+    /** Roles an admin took away: the user cannot take them back by themself (self-service). */
+    withheldRoles: text('withheld_roles')
+      .array()
+      .notNull()
+      .default(sql`ARRAY[]::text[]`),
     /** OpenID Connect identity (issuer + subject) when the user signs in through OIDC. */
     oidcIssuer: text('oidc_issuer'),
     oidcSubject: text('oidc_subject'),
@@ -134,6 +144,18 @@ export const products = pgTable(
     category: text('category').notNull(),
     stock: integer('stock').notNull().default(0),
     available: boolean('available').notNull().default(true),
+    /** When an admin hid the product from the catalog (docs/product-rules.md, Moderation); null while shown. */
+    hiddenAt: timestamp('hidden_at', { withTimezone: true }),
+    /** The seller may not sell now: their seller role was taken away or they are suspended. */
+    sellerHidden: boolean('seller_hidden').notNull().default(false),
+    /**
+     * On sale: available (not cancelled), not hidden by an admin and its seller may sell. Every
+     * catalog list, the catalog's partial indexes and the checkout's stock read this one column
+     * (migration 0012).
+     */
+    onSale: boolean('on_sale')
+      .notNull()
+      .generatedAlwaysAs(sql`available and hidden_at is null and not seller_hidden`),
     requiresTrailer: boolean('requires_trailer').notNull().default(false),
     sellerDelivery: boolean('seller_delivery').notNull().default(false),
     sellerDeliveryFee: money('seller_delivery_fee'),
@@ -150,18 +172,18 @@ export const products = pgTable(
     // order without a sort (migration 0011; docs/decisions/0015-catalog-and-checkout-throughput.md).
     index('products_available_seller_created_idx')
       .on(t.sellerId, t.createdAt.desc().nullsFirst(), t.id)
-      .where(sql`${t.available}`),
+      .where(sql`${t.onSale}`),
     index('products_available_created_idx')
       .on(t.createdAt.desc().nullsFirst(), t.id)
-      .where(sql`${t.available}`),
+      .where(sql`${t.onSale}`),
     index('products_available_category_created_idx')
       .on(t.category, t.createdAt.desc().nullsFirst(), t.id)
-      .where(sql`${t.available}`),
+      .where(sql`${t.onSale}`),
     // Search is a substring of the name (docs/product-rules.md, Catalog and distance): trigrams
     // find a rare word without reading every row (the extension is created by the same migration).
     index('products_available_name_trgm_idx')
       .using('gin', sql`${t.name} gin_trgm_ops`)
-      .where(sql`${t.available}`),
+      .where(sql`${t.onSale}`),
     index('products_created_idx').on(t.createdAt),
     check('products_stock_check', sql`${t.stock} >= 0`),
     check('products_price_check', sql`${t.price} >= 0`),
@@ -604,7 +626,14 @@ export const availabilitySchedules = pgTable(
     isActive: boolean('is_active').notNull().default(true),
   },
   (t) => [
-    index('availability_schedules_user_idx').on(t.userId, t.dayOfWeek),
+    // Each day and time range once per user, also when two requests race (migration 0013); it also
+    // serves the lookups by user and day the former availability_schedules_user_idx did.
+    uniqueIndex('availability_schedules_user_day_times_unique').on(
+      t.userId,
+      t.dayOfWeek,
+      t.startTime,
+      t.endTime,
+    ),
     check('availability_schedules_day_check', sql`${t.dayOfWeek} between 0 and 6`),
     check('availability_schedules_start_check', sql`${t.startTime} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`),
     check('availability_schedules_end_check', sql`${t.endTime} ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`),
@@ -751,7 +780,7 @@ export const adminActions = pgTable(
     index('admin_actions_target_idx').on(t.targetType, t.targetId, t.createdAt.desc().nullsFirst()),
     check(
       'admin_actions_action_check',
-      sql`${t.action} in ('user.role_changed','driver.approved','driver.rejected','driver.revoked','category.created','category.renamed','category.deleted','commission.updated','order.cancelled','order.refunded')`,
+      sql`${t.action} in ('user.role_changed','driver.approved','driver.rejected','driver.revoked','category.created','category.renamed','category.deleted','commission.updated','order.cancelled','order.refunded','user.role_removed','user.suspended','user.restored','product.hidden','product.restored')`,
     ),
   ],
 );

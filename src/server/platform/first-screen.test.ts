@@ -3,10 +3,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { addresses } from '../db/schema';
+import { addresses, products } from '../db/schema';
 import type { FirstScreenRenderer } from './web-app';
 import { createTestApp, signedInAs, type TestApp } from '../testing/test-app';
 import { createAddress, createProduct } from '../testing/commerce';
+import { PRODUCT_PAGE_IMAGE_SIZES } from '../../domain/image-copies';
 
 /**
  * The first screen in the HTML (docs/decisions/0014-first-load.md, The first screen in the HTML):
@@ -30,12 +31,13 @@ let t: TestApp;
 let webRoot: string;
 /** The paths the renderer was asked to render, in order. */
 const rendered: string[] = [];
+/** The renderer the build makes of src/web/entry-server.tsx, here from its source. */
+let renderer: FirstScreenRenderer;
 beforeAll(async () => {
   webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'mkt-web-'));
   fs.writeFileSync(path.join(webRoot, 'index.html'), TEMPLATE);
-  // The renderer the build makes of src/web/entry-server.tsx, here from its source.
   const rendererSource = path.resolve(import.meta.dirname, '../../web/entry-server.tsx');
-  const renderer = (await import(rendererSource)) as FirstScreenRenderer;
+  renderer = (await import(rendererSource)) as FirstScreenRenderer;
   const firstScreen: FirstScreenRenderer = {
     renderFirstScreen: (request) => {
       rendered.push(request.path);
@@ -225,6 +227,62 @@ describe('the first screen in the HTML (docs/decisions/0014-first-load.md)', () 
     const after = await t.app.inject({ method: 'GET', url });
     expect(visibleText(firstScreenOf(after.body))).toContain('$45.00');
     expect(after.headers.etag).not.toBe(first.headers.etag);
+  });
+
+  it("shows the product's whole picture in a 4:3 frame, with its size and the copy it preloads", async () => {
+    const seller = await signedInAs(t, 'seller');
+    const product = await createProduct(t, seller.id, { name: 'Framed Print' });
+    const picture = '/objects/uploads/4f1c2a9e-8d1b-4c5e-9a7f-2b3c4d5e6f71';
+    await t.database.db.update(products).set({ imageUrl: picture }).where(eq(products.id, product.id));
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/products/${product.id}`,
+      headers: { cookie: seller.cookie },
+    });
+    const screen = firstScreenOf(response.body);
+    const frame = /<div class="([^"]*)" data-testid="product-main-image">(<img[^>]*>)/.exec(screen);
+    expect(frame, 'the main picture is in the first screen').not.toBeNull();
+    const [, frameClass = '', img = ''] = frame ?? [];
+    // The frame has the pictures' shape, and the picture is contained in it, never cropped.
+    expect(frameClass.split(' ')).toContain('aspect-[4/3]');
+    expect(frameClass.split(' ')).not.toContain('aspect-square');
+    expect(/\sclass="([^"]*)"/.exec(img)?.[1]?.split(' ')).toContain('object-contain');
+    expect(img).not.toContain('object-cover');
+    // Its size is reserved before the file arrives, and the preload names the copy it takes.
+    expect(img).toContain('width="400"');
+    expect(img).toContain('height="300"');
+    expect(img).toContain(`sizes="${PRODUCT_PAGE_IMAGE_SIZES}"`);
+    expect(PRODUCT_PAGE_IMAGE_SIZES).toBe('(min-width: 1024px) 592px, calc(100vw - 32px)');
+    expect(response.body).toContain(`imagesizes="${PRODUCT_PAGE_IMAGE_SIZES}"`);
+  });
+
+  it('says "Payments secured by Stripe" only with Stripe; with the test provider, that no real money is taken', async () => {
+    const landing = await t.app.inject({ method: 'GET', url: '/' });
+    expect(landing.body).toContain('<meta name="payment-provider" content="test" />');
+    const footer = visibleText(firstScreenOf(landing.body));
+    expect(footer).toContain('Test payments: no real money is taken');
+    expect(footer).not.toContain('Stripe');
+    expect(landing.body).not.toContain('href="https://stripe.com"');
+
+    const stripe = await createTestApp({
+      webRoot,
+      firstScreen: renderer,
+      env: {
+        STRIPE_SECRET_KEY: 'sk_test_abc123',
+        STRIPE_PUBLISHABLE_KEY: 'pk_test_abc123',
+        STRIPE_WEBHOOK_SECRET: 'whsec_abc123',
+      },
+    });
+    try {
+      const page = await stripe.app.inject({ method: 'GET', url: '/' });
+      expect(page.body).toContain('<meta name="payment-provider" content="stripe" />');
+      const screen = firstScreenOf(page.body);
+      expect(visibleText(screen)).toContain('Payments secured by Stripe');
+      expect(screen).toContain('href="https://stripe.com"');
+      expect(visibleText(screen)).not.toContain('Test payments');
+    } finally {
+      await stripe.close();
+    }
   });
 
   it('leaves an unknown product and every other page to the browser, without an error', async () => {

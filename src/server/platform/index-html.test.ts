@@ -50,6 +50,8 @@ describe('index.html as served (docs/product-rules.md, Routes and headers; Dates
       expect(response.statusCode, url).toBe(200);
       expect(response.headers['content-type']).toMatch(/^text\/html/);
       expect(metaContent(response.body, 'marketplace-time-zone'), url).toBe('America/Denver');
+      // The built-in test provider runs here: the footer must not claim Stripe.
+      expect(metaContent(response.body, 'payment-provider'), url).toBe('test');
       expect(response.body).not.toContain('og:title');
     }
   });
@@ -110,6 +112,20 @@ describe('renderIndexHtml', () => {
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
     const html = renderIndexHtml('<html><head><title>x</title></head></html>', { timeZone: 'Asia/Tokyo' });
     expect(html).toContain('<meta name="marketplace-time-zone" content="Asia/Tokyo" />');
+  });
+
+  it('names the payment provider once, in place of a tag the template has', () => {
+    const added = renderIndexHtml('<html><head><title>x</title></head></html>', {
+      timeZone: 'UTC',
+      paymentProvider: 'stripe',
+    });
+    expect(added).toContain('<meta name="payment-provider" content="stripe" />');
+    const replaced = renderIndexHtml(
+      '<html><head><meta name="payment-provider" content="stripe" /></head></html>',
+      { timeZone: 'UTC', paymentProvider: 'test' },
+    );
+    expect(replaced.match(/name="payment-provider"/g)).toHaveLength(1);
+    expect(replaced).toContain('<meta name="payment-provider" content="test" />');
   });
 
   it("asks for the page's largest picture from the start, escaped (docs/decisions/0014-first-load.md)", () => {

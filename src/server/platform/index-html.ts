@@ -1,6 +1,7 @@
 /**
  * The browser app's index.html as this server sends it: with the marketplace time zone the app
- * formats every date and time in (docs/product-rules.md, Dates and times), and, for a product page,
+ * formats every date and time in (docs/product-rules.md, Dates and times), the payment provider that
+ * takes the payments (the footer names Stripe only when it does), and, for a product page,
  * the product's title, description and picture, so a shared link previews as the product
  * (docs/product-rules.md, Routes and headers). Everything put in is HTML-escaped.
  */
@@ -26,6 +27,8 @@ export interface PageMeta {
 }
 
 export const TIME_ZONE_META = 'marketplace-time-zone';
+/** The active payment provider's name (`PAYMENT_PROVIDERS` of domain/checkout.ts), for the footer. */
+export const PAYMENT_PROVIDER_META = 'payment-provider';
 
 const HTML_ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -51,17 +54,34 @@ export function summarise(text: string, max = 200): string {
 const TITLE_PATTERN = /<title>[\s\S]*?<\/title>/;
 const DESCRIPTION_PATTERN = /<meta\s+name="description"\s+content="[^"]*"\s*\/?>/;
 const TIME_ZONE_PATTERN = new RegExp(`<meta\\s+name="${TIME_ZONE_META}"\\s+content="[^"]*"\\s*/?>`);
+const PAYMENT_PROVIDER_PATTERN = new RegExp(
+  `<meta\\s+name="${PAYMENT_PROVIDER_META}"\\s+content="[^"]*"\\s*/?>`,
+);
 
 function metaTag(attribute: 'name' | 'property', key: string, content: string): string {
   return `<meta ${attribute}="${key}" content="${escapeHtml(content)}" />`;
 }
 
-/** index.html with the time zone and, when given, the page's own title, description and picture. */
-export function renderIndexHtml(template: string, options: { timeZone: string; meta?: PageMeta }): string {
-  const zoneTag = metaTag('name', TIME_ZONE_META, options.timeZone);
-  let html = TIME_ZONE_PATTERN.test(template)
-    ? template.replace(TIME_ZONE_PATTERN, () => zoneTag)
-    : template.replace('</head>', () => `  ${zoneTag}\n  </head>`);
+/** The tag in place of the template's own, or added at the end of <head>. */
+function withHeadTag(html: string, pattern: RegExp, tag: string): string {
+  return pattern.test(html)
+    ? html.replace(pattern, () => tag)
+    : html.replace('</head>', () => `  ${tag}\n  </head>`);
+}
+
+/**
+ * index.html with the time zone, the payment provider when given, and, when given, the page's own
+ * title, description and picture.
+ */
+export function renderIndexHtml(
+  template: string,
+  options: { timeZone: string; paymentProvider?: string; meta?: PageMeta },
+): string {
+  let html = withHeadTag(template, TIME_ZONE_PATTERN, metaTag('name', TIME_ZONE_META, options.timeZone));
+  if (options.paymentProvider !== undefined) {
+    const providerTag = metaTag('name', PAYMENT_PROVIDER_META, options.paymentProvider);
+    html = withHeadTag(html, PAYMENT_PROVIDER_PATTERN, providerTag);
+  }
   const { meta } = options;
   if (!meta) return html;
 

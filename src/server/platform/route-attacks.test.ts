@@ -39,6 +39,8 @@ interface Scene {
   categoryId: string;
   /** The seller's simulated payout account (the test provider's onboarding and dashboard pages). */
   payoutAccountId: string;
+  /** A seller who is none of the actors: the admin's moderation calls suspend, restore and change them. */
+  bystanderId: string;
 }
 
 let t: TestApp;
@@ -95,7 +97,12 @@ const PATH_TARGETS: PathTarget[] = [
   },
   { prefix: '/api/users/:id/role', id: (x) => x.users.buyer.id, owners: ['buyer'], othersGet: 403 },
   { prefix: '/api/users/:id', id: (x) => x.users.buyer.id, owners: [] },
+  // Moderation changes a user who is none of the actors, so the matrix's own sessions stay open.
+  { prefix: '/api/admin/users/:id/suspend', id: (x) => x.bystanderId, owners: [] },
+  { prefix: '/api/admin/users/:id/restore', id: (x) => x.bystanderId, owners: [] },
+  { prefix: '/api/admin/users/:id/roles', id: (x) => x.bystanderId, owners: [] },
   { prefix: '/api/admin/users/:id', id: (x) => x.users.buyer.id, owners: [] },
+  { prefix: '/api/admin/products/:id', id: (x) => x.productId, owners: [] },
   { prefix: '/api/admin/drivers/:id', id: (x) => x.users.driver.id, owners: [] },
   // An admin's refund of a finished order; the scene's order is pending, so the admin gets a 409 and nothing moves.
   { prefix: '/api/admin/orders/:id', id: (x) => x.orderId, owners: [] },
@@ -153,6 +160,8 @@ const SAMPLE_BODIES: Record<string, (x: Scene) => unknown> = {
   'POST /api/auth/user/roles': () => ({ role: 'driver' }),
   'PATCH /api/users/:id/role': () => ({ role: 'buyer' }),
   'PATCH /api/admin/users/:id/role': () => ({ role: 'buyer' }),
+  // Shown (not hidden): the scene's product stays on sale for the routes after it.
+  'PATCH /api/admin/products/:id/visibility': () => ({ hidden: false }),
   'POST /api/contact': () => ({
     name: 'Ada Lovelace',
     email: 'ada@example.com',
@@ -244,7 +253,7 @@ const ENDS_SESSION = new Set(['GET /api/logout', 'POST /api/logout']);
 const keyOf = (route: RouteEntry) => `${route.method} ${route.url}`;
 
 /** Values of the path parameters after the object's id (a picture's copy: docs/decisions/0014-first-load.md). */
-const LATER_PATH_VALUES: Record<string, string> = { copy: 'w320' };
+const LATER_PATH_VALUES: Record<string, string> = { copy: 'w320', role: 'seller' };
 
 function concretePath(route: RouteEntry): string {
   const target = targetOf(route.url, route.method);
@@ -347,6 +356,7 @@ beforeAll(async () => {
   if (!order || !schedule || !blackout || !category) throw new Error('scene incomplete');
   s = {
     users: { buyer, otherBuyer, seller, otherSeller, driver, admin },
+    bystanderId: (await createUser(t, { roles: ['buyer', 'seller'], role: 'seller' })).id,
     buyerAddressId: address.id,
     productId: product.id,
     orderId: order.id,

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { builtOnce } from '../db/built-once';
 import type { Db } from '../db/client';
 import { sessions, users } from '../db/schema';
@@ -96,7 +96,14 @@ const findActor = builtOnce((db) =>
     .select({ user: users, expire: sessions.expire })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.sid, sql.placeholder('sid')), gt(sessions.expire, sql.placeholder('now'))))
+    .where(
+      and(
+        eq(sessions.sid, sql.placeholder('sid')),
+        gt(sessions.expire, sql.placeholder('now')),
+        // A suspended user's sessions are ended; one that a race left behind opens nothing.
+        isNull(users.suspendedAt),
+      ),
+    )
     .limit(1)
     .prepare(''),
 );
@@ -134,6 +141,14 @@ export async function startSession(
     .values({ sid, sess: { userId, createdAt: new Date().toISOString() }, userId: userId, expire });
   request.sessionId = sid;
   void reply.setCookie(SESSION_COOKIE, sid, { ...app.sessionCookieOptions, expires: expire });
+}
+
+/**
+ * Ends every session of a user at once, inside the caller's transaction: an admin suspended them
+ * (docs/product-rules.md, Moderation). Their next request is a visitor's, 401 where sign-in is needed.
+ */
+export async function endSessionsOf(tx: Db, userId: string): Promise<void> {
+  await tx.delete(sessions).where(eq(sessions.userId, userId));
 }
 
 export async function endSession(

@@ -24,6 +24,8 @@ export interface FirstScreenRenderer {
     path: string;
     search: string;
     timeZone: string;
+    /** The active payment provider's name, which the browser reads from index.html. */
+    paymentProvider: string;
     get: (url: string) => Promise<{ status: number; headers: Record<string, string>; body: string }>;
   }): Promise<FirstScreenMarkup>;
 }
@@ -63,24 +65,27 @@ async function productPageMeta(
 
 /**
  * Serves the built browser app; any unknown non-API GET gets index.html (the client routes it),
- * with the marketplace time zone, and a product's own title, description and picture on its page.
+ * with the marketplace time zone, the payment provider, and a product's own title, description and
+ * picture on its page.
  */
 export async function serveWebApp(
   app: App,
   webRoot: string,
-  ctx: Pick<AppContext, 'db' | 'config' | 'catalogCache'>,
+  ctx: Pick<AppContext, 'db' | 'config' | 'catalogCache' | 'payments'>,
   firstScreen?: FirstScreenRenderer,
 ): Promise<void> {
   const indexPath = path.join(webRoot, 'index.html');
   if (!fs.existsSync(indexPath))
     throw new Error(`The browser app is not built: ${indexPath} is missing (run npm run build)`);
   const template = fs.readFileSync(indexPath, 'utf8');
-  const plainIndex = renderIndexHtml(template, { timeZone: ctx.config.marketplaceTz });
+  // The footer names Stripe only when Stripe takes the payments (docs/product-rules.md, Routes and headers).
+  const served = { timeZone: ctx.config.marketplaceTz, paymentProvider: ctx.payments.name };
+  const plainIndex = renderIndexHtml(template, served);
   const renderer = firstScreen ?? (await loadBuiltRenderer(webRoot));
   /** index.html filled in for this address: a product's page has its own title and preview. */
   const indexFor = async (request: FastifyRequest, urlPath: string) => {
     const meta = await productPageMeta(request, urlPath, ctx);
-    return meta ? renderIndexHtml(template, { timeZone: ctx.config.marketplaceTz, meta }) : plainIndex;
+    return meta ? renderIndexHtml(template, { ...served, meta }) : plainIndex;
   };
   /** The page with its first screen; keepable when any visitor would be sent the same bytes. */
   const renderPage = async (request: FastifyRequest, urlPath: string, rendering: FirstScreenRenderer) => {
@@ -189,7 +194,7 @@ async function renderFirstScreenOf(
   renderer: FirstScreenRenderer,
   request: FastifyRequest,
   urlPath: string,
-  { config }: Pick<AppContext, 'config'>,
+  { config, payments }: Pick<AppContext, 'config' | 'payments'>,
 ): Promise<{ markup: FirstScreenMarkup; sameForEveryVisitor: boolean } | undefined> {
   const headers: Record<string, string> = {};
   for (const name of FORWARDED_HEADERS) {
@@ -205,6 +210,7 @@ async function renderFirstScreenOf(
       path: urlPath,
       search: query === -1 ? '' : request.url.slice(query + 1),
       timeZone: config.marketplaceTz,
+      paymentProvider: payments.name,
       get: async (url) => {
         const answer = await app.inject({
           method: 'GET',

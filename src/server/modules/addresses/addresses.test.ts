@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { as, createTestApp, signedInAs, type TestApp, type TestUser } from '../../testing/test-app';
 import { addresses } from '../../db/schema';
 import { MAX_ADDRESSES_PER_USER } from '../../../domain/addresses';
+import { DIRECTION_CONTROL_MESSAGE } from '../../../domain/visible-text';
 import type { Geocoder } from '../../adapters/geocoding/geocoder';
 import { ZipCentroidGeocoder } from '../../adapters/geocoding/zip-centroid-geocoder';
 
@@ -210,6 +211,27 @@ describe('POST /api/addresses', () => {
       country: 'Only US addresses are supported',
     });
     expect(await listAddresses(buyer)).toEqual([]);
+  });
+
+  it('removes invisible characters and refuses direction-changing ones (docs/product-rules.md, Bad input and failure)', async () => {
+    const buyer = await signedInAs(t, 'buyer');
+    const bad = await as(t, buyer, {
+      method: 'POST',
+      url: '/api/addresses',
+      payload: { ...springfield, addressLine1: '\u200B\u00AD', city: 'Spring\u202Efield' },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().fields).toEqual({
+      addressLine1: 'Address line 1 is required',
+      city: DIRECTION_CONTROL_MESSAGE,
+    });
+    expect(await listAddresses(buyer)).toEqual([]);
+    const saved = await createAddress(buyer, {
+      ...springfield,
+      city: 'Spring\u200Bfield',
+      addressLine2: '\uFEFF',
+    });
+    expect(saved).toMatchObject({ city: 'Springfield', addressLine2: null });
   });
 
   it('refuses id, userId, coordinates, isVerified and isPrimary (mass assignment)', async () => {

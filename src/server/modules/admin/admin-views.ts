@@ -1,7 +1,16 @@
 import { formatCents, parseCents } from '../../../domain/money';
 import { orderStatusSchema } from '../../../domain/order-status';
 import { ROLES, displayName, sortRoles, type Role } from '../../../domain/roles';
-import type { AdminDriver, AdminOrder, AdminProduct, AdminUser, DriverDecision } from '../../../domain/admin';
+import {
+  orderFlagOf,
+  type AdminDriver,
+  type AdminOrder,
+  type AdminProduct,
+  type AdminUser,
+  type AdminUserDetail,
+  type DriverDecision,
+} from '../../../domain/admin';
+import { payoutAccountStatusSchema } from '../../../domain/payout-accounts';
 import type { users } from '../../db/schema';
 
 type UserRow = typeof users.$inferSelect;
@@ -10,7 +19,7 @@ const money = (value: string) => formatCents(parseCents(value));
 const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
 
 /** "first last", else the capitalised role word (docs/product-rules.md, Client behaviour). */
-function nameOf(firstName: string | null, lastName: string | null, role: Role): string {
+export function nameOf(firstName: string | null, lastName: string | null, role: Role): string {
   return displayName({ firstName, lastName, role });
 }
 
@@ -28,6 +37,14 @@ export function toAdminUser(row: UserRow): AdminUser {
   };
 }
 
+/** A party of an order as the admin rows read it. */
+interface PartyRow {
+  firstName: string | null;
+  lastName: string | null;
+  email: string;
+  suspendedAt: Date | null;
+}
+
 export interface OrderListRow {
   order: {
     id: string;
@@ -39,23 +56,30 @@ export interface OrderListRow {
     platformFee: string;
     createdAt: Date;
   };
-  buyerFirstName: string | null;
-  buyerLastName: string | null;
-  sellerFirstName: string | null;
-  sellerLastName: string | null;
+  buyer: PartyRow;
+  seller: PartyRow;
+  /** null while no driver holds the order. */
+  driver: PartyRow | null;
 }
 
 export function toAdminOrder(row: OrderListRow): AdminOrder {
+  const status = orderStatusSchema.parse(row.order.status);
   return {
     id: row.order.id,
     orderNumber: row.order.orderNumber,
-    status: orderStatusSchema.parse(row.order.status),
+    status,
     isPickup: row.order.isPickup,
     sellerDelivery: row.order.sellerDelivery,
     total: money(row.order.total),
     platformFee: money(row.order.platformFee),
-    buyerName: nameOf(row.buyerFirstName, row.buyerLastName, 'buyer'),
-    sellerName: nameOf(row.sellerFirstName, row.sellerLastName, 'seller'),
+    buyerName: nameOf(row.buyer.firstName, row.buyer.lastName, 'buyer'),
+    sellerName: nameOf(row.seller.firstName, row.seller.lastName, 'seller'),
+    flag: orderFlagOf({
+      status,
+      buyerSuspended: row.buyer.suspendedAt !== null,
+      sellerSuspended: row.seller.suspendedAt !== null,
+      driverSuspended: (row.driver?.suspendedAt ?? null) !== null,
+    }),
     createdAt: row.order.createdAt.toISOString(),
   };
 }
@@ -123,3 +147,34 @@ export function toAdminDriver(row: UserRow, decision: DecisionRow | undefined): 
 }
 
 export const DRIVER_DECISION_ACTIONS = Object.keys(DECISION_OF_ACTION);
+
+/** The parts of a user's details that are not on their row (admin.service.ts gathers them). */
+interface UserDetailParts {
+  addressCount: number;
+  orders: AdminUserDetail['orders'];
+}
+
+/**
+ * A user's details (docs/product-rules.md, Admin): which driver documents are on file, not where
+ * they are; the payout account as last stored.
+ */
+export function toAdminUserDetail(row: UserRow, parts: UserDetailParts): AdminUserDetail {
+  const status = payoutAccountStatusSchema.safeParse(row.stripeAccountStatus);
+  return {
+    ...toAdminUser(row),
+    suspendedAt: row.suspendedAt?.toISOString() ?? null,
+    driver: {
+      isVerified: row.isVerified,
+      hasVehicleImage: row.vehicleImageUrl !== null,
+      hasLicenseImage: row.licenseImageUrl !== null,
+      hasTrailerImage: row.trailerImageUrl !== null,
+    },
+    payouts: {
+      stripeAccountStatus: status.success ? status.data : null,
+      onboardingComplete: row.stripeOnboardingComplete,
+      payoutsEnabled: row.payoutsEnabled,
+    },
+    addressCount: parts.addressCount,
+    orders: parts.orders,
+  };
+}

@@ -1,7 +1,7 @@
-import { and, asc, count, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { and, asc, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
+import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
-import { categories, orders, products, users } from '../../db/schema';
+import { addresses, categories, orders, products, users } from '../../db/schema';
 import type { Role } from '../../../domain/roles';
 import type { OrderStatus } from '../../../domain/order-status';
 import type { ProductStatusFilter } from '../../../domain/admin';
@@ -33,11 +33,18 @@ function userSearch(table: typeof users, search: string | undefined): SQL | unde
 
 const hasGrantedRole = (role: Role) => sql`${role} = any(${users.roles})`;
 
-export async function listUsersPage(
-  db: Db,
-  filter: { search: string | undefined; role: Role | undefined } & PageWindow,
-) {
-  const where = and(userSearch(users, filter.search), filter.role ? hasGrantedRole(filter.role) : undefined);
+export interface UserFilter {
+  search: string | undefined;
+  role: Role | undefined;
+}
+
+/** The users list's filters, shared by its pages and its export. */
+export function userListWhere(filter: UserFilter): SQL | undefined {
+  return and(userSearch(users, filter.search), filter.role ? hasGrantedRole(filter.role) : undefined);
+}
+
+export async function listUsersPage(db: Db, filter: UserFilter & PageWindow) {
+  const where = userListWhere(filter);
   const rows = await db
     .select()
     .from(users)
@@ -51,16 +58,51 @@ export async function listUsersPage(
 
 const buyers = alias(users, 'buyer');
 const sellers = alias(users, 'seller');
+const drivers = alias(users, 'driver');
 
-export async function listOrdersPage(
-  db: Db,
-  filter: { search: string | undefined; status: OrderStatus | undefined } & PageWindow,
-) {
-  const where = and(
+/** Which orders an admin asks for (docs/product-rules.md, Admin); every part optional. */
+export interface OrderFilter {
+  /** The order number, a substring. */
+  search?: string | undefined;
+  status?: OrderStatus | undefined;
+  /** A party's name ("first last") or email, a substring. */
+  buyer?: string | undefined;
+  seller?: string | undefined;
+  driver?: string | undefined;
+  /** Placed at or after this instant, and before that one. */
+  from?: Date | undefined;
+  before?: Date | undefined;
+  /** One user's orders in one part (a user's details). */
+  buyerId?: string | undefined;
+  sellerId?: string | undefined;
+  driverId?: string | undefined;
+}
+
+/** The order's party is a user whose name or email matches: a subquery, so counting needs no join. */
+function partyMatches(column: AnyPgColumn, search: string | undefined): SQL | undefined {
+  if (!search) return undefined;
+  return sql`${column} in (select ${users.id} from ${users} where ${userSearch(users, search)})`;
+}
+
+/** The orders list's filters, on the orders table alone (its pages, its count and its export). */
+export function orderListWhere(filter: OrderFilter): SQL | undefined {
+  return and(
     filter.search ? ilike(orders.orderNumber, containing(filter.search)) : undefined,
     filter.status ? eq(orders.status, filter.status) : undefined,
+    partyMatches(orders.buyerId, filter.buyer),
+    partyMatches(orders.sellerId, filter.seller),
+    partyMatches(orders.driverId, filter.driver),
+    filter.from ? gte(orders.createdAt, filter.from) : undefined,
+    filter.before ? lt(orders.createdAt, filter.before) : undefined,
+    filter.buyerId ? eq(orders.buyerId, filter.buyerId) : undefined,
+    filter.sellerId ? eq(orders.sellerId, filter.sellerId) : undefined,
+    filter.driverId ? eq(orders.driverId, filter.driverId) : undefined,
   );
-  const rows = await db
+}
+
+/** An admin order row with its parties, for the list, a user's details and the export. */
+export function selectOrderRows(db: Db) {
+  return db
     .select({
       order: {
         id: orders.id,
@@ -68,18 +110,45 @@ export async function listOrdersPage(
         status: orders.status,
         isPickup: orders.isPickup,
         sellerDelivery: orders.sellerDelivery,
+        requiresTrailer: orders.requiresTrailer,
+        productSubtotal: orders.productSubtotal,
+        deliveryFee: orders.deliveryFee,
         total: orders.total,
         platformFee: orders.platformFee,
         createdAt: orders.createdAt,
       },
-      buyerFirstName: buyers.firstName,
-      buyerLastName: buyers.lastName,
-      sellerFirstName: sellers.firstName,
-      sellerLastName: sellers.lastName,
+      cursor: { createdAt: sql<string>`${orders.createdAt}::text`, id: orders.id },
+      buyer: {
+        id: buyers.id,
+        firstName: buyers.firstName,
+        lastName: buyers.lastName,
+        email: buyers.email,
+        suspendedAt: buyers.suspendedAt,
+      },
+      seller: {
+        id: sellers.id,
+        firstName: sellers.firstName,
+        lastName: sellers.lastName,
+        email: sellers.email,
+        suspendedAt: sellers.suspendedAt,
+      },
+      driver: {
+        id: drivers.id,
+        firstName: drivers.firstName,
+        lastName: drivers.lastName,
+        email: drivers.email,
+        suspendedAt: drivers.suspendedAt,
+      },
     })
     .from(orders)
     .innerJoin(buyers, eq(buyers.id, orders.buyerId))
     .innerJoin(sellers, eq(sellers.id, orders.sellerId))
+    .leftJoin(drivers, eq(drivers.id, orders.driverId));
+}
+
+export async function listOrdersPage(db: Db, filter: OrderFilter & PageWindow) {
+  const where = orderListWhere(filter);
+  const rows = await selectOrderRows(db)
     .where(where)
     .orderBy(desc(orders.createdAt), asc(orders.id))
     .limit(filter.limit)
@@ -88,19 +157,23 @@ export async function listOrdersPage(
   return { rows, total: total?.n ?? 0 };
 }
 
-export async function listProductsPage(
-  db: Db,
-  filter: {
-    search: string | undefined;
-    category: string | undefined;
-    status: ProductStatusFilter;
-  } & PageWindow,
-) {
-  const where = and(
+export interface ProductFilter {
+  search: string | undefined;
+  category: string | undefined;
+  status: ProductStatusFilter;
+}
+
+/** The products list's filters, shared by its pages and its export. */
+export function productListWhere(filter: ProductFilter): SQL | undefined {
+  return and(
     filter.search ? ilike(products.name, containing(filter.search)) : undefined,
     filter.category ? eq(products.category, filter.category) : undefined,
     filter.status === 'all' ? undefined : eq(products.available, filter.status === 'active'),
   );
+}
+
+export async function listProductsPage(db: Db, filter: ProductFilter & PageWindow) {
+  const where = productListWhere(filter);
   const rows = await db
     .select({
       product: {
@@ -190,4 +263,14 @@ export async function countSummary(db: Db) {
     revenue: orderFigures?.revenue ?? '0',
     gross: orderFigures?.gross ?? '0',
   };
+}
+
+/** One user's row for their details; undefined when there is none. */
+export async function findUser(db: Db, id: string) {
+  const [row] = await db.select().from(users).where(eq(users.id, id));
+  return row;
+}
+
+export async function countAddresses(db: Db, userId: string): Promise<number> {
+  return db.$count(addresses, eq(addresses.userId, userId));
 }

@@ -1,3 +1,6 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
 import {
   adminActivityPageSchema,
   adminActivityQuerySchema,
@@ -7,11 +10,15 @@ import {
   adminDriverSchema,
   adminDriversQuerySchema,
   adminOrderPageSchema,
+  adminOrdersCsvQuerySchema,
   adminOrdersQuerySchema,
   adminProductPageSchema,
+  adminProductsCsvQuerySchema,
   adminProductsQuerySchema,
   adminSummarySchema,
+  adminUserDetailSchema,
   adminUserPageSchema,
+  adminUsersCsvQuerySchema,
   adminUsersQuerySchema,
   verifyDriverBodySchema,
 } from '../../../domain/admin';
@@ -20,8 +27,10 @@ import { idParamsSchema } from '../../../domain/users';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
 import { listAdminActivity } from '../audit/audit.service';
+import { ordersCsvLines, productsCsvLines, usersCsvLines } from './admin-exports';
 import {
   getSummary,
+  getUserDetail,
   listCategories,
   listDrivers,
   listOrders,
@@ -34,6 +43,21 @@ import { verifyDriver } from './verify-driver';
 const ADMIN_ONLY = { roles: ['admin'], forbiddenMessage: 'You must be an admin to do this' } as const;
 
 const listErrors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
+
+/** A CSV answer, as the OpenAPI document shows it (the ledger export's way). */
+const csvAnswer = z.string().describe('text/csv');
+
+/** Streams an export as it is read, as an attachment named after the list and the day. */
+function sendCsv(reply: FastifyReply, list: string, now: Date, lines: AsyncGenerator<string>) {
+  const day = now.toISOString().slice(0, 10);
+  return (
+    reply
+      .type('text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${list}-${day}.csv"`)
+      // The typed reply knows only the schema's string, which a stream is sent as.
+      .send(Readable.from(lines) as unknown as string)
+  );
+}
 
 /** The admin dashboard's calls (docs/product-rules.md, Admin); every list 10 rows a page. */
 export function registerAdminRoutes(app: App, ctx: AppContext): void {
@@ -67,17 +91,62 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
   );
 
   app.get(
+    '/api/admin/users/:id',
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        tags: ['admin'],
+        summary:
+          "Admin: a user's details: roles, suspension, driver documents on file, payout account, addresses, and their orders as buyer, seller and driver",
+        params: idParamsSchema,
+        response: { 200: adminUserDetailSchema, ...listErrors, 404: errorBodySchema },
+      },
+    },
+    async (request) => getUserDetail(db, request.params.id),
+  );
+
+  app.get(
+    '/api/admin/users.csv',
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        tags: ['admin'],
+        summary: "Admin: every user the users list's filters match, newest first, as CSV",
+        querystring: adminUsersCsvQuerySchema,
+        response: { 200: csvAnswer, ...listErrors },
+      },
+    },
+    async (request, reply) => sendCsv(reply, 'users', ctx.now(), usersCsvLines(db, request.query)),
+  );
+
+  app.get(
     '/api/admin/orders',
     {
       config: ADMIN_ONLY,
       schema: {
         tags: ['admin'],
-        summary: 'Admin: orders newest first, 10 a page; search by order number, filter by status',
+        summary:
+          'Admin: orders newest first, 10 a page; search by order number, filter by status, buyer, seller, driver (name or email) and the days placed on',
         querystring: adminOrdersQuerySchema,
         response: { 200: adminOrderPageSchema, ...listErrors },
       },
     },
-    async (request) => listOrders(db, request.query),
+    async (request) => listOrders(db, request.query, ctx.config.marketplaceTz),
+  );
+
+  app.get(
+    '/api/admin/orders.csv',
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        tags: ['admin'],
+        summary: "Admin: every order the orders list's filters match, newest first, as CSV",
+        querystring: adminOrdersCsvQuerySchema,
+        response: { 200: csvAnswer, ...listErrors },
+      },
+    },
+    async (request, reply) =>
+      sendCsv(reply, 'orders', ctx.now(), ordersCsvLines(db, request.query, ctx.config.marketplaceTz)),
   );
 
   app.get(
@@ -92,6 +161,20 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => listProducts(db, request.query),
+  );
+
+  app.get(
+    '/api/admin/products.csv',
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        tags: ['admin'],
+        summary: "Admin: every product the products list's filters match, newest first, as CSV",
+        querystring: adminProductsCsvQuerySchema,
+        response: { 200: csvAnswer, ...listErrors },
+      },
+    },
+    async (request, reply) => sendCsv(reply, 'products', ctx.now(), productsCsvLines(db, request.query)),
   );
 
   app.get(

@@ -2,7 +2,13 @@ import type { Db } from '../../db/client';
 import {
   ADMIN_PAGE_SIZE,
   offsetOf,
+  orderDateRangeOf,
   pageCountOf,
+  USER_DETAIL_ORDER_COUNT,
+  type AdminOrdersCsvQuery,
+  type AdminProductsCsvQuery,
+  type AdminUserDetail,
+  type AdminUsersCsvQuery,
   type AdminCategoriesQuery,
   type AdminCategory,
   type AdminDriver,
@@ -17,6 +23,7 @@ import {
   type Page,
 } from '../../../domain/admin';
 import { formatCents, parseCents } from '../../../domain/money';
+import { AppError } from '../../platform/errors';
 import { listLatestAdminActions } from '../audit/audit.service';
 import {
   DRIVER_DECISION_ACTIONS,
@@ -24,14 +31,20 @@ import {
   toAdminOrder,
   toAdminProduct,
   toAdminUser,
+  toAdminUserDetail,
 } from './admin-views';
 import {
+  countAddresses,
   countSummary,
+  findUser,
   listCategoriesPage,
   listDriversPage,
   listOrdersPage,
   listProductsPage,
   listUsersPage,
+  type OrderFilter,
+  type ProductFilter,
+  type UserFilter,
 } from './admin.queries';
 
 /**
@@ -45,35 +58,87 @@ function pageFrom<T>(items: T[], total: number, page: number): Page<T> {
 
 const window = (page: number) => ({ limit: ADMIN_PAGE_SIZE, offset: offsetOf(page) });
 
+/** The users list's filters as the database reads them (the list and its export). */
+export function userFilterOf(query: AdminUsersCsvQuery): UserFilter {
+  return { search: query.search, role: query.role === 'all' ? undefined : query.role };
+}
+
 /** GET /api/admin/users: newest first; search by name or email, filter by a granted role. */
 export async function listUsers(db: Db, query: AdminUsersQuery): Promise<Page<AdminUser>> {
-  const { rows, total } = await listUsersPage(db, {
-    search: query.search,
-    role: query.role === 'all' ? undefined : query.role,
-    ...window(query.page),
-  });
+  const { rows, total } = await listUsersPage(db, { ...userFilterOf(query), ...window(query.page) });
   return pageFrom(rows.map(toAdminUser), total, query.page);
 }
 
-/** GET /api/admin/orders: newest first; search by order number, filter by status. */
-export async function listOrders(db: Db, query: AdminOrdersQuery): Promise<Page<AdminOrder>> {
-  const { rows, total } = await listOrdersPage(db, {
+/**
+ * The orders list's filters as the database reads them (the list and its export): the days are
+ * days of the marketplace time zone, both ends included (docs/product-rules.md, Admin).
+ */
+export function orderFilterOf(query: AdminOrdersCsvQuery, timeZone: string): OrderFilter {
+  const range = orderDateRangeOf(query, timeZone);
+  return {
     search: query.search,
     status: query.status === 'all' ? undefined : query.status,
+    buyer: query.buyer,
+    seller: query.seller,
+    driver: query.driver,
+    from: range.from,
+    before: range.before,
+  };
+}
+
+/**
+ * GET /api/admin/orders: newest first; the order number, the status, each party by name or email,
+ * and the days placed on.
+ */
+export async function listOrders(
+  db: Db,
+  query: AdminOrdersQuery,
+  timeZone: string,
+): Promise<Page<AdminOrder>> {
+  const { rows, total } = await listOrdersPage(db, {
+    ...orderFilterOf(query, timeZone),
     ...window(query.page),
   });
   return pageFrom(rows.map(toAdminOrder), total, query.page);
 }
 
-/** GET /api/admin/products: every product, newest first; search, category, Active/Inactive. */
-export async function listProducts(db: Db, query: AdminProductsQuery): Promise<Page<AdminProduct>> {
-  const { rows, total } = await listProductsPage(db, {
+/** The products list's filters as the database reads them (the list and its export). */
+export function productFilterOf(query: AdminProductsCsvQuery): ProductFilter {
+  return {
     search: query.search,
     category: query.category && query.category !== 'All' ? query.category : undefined,
     status: query.status,
-    ...window(query.page),
-  });
+  };
+}
+
+/** GET /api/admin/products: every product, newest first; search, category, Active/Inactive. */
+export async function listProducts(db: Db, query: AdminProductsQuery): Promise<Page<AdminProduct>> {
+  const { rows, total } = await listProductsPage(db, { ...productFilterOf(query), ...window(query.page) });
   return pageFrom(rows.map(toAdminProduct), total, query.page);
+}
+
+/**
+ * GET /api/admin/users/{id}: the user's details with their orders as buyer, seller and driver,
+ * each counted, the newest 10 of each shown (docs/product-rules.md, Admin).
+ */
+export async function getUserDetail(db: Db, id: string): Promise<AdminUserDetail> {
+  const row = await findUser(db, id);
+  if (!row) throw new AppError('not_found', 'User not found');
+  const ordersAs = async (filter: OrderFilter) => {
+    const { rows, total } = await listOrdersPage(db, {
+      ...filter,
+      limit: USER_DETAIL_ORDER_COUNT,
+      offset: 0,
+    });
+    return { count: total, latest: rows.map(toAdminOrder) };
+  };
+  const [addressCount, asBuyer, asSeller, asDriver] = await Promise.all([
+    countAddresses(db, id),
+    ordersAs({ buyerId: id }),
+    ordersAs({ sellerId: id }),
+    ordersAs({ driverId: id }),
+  ]);
+  return toAdminUserDetail(row, { addressCount, orders: { asBuyer, asSeller, asDriver } });
 }
 
 /** GET /api/admin/drivers: users holding the driver role, with their images and last decision. */

@@ -493,6 +493,43 @@ describe('categories', () => {
     });
   });
 
+  it('refuses a look-alike of another name as a duplicate (docs/product-rules.md, Bad input and failure)', async () => {
+    // "Books" is one of the marketplace's first categories.
+    const lookAlikes = [
+      'Books\u200B',
+      'Bo\u200Boks',
+      'B\u043Eoks',
+      'B\u043E\u043Eks',
+      '\uFF22\uFF4F\uFF4F\uFF4B\uFF53',
+      'b\u200Dooks',
+    ];
+    for (const name of lookAlikes) {
+      const refused = await create(name);
+      expect(refused.statusCode, JSON.stringify(name)).toBe(409);
+      expect(refused.json().message).toBe('A category named "Books" already exists');
+    }
+    const invisible = await create('\u200B\u200B');
+    expect(invisible.statusCode).toBe(400);
+    expect(invisible.json().fields).toEqual({ name: 'Name is required' });
+    const overridden = await create('Books\u202E');
+    expect(overridden.statusCode).toBe(400);
+    expect(overridden.json().fields).toEqual({
+      name: 'Must not contain invisible direction-changing characters',
+    });
+    const names = (await publicList()).map((category) => category.name);
+    expect(names.filter((name) => name.normalize('NFKC').toLowerCase().includes('ks'))).toEqual(['Books']);
+
+    // Renaming onto a look-alike of another category is refused too; of its own name, allowed.
+    const unique = crypto.randomBytes(3).toString('hex');
+    const created = (await create(`Kettles ${unique}`)).json<{ id: string; name: string }>();
+    const clash = await rename(created.id, 'B\u043Eoks');
+    expect(clash.statusCode).toBe(409);
+    expect(clash.json().message).toBe('A category named "Books" already exists');
+    const ownLookAlike = await rename(created.id, `KETTLES ${unique}\u200B`);
+    expect(ownLookAlike.statusCode).toBe(200);
+    expect(ownLookAlike.json()).toEqual({ id: created.id, name: `KETTLES ${unique}` });
+  });
+
   it('refuses to delete a category that products use, saying how many', async () => {
     const created = (await create(`Used ${crypto.randomBytes(3).toString('hex')}`)).json<{
       id: string;

@@ -22,7 +22,11 @@ import {
 
 export interface AdminActionRecord {
   action: AdminActionKind;
-  target: { type: 'user' | 'category' | 'commission_settings' | 'order'; id: string | null; label: string };
+  target: {
+    type: 'user' | 'category' | 'commission_settings' | 'order' | 'product';
+    id: string | null;
+    label: string;
+  };
   before: AuditState | null;
   after: AuditState | null;
   now?: Date;

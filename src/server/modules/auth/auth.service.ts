@@ -1,10 +1,11 @@
 import type { Db } from '../../db/client';
 import { passwordCredentials } from '../../db/schema';
-import { AppError, conflict } from '../../platform/errors';
+import { AppError, conflict, forbidden } from '../../platform/errors';
 import { isAdmin } from '../../platform/policy';
 import { tooManyRequests, waitText, type RateLimits } from '../../platform/rate-limit';
 import type { SignInBody, SignUpBody } from '../../../domain/auth';
 import type { SelfServiceRole } from '../../../domain/roles';
+import { ACCOUNT_SUSPENDED_MESSAGE } from '../../../domain/users';
 import type { IdentityClaims } from '../../adapters/identity/identity-provider';
 import { eq } from 'drizzle-orm';
 import { decoyHash, hashPassword, verifyPassword } from './passwords';
@@ -42,7 +43,8 @@ async function applyAdminBootstrap(db: Db, user: UserRow, adminEmails: readonly 
 
 /** "Become a Driver" from the landing page, or any self-service role asked for at sign-in. */
 async function applyIntent(db: Db, user: UserRow, intent: SelfServiceRole | undefined): Promise<UserRow> {
-  if (!intent) return user;
+  // A role an admin took away is not taken back by signing in with it (docs/product-rules.md, Moderation).
+  if (!intent || user.withheldRoles.includes(intent)) return user;
   return (await grantRole(db, user.id, intent, true)) ?? user;
 }
 
@@ -109,6 +111,8 @@ export async function signInWithPassword(
     throw new AppError('unauthorized', INVALID_CREDENTIALS);
   }
   limits.signInFailuresPerAccountAndAddress.reset(fromHere);
+  // Only once the password is right: a suspended account is no secret to its owner.
+  if (user.suspendedAt) throw forbidden(ACCOUNT_SUSPENDED_MESSAGE);
   const bootstrapped = await applyAdminBootstrap(db, user, adminEmails);
   return applyIntent(db, bootstrapped, body.intent);
 }
@@ -145,6 +149,7 @@ export async function signInWithIdentity(
         });
     if (!user) throw new Error('user vanished during sign-in');
   }
+  if (user.suspendedAt) throw forbidden(ACCOUNT_SUSPENDED_MESSAGE);
   user = await applyAdminBootstrap(db, user, adminEmails);
   return applyIntent(db, user, intent);
 }

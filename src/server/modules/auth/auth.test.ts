@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { as, cookieFrom, createTestApp, createUser, type TestApp } from '../../testing/test-app';
 import { sessions } from '../../db/schema';
+import { DIRECTION_CONTROL_MESSAGE } from '../../../domain/visible-text';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -93,6 +94,27 @@ describe('sign-up', () => {
       password: 'Password must be at least 8 characters',
       firstName: 'First name is required',
     });
+  });
+
+  it('refuses a name of invisible characters as missing and a right-to-left override in a name (docs/product-rules.md, Bad input and failure)', async () => {
+    const email = 'invisible.names@example.com';
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/signup',
+      payload: { email, password: 'long enough', firstName: '\u200B\u200B', lastName: 'Smith\u202Edcba' },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fields).toEqual({
+      firstName: 'First name is required',
+      lastName: DIRECTION_CONTROL_MESSAGE,
+    });
+    const retried = await t.app.inject({
+      method: 'POST',
+      url: '/api/signup',
+      payload: { email, password: 'long enough', firstName: 'Zo\u200Be', lastName: 'Smith' },
+    });
+    expect(retried.statusCode).toBe(201);
+    expect(retried.json()).toMatchObject({ firstName: 'Zoe', lastName: 'Smith' });
   });
 
   it('re-renders the form with the problems for a browser form post', async () => {

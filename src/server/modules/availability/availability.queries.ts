@@ -30,14 +30,27 @@ export async function findScheduleById(db: Db, id: string): Promise<ScheduleRow 
   return rows[0];
 }
 
-export async function insertSchedule(
+/**
+ * Inserts the entry unless the user has the same day and times already (the unique index decides,
+ * so two requests at once store one): undefined then.
+ */
+export async function insertScheduleUnlessPresent(
   db: Db,
   values: Pick<typeof availabilitySchedules.$inferInsert, 'userId' | 'dayOfWeek' | 'startTime' | 'endTime'>,
-): Promise<ScheduleRow> {
-  const rows = await db.insert(availabilitySchedules).values(values).returning();
-  const row = rows[0];
-  if (!row) throw new Error('insert returned no row');
-  return row;
+): Promise<ScheduleRow | undefined> {
+  const rows = await db
+    .insert(availabilitySchedules)
+    .values(values)
+    .onConflictDoNothing({
+      target: [
+        availabilitySchedules.userId,
+        availabilitySchedules.dayOfWeek,
+        availabilitySchedules.startTime,
+        availabilitySchedules.endTime,
+      ],
+    })
+    .returning();
+  return rows[0];
 }
 
 /** Deletes only when the row is still the user's; false when nothing was deleted. */

@@ -43,9 +43,9 @@ export function registerAvailabilityRoutes(app: App, { db, config, now }: AppCon
     {
       schema: {
         tags: ['availability'],
-        summary: 'Add a weekly time range (day 0 Sunday to 6 Saturday, HH:mm)',
+        summary: 'Add a weekly time range (day 0 Sunday to 6 Saturday, HH:mm); the same one twice is a 409',
         body: scheduleBodySchema,
-        response: { 201: scheduleSchema, ...errors },
+        response: { 201: scheduleSchema, ...errors, 409: errorBodySchema },
       },
     },
     async (request, reply) => {

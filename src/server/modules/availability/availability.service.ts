@@ -1,8 +1,15 @@
 import type { Db } from '../../db/client';
-import { notFound } from '../../platform/errors';
+import { conflict, notFound } from '../../platform/errors';
 import { canManageAvailability, canOfferPickups } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
-import type { Blackout, BlackoutBody, Schedule, ScheduleBody, Slot } from '../../../domain/availability';
+import {
+  duplicateScheduleMessage,
+  type Blackout,
+  type BlackoutBody,
+  type Schedule,
+  type ScheduleBody,
+  type Slot,
+} from '../../../domain/availability';
 import { generatePickupSlots, PICKUP_DAYS } from '../../../domain/slots';
 import {
   deleteBlackoutOfUser,
@@ -11,7 +18,7 @@ import {
   findScheduleById,
   findUserRoles,
   insertBlackout,
-  insertSchedule,
+  insertScheduleUnlessPresent,
   listActiveSchedulesOfUser,
   listBlackoutsOfUser,
   listBlackoutsOfUserBetween,
@@ -47,13 +54,18 @@ export async function listOwnSchedules(db: Db, actor: Actor): Promise<Schedule[]
   return (await listSchedulesOfUser(db, actor.id)).map(toSchedule);
 }
 
+/**
+ * Adds a day and time range; the same day and times again is a 409 naming them, while an
+ * overlapping range is another entry (docs/decisions/0006-pickup-slots.md).
+ */
 export async function addSchedule(db: Db, actor: Actor, body: ScheduleBody): Promise<Schedule> {
-  const row = await insertSchedule(db, {
+  const row = await insertScheduleUnlessPresent(db, {
     userId: actor.id,
     dayOfWeek: body.dayOfWeek,
     startTime: body.startTime,
     endTime: body.endTime,
   });
+  if (!row) throw conflict(duplicateScheduleMessage(body));
   return toSchedule(row);
 }
 

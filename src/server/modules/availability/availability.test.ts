@@ -101,6 +101,43 @@ describe('weekly schedule', () => {
     expect(response.statusCode).toBe(201);
   });
 
+  it('refuses the same day and times twice with 409 naming them; an overlapping range is another entry', async () => {
+    const seller = await signedInAs(t, 'seller');
+    expect((await addSchedule(seller, weekday)).statusCode).toBe(201);
+    const again = await addSchedule(seller, weekday);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({
+      code: 'conflict',
+      message: 'Monday 09:00 to 17:00 is already in your weekly schedule.',
+    });
+    // Overlaps are allowed (docs/decisions/0006-pickup-slots.md): the slots offer each time once.
+    const morning = await addSchedule(seller, { dayOfWeek: 1, startTime: '08:00', endTime: '12:00' });
+    expect(morning.statusCode).toBe(201);
+    // Another day, or another user, may have the same times.
+    expect((await addSchedule(seller, { ...weekday, dayOfWeek: 2 })).statusCode).toBe(201);
+    expect((await addSchedule(await signedInAs(t, 'seller'), weekday)).statusCode).toBe(201);
+    const list = await as(t, seller, { method: 'GET', url: '/api/availability/schedules' });
+    expect(
+      (list.json() as { dayOfWeek: number; startTime: string }[]).map((s) => [s.dayOfWeek, s.startTime]),
+    ).toEqual([
+      [1, '08:00'],
+      [1, '09:00'],
+      [2, '09:00'],
+    ]);
+  });
+
+  it('stores one of two identical entries sent at once (the database refuses the second)', async () => {
+    const seller = await signedInAs(t, 'seller');
+    const sunday = { dayOfWeek: 0, startTime: '10:00', endTime: '14:00' };
+    const answers = await Promise.all([1, 2, 3].map(() => addSchedule(seller, sunday)));
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([201, 409, 409]);
+    expect(answers.find((a) => a.statusCode === 409)?.json().message).toBe(
+      'Sunday 10:00 to 14:00 is already in your weekly schedule.',
+    );
+    const list = await as(t, seller, { method: 'GET', url: '/api/availability/schedules' });
+    expect(list.json()).toHaveLength(1);
+  });
+
   it('answers 400 with a message per field, and writes nothing', async () => {
     const seller = await signedInAs(t, 'seller');
     const bad = await addSchedule(seller, { dayOfWeek: 7, startTime: '9am', endTime: '24:00' });

@@ -151,7 +151,7 @@ export async function listAvailableProductCards(
   db: Db,
   query: ProductFilters & { limit: number; offset: number },
 ): Promise<ProductCardRow[]> {
-  return cardsOfNewestPage(db, [eq(products.available, true), ...filterConditions(query)], query);
+  return cardsOfNewestPage(db, [eq(products.onSale, true), ...filterConditions(query)], query);
 }
 
 /** The coordinates of a user's primary address, or null when it has none. */
@@ -265,7 +265,7 @@ export async function listNearbyProductCards(db: Db, query: DistancePageQuery): 
     .select({ id: products.id, createdAt: products.createdAt })
     .from(products)
     .where(
-      and(eq(products.sellerId, sellers.sellerId), eq(products.available, true), ...filterConditions(query)),
+      and(eq(products.sellerId, sellers.sellerId), eq(products.onSale, true), ...filterConditions(query)),
     )
     .orderBy(desc(products.createdAt), asc(products.id))
     .as('seller_products');
@@ -296,7 +296,7 @@ export async function countProductsOfLocatedSellers(db: Db, filters: ProductFilt
     .select({ n: sql<number>`count(*)::int` })
     .from(products)
     .innerJoin(addresses, and(eq(addresses.userId, products.sellerId), hasPrimaryLocation(addresses)))
-    .where(and(eq(products.available, true), ...filterConditions(filters)));
+    .where(and(eq(products.onSale, true), ...filterConditions(filters)));
   return row?.n ?? 0;
 }
 
@@ -314,7 +314,7 @@ export async function listUnlocatedProductCards(
     .where(and(eq(addresses.userId, products.sellerId), hasPrimaryLocation(addresses)));
   return cardsOfNewestPage(
     db,
-    [eq(products.available, true), not(sql`exists ${located}`), ...filterConditions(query)],
+    [eq(products.onSale, true), not(sql`exists ${located}`), ...filterConditions(query)],
     query,
   );
 }

@@ -12,6 +12,7 @@ import type { LatLng } from '../../../domain/geo';
 import { formatCents, parseCents } from '../../../domain/money';
 import { displayName } from '../../../domain/roles';
 import { notFound } from '../../platform/errors';
+import { canManageProduct } from '../../platform/policy';
 import type { CachedAnswer, PublicAnswerCache } from '../../platform/public-cache';
 import type { Actor } from '../../platform/sessions';
 import {
@@ -179,6 +180,10 @@ export async function getProduct(db: Db, actor: Actor | null, id: string): Promi
   const origin = actor ? await findPrimaryLocation(db, actor.id) : null;
   const row = await findProductCard(db, id, origin);
   if (!row) throw productNotFound();
+  // A product hidden by an admin, or whose seller may not sell now, is shown to its seller and to
+  // admins only (docs/product-rules.md, Moderation).
+  const isHidden = row.product.hiddenAt !== null || row.product.sellerHidden;
+  if (isHidden && !(actor && canManageProduct(actor, row.product))) throw productNotFound();
   const images = await listProductImages(db, id, row.product.imageUrl);
   return { ...toListItem(row), images };
 }

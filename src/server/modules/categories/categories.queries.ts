@@ -1,26 +1,23 @@
-import { and, count, eq, ne, sql } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { categories, products } from '../../db/schema';
 
 export type CategoryRow = typeof categories.$inferSelect;
 
-/** Names are unique whatever their case (the unique index is on lower(name)). */
-export async function findCategoryByName(
-  db: Db,
-  name: string,
-  exceptId?: string,
-): Promise<CategoryRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(categories)
-    .where(
-      and(
-        sql`lower(${categories.name}) = lower(${name})`,
-        exceptId === undefined ? undefined : ne(categories.id, exceptId),
-      ),
-    )
-    .limit(1);
-  return row;
+/**
+ * Held until the transaction ends, so that creates and renames check names one at a time: the
+ * unique index on lower(name) stops an exact duplicate, not a look-alike (docs/product-rules.md,
+ * Bad input and failure). Its key is its own: nothing else in the app takes an advisory lock.
+ */
+const CATEGORY_NAMES_LOCK = 7_310_001;
+
+export async function lockCategoryNames(tx: Db): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${CATEGORY_NAMES_LOCK}::bigint)`);
+}
+
+/** Every category's id and name: they are few, managed by admins. */
+export async function listCategoryNames(db: Db): Promise<Pick<CategoryRow, 'id' | 'name'>[]> {
+  return db.select({ id: categories.id, name: categories.name }).from(categories);
 }
 
 /** The row, locked until the transaction ends, so a rename and a delete of it queue up. */

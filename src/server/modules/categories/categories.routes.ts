@@ -27,7 +27,8 @@ export function registerCategoryRoutes(app: App, { db, now }: AppContext): void 
       config: ADMIN_ONLY,
       schema: {
         tags: ['catalog'],
-        summary: 'Admin: add a category (name trimmed, not empty, unique whatever its case)',
+        summary:
+          'Admin: add a category (name trimmed, not empty, unlike any other whatever its case or look-alike letters)',
         body: categoryBodySchema,
         response: { 201: categorySchema, ...errors },
       },

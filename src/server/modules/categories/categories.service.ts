@@ -7,17 +7,21 @@ import { renameCategoryOnProducts } from '../products/products.service';
 import {
   countProductsInCategory,
   deleteCategory,
-  findCategoryByName,
   findCategoryForUpdate,
   insertCategory,
+  listCategoryNames,
+  lockCategoryNames,
   renameCategory,
   type CategoryRow,
 } from './categories.queries';
+import { findLookAlike } from './category-names';
 
 /**
  * Categories are managed by admins (docs/product-rules.md, Admin; the routes declare the role):
- * names trimmed (by the body schema), not empty, unique whatever their case. Each change is recorded
- * in the audit trail inside its own transaction.
+ * names trimmed and without invisible characters (by the body schema), not empty, and unlike every
+ * other category's name: not the same whatever its case, nor a look-alike of it
+ * (`category-names.ts`; docs/product-rules.md, Bad input and failure). Each change is recorded in the
+ * audit trail inside its own transaction.
  */
 
 export const CATEGORY_NOT_FOUND = 'Category not found';
@@ -34,10 +38,11 @@ function inUse(name: string, products: number) {
   return conflict(`${uses} the category "${name}". Move them to another category before deleting it.`);
 }
 
-/** POST /api/categories. A duplicate (any case) is a 409. */
+/** POST /api/categories. A duplicate (any case) or a look-alike of another name is a 409. */
 export async function createCategory(db: Db, actor: Actor, name: string, now: Date): Promise<Category> {
   return db.transaction(async (tx) => {
-    const existing = await findCategoryByName(tx, name);
+    await lockCategoryNames(tx);
+    const existing = findLookAlike(await listCategoryNames(tx), name);
     if (existing) throw duplicate(existing.name);
     const row = await insertCategory(tx, name, now);
     await recordAdminAction(tx, actor, {
@@ -53,7 +58,8 @@ export async function createCategory(db: Db, actor: Actor, name: string, now: Da
 
 /**
  * PATCH /api/categories/{id}. Products store the category's name, so they are renamed in the same
- * transaction. Another category of the same name (any case) is a 409; a change of case is allowed.
+ * transaction. Another category of the same name (any case) or a look-alike of it is a 409; a name
+ * that reads like the category's own (a change of case) is allowed.
  */
 export async function updateCategory(
   db: Db,
@@ -63,10 +69,12 @@ export async function updateCategory(
   now: Date,
 ): Promise<Category> {
   return db.transaction(async (tx) => {
+    // The names' lock first, then the row's, as every create and rename takes them.
+    await lockCategoryNames(tx);
     const current = await findCategoryForUpdate(tx, id);
     if (!current) throw notFound(CATEGORY_NOT_FOUND);
     if (current.name === name) return toCategory(current);
-    const clash = await findCategoryByName(tx, name, id);
+    const clash = findLookAlike(await listCategoryNames(tx), name, id);
     if (clash) throw duplicate(clash.name);
     const row = await renameCategory(tx, id, name, now);
     const renamedProducts = await renameCategoryOnProducts(tx, current.name, name);

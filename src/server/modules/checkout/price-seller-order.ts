@@ -91,7 +91,7 @@ export async function priceSellerOrder(
     price: formatCents(parseCents(product.price)),
     expectedPrice,
     lineTotal: formatCents(parseCents(product.price) * quantity),
-    available: product.available,
+    available: product.onSale,
     stock: product.stock,
     requiresTrailer: product.requiresTrailer,
     sellerDelivery: product.sellerDelivery,

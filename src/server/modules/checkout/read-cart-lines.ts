@@ -46,7 +46,7 @@ function itemProblems(line: Line, actor: Actor): Problems {
   const ids = { productId: product.id, sellerId: product.sellerId };
   if (!canBuyProduct(actor, product))
     return [problem('own_product', ownProductMessage(product.name), 'items', ids)];
-  if (!product.available)
+  if (!product.onSale)
     return [problem('unavailable', `${product.name} is no longer available`, 'items', ids)];
   if (product.stock <= 0) return [problem('out_of_stock', `Out of stock: ${product.name}`, 'items', ids)];
   const found: Problems = [];

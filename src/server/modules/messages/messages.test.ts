@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import { as, createTestApp, signedInAs, type TestApp, type TestUser } from '../../testing/test-app';
 import { buy, createAddress, createProduct, type OrderJson } from '../../testing/commerce';
 import { messages, orders, productMessages } from '../../db/schema';
-import { MESSAGE_MAX_LENGTH } from '../../../domain/messages';
+import { MESSAGE_EMPTY, MESSAGE_MAX_LENGTH } from '../../../domain/messages';
+import { DIRECTION_CONTROL_MESSAGE } from '../../../domain/visible-text';
 
 /**
  * Product and order conversations (docs/product-rules.md, Reviews and messages): who may read and
@@ -140,6 +141,13 @@ describe('order messages', () => {
       content: '  line one\nline two \n',
     });
     expect(trimmed.json<OrderMessageJson>().content).toBe('line one\nline two');
+    // Invisible characters are no message (docs/product-rules.md, Bad input and failure).
+    const invisible = await post(s.buyer, '/api/messages', {
+      orderId: s.order.id,
+      content: '\u200B\u200D\uFEFF',
+    });
+    expect(invisible.statusCode).toBe(400);
+    expect(invisible.json().fields).toEqual({ content: MESSAGE_EMPTY });
     // Nobody else's id can be slipped in as the sender.
     const spoofed = await post(s.buyer, '/api/messages', {
       orderId: s.order.id,
@@ -147,6 +155,38 @@ describe('order messages', () => {
       senderId: s.seller.id,
     });
     expect(spoofed.statusCode).toBe(400);
+  });
+});
+
+describe('text that shows what it says (docs/product-rules.md, Bad input and failure)', () => {
+  it('keeps a family emoji joined with zero-width joiners whole, and drops stray zero-width spaces', async () => {
+    const s = await scene();
+    const family = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}\u200D\u{1F466}';
+    const sent = await post(s.buyer, '/api/messages', {
+      orderId: s.order.id,
+      content: `See you soon${'\u200B'} ${family}`,
+    });
+    expect(sent.statusCode).toBe(201);
+    expect(sent.json<OrderMessageJson>().content).toBe(`See you soon ${family}`);
+    const read = await get(s.seller, `/api/messages/order/${s.order.id}`);
+    expect(read.json<OrderMessageJson[]>().map((message) => message.content)).toContain(
+      `See you soon ${family}`,
+    );
+    const [stored] = await t.database.db
+      .select()
+      .from(messages)
+      .where(eq(messages.id, sent.json<OrderMessageJson>().id));
+    expect(stored?.content).toBe(`See you soon ${family}`);
+  });
+
+  it('refuses a direction-changing character in a product message', async () => {
+    const s = await scene();
+    const sent = await post(s.buyer, '/api/product-messages', {
+      productId: s.productId,
+      content: 'Is it \u202Ewen?',
+    });
+    expect(sent.statusCode).toBe(400);
+    expect(sent.json().fields).toEqual({ content: DIRECTION_CONTROL_MESSAGE });
   });
 });
 

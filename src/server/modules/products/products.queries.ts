@@ -59,13 +59,17 @@ export async function cancelAvailableProduct(db: Db, id: string, now: Date): Pro
   return row;
 }
 
-/** A seller's products, every status, newest first (products_seller_created_idx). */
+/**
+ * A seller's products, every status: the available ones newest first, then the cancelled ones newest
+ * first (docs/product-rules.md, Seller listings). Found through products_seller_created_idx; one
+ * seller's rows are few enough to sort.
+ */
 export async function listProductsOfSeller(db: Db, sellerId: string): Promise<ProductRow[]> {
   return db
     .select()
     .from(products)
     .where(eq(products.sellerId, sellerId))
-    .orderBy(desc(products.createdAt), asc(products.id));
+    .orderBy(desc(products.available), desc(products.createdAt), asc(products.id));
 }
 
 /** The extra images of these products in display order (the main image is products.image_url). */
@@ -149,7 +153,7 @@ export async function takeStockOfLines(
       and(
         sql`${products.id} = wanted.product_id`,
         sql`${products.stock} >= wanted.quantity`,
-        eq(products.available, true),
+        eq(products.onSale, true),
       ),
     )
     .returning({ id: products.id });
@@ -169,6 +173,31 @@ export async function renameCategoryOfProducts(db: Db, from: string, to: string)
     .update(products)
     .set({ category: to })
     .where(eq(products.category, from))
+    .returning({ id: products.id });
+  return rows.length;
+}
+
+/** An admin hides a product from the catalog (a time) or shows it again (null). */
+export async function setProductHiddenAt(
+  tx: Db,
+  id: string,
+  hiddenAt: Date | null,
+  now: Date,
+): Promise<ProductRow | undefined> {
+  const [row] = await tx
+    .update(products)
+    .set({ hiddenAt, updatedAt: now })
+    .where(eq(products.id, id))
+    .returning();
+  return row;
+}
+
+/** Hides or shows every product of a seller who may (not) sell now; answers how many changed. */
+export async function setSellerHidden(tx: Db, sellerId: string, hidden: boolean, now: Date): Promise<number> {
+  const rows = await tx
+    .update(products)
+    .set({ sellerHidden: hidden, updatedAt: now })
+    .where(and(eq(products.sellerId, sellerId), sql`${products.sellerHidden} <> ${hidden}`))
     .returning({ id: products.id });
   return rows.length;
 }

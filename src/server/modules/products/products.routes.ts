@@ -5,6 +5,7 @@ import {
   productImageBodySchema,
   productImagesBodySchema,
   productMainImageBodySchema,
+  productVisibilityBodySchema,
   sellerProductSchema,
   updateProductBodySchema,
 } from '../../../domain/listings';
@@ -12,7 +13,13 @@ import { idParamsSchema } from '../../../domain/users';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
 import { addProductImage, arrangeProductImages, setProductMainImage } from './product-images.service';
-import { cancelProduct, createProduct, listOwnProducts, updateProduct } from './products.service';
+import {
+  cancelProduct,
+  createProduct,
+  listOwnProducts,
+  setProductVisibility,
+  updateProduct,
+} from './products.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 const changeErrors = { ...errors, 409: errorBodySchema };
@@ -148,5 +155,21 @@ export function registerProductRoutes(app: App, { db, storage, now }: AppContext
         request.params.id,
         request.body.imageUrls,
       ),
+  );
+
+  app.patch(
+    '/api/admin/products/:id/visibility',
+    {
+      config: { roles: ['admin'], forbiddenMessage: 'You must be an admin to do this' },
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Admin: hide a product from the catalog, its page and checkouts (its seller and admins still see it), or show it again',
+        params: idParamsSchema,
+        body: productVisibilityBodySchema,
+        response: { 200: sellerProductSchema, ...errors },
+      },
+    },
+    async (request) => setProductVisibility(deps, actorOf(request), request.params.id, request.body.hidden),
   );
 }

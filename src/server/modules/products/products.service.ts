@@ -4,6 +4,7 @@ import { badRequest, conflict, notFound } from '../../platform/errors';
 import { canManageProduct } from '../../platform/policy';
 import { productFieldsOf } from '../catalog/catalog.service';
 import { claimUpload, prepareImageCopies, type ImageCopyDeps } from '../uploads/uploads.service';
+import { recordAdminAction } from '../audit/audit.service';
 import type { Actor } from '../../platform/sessions';
 import {
   PRODUCT_ALREADY_CANCELLED_MESSAGE,
@@ -21,7 +22,10 @@ import {
   insertProduct,
   listExtraImages,
   listProductsOfSeller,
+  lockProduct,
   renameCategoryOfProducts,
+  setProductHiddenAt,
+  setSellerHidden,
   updateAvailableProduct,
   type ProductImageRow,
   type ProductRow,
@@ -55,6 +59,8 @@ export function toSellerProduct(product: ProductRow, extras: readonly ProductIma
     ...productFieldsOf(product),
     updatedAt: product.updatedAt.toISOString(),
     imageUrls: imageUrlsOf(product, extras),
+    hidden: product.hiddenAt !== null,
+    sellerHidden: product.sellerHidden,
   };
 }
 
@@ -209,4 +215,49 @@ export async function listOwnProducts(db: Db, actor: Actor): Promise<SellerProdu
  */
 export async function renameCategoryOnProducts(tx: Db, from: string, to: string): Promise<number> {
   return renameCategoryOfProducts(tx, from, to);
+}
+
+/**
+ * PATCH /api/admin/products/{id}/visibility (admins; docs/product-rules.md, Moderation): hides a
+ * product from the catalog, its page and checkouts, or shows it again; its orders are kept. Recorded
+ * in the activity log with the product, in the same transaction. Hiding a hidden product changes
+ * nothing and records nothing.
+ */
+export async function setProductVisibility(
+  deps: ProductDeps,
+  actor: Actor,
+  id: string,
+  hidden: boolean,
+): Promise<SellerProduct> {
+  const now = deps.now();
+  const product = await deps.db.transaction(async (tx) => {
+    const current = await lockProduct(tx, id);
+    if (!current) throw notFound(PRODUCT_NOT_FOUND);
+    if ((current.hiddenAt !== null) === hidden) return current;
+    const changed = await setProductHiddenAt(tx, id, hidden ? now : null, now);
+    if (!changed) throw notFound(PRODUCT_NOT_FOUND);
+    await recordAdminAction(tx, actor, {
+      action: hidden ? 'product.hidden' : 'product.restored',
+      target: { type: 'product', id, label: current.name },
+      before: { hidden: !hidden },
+      after: { hidden },
+      now,
+    });
+    return changed;
+  });
+  return sellerProductOf(deps.db, product);
+}
+
+/**
+ * Every listing of a seller leaves the catalog (hidden) or comes back, inside the caller's
+ * transaction: the users module calls it when the seller role is taken away or given back, and
+ * when a seller is suspended or restored (docs/product-rules.md, Moderation). Their orders stay.
+ */
+export async function setSellerListingsHidden(
+  tx: Db,
+  sellerId: string,
+  hidden: boolean,
+  now: Date,
+): Promise<number> {
+  return setSellerHidden(tx, sellerId, hidden, now);
 }

@@ -8,6 +8,7 @@ import type { Actor } from '../../platform/sessions';
 import { addProductImage } from './product-images.service';
 import {
   AMOUNT_FORMAT_MESSAGE,
+  AMOUNT_NOT_NEGATIVE_MESSAGE,
   CATEGORY_REQUIRED_MESSAGE,
   MAX_PRODUCT_IMAGES,
   PRODUCT_ALREADY_CANCELLED_MESSAGE,
@@ -17,6 +18,7 @@ import {
   UNKNOWN_CATEGORY_MESSAGE,
   type SellerProduct,
 } from '../../../domain/listings';
+import { DIRECTION_CONTROL_MESSAGE } from '../../../domain/visible-text';
 
 /** A real 1×1 PNG. */
 const PNG = Buffer.from(
@@ -199,13 +201,18 @@ describe('listing a product (docs/product-rules.md, Seller listings)', () => {
     const seller = await signedInAs(t, 'seller');
     const cases: [Record<string, unknown>, string, string][] = [
       [{ ...LAMP, price: '12.345' }, 'price', AMOUNT_FORMAT_MESSAGE],
-      [{ ...LAMP, price: '-1' }, 'price', AMOUNT_FORMAT_MESSAGE],
+      [{ ...LAMP, price: '-1' }, 'price', AMOUNT_NOT_NEGATIVE_MESSAGE],
       [{ ...LAMP, price: 'abc' }, 'price', AMOUNT_FORMAT_MESSAGE],
       [{ ...LAMP, price: 12 }, 'price', AMOUNT_FORMAT_MESSAGE],
       [{ ...LAMP, price: '100000.01' }, 'price', 'Must be at most 100000.00'],
       [{ ...LAMP, stock: -1 }, 'stock', 'Must be a whole number of 0 or more'],
       [{ ...LAMP, stock: 1.5 }, 'stock', 'Must be a whole number of 0 or more'],
       [{ ...LAMP, sellerDelivery: true, sellerDeliveryFee: '5' }, 'sellerDeliveryFee', AMOUNT_FORMAT_MESSAGE],
+      [
+        { ...LAMP, sellerDelivery: true, sellerDeliveryFee: '-5.00' },
+        'sellerDeliveryFee',
+        AMOUNT_NOT_NEGATIVE_MESSAGE,
+      ],
       [{ ...LAMP, category: undefined }, 'category', CATEGORY_REQUIRED_MESSAGE],
       [{ ...LAMP, category: '  ' }, 'category', CATEGORY_REQUIRED_MESSAGE],
       [{ ...LAMP, category: 'Spaceships' }, 'category', UNKNOWN_CATEGORY_MESSAGE],
@@ -219,6 +226,28 @@ describe('listing a product (docs/product-rules.md, Seller listings)', () => {
       expect(body.message).toContain(`${field}: ${message}`);
     }
     expect(await t.database.db.select().from(products).where(eq(products.sellerId, seller.id))).toEqual([]);
+  });
+
+  it('takes a name of invisible characters as no name, and stores names without them (docs/product-rules.md, Bad input and failure)', async () => {
+    const seller = await signedInAs(t, 'seller');
+    const invisible = await createListing(seller, { ...LAMP, name: '\u200B\u200B' });
+    expect(invisible.statusCode).toBe(400);
+    expect(invisible.json<ErrorJson>().fields).toEqual({ name: 'Required' });
+    const overridden = await createListing(seller, { ...LAMP, description: 'Warm \u202Etfos' });
+    expect(overridden.statusCode).toBe(400);
+    expect(overridden.json<ErrorJson>().fields).toEqual({ description: DIRECTION_CONTROL_MESSAGE });
+    expect(await t.database.db.select().from(products).where(eq(products.sellerId, seller.id))).toEqual([]);
+
+    const product = await listed(seller, {
+      ...LAMP,
+      name: ' Brass\u200B Lamp\u2060 ',
+      description: '\uFEFF',
+    });
+    expect(product).toMatchObject({ name: 'Brass Lamp', description: null });
+    const renamed = await patch(seller, product.id, { name: '\u200B' });
+    expect(renamed.statusCode).toBe(400);
+    expect(renamed.json<ErrorJson>().fields).toEqual({ name: 'Required' });
+    expect((await storedProduct(product.id)).name).toBe('Brass Lamp');
   });
 
   it('stores the category as the marketplace spells it, and the delivery fee only with seller delivery', async () => {
@@ -370,6 +399,30 @@ describe('cancelling a product', () => {
       deliveryAddressId: address.id,
     });
     expect(priced.json<{ canPay: boolean }>().canPay).toBe(false);
+  });
+
+  it("lists the seller's available products first, newest first, and the cancelled ones after them", async () => {
+    const seller = await signedInAs(t, 'seller');
+    const names = ['Oldest', 'Old cancelled', 'Middle', 'New cancelled', 'Newest'];
+    const made: Record<string, string> = {};
+    for (const [index, name] of names.entries()) {
+      const product = await listed(seller, { ...LAMP, name });
+      made[name] = product.id;
+      await t.database.db
+        .update(products)
+        .set({ createdAt: new Date(Date.UTC(2026, 0, 1 + index)) })
+        .where(eq(products.id, product.id));
+    }
+    for (const name of ['Old cancelled', 'New cancelled'])
+      expect((await cancel(seller, made[name] ?? '')).statusCode).toBe(200);
+    const mine = await as(t, seller, { method: 'GET', url: '/api/seller/products' });
+    expect(mine.json<SellerProduct[]>().map((p) => [p.name, p.available])).toEqual([
+      ['Newest', true],
+      ['Middle', true],
+      ['Oldest', true],
+      ['New cancelled', false],
+      ['Old cancelled', false],
+    ]);
   });
 });
 

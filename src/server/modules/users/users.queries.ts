@@ -90,6 +90,60 @@ export async function grantRole(
   return rows[0];
 }
 
+/**
+ * Takes a role away (never buyer): out of the granted set and into the withheld ones, and the
+ * current role falls back to buyer when it was that one; in one statement.
+ */
+export async function removeRole(db: Db, id: string, role: Role): Promise<UserRow | undefined> {
+  const rows = await db
+    .update(users)
+    .set({
+      roles: sql`array_remove(${users.roles}, ${role}::text)`,
+      role: sql`case when ${users.role} = ${role} then 'buyer' else ${users.role} end`,
+      withheldRoles: sql`case when ${role} = any(${users.withheldRoles}) then ${users.withheldRoles} else array_append(${users.withheldRoles}, ${role}::text) end`,
+      updatedAt: new Date(),
+    })
+    .where(eq(users.id, id))
+    .returning();
+  return rows[0];
+}
+
+/** An admin gave a role back: the user may also take it again by themself. */
+export async function releaseWithheldRole(db: Db, id: string, role: Role): Promise<void> {
+  await db
+    .update(users)
+    .set({ withheldRoles: sql`array_remove(${users.withheldRoles}, ${role}::text)` })
+    .where(eq(users.id, id));
+}
+
+/**
+ * How many users hold the admin role, their rows locked until the transaction ends: two admins
+ * taking the role from each other at once queue up, and the second sees the first's change.
+ */
+export async function countAdminsForUpdate(tx: Db): Promise<number> {
+  const rows = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`'admin' = any(${users.roles})`)
+    .orderBy(users.id)
+    .for('update');
+  return rows.length;
+}
+
+/** Suspends (a time) or restores (null) a user. */
+export async function setSuspendedAt(
+  db: Db,
+  id: string,
+  suspendedAt: Date | null,
+): Promise<UserRow | undefined> {
+  const rows = await db
+    .update(users)
+    .set({ suspendedAt, updatedAt: new Date() })
+    .where(eq(users.id, id))
+    .returning();
+  return rows[0];
+}
+
 /** Sets the current role only when it is one of the granted roles (checked in the same statement). */
 export async function setCurrentRole(db: Db, id: string, role: Role): Promise<UserRow | undefined> {
   const rows = await db

@@ -3,20 +3,16 @@ import {
   becomeRoleBodySchema,
   currentUserSchema,
   idParamsSchema,
+  moderatedUserSchema,
   publicUserSchema,
+  removableRoleParamsSchema,
   roleBodySchema,
   updateNamesBodySchema,
 } from '../../../domain/users';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
-import {
-  adminSetRole,
-  becomeRole,
-  getPublicProfile,
-  switchOwnRole,
-  toCurrentUser,
-  updateOwnNames,
-} from './users.service';
+import { adminSetRole, removeUserRole, setUserSuspended } from './moderate-user';
+import { becomeRole, getPublicProfile, switchOwnRole, toCurrentUser, updateOwnNames } from './users.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 
@@ -86,18 +82,68 @@ export function registerUserRoutes(app: App, { db }: AppContext): void {
     async (request) => getPublicProfile(db, request.params.id),
   );
 
+  const ADMIN_ROLES = {
+    roles: ['admin'],
+    forbiddenMessage: 'You must be an admin to change user roles',
+  } as const;
+  const moderationErrors = { ...errors, 409: errorBodySchema };
+
   app.patch(
     '/api/admin/users/:id/role',
     {
-      config: { roles: ['admin'], forbiddenMessage: 'You must be an admin to change user roles' },
+      config: ADMIN_ROLES,
       schema: {
         tags: ['admin'],
         summary: "Admin: grant and set another user's role",
         params: idParamsSchema,
         body: roleBodySchema,
-        response: { 200: currentUserSchema, ...errors },
+        response: { 200: moderatedUserSchema, ...errors },
       },
     },
     async (request) => adminSetRole(db, actorOf(request), request.params.id, request.body.role),
+  );
+
+  app.delete(
+    '/api/admin/users/:id/roles/:role',
+    {
+      config: ADMIN_ROLES,
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Admin: take seller, driver or admin away from another user (a current role falls back to buyer; the last admin keeps admin, 409)',
+        params: removableRoleParamsSchema,
+        response: { 200: moderatedUserSchema, ...moderationErrors },
+      },
+    },
+    async (request) => removeUserRole(db, actorOf(request), request.params.id, request.params.role),
+  );
+
+  app.post(
+    '/api/admin/users/:id/suspend',
+    {
+      config: { roles: ['admin'], forbiddenMessage: 'You must be an admin to do this' },
+      schema: {
+        tags: ['admin'],
+        summary:
+          'Admin: suspend another user: their sessions end, sign-in is refused, their listings are hidden',
+        params: idParamsSchema,
+        response: { 200: moderatedUserSchema, ...errors },
+      },
+    },
+    async (request) => setUserSuspended(db, actorOf(request), request.params.id, true),
+  );
+
+  app.post(
+    '/api/admin/users/:id/restore',
+    {
+      config: { roles: ['admin'], forbiddenMessage: 'You must be an admin to do this' },
+      schema: {
+        tags: ['admin'],
+        summary: 'Admin: restore a suspended user',
+        params: idParamsSchema,
+        response: { 200: moderatedUserSchema, ...errors },
+      },
+    },
+    async (request) => setUserSuspended(db, actorOf(request), request.params.id, false),
   );
 }

@@ -1,18 +1,15 @@
 import type { Db } from '../../db/client';
 import { forbidden, notFound } from '../../platform/errors';
-import { canChangeOwnRole, canSetRoleOf, isAdmin } from '../../platform/policy';
+import { canChangeOwnRole } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
-import type { CurrentUser, PublicUser, UpdateNamesBody } from '../../../domain/users';
-import { ROLES, sortRoles, type Role, type SelfServiceRole } from '../../../domain/roles';
-import { recordAdminAction } from '../audit/audit.service';
 import {
-  findUserById,
-  findUserForUpdate,
-  grantRole,
-  setCurrentRole,
-  updateUser,
-  type UserRow,
-} from './users.queries';
+  roleWithheldMessage,
+  type CurrentUser,
+  type PublicUser,
+  type UpdateNamesBody,
+} from '../../../domain/users';
+import { ROLES, sortRoles, type Role, type SelfServiceRole } from '../../../domain/roles';
+import { findUserById, grantRole, setCurrentRole, updateUser, type UserRow } from './users.queries';
 
 function rolesOf(row: UserRow): Role[] {
   return sortRoles(row.roles.filter((r): r is Role => (ROLES as readonly string[]).includes(r)));
@@ -89,33 +86,9 @@ export async function switchOwnRole(
  * granted and made current.
  */
 export async function becomeRole(db: Db, actor: Actor, role: SelfServiceRole): Promise<CurrentUser> {
+  // A role an admin took away is not taken back by oneself (docs/product-rules.md, Moderation).
+  if (actor.withheldRoles.includes(role)) throw forbidden(roleWithheldMessage(role));
   const row = await grantRole(db, actor.id, role, true);
   if (!row) throw notFound('User not found');
-  return toCurrentUser(row);
-}
-
-/**
- * An admin grants and sets any other user's role, never their own row
- * (docs/product-rules.md, Roles and permissions).
- */
-export async function adminSetRole(db: Db, actor: Actor, targetId: string, role: Role): Promise<CurrentUser> {
-  if (!isAdmin(actor)) throw forbidden('You must be an admin to change user roles');
-  if (!canSetRoleOf(actor, targetId)) throw forbidden('Admins cannot change their own role');
-  // The change and its audit record (docs/product-rules.md, Admin) are kept or lost together.
-  const row = await db.transaction(async (tx) => {
-    const before = await findUserForUpdate(tx, targetId);
-    if (!before) throw notFound('User not found');
-    const after = await grantRole(tx, targetId, role, true);
-    if (!after) throw notFound('User not found');
-    if (after.role !== before.role || after.roles.length !== before.roles.length) {
-      await recordAdminAction(tx, actor, {
-        action: 'user.role_changed',
-        target: { type: 'user', id: targetId, label: after.email },
-        before: { role: before.role, roles: rolesOf(before) },
-        after: { role: after.role, roles: rolesOf(after) },
-      });
-    }
-    return after;
-  });
   return toCurrentUser(row);
 }

@@ -44,7 +44,8 @@ export function AppHeader({ user }: { user: CurrentUser }) {
   return (
     <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
       <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 sm:gap-3 sm:px-6">
-        <BrandLink hideNameOnPhone className="mr-1" />
+        {/* With every role link shown (xl, admins) the name keeps to one line; they all fit beside it. */}
+        <BrandLink hideNameOnPhone className={cn('mr-1', manyLinks && 'xl:shrink-0 xl:whitespace-nowrap')} />
         <RoleSwitcher user={user} />
 
         {links.length > 0 ? (

@@ -1,12 +1,16 @@
 import { Link } from 'wouter';
 import { ExternalLink } from 'lucide-react';
 import { BrandMark, PRODUCT_NAME } from '../../components/brand';
+import { paymentProvider } from '../../lib/payment-provider';
 
 /**
  * The payment provider's site (docs/product-rules.md, Routes and headers: "an external link to the
  * provider's site").
  */
 export const PAYMENT_PROVIDER_URL = 'https://stripe.com';
+
+/** What the footer says while the built-in test provider runs: no provider secures anything then. */
+export const TEST_PAYMENTS_TEXT = 'Test payments: no real money is taken';
 
 export function SiteFooter() {
   const year = new Date().getFullYear();
@@ -34,17 +38,24 @@ export function SiteFooter() {
               </Link>
             </li>
             <li>
-              <a
-                href={PAYMENT_PROVIDER_URL}
-                target="_blank"
-                rel="noopener noreferrer"
-                data-testid="link-payment-provider"
-                className="inline-flex items-center gap-1 font-medium underline-offset-4 hover:underline focus-visible:rounded-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-              >
-                Payments secured by Stripe
-                <ExternalLink className="size-3.5" aria-hidden="true" />
-                <span className="sr-only"> (opens in a new tab)</span>
-              </a>
+              {/* Stripe is named only when it takes the payments (docs/product-rules.md, Routes and headers). */}
+              {paymentProvider() === 'stripe' ? (
+                <a
+                  href={PAYMENT_PROVIDER_URL}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  data-testid="link-payment-provider"
+                  className="inline-flex items-center gap-1 font-medium underline-offset-4 hover:underline focus-visible:rounded-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+                >
+                  Payments secured by Stripe
+                  <ExternalLink className="size-3.5" aria-hidden="true" />
+                  <span className="sr-only"> (opens in a new tab)</span>
+                </a>
+              ) : (
+                <span className="text-muted-foreground" data-testid="text-test-payments">
+                  {TEST_PAYMENTS_TEXT}
+                </span>
+              )}
             </li>
           </ul>
         </nav>

@@ -153,6 +153,30 @@ describe('product detail (docs/product-rules.md, Catalog screens)', { timeout: 2
     expect(screen.queryByRole('list', { name: /Images of/ })).toBeNull();
   });
 
+  it('says a cancelled product is no longer available, whatever its stock, and offers no Add to Cart', async () => {
+    const product = makeProductDetail({ name: 'Retired Vase', available: false, stock: 3 });
+    visitProduct(product);
+    await screen.findByRole('heading', { level: 1, name: 'Retired Vase' });
+    expect(text('badge-no-longer-available')).toBe('No longer available');
+    expect(text('text-product-stock')).toBe('This listing was cancelled and can no longer be bought.');
+    expect(screen.queryByText(/Out of Stock|in stock/)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Add to Cart' })).toBeNull();
+    expect(screen.getByRole('link', { name: 'Continue Shopping' })).toBeVisible();
+  });
+
+  it('tells the seller their own cancelled product is no longer available, not what buyers see', async () => {
+    const product = makeProductDetail({ name: 'My Old Chair', available: false, stock: 3 });
+    visitProduct(
+      product,
+      product.id,
+      signedInAs(makeUser({ id: product.sellerId, role: 'seller', roles: ['buyer', 'seller'] })),
+    );
+    await screen.findByRole('heading', { level: 1, name: 'My Old Chair' });
+    expect(text('text-product-stock')).toBe('This listing was cancelled and can no longer be bought.');
+    expect(screen.queryByTestId('text-own-product')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Add to Cart' })).toBeNull();
+  });
+
   it('says "Product not found" with a Back to Home button for a 404', async () => {
     const fetchMock = visitProduct(null, '00000000-0000-4000-8000-00000000dead');
     expect(await screen.findByRole('heading', { level: 1, name: 'Product not found' })).toBeVisible();

@@ -10,10 +10,15 @@ describe('product rules (docs/product-rules.md, Catalog screens; Checkout and or
     expect(isPurchasable({ available: false, stock: 9 })).toBe(false);
   });
 
-  it('says how many are in stock, or "Out of Stock"', () => {
+  it('says how many are in stock, "Out of Stock", or that a cancelled product can no longer be bought', () => {
     expect(stockTextOf({ available: true, stock: 7 })).toBe('7 in stock');
     expect(stockTextOf({ available: true, stock: 0 })).toBe('Out of Stock');
-    expect(stockTextOf({ available: false, stock: 7 })).toBe('Out of Stock');
+    expect(stockTextOf({ available: false, stock: 7 })).toBe(
+      'This listing was cancelled and can no longer be bought.',
+    );
+    expect(stockTextOf({ available: false, stock: 0 })).toBe(
+      'This listing was cancelled and can no longer be bought.',
+    );
   });
 
   it('has a location only with both city and state', () => {

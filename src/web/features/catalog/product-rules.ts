@@ -20,12 +20,18 @@ export function sellerLocationOf(product: {
   return city && state ? `${city}, ${state}` : null;
 }
 
+/** The badge of a cancelled product, as the cart says it (docs/product-rules.md, Catalog screens). */
+export const NO_LONGER_AVAILABLE_TEXT = 'No longer available';
+export const CANCELLED_LISTING_TEXT = 'This listing was cancelled and can no longer be bought.';
+
 /**
- * "24 in stock", or "Out of Stock" when the product cannot be bought
- * (docs/product-rules.md, Catalog screens).
+ * "24 in stock", "Out of Stock" when available with none, and for a cancelled product (not
+ * available) that it can no longer be bought, whatever stock it kept
+ * (docs/product-rules.md, Catalog and distance; Catalog screens).
  */
 export function stockTextOf(product: { available: boolean; stock: number }): string {
-  return isPurchasable(product) ? `${product.stock} in stock` : 'Out of Stock';
+  if (!product.available) return CANCELLED_LISTING_TEXT;
+  return product.stock > 0 ? `${product.stock} in stock` : 'Out of Stock';
 }
 
 /** The text that describes trailer delivery (docs/product-rules.md, Catalog screens). */

@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { LiveEvent } from '@domain/live-events';
 import { STATUS_BADGE } from '@domain/order-status';
 import type { ToastInput } from '../../components/ui/use-toast';
+import { CURRENT_USER_KEY } from '../../lib/use-auth';
 import { AVAILABLE_ORDERS_KEY } from '../deliveries/api/get-available-orders';
 import {
   ORDER_MESSAGES_KEY,
@@ -72,6 +73,12 @@ export function applyLiveEvent(
       )
         return undefined;
       return { title: 'New message', description: `${event.senderName} wrote about ${event.productName}.` };
+    }
+    case 'account.changed': {
+      // A role given or taken away, or a suspension (docs/product-rules.md, Moderation): the header,
+      // the role gates and the pages follow the account as read again; a suspended one is signed out.
+      invalidate(CURRENT_USER_KEY);
+      return { title: 'Your account changed', description: 'An administrator changed your account.' };
     }
     case 'offers.changed': {
       invalidate(AVAILABLE_ORDERS_KEY);

@@ -55,4 +55,11 @@ describe('the create-listing form (docs/product-rules.md, Seller screens)', () =
     expect(Object.keys(parsed.errors).sort()).toEqual(['category', 'name', 'price', 'stock']);
     expect(parseListingChanges({ ...NEW_LISTING, name: 'Shelf', stock: '-2' }, 'Books').ok).toBe(false);
   });
+
+  it('tells a negative price that it must be 0 or more, not about its decimals', () => {
+    const parsed = parseNewListing({ ...NEW_LISTING, name: 'Shelf', price: '-1' }, 'Books');
+    expect(parsed.ok ? undefined : parsed.errors).toEqual({
+      price: 'Must be an amount of 0 or more, like 12.50',
+    });
+  });
 });

@@ -146,8 +146,30 @@ describe('AddressList (docs/product-rules.md, Account pages)', () => {
     renderList();
     fireEvent.click(await screen.findByTestId('button-delete-address'));
     const dialog = await screen.findByRole('alertdialog');
-    expect(within(dialog).getByText(/newest remaining address will become your primary/)).toBeVisible();
     fireEvent.click(within(dialog).getByTestId('button-confirm-delete'));
     expect(await screen.findByText('Failed to delete address: Address not found')).toBeVisible();
+  });
+
+  it('says the newest remaining address becomes primary only when another one remains', async () => {
+    mockFetch(listing([home, office]));
+    renderList();
+    fireEvent.click(
+      within(await screen.findByTestId('card-address-a1')).getByTestId('button-delete-address'),
+    );
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog.textContent).toContain(
+      '100 Main St, Apt 2, Springfield, IL 62701 will be removed. This cannot be undone. Your newest remaining address will become your primary address.',
+    );
+  });
+
+  it('says plainly that deleting the only address leaves none, without promising a remaining one', async () => {
+    mockFetch(listing([home]));
+    renderList();
+    fireEvent.click(await screen.findByTestId('button-delete-address'));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog.textContent).toContain(
+      'will be removed. This cannot be undone. It is your only address: you will have no saved address until you add one.',
+    );
+    expect(dialog.textContent).not.toMatch(/remaining|primary/);
   });
 });

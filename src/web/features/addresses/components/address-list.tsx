@@ -83,7 +83,11 @@ export function AddressList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (add
           </li>
         ))}
       </ul>
-      <DeleteAddressDialog address={toDelete} onClose={() => setToDelete(null)} />
+      <DeleteAddressDialog
+        address={toDelete}
+        isOnlyAddress={addresses.length === 1}
+        onClose={() => setToDelete(null)}
+      />
     </>
   );
 }

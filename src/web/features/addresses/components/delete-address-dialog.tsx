@@ -5,12 +5,34 @@ import { toast } from '../../../components/ui/use-toast';
 import { useDeleteAddress } from '../api/delete-address';
 import { formatAddressOneLine } from './format-address';
 
+/**
+ * What deleting leaves (docs/product-rules.md, Addresses, availability and slots): deleting the
+ * primary promotes the newest remaining address; deleting the only one leaves none.
+ */
+function consequenceOf(address: Address, isOnlyAddress: boolean): string | null {
+  if (isOnlyAddress) return ' It is your only address: you will have no saved address until you add one.';
+  return address.isPrimary ? ' Your newest remaining address will become your primary address.' : null;
+}
+
 /** Asks before deleting an address: deleting cannot be undone. */
-export function DeleteAddressDialog({ address, onClose }: { address: Address | null; onClose: () => void }) {
+export function DeleteAddressDialog({
+  address,
+  isOnlyAddress,
+  onClose,
+}: {
+  address: Address | null;
+  /** The user has no other address: nothing remains to become primary. */
+  isOnlyAddress: boolean;
+  onClose: () => void;
+}) {
   const deleteAddress = useDeleteAddress();
-  // The text stays while the dialog animates closed.
+  // The text stays while the dialog animates closed (and the list may have lost the address).
   const [shown, setShown] = useState(address);
-  if (address && address !== shown) setShown(address);
+  const [shownIsOnly, setShownIsOnly] = useState(isOnlyAddress);
+  if (address && (address !== shown || isOnlyAddress !== shownIsOnly)) {
+    setShown(address);
+    setShownIsOnly(isOnlyAddress);
+  }
 
   const confirm = () => {
     if (!address) return;
@@ -30,7 +52,7 @@ export function DeleteAddressDialog({ address, onClose }: { address: Address | n
       description={
         <>
           {shown ? `${formatAddressOneLine(shown)} will be removed. This cannot be undone.` : null}
-          {shown?.isPrimary ? ' Your newest remaining address will become your primary address.' : null}
+          {shown ? consequenceOf(shown, shownIsOnly) : null}
         </>
       }
       cancelLabel="Cancel"

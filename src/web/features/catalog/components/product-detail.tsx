@@ -27,6 +27,7 @@ import {
   deliveryOptionOf,
   galleryOf,
   isPurchasable,
+  NO_LONGER_AVAILABLE_TEXT,
   sellerLocationOf,
   stockTextOf,
   TRAILER_DELIVERY_TEXT,
@@ -139,8 +140,8 @@ function MessageSellerCard({ productId }: { productId: string }) {
 /**
  * The product detail (docs/product-rules.md, Catalog screens): gallery, name, badges, price,
  * category, description, seller, stock, delivery and pickup information, Add to Cart (disabled when
- * unavailable, for the seller's own product, and once the cart holds the whole stock) and Continue
- * Shopping. A visitor sees the message-the-seller card asking them to sign in.
+ * out of stock, for the seller's own product, and once the cart holds the whole stock; absent for a
+ * cancelled product, which says it is no longer available) and Continue Shopping. A visitor sees the message-the-seller card asking them to sign in.
  */
 export function ProductDetail({
   product,
@@ -155,6 +156,9 @@ export function ProductDetail({
   // A seller cannot buy their own product (docs/product-rules.md, Checkout and orders).
   const isOwn = viewerId !== null && viewerId === product.sellerId;
   const allInCart = purchasable && inCartQuantity >= product.stock;
+  // Cancelled (not available) is final: nothing to add, whatever stock it kept
+  // (docs/product-rules.md, Catalog and distance; Seller listings).
+  const isCancelled = !product.available;
   const location = sellerLocationOf(product);
   const description = product.description?.trim();
 
@@ -168,6 +172,10 @@ export function ProductDetail({
             {purchasable ? (
               <Badge variant="success" data-testid="badge-available">
                 Available
+              </Badge>
+            ) : isCancelled ? (
+              <Badge variant="destructive" data-testid="badge-no-longer-available">
+                {NO_LONGER_AVAILABLE_TEXT}
               </Badge>
             ) : (
               <Badge variant="destructive" data-testid="badge-out-of-stock">
@@ -218,7 +226,7 @@ export function ProductDetail({
             )}
             {stockTextOf(product)}
           </p>
-          {isOwn ? (
+          {isCancelled ? null : isOwn ? (
             <p className="text-sm text-muted-foreground" data-testid="text-own-product">
               {OWN_PRODUCT_NOTE}
             </p>
@@ -228,16 +236,18 @@ export function ProductDetail({
             </p>
           ) : null}
           <div className="flex flex-col gap-3 sm:flex-row">
-            <Button
-              size="lg"
-              className="sm:flex-1"
-              disabled={!purchasable || isOwn || allInCart}
-              onClick={() => onAdd(product)}
-              data-testid="button-add-to-cart"
-            >
-              <ShoppingCart aria-hidden="true" />
-              Add to Cart
-            </Button>
+            {isCancelled ? null : (
+              <Button
+                size="lg"
+                className="sm:flex-1"
+                disabled={!purchasable || isOwn || allInCart}
+                onClick={() => onAdd(product)}
+                data-testid="button-add-to-cart"
+              >
+                <ShoppingCart aria-hidden="true" />
+                Add to Cart
+              </Button>
+            )}
             <Button asChild size="lg" variant="outline" className="sm:flex-1">
               <Link href="/" data-testid="link-continue-shopping">
                 Continue Shopping

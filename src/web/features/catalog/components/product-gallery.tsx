@@ -21,12 +21,17 @@ export function ProductGallery({ name, imageUrls }: ProductGalleryProps) {
 
   return (
     <div className="flex flex-col gap-3" data-testid="product-gallery">
+      {/*
+        The frame has the pictures' 4:3 shape and the picture is contained in it, so none of it is
+        cropped; one of another shape shows whole, with the frame's background beside it.
+      */}
       <div
-        className="aspect-square overflow-hidden rounded-xl border bg-muted"
+        className="aspect-[4/3] overflow-hidden rounded-xl border bg-muted"
         data-testid="product-main-image"
       >
         <ProductImage
           isPriority
+          className="object-contain"
           sizes={PRODUCT_PAGE_IMAGE_SIZES}
           src={imageUrls[index]}
           alt={count > 1 ? `${name}, image ${index + 1} of ${count}` : name}
