@@ -79,6 +79,10 @@ export const adminUserSchema = z.object({
   /** Every granted role. */
   roles: z.array(roleSchema),
   isVerified: z.boolean(),
+  /** When an admin suspended the user; null while they may use the marketplace (product rules, Moderation). */
+  suspendedAt: z.string().nullable(),
+  /** Roles an admin took away, which the user cannot take back by themself. */
+  withheldRoles: z.array(roleSchema),
   createdAt: z.string(),
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
@@ -217,7 +221,6 @@ export const USER_DETAIL_ORDER_COUNT = 10;
  * payout account as stored, how many addresses they keep, and their orders as buyer, seller and driver.
  */
 export const adminUserDetailSchema = adminUserSchema.extend({
-  suspendedAt: z.string().nullable(),
   driver: z.object({
     isVerified: z.boolean(),
     hasVehicleImage: z.boolean(),
@@ -261,6 +264,10 @@ export const adminProductSchema = z.object({
   price: moneyStringSchema,
   stock: z.number().int(),
   available: z.boolean(),
+  /** An admin hid it from the catalog (docs/product-rules.md, Moderation). */
+  hidden: z.boolean(),
+  /** In the catalog now: available, not hidden, and its seller may sell. */
+  onSale: z.boolean(),
   imageUrl: z.string().nullable(),
   sellerId: z.string(),
   sellerName: z.string(),

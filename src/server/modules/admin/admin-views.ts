@@ -33,6 +33,8 @@ export function toAdminUser(row: UserRow): AdminUser {
     role: isRole(row.role) ? row.role : 'buyer',
     roles: sortRoles(row.roles.filter(isRole)),
     isVerified: row.isVerified,
+    suspendedAt: row.suspendedAt?.toISOString() ?? null,
+    withheldRoles: sortRoles(row.withheldRoles.filter(isRole)),
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -92,6 +94,8 @@ export interface ProductListRow {
     price: string;
     stock: number;
     available: boolean;
+    hiddenAt: Date | null;
+    onSale: boolean;
     imageUrl: string | null;
     sellerId: string;
     createdAt: Date;
@@ -101,8 +105,10 @@ export interface ProductListRow {
 }
 
 export function toAdminProduct({ product, sellerFirstName, sellerLastName }: ProductListRow): AdminProduct {
+  const { hiddenAt, ...rest } = product;
   return {
-    ...product,
+    ...rest,
+    hidden: hiddenAt !== null,
     price: money(product.price),
     sellerName: nameOf(sellerFirstName, sellerLastName, 'seller'),
     createdAt: product.createdAt.toISOString(),
@@ -162,7 +168,6 @@ export function toAdminUserDetail(row: UserRow, parts: UserDetailParts): AdminUs
   const status = payoutAccountStatusSchema.safeParse(row.stripeAccountStatus);
   return {
     ...toAdminUser(row),
-    suspendedAt: row.suspendedAt?.toISOString() ?? null,
     driver: {
       isVerified: row.isVerified,
       hasVehicleImage: row.vehicleImageUrl !== null,

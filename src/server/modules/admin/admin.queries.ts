@@ -183,6 +183,8 @@ export async function listProductsPage(db: Db, filter: ProductFilter & PageWindo
         price: products.price,
         stock: products.stock,
         available: products.available,
+        hiddenAt: products.hiddenAt,
+        onSale: products.onSale,
         imageUrl: products.imageUrl,
         sellerId: products.sellerId,
         createdAt: products.createdAt,

@@ -1,24 +1,35 @@
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { History, Landmark, Package, Percent, ShoppingCart, Tags, Truck, Undo2, Users } from 'lucide-react';
 import { useLocation, useSearch } from 'wouter';
+import { useQueryClient } from '@tanstack/react-query';
+import type { Category } from '@domain/categories';
 import type { Order } from '@domain/orders';
 import { PageHeading } from '../../components/page-heading';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { useSignedInUser } from '../../lib/use-auth';
 import { useDocumentTitle } from '../../lib/use-document-title';
+import { useErrorToast } from '../../lib/use-error-toast';
 import { useCategories } from '../../features/catalog/api/get-categories';
+import { invalidateAdminData } from '../../features/admin/api/admin-data';
+import { useProductForEdit } from '../../features/admin/api/get-product-for-edit';
 import { ActivityTab } from '../../features/admin/components/activity-tab';
 import { AdminSummaryCards } from '../../features/admin/components/admin-summary-cards';
 import { CategoriesTab } from '../../features/admin/components/categories-tab';
 import { CommissionSettingsTab } from '../../features/admin/components/commission-settings-tab';
 import { DriverVerificationTab } from '../../features/admin/components/driver-verification-tab';
 import { OrdersTab } from '../../features/admin/components/orders-tab';
-import { ProductsTab } from '../../features/admin/components/products-tab';
+import { ProductsTab, type ListedProduct } from '../../features/admin/components/products-tab';
 import { RefundsTab } from '../../features/admin/components/refunds-tab';
 import { PayoutsTab } from '../../features/admin/components/payouts-tab';
 import { RefundOrderButton } from '../../features/admin/components/refund-order-button';
 import { UsersTab } from '../../features/admin/components/users-tab';
 import { OrderDetails } from '../../features/orders/components/order-details';
+import {
+  ListingFormDialog,
+  type ListingImagesFieldProps,
+} from '../../features/seller/components/listing-form-dialog';
+import { ImageListEditor } from '../../features/uploads/components/image-list-editor';
 import { AppLayout } from '../layouts/app-layout';
 import { ADMIN_GATE, RoleGate } from '../role-gate';
 
@@ -32,19 +43,22 @@ const TABS = [
     value: 'users',
     label: 'Users',
     icon: Users,
-    description: 'Search by name or email, filter by role, and change the role of any other user.',
+    description:
+      'Search by name or email, filter by role, change the role of any other user, and open a user to take a role away, suspend or restore them.',
   },
   {
     value: 'orders',
     label: 'Orders',
     icon: ShoppingCart,
-    description: 'Search by order number, filter by status, and open an order for its timeline.',
+    description:
+      'Search by order number, buyer, seller, driver and the days placed on; an order whose party is suspended is flagged. Open an order for its timeline.',
   },
   {
     value: 'products',
     label: 'Products',
     icon: Package,
-    description: 'Every product of every seller, active or not.',
+    description:
+      'Every product of every seller, active, inactive or hidden. Hide a product from the catalog, show it again, or edit it.',
   },
   {
     value: 'categories',
@@ -89,6 +103,51 @@ type TabValue = (typeof TABS)[number]['value'];
 
 const isTab = (value: string | null): value is TabValue => TABS.some((tab) => tab.value === value);
 
+/** The listing form's images field is the uploader's multi-image editor, as on the seller's page. */
+function renderImagesField(props: ListingImagesFieldProps): ReactNode {
+  return <ImageListEditor {...props} />;
+}
+
+/**
+ * Edit on the Products tab: the seller's listing form on the chosen product, once it is read
+ * (an admin may change any product: docs/product-rules.md, Seller listings). The admin lists are
+ * read again when it closes.
+ */
+function ProductEditor({
+  product,
+  categories,
+  categoriesFailed,
+  onClose,
+}: {
+  product: ListedProduct | null;
+  categories: readonly Category[];
+  categoriesFailed: boolean;
+  onClose: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const loaded = useProductForEdit(product);
+  useErrorToast(loaded.error, 'This product could not be loaded.');
+  const failed = product !== null && loaded.isError;
+  useEffect(() => {
+    if (failed) onClose();
+  }, [failed, onClose]);
+  const data = product ? loaded.data : undefined;
+  // One target object per product read: the dialog keeps what it was opened on.
+  const target = useMemo(() => (data ? ({ mode: 'edit', product: data } as const) : null), [data]);
+  return (
+    <ListingFormDialog
+      target={target}
+      onClose={() => {
+        onClose();
+        void invalidateAdminData(queryClient);
+      }}
+      categories={categories}
+      categoriesFailed={categoriesFailed}
+      renderImagesField={renderImagesField}
+    />
+  );
+}
+
 function AdminDashboard() {
   const user = useSignedInUser();
   const [, navigate] = useLocation();
@@ -96,6 +155,8 @@ function AdminDashboard() {
   const tab: TabValue = isTab(requested) ? requested : 'users';
   const categories = useCategories();
   const categoryNames = (categories.data ?? []).map((category) => category.name);
+  const [editing, setEditing] = useState<ListedProduct | null>(null);
+  const closeEditor = useCallback(() => setEditing(null), []);
 
   const renderDetails = (order: Order) => (
     <div key={order.id} className="flex flex-col gap-4">
@@ -132,7 +193,7 @@ function AdminDashboard() {
               <CardContent>
                 {value === 'users' ? <UsersTab adminId={user.id} /> : null}
                 {value === 'orders' ? <OrdersTab renderDetails={renderDetails} /> : null}
-                {value === 'products' ? <ProductsTab categories={categoryNames} /> : null}
+                {value === 'products' ? <ProductsTab categories={categoryNames} onEdit={setEditing} /> : null}
                 {value === 'categories' ? <CategoriesTab /> : null}
                 {value === 'commission' ? <CommissionSettingsTab /> : null}
                 {value === 'drivers' ? <DriverVerificationTab adminId={user.id} /> : null}
@@ -144,6 +205,12 @@ function AdminDashboard() {
           </TabsContent>
         ))}
       </Tabs>
+      <ProductEditor
+        product={editing}
+        categories={categories.data ?? []}
+        categoriesFailed={categories.isError}
+        onClose={closeEditor}
+      />
     </>
   );
 }

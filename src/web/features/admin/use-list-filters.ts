@@ -35,3 +35,24 @@ export function useListFilters<F extends Record<string, string>>(initial: F) {
 
 /** What the search box, the filters and the pager of a list read and set. */
 export type ListFilterState<F extends Record<string, string>> = ReturnType<typeof useListFilters<F>>;
+
+/**
+ * More text boxes of a list beside its search (an order's buyer, seller and driver): what is typed,
+ * and what is sent once typing pauses, as for the search. `onSent` runs as that changes (the list
+ * goes back to page 1), during the render of the component that holds both.
+ */
+export function useTextFilters<K extends string>(initial: Record<K, string>, onSent: () => void) {
+  const [typed, setTyped] = useState(initial);
+  const debounced = useDebouncedValue(typed, ADMIN_SEARCH_DEBOUNCE_MS);
+  const [sent, setSent] = useState(debounced);
+  if (sent !== debounced) {
+    setSent(debounced);
+    onSent();
+  }
+  return {
+    typed,
+    setText: (key: K, value: string) => setTyped((current) => ({ ...current, [key]: value })),
+    /** A filter's text as sent: trimmed, undefined when empty. */
+    sentOf: (key: K): string | undefined => debounced[key].trim() || undefined,
+  };
+}

@@ -16,6 +16,20 @@ export function invalidateAdminData(queryClient: QueryClient): Promise<void> {
   });
 }
 
+/**
+ * After a moderation (a role taken or given, a suspension, a product hidden or shown): the admin
+ * data, and the catalog's products, which a hidden product or a seller who may not sell leaves.
+ */
+export function invalidateModeration(queryClient: QueryClient): Promise<void> {
+  return Promise.all([
+    invalidateAdminData(queryClient),
+    queryClient.invalidateQueries({
+      predicate: (query) =>
+        typeof query.queryKey[0] === 'string' && query.queryKey[0].startsWith('/api/products'),
+    }),
+  ]).then(() => undefined);
+}
+
 /** `?search=lamp&page=2`: the filters that are set, in a stable order. */
 export function queryStringOf(params: Record<string, string | number | undefined>): string {
   const search = new URLSearchParams();

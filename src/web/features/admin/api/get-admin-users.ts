@@ -1,11 +1,13 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { adminUserPageSchema, type AdminUsersQuery } from '@domain/admin';
+import { adminUserSchema, pageOf, type AdminUsersQuery } from '@domain/admin';
 import { apiGet } from '../../../lib/api-client';
 import { ADMIN_POLL_MS, queryStringOf } from './admin-data';
 
+const adminUserRowPageSchema = pageOf(adminUserSchema);
+
 /** GET /api/admin/users: 10 a page, search by name or email, filter by role. */
 export async function fetchAdminUsers(query: AdminUsersQuery, signal?: AbortSignal) {
-  return adminUserPageSchema.parse(await apiGet(`/api/admin/users${queryStringOf({ ...query })}`, signal));
+  return adminUserRowPageSchema.parse(await apiGet(`/api/admin/users${queryStringOf({ ...query })}`, signal));
 }
 
 export function useAdminUsers(query: AdminUsersQuery) {

@@ -5,7 +5,7 @@ import { formatPrice } from '../../../lib/format';
 import { useAdminActivity } from '../api/get-admin-activity';
 import { COMMISSION_FIELDS } from '../commission-fields';
 import { useListFilters } from '../use-list-filters';
-import { DataTable, PagedList, tdClass, TimeCell } from './list-parts';
+import { Cell, DataTable, PagedList, rowClass, TimeCell } from './list-parts';
 
 const VALUE_LABELS: Record<string, string> = {
   isVerified: 'Verified',
@@ -14,6 +14,8 @@ const VALUE_LABELS: Record<string, string> = {
   name: 'Name',
   status: 'Status',
   products: 'Products renamed',
+  hidden: 'Hidden',
+  suspended: 'Suspended',
 };
 
 const commissionField = (key: string) => COMMISSION_FIELDS.find((field) => field.name === key);
@@ -67,25 +69,27 @@ export function ActivityTab() {
       {(items) => (
         <DataTable
           caption="Admin activity"
-          minWidthClass="min-w-[52rem]"
+          minWidthClass="lg:min-w-[52rem]"
           columns={['When', 'Admin', 'Action', 'On', 'Change']}
         >
           {items.map((entry) => (
-            <tr key={entry.id} data-testid={`row-activity-${entry.action}`}>
-              <TimeCell at={entry.createdAt} />
-              <td className={tdClass}>
+            <tr key={entry.id} className={rowClass} data-testid={`row-activity-${entry.action}`}>
+              <TimeCell at={entry.createdAt} label="When" />
+              <Cell label="Admin">
                 <span className="block font-medium">{entry.actorName}</span>
-                <span className="block text-xs text-muted-foreground">{entry.actorEmail}</span>
-              </td>
-              <td className={tdClass}>{ADMIN_ACTION_LABELS[entry.action]}</td>
-              <td className={`${tdClass} break-all`}>{entry.targetLabel}</td>
-              <td className={tdClass}>
+                <span className="block break-all text-xs text-muted-foreground">{entry.actorEmail}</span>
+              </Cell>
+              <Cell label="Action">{ADMIN_ACTION_LABELS[entry.action]}</Cell>
+              <Cell label="On" className="break-all">
+                {entry.targetLabel}
+              </Cell>
+              <Cell label="Change">
                 <ul className="flex flex-col gap-0.5 text-xs">
                   {changesOf(entry).map((line) => (
                     <li key={line}>{line}</li>
                   ))}
                 </ul>
-              </td>
+              </Cell>
             </tr>
           ))}
         </DataTable>

@@ -10,6 +10,7 @@ import { displayName } from '@domain/roles';
 import { Badge, type BadgeProps } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
 import {
   Dialog,
   DialogContent,
@@ -120,6 +121,7 @@ function DriverCard({
     onFailed: (error) => toastMutationError(error, 'Failed to update driver verification'),
   });
   const decide = (isVerified: boolean) => verify.mutate({ driverId: driver.id, isVerified });
+  const [confirmingRevoke, setConfirmingRevoke] = useState(false);
   const missingId = `driver-missing-${driver.id}`;
 
   return (
@@ -162,8 +164,9 @@ function DriverCard({
             <Button
               variant="outline"
               className="text-destructive hover:text-destructive"
-              onClick={() => decide(false)}
+              onClick={() => setConfirmingRevoke(true)}
               disabled={verify.isPending}
+              aria-haspopup="dialog"
               data-testid="button-revoke-driver"
             >
               <ShieldOff aria-hidden="true" />
@@ -195,6 +198,27 @@ function DriverCard({
             </>
           )}
         </div>
+        <ConfirmDialog
+          open={confirmingRevoke}
+          onOpenChange={setConfirmingRevoke}
+          title="Revoke this driver’s verification?"
+          description={`${name} can no longer accept delivery orders until an admin approves them again.`}
+          cancelLabel="Keep Verified"
+          confirmLabel="Revoke"
+          pendingLabel="Revoking..."
+          isPending={verify.isPending}
+          onConfirm={() =>
+            verify.mutate(
+              { driverId: driver.id, isVerified: false },
+              { onSettled: () => setConfirmingRevoke(false) },
+            )
+          }
+          testIds={{
+            dialog: 'dialog-confirm-revoke-driver',
+            cancel: 'button-keep-driver-verified',
+            confirm: 'button-confirm-revoke-driver',
+          }}
+        />
       </CardContent>
     </Card>
   );

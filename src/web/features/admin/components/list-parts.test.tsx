@@ -22,6 +22,8 @@ function user(n: number): AdminUser {
     role: 'buyer',
     roles: ['buyer'],
     isVerified: false,
+    suspendedAt: null,
+    withheldRoles: [],
     createdAt: '2026-11-01T16:00:00.000Z',
   };
 }
@@ -34,6 +36,8 @@ function product(n: number): AdminProduct {
     price: '4.50',
     stock: n,
     available: true,
+    hidden: false,
+    onSale: true,
     imageUrl: null,
     sellerId: '20000000-0000-4000-8000-000000000001',
     sellerName: 'Sam Seller',
@@ -80,7 +84,7 @@ describe('an admin list (docs/product-rules.md, Admin screens)', () => {
     expect(await screen.findByText('Showing 1–10 of 12')).toBeVisible();
     expect(tableOf(screen.getByTestId(`row-product-${product(1).id}`))).toEqual({
       caption: 'Products',
-      headings: ['Product', 'Category', 'Seller', 'Price', 'Stock', 'Status'],
+      headings: ['Product', 'Category', 'Seller', 'Price', 'Stock', 'Status', 'Actions'],
       rows: 10,
     });
     expect(screen.getByText('Price')).toHaveClass('text-right');

@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
-import { RotateCw, Search } from 'lucide-react';
+import type { ComponentProps, ReactNode } from 'react';
+import { Download, RotateCw, Search } from 'lucide-react';
 import { ADMIN_PAGE_SIZE, type Page } from '@domain/admin';
 import type { Instant } from '@domain/marketplace-time';
 import { capitalise } from '@domain/roles';
@@ -10,6 +10,7 @@ import { Label } from '../../../components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { formatDateTime } from '../../../lib/format';
 import { cn } from '../../../lib/utils';
+import { queryStringOf } from '../api/admin-data';
 import type { ListFilterState } from '../use-list-filters';
 
 /** The search box of an admin list, labelled for assistive technology. */
@@ -93,15 +94,20 @@ export type ListFilter<F extends Record<string, string>> = {
   [K in keyof F]: { key: K; id: string; label: string; options: readonly { value: F[K]; label: string }[] };
 }[keyof F];
 
-/** The search box of a list and its filters, in that order, bound to the list's state. */
+/**
+ * The search box of a list and its filters, in that order, bound to the list's state; then any
+ * further controls (Export CSV).
+ */
 export function ListToolbar<F extends Record<string, string>>({
   list,
   search,
   filters = [],
+  children,
 }: {
   list: ListFilterState<F>;
   search: { id: string; label: string; placeholder: string };
   filters?: readonly ListFilter<F>[];
+  children?: ReactNode;
 }) {
   return (
     <div className="mb-4 flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-center">
@@ -116,6 +122,7 @@ export function ListToolbar<F extends Record<string, string>>({
           onChange={(value) => list.setFilter(filter.key, value)}
         />
       ))}
+      {children}
     </div>
   );
 }
@@ -219,26 +226,33 @@ const thClass =
   'border-b bg-muted/50 px-3 py-2.5 text-xs font-medium uppercase tracking-wide text-muted-foreground';
 
 /**
- * A table that scrolls sideways on narrow screens instead of squeezing its columns: its headings
- * from `columns`, its rows the children.
+ * A list's table. Below the md breakpoint each row is a card of its own (its first cell on top,
+ * then one "label value" line per cell, then its actions), so a phone never scrolls a row sideways
+ * away from its name; from md up it is a table that scrolls sideways instead of squeezing its
+ * columns. Rows are `<tr className={rowClass}>` of `Cell`s.
  */
 export function DataTable({
   caption,
-  minWidthClass = 'min-w-[40rem]',
+  minWidthClass = 'lg:min-w-[40rem]',
   columns,
   children,
 }: {
   caption: string;
-  /** Below this width the table scrolls sideways. */
+  /** From lg up, below this width the table scrolls sideways (an `lg:min-w-*` class). */
   minWidthClass?: string;
   columns: readonly Column[];
   children: ReactNode;
 }) {
   return (
-    <div className="overflow-x-auto rounded-lg border">
-      <table className={cn('w-full text-left text-sm', minWidthClass)}>
+    <div className="rounded-lg border lg:overflow-x-auto">
+      <table
+        className={cn(
+          'block w-full text-left text-sm lg:table lg:[&>tbody>tr:last-child>td]:border-b-0',
+          minWidthClass,
+        )}
+      >
         <caption className="sr-only">{caption}</caption>
-        <thead>
+        <thead className="hidden lg:table-header-group">
           <tr>
             {columns.map((column) =>
               typeof column === 'string' ? (
@@ -253,17 +267,83 @@ export function DataTable({
             )}
           </tr>
         </thead>
-        <tbody>{children}</tbody>
+        <tbody className="block lg:table-row-group">{children}</tbody>
       </table>
     </div>
   );
 }
 
-export const tdClass = 'border-b px-3 py-2.5 align-middle';
+/** A row of a DataTable: a card below md, a table row from md up. */
+export const rowClass =
+  'flex flex-col gap-1 border-b px-3 py-3 last:border-b-0 sm:grid sm:grid-cols-2 sm:gap-x-8 lg:table-row lg:border-b-0 lg:p-0';
+
+const cellClass = 'lg:table-cell lg:border-b lg:px-3 lg:py-2.5 lg:align-middle';
+
+/**
+ * A cell of a DataTable. With a `label` (its column heading) a phone shows it as "label  value"
+ * (the label drawn by CSS, from `data-label`: the table's headings say it from md up); without one
+ * the cell takes the card's whole width: the row's name on top, or its actions.
+ */
+export function Cell({ label, className, children, ...props }: ComponentProps<'td'> & { label?: string }) {
+  if (!label) {
+    return (
+      <td className={cn('block sm:col-span-2', cellClass, className)} {...props}>
+        {children}
+      </td>
+    );
+  }
+  return (
+    <td
+      data-label={label}
+      className={cn(
+        'flex items-baseline justify-between gap-3 before:shrink-0 before:text-xs before:font-medium before:text-muted-foreground before:content-[attr(data-label)] lg:before:content-none',
+        cellClass,
+        className,
+      )}
+      {...props}
+    >
+      {/* One box on a phone, so the value sits right of its label; gone from md up. */}
+      <div className="min-w-0 max-lg:text-right lg:contents">{children}</div>
+    </td>
+  );
+}
 
 /** When a row was made, in the marketplace's time zone, on one line. */
-export function TimeCell({ at }: { at: Instant }) {
-  return <td className={`${tdClass} whitespace-nowrap text-muted-foreground`}>{formatDateTime(at)}</td>;
+export function TimeCell({ at, label }: { at: Instant; label: string }) {
+  return (
+    <Cell label={label} className="whitespace-nowrap text-muted-foreground">
+      {formatDateTime(at)}
+    </Cell>
+  );
+}
+
+/**
+ * Export CSV: a plain download of the list's export (`/api/admin/orders.csv`) with the filters it
+ * shows now, every matching row (docs/product-rules.md, Admin).
+ */
+export function ExportCsvLink({
+  path,
+  filters,
+  what,
+}: {
+  path: string;
+  filters: Record<string, string | undefined>;
+  /** "orders": names the file's contents for assistive technology and the test id. */
+  what: string;
+}) {
+  return (
+    <Button asChild variant="outline" className="self-start">
+      <a
+        href={`${path}${queryStringOf(filters)}`}
+        download
+        title={`Download the ${what} these filters show as a CSV file`}
+        data-testid={`link-export-${what}`}
+      >
+        <Download aria-hidden="true" />
+        Export CSV
+      </a>
+    </Button>
+  );
 }
 
 /** "Showing 11–20 of 1,000". */

@@ -3,7 +3,7 @@ import { PAYOUT_STATUS_LABEL } from '@domain/payouts';
 import { StatCard } from '../../../components/stat-card';
 import { formatPrice } from '../../../lib/format';
 import { useAdminPayouts } from '../api/get-admin-payouts';
-import { DataTable, ListState, tdClass, TimeCell } from './list-parts';
+import { Cell, DataTable, ListState, rowClass, TimeCell } from './list-parts';
 
 /**
  * Payouts (docs/decisions/0013-money-movement.md, Transfers and the ledger): the platform's balance
@@ -51,20 +51,26 @@ export function PayoutsTab() {
       >
         <DataTable
           caption="Payouts that failed or keep failing"
-          minWidthClass="min-w-[48rem]"
+          minWidthClass="lg:min-w-[48rem]"
           columns={['Order', 'Paid to', 'Amount', 'Status', 'Problem', 'Attempts', 'Since']}
         >
           {failed.map((payout) => (
-            <tr key={payout.id} data-testid={`row-failed-payout-${payout.id}`}>
-              <td className={`${tdClass} whitespace-nowrap font-medium`}>{payout.orderNumber}</td>
-              <td className={tdClass}>
+            <tr key={payout.id} className={rowClass} data-testid={`row-failed-payout-${payout.id}`}>
+              <Cell className="whitespace-nowrap font-medium">{payout.orderNumber}</Cell>
+              <Cell label="Paid to">
                 {payout.userName} ({payout.kind})
-              </td>
-              <td className={`${tdClass} whitespace-nowrap`}>{formatPrice(payout.amount)}</td>
-              <td className={`${tdClass} whitespace-nowrap`}>{PAYOUT_STATUS_LABEL[payout.status]}</td>
-              <td className={`${tdClass} break-words text-xs`}>{payout.lastError ?? '—'}</td>
-              <td className={tdClass}>{payout.attempts}</td>
-              <TimeCell at={payout.createdAt} />
+              </Cell>
+              <Cell label="Amount" className="whitespace-nowrap">
+                {formatPrice(payout.amount)}
+              </Cell>
+              <Cell label="Status" className="whitespace-nowrap">
+                {PAYOUT_STATUS_LABEL[payout.status]}
+              </Cell>
+              <Cell label="Problem" className="break-words text-xs">
+                {payout.lastError ?? '—'}
+              </Cell>
+              <Cell label="Attempts">{payout.attempts}</Cell>
+              <TimeCell at={payout.createdAt} label="Since" />
             </tr>
           ))}
         </DataTable>

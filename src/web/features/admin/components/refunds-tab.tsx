@@ -1,7 +1,7 @@
 import type { RefundNeedingAttention, RefundStatus } from '@domain/refunds';
 import { formatDateTime, formatPrice } from '../../../lib/format';
 import { useAdminRefunds } from '../api/get-admin-refunds';
-import { DataTable, ListState, tdClass, TimeCell } from './list-parts';
+import { Cell, DataTable, ListState, rowClass, TimeCell } from './list-parts';
 
 const STATUS_LABELS: Record<RefundStatus, string> = {
   pending: 'Waiting',
@@ -37,27 +37,33 @@ export function RefundsTab() {
     >
       <DataTable
         caption="Refunds that failed or still wait"
-        minWidthClass="min-w-[56rem]"
+        minWidthClass="lg:min-w-[56rem]"
         columns={['Order', 'Amount', 'Reason', 'Status', 'Problem', 'Attempts', 'Since']}
       >
         {items.map((refund) => (
-          <tr key={refund.id} data-testid={`row-refund-${refund.id}`}>
-            <td className={`${tdClass} whitespace-nowrap font-medium`}>
+          <tr key={refund.id} className={rowClass} data-testid={`row-refund-${refund.id}`}>
+            <Cell className="whitespace-nowrap font-medium">
               {refund.orderNumber ?? `Payment ${refund.paymentId.slice(0, 8)}`}
-            </td>
-            <td className={`${tdClass} whitespace-nowrap`}>{formatPrice(refund.amount)}</td>
-            <td className={tdClass}>{refund.reason}</td>
-            <td className={`${tdClass} whitespace-nowrap`}>{STATUS_LABELS[refund.status]}</td>
-            <td className={`${tdClass} break-words text-xs`}>{problemOf(refund)}</td>
-            <td className={tdClass}>
+            </Cell>
+            <Cell label="Amount" className="whitespace-nowrap">
+              {formatPrice(refund.amount)}
+            </Cell>
+            <Cell label="Reason">{refund.reason}</Cell>
+            <Cell label="Status" className="whitespace-nowrap">
+              {STATUS_LABELS[refund.status]}
+            </Cell>
+            <Cell label="Problem" className="break-words text-xs">
+              {problemOf(refund)}
+            </Cell>
+            <Cell label="Attempts">
               <span className="block">{refund.attempts}</span>
               {refund.lastAttemptAt ? (
                 <span className="block text-xs text-muted-foreground">
                   last {formatDateTime(refund.lastAttemptAt)}
                 </span>
               ) : null}
-            </td>
-            <TimeCell at={refund.createdAt} />
+            </Cell>
+            <TimeCell at={refund.createdAt} label="Since" />
           </tr>
         ))}
       </DataTable>

@@ -1,14 +1,14 @@
+import { useState } from 'react';
 import { ROLE_FILTERS } from '@domain/admin';
-import { capitalise, displayName, type Role } from '@domain/roles';
+import { capitalise, displayName } from '@domain/roles';
 import { Badge } from '../../../components/ui/badge';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
-import { toast } from '../../../components/ui/use-toast';
-import { toastMutationError } from '../../../lib/mutation-errors';
+import { Button } from '../../../components/ui/button';
+import { formatDateTime } from '../../../lib/format';
 import { useAdminUsers } from '../api/get-admin-users';
-import { useUpdateUserRole } from '../api/update-user-role';
-import { ROLE_OPTIONS } from '../role-labels';
 import { useListFilters } from '../use-list-filters';
-import { DataTable, ListToolbar, PagedList, tdClass, TimeCell } from './list-parts';
+import { Cell, DataTable, ExportCsvLink, ListToolbar, PagedList, rowClass, TimeCell } from './list-parts';
+import { RoleSelect } from './role-select';
+import { UserDetailDialog } from './user-detail-dialog';
 
 const ROLE_FILTER_OPTIONS = ROLE_FILTERS.map((value) => ({
   value,
@@ -16,17 +16,15 @@ const ROLE_FILTER_OPTIONS = ROLE_FILTERS.map((value) => ({
 }));
 
 /**
- * Users (docs/product-rules.md, Admin screens): search by name or email, a role filter, and the role
- * of every other user; the admin's own row cannot be changed.
+ * Users (docs/product-rules.md, Admin screens): search by name or email, a role filter, the role
+ * of every other user (the admin's own row cannot be changed), and each user's details, where an
+ * admin takes a role away, suspends or restores them. On a phone each user is a card with the
+ * role select and Details under the name.
  */
 export function UsersTab({ adminId }: { adminId: string }) {
   const list = useListFilters({ role: 'all' as (typeof ROLE_FILTERS)[number] });
   const users = useAdminUsers({ search: list.search, role: list.filters.role, page: list.page });
-  const update = useUpdateUserRole({
-    onUpdated: (user) =>
-      toast({ title: 'Role updated', description: `${displayName(user)} is now a ${user.role}.` }),
-    onFailed: (error) => toastMutationError(error, 'Failed to update user role'),
-  });
+  const [openId, setOpenId] = useState<string | null>(null);
 
   return (
     <div>
@@ -36,67 +34,74 @@ export function UsersTab({ adminId }: { adminId: string }) {
         filters={[
           { key: 'role', id: 'user-role-filter', label: 'Filter by role', options: ROLE_FILTER_OPTIONS },
         ]}
-      />
+      >
+        <ExportCsvLink
+          path="/api/admin/users.csv"
+          filters={{ search: list.search, role: list.filters.role }}
+          what="users"
+        />
+      </ListToolbar>
       <PagedList query={users} emptyText="No users found" what="users" onPageChange={list.setPage}>
         {(items) => (
           <DataTable
             caption="Users"
-            minWidthClass="min-w-[54rem]"
-            columns={['Name', 'Email', 'Granted roles', 'Joined', 'Role']}
+            minWidthClass="lg:min-w-[44rem]"
+            columns={['Name', 'Granted roles', 'Joined', 'Role', 'Actions']}
           >
             {items.map((user) => {
               const isSelf = user.id === adminId;
               const name = displayName(user);
+              const { suspendedAt } = user;
               return (
-                <tr key={user.id} data-testid={`row-user-${user.id}`}>
-                  <td className={tdClass}>
-                    <span className="font-medium">{name}</span>
-                    {isSelf ? <span className="ml-1 text-xs text-muted-foreground">(you)</span> : null}
-                  </td>
-                  <td className={`${tdClass} whitespace-nowrap`}>{user.email}</td>
-                  <td className={tdClass}>
-                    <div className="flex flex-wrap gap-1">
+                <tr key={user.id} className={rowClass} data-testid={`row-user-${user.id}`}>
+                  <Cell className="min-w-0">
+                    <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                      <span className="font-medium">{name}</span>
+                      {isSelf ? <span className="text-xs text-muted-foreground">(you)</span> : null}
+                      {suspendedAt ? (
+                        <Badge
+                          variant="destructive"
+                          title={`Suspended since ${formatDateTime(suspendedAt) ?? ''}`}
+                          data-testid="badge-user-suspended"
+                        >
+                          Suspended
+                        </Badge>
+                      ) : null}
+                    </span>
+                    <span className="block break-all text-xs text-muted-foreground">{user.email}</span>
+                  </Cell>
+                  <Cell label="Granted roles">
+                    <span className="inline-flex flex-wrap justify-end gap-1 lg:justify-start">
                       {user.roles.map((role) => (
                         <Badge key={role} variant="outline">
                           {capitalise(role)}
                         </Badge>
                       ))}
-                    </div>
-                  </td>
-                  <TimeCell at={user.createdAt} />
-                  <td className={tdClass}>
-                    <Select
-                      value={user.role}
-                      disabled={isSelf || update.isPending}
-                      onValueChange={(role) => update.mutate({ userId: user.id, role: role as Role })}
+                    </span>
+                  </Cell>
+                  <TimeCell at={user.createdAt} label="Joined" />
+                  <Cell label="Role">
+                    <RoleSelect user={user} isSelf={isSelf} testId={`select-role-${user.id}`} />
+                  </Cell>
+                  <Cell className="pt-1 lg:pt-2.5">
+                    <Button
+                      variant="outline"
+                      size="sm"
+                      onClick={() => setOpenId(user.id)}
+                      aria-label={`Details of ${name}`}
+                      aria-haspopup="dialog"
+                      data-testid={`button-user-details-${user.id}`}
                     >
-                      <SelectTrigger
-                        className="w-32"
-                        aria-label={`Role of ${name}`}
-                        title={isSelf ? 'You cannot change your own role' : undefined}
-                        data-testid={`select-role-${user.id}`}
-                      >
-                        <SelectValue />
-                      </SelectTrigger>
-                      <SelectContent>
-                        {ROLE_OPTIONS.map((option) => (
-                          <SelectItem
-                            key={option.value}
-                            value={option.value}
-                            data-testid={`option-role-${option.value}`}
-                          >
-                            {option.label}
-                          </SelectItem>
-                        ))}
-                      </SelectContent>
-                    </Select>
-                  </td>
+                      Details
+                    </Button>
+                  </Cell>
                 </tr>
               );
             })}
           </DataTable>
         )}
       </PagedList>
+      <UserDetailDialog userId={openId} adminId={adminId} onClose={() => setOpenId(null)} />
     </div>
   );
 }

@@ -1,0 +1,265 @@
+import fs from 'node:fs';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { expectNoAccessibilityViolations } from './support/accessibility';
+import { test, expect, signInAs, signUpFresh, DEMO } from './support/fixtures';
+
+/**
+ * Running the marketplace (issue 25, moderation), as an admin clicks it: take a role away and
+ * suspend a user, whose open tab is signed out at once; hide a product, edit it and show it again;
+ * find the flagged orders of a suspended seller and export them (docs/product-rules.md, Admin).
+ * Every test makes its own people.
+ */
+
+async function getJson<T>(request: APIRequestContext, url: string): Promise<T> {
+  const response = await request.get(url);
+  expect(response.status(), `${url}: ${await response.text()}`).toBe(200);
+  const body: T = await response.json();
+  return body;
+}
+
+/** Another person's browser: a fresh account there, signed in; closed by the caller. */
+async function someoneElse(browser: Browser, role?: 'seller' | 'driver') {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto('/');
+  const account = await signUpFresh(page, role);
+  const { id } = await getJson<{ id: string }>(page.request, '/api/auth/user');
+  return { context, page, request: page.request, id, ...account };
+}
+
+/** A seller's new listing with an address to pick it up from, through the API. */
+async function listProduct(request: APIRequestContext, name: string) {
+  const address = await request.post('/api/addresses', {
+    data: { addressLine1: '20 N State St', city: 'Chicago', state: 'IL', zipCode: '60602' },
+  });
+  expect(address.status(), await address.text()).toBe(201);
+  const created = await request.post('/api/products', {
+    data: { name, price: '25.00', category: 'Furniture', stock: 5 },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+  return id;
+}
+
+/** A buyer's checkout through the API (the buyer journey has its own spec): one order, paid by card. */
+async function buy(request: APIRequestContext, productId: string) {
+  const address = await request.post('/api/addresses', {
+    data: { addressLine1: '1 Main St', city: 'Chicago', state: 'IL', zipCode: '60601' },
+  });
+  expect(address.status(), await address.text()).toBe(201);
+  const addresses = await getJson<{ id: string; isPrimary: boolean }[]>(request, '/api/addresses');
+  const deliveryAddressId = addresses.find((row) => row.isPrimary)?.id;
+  const payment = await request.post('/api/payments', {
+    data: { items: [{ productId, quantity: 1 }], isPickup: false, deliveryAddressId },
+  });
+  expect(payment.status(), await payment.text()).toBe(201);
+  const { paymentId } = (await payment.json()) as { paymentId: string };
+  const confirmed = await request.post(`/api/payments/${paymentId}/confirm`, {
+    data: { cardNumber: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Eve Tester' },
+  });
+  expect(confirmed.status(), await confirmed.text()).toBe(200);
+  const { orders } = (await confirmed.json()) as { orders: { orderNumber: string }[] };
+  const order = orders[0];
+  if (!order) throw new Error('no order made');
+  return order;
+}
+
+async function openAdmin(page: Page, tab: string) {
+  await signInAs(page, DEMO.admin);
+  await page.goto('/admin');
+  await expect(page.getByRole('heading', { name: 'Admin Dashboard', level: 1 })).toBeVisible();
+  await page.getByRole('tab', { name: tab }).click();
+}
+
+/** Finds the user by email on the Users tab and opens their details. */
+async function openUser(page: Page, email: string) {
+  await page.getByLabel('Search users').fill(email);
+  await expect(page.locator('[data-testid^="row-user-"]')).toHaveCount(1);
+  await page.getByRole('button', { name: 'Details of Eve Tester' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Eve Tester' });
+  await expect(dialog.getByText(email)).toBeVisible();
+  return dialog;
+}
+
+async function suspend(page: Page, dialog: ReturnType<Page['getByRole']>) {
+  await dialog.getByRole('button', { name: 'Suspend user' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Suspend this user?' });
+  await confirm.getByRole('button', { name: 'Suspend user' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(dialog.getByTestId('badge-user-status')).toHaveText('Suspended');
+}
+
+test('an admin takes the seller role away and suspends a user, whose open tab is signed out', async ({
+  page,
+  browser,
+}) => {
+  const seller = await someoneElse(browser, 'seller');
+  // The seller's own tab, open on their home page and listening for live updates.
+  const listening = seller.page.waitForResponse((response) => response.url().endsWith('/api/events'));
+  await seller.page.goto('/');
+  await expect(seller.page.getByRole('link', { name: 'Seller Dashboard' }).first()).toBeAttached();
+  await listening;
+  await seller.page.evaluate(() => {
+    (window as Window & { notReloaded?: boolean }).notReloaded = true;
+  });
+
+  await openAdmin(page, 'Users');
+  const dialog = await openUser(page, seller.email);
+  const roles = dialog.getByRole('list', { name: 'Granted roles' });
+  await expect(roles.getByRole('listitem')).toHaveText(['Buyer', /^Seller \(current\)/]);
+
+  await dialog.getByRole('button', { name: 'Remove seller role' }).click();
+  await expect(page.getByText('Eve Tester is no longer a seller.', { exact: true })).toBeVisible();
+  await expect(roles.getByRole('listitem')).toHaveText(['Buyer (current)']);
+  await expect(dialog.getByRole('combobox', { name: 'Role of Eve Tester' })).toHaveText('Buyer');
+  // The seller's tab follows: the role is gone from its header.
+  await expect(seller.page.getByText('Your account changed', { exact: true }).first()).toBeVisible();
+  await expect(seller.page.getByRole('link', { name: 'Seller Dashboard' })).toHaveCount(0);
+
+  await suspend(page, dialog);
+  await expect(dialog.getByRole('button', { name: 'Restore user' })).toBeVisible();
+
+  // Signed out in the open tab, by the live event, without a reload.
+  await expect(
+    seller.page.getByRole('heading', { name: 'Fast & Reliable Delivery Marketplace' }),
+  ).toBeVisible();
+  expect(await seller.page.evaluate(() => (window as Window & { notReloaded?: boolean }).notReloaded)).toBe(
+    true,
+  );
+  expect((await seller.request.get('/api/auth/user')).status()).toBe(401);
+  // And told why when signing in again.
+  const again = await seller.request.post('/api/login', {
+    data: { email: seller.email, password: seller.password },
+  });
+  expect(again.status()).toBe(403);
+  expect(await again.text()).toContain('Your account is suspended.');
+  await seller.context.close();
+
+  // The list says so too, and the activity has both actions.
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId(`row-user-${seller.id}`)).toContainText('Suspended');
+  await page.getByRole('tab', { name: 'Activity' }).click();
+  await expect(
+    page.getByTestId('row-activity-user.suspended').filter({ hasText: seller.email }),
+  ).toContainText('Suspended a user');
+  await expect(
+    page.getByTestId('row-activity-user.role_removed').filter({ hasText: seller.email }),
+  ).toContainText('Took a role away');
+});
+
+test('an admin hides a product after a confirmation, edits it and shows it again', async ({
+  page,
+  browser,
+}) => {
+  const seller = await someoneElse(browser, 'seller');
+  const name = `Moderated Chair ${Date.now()}`;
+  const productId = await listProduct(seller.request, name);
+  await seller.context.close();
+
+  await openAdmin(page, 'Products');
+  await page.getByLabel('Search products').fill(name);
+  const row = page.getByTestId(`row-product-${productId}`);
+  await expect(row).toContainText(name);
+
+  await row.getByRole('button', { name: `Hide product ${name}` }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Hide this product?' });
+  await expect(confirm).toContainText('leaves the catalog');
+  await confirm.getByRole('button', { name: 'Hide product' }).click();
+  await expect(page.getByText(`${name} is no longer in the catalog.`, { exact: true })).toBeVisible();
+  // Still listed for the admin, marked Hidden; gone for everyone else.
+  await expect(row.getByText('Hidden', { exact: true })).toBeVisible();
+  const visitor = await browser.newContext();
+  expect((await visitor.request.get(`/api/products/${productId}`)).status()).toBe(404);
+
+  // Edit in the listing form.
+  await row.getByRole('button', { name: `Edit ${name}` }).click();
+  const form = page.getByRole('dialog', { name: 'Edit Listing' });
+  await expect(form.getByLabel('Name')).toHaveValue(name);
+  await form.getByLabel('Stock').fill('9');
+  await form.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(form).toBeHidden();
+  await expect(row.getByText('9', { exact: true })).toBeVisible();
+
+  await row.getByRole('button', { name: `Show product ${name}` }).click();
+  await expect(page.getByText(`${name} is back in the catalog.`, { exact: true })).toBeVisible();
+  await expect(row.getByText('Hidden', { exact: true })).toHaveCount(0);
+  expect((await visitor.request.get(`/api/products/${productId}`)).status()).toBe(200);
+  await visitor.close();
+});
+
+test('the orders of a suspended seller are flagged, found by seller and days, and exported', async ({
+  page,
+  browser,
+}) => {
+  const seller = await someoneElse(browser, 'seller');
+  const productId = await listProduct(seller.request, `Flagged Table ${Date.now()}`);
+  await seller.context.close();
+  const buyer = await someoneElse(browser);
+  const order = await buy(buyer.request, productId);
+  await buyer.context.close();
+
+  await openAdmin(page, 'Users');
+  const dialog = await openUser(page, seller.email);
+  await suspend(page, dialog);
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+
+  await page.getByRole('tab', { name: 'Orders' }).click();
+  await page.getByRole('searchbox', { name: 'Seller' }).fill(seller.email);
+  const row = page.getByTestId(`row-order-${order.orderNumber}`);
+  await expect(row).toContainText('Seller suspended');
+  await expect(page.locator('[data-testid^="row-order-"]')).toHaveCount(1);
+
+  // Days it was not placed on find nothing.
+  await page.getByLabel('Placed from').fill('2020-01-01');
+  await page.getByLabel('Placed to').fill('2020-01-02');
+  await expect(page.getByText('No orders found')).toBeVisible();
+  await page.getByLabel('Placed to').fill('');
+  await expect(row).toBeVisible();
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Export CSV' }).click();
+  const file = await (await download).path();
+  const csv = fs.readFileSync(file, 'utf8');
+  expect(csv).toContain(order.orderNumber);
+  expect(csv.trim().split('\n')).toHaveLength(2);
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  for (const theme of ['light', 'dark'] as const) {
+    test(`each user is a card with the role select and Details under the name (${theme})`, async ({
+      page,
+      browser,
+    }) => {
+      const seller = await someoneElse(browser, 'seller');
+      await seller.context.close();
+      await page.addInitScript((value) => localStorage.setItem('theme', value), theme);
+      await openAdmin(page, 'Users');
+      await page.getByLabel('Search users').fill(seller.email);
+      const row = page.getByTestId(`row-user-${seller.id}`);
+      await expect(row).toContainText(seller.email);
+      // Nothing in the card scrolls or sticks out sideways.
+      const fits = await row.evaluate((element) => {
+        const box = element.getBoundingClientRect();
+        return [...element.querySelectorAll('*')].every((child) => {
+          const inner = child.getBoundingClientRect();
+          return inner.width === 0 || (inner.left >= box.left - 1 && inner.right <= box.right + 1);
+        });
+      });
+      expect(fits).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await row.scrollIntoViewIfNeeded();
+      await expect(row.getByRole('combobox', { name: 'Role of Eve Tester' })).toBeInViewport();
+      await expect(row.getByRole('button', { name: 'Details of Eve Tester' })).toBeInViewport();
+      await expectNoAccessibilityViolations(page);
+
+      await row.getByRole('button', { name: 'Details of Eve Tester' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Eve Tester' });
+      await expect(dialog.getByRole('button', { name: 'Remove seller role' })).toBeVisible();
+      await expectNoAccessibilityViolations(page);
+    });
+  }
+});
