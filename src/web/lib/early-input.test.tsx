@@ -186,6 +186,35 @@ describe('typing before hydration (docs/decisions/0014-first-load.md, The first 
     expect(onSignOut).toHaveBeenCalledTimes(2);
   });
 
+  it('replays a held click on the button that replaced the clicked one, as a tooltip does once loaded', async () => {
+    const onSignOut = vi.fn();
+    function Header({ wrapped }: { wrapped: boolean }) {
+      const button = (
+        <button type="button" aria-label="Log out" onClick={onSignOut}>
+          Out
+        </button>
+      );
+      return (
+        <>
+          {wrapped ? <span>{button}</span> : button}
+          <AfterHydration />
+        </>
+      );
+    }
+    serverRender(<Header wrapped={false} />);
+    holdEarlyInput(container);
+    get('button').dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true }));
+    const clicked = get('button');
+    await act(async () => {
+      root = hydrateRoot(container, <Header wrapped={false} />);
+    });
+    // Before the held click is replayed, the button moves into a wrapper: a new element.
+    act(() => root?.render(<Header wrapped />));
+    expect(get('button')).not.toBe(clicked);
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    expect(onSignOut).toHaveBeenCalledOnce();
+  });
+
   it('without it, a click on a button before hydration is lost', async () => {
     const onSignOut = vi.fn();
     const page = (

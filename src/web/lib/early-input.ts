@@ -44,7 +44,29 @@ function isTextBox(target: EventTarget | null): target is TextBox {
 type Held =
   | { kind: 'enter'; box: TextBox; init: KeyboardEventInit }
   | { kind: 'submit'; form: HTMLFormElement; submitter: HTMLElement | null }
-  | { kind: 'click'; button: HTMLButtonElement };
+  | { kind: 'click'; button: HTMLButtonElement; signature: string };
+
+/**
+ * What tells one button from the others to a person: its name and test id. A control React renders
+ * again in another place of its tree right after hydration (a tooltip wrapped around it once its code
+ * has loaded, components/ui/tooltip.tsx) is a new element with the same signature.
+ */
+function signatureOf(button: HTMLButtonElement): string {
+  return JSON.stringify([
+    button.getAttribute('aria-label'),
+    button.dataset['testid'] ?? null,
+    button.textContent?.trim() ?? '',
+  ]);
+}
+
+/** The held button, or the one that replaced it since, if exactly one has its signature. */
+function currentButton(container: HTMLElement, held: { button: HTMLButtonElement; signature: string }) {
+  if (held.button.isConnected) return held.button;
+  const same = Array.from(container.querySelectorAll('button')).filter(
+    (button) => signatureOf(button) === held.signature,
+  );
+  return same.length === 1 ? same[0] : undefined;
+}
 
 /** A button whose click only the page's code answers: not one that submits its form. */
 function clickedButtonOf(target: EventTarget | null): HTMLButtonElement | undefined {
@@ -109,12 +131,13 @@ function replayEnter(box: TextBox, init: KeyboardEventInit): void {
 }
 
 /** Replays held presses and submissions in order. */
-function replay(actions: readonly Held[]): void {
+function replay(container: HTMLElement, actions: readonly Held[]): void {
   for (const action of actions) {
     if (action.kind === 'enter') {
       replayEnter(action.box, action.init);
     } else if (action.kind === 'click') {
-      if (action.button.isConnected && !action.button.disabled) action.button.click();
+      const button = currentButton(container, action);
+      if (button && !button.disabled) button.click();
     } else if (action.form.isConnected) {
       const { submitter } = action;
       if (submitter?.isConnected) action.form.requestSubmit(submitter);
@@ -155,7 +178,7 @@ export function holdEarlyInput(container: HTMLElement): EarlyInput {
     if (!button) return;
     event.preventDefault();
     event.stopImmediatePropagation();
-    held.push({ kind: 'click', button });
+    held.push({ kind: 'click', button, signature: signatureOf(button) });
   };
   container.addEventListener('keydown', onKeyDown, true);
   container.addEventListener('submit', onSubmit, true);
@@ -173,7 +196,7 @@ export function holdEarlyInput(container: HTMLElement): EarlyInput {
         if (isTextBox(box) && box.value !== box.defaultValue) handToReact(box, box.value);
       }
       const actions = held.splice(0);
-      if (actions.length > 0) setTimeout(() => replay(actions), 0);
+      if (actions.length > 0) setTimeout(() => replay(container, actions), 0);
     },
   };
   return current;
