@@ -141,7 +141,7 @@ describe("a user's details (docs/product-rules.md, Admin screens)", () => {
 
   it('removes a role, says so and reads the user and the list again', async () => {
     const state = { users: [sam], details: new Map([[SAM_ID, detailOf(sam)]]) };
-    const buyerAgain: AdminUser = { ...sam, role: 'buyer', roles: ['buyer'] };
+    const buyerAgain: AdminUser = { ...sam, role: 'buyer', roles: ['buyer'], withheldRoles: ['seller'] };
     const fetchMock = mockFetch((url, init) => {
       if (url === `/api/admin/users/${SAM_ID}/roles/seller` && init?.method === 'DELETE') {
         state.users = [buyerAgain];
@@ -159,6 +159,8 @@ describe("a user's details (docs/product-rules.md, Admin screens)", () => {
       expect(within(dialog).queryByRole('button', { name: 'Remove seller role' })).toBeNull(),
     );
     expect(within(dialog).getByRole('combobox', { name: 'Role of Sam Seller' })).toHaveTextContent('Buyer');
+    // The details say the user cannot take it back by themself.
+    expect(within(dialog).getByText(/Taken away by an admin: Seller\./)).toBeVisible();
     const row = screen.getByTestId(`row-user-${SAM_ID}`);
     // The row's granted roles no longer hold Seller.
     await waitFor(() => expect(within(row).queryByText('Seller')).toBeNull());

@@ -190,6 +190,12 @@ function UserDetail({
             </li>
           ))}
         </ul>
+        {user.withheldRoles.length > 0 ? (
+          <p className="text-xs text-muted-foreground" data-testid="text-withheld-roles">
+            Taken away by an admin: {user.withheldRoles.map(capitalise).join(', ')}. The user cannot take{' '}
+            {user.withheldRoles.length === 1 ? 'it' : 'them'} back without an admin.
+          </p>
+        ) : null}
         <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
           <RoleSelect user={user} isSelf={isSelf} testId={`select-detail-role-${user.id}`} />
           <p className="min-w-0 flex-1 basis-48 text-xs text-muted-foreground">
