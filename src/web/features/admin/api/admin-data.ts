@@ -6,14 +6,21 @@ export const ADMIN_POLL_MS = 60_000;
 /** Every admin query's key starts with its URL under /api/admin (or /api/categories). */
 export const ADMIN_KEY_PREFIXES = ['/api/admin', '/api/categories'] as const;
 
-/** After an admin change, every admin list, the summary and the activity are read again. */
-export function invalidateAdminData(queryClient: QueryClient): Promise<void> {
-  return queryClient.invalidateQueries({
-    predicate: (query) => {
+/**
+ * After an admin change, every admin list, the summary and the activity are read again. A read still
+ * on its way may have been answered before the change (a list's first read of new filters is not
+ * cancelled by an invalidation, as it has no data yet): such reads are cancelled first, so every list
+ * is read after the change. Once in CI a deleted category stayed listed that way.
+ */
+export async function invalidateAdminData(queryClient: QueryClient): Promise<void> {
+  const filters = {
+    predicate: (query: { queryKey: readonly unknown[] }) => {
       const [first] = query.queryKey;
       return typeof first === 'string' && ADMIN_KEY_PREFIXES.some((prefix) => first.startsWith(prefix));
     },
-  });
+  };
+  await queryClient.cancelQueries(filters);
+  await queryClient.invalidateQueries(filters);
 }
 
 /**
