@@ -1,6 +1,7 @@
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { test, expect, signInAs, signUpFresh, DEMO } from './support/fixtures';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { test, expect, signInAs, DEMO } from './support/fixtures';
 import { expectNoAccessibilityViolations } from './support/accessibility';
+import { getJson, someoneElse } from './support/people';
 import { makePng } from './support/png';
 
 /**
@@ -9,23 +10,6 @@ import { makePng } from './support/png';
  * commission rate and see the next order use it, page through orders and cancel one
  * (docs/product-rules.md, Admin).
  */
-
-async function getJson<T>(request: APIRequestContext, url: string): Promise<T> {
-  const response = await request.get(url);
-  expect(response.status(), `${url}: ${await response.text()}`).toBe(200);
-  const body: T = await response.json();
-  return body;
-}
-
-/** Another person's browser: a fresh account there, signed in; closed by the caller. */
-async function someoneElse(browser: Browser, role?: 'seller' | 'driver') {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto('/');
-  const account = await signUpFresh(page, role);
-  const { id } = await getJson<{ id: string }>(page.request, '/api/auth/user');
-  return { context, page, request: page.request, id, ...account };
-}
 
 /** Uploads a picture and saves it as one of the driver's images, as the driver's page does. */
 async function saveDriverImage(

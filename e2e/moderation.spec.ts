@@ -1,7 +1,8 @@
 import fs from 'node:fs';
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { expectNoAccessibilityViolations } from './support/accessibility';
-import { test, expect, signInAs, signUpFresh, DEMO } from './support/fixtures';
+import { getJson, someoneElse } from './support/people';
+import { test, expect, signInAs, DEMO } from './support/fixtures';
 
 /**
  * Running the marketplace (issue 25, moderation), as an admin clicks it: take a role away and
@@ -9,23 +10,6 @@ import { test, expect, signInAs, signUpFresh, DEMO } from './support/fixtures';
  * find the flagged orders of a suspended seller and export them (docs/product-rules.md, Admin).
  * Every test makes its own people.
  */
-
-async function getJson<T>(request: APIRequestContext, url: string): Promise<T> {
-  const response = await request.get(url);
-  expect(response.status(), `${url}: ${await response.text()}`).toBe(200);
-  const body: T = await response.json();
-  return body;
-}
-
-/** Another person's browser: a fresh account there, signed in; closed by the caller. */
-async function someoneElse(browser: Browser, role?: 'seller' | 'driver') {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  await page.goto('/');
-  const account = await signUpFresh(page, role);
-  const { id } = await getJson<{ id: string }>(page.request, '/api/auth/user');
-  return { context, page, request: page.request, id, ...account };
-}
 
 /** A seller's new listing with an address to pick it up from, through the API. */
 async function listProduct(request: APIRequestContext, name: string) {
