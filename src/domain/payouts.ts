@@ -5,7 +5,15 @@ import { moneyStringSchema } from './catalog';
  * Payouts to sellers and drivers and the platform's ledger (docs/decisions/0013-money-movement.md,
  * Transfers and the ledger): what a finished order owes each party and where its transfer stands.
  */
-export const PAYOUT_STATUSES = ['owed', 'pending', 'paid', 'failed', 'reversed', 'cancelled'] as const;
+export const PAYOUT_STATUSES = [
+  'owed',
+  'pending',
+  'paid',
+  'failed',
+  'refused',
+  'reversed',
+  'cancelled',
+] as const;
 export const payoutStatusSchema = z.enum(PAYOUT_STATUSES);
 export type PayoutStatus = z.infer<typeof payoutStatusSchema>;
 
@@ -15,6 +23,7 @@ export const PAYOUT_STATUS_LABEL: Readonly<Record<PayoutStatus, string>> = {
   pending: 'Sending',
   paid: 'Paid out',
   failed: 'Failed',
+  refused: 'Refused',
   reversed: 'Reversed',
   cancelled: 'Cancelled',
 };

@@ -468,6 +468,12 @@ export const payouts = pgTable(
     reversalAttempts: integer('reversal_attempts').notNull().default(0),
     providerReversalId: text('provider_reversal_id'),
     reversedAt: timestamp('reversed_at', { withTimezone: true }),
+    /** The first call to the provider: its idempotency key is forgotten 24 hours after it (migration 0014). */
+    firstAttemptAt: timestamp('first_attempt_at', { withTimezone: true }),
+    /** A refused payout is not tried again before then (backoff; migration 0014). */
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+    /** How many times the provider refused it since it was last asked for. */
+    refusals: integer('refusals').notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -482,10 +488,11 @@ export const payouts = pgTable(
     check('payouts_kind_check', sql`${t.kind} in ('seller','driver')`),
     check(
       'payouts_status_check',
-      sql`${t.status} in ('owed','pending','paid','failed','reversed','cancelled')`,
+      sql`${t.status} in ('owed','pending','paid','failed','refused','reversed','cancelled')`,
     ),
     check('payouts_amount_check', sql`${t.amount} >= 0`),
     check('payouts_attempts_check', sql`${t.attempts} >= 0 and ${t.reversalAttempts} >= 0`),
+    check('payouts_refusals_check', sql`${t.refusals} >= 0`),
   ],
 );
 
@@ -507,6 +514,7 @@ export const ledgerEntries = pgTable(
     userId: uuid('user_id').references(() => users.id),
     refundId: uuid('refund_id'),
     payoutId: uuid('payout_id'),
+    disputeId: uuid('dispute_id'),
     providerReference: text('provider_reference'),
     createdAt: createdAt(),
   },
@@ -517,9 +525,51 @@ export const ledgerEntries = pgTable(
     index('ledger_entries_user_idx').on(t.userId, t.createdAt),
     check(
       'ledger_entries_kind_check',
-      sql`${t.kind} in ('charge','refund','transfer','reversal','platform_fee','platform_fee_refund')`,
+      sql`${t.kind} in ('charge','refund','transfer','reversal','platform_fee','platform_fee_refund','provider_fee','dispute','dispute_fee','dispute_reinstated','dispute_fee_reinstated','reversal_loss')`,
     ),
     check('ledger_entries_amount_check', sql`${t.amount} > 0`),
+  ],
+);
+
+/**
+ * A chargeback on a payment (docs/decisions/0018-money-against-stripe.md, Disputes): Stripe's dispute
+ * with its status, evidence deadline, and the amount and fee it withdrew (migration 0014).
+ */
+export const disputes = pgTable(
+  'disputes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    paymentId: uuid('payment_id')
+      .notNull()
+      .references(() => payments.id),
+    provider: text('provider').notNull(),
+    providerDisputeId: text('provider_dispute_id').notNull(),
+    providerChargeId: text('provider_charge_id'),
+    amount: money('amount').notNull(),
+    currency: text('currency').notNull().default('usd'),
+    fee: money('fee').notNull().default('0'),
+    reason: text('reason').notNull(),
+    status: text('status').notNull(),
+    evidenceDueBy: timestamp('evidence_due_by', { withTimezone: true }),
+    fundsWithdrawnAt: timestamp('funds_withdrawn_at', { withTimezone: true }),
+    fundsReinstatedAt: timestamp('funds_reinstated_at', { withTimezone: true }),
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    /** A lost dispute's share taken back from sellers and drivers (as a refund would), once. */
+    outcomeHandledAt: timestamp('outcome_handled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('disputes_provider_id_unique').on(t.provider, t.providerDisputeId),
+    index('disputes_payment_idx').on(t.paymentId),
+    index('disputes_open_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`${t.closedAt} IS NULL`),
+    check(
+      'disputes_status_check',
+      sql`${t.status} in ('warning_needs_response','warning_under_review','warning_closed','needs_response','under_review','won','lost','prevented')`,
+    ),
+    check('disputes_amount_check', sql`${t.amount} > 0 and ${t.fee} >= 0`),
   ],
 );
 

@@ -8,7 +8,21 @@ import { findPaymentOfLedger, insertLedgerEntry, sumPlatformBalance } from './le
  * platform's fee earned when an order is finished and given back when a finished order is refunded.
  */
 export type LedgerKind =
-  'charge' | 'refund' | 'transfer' | 'reversal' | 'platform_fee' | 'platform_fee_refund';
+  | 'charge'
+  | 'refund'
+  | 'transfer'
+  | 'reversal'
+  | 'platform_fee'
+  | 'platform_fee_refund'
+  /** The provider's processing fee on a charge (kept by Stripe when the charge is refunded). */
+  | 'provider_fee'
+  /** A chargeback: the disputed amount and the dispute fee withdrawn, and what a won dispute gives back. */
+  | 'dispute'
+  | 'dispute_fee'
+  | 'dispute_reinstated'
+  | 'dispute_fee_reinstated'
+  /** A transfer that could not be taken back: the platform bears it, by name (docs/decisions/0018-money-against-stripe.md). */
+  | 'reversal_loss';
 
 export interface Movement {
   kind: LedgerKind;
@@ -21,6 +35,7 @@ export interface Movement {
   userId?: string | null;
   refundId?: string | null;
   payoutId?: string | null;
+  disputeId?: string | null;
   providerReference?: string | null;
   at: Date;
 }
@@ -43,6 +58,7 @@ export async function recordMovement(db: Db, movement: Movement): Promise<boolea
     userId: movement.userId ?? null,
     refundId: movement.refundId ?? null,
     payoutId: movement.payoutId ?? null,
+    disputeId: movement.disputeId ?? null,
     providerReference: movement.providerReference ?? null,
     createdAt: movement.at,
   });

@@ -9,6 +9,7 @@ const STATUS_TONE: Record<PayoutView['status'], string> = {
   pending: 'text-amber-700 dark:text-amber-400',
   paid: 'text-green-700 dark:text-green-400',
   failed: 'text-destructive',
+  refused: 'text-destructive',
   reversed: 'text-muted-foreground',
   cancelled: 'text-muted-foreground',
 };
