@@ -79,6 +79,45 @@ describe('loadConfig', () => {
     expect(problemsOf({})).toEqual([]);
   });
 
+  it('refuses test money in production: test keys, mixed keys and an API base, each by name, unless ALLOW_TEST_PAYMENTS=true', () => {
+    const production = { NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(32) };
+    const test = {
+      STRIPE_SECRET_KEY: 'sk_test_abc',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_abc',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+    };
+    const allow = '(set ALLOW_TEST_PAYMENTS=true to run on test money anyway)';
+    expect(problemsOf({ ...production, ...test })).toEqual([
+      `STRIPE_SECRET_KEY: is a test key: production takes real money only with a live key (sk_live_…) ${allow}`,
+      `STRIPE_PUBLISHABLE_KEY: is a test key: production takes real money only with a live key (pk_live_…) ${allow} (got "pk_test_abc")`,
+    ]);
+    const live = { ...test, STRIPE_SECRET_KEY: 'sk_live_abc', STRIPE_PUBLISHABLE_KEY: 'pk_live_abc' };
+    expect(problemsOf({ ...production, ...live, STRIPE_API_BASE: 'http://127.0.0.1:12111' })).toEqual([
+      `STRIPE_API_BASE: points the payments away from Stripe: production talks to Stripe itself ${allow} (got "http://127.0.0.1:12111")`,
+    ]);
+    expect(problemsOf({ ...production, ...live, STRIPE_PUBLISHABLE_KEY: 'pk_test_abc' })).toEqual([
+      'STRIPE_PUBLISHABLE_KEY: is a test key but STRIPE_SECRET_KEY is a live key: both must be of the same mode (got "pk_test_abc")',
+      `STRIPE_PUBLISHABLE_KEY: is a test key: production takes real money only with a live key (pk_live_…) ${allow} (got "pk_test_abc")`,
+    ]);
+    // A restricted live key is a live key.
+    expect(problemsOf({ ...production, ...live, STRIPE_SECRET_KEY: 'rk_live_abc' })).toEqual([]);
+    // Allowed on purpose (a staging deployment), test keys and a local API base start.
+    expect(
+      loadConfig({
+        ...production,
+        ...test,
+        STRIPE_API_BASE: 'http://127.0.0.1:12111',
+        ALLOW_TEST_PAYMENTS: 'true',
+      }).stripe?.secretKey,
+    ).toBe('sk_test_abc');
+    // Keys of two modes never work together, in any environment.
+    expect(problemsOf({ ...test, STRIPE_SECRET_KEY: 'sk_live_abc' })).toEqual([
+      'STRIPE_PUBLISHABLE_KEY: is a test key but STRIPE_SECRET_KEY is a live key: both must be of the same mode (got "pk_test_abc")',
+    ]);
+    // Outside production test keys are what developers use.
+    expect(problemsOf(test)).toEqual([]);
+  });
+
   it('reads the money timer interval, 60 seconds unless set, 0 to turn it off', () => {
     expect(loadConfig({}).moneyRetryIntervalMs).toBe(60_000);
     expect(loadConfig({ MONEY_RETRY_INTERVAL_MS: '0' }).moneyRetryIntervalMs).toBe(0);

@@ -10,6 +10,59 @@ const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === 
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
 const optionalUrl = z.preprocess(emptyToUndefined, z.url().optional());
 
+/** Stripe's mode of a key: `sk_test_…`, `rk_live_…`, `pk_test_…`. */
+function stripeModeOf(key: string | undefined): 'test' | 'live' | undefined {
+  const mode = key ? /^(?:sk|rk|pk)_(test|live)_/.exec(key)?.[1] : undefined;
+  return mode === 'test' || mode === 'live' ? mode : undefined;
+}
+
+/**
+ * Production takes real money only (docs/decisions/0018-money-against-stripe.md, Test money in
+ * production): test keys, a secret and a publishable key of different modes, or an API base pointing
+ * elsewhere than Stripe are refused, naming the setting, unless ALLOW_TEST_PAYMENTS=true. Keys of
+ * two modes never work together (an intent made in live mode cannot be confirmed with a test key),
+ * so they are refused everywhere.
+ */
+function checkLiveMoney(
+  env: {
+    NODE_ENV: string;
+    ALLOW_TEST_PAYMENTS: string;
+    STRIPE_SECRET_KEY?: string | undefined;
+    STRIPE_PUBLISHABLE_KEY?: string | undefined;
+    STRIPE_API_BASE?: string | undefined;
+  },
+  ctx: z.RefinementCtx,
+): void {
+  const secretMode = stripeModeOf(env.STRIPE_SECRET_KEY);
+  const publishableMode = stripeModeOf(env.STRIPE_PUBLISHABLE_KEY);
+  if (secretMode && publishableMode && secretMode !== publishableMode)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['STRIPE_PUBLISHABLE_KEY'],
+      message: `is a ${publishableMode} key but STRIPE_SECRET_KEY is a ${secretMode} key: both must be of the same mode`,
+    });
+  if (env.NODE_ENV !== 'production' || env.ALLOW_TEST_PAYMENTS === 'true') return;
+  const allow = '(set ALLOW_TEST_PAYMENTS=true to run on test money anyway)';
+  if (secretMode === 'test')
+    ctx.addIssue({
+      code: 'custom',
+      path: ['STRIPE_SECRET_KEY'],
+      message: `is a test key: production takes real money only with a live key (sk_live_…) ${allow}`,
+    });
+  if (publishableMode === 'test')
+    ctx.addIssue({
+      code: 'custom',
+      path: ['STRIPE_PUBLISHABLE_KEY'],
+      message: `is a test key: production takes real money only with a live key (pk_live_…) ${allow}`,
+    });
+  if (env.STRIPE_API_BASE !== undefined)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['STRIPE_API_BASE'],
+      message: `points the payments away from Stripe: production talks to Stripe itself ${allow}`,
+    });
+}
+
 const envSchema = z
   .object({
     NODE_ENV: z.preprocess(
@@ -156,6 +209,7 @@ const envSchema = z
           'is required in production: without Stripe the built-in test provider takes no real money (set ALLOW_TEST_PAYMENTS=true to run on it anyway)',
       });
     }
+    checkLiveMoney(env, ctx);
     if (env.NODE_ENV === 'production' && env.SESSION_SECRET === undefined) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required in production' });
     }

@@ -16,6 +16,7 @@ const accountSchema = z.object({
   details_submitted: z.boolean().nullish(),
   charges_enabled: z.boolean().nullish(),
   payouts_enabled: z.boolean().nullish(),
+  capabilities: z.object({ transfers: z.string().nullish() }).nullish(),
   requirements: z
     .object({
       currently_due: z.array(z.string()).nullish(),
@@ -37,7 +38,9 @@ const accountEventSchema = z.object({
  * - pending while the onboarding form is unfinished (a new account's form fields count as past due
  *   at Stripe, which is no restriction), or while Stripe verifies what was submitted;
  * - restricted when Stripe disabled the account for another reason, or requirements are past due;
- * - active when payouts are enabled and nothing is currently due;
+ * - active when payouts are enabled and the transfers capability is active: Stripe often lists
+ *   `currently_due` items on a working account (due by a future deadline), which restrict nothing
+ *   until they are past due (docs/decisions/0018-money-against-stripe.md, Failed payouts);
  * - pending otherwise.
  */
 export function payoutStatusOf(account: StripeAccountFields): PayoutAccountStatus {
@@ -46,7 +49,7 @@ export function payoutStatusOf(account: StripeAccountFields): PayoutAccountStatu
   if (account.details_submitted !== true) return 'pending';
   if (disabledReason === 'requirements.pending_verification') return 'pending';
   if (disabledReason !== null || (requirements?.past_due?.length ?? 0) > 0) return 'restricted';
-  if (account.payouts_enabled === true && (requirements?.currently_due?.length ?? 0) === 0) return 'active';
+  if (account.payouts_enabled === true && account.capabilities?.transfers === 'active') return 'active';
   return 'pending';
 }
 
