@@ -486,6 +486,7 @@ export const ADMIN_ACTIONS = [
   'user.restored',
   'product.hidden',
   'product.restored',
+  'payout.retried',
 ] as const;
 export const adminActionSchema = z.enum(ADMIN_ACTIONS);
 export type AdminActionKind = (typeof ADMIN_ACTIONS)[number];
@@ -506,6 +507,7 @@ export const ADMIN_ACTION_LABELS: Record<AdminActionKind, string> = {
   'user.restored': 'Restored a user',
   'product.hidden': 'Hid a product',
   'product.restored': 'Showed a product again',
+  'payout.retried': 'Retried a payout',
 };
 
 /** A recorded state: a few named values (a role, a name, the eight settings). */

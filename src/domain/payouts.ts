@@ -55,8 +55,16 @@ export type MyPayouts = z.infer<typeof myPayoutsSchema>;
 export const failedPayoutSchema = payoutViewSchema.extend({
   userName: z.string(),
   attempts: z.number().int(),
+  /** Refusals by the provider in a row; at five the payout is refused until an admin retries it. */
+  refusals: z.number().int(),
+  /** When the retry job tries a failed payout again; null once refused for good. */
+  nextAttemptAt: z.string().nullable(),
   lastError: z.string().nullable(),
 });
+export type FailedPayout = z.infer<typeof failedPayoutSchema>;
+
+export const PAYOUT_NOT_FOUND = 'Payout not found';
+export const PAYOUT_NOT_RETRYABLE = 'Only a failed or refused payout can be sent again.';
 
 /** GET /api/admin/payouts: the platform's balance and the payouts that failed or keep failing. */
 export const adminPayoutsSchema = z.object({

@@ -830,7 +830,7 @@ export const adminActions = pgTable(
     index('admin_actions_target_idx').on(t.targetType, t.targetId, t.createdAt.desc().nullsFirst()),
     check(
       'admin_actions_action_check',
-      sql`${t.action} in ('user.role_changed','driver.approved','driver.rejected','driver.revoked','category.created','category.renamed','category.deleted','commission.updated','order.cancelled','order.refunded','user.role_removed','user.suspended','user.restored','product.hidden','product.restored')`,
+      sql`${t.action} in ('user.role_changed','driver.approved','driver.rejected','driver.revoked','category.created','category.renamed','category.deleted','commission.updated','order.cancelled','order.refunded','user.role_removed','user.suspended','user.restored','product.hidden','product.restored','payout.retried')`,
     ),
   ],
 );

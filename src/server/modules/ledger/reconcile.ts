@@ -16,7 +16,7 @@ export interface ReconcileReport {
   platformCash: Cents;
   payments: number;
   finishedOrders: number;
-  /** Earnings recorded as payouts and not transferred yet (owed, pending or failed). */
+  /** Earnings recorded as payouts and not transferred yet (owed, pending, failed or refused). */
   owedPayouts: Cents;
   /** Refunds recorded and not made yet. */
   refundsInFlight: Cents;
@@ -25,7 +25,7 @@ export interface ReconcileReport {
 }
 
 const FINISHED = new Set(['delivered', 'completed']);
-const NOT_TRANSFERRED = new Set(['owed', 'pending', 'failed']);
+const NOT_TRANSFERRED = new Set(['owed', 'pending', 'failed', 'refused']);
 
 const money = (cents: Cents) => `$${formatCents(cents)}`;
 

@@ -69,7 +69,9 @@ export function registerPayoutAccountRoutes(app: App, ctx: AppContext): void {
     accounts: ctx.payouts,
     log,
     settleOwed: (userId) =>
-      settleOwedPayouts({ db: ctx.db, payouts: ctx.payouts, now: ctx.now, log }, userId),
+      settleOwedPayouts({ db: ctx.db, payouts: ctx.payouts, now: ctx.now, log }, userId, {
+        accountBecameReady: true,
+      }),
     testAccounts,
   });
 

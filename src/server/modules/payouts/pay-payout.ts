@@ -4,6 +4,8 @@ import { parseCents } from '../../../domain/money';
 import {
   describeError,
   PAYOUT_LEASE_MS,
+  PAYOUT_REFUSALS_BEFORE_FINAL,
+  payoutBackoffMs,
   PROVIDER_KEY_WINDOW_MS,
   reversalKeyOf,
   transferKeyOf,
@@ -20,10 +22,11 @@ import {
   listPayoutsOfOrder,
   markPayoutPaid,
   markPayoutReversed,
+  refusePayoutAttempt,
   type PayoutRow,
 } from './payouts.queries';
 
-export type PayoutOutcome = 'paid' | 'owed' | 'failed' | 'retry' | 'cancelled' | 'skipped';
+export type PayoutOutcome = 'paid' | 'owed' | 'failed' | 'refused' | 'retry' | 'cancelled' | 'skipped';
 
 /**
  * Transfers one pending payout to its party's account (docs/decisions/0013-money-movement.md,
@@ -42,9 +45,11 @@ export async function payPayout(deps: PayoutDeps, payout: PayoutRow): Promise<Pa
   const idempotencyKey = transferKeyOf(payout);
   try {
     const mayHaveReachedProvider = payout.attempts > 0;
+    // Counted from the first attempt: Stripe forgets a key 24 hours after its first use, however
+    // many retries came since (docs/decisions/0018-money-against-stripe.md, Transfers exactly once).
+    const firstAttemptAt = payout.firstAttemptAt ?? payout.lastAttemptAt;
     const keyForgotten =
-      payout.lastAttemptAt !== null &&
-      now.getTime() - payout.lastAttemptAt.getTime() >= PROVIDER_KEY_WINDOW_MS;
+      firstAttemptAt !== null && now.getTime() - firstAttemptAt.getTime() >= PROVIDER_KEY_WINDOW_MS;
     if (mayHaveReachedProvider && (keyForgotten || payout.reversalRequestedAt !== null)) {
       const found = await deps.payouts.findTransfer({ transferGroup, idempotencyKey });
       if (found) return await finishPaid(deps, claimed, found.providerTransferId);
@@ -70,18 +75,36 @@ export async function payPayout(deps: PayoutDeps, payout: PayoutRow): Promise<Pa
     });
     return await finishPaid(deps, claimed, providerTransferId);
   } catch (error) {
-    const refused = error instanceof PayoutRefusedError;
+    if (error instanceof PayoutRefusedError) {
+      const row = await refusePayoutAttempt(
+        deps.db,
+        payout.id,
+        {
+          error: describeError(error),
+          backoffMs: payoutBackoffMs,
+          finalAfter: PAYOUT_REFUSALS_BEFORE_FINAL,
+        },
+        deps.now(),
+      );
+      deps.log.error(
+        { err: error, payoutId: payout.id, orderId: payout.orderId, refusals: row?.refusals },
+        row?.status === 'refused'
+          ? 'payout refused by the provider again; it waits for an admin'
+          : 'payout refused by the provider; will try again later',
+      );
+      return row?.status === 'refused' ? 'refused' : 'failed';
+    }
     await endPayoutAttempt(
       deps.db,
       payout.id,
-      { status: refused ? 'failed' : 'pending', error: describeError(error) },
+      { status: 'pending', error: describeError(error) },
       deps.now(),
     );
     deps.log.error(
       { err: error, payoutId: payout.id, orderId: payout.orderId },
-      refused ? 'payout refused by the provider' : 'payout not made; will retry',
+      'payout not made; will retry',
     );
-    return refused ? 'failed' : 'retry';
+    return 'retry';
   }
 }
 

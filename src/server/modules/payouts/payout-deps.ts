@@ -13,8 +13,21 @@ export interface PayoutDeps {
 /** How long a worker holds a payout while it calls the provider; longer than the provider's own timeouts and retries. */
 export const PAYOUT_LEASE_MS = 2 * 60 * 1000;
 
-/** Stripe keeps an idempotency key 24 hours; after that a retry must look for the transfer before paying. */
+/**
+ * Stripe keeps an idempotency key at least 24 hours after its first use; counted from a payout's
+ * first attempt, a retry after that must look for the transfer before paying.
+ */
 export const PROVIDER_KEY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * A payout the provider refuses while the account is ready is tried again after 15 minutes, 1 hour,
+ * 4 hours and 16 hours; the fifth refusal in a row is final until an admin sends it again
+ * (docs/decisions/0018-money-against-stripe.md, Failed payouts).
+ */
+export const PAYOUT_REFUSALS_BEFORE_FINAL = 5;
+export function payoutBackoffMs(refusals: number): number {
+  return 15 * 60 * 1000 * 4 ** Math.max(0, refusals - 1);
+}
 
 /** One key per order and party: the transfer of that payout, however often it is asked for. */
 export function transferKeyOf(payout: { orderId: string; kind: string }): string {

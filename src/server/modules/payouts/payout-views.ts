@@ -4,8 +4,15 @@ import { hasRole, isAdmin } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
 import { getPlatformBalance } from '../ledger/ledger.service';
 import { formatCents, parseCents } from '../../../domain/money';
-import type { AdminPayouts, MyPayouts, PayoutStatus, PayoutView } from '../../../domain/payouts';
+import type {
+  AdminPayouts,
+  FailedPayout,
+  MyPayouts,
+  PayoutStatus,
+  PayoutView,
+} from '../../../domain/payouts';
 import {
+  type FailingPayoutRow,
   listFailingPayouts,
   listPayoutsOfUser,
   sumPayoutsOfUser,
@@ -47,7 +54,7 @@ export async function getMyPayouts(db: Db, actor: Actor): Promise<MyPayouts> {
         .reduce((total, row) => total + parseCents(row.total), 0),
     );
   return {
-    owed: sumOf(['owed', 'pending', 'failed']),
+    owed: sumOf(['owed', 'pending', 'failed', 'refused']),
     paidOut: sumOf(['paid']),
     reversed: sumOf(['reversed']),
     payouts: rows.map((row) => toPayoutView(row.payout, row.orderNumber)),
@@ -64,11 +71,18 @@ export async function getAdminPayouts(db: Db): Promise<AdminPayouts> {
   return {
     platformBalance: formatCents(balance),
     owedPayouts: formatCents(parseCents(unsent)),
-    failed: failing.map((row) => ({
-      ...toPayoutView(row.payout, row.orderNumber),
-      userName: [row.firstName, row.lastName].filter(Boolean).join(' ') || 'Unnamed user',
-      attempts: row.payout.attempts,
-      lastError: row.payout.lastError,
-    })),
+    failed: failing.map(toFailedPayout),
+  };
+}
+
+/** A failing payout as the admin sees it: who, which order, how often it was tried and refused, and what the provider said. */
+export function toFailedPayout(row: FailingPayoutRow): FailedPayout {
+  return {
+    ...toPayoutView(row.payout, row.orderNumber),
+    userName: [row.firstName, row.lastName].filter(Boolean).join(' ') || 'Unnamed user',
+    attempts: row.payout.attempts,
+    refusals: row.payout.refusals,
+    nextAttemptAt: row.payout.nextAttemptAt?.toISOString() ?? null,
+    lastError: row.payout.lastError,
   };
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { orders, payments, payouts, refunds, users } from '../../db/schema';
 
@@ -79,6 +79,8 @@ export async function claimPayout(
     .update(payouts)
     .set({
       attempts: sql`${payouts.attempts} + 1`,
+      // The provider's key window is counted from the first call, however many follow it.
+      firstAttemptAt: sql`coalesce(${payouts.firstAttemptAt}, ${now.toISOString()}::timestamptz)`,
       lastAttemptAt: now,
       lockedUntil: leaseUntil,
       updatedAt: now,
@@ -108,6 +110,8 @@ export async function markPayoutPaid(
       providerTransferId,
       paidAt: now,
       lastError: null,
+      refusals: 0,
+      nextAttemptAt: null,
       lockedUntil: null,
       updatedAt: now,
     })
@@ -116,11 +120,11 @@ export async function markPayoutPaid(
   return row;
 }
 
-/** Ends an attempt without a transfer: still pending (try again) or failed (the provider refused). */
+/** Ends an attempt without a transfer: still pending (try again) or owed (the account is not ready). */
 export async function endPayoutAttempt(
   db: Db,
   id: string,
-  outcome: { status: 'pending' | 'failed' | 'owed'; error: string | null },
+  outcome: { status: 'pending' | 'owed'; error: string | null },
   now: Date,
 ): Promise<void> {
   await db
@@ -129,28 +133,108 @@ export async function endPayoutAttempt(
     .where(and(eq(payouts.id, id), eq(payouts.status, 'pending')));
 }
 
-/** Owed (and failed) payouts of a user whose account is now ready go back to pending. */
-export async function releaseOwedPayouts(db: Db, userId: string, now: Date): Promise<PayoutRow[]> {
+/**
+ * The provider refused the transfer: failed, to be tried again at `nextAttemptAt` while the account
+ * is ready, or refused for good after `finalAfter` refusals in a row (an admin may send it again).
+ */
+export async function refusePayoutAttempt(
+  db: Db,
+  id: string,
+  outcome: { error: string; backoffMs: (refusals: number) => number; finalAfter: number },
+  now: Date,
+): Promise<PayoutRow | undefined> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ refusals: payouts.refusals })
+      .from(payouts)
+      .where(and(eq(payouts.id, id), eq(payouts.status, 'pending')))
+      .for('update');
+    if (!row) return undefined;
+    const refusals = row.refusals + 1;
+    const final = refusals >= outcome.finalAfter;
+    const [updated] = await tx
+      .update(payouts)
+      .set({
+        status: final ? 'refused' : 'failed',
+        refusals,
+        nextAttemptAt: final ? null : new Date(now.getTime() + outcome.backoffMs(refusals)),
+        lastError: outcome.error,
+        lockedUntil: null,
+        updatedAt: now,
+      })
+      .where(and(eq(payouts.id, id), eq(payouts.status, 'pending')))
+      .returning();
+    return updated;
+  });
+}
+
+/** An admin sends a failed or refused payout again: pending, its refusals forgotten. */
+export async function releaseRefusedPayout(db: Db, id: string, now: Date): Promise<PayoutRow | undefined> {
+  const [row] = await db
+    .update(payouts)
+    .set({ status: 'pending', refusals: 0, nextAttemptAt: null, lastError: null, updatedAt: now })
+    .where(
+      and(
+        eq(payouts.id, id),
+        inArray(payouts.status, ['failed', 'refused']),
+        isNull(payouts.reversalRequestedAt),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+export async function findPayout(db: Db, id: string): Promise<PayoutRow | undefined> {
+  const [row] = await db.select().from(payouts).where(eq(payouts.id, id));
+  return row;
+}
+
+/** A failed payout whose backoff has passed (or that has none) may be tried again. */
+const dueAgain = (now: Date) =>
+  and(eq(payouts.status, 'failed'), or(isNull(payouts.nextAttemptAt), lte(payouts.nextAttemptAt, now)));
+
+/**
+ * Owed payouts of a user whose account is now ready, and failed ones whose backoff has passed (or
+ * every failed and refused one, when the account has just become ready again), go back to pending;
+ * the error is kept until a transfer is made, so the admin still sees it.
+ */
+export async function releaseOwedPayouts(
+  db: Db,
+  userId: string,
+  now: Date,
+  options: { includeRefused: boolean },
+): Promise<PayoutRow[]> {
   return db
     .update(payouts)
-    .set({ status: 'pending', lastError: null, updatedAt: now })
+    .set({
+      status: 'pending',
+      updatedAt: now,
+      ...(options.includeRefused ? { refusals: 0, nextAttemptAt: null } : {}),
+    })
     .where(
       and(
         eq(payouts.userId, userId),
-        inArray(payouts.status, ['owed', 'failed']),
+        options.includeRefused
+          ? inArray(payouts.status, ['owed', 'failed', 'refused'])
+          : or(eq(payouts.status, 'owed'), dueAgain(now)),
         isNull(payouts.reversalRequestedAt),
       ),
     )
     .returning();
 }
 
-/** The users with owed payouts whose accounts have become ready (the retry job settles them). */
-export async function listUsersOwedAndReady(db: Db, limit: number): Promise<string[]> {
+/**
+ * The users with owed payouts, or failed ones due again, whose accounts are ready (the retry job
+ * settles them).
+ */
+export async function listUsersOwedAndReady(db: Db, limit: number, now: Date): Promise<string[]> {
   const rows = await db
     .selectDistinct({ userId: payouts.userId })
     .from(payouts)
     .innerJoin(users, eq(users.id, payouts.userId))
-    .where(and(eq(payouts.status, 'owed'), accountReady))
+    .where(
+      and(or(eq(payouts.status, 'owed'), dueAgain(now)), isNull(payouts.reversalRequestedAt), accountReady),
+    )
     .limit(limit);
   return rows.map((row) => row.userId);
 }
@@ -206,7 +290,7 @@ export async function markOrderPayoutsForReversal(db: Db, orderId: string, now: 
       and(
         eq(payouts.orderId, orderId),
         or(
-          inArray(payouts.status, ['owed', 'failed']),
+          inArray(payouts.status, ['owed', 'failed', 'refused']),
           and(
             eq(payouts.status, 'pending'),
             eq(payouts.attempts, 0),
@@ -320,21 +404,40 @@ export async function sumPayoutsOfUser(
     .groupBy(payouts.status);
 }
 
+const failingColumns = {
+  payout: payouts,
+  orderNumber: orders.orderNumber,
+  firstName: users.firstName,
+  lastName: users.lastName,
+};
+export type FailingPayoutRow = {
+  payout: PayoutRow;
+  orderNumber: string;
+  firstName: string | null;
+  lastName: string | null;
+};
+
+/** One payout with its order's number and its party's name, as the admin's failing list shows it. */
+export async function findFailingPayout(db: Db, id: string): Promise<FailingPayoutRow | undefined> {
+  const [row] = await db
+    .select(failingColumns)
+    .from(payouts)
+    .innerJoin(orders, eq(orders.id, payouts.orderId))
+    .innerJoin(users, eq(users.id, payouts.userId))
+    .where(eq(payouts.id, id));
+  return row;
+}
+
 /** Payouts the provider refused, and pending ones whose attempts keep failing, oldest first. */
-export async function listFailingPayouts(db: Db, limit: number) {
+export async function listFailingPayouts(db: Db, limit: number): Promise<FailingPayoutRow[]> {
   return db
-    .select({
-      payout: payouts,
-      orderNumber: orders.orderNumber,
-      firstName: users.firstName,
-      lastName: users.lastName,
-    })
+    .select(failingColumns)
     .from(payouts)
     .innerJoin(orders, eq(orders.id, payouts.orderId))
     .innerJoin(users, eq(users.id, payouts.userId))
     .where(
       or(
-        eq(payouts.status, 'failed'),
+        inArray(payouts.status, ['failed', 'refused']),
         and(inArray(payouts.status, ['pending', 'paid']), isNotNull(payouts.lastError)),
       ),
     )
@@ -347,6 +450,11 @@ export async function sumUnsentPayouts(db: Db): Promise<string> {
   const [row] = await db
     .select({ total: sql<string>`coalesce(sum(${payouts.amount}), 0)::text` })
     .from(payouts)
-    .where(and(inArray(payouts.status, ['owed', 'pending', 'failed']), isNull(payouts.reversalRequestedAt)));
+    .where(
+      and(
+        inArray(payouts.status, ['owed', 'pending', 'failed', 'refused']),
+        isNull(payouts.reversalRequestedAt),
+      ),
+    );
   return row?.total ?? '0';
 }

@@ -2,13 +2,19 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { errorBodySchema } from '../../../domain/errors';
 import { orderSchema } from '../../../domain/orders';
-import { adminPayoutsSchema, myPayoutsSchema, refundFinishedOrderBodySchema } from '../../../domain/payouts';
+import {
+  adminPayoutsSchema,
+  failedPayoutSchema,
+  myPayoutsSchema,
+  refundFinishedOrderBodySchema,
+} from '../../../domain/payouts';
 import { idParamsSchema } from '../../../domain/users';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
 import { ledgerCsvLines } from '../ledger/ledger-csv';
 import { getAdminPayouts, getMyPayouts } from './payout-views';
 import { refundFinishedOrder } from './refund-finished-order';
+import { retryPayout } from './retry-payout';
 
 const ADMIN_ONLY = { roles: ['admin'], forbiddenMessage: 'You must be an admin to do this' } as const;
 const errors = { 401: errorBodySchema, 403: errorBodySchema };
@@ -93,6 +99,25 @@ export function registerPayoutRoutes(app: App, ctx: AppContext): void {
         actorOf(request),
         request.params.id,
         request.body.reason,
+      ),
+  );
+
+  app.post(
+    '/api/admin/payouts/:id/retry',
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        tags: ['admin'],
+        summary: 'Admin: send a payout the provider refused again, now; answers the payout after the attempt',
+        params: idParamsSchema,
+        response: { 200: failedPayoutSchema, 404: errorBodySchema, 409: errorBodySchema, ...errors },
+      },
+    },
+    async (request) =>
+      retryPayout(
+        { db, payouts: ctx.payouts, now: ctx.now, log: request.log },
+        actorOf(request),
+        request.params.id,
       ),
   );
 }

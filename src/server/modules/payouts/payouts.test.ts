@@ -311,14 +311,16 @@ describe('the admin view of money (docs/decisions/0013-money-movement.md)', () =
           lastError: 'Your destination account needs the transfers capability',
         }),
       ]);
-      // Once the account is fixed and ready again, the failed payout goes out.
+      // The retry job waits for the backoff; once the account is fixed and ready again, the failed
+      // payout goes out at once.
       const fixed = {
         db: refusing.database.db,
         payouts: new TestPayoutTransfers(refusing.database.db),
         now: () => new Date(),
         log,
       };
-      expect(await settleOwedPayouts(fixed, s.seller.id)).toBe(1);
+      expect(await settleOwedPayouts(fixed, s.seller.id)).toBe(0);
+      expect(await settleOwedPayouts(fixed, s.seller.id, { accountBecameReady: true })).toBe(1);
       expect((await reconcile(refusing.database.db)).discrepancies).toEqual([]);
     } finally {
       await refusing.close();

@@ -11,13 +11,23 @@ import {
 /**
  * Pays what a user is owed once their payout account is ready (docs/product-rules.md, Order
  * lifecycle; docs/decisions/0013-money-movement.md, Transfers and the ledger): their owed payouts,
- * and ones the provider refused before, go back to pending and are transferred now. Called when an
+ * and ones the provider refused before whose backoff has passed
+ * (docs/decisions/0018-money-against-stripe.md, Failed payouts), go back to pending and are
+ * transferred now. Called when an
  * account becomes ready; the retry job calls it too, so a missed call only delays the money.
  * Answers how many payouts went out.
  */
-export async function settleOwedPayouts(deps: PayoutDeps, userId: string): Promise<number> {
+export async function settleOwedPayouts(
+  deps: PayoutDeps,
+  userId: string,
+  options: { accountBecameReady?: boolean } = {},
+): Promise<number> {
   if (!(await findReadyAccount(deps.db, userId))) return 0;
-  await releaseOwedPayouts(deps.db, userId, deps.now());
+  // An account that has just become ready again (fixed by its owner) takes its refused payouts too,
+  // whatever their backoff (docs/decisions/0018-money-against-stripe.md, Failed payouts).
+  await releaseOwedPayouts(deps.db, userId, deps.now(), {
+    includeRefused: options.accountBecameReady === true,
+  });
   let paid = 0;
   for (const payout of await listPendingPayoutsOfUser(deps.db, userId)) {
     if ((await payPayout(deps, payout)) === 'paid') paid += 1;
@@ -42,7 +52,9 @@ export async function retryPayouts(deps: PayoutDeps): Promise<PayoutRetryReport>
   const report: PayoutRetryReport = { paid: 0, reversed: 0 };
   const settled = new Set<string>();
   for (;;) {
-    const users = (await listUsersOwedAndReady(deps.db, PAGE_SIZE)).filter((id) => !settled.has(id));
+    const users = (await listUsersOwedAndReady(deps.db, PAGE_SIZE, deps.now())).filter(
+      (id) => !settled.has(id),
+    );
     if (users.length === 0) break;
     for (const userId of users) {
       settled.add(userId);

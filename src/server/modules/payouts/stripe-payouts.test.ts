@@ -225,7 +225,13 @@ describe('transfers on completion with Stripe', () => {
         if (!payout) continue;
         await app.database.db
           .update(table)
-          .set({ status: 'pending', providerTransferId: null, paidAt: null, lastAttemptAt: lastAttempt })
+          .set({
+            status: 'pending',
+            providerTransferId: null,
+            paidAt: null,
+            firstAttemptAt: lastAttempt,
+            lastAttemptAt: lastAttempt,
+          })
           .where(eq(table.id, payout.id));
       }
       const report = await retryPayouts({ db: app.database.db, payouts: real, now: () => new Date(), log });
