@@ -1,14 +1,19 @@
-import { Download, Landmark, Wallet } from 'lucide-react';
-import { PAYOUT_STATUS_LABEL } from '@domain/payouts';
+import { Download, Landmark, RotateCw, Wallet } from 'lucide-react';
+import { PAYOUT_STATUS_LABEL, type FailedPayout } from '@domain/payouts';
 import { StatCard } from '../../../components/stat-card';
-import { formatPrice } from '../../../lib/format';
+import { Button } from '../../../components/ui/button';
+import { toast } from '../../../components/ui/use-toast';
+import { formatDateTime, formatPrice } from '../../../lib/format';
+import { toastMutationError } from '../../../lib/mutation-errors';
 import { useAdminPayouts } from '../api/get-admin-payouts';
+import { useRetryPayout } from '../api/retry-payout';
 import { Cell, DataTable, ListState, rowClass, TimeCell } from './list-parts';
 
 /**
  * Payouts (docs/decisions/0013-money-movement.md, Transfers and the ledger): the platform's balance
  * (fees earned on finished orders less fees given back by refunds), what is owed to sellers and
- * drivers, the ledger as a CSV file, and the payouts the provider refused or that keep failing.
+ * drivers, the ledger as a CSV file, and the payouts the provider refused or that keep failing,
+ * each of which the admin may send again (docs/decisions/0018-money-against-stripe.md, Failed payouts).
  */
 export function PayoutsTab() {
   const payouts = useAdminPayouts();
@@ -52,7 +57,7 @@ export function PayoutsTab() {
         <DataTable
           caption="Payouts that failed or keep failing"
           minWidthClass="lg:min-w-[48rem]"
-          columns={['Order', 'Paid to', 'Amount', 'Status', 'Problem', 'Attempts', 'Since']}
+          columns={['Order', 'Paid to', 'Amount', 'Status', 'Problem', 'Attempts', 'Since', 'Actions']}
         >
           {failed.map((payout) => (
             <tr key={payout.id} className={rowClass} data-testid={`row-failed-payout-${payout.id}`}>
@@ -65,16 +70,58 @@ export function PayoutsTab() {
               </Cell>
               <Cell label="Status" className="whitespace-nowrap">
                 {PAYOUT_STATUS_LABEL[payout.status]}
+                {payout.nextAttemptAt ? (
+                  <span className="block text-xs text-muted-foreground">
+                    Next try {formatDateTime(payout.nextAttemptAt)}
+                  </span>
+                ) : null}
               </Cell>
               <Cell label="Problem" className="break-words text-xs">
                 {payout.lastError ?? '—'}
               </Cell>
               <Cell label="Attempts">{payout.attempts}</Cell>
               <TimeCell at={payout.createdAt} label="Since" />
+              <Cell label="Actions">
+                <RetryPayoutButton payout={payout} />
+              </Cell>
             </tr>
           ))}
         </DataTable>
       </ListState>
     </div>
+  );
+}
+
+/** Sends a failed or refused payout again at once; a payout still being sent has nothing to retry. */
+function RetryPayoutButton({ payout }: { payout: FailedPayout }) {
+  const retry = useRetryPayout({
+    onDone: (after) =>
+      toast(
+        after.status === 'paid'
+          ? {
+              title: 'Payout sent',
+              description: `${after.orderNumber}: ${formatPrice(after.amount)} paid out.`,
+            }
+          : {
+              title: 'Payout not sent',
+              description: after.lastError ?? 'The provider did not take it; it is still listed here.',
+              variant: 'destructive',
+            },
+      ),
+    onFailed: (error) => toastMutationError(error, 'Failed to retry payout', { appendServerMessage: true }),
+  });
+  if (payout.status !== 'failed' && payout.status !== 'refused') return <span aria-hidden="true">—</span>;
+  return (
+    <Button
+      size="sm"
+      variant="outline"
+      disabled={retry.isPending}
+      onClick={() => retry.mutate(payout.id)}
+      aria-label={`Retry payout of ${payout.orderNumber} to ${payout.userName}`}
+      data-testid={`button-retry-payout-${payout.id}`}
+    >
+      <RotateCw aria-hidden="true" className="size-4" />
+      Retry Payout
+    </Button>
   );
 }

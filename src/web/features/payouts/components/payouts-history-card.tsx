@@ -79,7 +79,14 @@ export function PayoutsHistoryCard() {
                     </span>
                     <span className="flex items-center gap-3">
                       <span className="tabular-nums">{formatPrice(payout.amount)}</span>
-                      <span className={`font-medium ${STATUS_TONE[payout.status]}`}>
+                      <span
+                        className={`font-medium ${STATUS_TONE[payout.status]}`}
+                        title={
+                          payout.status === 'refused'
+                            ? 'Your payout account refused this payout several times. It is sent again once your account is fixed, or by the marketplace team.'
+                            : undefined
+                        }
+                      >
                         {PAYOUT_STATUS_LABEL[payout.status]}
                       </span>
                     </span>
