@@ -104,6 +104,8 @@ export interface RecordInput {
   fee_details?: FakeFeeDetail[];
   /** Seconds; default: available now. */
   available_on?: number;
+  /** Seconds; default: now (a payout run passed by `advance` is dated at its run). */
+  created?: number;
 }
 
 export interface FakeBalances {
@@ -177,7 +179,7 @@ export function createFakeBalances(
   };
 
   const record = (account: string, input: RecordInput): FakeBalanceTransaction => {
-    const created = seconds();
+    const created = input.created ?? seconds();
     const feeDetails = input.fee_details ?? [];
     const fee = feeDetails.reduce((sum, detail) => sum + detail.amount, 0);
     const txn: FakeBalanceTransaction = {
@@ -216,6 +218,7 @@ export function createFakeBalances(
         reporting_category: 'payout',
         source: id,
         description: 'STRIPE PAYOUT',
+        created: atSeconds,
       });
       for (const paid of ledgerOf(account))
         if (paid.currency === currency && paid.status === 'available' && !paidOutBy.has(paid.id))
