@@ -244,6 +244,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     (id) => charges.get(id),
     (id) => refunds.find((r) => r.id === id),
     (id) => balances.find(id)?.transaction,
+    (id) =>
+      id.startsWith('po_') ? [...balances.payouts.values()].flat().find((p) => p.id === id) : undefined,
   ];
 
   const intentOf = (id: string): FakePaymentIntent => {

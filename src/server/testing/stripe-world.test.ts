@@ -138,6 +138,35 @@ describe('balance transactions', () => {
     const early = await stripe.balanceTransactions.list({ created: { lt: firstCreated + 60 } });
     expect(early.data.map((t) => t.amount)).toEqual([1_000]);
   });
+
+  it('expands the source of each listed transaction, for the platform and for an account', async () => {
+    const seller = await account();
+    const { intent, charge } = await pay(10_000);
+    const refund = await stripe.refunds.create({
+      payment_intent: intent,
+      amount: 1_000,
+      metadata: { refundId: 'r1' },
+    });
+    const transfer = await stripe.transfers.create({
+      amount: 5_000,
+      currency: 'usd',
+      destination: seller,
+      source_transaction: charge,
+      metadata: { key: 'k' },
+    });
+    const listed = await stripe.balanceTransactions.list({ expand: ['data.source'] });
+    expect(listed.data.map((t) => t.source)).toMatchObject([
+      { object: 'transfer', id: transfer.id, metadata: { key: 'k' } },
+      { object: 'refund', id: refund.id, metadata: { refundId: 'r1' } },
+      { object: 'charge', id: charge, payment_intent: intent },
+    ]);
+    world.server.advance(3 * DAY);
+    const onAccount = await stripe.balanceTransactions.list(
+      { type: 'payout', expand: ['data.source'] },
+      { stripeAccount: seller },
+    );
+    expect(onAccount.data).toMatchObject([{ amount: -5_000, source: { object: 'payout', amount: 5_000 } }]);
+  });
 });
 
 describe('transfers, automatic payouts and reversals', () => {
