@@ -1,17 +1,21 @@
 import crypto from 'node:crypto';
-import { StripeHttpError, type FakeStripeRoute } from './stripe-server';
+import { StripeHttpError, type FakeStripeRoute, type ParsedForm } from './stripe-server';
+import type { FakePayoutSchedule } from './stripe-balances';
 
 /**
  * Stripe Connect's account endpoints for the local Stripe server (passed as one of its `routes`),
  * as Stripe documents them:
- * - POST /v1/accounts (type, email, capabilities[transfers][requested], metadata[…])
- * - GET  /v1/accounts/:id
+ * - POST /v1/accounts (type, email, capabilities[transfers][requested], metadata[…],
+ *   settings[payouts][schedule][interval|delay_days|weekly_anchor|monthly_anchor])
+ * - GET  /v1/accounts/:id; POST /v1/accounts/:id (metadata[…], settings[payouts][schedule][…])
  * - POST /v1/account_links (account, type=account_onboarding|account_update, return_url, refresh_url)
  * - POST /v1/accounts/:id/login_links (Express accounts that finished onboarding only)
  * A new account is what Stripe answers before onboarding: details not submitted, the form's fields
  * currently (and past) due, disabled for `requirements.past_due`. Tests play the person on Stripe's
  * hosted form with `complete`, `submitForVerification` and `restrict`; each answers the account, to
  * be posted as an `account.updated` event (the server's `event`, signed with `signWebhook`).
+ * An account is paid out automatically, daily, as Stripe does by default
+ * (`settings.payouts.schedule.interval`: daily, weekly, monthly or manual; see stripe-balances.ts).
  */
 
 export interface FakeConnectAccount {
@@ -21,6 +25,7 @@ export interface FakeConnectAccount {
   email: string | null;
   metadata: Record<string, string>;
   capabilities: { transfers?: 'inactive' | 'pending' | 'active' };
+  settings: { payouts: { schedule: FakePayoutSchedule } };
   details_submitted: boolean;
   charges_enabled: boolean;
   payouts_enabled: boolean;
@@ -47,6 +52,10 @@ export interface FakeConnectAccounts {
   submitForVerification(id: string): FakeConnectAccount;
   /** Stripe disabled the account: a requirement went past due (or another reason). */
   restrict(id: string, reason?: string): FakeConnectAccount;
+  /** Changes how the account is paid out (interval manual keeps its balance); answers the account. */
+  setPayoutSchedule(id: string, schedule: Partial<FakePayoutSchedule>): FakeConnectAccount;
+  /** The payout schedule of every account (what the balances pay out automatically). */
+  schedules(): Map<string, FakePayoutSchedule>;
 }
 
 /** What Stripe's hosted onboarding asks an individual on an Express account. */
@@ -71,6 +80,31 @@ const missingParam = (param: string) =>
     'parameter_missing',
     param,
   );
+
+const INTERVALS = new Set(['daily', 'weekly', 'monthly', 'manual']);
+
+/** Reads settings[payouts][schedule][…] of a create or update request onto a schedule. */
+function scheduleFrom(form: ParsedForm, schedule: FakePayoutSchedule): FakePayoutSchedule {
+  const interval = form.get('settings', 'payouts', 'schedule', 'interval');
+  if (interval !== undefined && !INTERVALS.has(interval))
+    throw new StripeHttpError(
+      400,
+      'invalid_request_error',
+      `Invalid settings[payouts][schedule][interval]: must be one of daily, manual, monthly, or weekly`,
+      'parameter_invalid_string',
+      'settings[payouts][schedule][interval]',
+    );
+  const delay = form.get('settings', 'payouts', 'schedule', 'delay_days');
+  const weekly = form.get('settings', 'payouts', 'schedule', 'weekly_anchor');
+  const monthly = form.get('settings', 'payouts', 'schedule', 'monthly_anchor');
+  return {
+    ...schedule,
+    ...(interval ? { interval: interval as FakePayoutSchedule['interval'] } : {}),
+    ...(delay && delay !== 'minimum' ? { delay_days: Number(delay) } : {}),
+    ...(weekly ? { weekly_anchor: weekly } : {}),
+    ...(monthly ? { monthly_anchor: Number(monthly) } : {}),
+  };
+}
 
 export function createFakeConnectAccounts(): FakeConnectAccounts {
   const accounts = new Map<string, FakeConnectAccount>();
@@ -103,6 +137,7 @@ export function createFakeConnectAccounts(): FakeConnectAccounts {
         metadata: form.nested.get('metadata') ?? {},
         capabilities:
           form.get('capabilities', 'transfers', 'requested') === 'true' ? { transfers: 'inactive' } : {},
+        settings: { payouts: { schedule: scheduleFrom(form, { delay_days: 2, interval: 'daily' }) } },
         details_submitted: false,
         charges_enabled: false,
         payouts_enabled: false,
@@ -124,6 +159,12 @@ export function createFakeConnectAccounts(): FakeConnectAccounts {
     if (accountMatch?.[1]) {
       const account = accountOf(decodeURIComponent(accountMatch[1]), 'account');
       if (method === 'GET' && !accountMatch[2]) return { body: account };
+      if (method === 'POST' && !accountMatch[2]) {
+        const schedule = scheduleFrom(form, account.settings.payouts.schedule);
+        account.settings.payouts.schedule = schedule;
+        account.metadata = { ...account.metadata, ...(form.nested.get('metadata') ?? {}) };
+        return { body: account };
+      }
       if (method === 'POST' && accountMatch[2]) {
         if (account.type !== 'express')
           throw new StripeHttpError(
@@ -189,6 +230,12 @@ export function createFakeConnectAccounts(): FakeConnectAccounts {
     route,
     accounts,
     accountLinks,
+    setPayoutSchedule: (id, schedule) =>
+      settle(id, (account) => {
+        account.settings.payouts.schedule = { ...account.settings.payouts.schedule, ...schedule };
+      }),
+    schedules: () =>
+      new Map([...accounts.values()].map((account) => [account.id, account.settings.payouts.schedule])),
     complete: (id) =>
       settle(id, (account) => {
         account.details_submitted = true;

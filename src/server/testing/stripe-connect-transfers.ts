@@ -1,5 +1,6 @@
 import { StripeHttpError, type FakeStripeRoute } from './stripe-server';
 import type { FakeConnectAccount } from './stripe-connect-accounts';
+import { PLATFORM, type FakeBalances } from './stripe-balances';
 
 /**
  * Stripe's transfers and reversals for the local Stripe server (passed as one of its `routes`), as
@@ -10,7 +11,28 @@ import type { FakeConnectAccount } from './stripe-connect-accounts';
  * The destination must be a known connected account whose transfers capability is active; a
  * source_transaction must be a charge of this server and the transfers from it cannot exceed it;
  * reversals cannot exceed what is left of the transfer. The server's idempotency handling applies.
+ *
+ * Bound to the server's balances (as `startStripeWorld` does), money moves as at Stripe
+ * (docs/decisions/0018-money-against-stripe.md, The fake Stripe): a transfer is a `transfer` balance
+ * transaction on the platform and a `payment` (py_…) on the account, pending until the source
+ * charge's funds are available; a transfer without source_transaction needs the platform's available
+ * balance (`balance_insufficient`). A reversal is a `transfer_refund` on the platform and a
+ * `payment_refund` on the account, and is refused with `balance_insufficient` when the account's
+ * balance cannot cover it (paid out to the bank): Stripe reverses a transfer_group transfer "only if
+ * the destination account has enough balance to cover the reversal".
  */
+
+/** Stripe's test-mode answer to a transfer the platform's available balance cannot cover. */
+export const PLATFORM_INSUFFICIENT_FUNDS_MESSAGE =
+  'You have insufficient available funds in your Stripe account. Try adding funds directly to your available balance by creating Charges using the 4000000000000077 test card. See: https://stripe.com/docs/testing#available-balance';
+
+/**
+ * The answer to a reversal the connected account's balance cannot cover. Stripe documents the code
+ * (`balance_insufficient`: the account does not have a sufficient balance available) but not this
+ * request's exact message; tests should match the code.
+ */
+export const REVERSAL_INSUFFICIENT_FUNDS_MESSAGE =
+  "Insufficient funds in the connected account to reverse this transfer: the account's balance cannot cover the reversal.";
 
 export interface FakeTransferReversal {
   id: string;
@@ -18,6 +40,11 @@ export interface FakeTransferReversal {
   amount: number;
   currency: string;
   transfer: string;
+  /** The `transfer_refund` balance transaction on the platform (null when no balances are bound). */
+  balance_transaction: string | null;
+  /** The refund of the account's payment (pyr_…), its `payment_refund` on the account. */
+  destination_payment_refund: string | null;
+  source_refund: string | null;
   metadata: Record<string, string>;
   created: number;
 }
@@ -27,8 +54,12 @@ export interface FakeTransfer {
   object: 'transfer';
   amount: number;
   amount_reversed: number;
+  /** The `transfer` balance transaction on the platform (null when no balances are bound). */
+  balance_transaction: string | null;
   currency: string;
   destination: string;
+  /** The payment (py_…) the transfer made on the connected account. */
+  destination_payment: string | null;
   source_transaction: string | null;
   transfer_group: string | null;
   metadata: Record<string, string>;
@@ -43,9 +74,15 @@ export interface FakeConnectTransfers {
   /** Tells the route which connected accounts and charges exist (the other parts of the server). */
   bind(sources: {
     accounts: Map<string, FakeConnectAccount>;
-    charges: Map<string, { amount: number; currency: string }>;
+    charges: Map<string, ChargeLike>;
+    /** With the server's balances, transfers and reversals move balances and can be refused for funds. */
+    balances?: FakeBalances;
   }): void;
+  /** A transfer or a reversal by id (for `expand[]`). */
+  resolve(id: string): FakeTransfer | FakeTransferReversal | undefined;
 }
+
+type ChargeLike = { amount: number; currency: string; balance_transaction?: string | null };
 
 const invalid = (message: string, param?: string, code = 'parameter_invalid') =>
   new StripeHttpError(400, 'invalid_request_error', message, code, param);
@@ -61,7 +98,8 @@ function page<T extends { id: string }>(items: T[], query: URLSearchParams, url:
 export function createFakeConnectTransfers(): FakeConnectTransfers {
   const transfers: FakeTransfer[] = [];
   let accounts = new Map<string, FakeConnectAccount>();
-  let charges = new Map<string, { amount: number; currency: string }>();
+  let charges = new Map<string, ChargeLike>();
+  let balances: FakeBalances | undefined;
 
   const transferOf = (id: string): FakeTransfer => {
     const transfer = transfers.find((t) => t.id === id);
@@ -94,8 +132,14 @@ export function createFakeConnectTransfers(): FakeConnectTransfers {
           'insufficient_capabilities_for_transfer',
         );
       const source = form.flat.get('source_transaction') ?? null;
+      // Funds of a transfer from a charge follow the charge's: pending until it is available.
+      let availableOn = created;
       if (source) {
         const charge = charges.get(source);
+        const chargeTxn = charge?.balance_transaction
+          ? balances?.find(charge.balance_transaction)
+          : undefined;
+        if (chargeTxn) availableOn = chargeTxn.transaction.available_on;
         if (!charge) throw invalid(`No such charge: '${source}'`, 'source_transaction', 'resource_missing');
         const taken = transfers
           .filter((t) => t.source_transaction === source)
@@ -106,15 +150,35 @@ export function createFakeConnectTransfers(): FakeConnectTransfers {
             'amount',
             'insufficient_funds',
           );
-      }
+      } else if (balances && balances.balanceOf(PLATFORM, currency).available < amount)
+        throw invalid(PLATFORM_INSUFFICIENT_FUNDS_MESSAGE, undefined, 'balance_insufficient');
       const id = ctx.id('tr');
+      const payment = balances ? ctx.id('py') : null;
+      const platformTxn = balances?.record(PLATFORM, {
+        amount: -amount,
+        currency,
+        type: 'transfer',
+        reporting_category: 'transfer',
+        source: id,
+        available_on: availableOn,
+      });
+      balances?.record(destination, {
+        amount,
+        currency,
+        type: 'payment',
+        reporting_category: 'charge',
+        source: payment,
+        available_on: availableOn,
+      });
       const transfer: FakeTransfer = {
         id,
         object: 'transfer',
         amount,
         amount_reversed: 0,
+        balance_transaction: platformTxn?.id ?? null,
         currency,
         destination,
+        destination_payment: payment,
         source_transaction: source,
         transfer_group: form.flat.get('transfer_group') ?? null,
         metadata: form.nested.get('metadata') ?? {},
@@ -147,11 +211,49 @@ export function createFakeConnectTransfers(): FakeConnectTransfers {
         `Transfer reversal amount (${amount}) is greater than the amount left to reverse (${left}).`,
         'amount',
       );
+    const id = ctx.id('trr');
+    let platformTxnId: string | null = null;
+    let paymentRefund: string | null = null;
+    if (balances) {
+      // The reversal takes back from the bucket the transfer's funds are in: still pending, or
+      // available (and then perhaps already paid out to the bank).
+      const accountTxns = balances.transactionsOf(transfer.destination);
+      const payment = accountTxns.find(
+        (t) => t.type === 'payment' && t.source === transfer.destination_payment,
+      );
+      const pending = payment?.status === 'pending';
+      const balance = balances.balanceOf(transfer.destination, transfer.currency);
+      if ((pending ? balance.pending : balance.available) < amount)
+        throw invalid(REVERSAL_INSUFFICIENT_FUNDS_MESSAGE, 'amount', 'balance_insufficient');
+      paymentRefund = ctx.id('pyr');
+      balances.record(transfer.destination, {
+        amount: -amount,
+        currency: transfer.currency,
+        type: 'payment_refund',
+        reporting_category: 'refund',
+        source: paymentRefund,
+        available_on: pending && payment ? payment.available_on : created,
+      });
+      const platformTransfer = transfer.balance_transaction
+        ? balances.find(transfer.balance_transaction)?.transaction
+        : undefined;
+      platformTxnId = balances.record(PLATFORM, {
+        amount,
+        currency: transfer.currency,
+        type: 'transfer_refund',
+        reporting_category: 'transfer_reversal',
+        source: id,
+        available_on: platformTransfer?.status === 'pending' ? platformTransfer.available_on : created,
+      }).id;
+    }
     const reversal: FakeTransferReversal = {
-      id: ctx.id('trr'),
+      id,
       object: 'transfer_reversal',
       amount,
+      balance_transaction: platformTxnId,
       currency: transfer.currency,
+      destination_payment_refund: paymentRefund,
+      source_refund: null,
       transfer: transfer.id,
       metadata: form.nested.get('metadata') ?? {},
       created,
@@ -168,6 +270,10 @@ export function createFakeConnectTransfers(): FakeConnectTransfers {
     bind(sources) {
       accounts = sources.accounts;
       charges = sources.charges;
+      balances = sources.balances;
     },
+    resolve: (id) =>
+      transfers.find((t) => t.id === id) ??
+      transfers.flatMap((t) => t.reversals.data).find((r) => r.id === id),
   };
 }

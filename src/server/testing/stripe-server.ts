@@ -1,6 +1,22 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  parseForm,
+  StripeHttpError,
+  type FakeStripeContext,
+  type FakeStripeRequest,
+  type FakeStripeRoute,
+  type ParsedForm,
+} from './stripe-protocol';
+import {
+  createFakeBalances,
+  pageOf,
+  PLATFORM,
+  type FakeBalances,
+  type FakeBalancesOptions,
+  type FakePayout,
+} from './stripe-balances';
 
 /**
  * A local HTTP server that speaks the parts of Stripe's documented API the marketplace uses
@@ -21,55 +37,47 @@ import type { AddressInfo } from 'node:net';
  *
  * Other endpoints (Stripe Connect) are added by passing `routes`: each runs inside the same
  * authentication and idempotency handling; throwing `StripeHttpError` answers Stripe's envelope.
+ *
+ * Money moves as at Stripe (docs/decisions/0018-money-against-stripe.md, The fake Stripe): every
+ * charge makes a `charge` balance transaction with Stripe's processing fee, pending until its
+ * `available_on`; a refund makes a `refund` one (the fee is not given back). The balances, their
+ * transactions and the automatic payouts of connected accounts are `balances`
+ * (src/server/testing/stripe-balances.ts); `expand[]` works on any answer whose ids the server
+ * knows (charges, balance transactions, intents, refunds, and what routes add with `addResolver`).
+ * GET /v1/charges/:id and GET /v1/charges?payment_intent= read the charges.
  */
+
+export {
+  parseForm,
+  StripeHttpError,
+  type FakeStripeContext,
+  type FakeStripeRequest,
+  type FakeStripeRoute,
+  type FormValue,
+  type ParsedForm,
+} from './stripe-protocol';
 
 /** Stripe keeps an idempotency key for at least 24 hours; after that the same key is a new request. */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
-
-export type FormValue = string | { [key: string]: FormValue };
-
-/** A form-encoded Stripe request body. */
-export interface ParsedForm {
-  /** Top-level scalars: `amount=…`. */
-  flat: Map<string, string>;
-  /** One level of brackets: `metadata[paymentId]=…` is nested.get('metadata').paymentId. */
-  nested: Map<string, Record<string, string>>;
-  /** Any depth: `capabilities[transfers][requested]=true` is tree.capabilities.transfers.requested. */
-  tree: Record<string, FormValue>;
-  /** The scalar at a path of keys: get('capabilities', 'transfers', 'requested'). */
-  get(...path: string[]): string | undefined;
-}
-
-export interface FakeStripeRequest {
-  method: string;
-  /** Without the query string. */
-  path: string;
-  form: ParsedForm;
-  query: URLSearchParams;
-}
-
-export interface FakeStripeContext {
-  /** The server's clock in milliseconds (moved by `advance`). */
-  now(): number;
-  /** A new Stripe-looking id: id('acct') is acct_…. */
-  id(prefix: string): string;
-}
-
-/** An endpoint added from outside: answers undefined for a request that is not its own. */
-export type FakeStripeRoute = (
-  req: FakeStripeRequest,
-  ctx: FakeStripeContext,
-) => { status?: number; body: unknown } | undefined;
 
 export interface FakeCharge {
   id: string;
   object: 'charge';
   amount: number;
+  amount_captured: number;
+  amount_refunded: number;
+  /** The `charge` balance transaction on the platform (txn_…), expandable. */
+  balance_transaction: string | null;
+  captured: boolean;
   currency: string;
+  disputed: boolean;
+  paid: boolean;
   payment_intent: string;
+  refunded: boolean;
   transfer_group: string | null;
   status: 'succeeded';
   created: number;
+  livemode: false;
 }
 
 export interface FakePaymentIntent {
@@ -101,6 +109,10 @@ export interface FakeRefund {
   reason: string | null;
   status: FakeRefundStatus;
   failure_reason: string | null;
+  /** The `refund` balance transaction on the platform, once the refund moved money. */
+  balance_transaction: string | null;
+  /** The `refund_failure` balance transaction that gave the money back when the refund failed. */
+  failure_balance_transaction: string | null;
   metadata: Record<string, string>;
   created: number;
 }
@@ -138,79 +150,45 @@ export interface FakeStripeServer {
   ): FakeStripeEvent;
   /** An event as Stripe sends it to a webhook endpoint. */
   event(type: string, object: unknown): FakeStripeEvent;
-  /** Moves the server's clock (idempotency keys expire after 24 hours). */
-  advance(ms: number): void;
-  /** Answer the next `count` requests with a 500 api_error (to test retries and recovery). */
+  /**
+   * Moves the server's clock (idempotency keys expire after 24 hours, pending funds become
+   * available, and connected accounts are paid out at each payout time passed); answers the
+   * automatic payouts made on the way.
+   */
+  advance(ms: number): FakePayout[];
+  /**
+   * Answer the next `count` requests with a 500 api_error before the endpoint runs: nothing is done
+   * and nothing is saved, so a retry with the same key runs the request.
+   */
   failNext(count: number): void;
+  /**
+   * The next `count` requests fail with a 500 api_error after the endpoint began: the 500 is SAVED
+   * under the request's idempotency key and answered again to every retry with that key for 24 hours
+   * (Stripe: "subsequent requests with the same key return the same result, including 500 errors").
+   * With `applied: true` the request took effect before failing (a transfer made, its answer a saved
+   * 500); by default it did not.
+   */
+  failNextAfterRunning(count: number, options?: { applied?: boolean }): void;
   /**
    * Carry out the next `count` requests (and keep their idempotent answers) but answer a 500, as
    * when the answer is lost on the way back: the caller cannot know the call took effect.
    */
   loseNext(count: number): void;
+  /** The platform's and connected accounts' balance transactions, balances and payouts. */
+  balances: FakeBalances;
+  /** The server's clock in milliseconds (moved by `advance`). */
+  now(): number;
+  /** A new Stripe-looking id: id('du') is du_…. */
+  id(prefix: string): string;
+  /** Teaches `expand[]` another kind of id (a route's objects): answers the object or undefined. */
+  addResolver(resolve: (id: string) => unknown): void;
+  /** A check run before a refund is made: throw a StripeHttpError to refuse it (disputed charges). */
+  addRefundGuard(guard: (charge: FakeCharge) => void): void;
   close(): Promise<void>;
 }
 
 function stripeId(prefix: string): string {
   return `${prefix}_${crypto.randomBytes(12).toString('base64url').replace(/[-_]/g, 'x')}`;
-}
-
-/**
- * Stripe's form encoding, to any depth: `metadata[paymentId]=…` and
- * `capabilities[transfers][requested]=true`; `list[]=a&list[]=b` gives indexes 0, 1.
- */
-export function parseForm(body: string): ParsedForm {
-  const flat = new Map<string, string>();
-  const nested = new Map<string, Record<string, string>>();
-  const tree: Record<string, FormValue> = {};
-  for (const [key, value] of new URLSearchParams(body)) {
-    const head = /^([^[\]]+)((?:\[[^\]]*\])*)$/.exec(key);
-    if (!head?.[1]) continue;
-    const path = [head[1], ...[...(head[2] ?? '').matchAll(/\[([^\]]*)\]/g)].map((m) => m[1] ?? '')];
-    if (path.length === 1) flat.set(key, value);
-    if (path.length === 2 && path[1]) {
-      const group = nested.get(head[1]) ?? {};
-      group[path[1]] = value;
-      nested.set(head[1], group);
-    }
-    let node: Record<string, FormValue> = tree;
-    path.forEach((part, index) => {
-      const name = part === '' ? String(Object.keys(node).length) : part;
-      if (index === path.length - 1) {
-        node[name] = value;
-        return;
-      }
-      const next = node[name];
-      if (typeof next === 'object') node = next;
-      else {
-        const created: Record<string, FormValue> = {};
-        node[name] = created;
-        node = created;
-      }
-    });
-  }
-  return {
-    flat,
-    nested,
-    tree,
-    get: (...path) => {
-      let node: FormValue | undefined = tree;
-      for (const part of path) node = typeof node === 'object' ? node[part] : undefined;
-      return typeof node === 'string' ? node : undefined;
-    },
-  };
-}
-
-/** Throw from a route to answer Stripe's error envelope `{error: {type, message, code, param}}`. */
-export class StripeHttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly type: string,
-    message: string,
-    readonly code?: string,
-    readonly param?: string,
-  ) {
-    super(message);
-  }
 }
 
 /** The `Stripe-Signature` header Stripe puts on a webhook: `t=<seconds>,v1=<HMAC-SHA256 of "t.payload">`. */
@@ -235,23 +213,40 @@ const CANCELLABLE = new Set([
   'processing',
 ]);
 
-export async function startFakeStripe(
-  options: { secretKey?: string; routes?: FakeStripeRoute[] } = {},
-): Promise<FakeStripeServer> {
+export interface FakeStripeOptions {
+  secretKey?: string;
+  routes?: FakeStripeRoute[];
+  /** Processing fee, days until funds are available, payout hour (src/server/testing/stripe-balances.ts). */
+  balances?: FakeBalancesOptions;
+}
+
+export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<FakeStripeServer> {
   const secretKey = options.secretKey ?? 'sk_test_fakestripe123';
-  const routes = options.routes ?? [];
   const intents = new Map<string, FakePaymentIntent>();
   const charges = new Map<string, FakeCharge>();
   const refunds: FakeRefund[] = [];
   const requests: FakeStripeServer['requests'] = [];
+  // Keyed by the account the request acts for and the key: Stripe keeps keys per account.
   const keys = new Map<string, { fingerprint: string; at: number; status: number; body: string }>();
   let failures = 0;
   let losses = 0;
+  let savedFailures: { count: number; applied: boolean } = { count: 0, applied: false };
   let offsetMs = 0;
   let nextRefund: { status: FakeRefundStatus; failureReason: string | undefined } | undefined;
   const now = () => Date.now() + offsetMs;
   const seconds = () => Math.floor(now() / 1000);
   const ctx: FakeStripeContext = { now, id: stripeId };
+  const balances = createFakeBalances(ctx, options.balances);
+  const routes = [balances.route, ...(options.routes ?? [])];
+  const refundGuards: ((charge: FakeCharge) => void)[] = [];
+  const resolvers: ((id: string) => unknown)[] = [
+    (id) => intents.get(id),
+    (id) => charges.get(id),
+    (id) => refunds.find((r) => r.id === id),
+    (id) => balances.find(id)?.transaction,
+    (id) =>
+      id.startsWith('po_') ? [...balances.payouts.values()].flat().find((p) => p.id === id) : undefined,
+  ];
 
   const intentOf = (id: string): FakePaymentIntent => {
     const intent = intents.get(id);
@@ -348,6 +343,8 @@ export async function startFakeStripe(
         'amount_too_large',
         'amount',
       );
+    const charge = intent.latest_charge ? charges.get(intent.latest_charge) : undefined;
+    if (charge) for (const guard of refundGuards) guard(charge);
     const outcome = nextRefund ?? { status: 'succeeded', failureReason: undefined };
     nextRefund = undefined;
     const refund: FakeRefund = {
@@ -360,11 +357,35 @@ export async function startFakeStripe(
       reason: form.flat.get('reason') ?? null,
       status: outcome.status,
       failure_reason: outcome.status === 'failed' ? (outcome.failureReason ?? 'unknown') : null,
+      balance_transaction: null,
+      failure_balance_transaction: null,
       metadata: form.nested.get('metadata') ?? {},
       created: seconds(),
     };
     refunds.push(refund);
+    // The money leaves the balance when the refund is made (a pending one too); the processing
+    // fee of the charge is not given back.
+    if (outcome.status !== 'failed' && outcome.status !== 'canceled') {
+      refund.balance_transaction = balances.record(PLATFORM, {
+        amount: -amount,
+        currency: intent.currency,
+        type: 'refund',
+        reporting_category: 'refund',
+        source: refund.id,
+        description: 'REFUND FOR CHARGE',
+      }).id;
+      if (charge) {
+        charge.amount_refunded += amount;
+        charge.refunded = charge.amount_refunded >= charge.amount;
+      }
+    }
     return refund;
+  };
+
+  const listCharges = (query: URLSearchParams) => {
+    const intentId = query.get('payment_intent');
+    const found = [...charges.values()].filter((c) => !intentId || c.payment_intent === intentId).reverse();
+    return pageOf(found, query, '/v1/charges');
   };
 
   const listRefunds = (query: URLSearchParams) => {
@@ -385,6 +406,14 @@ export async function startFakeStripe(
   const handle = (req: FakeStripeRequest): { status?: number; body: unknown } => {
     const { method, path, form, query } = req;
     if (method === 'POST' && path === '/v1/payment_intents') return { body: createIntent(form) };
+    if (method === 'GET' && path === '/v1/charges') return { body: listCharges(query) };
+    const chargeMatch = /^\/v1\/charges\/([^/]+)$/.exec(path);
+    if (method === 'GET' && chargeMatch?.[1]) {
+      const id = decodeURIComponent(chargeMatch[1]);
+      const charge = charges.get(id);
+      if (!charge) throw missing('charge', id, 'id');
+      return { body: charge };
+    }
     if (method === 'POST' && path === '/v1/refunds') return { body: createRefund(form) };
     if (method === 'GET' && path === '/v1/refunds') return { body: listRefunds(query) };
     const intentMatch = /^\/v1\/payment_intents\/([^/]+)(\/cancel)?$/.exec(path);
@@ -407,6 +436,36 @@ export async function startFakeStripe(
     throw new StripeHttpError(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path}).`);
   };
 
+  /** `expand[]=a.b`: each id on the path is replaced by its object (lists' `data.` too). */
+  const expandAnswer = (body: unknown, paths: string[]): unknown => {
+    if (paths.length === 0) return body;
+    const copy = structuredClone(body);
+    const resolve = (id: string) => {
+      for (const resolver of resolvers) {
+        const found = resolver(id);
+        if (found !== undefined) return structuredClone(found);
+      }
+      return id;
+    };
+    const walk = (node: unknown, parts: string[]): unknown => {
+      if (Array.isArray(node)) return node.map((item) => walk(item, parts));
+      if (typeof node !== 'object' || node === null) return node;
+      const [head, ...rest] = parts;
+      if (!head) return node;
+      const record = node as Record<string, unknown>;
+      let value = record[head];
+      if (typeof value === 'string') value = resolve(value);
+      record[head] = rest.length > 0 ? walk(value, rest) : value;
+      return record;
+    };
+    return paths.reduce((answer, path) => walk(answer, path.split('.')), copy);
+  };
+  const expansions = (form: ParsedForm) => {
+    const expand = form.tree.expand;
+    if (typeof expand === 'string') return [expand];
+    return expand ? Object.values(expand).filter((v): v is string => typeof v === 'string') : [];
+  };
+
   const server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -415,6 +474,8 @@ export async function startFakeStripe(
       const [path = '/', search = ''] = (request.url ?? '/').split('?');
       const idempotencyKey = request.headers['idempotency-key'];
       const key = Array.isArray(idempotencyKey) ? idempotencyKey[0] : idempotencyKey;
+      const accountHeader = request.headers['stripe-account'];
+      const stripeAccount = Array.isArray(accountHeader) ? accountHeader[0] : accountHeader;
       requests.push({ method, path, idempotencyKey: key });
       const send = (status: number, payload: string) => {
         if (losses > 0) {
@@ -427,13 +488,11 @@ export async function startFakeStripe(
         response.writeHead(status, { 'content-type': 'application/json', 'request-id': stripeId('req') });
         response.end(payload);
       };
-      const sendError = (error: StripeHttpError) =>
-        send(
-          error.status,
-          JSON.stringify({
-            error: { type: error.type, message: error.message, code: error.code, param: error.param },
-          }),
-        );
+      const errorBody = (error: StripeHttpError) =>
+        JSON.stringify({
+          error: { type: error.type, message: error.message, code: error.code, param: error.param },
+        });
+      const sendError = (error: StripeHttpError) => send(error.status, errorBody(error));
       if (request.headers.authorization !== `Bearer ${secretKey}`) {
         sendError(new StripeHttpError(401, 'invalid_request_error', 'Invalid API Key provided'));
         return;
@@ -449,7 +508,10 @@ export async function startFakeStripe(
         .map(([k, v]) => `${k}=${v}`)
         .sort()
         .join('&')}`;
-      const saved = key && method === 'POST' ? keys.get(key) : undefined;
+      // A key lives 24 hours from the first request that saved an answer under it; a replay does
+      // not extend it (docs/decisions/0018-money-against-stripe.md, The fake Stripe).
+      const keyId = key && method === 'POST' ? `${stripeAccount ?? PLATFORM} ${key}` : undefined;
+      const saved = keyId ? keys.get(keyId) : undefined;
       if (saved && now() - saved.at < IDEMPOTENCY_KEY_TTL_MS) {
         if (saved.fingerprint !== fingerprint) {
           sendError(
@@ -467,16 +529,34 @@ export async function startFakeStripe(
       }
       let status = 200;
       let payload: string;
+      const form = parseForm(body);
+      const queryForm = parseForm(search);
+      const failAfterRunning = method === 'POST' && savedFailures.count > 0;
+      if (failAfterRunning) savedFailures.count -= 1;
       try {
-        const answer = handle({ method, path, form: parseForm(body), query: new URLSearchParams(search) });
+        if (failAfterRunning && !savedFailures.applied)
+          throw new StripeHttpError(500, 'api_error', 'Something went wrong on our end.');
+        const answer = handle({
+          method,
+          path,
+          form,
+          query: new URLSearchParams(search),
+          queryForm,
+          stripeAccount,
+        });
+        if (failAfterRunning) throw new StripeHttpError(500, 'api_error', 'Something went wrong on our end.');
         status = answer.status ?? 200;
-        payload = JSON.stringify(answer.body);
+        payload = JSON.stringify(expandAnswer(answer.body, [...expansions(queryForm), ...expansions(form)]));
       } catch (error) {
         if (!(error instanceof StripeHttpError)) throw error;
+        // Stripe saves a request's answer once the endpoint began, a 500 included; a request that
+        // failed validation (4xx) saves nothing and may be retried under the same key.
+        if (keyId && error.status >= 500)
+          keys.set(keyId, { fingerprint, at: now(), status: error.status, body: errorBody(error) });
         sendError(error);
         return;
       }
-      if (key && method === 'POST') keys.set(key, { fingerprint, at: now(), status, body: payload });
+      if (keyId) keys.set(keyId, { fingerprint, at: now(), status, body: payload });
       send(status, payload);
     });
   });
@@ -509,16 +589,44 @@ export async function startFakeStripe(
       const intent = moveIntent(id, 'succeeded');
       intent.amount_received = intent.amount;
       if (!intent.latest_charge) {
+        const created = seconds();
         const charge: FakeCharge = {
           id: stripeId('ch'),
           object: 'charge',
           amount: intent.amount,
+          amount_captured: intent.amount,
+          amount_refunded: 0,
+          balance_transaction: null,
+          captured: true,
           currency: intent.currency,
+          disputed: false,
+          paid: true,
           payment_intent: intent.id,
+          refunded: false,
           transfer_group: intent.transfer_group,
           status: 'succeeded',
-          created: seconds(),
+          created,
+          livemode: false,
         };
+        // The charge's funds, less Stripe's processing fee, are pending until available_on.
+        charge.balance_transaction = balances.record(PLATFORM, {
+          amount: intent.amount,
+          currency: intent.currency,
+          type: 'charge',
+          reporting_category: 'charge',
+          source: charge.id,
+          description: null,
+          fee_details: [
+            {
+              amount: balances.processingFee(intent.amount),
+              application: null,
+              currency: intent.currency,
+              description: 'Stripe processing fees',
+              type: 'stripe_fee',
+            },
+          ],
+          available_on: balances.availableOn(created),
+        }).id;
         charges.set(charge.id, charge);
         intent.latest_charge = charge.id;
       }
@@ -532,19 +640,50 @@ export async function startFakeStripe(
     settleRefund(id, status, failureReason) {
       const refund = refunds.find((r) => r.id === id);
       if (!refund) throw new Error(`no refund ${id}`);
+      const tookMoney = refund.balance_transaction !== null && refund.failure_balance_transaction === null;
       refund.status = status;
       refund.failure_reason = status === 'failed' ? (failureReason ?? 'unknown') : null;
+      if (status !== 'succeeded' && tookMoney) {
+        // A refund that failed (or was cancelled) gives its money back: `refund_failure`.
+        refund.failure_balance_transaction = balances.record(PLATFORM, {
+          amount: refund.amount,
+          currency: refund.currency,
+          type: 'refund_failure',
+          reporting_category: 'refund_failure',
+          source: refund.id,
+          description: 'REFUND FAILURE',
+        }).id;
+        const charge = refund.charge ? charges.get(refund.charge) : undefined;
+        if (charge) {
+          charge.amount_refunded -= refund.amount;
+          charge.refunded = charge.amount_refunded >= charge.amount;
+        }
+      }
       return event(status === 'failed' ? 'refund.failed' : 'refund.updated', refund);
     },
     event,
     advance(ms) {
+      const from = now();
       offsetMs += ms;
+      return balances.tick(from, now());
     },
     failNext(count) {
       failures = count;
     },
+    failNextAfterRunning(count, failOptions) {
+      savedFailures = { count, applied: failOptions?.applied ?? false };
+    },
     loseNext(count) {
       losses = count;
+    },
+    balances,
+    now,
+    id: stripeId,
+    addResolver(resolve) {
+      resolvers.push(resolve);
+    },
+    addRefundGuard(guard) {
+      refundGuards.push(guard);
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
