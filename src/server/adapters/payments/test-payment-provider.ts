@@ -6,6 +6,7 @@ import { CARD_DECLINED_MESSAGE, normaliseCardNumber } from '../../../domain/chec
 import { parseCents } from '../../../domain/money';
 import type {
   CardOutcome,
+  ChargeFee,
   CreatedPayment,
   CreatePaymentInput,
   PaymentProvider,
@@ -122,6 +123,14 @@ export class TestPaymentProvider implements PaymentProvider {
     if (!refundId) throw new Error(`Unknown test refund ${providerRefundId}`);
     const id = `${refundId.slice(0, 8)}-${refundId.slice(8, 12)}-${refundId.slice(12, 16)}-${refundId.slice(16, 20)}-${refundId.slice(20)}`;
     return this.describeRefund(id);
+  }
+
+  /**
+   * The built-in provider charges no fee (docs/decisions/0018-money-against-stripe.md): 0, so no
+   * provider_fee entry is written. It keeps no balance either, so it has no balance transactions.
+   */
+  async retrieveChargeFee(_chargeId: string): Promise<ChargeFee> {
+    return { fee: 0, currency: 'usd', balanceTransactionId: null };
   }
 
   private describeRefund(refundId: string): ProviderRefund {

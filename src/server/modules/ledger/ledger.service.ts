@@ -82,6 +82,28 @@ export async function recordCharge(
   });
 }
 
+/**
+ * The provider's processing fee of a payment's charge (Stripe keeps it when the charge is refunded,
+ * so it is never given back): keyed by the payment, naming the charge. A fee of 0 writes nothing.
+ */
+export async function recordProviderFee(
+  db: Db,
+  payment: { id: string; buyerId: string; currency: string },
+  fee: { amount: Cents; chargeId: string },
+  at: Date,
+): Promise<void> {
+  await recordMovement(db, {
+    kind: 'provider_fee',
+    key: payment.id,
+    amount: fee.amount,
+    currency: payment.currency,
+    paymentId: payment.id,
+    userId: payment.buyerId,
+    providerReference: fee.chargeId,
+    at,
+  });
+}
+
 /** A refund the provider reports succeeded: the money went back to the buyer. */
 export async function recordRefundMade(
   db: Db,
@@ -104,7 +126,11 @@ export async function recordRefundMade(
   });
 }
 
-/** Fees earned on finished orders less fees given back by refunds, in cents. */
+/**
+ * What the platform keeps, in cents (docs/decisions/0018-money-against-stripe.md, Platform balance):
+ * fees earned less fees given back, less the provider's fees, disputes and their fees and reversal
+ * losses, plus what won disputes reinstated.
+ */
 export async function getPlatformBalance(db: Db): Promise<Cents> {
   return parseCents(await sumPlatformBalance(db));
 }

@@ -7,7 +7,8 @@ import { Cell, DataTable, ListState, rowClass, TimeCell } from './list-parts';
 
 /**
  * Payouts (docs/decisions/0013-money-movement.md, Transfers and the ledger): the platform's balance
- * (fees earned on finished orders less fees given back by refunds), what is owed to sellers and
+ * (fees earned on finished orders less fees given back by refunds and the provider's fees, disputes
+ * and losses: docs/decisions/0018-money-against-stripe.md), what is owed to sellers and
  * drivers, the ledger as a CSV file, and the payouts the provider refused or that keep failing.
  */
 export function PayoutsTab() {
@@ -20,7 +21,7 @@ export function PayoutsTab() {
         <StatCard
           title="Platform Balance"
           value={data ? formatPrice(data.platformBalance) : '—'}
-          description="Fees of finished orders less fees refunded"
+          description="Fees of finished orders less fees refunded and the card provider's fees"
           icon={<Landmark />}
           data-testid="card-platform-balance"
         />
