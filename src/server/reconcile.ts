@@ -14,7 +14,8 @@ function parseDate(text: string | undefined, name: string, endOfDay: boolean): D
   if (!text) throw new UsageError(`${name} needs a date (YYYY-MM-DD)`);
   const day = /^\d{4}-\d{2}-\d{2}$/.test(text);
   const at = new Date(day ? `${text}T00:00:00Z` : text);
-  if (Number.isNaN(at.getTime()) || (day && at.toISOString().slice(0, 10) !== text)) throw new UsageError(`${name} ${text} is not a date (YYYY-MM-DD)`);
+  if (Number.isNaN(at.getTime()) || (day && at.toISOString().slice(0, 10) !== text))
+    throw new UsageError(`${name} ${text} is not a date (YYYY-MM-DD)`);
   return day && endOfDay ? new Date(at.getTime() + DAY_MS) : at;
 }
 
