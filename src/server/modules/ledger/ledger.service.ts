@@ -64,10 +64,22 @@ export async function recordMovement(db: Db, movement: Movement): Promise<boolea
   });
 }
 
-/** The buyer's charge, when a charged payment is processed (inside that transaction). */
+/**
+ * The buyer's charge, when a charged payment is processed (inside that transaction). It names the
+ * provider's charge (`ch_…`, the source of its balance transaction) when known, else the payment
+ * intent; reconcile against the provider reads the payment's charge for either
+ * (docs/decisions/0018-money-against-stripe.md).
+ */
 export async function recordCharge(
   db: Db,
-  payment: { id: string; buyerId: string; amount: string; currency: string; providerPaymentId: string },
+  payment: {
+    id: string;
+    buyerId: string;
+    amount: string;
+    currency: string;
+    providerPaymentId: string;
+    providerChargeId?: string | null;
+  },
   at: Date,
 ): Promise<void> {
   await recordMovement(db, {
@@ -77,7 +89,7 @@ export async function recordCharge(
     currency: payment.currency,
     paymentId: payment.id,
     userId: payment.buyerId,
-    providerReference: payment.providerPaymentId,
+    providerReference: payment.providerChargeId ?? payment.providerPaymentId,
     at,
   });
 }

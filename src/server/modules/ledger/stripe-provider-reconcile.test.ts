@@ -145,6 +145,12 @@ describe("the provider's fee", () => {
       providerReference: s.payment.providerChargeId,
     });
     expect(parseCents(entry?.amount ?? '0')).toBe(fee);
+    // The charge names Stripe's charge too: the source of its balance transaction.
+    const [charge] = await t.database.db
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.kind, 'charge'), eq(ledgerEntries.paymentId, s.payment.id)));
+    expect(charge?.providerReference).toBe(s.payment.providerChargeId);
     const platformFee = parseCents(s.row.platformFee);
     expect(platformFee).toBeLessThan(fee);
     expect((await platformBalance()) - before).toBe(platformFee - fee);
