@@ -147,8 +147,8 @@ export interface PaymentProvider {
   retrieveChargeFee(chargeId: string): Promise<ChargeFee | null>;
   /**
    * The platform's balance transactions created in [from, to), in the provider's order (Stripe:
-   * newest first), read page after page. Absent for the
-   * built-in test provider, which has no balance of its own to compare with the ledger.
+   * newest first), read page after page. The built-in test provider answers its own records in
+   * the same terms. A provider without it has nothing for reconcile to compare.
    */
   listBalanceTransactions?(period: { from: Date; to: Date }): AsyncIterable<ProviderBalanceTransaction>;
   /**
