@@ -11,8 +11,9 @@ export const SERVER_MODULE_ENTRY_POINTS = {
   checkout: ['price-checkout.ts'],
   // The order of a driver who may take offers: accepting is an orders operation that asks it too.
   deliveries: ['require-verified-driver.ts'],
-  // The command line's reconcile (src/server/reconcile.ts) runs the ledger's checks.
-  ledger: ['ledger-csv.ts', 'reconcile.ts'],
+  // The command line's reconcile (src/server/reconcile.ts) runs the ledger's checks, and with
+  // --provider the match against the provider's balance transactions.
+  ledger: ['ledger-csv.ts', 'reconcile.ts', 'provider-reconcile.ts'],
   orders: [
     'accept-order.ts',
     'get-order.ts',

@@ -68,8 +68,11 @@ export const PAYOUT_NOT_RETRYABLE = 'Only a failed or refused payout can be sent
 
 /** GET /api/admin/payouts: the platform's balance and the payouts that failed or keep failing. */
 export const adminPayoutsSchema = z.object({
-  /** Fees earned on finished orders less fees given back by refunds. */
-  platformBalance: moneyStringSchema,
+  /**
+   * Fees earned on finished orders less fees given back by refunds, the provider's fees, disputes
+   * and losses (docs/decisions/0018-money-against-stripe.md): negative when they exceed the fees.
+   */
+  platformBalance: z.string().regex(/^-?\d+\.\d{2}$/),
   /** Owed to sellers and drivers and not sent yet. */
   owedPayouts: moneyStringSchema,
   failed: z.array(failedPayoutSchema),

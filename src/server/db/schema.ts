@@ -376,6 +376,8 @@ export const payments = pgTable(
     providerChargeId: text('provider_charge_id'),
     /** Given to the PaymentIntent (`payment_<id>`) so the transfers of its orders are grouped with it. */
     transferGroup: text('transfer_group'),
+    /** The provider's processing fee of the charge, once it told it (Stripe: its balance transaction's fee); null before. */
+    providerFee: money('provider_fee'),
     processedAt: timestamp('processed_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -391,6 +393,11 @@ export const payments = pgTable(
     index('payments_unprocessed_idx')
       .on(t.createdAt, t.id)
       .where(sql`${t.processedAt} IS NULL`),
+    index('payments_fee_unknown_idx')
+      .on(t.processedAt, t.id)
+      .where(
+        sql`${t.processedAt} IS NOT NULL AND ${t.providerFee} IS NULL AND ${t.providerChargeId} IS NOT NULL`,
+      ),
     check(
       'payments_status_check',
       sql`${t.status} in ('requires_payment','succeeded','failed','refunded','partially_refunded','cancelled')`,

@@ -71,6 +71,31 @@ export interface TestCard {
 export type CardOutcome =
   { outcome: 'succeeded'; chargeId: string } | { outcome: 'declined'; message: string };
 
+/** The provider's processing fee of a charge (Stripe: `fee` of the charge's balance transaction). */
+export interface ChargeFee {
+  fee: Cents;
+  currency: string;
+  /** The provider's record of the charge in its balance (Stripe: `txn_…`); null for the test provider. */
+  balanceTransactionId: string | null;
+}
+
+/**
+ * One movement of the platform's balance at the provider (Stripe's balance transaction, the fields
+ * the marketplace reads): `amount` is signed as Stripe signs it (money in positive, out negative),
+ * `fee` is what the provider kept on it, `source` the object that moved it (`ch_…`, `re_…`,
+ * `tr_…`, `trr_…`, `dp_…`).
+ */
+export interface ProviderBalanceTransaction {
+  id: string;
+  /** Stripe's `type`: charge, payment, refund, payment_refund, refund_failure, transfer, transfer_refund, adjustment, payout, stripe_fee… */
+  type: string;
+  amount: Cents;
+  fee: Cents;
+  currency: string;
+  source: string | null;
+  created: Date;
+}
+
 /** A webhook event the marketplace acts on; anything else is acknowledged and ignored. */
 export type PaymentWebhookEvent =
   | {
@@ -114,6 +139,18 @@ export interface PaymentProvider {
   findRefund(providerPaymentId: string, refundId: string): Promise<ProviderRefund | undefined>;
   /** How a refund the provider already knows stands now (a pending one is asked about again). */
   retrieveRefund(providerRefundId: string): Promise<ProviderRefund>;
+  /**
+   * The processing fee the provider kept on a charge, or null while the provider does not know it
+   * yet (Stripe: the charge's balance_transaction is null at first for some payment methods). The
+   * built-in test provider charges no fee: 0.
+   */
+  retrieveChargeFee(chargeId: string): Promise<ChargeFee | null>;
+  /**
+   * The platform's balance transactions created in [from, to), in the provider's order (Stripe:
+   * newest first), read page after page. The built-in test provider answers its own records in
+   * the same terms. A provider without it has nothing for reconcile to compare.
+   */
+  listBalanceTransactions?(period: { from: Date; to: Date }): AsyncIterable<ProviderBalanceTransaction>;
   /**
    * Test provider only: charge the card on the server. Stripe confirms cards in the browser
    * (Stripe.js), so its adapter leaves this out.

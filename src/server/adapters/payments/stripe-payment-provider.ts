@@ -5,10 +5,12 @@ import type { StripeConfig } from '../../config';
 import {
   PaymentProviderUnavailableError,
   WebhookSignatureError,
+  type ChargeFee,
   type CreatedPayment,
   type CreatePaymentInput,
   type PaymentProvider,
   type PaymentWebhookEvent,
+  type ProviderBalanceTransaction,
   type ProviderPayment,
   type ProviderPaymentStatus,
   type ProviderRefund,
@@ -197,6 +199,54 @@ export class StripePaymentProvider implements PaymentProvider {
       return providerRefund(await this.stripe.refunds.retrieve(providerRefundId));
     } catch (error) {
       throw translateError(error, 'retrieve refund');
+    }
+  }
+
+  /**
+   * The fee Stripe kept on a charge: `fee` of its balance transaction, expanded on the charge
+   * (docs.stripe.com/api/charges/object: `balance_transaction`, nullable; docs.stripe.com/api/
+   * balance_transactions/object: `fee`). Null while Stripe has not made the balance transaction yet.
+   */
+  async retrieveChargeFee(chargeId: string): Promise<ChargeFee | null> {
+    try {
+      const charge = await this.stripe.charges.retrieve(chargeId, { expand: ['balance_transaction'] });
+      const transaction = charge.balance_transaction;
+      if (!transaction || typeof transaction === 'string') return null;
+      return { fee: transaction.fee, currency: transaction.currency, balanceTransactionId: transaction.id };
+    } catch (error) {
+      throw translateError(error, 'retrieve charge');
+    }
+  }
+
+  /**
+   * `GET /v1/balance_transactions` with `created[gte]` and `created[lt]` (seconds), 100 a page,
+   * followed with `starting_after` by the library's auto-pagination.
+   */
+  async *listBalanceTransactions(period: {
+    from: Date;
+    to: Date;
+  }): AsyncIterable<ProviderBalanceTransaction> {
+    try {
+      for await (const transaction of this.stripe.balanceTransactions.list({
+        created: {
+          gte: Math.floor(period.from.getTime() / 1000),
+          lt: Math.ceil(period.to.getTime() / 1000),
+        },
+        limit: 100,
+      })) {
+        const source = transaction.source;
+        yield {
+          id: transaction.id,
+          type: transaction.type,
+          amount: transaction.amount,
+          fee: transaction.fee,
+          currency: transaction.currency,
+          source: source === null ? null : typeof source === 'string' ? source : source.id,
+          created: new Date(transaction.created * 1000),
+        };
+      }
+    } catch (error) {
+      throw translateError(error, 'list balance transactions');
     }
   }
 

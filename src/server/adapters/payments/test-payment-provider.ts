@@ -1,14 +1,16 @@
 import crypto from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { payments, refunds } from '../../db/schema';
+import { payments, refunds, testTransfers } from '../../db/schema';
 import { CARD_DECLINED_MESSAGE, normaliseCardNumber } from '../../../domain/checkout';
 import { parseCents } from '../../../domain/money';
 import type {
   CardOutcome,
+  ChargeFee,
   CreatedPayment,
   CreatePaymentInput,
   PaymentProvider,
+  ProviderBalanceTransaction,
   ProviderPayment,
   ProviderRefund,
   RefundInput,
@@ -122,6 +124,87 @@ export class TestPaymentProvider implements PaymentProvider {
     if (!refundId) throw new Error(`Unknown test refund ${providerRefundId}`);
     const id = `${refundId.slice(0, 8)}-${refundId.slice(8, 12)}-${refundId.slice(12, 16)}-${refundId.slice(16, 20)}-${refundId.slice(20)}`;
     return this.describeRefund(id);
+  }
+
+  /**
+   * The built-in provider charges no fee (docs/decisions/0018-money-against-stripe.md): 0, so no
+   * provider_fee entry is written.
+   */
+  async retrieveChargeFee(_chargeId: string): Promise<ChargeFee> {
+    return { fee: 0, currency: 'usd', balanceTransactionId: null };
+  }
+
+  /**
+   * Its balance, in Stripe's terms (docs/decisions/0018-money-against-stripe.md, Reconcile against
+   * the provider): its own records are the provider's. A charged payment is a `charge` of its
+   * `tch_…` charge (no fee), a refund it made a `refund` of its `tre_…` id, and the payout
+   * provider's `test_transfers` rows a `transfer` or a `transfer_refund` of their own ids.
+   */
+  async *listBalanceTransactions(period: {
+    from: Date;
+    to: Date;
+  }): AsyncIterable<ProviderBalanceTransaction> {
+    const charged = await this.db
+      .select()
+      .from(payments)
+      .where(
+        and(
+          eq(payments.provider, this.name),
+          inArray(payments.status, ['succeeded', 'refunded', 'partially_refunded']),
+          gte(sql`coalesce(${payments.processedAt}, ${payments.updatedAt})`, period.from),
+          lt(sql`coalesce(${payments.processedAt}, ${payments.updatedAt})`, period.to),
+        ),
+      );
+    for (const row of charged) {
+      const chargeId = chargeIdOf(row.providerPaymentId);
+      yield {
+        id: `ttxn_${chargeId}`,
+        type: 'charge',
+        amount: parseCents(row.amount),
+        fee: 0,
+        currency: row.currency,
+        source: chargeId,
+        created: row.processedAt ?? row.updatedAt,
+      };
+    }
+    const made = await this.db
+      .select({ refund: refunds, currency: payments.currency })
+      .from(refunds)
+      .innerJoin(payments, eq(payments.id, refunds.paymentId))
+      .where(
+        and(
+          eq(payments.provider, this.name),
+          isNotNull(refunds.providerRefundId),
+          gte(refunds.updatedAt, period.from),
+          lt(refunds.updatedAt, period.to),
+        ),
+      );
+    for (const { refund, currency } of made) {
+      if (!refund.providerRefundId) continue;
+      yield {
+        id: `ttxn_${refund.providerRefundId}`,
+        type: 'refund',
+        amount: -parseCents(refund.amount),
+        fee: 0,
+        currency,
+        source: refund.providerRefundId,
+        created: refund.updatedAt,
+      };
+    }
+    const moved = await this.db
+      .select()
+      .from(testTransfers)
+      .where(and(gte(testTransfers.createdAt, period.from), lt(testTransfers.createdAt, period.to)));
+    for (const row of moved)
+      yield {
+        id: `ttxn_${row.id}`,
+        type: row.kind === 'transfer' ? 'transfer' : 'transfer_refund',
+        amount: (row.kind === 'transfer' ? -1 : 1) * parseCents(row.amount),
+        fee: 0,
+        currency: row.currency,
+        source: row.id,
+        created: row.createdAt,
+      };
   }
 
   private describeRefund(refundId: string): ProviderRefund {

@@ -1,4 +1,4 @@
-import { asc, eq, gt, sql } from 'drizzle-orm';
+import { asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ledgerEntries, payments } from '../../db/schema';
 
@@ -37,11 +37,33 @@ export async function findPaymentOfLedger(
   return row;
 }
 
-/** The platform's fees earned less fees given back, as numeric text. */
+/**
+ * How each kind of entry counts in what the platform keeps (docs/decisions/0018-money-against-stripe.md,
+ * Platform balance): its fees, less fees given back, the provider's fees, disputes and their fees
+ * and transfers it could not take back, plus what a won dispute reinstated. Reconcile uses the same.
+ */
+export const PLATFORM_BALANCE_SIGNS = {
+  platform_fee: 1,
+  platform_fee_refund: -1,
+  provider_fee: -1,
+  dispute: -1,
+  dispute_fee: -1,
+  dispute_reinstated: 1,
+  dispute_fee_reinstated: 1,
+  reversal_loss: -1,
+} as const;
+
+/** The platform's balance (see PLATFORM_BALANCE_SIGNS), as numeric text. */
 export async function sumPlatformBalance(db: Db): Promise<string> {
+  const plus = Object.entries(PLATFORM_BALANCE_SIGNS)
+    .filter(([, sign]) => sign > 0)
+    .map(([kind]) => kind);
+  const minus = Object.entries(PLATFORM_BALANCE_SIGNS)
+    .filter(([, sign]) => sign < 0)
+    .map(([kind]) => kind);
   const [row] = await db
     .select({
-      total: sql<string>`coalesce(sum(case ${ledgerEntries.kind} when 'platform_fee' then ${ledgerEntries.amount} when 'platform_fee_refund' then -${ledgerEntries.amount} else 0 end), 0)::text`,
+      total: sql<string>`coalesce(sum(case when ${inArray(ledgerEntries.kind, plus)} then ${ledgerEntries.amount} when ${inArray(ledgerEntries.kind, minus)} then -${ledgerEntries.amount} else 0 end), 0)::text`,
     })
     .from(ledgerEntries);
   return row?.total ?? '0';

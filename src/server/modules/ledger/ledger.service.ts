@@ -64,10 +64,22 @@ export async function recordMovement(db: Db, movement: Movement): Promise<boolea
   });
 }
 
-/** The buyer's charge, when a charged payment is processed (inside that transaction). */
+/**
+ * The buyer's charge, when a charged payment is processed (inside that transaction). It names the
+ * provider's charge (`ch_…`, the source of its balance transaction) when known, else the payment
+ * intent; reconcile against the provider reads the payment's charge for either
+ * (docs/decisions/0018-money-against-stripe.md).
+ */
 export async function recordCharge(
   db: Db,
-  payment: { id: string; buyerId: string; amount: string; currency: string; providerPaymentId: string },
+  payment: {
+    id: string;
+    buyerId: string;
+    amount: string;
+    currency: string;
+    providerPaymentId: string;
+    providerChargeId?: string | null;
+  },
   at: Date,
 ): Promise<void> {
   await recordMovement(db, {
@@ -77,7 +89,29 @@ export async function recordCharge(
     currency: payment.currency,
     paymentId: payment.id,
     userId: payment.buyerId,
-    providerReference: payment.providerPaymentId,
+    providerReference: payment.providerChargeId ?? payment.providerPaymentId,
+    at,
+  });
+}
+
+/**
+ * The provider's processing fee of a payment's charge (Stripe keeps it when the charge is refunded,
+ * so it is never given back): keyed by the payment, naming the charge. A fee of 0 writes nothing.
+ */
+export async function recordProviderFee(
+  db: Db,
+  payment: { id: string; buyerId: string; currency: string },
+  fee: { amount: Cents; chargeId: string },
+  at: Date,
+): Promise<void> {
+  await recordMovement(db, {
+    kind: 'provider_fee',
+    key: payment.id,
+    amount: fee.amount,
+    currency: payment.currency,
+    paymentId: payment.id,
+    userId: payment.buyerId,
+    providerReference: fee.chargeId,
     at,
   });
 }
@@ -104,7 +138,11 @@ export async function recordRefundMade(
   });
 }
 
-/** Fees earned on finished orders less fees given back by refunds, in cents. */
+/**
+ * What the platform keeps, in cents (docs/decisions/0018-money-against-stripe.md, Platform balance):
+ * fees earned less fees given back, less the provider's fees, disputes and their fees and reversal
+ * losses, plus what won disputes reinstated.
+ */
 export async function getPlatformBalance(db: Db): Promise<Cents> {
   return parseCents(await sumPlatformBalance(db));
 }

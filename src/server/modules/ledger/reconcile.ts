@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client';
 import { formatCents, parseCents, type Cents } from '../../../domain/money';
+import { PLATFORM_BALANCE_SIGNS } from './ledger.queries';
 import { readReconcileFacts, type ReconcileFacts } from './reconcile.queries';
 
 export interface Discrepancy {
@@ -10,9 +11,9 @@ export interface Discrepancy {
 
 export interface ReconcileReport {
   discrepancies: Discrepancy[];
-  /** Fees earned less fees given back: what the platform keeps (docs/decisions/0013-money-movement.md). */
+  /** What the platform keeps: fees earned less fees given back and the provider's fees, disputes and losses (docs/decisions/0018-money-against-stripe.md). */
   platformBalance: Cents;
-  /** Money held at the platform: charges less refunds less transfers plus reversals. */
+  /** Money held at the platform: charges less refunds less transfers plus reversals, less the provider's fees and disputes. */
   platformCash: Cents;
   payments: number;
   finishedOrders: number;
@@ -338,8 +339,22 @@ function checkPlatform(
   { heldForOrders, owedPayouts, reversalsInFlight }: OrderTotals,
   flag: Flag,
 ): { platformCash: Cents; platformBalance: Cents } {
-  const platformCash = total('charge') - total('refund') - total('transfer') + total('reversal');
-  const platformBalance = total('platform_fee') - total('platform_fee_refund');
+  // The provider's fees and disputes leave the platform's cash and its balance alike; a reversal
+  // loss moves no money, it is a transfer the platform bears (docs/decisions/0018-money-against-stripe.md).
+  const platformCash =
+    total('charge') -
+    total('refund') -
+    total('transfer') +
+    total('reversal') -
+    total('provider_fee') -
+    total('dispute') -
+    total('dispute_fee') +
+    total('dispute_reinstated') +
+    total('dispute_fee_reinstated');
+  const platformBalance = Object.entries(PLATFORM_BALANCE_SIGNS).reduce(
+    (sum, [kind, sign]) => sum + sign * total(kind),
+    0,
+  );
   const held = heldForOrders + refundsInFlight + owedPayouts - reversalsInFlight;
   if (platformCash - held !== platformBalance)
     flag(

@@ -294,3 +294,49 @@ export async function listRefundsNeedingAttention(db: Db, limit: number) {
     .orderBy(asc(refunds.createdAt), asc(refunds.id))
     .limit(limit);
 }
+
+/**
+ * Processed payments of a provider whose charge's fee is not known yet (docs/decisions/
+ * 0018-money-against-stripe.md, Provider fees): one keyset page on (processed_at, id) after `cursor`.
+ */
+export async function listPaymentsWithoutFee(
+  db: Db,
+  provider: string,
+  cursor: { processedAt: Date; id: string } | undefined,
+  limit: number,
+): Promise<PaymentRow[]> {
+  return db
+    .select()
+    .from(payments)
+    .where(
+      and(
+        sql`${payments.processedAt} IS NOT NULL`,
+        isNull(payments.providerFee),
+        sql`${payments.providerChargeId} IS NOT NULL`,
+        eq(payments.provider, provider),
+        cursor
+          ? or(
+              gt(payments.processedAt, cursor.processedAt),
+              and(eq(payments.processedAt, cursor.processedAt), gt(payments.id, cursor.id)),
+            )
+          : undefined,
+      ),
+    )
+    .orderBy(asc(payments.processedAt), asc(payments.id))
+    .limit(limit);
+}
+
+/** Keeps the charge's fee, once: answers the row only to the caller that set it. */
+export async function setPaymentProviderFee(
+  db: Db,
+  id: string,
+  fee: string,
+  now: Date,
+): Promise<PaymentRow | undefined> {
+  const rows = await db
+    .update(payments)
+    .set({ providerFee: fee, updatedAt: now })
+    .where(and(eq(payments.id, id), isNull(payments.providerFee)))
+    .returning();
+  return rows[0];
+}

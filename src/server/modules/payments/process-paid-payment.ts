@@ -15,6 +15,7 @@ import {
   type PaymentRow,
 } from './payments.queries';
 import { executeRefund } from './refunds.service';
+import { learnProviderFeeQuietly } from './provider-fees';
 import { recordCharge } from '../ledger/ledger.service';
 import { findUserById } from '../users/user-records';
 
@@ -129,6 +130,8 @@ export async function processPaidPayment(
     });
     // Processed before: the charge is still kept if it was not yet.
     if (processed.kind === 'already' && chargeId) await setPaymentCharge(deps.db, paymentId, chargeId, now);
+    // The provider's fee of the charge (docs/decisions/0018-money-against-stripe.md, Provider fees).
+    if (processed.kind === 'placed') await learnProviderFeeQuietly(deps, processed.payment);
     return processed;
   } catch (error) {
     if (!(error instanceof RefundInsteadError)) throw error;
@@ -136,7 +139,7 @@ export async function processPaidPayment(
       const claimed = await claimPaymentForRefund(tx, paymentId, now, chargeId);
       if (!claimed) return undefined;
       await recordCharge(tx, claimed, now);
-      return insertRefund(tx, {
+      const row = await insertRefund(tx, {
         paymentId,
         orderId: null,
         amount: claimed.amount,
@@ -144,13 +147,16 @@ export async function processPaidPayment(
         createdAt: now,
         updatedAt: now,
       });
+      return { row, payment: claimed };
     });
     if (!refund) {
       if (chargeId) await setPaymentCharge(deps.db, paymentId, chargeId, now);
       return { kind: 'already' };
     }
+    // Stripe keeps its fee on a refunded charge: the fee is the platform's loss all the same.
+    await learnProviderFeeQuietly(deps, refund.payment);
     deps.log.warn({ paymentId, reason: error.message }, 'payment cannot make its orders; refunding in full');
-    await executeRefund(deps, refund);
+    await executeRefund(deps, refund.row);
     return { kind: 'refunded', message: error.message };
   }
 }

@@ -9,6 +9,7 @@ import {
 } from './payments.queries';
 import { processPaidPayment } from './process-paid-payment';
 import { settleUnfinishedRefunds } from './refunds.service';
+import { learnMissingProviderFees } from './provider-fees';
 
 const PAGE = 100;
 
@@ -21,6 +22,8 @@ export interface RecoveryReport {
   refundsMade: number;
   /** Pending refunds asked about again. */
   refundsRechecked: number;
+  /** Provider fees of processed payments learnt now (docs/decisions/0018-money-against-stripe.md, Provider fees). */
+  feesLearnt: number;
 }
 
 type Outcome = 'processed' | 'cancelled' | 'open';
@@ -54,11 +57,18 @@ async function recoverPayment(deps: PaymentDeps, payment: PaymentRow): Promise<O
  * What a crash or a lost answer left unfinished (docs/product-rules.md, Payments; run at start-up
  * and on the timer): every payment not yet processed is looked at, however many there are (keyset
  * pages): a charged one makes its orders, an abandoned one is cancelled at the provider; then
- * every unfinished refund is made or asked about again. One payment's failure is logged and left
- * for the next run.
+ * every unfinished refund is made or asked about again, and the provider's fee of every processed
+ * payment whose fee is not known yet is asked for. One payment's failure is logged and left for
+ * the next run.
  */
 export async function recoverPaidCheckouts(deps: PaymentDeps): Promise<RecoveryReport> {
-  const report: RecoveryReport = { processed: 0, cancelled: 0, refundsMade: 0, refundsRechecked: 0 };
+  const report: RecoveryReport = {
+    processed: 0,
+    cancelled: 0,
+    refundsMade: 0,
+    refundsRechecked: 0,
+    feesLearnt: 0,
+  };
   let cursor: PageCursor | undefined;
   for (;;) {
     const page = await listUnprocessedPayments(deps.db, cursor, PAGE);
@@ -79,7 +89,8 @@ export async function recoverPaidCheckouts(deps: PaymentDeps): Promise<RecoveryR
   const refunds = await settleUnfinishedRefunds(deps);
   report.refundsMade = refunds.made;
   report.refundsRechecked = refunds.rechecked;
-  if (report.processed + report.cancelled + report.refundsMade > 0)
+  report.feesLearnt = await learnMissingProviderFees(deps);
+  if (report.processed + report.cancelled + report.refundsMade + report.feesLearnt > 0)
     deps.log.info(report, 'payments recovered');
   return report;
 }

@@ -44,7 +44,7 @@ export function registerPayoutRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: ['admin'],
         summary:
-          "Admin: the platform's balance (fees less fees refunded), what is owed to sellers and drivers, and failing payouts",
+          "Admin: the platform's balance (fees less fees refunded and the provider's fees; may be negative), what is owed to sellers and drivers, and failing payouts",
         response: { 200: adminPayoutsSchema, ...errors },
       },
     },

@@ -11,9 +11,10 @@ import { Cell, DataTable, ListState, rowClass, TimeCell } from './list-parts';
 
 /**
  * Payouts (docs/decisions/0013-money-movement.md, Transfers and the ledger): the platform's balance
- * (fees earned on finished orders less fees given back by refunds), what is owed to sellers and
- * drivers, the ledger as a CSV file, and the payouts the provider refused or that keep failing,
- * each of which the admin may send again (docs/decisions/0018-money-against-stripe.md, Failed payouts).
+ * (fees earned on finished orders less fees given back by refunds and the provider's fees, disputes
+ * and losses: docs/decisions/0018-money-against-stripe.md), what is owed to sellers and drivers,
+ * the ledger as a CSV file, and the payouts the provider refused or that keep failing, each of
+ * which the admin may send again (docs/decisions/0018-money-against-stripe.md, Failed payouts).
  */
 export function PayoutsTab() {
   const payouts = useAdminPayouts();
@@ -25,7 +26,7 @@ export function PayoutsTab() {
         <StatCard
           title="Platform Balance"
           value={data ? formatPrice(data.platformBalance) : '—'}
-          description="Fees of finished orders less fees refunded"
+          description="Fees of finished orders less fees refunded and the card provider's fees"
           icon={<Landmark />}
           data-testid="card-platform-balance"
         />
