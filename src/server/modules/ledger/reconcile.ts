@@ -22,6 +22,8 @@ export interface ReconcileReport {
   refundsInFlight: Cents;
   /** Transfers of refunded orders still to be reversed. */
   reversalsInFlight: Cents;
+  /** Funds the provider withdrew for disputes not decided yet (docs/decisions/0018-money-against-stripe.md, Disputes). */
+  fundsInDispute: Cents;
 }
 
 const FINISHED = new Set(['delivered', 'completed']);
@@ -93,7 +95,8 @@ export function findDiscrepancies(facts: ReconcileFacts): ReconcileReport {
   const refunds = checkRefunds(facts, ledger, flag);
   const chargedPayments = checkPayments(facts, ledger, refunds, flag);
   const orders = checkFinishedOrders(facts, ledger, refunds.refundedOrders, flag);
-  const { platformCash, platformBalance } = checkPlatform(ledger, refunds, orders, flag);
+  const disputes = checkDisputes(facts, flag);
+  const { platformCash, platformBalance } = checkPlatform(ledger, refunds, orders, disputes, flag);
   return {
     discrepancies,
     platformBalance,
@@ -103,7 +106,52 @@ export function findDiscrepancies(facts: ReconcileFacts): ReconcileReport {
     owedPayouts: orders.owedPayouts,
     refundsInFlight: refunds.refundsInFlight,
     reversalsInFlight: orders.reversalsInFlight,
+    fundsInDispute: disputes.fundsInDispute,
   };
+}
+
+/** What the disputes leave for the platform's check. */
+interface DisputeTotals {
+  /** Withdrawn for disputes not lost and not reinstated yet: still the platform's, held by the provider. */
+  fundsInDispute: Cents;
+  /** Dispute fees withdrawn less those given back: the platform's cost. */
+  disputeFees: Cents;
+}
+
+/**
+ * Disputes (docs/decisions/0018-money-against-stripe.md, Disputes): every dispute entry of the ledger
+ * belongs to a known dispute; a lost dispute whose share was not taken back from the sellers and
+ * drivers is named (its amount is then missing from the platform's cash).
+ */
+function checkDisputes(facts: ReconcileFacts, flag: Flag): DisputeTotals {
+  const byDispute = new Map<string, Map<string, Cents>>();
+  for (const row of facts.ledgerByDispute) {
+    const key = row.disputeId ?? '';
+    const kinds = byDispute.get(key) ?? new Map<string, Cents>();
+    kinds.set(row.kind, (kinds.get(row.kind) ?? 0) + parseCents(row.total));
+    byDispute.set(key, kinds);
+  }
+  const known = new Set(facts.disputeRows.map((dispute) => dispute.id));
+  for (const [disputeId, kinds] of byDispute)
+    if (!known.has(disputeId))
+      flag(
+        `dispute ${disputeId || '(none)'}`,
+        `the ledger has ${money([...kinds.values()].reduce((a, b) => a + b, 0))} of dispute entries no dispute explains`,
+      );
+  let fundsInDispute = 0;
+  let disputeFees = 0;
+  for (const dispute of facts.disputeRows) {
+    const kinds = byDispute.get(dispute.id);
+    const of = (kind: string) => kinds?.get(kind) ?? 0;
+    disputeFees += of('dispute_fee') - of('dispute_fee_reinstated');
+    if (dispute.status !== 'lost') fundsInDispute += of('dispute') - of('dispute_reinstated');
+    else if (!dispute.outcomeHandledAt)
+      flag(
+        `dispute ${dispute.providerDisputeId}`,
+        `lost ${money(parseCents(dispute.amount))}, not taken back from the sellers and drivers yet`,
+      );
+  }
+  return { fundsInDispute, disputeFees };
 }
 
 /** The ledger's entries summed once, for every check. */
@@ -336,15 +384,27 @@ function checkPlatform(
   { total }: LedgerSums,
   { refundsInFlight }: RefundState,
   { heldForOrders, owedPayouts, reversalsInFlight }: OrderTotals,
+  { fundsInDispute, disputeFees }: DisputeTotals,
   flag: Flag,
 ): { platformCash: Cents; platformBalance: Cents } {
-  const platformCash = total('charge') - total('refund') - total('transfer') + total('reversal');
+  // A dispute's withdrawal leaves the cash; a won one comes back (docs/decisions/0018-money-against-stripe.md).
+  const platformCash =
+    total('charge') -
+    total('refund') -
+    total('transfer') +
+    total('reversal') -
+    total('dispute') -
+    total('dispute_fee') +
+    total('dispute_reinstated') +
+    total('dispute_fee_reinstated');
   const platformBalance = total('platform_fee') - total('platform_fee_refund');
   const held = heldForOrders + refundsInFlight + owedPayouts - reversalsInFlight;
-  if (platformCash - held !== platformBalance)
+  // Funds in dispute are still the platform's until the dispute is lost; the dispute fees are its cost.
+  const kept = platformCash - held + fundsInDispute;
+  if (kept !== platformBalance - disputeFees)
     flag(
       'platform',
-      `holds ${money(platformCash)}, of which ${money(held)} is owed to others, leaving ${money(platformCash - held)}; its fees less fees given back are ${money(platformBalance)}`,
+      `holds ${money(platformCash)} and ${money(fundsInDispute)} in disputes, of which ${money(held)} is owed to others, leaving ${money(kept)}; its fees less fees given back and dispute fees are ${money(platformBalance - disputeFees)}`,
     );
   return { platformCash, platformBalance };
 }
@@ -362,7 +422,7 @@ export function formatReconcileReport(report: ReconcileReport): string {
       `${report.payments} charged payments, ${report.finishedOrders} finished orders; ` +
       `platform balance ${money(report.platformBalance)} (cash ${money(report.platformCash)}); ` +
       `owed payouts ${money(report.owedPayouts)}, refunds in flight ${money(report.refundsInFlight)}, ` +
-      `reversals in flight ${money(report.reversalsInFlight)}`,
+      `reversals in flight ${money(report.reversalsInFlight)}, in disputes ${money(report.fundsInDispute)}`,
   );
   return lines.join('\n');
 }
