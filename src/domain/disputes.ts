@@ -21,6 +21,15 @@ export type DisputeStatus = z.infer<typeof disputeStatusSchema>;
 
 const FINAL: ReadonlySet<DisputeStatus> = new Set(['won', 'lost', 'warning_closed', 'prevented']);
 
+/**
+ * Closed with the money gone to the card holder: lost, or prevented (Stripe's dispute prevention,
+ * API 2025-08-27: a Visa RDR "resolution" refunds the buyer before a chargeback is filed). Both are
+ * handled as a refund of the disputed amount.
+ */
+export function isDisputeLost(status: DisputeStatus): boolean {
+  return status === 'lost' || status === 'prevented';
+}
+
 /** Still open: the evidence deadline runs and the order's payouts are held. */
 export function isDisputeOpen(status: DisputeStatus): boolean {
   return !FINAL.has(status);

@@ -79,8 +79,8 @@ export async function listOrdersOfDisputedPayment(db: Db, paymentId: string) {
 }
 
 /**
- * Does a dispute on the order's payment hold its payouts: one not closed yet, or one lost whose
- * share has not been taken back from the sellers and drivers yet.
+ * Does a dispute on the order's payment hold its payouts: one not closed yet, or one lost (or
+ * prevented, `isDisputeLost`) whose share has not been taken back from the sellers and drivers yet.
  */
 export async function findHoldingDispute(db: Db, orderId: string): Promise<boolean> {
   const [row] = await db
@@ -92,7 +92,7 @@ export async function findHoldingDispute(db: Db, orderId: string): Promise<boole
         eq(orders.id, orderId),
         or(
           sql`${disputes.status} not in ('won','lost','warning_closed','prevented')`,
-          and(eq(disputes.status, 'lost'), isNull(disputes.outcomeHandledAt)),
+          and(inArray(disputes.status, ['lost', 'prevented']), isNull(disputes.outcomeHandledAt)),
         ),
       ),
     )

@@ -8,7 +8,12 @@ import {
 } from '../../adapters/payments/payment-provider';
 import type { PayoutTransfers } from '../../adapters/payouts/payout-provider';
 import { AppError } from '../../platform/errors';
-import { disputeStatusSchema, isDisputeOpen, type AdminDispute } from '../../../domain/disputes';
+import {
+  disputeStatusSchema,
+  isDisputeLost,
+  isDisputeOpen,
+  type AdminDispute,
+} from '../../../domain/disputes';
 import { formatCents, parseCents } from '../../../domain/money';
 import { recordMovement } from '../ledger/ledger.service';
 import { settleOrderPayouts } from '../payouts/pay-payout';
@@ -185,11 +190,11 @@ async function applyDisputeState(
   if (!isDisputeOpen(status) && !row.closedAt) {
     patch.closedAt = now;
     // Won or closed in the platform's favour: the payouts it held may go out now.
-    if (status !== 'lost')
+    if (!isDisputeLost(status))
       settle.push(...(await listOrdersOfDisputedPayment(tx, row.paymentId)).map((order) => order.id));
   }
   if (Object.keys(patch).length > 0) await updateDispute(tx, row.id, { ...patch, updatedAt: now });
-  if (status === 'lost' && !row.outcomeHandledAt) {
+  if (isDisputeLost(status) && !row.outcomeHandledAt) {
     const current = { ...row, ...patch, amount } as DisputeRow;
     settle.push(...(await handleLostDispute(tx, takeBackOrderShare, current, now)));
   }

@@ -485,6 +485,21 @@ describe('a lost dispute', () => {
       message: `lost $${payment.amount}, not taken back from the sellers and drivers yet`,
     });
   });
+  it('handles a prevented dispute (Stripe refunded the buyer) as a lost one: its payouts stay held', async () => {
+    const s = await orderInTransit(t, {}, {}, payWithStripe);
+    await onboard(s.seller.id);
+    await onboard(s.driver.id);
+    const payment = await paymentOfOrder(s.order.id);
+    const dispute = openDispute(payment);
+    dispute.status = 'prevented';
+    await post('charge.dispute.closed', dispute);
+    expect((await moveOrder(t, s.driver, s.order.id, 'delivered')).statusCode).toBe(200);
+    expect(transfersOfOrder(s.order.id)).toHaveLength(0);
+    expect((await reconcile(t.database.db)).discrepancies).toContainEqual({
+      subject: `dispute ${dispute.id}`,
+      message: `prevented $${payment.amount}, not taken back from the sellers and drivers yet`,
+    });
+  });
 });
 
 describe('GET /api/admin/disputes', () => {

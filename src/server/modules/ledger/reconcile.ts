@@ -144,11 +144,12 @@ function checkDisputes(facts: ReconcileFacts, flag: Flag): DisputeTotals {
     const kinds = byDispute.get(dispute.id);
     const of = (kind: string) => kinds?.get(kind) ?? 0;
     disputeFees += of('dispute_fee') - of('dispute_fee_reinstated');
-    if (dispute.status !== 'lost') fundsInDispute += of('dispute') - of('dispute_reinstated');
+    const lost = dispute.status === 'lost' || dispute.status === 'prevented';
+    if (!lost) fundsInDispute += of('dispute') - of('dispute_reinstated');
     else if (!dispute.outcomeHandledAt)
       flag(
         `dispute ${dispute.providerDisputeId}`,
-        `lost ${money(parseCents(dispute.amount))}, not taken back from the sellers and drivers yet`,
+        `${dispute.status} ${money(parseCents(dispute.amount))}, not taken back from the sellers and drivers yet`,
       );
   }
   return { fundsInDispute, disputeFees };
