@@ -11,6 +11,8 @@ export const SERVER_MODULE_ENTRY_POINTS = {
   checkout: ['price-checkout.ts'],
   // The order of a driver who may take offers: accepting is an orders operation that asks it too.
   deliveries: ['require-verified-driver.ts'],
+  // Payouts ask whether a dispute holds an order's transfers; the orders' views show its dispute.
+  disputes: ['dispute-holds.ts', 'order-disputes.ts'],
   // The command line's reconcile (src/server/reconcile.ts) runs the ledger's checks, and with
   // --provider the match against the provider's balance transactions.
   ledger: ['ledger-csv.ts', 'reconcile.ts', 'provider-reconcile.ts'],

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pickupAddressSchema } from './addresses';
+import { orderDisputeSchema } from './disputes';
 import { moneyStringSchema } from './catalog';
 import { orderStatusSchema } from './order-status';
 import { idSchema } from './users';
@@ -68,6 +69,11 @@ export const orderSchema = z.object({
   seller30DaySales: moneyStringSchema.optional(),
   /** The payment provider's id of the payment (test: tp_…, Stripe: pi_…). Hidden from the driver. */
   paymentIntentId: z.string().nullable().optional(),
+  /**
+   * A chargeback on the order's payment (docs/decisions/0018-money-against-stripe.md, Disputes):
+   * its status and evidence deadline; the amount is hidden from the driver. null when none.
+   */
+  dispute: orderDisputeSchema.nullable(),
 });
 export type Order = z.infer<typeof orderSchema>;
 

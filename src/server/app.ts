@@ -39,6 +39,7 @@ import { registerCategoryRoutes } from './modules/categories/categories.routes';
 import { registerCheckoutRoutes } from './modules/checkout/checkout.routes';
 import { registerCommissionRoutes } from './modules/commission/commission.routes';
 import { registerDeliveryRoutes } from './modules/deliveries/deliveries.routes';
+import { registerDisputeRoutes } from './modules/disputes/disputes.routes';
 import { registerEarningsRoutes } from './modules/earnings/earnings.routes';
 import { registerEventRoutes } from './modules/events/events.routes';
 import { registerMessageRoutes } from './modules/messages/messages.routes';
@@ -220,6 +221,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerPayoutAccountRoutes(app, ctx);
   registerEventRoutes(app, ctx, { heartbeatMs: options.liveHeartbeatMs });
   registerPayoutRoutes(app, ctx);
+  registerDisputeRoutes(app, ctx);
   registerPayoutJobs(app, ctx, { everyMs: options.payoutRetryMs ?? PAYOUT_RETRY_MS });
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -96,6 +96,54 @@ export interface ProviderBalanceTransaction {
   created: Date;
 }
 
+/** Stripe's dispute statuses (docs/decisions/0018-money-against-stripe.md, Disputes). */
+export type ProviderDisputeStatus =
+  | 'warning_needs_response'
+  | 'warning_under_review'
+  | 'warning_closed'
+  | 'needs_response'
+  | 'under_review'
+  | 'won'
+  | 'lost'
+  | 'prevented';
+
+/** Money a dispute moved at the provider: one balance transaction of the dispute. */
+export interface DisputeMovement {
+  /** The balance transaction (Stripe: txn_…). */
+  balanceTransactionId: string;
+  /** What left (withdrawal) or came back (reinstatement), without the fee; positive cents. */
+  amount: Cents;
+  /** The dispute fee taken (withdrawal) or given back (reinstatement); positive cents, 0 when none. */
+  fee: Cents;
+}
+
+/** A chargeback as the provider reports it now (read again on every event: Stripe does not promise order). */
+export interface ProviderDispute {
+  providerDisputeId: string;
+  /** The disputed charge (Stripe: ch_…), matched to payments.provider_charge_id. */
+  chargeId: string | null;
+  /** The PaymentIntent of the charge, when the provider names it. */
+  providerPaymentId: string | null;
+  amount: Cents;
+  currency: string;
+  reason: string;
+  status: ProviderDisputeStatus;
+  /** Stripe: evidence_details.due_by. */
+  evidenceDueBy: Date | null;
+  /** The funds withdrawn with the dispute fee; null before charge.dispute.funds_withdrawn. */
+  withdrawal: DisputeMovement | null;
+  /** The funds given back after a won dispute (and the fee, when the provider returns it). */
+  reinstatement: DisputeMovement | null;
+}
+
+/** The provider does not know this dispute (Stripe: 404 resource_missing). */
+export class UnknownDisputeError extends Error {
+  constructor(providerDisputeId: string) {
+    super(`The provider does not know dispute ${providerDisputeId}`);
+    this.name = 'UnknownDisputeError';
+  }
+}
+
 /** A webhook event the marketplace acts on; anything else is acknowledged and ignored. */
 export type PaymentWebhookEvent =
   | {
@@ -106,6 +154,8 @@ export type PaymentWebhookEvent =
       chargeId: string | null;
     }
   | { type: 'refund_updated'; refund: ProviderRefund }
+  /** charge.dispute.*: only the id is used; the dispute is read again (`retrieveDispute`). */
+  | { type: 'dispute_changed'; providerDisputeId: string; eventType: string }
   | { type: 'ignored'; eventType: string };
 
 export class WebhookSignatureError extends Error {
@@ -156,6 +206,11 @@ export interface PaymentProvider {
    * (Stripe.js), so its adapter leaves this out.
    */
   confirmCard?(providerPaymentId: string, card: TestCard): Promise<CardOutcome>;
+  /**
+   * Stripe only: a dispute as it stands now (GET /v1/disputes/:id). The test provider has no
+   * disputes (docs/decisions/0018-money-against-stripe.md, Disputes).
+   */
+  retrieveDispute?(providerDisputeId: string): Promise<ProviderDispute>;
   /** Stripe only: check a webhook's signature over the raw body and read the event. */
   parseWebhook?(rawBody: Buffer, signature: string | undefined): PaymentWebhookEvent;
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { StripeConfig } from '../../config';
 import {
   PaymentProviderUnavailableError,
+  UnknownDisputeError,
   WebhookSignatureError,
   type ChargeFee,
   type CreatedPayment,
@@ -11,6 +12,9 @@ import {
   type PaymentProvider,
   type PaymentWebhookEvent,
   type ProviderBalanceTransaction,
+  type DisputeMovement,
+  type ProviderDispute,
+  type ProviderDisputeStatus,
   type ProviderPayment,
   type ProviderPaymentStatus,
   type ProviderRefund,
@@ -55,6 +59,88 @@ const refundEventSchema = z.looseObject({
 });
 /** Stripe's refund events; `charge.refund.updated` carries the refund itself, as `refund.updated` does. */
 const REFUND_EVENTS = new Set(['refund.created', 'refund.updated', 'refund.failed', 'charge.refund.updated']);
+
+/** The events of a dispute's life (docs/decisions/0018-money-against-stripe.md, Disputes). */
+const DISPUTE_EVENTS = new Set([
+  'charge.dispute.created',
+  'charge.dispute.updated',
+  'charge.dispute.funds_withdrawn',
+  'charge.dispute.funds_reinstated',
+  'charge.dispute.closed',
+]);
+
+const DISPUTE_STATUSES = [
+  'warning_needs_response',
+  'warning_under_review',
+  'warning_closed',
+  'needs_response',
+  'under_review',
+  'won',
+  'lost',
+  'prevented',
+] as const;
+
+const balanceTransactionSchema = z.looseObject({
+  id: z.string(),
+  amount: z.number().int(),
+  fee: z.number().int().nullish(),
+});
+
+/** The parts of Stripe's Dispute object the marketplace reads (API reference, The Dispute object). */
+const disputeSchema = z.looseObject({
+  id: z.string(),
+  amount: z.number().int(),
+  currency: z.string(),
+  charge: z.union([z.string(), z.looseObject({ id: z.string() })]).nullish(),
+  payment_intent: z.union([z.string(), z.looseObject({ id: z.string() })]).nullish(),
+  reason: z.string().nullish(),
+  status: z.string(),
+  evidence_details: z.looseObject({ due_by: z.number().int().nullish() }).nullish(),
+  balance_transactions: z.array(z.union([z.string(), balanceTransactionSchema])).nullish(),
+});
+
+/**
+ * A status Stripe may add later is taken as still open: it holds the payouts rather than release
+ * money on a state nobody has looked at.
+ */
+function disputeStatusOf(status: string): ProviderDisputeStatus {
+  return DISPUTE_STATUSES.find((known) => known === status) ?? 'under_review';
+}
+
+/**
+ * The dispute's balance transactions: Stripe lists zero, one or two — the withdrawal (a negative
+ * amount, the dispute fee as its fee) and, after a won dispute, the reinstatement (a positive
+ * amount; a fee given back shows as a negative fee).
+ */
+function disputeMovements(transactions: z.infer<typeof disputeSchema>['balance_transactions']) {
+  let withdrawal: DisputeMovement | null = null;
+  let reinstatement: DisputeMovement | null = null;
+  for (const txn of transactions ?? []) {
+    if (typeof txn === 'string') continue;
+    const fee = txn.fee ?? 0;
+    if (txn.amount < 0 && !withdrawal)
+      withdrawal = { balanceTransactionId: txn.id, amount: -txn.amount, fee: Math.max(fee, 0) };
+    else if (txn.amount > 0 && !reinstatement)
+      reinstatement = { balanceTransactionId: txn.id, amount: txn.amount, fee: Math.max(-fee, 0) };
+  }
+  return { withdrawal, reinstatement };
+}
+
+function providerDispute(raw: unknown): ProviderDispute {
+  const dispute = disputeSchema.parse(raw);
+  const dueBy = dispute.evidence_details?.due_by;
+  return {
+    providerDisputeId: dispute.id,
+    chargeId: chargeIdOf(dispute.charge),
+    providerPaymentId: chargeIdOf(dispute.payment_intent),
+    amount: dispute.amount,
+    currency: dispute.currency,
+    reason: dispute.reason ?? 'general',
+    status: disputeStatusOf(dispute.status),
+    evidenceDueBy: dueBy ? new Date(dueBy * 1000) : null,
+    ...disputeMovements(dispute.balance_transactions),
+  };
+}
 
 function refundStatusOf(status: string | null | undefined): ProviderRefundStatus {
   return REFUND_STATUSES.find((known) => known === status) ?? 'pending';
@@ -250,6 +336,16 @@ export class StripePaymentProvider implements PaymentProvider {
     }
   }
 
+  async retrieveDispute(providerDisputeId: string): Promise<ProviderDispute> {
+    try {
+      return providerDispute(await this.stripe.disputes.retrieve(providerDisputeId));
+    } catch (error) {
+      if (error instanceof Stripe.errors.StripeInvalidRequestError && error.code === 'resource_missing')
+        throw new UnknownDisputeError(providerDisputeId);
+      throw translateError(error, 'retrieve dispute');
+    }
+  }
+
   /** Checks the Stripe-Signature header over the exact bytes received (stripe.webhooks.constructEvent). */
   parseWebhook(rawBody: Buffer, signature: string | undefined): PaymentWebhookEvent {
     if (!signature) throw new WebhookSignatureError('Missing Stripe-Signature header');
@@ -278,6 +374,9 @@ export class StripePaymentProvider implements PaymentProvider {
       if (!refund.success) return { type: 'ignored', eventType: `${type} (unreadable)` };
       return { type: 'refund_updated', refund: providerRefund(refund.data) };
     }
+    // Only the id is taken: the dispute is read again, as events may arrive out of order.
+    if (DISPUTE_EVENTS.has(type))
+      return { type: 'dispute_changed', providerDisputeId: parsed.data.data.object.id, eventType: type };
     return { type: 'ignored', eventType: type };
   }
 }

@@ -39,16 +39,16 @@ export async function findPaymentOfLedger(
 
 /**
  * How each kind of entry counts in what the platform keeps (docs/decisions/0018-money-against-stripe.md,
- * Platform balance): its fees, less fees given back, the provider's fees, disputes and their fees
- * and transfers it could not take back, plus what a won dispute reinstated. Reconcile uses the same.
+ * Platform balance): its fees, less fees given back, the provider's fees, dispute fees (plus any
+ * Stripe gave back) and transfers it could not take back. Reconcile uses the same.
  */
 export const PLATFORM_BALANCE_SIGNS = {
   platform_fee: 1,
   platform_fee_refund: -1,
   provider_fee: -1,
-  dispute: -1,
+  // A dispute's amount is the buyer's money, held while the dispute is open and taken back from the
+  // sellers and drivers like a refund when it is lost; its fee is the platform's cost.
   dispute_fee: -1,
-  dispute_reinstated: 1,
   dispute_fee_reinstated: 1,
   reversal_loss: -1,
 } as const;

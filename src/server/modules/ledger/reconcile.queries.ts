@@ -1,6 +1,6 @@
 import { isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { ledgerEntries, orders, payments, payouts, refunds } from '../../db/schema';
+import { disputes, ledgerEntries, orders, payments, payouts, refunds } from '../../db/schema';
 
 /**
  * What reconcile reads, whole: sums of the ledger by what they refer to, and the stored payments,
@@ -44,6 +44,28 @@ export async function readReconcileFacts(db: Db) {
       .select({ kind: ledgerEntries.kind, total: sql<string>`sum(${ledgerEntries.amount})::text` })
       .from(ledgerEntries)
       .groupBy(ledgerEntries.kind),
+  ]);
+  const [ledgerByDispute, disputeRows] = await Promise.all([
+    db
+      .select({
+        disputeId: ledgerEntries.disputeId,
+        kind: ledgerEntries.kind,
+        total: sql<string>`sum(${ledgerEntries.amount})::text`,
+      })
+      .from(ledgerEntries)
+      .where(
+        sql`${ledgerEntries.kind} in ('dispute','dispute_fee','dispute_reinstated','dispute_fee_reinstated')`,
+      )
+      .groupBy(ledgerEntries.disputeId, ledgerEntries.kind),
+    db
+      .select({
+        id: disputes.id,
+        providerDisputeId: disputes.providerDisputeId,
+        status: disputes.status,
+        amount: disputes.amount,
+        outcomeHandledAt: disputes.outcomeHandledAt,
+      })
+      .from(disputes),
   ]);
   const [paymentRows, orderRows, refundRows, payoutRows] = await Promise.all([
     db.select({ id: payments.id, amount: payments.amount, processedAt: payments.processedAt }).from(payments),
@@ -92,6 +114,8 @@ export async function readReconcileFacts(db: Db) {
     orderRows,
     refundRows,
     payoutRows,
+    ledgerByDispute,
+    disputeRows,
   };
 }
 

@@ -23,6 +23,8 @@ export interface ReconcileReport {
   refundsInFlight: Cents;
   /** Transfers of refunded orders still to be reversed. */
   reversalsInFlight: Cents;
+  /** Funds the provider withdrew for disputes not decided yet (docs/decisions/0018-money-against-stripe.md, Disputes). */
+  fundsInDispute: Cents;
 }
 
 const FINISHED = new Set(['delivered', 'completed']);
@@ -94,7 +96,8 @@ export function findDiscrepancies(facts: ReconcileFacts): ReconcileReport {
   const refunds = checkRefunds(facts, ledger, flag);
   const chargedPayments = checkPayments(facts, ledger, refunds, flag);
   const orders = checkFinishedOrders(facts, ledger, refunds.refundedOrders, flag);
-  const { platformCash, platformBalance } = checkPlatform(ledger, refunds, orders, flag);
+  const disputes = checkDisputes(facts, flag);
+  const { platformCash, platformBalance } = checkPlatform(ledger, refunds, orders, disputes, flag);
   return {
     discrepancies,
     platformBalance,
@@ -104,7 +107,53 @@ export function findDiscrepancies(facts: ReconcileFacts): ReconcileReport {
     owedPayouts: orders.owedPayouts,
     refundsInFlight: refunds.refundsInFlight,
     reversalsInFlight: orders.reversalsInFlight,
+    fundsInDispute: disputes.fundsInDispute,
   };
+}
+
+/** What the disputes leave for the platform's check. */
+interface DisputeTotals {
+  /** Withdrawn for disputes not lost and not reinstated yet: still the platform's, held by the provider. */
+  fundsInDispute: Cents;
+  /** Dispute fees withdrawn less those given back: the platform's cost. */
+  disputeFees: Cents;
+}
+
+/**
+ * Disputes (docs/decisions/0018-money-against-stripe.md, Disputes): every dispute entry of the ledger
+ * belongs to a known dispute; a lost dispute whose share was not taken back from the sellers and
+ * drivers is named (its amount is then missing from the platform's cash).
+ */
+function checkDisputes(facts: ReconcileFacts, flag: Flag): DisputeTotals {
+  const byDispute = new Map<string, Map<string, Cents>>();
+  for (const row of facts.ledgerByDispute) {
+    const key = row.disputeId ?? '';
+    const kinds = byDispute.get(key) ?? new Map<string, Cents>();
+    kinds.set(row.kind, (kinds.get(row.kind) ?? 0) + parseCents(row.total));
+    byDispute.set(key, kinds);
+  }
+  const known = new Set(facts.disputeRows.map((dispute) => dispute.id));
+  for (const [disputeId, kinds] of byDispute)
+    if (!known.has(disputeId))
+      flag(
+        `dispute ${disputeId || '(none)'}`,
+        `the ledger has ${money([...kinds.values()].reduce((a, b) => a + b, 0))} of dispute entries no dispute explains`,
+      );
+  let fundsInDispute = 0;
+  let disputeFees = 0;
+  for (const dispute of facts.disputeRows) {
+    const kinds = byDispute.get(dispute.id);
+    const of = (kind: string) => kinds?.get(kind) ?? 0;
+    disputeFees += of('dispute_fee') - of('dispute_fee_reinstated');
+    const lost = dispute.status === 'lost' || dispute.status === 'prevented';
+    if (!lost) fundsInDispute += of('dispute') - of('dispute_reinstated');
+    else if (!dispute.outcomeHandledAt)
+      flag(
+        `dispute ${dispute.providerDisputeId}`,
+        `${dispute.status} ${money(parseCents(dispute.amount))}, not taken back from the sellers and drivers yet`,
+      );
+  }
+  return { fundsInDispute, disputeFees };
 }
 
 /** The ledger's entries summed once, for every check. */
@@ -337,10 +386,10 @@ function checkPlatform(
   { total }: LedgerSums,
   { refundsInFlight }: RefundState,
   { heldForOrders, owedPayouts, reversalsInFlight }: OrderTotals,
+  { fundsInDispute }: DisputeTotals,
   flag: Flag,
 ): { platformCash: Cents; platformBalance: Cents } {
-  // The provider's fees and disputes leave the platform's cash and its balance alike; a reversal
-  // loss moves no money, it is a transfer the platform bears (docs/decisions/0018-money-against-stripe.md).
+  // The provider's fees and disputes leave the platform's cash (docs/decisions/0018-money-against-stripe.md).
   const platformCash =
     total('charge') -
     total('refund') -
@@ -356,10 +405,13 @@ function checkPlatform(
     0,
   );
   const held = heldForOrders + refundsInFlight + owedPayouts - reversalsInFlight;
-  if (platformCash - held !== platformBalance)
+  // Funds in dispute are still the platform's until the dispute is lost; the dispute fees are its cost.
+  // The platform's balance already counts the dispute fees (PLATFORM_BALANCE_SIGNS).
+  const kept = platformCash - held + fundsInDispute;
+  if (kept !== platformBalance)
     flag(
       'platform',
-      `holds ${money(platformCash)}, of which ${money(held)} is owed to others, leaving ${money(platformCash - held)}; its fees less fees given back are ${money(platformBalance)}`,
+      `holds ${money(platformCash)} and ${money(fundsInDispute)} in disputes, of which ${money(held)} is owed to others, leaving ${money(kept)}; its fees less fees given back, the provider's fees and dispute fees are ${money(platformBalance)}`,
     );
   return { platformCash, platformBalance };
 }
@@ -377,7 +429,7 @@ export function formatReconcileReport(report: ReconcileReport): string {
       `${report.payments} charged payments, ${report.finishedOrders} finished orders; ` +
       `platform balance ${money(report.platformBalance)} (cash ${money(report.platformCash)}); ` +
       `owed payouts ${money(report.owedPayouts)}, refunds in flight ${money(report.refundsInFlight)}, ` +
-      `reversals in flight ${money(report.reversalsInFlight)}`,
+      `reversals in flight ${money(report.reversalsInFlight)}, in disputes ${money(report.fundsInDispute)}`,
   );
   return lines.join('\n');
 }

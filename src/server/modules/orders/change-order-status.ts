@@ -21,6 +21,7 @@ import {
 import { findOrderById, type OrderWithDetails } from './orders.queries';
 import { recordStatusChange } from './record-status-change';
 import { toOrder } from './order-views';
+import { findOrderDisputes } from '../disputes/order-disputes';
 
 /** The status change pays out a finished order's earnings after its commit. */
 export type ChangeStatusDeps = PayoutDeps;
@@ -81,5 +82,10 @@ export async function changeOrderStatus(
   const changed = await findOrderById(deps.db, id);
   if (!changed) throw notFound(ORDER_NOT_FOUND);
   await announceOrderChange(deps.db, changed.order, { from, actorId: actor.id });
-  return toOrder(changed, canSeeOrderPrices(actor, changed.order));
+  const disputes = await findOrderDisputes(deps.db, [changed.order.paymentId]);
+  return toOrder(
+    changed,
+    canSeeOrderPrices(actor, changed.order),
+    disputes.get(changed.order.paymentId ?? ''),
+  );
 }

@@ -4,6 +4,7 @@ import { canSeeOrderPrices, canViewOrder } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
 import { ORDER_NOT_FOUND, type Order, type OrderEvent, type OrderItem } from '../../../domain/orders';
 import { toOrder, toOrderEvent, toOrderItem } from './order-views';
+import { findOrderDisputes } from '../disputes/order-disputes';
 import { findOrderById, listEventsOfOrder, listItemsOfOrder, type OrderWithDetails } from './orders.queries';
 
 /**
@@ -19,7 +20,8 @@ export async function findVisibleOrder(db: Db, actor: Actor, id: string): Promis
 /** GET /api/orders/{id}. */
 export async function getOrder(db: Db, actor: Actor, id: string): Promise<Order> {
   const found = await findVisibleOrder(db, actor, id);
-  return toOrder(found, canSeeOrderPrices(actor, found.order));
+  const disputes = await findOrderDisputes(db, [found.order.paymentId]);
+  return toOrder(found, canSeeOrderPrices(actor, found.order), disputes.get(found.order.paymentId ?? ''));
 }
 
 /**

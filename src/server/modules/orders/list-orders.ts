@@ -3,6 +3,7 @@ import { canSeeOrderPrices, isAdmin } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
 import type { Order, OrderListQuery } from '../../../domain/orders';
 import { toOrder } from './order-views';
+import { findOrderDisputes } from '../disputes/order-disputes';
 import { listOrders, listOrdersOfPayment, type OrderWithDetails } from './orders.queries';
 
 /**
@@ -17,7 +18,13 @@ export async function listOwnOrders(db: Db, actor: Actor, query: OrderListQuery)
     limit: query.limit,
     offset: query.offset,
   });
-  return rows.map((row) => toOrder(row, canSeeOrderPrices(actor, row.order)));
+  const disputes = await findOrderDisputes(
+    db,
+    rows.map((row) => row.order.paymentId),
+  );
+  return rows.map((row) =>
+    toOrder(row, canSeeOrderPrices(actor, row.order), disputes.get(row.order.paymentId ?? '')),
+  );
 }
 
 /**

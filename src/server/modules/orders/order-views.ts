@@ -3,6 +3,7 @@ import { formatCents, formatRate, parseCents, parseRate } from '../../../domain/
 import { orderStatusSchema } from '../../../domain/order-status';
 import type { Order, OrderEvent, OrderItem } from '../../../domain/orders';
 import type { OrderEventRow, OrderItemRow, OrderWithDetails } from './orders.queries';
+import { toOrderDispute, type OrderDisputeFacts } from '../disputes/order-disputes';
 
 const iso = (date: Date | null) => (date === null ? null : date.toISOString());
 const money = (value: string) => formatCents(parseCents(value));
@@ -10,9 +11,14 @@ const rate = (value: string) => formatRate(parseRate(value));
 
 /**
  * The API's order (domain/orders.ts), with the price fields left out for a driver viewer
- * (`canSeeOrderPrices` in src/server/platform/policy.ts decides `showPrices`).
+ * (`canSeeOrderPrices` in src/server/platform/policy.ts decides `showPrices`), and the dispute on
+ * its payment if any (`findOrderDisputes`).
  */
-export function toOrder({ order, pickup, itemCount }: OrderWithDetails, showPrices: boolean): Order {
+export function toOrder(
+  { order, pickup, itemCount }: OrderWithDetails,
+  showPrices: boolean,
+  dispute?: OrderDisputeFacts,
+): Order {
   const shown: Order = {
     id: order.id,
     orderNumber: order.orderNumber,
@@ -33,6 +39,7 @@ export function toOrder({ order, pickup, itemCount }: OrderWithDetails, showPric
     deliveryPhotoUrl: order.deliveryPhotoUrl,
     itemCount,
     driverEarnings: money(order.driverEarnings),
+    dispute: toOrderDispute(dispute, showPrices),
   };
   if (!showPrices) return shown;
   return {

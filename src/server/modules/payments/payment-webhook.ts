@@ -5,16 +5,21 @@ import { findPaymentByProviderId } from './payments.queries';
 import { processPaidPayment } from './process-paid-payment';
 import { chargeMatches } from './charge-check';
 import { applyRefundEvent } from './refunds.service';
+import type { PayoutTransfers } from '../../adapters/payouts/payout-provider';
+import { applyDisputeEvent } from '../disputes/disputes.service';
 
 /**
  * POST /api/stripe/webhook: the signature is checked over the raw body by the Stripe library;
  * payment_intent.succeeded goes through the same amount check and exactly-once processing as the
- * confirm call; refund events move the refund to the state Stripe reports.
+ * confirm call; refund events move the refund to the state Stripe reports; dispute events are
+ * read again from Stripe and applied by the disputes (docs/decisions/0018-money-against-stripe.md,
+ * Disputes), which release or take back payouts.
  */
 export async function handlePaymentWebhook(
   deps: PaymentDeps,
   rawBody: Buffer,
   signature: string | undefined,
+  payouts: PayoutTransfers,
 ): Promise<{ received: true }> {
   const { payments: provider } = deps;
   if (!provider.parseWebhook) throw notFound();
@@ -28,6 +33,10 @@ export async function handlePaymentWebhook(
   }
   if (event.type === 'refund_updated') {
     await applyRefundEvent(deps, event.refund);
+    return { received: true };
+  }
+  if (event.type === 'dispute_changed') {
+    await applyDisputeEvent({ ...deps, payouts }, event.providerDisputeId, event.eventType);
     return { received: true };
   }
   if (event.type !== 'payment_succeeded') return { received: true };

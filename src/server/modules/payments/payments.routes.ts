@@ -122,7 +122,7 @@ export function registerPaymentRoutes(app: App, ctx: AppContext): void {
         schema: {
           tags: ['payments'],
           summary:
-            'Stripe webhook (signature-checked): payment_intent.succeeded makes the orders exactly once (its amount checked); refund.updated, refund.failed and charge.refund.updated track refunds',
+            'Stripe webhook (signature-checked): payment_intent.succeeded makes the orders exactly once (its amount checked); refund.updated, refund.failed and charge.refund.updated track refunds; charge.dispute.* records disputes (read again from Stripe)',
           response: {
             200: z.object({ received: z.literal(true) }),
             400: errorBodySchema,
@@ -134,7 +134,7 @@ export function registerPaymentRoutes(app: App, ctx: AppContext): void {
         const header = request.headers['stripe-signature'];
         const signature = Array.isArray(header) ? header[0] : header;
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        return handlePaymentWebhook(deps(request.log), raw, signature);
+        return handlePaymentWebhook(deps(request.log), raw, signature, ctx.payouts);
       },
     );
   });

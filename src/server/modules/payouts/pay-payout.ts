@@ -1,5 +1,6 @@
 import { PayoutRefusedError } from '../../adapters/payouts/payout-errors';
 import { recordMovement } from '../ledger/ledger.service';
+import { hasOpenDispute } from '../disputes/dispute-holds';
 import { parseCents } from '../../../domain/money';
 import {
   describeError,
@@ -26,7 +27,8 @@ import {
   type PayoutRow,
 } from './payouts.queries';
 
-export type PayoutOutcome = 'paid' | 'owed' | 'failed' | 'refused' | 'retry' | 'cancelled' | 'skipped';
+export type PayoutOutcome =
+  'paid' | 'owed' | 'failed' | 'refused' | 'retry' | 'cancelled' | 'skipped' | 'held';
 
 /**
  * Transfers one pending payout to its party's account (docs/decisions/0013-money-movement.md,
@@ -36,6 +38,9 @@ export type PayoutOutcome = 'paid' | 'owed' | 'failed' | 'refused' | 'retry' | '
  * looked for before paying again. The ledger gets the transfer once it is made.
  */
 export async function payPayout(deps: PayoutDeps, payout: PayoutRow): Promise<PayoutOutcome> {
+  // A dispute on the order's payment holds it pending, unclaimed; the retry job pays it once the
+  // dispute is won or closed (docs/decisions/0018-money-against-stripe.md, Disputes).
+  if (await hasOpenDispute(deps.db, payout.orderId)) return 'held';
   const now = deps.now();
   const claimed = await claimPayout(deps.db, payout, now, new Date(now.getTime() + PAYOUT_LEASE_MS));
   if (!claimed) return 'skipped';

@@ -1,5 +1,16 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { History, Landmark, Package, Percent, ShoppingCart, Tags, Truck, Undo2, Users } from 'lucide-react';
+import {
+  History,
+  Landmark,
+  Package,
+  Percent,
+  ShieldAlert,
+  ShoppingCart,
+  Tags,
+  Truck,
+  Undo2,
+  Users,
+} from 'lucide-react';
 import { useLocation, useSearch } from 'wouter';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Category } from '@domain/categories';
@@ -21,6 +32,7 @@ import { DriverVerificationTab } from '../../features/admin/components/driver-ve
 import { OrdersTab } from '../../features/admin/components/orders-tab';
 import { ProductsTab, type ListedProduct } from '../../features/admin/components/products-tab';
 import { RefundsTab } from '../../features/admin/components/refunds-tab';
+import { DisputesTab } from '../../features/admin/components/disputes-tab';
 import { PayoutsTab } from '../../features/admin/components/payouts-tab';
 import { RefundOrderButton } from '../../features/admin/components/refund-order-button';
 import { UsersTab } from '../../features/admin/components/users-tab';
@@ -34,7 +46,7 @@ import { AppLayout } from '../layouts/app-layout';
 import { ADMIN_GATE, RoleGate } from '../role-gate';
 
 /**
- * The six tabs of the spec, then the refunds that need attention, the payouts and the audit trail
+ * The six tabs of the spec, then the refunds that need attention, the disputes, the payouts and the audit trail
  * (docs/product-rules.md, Admin screens). The chosen
  * tab is in the address (`?tab=`), so a reload or a shared link opens it again.
  */
@@ -84,6 +96,13 @@ const TABS = [
     icon: Undo2,
     description:
       'Refunds that failed or still wait: the order, the amount, why, what went wrong, the attempts and since when.',
+  },
+  {
+    value: 'disputes',
+    label: 'Disputes',
+    icon: ShieldAlert,
+    description:
+      'Chargebacks on payments, open ones first by evidence deadline: the orders, the amount and fee, the reason, the status and the dispute in Stripe.',
   },
   {
     value: 'payouts',
@@ -198,6 +217,7 @@ function AdminDashboard() {
                 {value === 'commission' ? <CommissionSettingsTab /> : null}
                 {value === 'drivers' ? <DriverVerificationTab adminId={user.id} /> : null}
                 {value === 'refunds' ? <RefundsTab /> : null}
+                {value === 'disputes' ? <DisputesTab /> : null}
                 {value === 'payouts' ? <PayoutsTab /> : null}
                 {value === 'activity' ? <ActivityTab /> : null}
               </CardContent>

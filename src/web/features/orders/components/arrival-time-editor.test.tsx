@@ -29,6 +29,7 @@ const ORDER: Order = {
   deliveryPhotoUrl: null,
   itemCount: 1,
   driverEarnings: '8.00',
+  dispute: null,
 };
 
 describe('ArrivalTimeEditor (docs/product-rules.md, Dates and times)', () => {

@@ -34,6 +34,7 @@ import { DriverEarnings, OrderPaymentDetails } from './order-payment-details';
 import { OrderItemsList } from './order-items-list';
 import { OrderParties } from './order-parties';
 import { OrderStatusBadge } from './order-status-badge';
+import { OrderDisputeBadge, OrderDisputeNote } from './order-dispute-badge';
 import { OrderStatusTimeline } from './order-status-timeline';
 import { UserProfileDialog } from './user-profile-dialog';
 import { OrderMessagesPanel } from '../../messages/components/order-messages-panel';
@@ -125,10 +126,12 @@ export function OrderDetails({ order, viewerRole, viewerId, actions }: OrderDeta
           <CardTitle as="h2" className="flex flex-wrap items-center gap-2">
             <span data-testid="text-order-number">{order.orderNumber}</span>
             <OrderStatusBadge status={order.status} />
+            <OrderDisputeBadge dispute={order.dispute} />
           </CardTitle>
           <CardDescription>
             {fulfilmentLabel(order)}
             {created ? ` · Placed ${created}` : null}
+            <OrderDisputeNote dispute={order.dispute} />
           </CardDescription>
         </div>
         {/* Always mounted: the cancel dialog closes itself after the order stopped being cancellable. */}

@@ -3,6 +3,7 @@ import type { Order } from '@domain/orders';
 import { formatPrice } from '../../../lib/format';
 import { cn } from '../../../lib/utils';
 import { OrderStatusBadge } from './order-status-badge';
+import { OrderDisputeBadge } from './order-dispute-badge';
 
 export const NO_ORDERS_TEXT = 'No orders yet. Start shopping to place your first order!';
 
@@ -62,7 +63,10 @@ export function RecentOrdersList({
                     <span className="sr-only">Order id </span>#{shortId(order.id)}
                   </span>
                 </span>
-                <OrderStatusBadge status={order.status} className="shrink-0" />
+                <span className="flex shrink-0 flex-wrap justify-end gap-1">
+                  <OrderStatusBadge status={order.status} />
+                  <OrderDisputeBadge dispute={order.dispute} />
+                </span>
               </span>
               {showTotals && order.total ? (
                 <span

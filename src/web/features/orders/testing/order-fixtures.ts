@@ -45,6 +45,7 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
     deliveryCommissionRate: '0.1000',
     seller30DaySales: '2350.00',
     paymentIntentId: 'tp_123',
+    dispute: null,
     ...overrides,
   };
 }
@@ -74,6 +75,7 @@ export function asDriverSeesIt(order: Order): Order {
     deliveryPhotoUrl: order.deliveryPhotoUrl,
     itemCount: order.itemCount,
     driverEarnings: order.driverEarnings,
+    dispute: order.dispute ? { status: order.dispute.status } : null,
   };
 }
 

@@ -1,0 +1,239 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client';
+import {
+  PaymentProviderUnavailableError,
+  UnknownDisputeError,
+  type PaymentProvider,
+  type ProviderDispute,
+} from '../../adapters/payments/payment-provider';
+import type { PayoutTransfers } from '../../adapters/payouts/payout-provider';
+import { AppError } from '../../platform/errors';
+import {
+  disputeStatusSchema,
+  isDisputeLost,
+  isDisputeOpen,
+  type AdminDispute,
+} from '../../../domain/disputes';
+import { formatCents, parseCents } from '../../../domain/money';
+import { recordMovement } from '../ledger/ledger.service';
+import { settleOrderPayouts } from '../payouts/pay-payout';
+import { handleLostDispute, type TakeBackOrderShare } from './handle-lost-dispute';
+import {
+  findPaymentOfDispute,
+  insertDisputeIfNew,
+  listDisputesWithOrders,
+  listOrdersOfDisputedPayment,
+  lockDispute,
+  updateDispute,
+  type DisputeRow,
+} from './disputes.queries';
+
+/**
+ * WIRE HERE (issue 22, item 6): the payouts module's `takeBackOrderShare(tx, { orderId, amountCents,
+ * disputeId, now })` from the refunds work. Until it is set, a lost dispute is recorded and shown but
+ * its sellers' and drivers' share is not taken back: its orders' payouts stay held, and reconcile
+ * names the loss (docs/decisions/0018-money-against-stripe.md, Disputes).
+ */
+const takeBackOrderShare: TakeBackOrderShare | undefined = undefined;
+
+/** What handling a dispute needs: the database, the payment provider that reads it, the payouts it releases. */
+export interface DisputeDeps {
+  db: Db;
+  payments: PaymentProvider;
+  payouts: PayoutTransfers;
+  now: () => Date;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+}
+
+/** What an event changed, for the log and for what follows the commit. */
+interface Applied {
+  /** Orders whose payouts may go out (a dispute won or closed) or were reduced (a lost one). */
+  settle: string[];
+  status: string;
+}
+
+/**
+ * A charge.dispute.* event (docs/decisions/0018-money-against-stripe.md, Disputes): only the id is
+ * taken from the event; the dispute is read again from the provider, since Stripe does not promise
+ * the order of events, and its state now is applied to our row in one locked transaction. The
+ * ledger's entries are keyed by the dispute, so an event delivered twice (or a later one carrying
+ * the same state) writes nothing twice. A dispute on a charge we do not know is logged and
+ * acknowledged; a provider that cannot be reached is a 503, so Stripe sends the event again.
+ */
+export async function applyDisputeEvent(
+  deps: DisputeDeps,
+  providerDisputeId: string,
+  eventType: string,
+): Promise<void> {
+  const { payments: provider } = deps;
+  if (!provider.retrieveDispute) {
+    deps.log.warn({ providerDisputeId, eventType }, 'dispute event for a provider without disputes; ignored');
+    return;
+  }
+  let dispute: ProviderDispute;
+  try {
+    dispute = await provider.retrieveDispute(providerDisputeId);
+  } catch (error) {
+    if (error instanceof PaymentProviderUnavailableError)
+      throw new AppError('unavailable', 'The payment provider is not reachable; send the event again later.');
+    if (error instanceof UnknownDisputeError) {
+      deps.log.warn({ providerDisputeId, eventType }, 'dispute the provider does not know; ignored');
+      return;
+    }
+    throw error;
+  }
+  const payment = await findPaymentOfDispute(
+    deps.db,
+    provider.name,
+    dispute.chargeId,
+    dispute.providerPaymentId,
+  );
+  if (!payment) {
+    deps.log.warn(
+      { providerDisputeId, chargeId: dispute.chargeId, eventType },
+      'dispute on a charge we do not know; ignored',
+    );
+    return;
+  }
+  const now = deps.now();
+  const applied = await deps.db.transaction(async (tx) => {
+    await insertDisputeIfNew(tx, {
+      paymentId: payment.id,
+      provider: provider.name,
+      providerDisputeId: dispute.providerDisputeId,
+      providerChargeId: dispute.chargeId,
+      amount: formatCents(dispute.amount),
+      currency: dispute.currency,
+      reason: dispute.reason,
+      status: dispute.status,
+      evidenceDueBy: dispute.evidenceDueBy,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const row = await lockDispute(tx, provider.name, dispute.providerDisputeId);
+    if (!row) throw new Error(`dispute ${dispute.providerDisputeId} was not stored`);
+    return applyDisputeState(tx, row, dispute, payment, now);
+  });
+  deps.log.info(
+    { providerDisputeId, paymentId: payment.id, status: applied.status, eventType },
+    'dispute event applied',
+  );
+  // After the commit, as when an order finishes (docs/decisions/0013-money-movement.md): never
+  // failing the webhook, the retry job pays anything missed.
+  for (const orderId of applied.settle) await settleOrderPayouts(deps, orderId);
+}
+
+/**
+ * Brings the stored dispute to the provider's state: its status, amount, reason and deadline; the
+ * withdrawal and the reinstatement in the ledger, each once; the close; a lost dispute's take-back.
+ */
+async function applyDisputeState(
+  tx: Db,
+  row: DisputeRow,
+  dispute: ProviderDispute,
+  payment: { id: string; buyerId: string; currency: string },
+  now: Date,
+): Promise<Applied> {
+  const patch: Parameters<typeof updateDispute>[2] = {};
+  const amount = formatCents(dispute.amount);
+  if (row.status !== dispute.status) patch.status = dispute.status;
+  if (parseCents(row.amount) !== dispute.amount) patch.amount = amount;
+  if (row.reason !== dispute.reason) patch.reason = dispute.reason;
+  if ((row.evidenceDueBy?.getTime() ?? null) !== (dispute.evidenceDueBy?.getTime() ?? null))
+    patch.evidenceDueBy = dispute.evidenceDueBy;
+  const movement = { paymentId: payment.id, userId: payment.buyerId, currency: payment.currency, at: now };
+  if (dispute.withdrawal && !row.fundsWithdrawnAt) {
+    const { amount: withdrawn, fee, balanceTransactionId } = dispute.withdrawal;
+    patch.fundsWithdrawnAt = now;
+    patch.fee = formatCents(fee);
+    await recordMovement(tx, {
+      ...movement,
+      kind: 'dispute',
+      key: row.id,
+      amount: withdrawn,
+      disputeId: row.id,
+      providerReference: balanceTransactionId,
+    });
+    await recordMovement(tx, {
+      ...movement,
+      kind: 'dispute_fee',
+      key: row.id,
+      amount: fee,
+      disputeId: row.id,
+      providerReference: balanceTransactionId,
+    });
+  }
+  if (dispute.reinstatement && !row.fundsReinstatedAt) {
+    const { amount: back, fee, balanceTransactionId } = dispute.reinstatement;
+    patch.fundsReinstatedAt = now;
+    await recordMovement(tx, {
+      ...movement,
+      kind: 'dispute_reinstated',
+      key: row.id,
+      amount: back,
+      disputeId: row.id,
+      providerReference: balanceTransactionId,
+    });
+    // Only what Stripe gives back: since June 2025 the dispute fee stays, and only the counter fee
+    // of a won dispute is returned (a negative fee on the reinstatement); 0 writes nothing.
+    await recordMovement(tx, {
+      ...movement,
+      kind: 'dispute_fee_reinstated',
+      key: row.id,
+      amount: fee,
+      disputeId: row.id,
+      providerReference: balanceTransactionId,
+    });
+  }
+  const status = disputeStatusSchema.parse(dispute.status);
+  const settle: string[] = [];
+  if (!isDisputeOpen(status) && !row.closedAt) {
+    patch.closedAt = now;
+    // Won or closed in the platform's favour: the payouts it held may go out now.
+    if (!isDisputeLost(status))
+      settle.push(...(await listOrdersOfDisputedPayment(tx, row.paymentId)).map((order) => order.id));
+  }
+  if (Object.keys(patch).length > 0) await updateDispute(tx, row.id, { ...patch, updatedAt: now });
+  if (isDisputeLost(status) && !row.outcomeHandledAt) {
+    const current = { ...row, ...patch, amount } as DisputeRow;
+    settle.push(...(await handleLostDispute(tx, takeBackOrderShare, current, now)));
+  }
+  return { settle, status };
+}
+
+/** The admin's dashboard link of a dispute: Stripe's, in test mode when the keys are test keys. */
+function dashboardUrlOf(row: DisputeRow, stripeTestMode: boolean): string | null {
+  if (row.provider !== 'stripe') return null;
+  return `https://dashboard.stripe.com/${stripeTestMode ? 'test/' : ''}disputes/${encodeURIComponent(row.providerDisputeId)}`;
+}
+
+/** GET /api/admin/disputes: open disputes first (soonest evidence deadline first), then closed ones. */
+export async function listDisputesForAdmin(
+  db: Db,
+  options: { stripeTestMode: boolean },
+): Promise<AdminDispute[]> {
+  const rows = await listDisputesWithOrders(db, 500);
+  return rows.map(({ dispute, orderIds, orderNumbers }) => {
+    const status = disputeStatusSchema.parse(dispute.status);
+    return {
+      id: dispute.id,
+      paymentId: dispute.paymentId,
+      orderIds,
+      orderNumbers,
+      amount: formatCents(parseCents(dispute.amount)),
+      fee: formatCents(parseCents(dispute.fee)),
+      currency: dispute.currency,
+      reason: dispute.reason,
+      status,
+      isOpen: isDisputeOpen(status),
+      evidenceDueBy: dispute.evidenceDueBy?.toISOString() ?? null,
+      fundsWithdrawnAt: dispute.fundsWithdrawnAt?.toISOString() ?? null,
+      fundsReinstatedAt: dispute.fundsReinstatedAt?.toISOString() ?? null,
+      closedAt: dispute.closedAt?.toISOString() ?? null,
+      createdAt: dispute.createdAt.toISOString(),
+      provider: dispute.provider,
+      providerDisputeId: dispute.providerDisputeId,
+      dashboardUrl: dashboardUrlOf(dispute, options.stripeTestMode),
+    };
+  });
+}
