@@ -1,4 +1,4 @@
-import { asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ledgerEntries, payments } from '../../db/schema';
 
@@ -37,12 +37,21 @@ export async function findPaymentOfLedger(
   return row;
 }
 
-/** The platform's fees earned less fees given back, as numeric text. */
+/** The platform's fees earned less fees given back and losses it bore (reversal_loss), as numeric text. */
 export async function sumPlatformBalance(db: Db): Promise<string> {
   const [row] = await db
     .select({
-      total: sql<string>`coalesce(sum(case ${ledgerEntries.kind} when 'platform_fee' then ${ledgerEntries.amount} when 'platform_fee_refund' then -${ledgerEntries.amount} else 0 end), 0)::text`,
+      total: sql<string>`coalesce(sum(case ${ledgerEntries.kind} when 'platform_fee' then ${ledgerEntries.amount} when 'platform_fee_refund' then -${ledgerEntries.amount} when 'reversal_loss' then -${ledgerEntries.amount} else 0 end), 0)::text`,
     })
     .from(ledgerEntries);
+  return row?.total ?? '0';
+}
+
+/** The ledger's total of one kind for an order, as numeric text. */
+export async function sumOrderLedger(db: Db, orderId: string, kind: string): Promise<string> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${ledgerEntries.amount}), 0)::text` })
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.orderId, orderId), eq(ledgerEntries.kind, kind)));
   return row?.total ?? '0';
 }

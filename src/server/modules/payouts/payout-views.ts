@@ -8,6 +8,7 @@ import type { AdminPayouts, MyPayouts, PayoutStatus, PayoutView } from '../../..
 import {
   listFailingPayouts,
   listPayoutsOfUser,
+  listReversalLosses,
   sumPayoutsOfUser,
   sumUnsentPayouts,
   type PayoutRow,
@@ -54,12 +55,13 @@ export async function getMyPayouts(db: Db, actor: Actor): Promise<MyPayouts> {
   };
 }
 
-/** GET /api/admin/payouts: the platform's balance and the payouts that fail. */
+/** GET /api/admin/payouts: the platform's balance, the payouts that fail and the losses the platform bore. */
 export async function getAdminPayouts(db: Db): Promise<AdminPayouts> {
-  const [balance, failing, unsent] = await Promise.all([
+  const [balance, failing, unsent, losses] = await Promise.all([
     getPlatformBalance(db),
     listFailingPayouts(db, HISTORY_LENGTH),
     sumUnsentPayouts(db),
+    listReversalLosses(db, HISTORY_LENGTH),
   ]);
   return {
     platformBalance: formatCents(balance),
@@ -69,6 +71,16 @@ export async function getAdminPayouts(db: Db): Promise<AdminPayouts> {
       userName: [row.firstName, row.lastName].filter(Boolean).join(' ') || 'Unnamed user',
       attempts: row.payout.attempts,
       lastError: row.payout.lastError,
+    })),
+    losses: losses.map((row) => ({
+      id: row.reversal.id,
+      orderId: row.orderId,
+      orderNumber: row.orderNumber,
+      kind: row.kind === 'driver' ? 'driver' : 'seller',
+      userName: [row.firstName, row.lastName].filter(Boolean).join(' ') || 'Unnamed user',
+      amount: formatCents(parseCents(row.reversal.amount)),
+      providerMessage: row.reversal.lastError,
+      at: row.reversal.updatedAt.toISOString(),
     })),
   };
 }
