@@ -75,8 +75,11 @@ export type ReversalLoss = z.infer<typeof reversalLossSchema>;
 
 /** GET /api/admin/payouts: the platform's balance and the payouts that failed or keep failing. */
 export const adminPayoutsSchema = z.object({
-  /** Fees earned on finished orders less fees given back by refunds and losses the platform bore. */
-  platformBalance: moneyStringSchema,
+  /**
+   * Fees earned on finished orders less fees given back by refunds and losses the platform bore:
+   * negative when the losses exceed the fees.
+   */
+  platformBalance: z.string().regex(/^-?\d+\.\d{2}$/),
   /** Owed to sellers and drivers and not sent yet. */
   owedPayouts: moneyStringSchema,
   failed: z.array(failedPayoutSchema),

@@ -12,7 +12,12 @@ const rate = (value: string) => formatRate(parseRate(value));
  * The API's order (domain/orders.ts), with the price fields left out for a driver viewer
  * (`canSeeOrderPrices` in src/server/platform/policy.ts decides `showPrices`).
  */
-export function toOrder({ order, pickup, itemCount }: OrderWithDetails, showPrices: boolean): Order {
+export function toOrder(
+  { order, pickup, itemCount, refunded }: OrderWithDetails,
+  showPrices: boolean,
+  refunds?: ReadonlyArray<{ id: string; amount: string; createdAt: Date }>,
+): Order {
+  const refundedCents = parseCents(refunded);
   const shown: Order = {
     id: order.id,
     orderNumber: order.orderNumber,
@@ -33,6 +38,21 @@ export function toOrder({ order, pickup, itemCount }: OrderWithDetails, showPric
     deliveryPhotoUrl: order.deliveryPhotoUrl,
     itemCount,
     driverEarnings: money(order.driverEarnings),
+    refundState:
+      refundedCents <= 0
+        ? 'none'
+        : refundedCents >= parseCents(order.total)
+          ? 'refunded'
+          : 'partially_refunded',
+    ...(refunds
+      ? {
+          refunds: refunds.map((row) => ({
+            id: row.id,
+            ...(showPrices ? { amount: money(row.amount) } : {}),
+            createdAt: row.createdAt.toISOString(),
+          })),
+        }
+      : {}),
   };
   if (!showPrices) return shown;
   return {
@@ -48,6 +68,7 @@ export function toOrder({ order, pickup, itemCount }: OrderWithDetails, showPric
     deliveryCommissionRate: rate(order.deliveryCommissionRate),
     seller30DaySales: money(order.seller30DaySales),
     paymentIntentId: order.paymentIntentId,
+    refundedAmount: formatCents(refundedCents),
   };
 }
 
