@@ -2,7 +2,7 @@ import { MapPin } from 'lucide-react';
 import type { Order } from '@domain/orders';
 import { formatPrice } from '../../../lib/format';
 import { cn } from '../../../lib/utils';
-import { OrderStatusBadge } from './order-status-badge';
+import { OrderRefundBadge, OrderStatusBadge } from './order-status-badge';
 
 export const NO_ORDERS_TEXT = 'No orders yet. Start shopping to place your first order!';
 
@@ -63,6 +63,7 @@ export function RecentOrdersList({
                   </span>
                 </span>
                 <OrderStatusBadge status={order.status} className="shrink-0" />
+                <OrderRefundBadge state={order.refundState} className="shrink-0" />
               </span>
               {showTotals && order.total ? (
                 <span
