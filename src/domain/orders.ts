@@ -93,7 +93,7 @@ export const orderSchema = z.object({
   refundState: refundStateSchema,
   /** What was refunded so far. Hidden from the driver. */
   refundedAmount: moneyStringSchema.optional(),
-  /** Each refund, oldest first, for the timeline (single-order answers only); `amount` hidden from the driver. */
+  /** Each refund, oldest first, for the timeline; `amount` hidden from the driver. */
   refunds: z.array(orderRefundSchema).optional(),
 });
 export type Order = z.infer<typeof orderSchema>;

@@ -97,7 +97,7 @@ export async function recordDecline(db: Db, driverId: string, orderId: string, n
 export async function sumDriverEarnings(db: Db, driverId: string): Promise<{ total: string; count: number }> {
   const [row] = await db
     .select({
-      total: sql<string>`coalesce(sum(${orders.driverEarnings} - (select coalesce(sum(pr.amount), 0) from payout_reversals pr join payouts p on p.id = pr.payout_id where p.order_id = ${orders.id} and p.kind = 'driver')), 0)::text`,
+      total: sql<string>`coalesce(sum(${orders.driverEarnings} - (select coalesce(sum(pr.amount), 0) from payout_reversals pr join payouts p on p.id = pr.payout_id where p.order_id = "orders"."id" and p.kind = 'driver')), 0)::text`,
       count: sql<number>`count(*)::int`,
     })
     .from(orders)

@@ -4,13 +4,7 @@ import { canSeeOrderPrices, canViewOrder } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
 import { ORDER_NOT_FOUND, type Order, type OrderEvent, type OrderItem } from '../../../domain/orders';
 import { toOrder, toOrderEvent, toOrderItem } from './order-views';
-import {
-  findOrderById,
-  listEventsOfOrder,
-  listItemsOfOrder,
-  listRefundsOfOrder,
-  type OrderWithDetails,
-} from './orders.queries';
+import { findOrderById, listEventsOfOrder, listItemsOfOrder, type OrderWithDetails } from './orders.queries';
 
 /**
  * The order if the actor may see it; 404 otherwise, whether it exists or not
@@ -25,7 +19,7 @@ export async function findVisibleOrder(db: Db, actor: Actor, id: string): Promis
 /** GET /api/orders/{id}. */
 export async function getOrder(db: Db, actor: Actor, id: string): Promise<Order> {
   const found = await findVisibleOrder(db, actor, id);
-  return toOrder(found, canSeeOrderPrices(actor, found.order), await listRefundsOfOrder(db, id));
+  return toOrder(found, canSeeOrderPrices(actor, found.order));
 }
 
 /**

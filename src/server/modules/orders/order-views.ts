@@ -13,9 +13,8 @@ const rate = (value: string) => formatRate(parseRate(value));
  * (`canSeeOrderPrices` in src/server/platform/policy.ts decides `showPrices`).
  */
 export function toOrder(
-  { order, pickup, itemCount, refunded }: OrderWithDetails,
+  { order, pickup, itemCount, refunded, refundList }: OrderWithDetails,
   showPrices: boolean,
-  refunds?: ReadonlyArray<{ id: string; amount: string; createdAt: Date }>,
 ): Order {
   const refundedCents = parseCents(refunded);
   const shown: Order = {
@@ -44,15 +43,11 @@ export function toOrder(
         : refundedCents >= parseCents(order.total)
           ? 'refunded'
           : 'partially_refunded',
-    ...(refunds
-      ? {
-          refunds: refunds.map((row) => ({
-            id: row.id,
-            ...(showPrices ? { amount: money(row.amount) } : {}),
-            createdAt: row.createdAt.toISOString(),
-          })),
-        }
-      : {}),
+    refunds: refundList.map((row) => ({
+      id: row.id,
+      ...(showPrices ? { amount: money(row.amount) } : {}),
+      createdAt: new Date(row.createdAt).toISOString(),
+    })),
   };
   if (!showPrices) return shown;
   return {

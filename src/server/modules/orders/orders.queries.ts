@@ -15,6 +15,8 @@ export interface OrderWithDetails {
   itemCount: number;
   /** What the order's refunds gave back so far (numeric text; docs/decisions/0018-money-against-stripe.md, Refunds). */
   refunded: string;
+  /** Each refund, oldest first (created_at as the database's text). */
+  refundList: Array<{ id: string; amount: string; createdAt: string }>;
 }
 
 /** Orders with the pickup address, the number of units and the sum refunded, for the API's order shape. */
@@ -25,6 +27,9 @@ function selectOrders(db: Db) {
       pickup: addresses,
       itemCount: sql<number>`(select coalesce(sum(${orderItems.quantity}), 0)::int from ${orderItems} where ${orderItems.orderId} = ${orders.id})`,
       refunded: sql<string>`(select coalesce(sum(${refunds.amount}), 0)::text from ${refunds} where ${refunds.orderId} = ${orders.id})`,
+      refundList: sql<
+        OrderWithDetails['refundList']
+      >`(select coalesce(json_agg(json_build_object('id', r.id, 'amount', r.amount::text, 'createdAt', r.created_at) order by r.created_at, r.id), '[]'::json) from ${refunds} r where r.order_id = "orders"."id")`,
     })
     .from(orders)
     .leftJoin(addresses, eq(addresses.id, orders.pickupAddressId));
@@ -98,15 +103,6 @@ export async function listItemsOfOrder(db: Db, orderId: string) {
     .innerJoin(products, eq(products.id, orderItems.productId))
     .where(eq(orderItems.orderId, orderId))
     .orderBy(asc(orderItems.createdAt), asc(orderItems.id));
-}
-
-/** The order's refunds, oldest first, for its timeline. */
-export async function listRefundsOfOrder(db: Db, orderId: string) {
-  return db
-    .select({ id: refunds.id, amount: refunds.amount, createdAt: refunds.createdAt })
-    .from(refunds)
-    .where(eq(refunds.orderId, orderId))
-    .orderBy(asc(refunds.createdAt), asc(refunds.id));
 }
 
 export async function listEventsOfOrder(db: Db, orderId: string): Promise<OrderEventRow[]> {
@@ -210,6 +206,7 @@ export async function insertOrdersWithItems(
     pickup,
     itemCount: units.get(order.orderNumber) ?? 0,
     refunded: '0',
+    refundList: [],
   }));
 }
 

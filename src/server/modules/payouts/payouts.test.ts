@@ -422,6 +422,15 @@ describe('partial refunds, the return window and losses (docs/decisions/0018-mon
     );
     const feeBack = (await ledgerOf(t, s.order.id)).filter((row) => row.kind === 'platform_fee_refund');
     expect(feeBack.map((row) => row.amount)).toEqual([dollars(first - sellerFirst - driverFirst)]);
+    // Earnings and revenue are net of the refund, in proportion.
+    const sellerNet = await as(t, s.seller, { method: 'GET', url: '/api/earnings/seller' });
+    expect(sellerNet.json().totalEarnings).toBe(dollars(seller - sellerFirst));
+    const weekly = await as(t, s.seller, { method: 'GET', url: '/api/earnings/seller/weekly' });
+    expect(weekly.statusCode, weekly.body).toBe(200);
+    expect(weekly.body).toContain(dollars(seller - sellerFirst));
+    const driverNet = await as(t, s.driver, { method: 'GET', url: '/api/earnings/driver' });
+    expect(driverNet.json().totalEarnings).toBe(dollars(driver - driverFirst));
+    expect((await as(t, admin, { method: 'GET', url: '/api/admin/summary' })).statusCode).toBe(200);
     await expectReconciled();
 
     // More than is left: 409 with what is left; nothing written.
