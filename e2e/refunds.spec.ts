@@ -15,9 +15,11 @@ import { getJson, someoneElse } from './support/people';
 
 const SHOTS = process.env.REFUND_SHOTS_DIR ?? '/tmp/shots-refunds';
 
-async function shoot(target: Locator, name: string): Promise<void> {
+/** The element alone (a form), or the whole page (an order: the sticky header would cover its top). */
+async function shoot(target: Locator | Page, name: string): Promise<void> {
   fs.mkdirSync(SHOTS, { recursive: true });
-  await target.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+  if ('goto' in target) await target.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  else await target.screenshot({ path: path.join(SHOTS, `${name}.png`) });
 }
 
 async function useTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
@@ -116,7 +118,7 @@ test('an admin refunds part of a delivered order; buyer, seller, driver and admi
     await expect(details.getByTestId('timeline-refund')).toContainText('Refunded $10.00');
     await expect(details.getByTestId('text-order-refunded')).toContainText('$10.00');
     await expect(form.getByTestId('text-refund-left')).toContainText(money(cents(order.total) - 1000));
-    await shoot(details, 'admin-order-partially-refunded-light');
+    await shoot(admin, 'admin-order-partially-refunded-light');
     await useTheme(admin, 'dark');
     await admin.reload();
     await admin.getByRole('tab', { name: 'Orders' }).click();
@@ -124,7 +126,7 @@ test('an admin refunds part of a delivered order; buyer, seller, driver and admi
     await admin.getByTestId(`row-order-${order.orderNumber}`).click();
     await expect(details.getByTestId('badge-refund-partially_refunded')).toBeVisible();
     await expect(admin.locator('html')).toHaveClass(/dark/);
-    await shoot(details, 'admin-order-partially-refunded-dark');
+    await shoot(admin, 'admin-order-partially-refunded-dark');
     await form.getByTestId('radio-refund-items').check();
     await expect(form.getByTestId('list-refund-items')).toContainText('$40.00 each');
     await form.getByTestId('input-refund-reason').fill('The second look');
@@ -139,7 +141,7 @@ test('an admin refunds part of a delivered order; buyer, seller, driver and admi
     await useTheme(buyer.page, 'dark');
     await buyer.page.reload();
     await expect(buyersView.getByTestId('badge-refund-partially_refunded')).toBeVisible();
-    await shoot(buyersView, 'buyer-order-partially-refunded-dark');
+    await shoot(buyer.page, 'buyer-order-partially-refunded-dark');
 
     // The driver sees the state, never the amount.
     await driver.goto(`/driver/dashboard?order=${order.id}`);
