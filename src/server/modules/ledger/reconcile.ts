@@ -88,10 +88,13 @@ interface OrderTotals {
  * on facts read from the database:
  * 1. every charged payment's charge in the ledger is the payment's amount, and that charge less its
  *    refunds (made, or recorded and still to be made) is the sum of its orders that were not refunded;
- * 2. every finished order's transfers in the ledger equal its stored earnings per party (payouts
- *    owed, pending or failed counted separately), its fee is in the ledger, and a refunded one's
- *    transfers are reversed (or waiting to be);
- * 3. the platform's cash, less what it holds for others, is its fees less the fees it gave back.
+ * 2. every finished order's payouts plus what refunds took back from them before they went out equal
+ *    its stored earnings per party (payouts owed, pending or failed counted separately), the
+ *    ledger's transfers, reversals and losses match each payout and its taken-back shares, its fee is
+ *    in the ledger, and what its refunds gave back equals what was taken back from its payouts and
+ *    fee, to the cent (docs/decisions/0018-money-against-stripe.md, Refunds);
+ * 3. the platform's cash, less what it holds for others, is its fees less the fees it gave back and
+ *    the losses it bore (reported by name, not a discrepancy).
  * Ledger entries that belong to nothing are discrepancies too. The refunds are checked first: the
  * three checks need to know which orders were refunded and what is still owed to buyers.
  */
