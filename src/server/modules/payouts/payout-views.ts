@@ -9,6 +9,7 @@ import {
   listFailingPayouts,
   listPayoutsOfUser,
   listReversalLosses,
+  sumReversedOfUser,
   sumPayoutsOfUser,
   sumUnsentPayouts,
   type PayoutRow,
@@ -37,20 +38,23 @@ function toPayoutView(payout: PayoutRow, orderNumber: string): PayoutView {
  */
 export async function getMyPayouts(db: Db, actor: Actor): Promise<MyPayouts> {
   if (!hasRole(actor, 'seller') && !hasRole(actor, 'driver') && !isAdmin(actor)) throw notFound('Not found');
-  const [rows, sums] = await Promise.all([
+  const [rows, sums, reversedText] = await Promise.all([
     listPayoutsOfUser(db, actor.id, HISTORY_LENGTH),
     sumPayoutsOfUser(db, actor.id),
+    sumReversedOfUser(db, actor.id),
   ]);
-  const sumOf = (statuses: string[]) =>
-    formatCents(
-      sums
-        .filter((row) => statuses.includes(row.status))
-        .reduce((total, row) => total + parseCents(row.total), 0),
-    );
+  // A transfer partly or wholly taken back by refunds counts as paid out only for what is left
+  // (docs/decisions/0018-money-against-stripe.md, Refunds).
+  const reversed = parseCents(reversedText);
+  const centsOf = (statuses: string[]) =>
+    sums
+      .filter((row) => statuses.includes(row.status))
+      .reduce((total, row) => total + parseCents(row.total), 0);
+  const sumOf = (statuses: string[]) => formatCents(centsOf(statuses));
   return {
     owed: sumOf(['owed', 'pending', 'failed']),
-    paidOut: sumOf(['paid']),
-    reversed: sumOf(['reversed']),
+    paidOut: formatCents(centsOf(['paid', 'reversed']) - reversed),
+    reversed: formatCents(reversed),
     payouts: rows.map((row) => toPayoutView(row.payout, row.orderNumber)),
   };
 }

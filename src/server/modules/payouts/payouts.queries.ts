@@ -479,3 +479,13 @@ export async function listReversalLosses(db: Db, limit: number) {
     .orderBy(sql`${payoutReversals.updatedAt} desc`, sql`${payoutReversals.id} desc`)
     .limit(limit);
 }
+
+/** What reversals took back from a user's transferred payouts, as numeric text. */
+export async function sumReversedOfUser(db: Db, userId: string): Promise<string> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${payoutReversals.amount}), 0)::text` })
+    .from(payoutReversals)
+    .innerJoin(payouts, eq(payouts.id, payoutReversals.payoutId))
+    .where(and(eq(payouts.userId, userId), eq(payoutReversals.status, 'reversed')));
+  return row?.total ?? '0';
+}

@@ -428,6 +428,11 @@ describe('partial refunds, the return window and losses (docs/decisions/0018-mon
     const weekly = await as(t, s.seller, { method: 'GET', url: '/api/earnings/seller/weekly' });
     expect(weekly.statusCode, weekly.body).toBe(200);
     expect(weekly.body).toContain(dollars(seller - sellerFirst));
+    const sellerPayouts = await as(t, s.seller, { method: 'GET', url: '/api/payouts' });
+    expect(sellerPayouts.json()).toMatchObject({
+      paidOut: dollars(seller - sellerFirst),
+      reversed: dollars(sellerFirst),
+    });
     const driverNet = await as(t, s.driver, { method: 'GET', url: '/api/earnings/driver' });
     expect(driverNet.json().totalEarnings).toBe(dollars(driver - driverFirst));
     expect((await as(t, admin, { method: 'GET', url: '/api/admin/summary' })).statusCode).toBe(200);
