@@ -33,6 +33,8 @@ export const SERVER_MODULE_ENTRY_POINTS = {
     'payout-jobs.ts',
     'record-order-payouts.ts',
     'settle-payouts.ts',
+    // A lost dispute takes back the order's shares as a refund does.
+    'take-back-order-share.ts',
   ],
   products: ['product-stock.ts'],
   uploads: ['image-copies.ts'],

@@ -32,6 +32,8 @@ export async function startServer(
       TRUST_PROXY: 'true',
       // The journeys pay with the built-in test provider, even when run with NODE_ENV=production.
       ALLOW_TEST_PAYMENTS: 'true',
+      // Delivered orders pay out at once, as the journeys expect (no return window).
+      PAYOUT_HOLD_HOURS: '0',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -78,6 +78,24 @@ export function applyRate(cents: Cents, rate: BasisPoints): Cents {
   return cents < 0 !== rate < 0 && rounded !== 0 ? -rounded : rounded;
 }
 
+/**
+ * `cents × part / whole`, rounded half up to the cent, for 0 ≤ part ≤ whole (whole > 0): the share
+ * of an amount that a part of a total is (docs/decisions/0018-money-against-stripe.md, Refunds).
+ */
+export function shareOf(cents: Cents, part: Cents, whole: Cents): Cents {
+  if (
+    ![cents, part, whole].every(Number.isSafeInteger) ||
+    cents < 0 ||
+    part < 0 ||
+    whole <= 0 ||
+    part > whole
+  )
+    throw new RangeError('shareOf takes whole cents with 0 ≤ part ≤ whole and whole > 0');
+  const product = cents * part;
+  if (!Number.isSafeInteger(product)) throw new RangeError('Amount × part is too large');
+  return divideHalfUp(product, whole);
+}
+
 /** Sum of cents, exact. */
 export function sumCents(values: Iterable<Cents>): Cents {
   let total = 0;

@@ -19,6 +19,23 @@ import { idSchema } from './users';
 /** Rates at the edges: 4 places ("0.0600"). */
 export const rateStringSchema = z.string().regex(/^\d+\.\d{4}$/);
 
+export const REFUND_STATES = ['none', 'partially_refunded', 'refunded'] as const;
+export const refundStateSchema = z.enum(REFUND_STATES);
+export type RefundState = z.infer<typeof refundStateSchema>;
+export const REFUND_STATE_LABEL: Readonly<Record<RefundState, string>> = {
+  none: '',
+  partially_refunded: 'Partially refunded',
+  refunded: 'Refunded',
+};
+
+export const orderRefundSchema = z.object({
+  id: z.string(),
+  /** Hidden from the driver. */
+  amount: moneyStringSchema.optional(),
+  createdAt: z.string(),
+});
+export type OrderRefund = z.infer<typeof orderRefundSchema>;
+
 export const orderSchema = z.object({
   id: z.string(),
   /** Short and readable, unique: ORD-7F3K9Q (docs/product-rules.md, Checkout and orders). */
@@ -74,6 +91,16 @@ export const orderSchema = z.object({
    * its status and evidence deadline; the amount is hidden from the driver. null when none.
    */
   dispute: orderDisputeSchema.nullable(),
+  /**
+   * Whether the order's money went back to the buyer, in whole or in part (a cancellation, or an
+   * admin's refund of a finished order): shown to everyone, the driver included
+   * (docs/decisions/0018-money-against-stripe.md, Refunds).
+   */
+  refundState: refundStateSchema,
+  /** What was refunded so far. Hidden from the driver. */
+  refundedAmount: moneyStringSchema.optional(),
+  /** Each refund, oldest first, for the timeline; `amount` hidden from the driver. */
+  refunds: z.array(orderRefundSchema).optional(),
 });
 export type Order = z.infer<typeof orderSchema>;
 

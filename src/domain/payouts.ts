@@ -66,31 +66,82 @@ export type FailedPayout = z.infer<typeof failedPayoutSchema>;
 export const PAYOUT_NOT_FOUND = 'Payout not found';
 export const PAYOUT_NOT_RETRYABLE = 'Only a failed or refused payout can be sent again.';
 
+/** GET /api/admin/payouts, `losses`: a share the provider refused to give back; the platform bore it. */
+export const reversalLossSchema = z.object({
+  id: z.string(),
+  orderId: z.string(),
+  orderNumber: z.string(),
+  /** The party the share was paid to, and their name. */
+  kind: z.enum(['seller', 'driver']),
+  userName: z.string(),
+  amount: moneyStringSchema,
+  /** The provider's message when it refused the reversal. */
+  providerMessage: z.string().nullable(),
+  at: z.string(),
+});
+export type ReversalLoss = z.infer<typeof reversalLossSchema>;
+
 /** GET /api/admin/payouts: the platform's balance and the payouts that failed or keep failing. */
 export const adminPayoutsSchema = z.object({
   /**
-   * Fees earned on finished orders less fees given back by refunds, the provider's fees, disputes
-   * and losses (docs/decisions/0018-money-against-stripe.md): negative when they exceed the fees.
+   * Fees earned on finished orders less fees given back by refunds, the provider's fees, dispute
+   * fees and losses the platform bore (docs/decisions/0018-money-against-stripe.md): negative when
+   * they exceed the fees.
    */
   platformBalance: z.string().regex(/^-?\d+\.\d{2}$/),
   /** Owed to sellers and drivers and not sent yet. */
   owedPayouts: moneyStringSchema,
   failed: z.array(failedPayoutSchema),
+  /** Shares of refunded orders that could not be taken back: losses borne by the platform, newest first. */
+  losses: z.array(reversalLossSchema),
 });
 export type AdminPayouts = z.infer<typeof adminPayoutsSchema>;
 
-/** POST /api/admin/orders/{id}/refund: our addition, a full refund of a delivered or completed order. */
-export const refundFinishedOrderBodySchema = z.object({
+/**
+ * POST /api/admin/orders/{id}/refund: our addition, a refund of a delivered or completed order, in
+ * whole or in part (docs/decisions/0018-money-against-stripe.md, Refunds): neither `amount` nor
+ * `items` refunds everything not refunded yet; `amount` that much; `items` their price × quantity.
+ */
+export const refundFinishedOrderBodySchema = z.strictObject({
   reason: z
     .string()
     .trim()
     .min(1, 'Please give a reason for the refund.')
     .max(500, 'Keep the reason under 500 characters.'),
+  amount: z
+    .string()
+    .trim()
+    .regex(/^\d{1,8}(\.\d{1,2})?$/, 'Give the amount in dollars and cents, like 12.34.')
+    .optional(),
+  items: z
+    .array(
+      z.strictObject({
+        orderItemId: z.string().uuid('Choose items of this order.'),
+        quantity: z.number().int().min(1, 'Refund at least one of an item.'),
+      }),
+    )
+    .min(1, 'Choose at least one item to refund.')
+    .max(100)
+    .optional(),
 });
+export type RefundFinishedOrderBody = z.infer<typeof refundFinishedOrderBodySchema>;
 
-export const ORDER_ALREADY_REFUNDED = 'This order has already been refunded.';
+export const ORDER_ALREADY_REFUNDED = 'This order has already been refunded in full.';
 export const ORDER_NOT_FINISHED_FOR_REFUND =
   'Only a delivered or completed order is refunded here. Cancel an order that is not finished instead.';
+export const REFUND_AMOUNT_OR_ITEMS = 'Refund either an amount or items, not both.';
+export const REFUND_AMOUNT_POSITIVE = 'The refund must be more than $0.00.';
+export const REFUND_ITEM_UNKNOWN = 'Choose items of this order.';
+
+/** A refund larger than what is left of the order (409). */
+export function refundExceedsMessage(left: string): string {
+  return `Only $${left} of this order is left to refund.`;
+}
+
+/** An item refunded beyond its quantity (400). */
+export function refundItemQuantityMessage(name: string, quantity: number): string {
+  return `Only ${quantity} of ${name} ${quantity === 1 ? 'was' : 'were'} ordered.`;
+}
 
 /** Cells a spreadsheet would run as a formula get a leading apostrophe (CSV injection). */
 export function csvCell(value: string | number | null): string {

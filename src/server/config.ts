@@ -151,6 +151,19 @@ const envSchema = z
       emptyToUndefined,
       z.coerce.number().int().min(0).max(86_400_000).default(60_000),
     ),
+    /**
+     * How long a finished order's transfers to its seller and driver wait (the return window): a
+     * refund within it moves no money back from them (docs/decisions/0018-money-against-stripe.md,
+     * Refunds). 72 hours by default; 0 pays at once.
+     */
+    PAYOUT_HOLD_HOURS: z.preprocess(
+      emptyToUndefined,
+      z.coerce
+        .number()
+        .min(0)
+        .max(24 * 90)
+        .default(72),
+    ),
     /** Tests point the Stripe adapter at a local server that speaks Stripe's API. */
     STRIPE_API_BASE: z.preprocess(
       emptyToUndefined,
@@ -301,6 +314,8 @@ export interface Config {
   allowTestPayments: boolean;
   /** MONEY_RETRY_INTERVAL_MS: the timer of unfinished payments and refunds; 0 turns it off. */
   moneyRetryIntervalMs: number;
+  /** PAYOUT_HOLD_HOURS in milliseconds: a finished order's transfers wait this long. */
+  payoutHoldMs: number;
 }
 
 export class ConfigError extends Error {
@@ -372,5 +387,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         : undefined,
     allowTestPayments: env.ALLOW_TEST_PAYMENTS === 'true',
     moneyRetryIntervalMs: env.MONEY_RETRY_INTERVAL_MS,
+    payoutHoldMs: Math.round(env.PAYOUT_HOLD_HOURS * 60 * 60 * 1000),
   };
 }

@@ -430,7 +430,8 @@ export const refunds = pgTable(
   },
   (t) => [
     index('refunds_payment_idx').on(t.paymentId),
-    uniqueIndex('refunds_order_unique').on(t.orderId),
+    /** An order may be refunded several times, in parts (migration 0015). */
+    index('refunds_order_idx').on(t.orderId),
     uniqueIndex('refunds_provider_id_unique').on(t.providerRefundId),
     index('refunds_unfinished_idx')
       .on(t.createdAt, t.id)
@@ -481,6 +482,8 @@ export const payouts = pgTable(
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
     /** How many times the provider refused it since it was last asked for. */
     refusals: integer('refusals').notNull().default(0),
+    /** A finished order's transfer waits for the return window until then (PAYOUT_HOLD_HOURS; migration 0015). */
+    heldUntil: timestamp('held_until', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -500,6 +503,53 @@ export const payouts = pgTable(
     check('payouts_amount_check', sql`${t.amount} >= 0`),
     check('payouts_attempts_check', sql`${t.attempts} >= 0 and ${t.reversalAttempts} >= 0`),
     check('payouts_refusals_check', sql`${t.refusals} >= 0`),
+  ],
+);
+
+/**
+ * What a refund (or a lost dispute) takes back from one payout (docs/decisions/0018-money-against-stripe.md,
+ * Refunds; migration 0015): `cancelled` when the payout had not gone out and was reduced instead,
+ * `pending` until the transfer's reversal is made, `reversed`, or `unrecovered` when the provider
+ * refused it and the platform bears the loss.
+ */
+export const payoutReversals = pgTable(
+  'payout_reversals',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    payoutId: uuid('payout_id')
+      .notNull()
+      .references(() => payouts.id),
+    refundId: uuid('refund_id').references(() => refunds.id),
+    disputeId: uuid('dispute_id'),
+    amount: money('amount').notNull(),
+    status: text('status').notNull().default('pending'),
+    providerReversalId: text('provider_reversal_id'),
+    attempts: integer('attempts').notNull().default(0),
+    firstAttemptAt: timestamp('first_attempt_at', { withTimezone: true }),
+    lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+    lastError: text('last_error'),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    reversedAt: timestamp('reversed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('payout_reversals_payout_idx').on(t.payoutId),
+    uniqueIndex('payout_reversals_refund_unique')
+      .on(t.payoutId, t.refundId)
+      .where(sql`${t.refundId} IS NOT NULL`),
+    uniqueIndex('payout_reversals_dispute_unique')
+      .on(t.payoutId, t.disputeId)
+      .where(sql`${t.disputeId} IS NOT NULL`),
+    index('payout_reversals_pending_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`${t.status} = 'pending'`),
+    check(
+      'payout_reversals_status_check',
+      sql`${t.status} in ('pending','reversed','unrecovered','cancelled')`,
+    ),
+    check('payout_reversals_amount_check', sql`${t.amount} > 0`),
+    check('payout_reversals_attempts_check', sql`${t.attempts} >= 0`),
   ],
 );
 

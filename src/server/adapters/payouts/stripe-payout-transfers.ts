@@ -54,11 +54,13 @@ export class StripePayoutTransfers implements PayoutTransfers {
 
   async reverseTransfer(input: ReversalInput): Promise<{ providerReversalId: string }> {
     try {
-      for await (const reversal of this.stripe.transfers.listReversals(input.providerTransferId, {
-        limit: 100,
-      })) {
-        if (reversal.metadata?.key === input.idempotencyKey) return { providerReversalId: reversal.id };
-      }
+      // Within the key window the key alone answers a retry; past it the reversal is looked for by metadata.
+      if (input.lookFirst)
+        for await (const reversal of this.stripe.transfers.listReversals(input.providerTransferId, {
+          limit: 100,
+        })) {
+          if (reversal.metadata?.key === input.idempotencyKey) return { providerReversalId: reversal.id };
+        }
       const reversal = await this.stripe.transfers.createReversal(
         input.providerTransferId,
         { amount: input.amount, metadata: input.metadata },

@@ -254,8 +254,9 @@ export async function countSummary(db: Db) {
   const [orderFigures] = await db
     .select({
       n: count(),
-      revenue: sql<string>`coalesce(sum(${orders.platformFee}) filter (where ${orders.status} <> 'cancelled'), 0)::text`,
-      gross: sql<string>`coalesce(sum(${orders.total}) filter (where ${orders.status} <> 'cancelled'), 0)::text`,
+      // Net of refunds of finished orders: the fee given back, and the total refunded (docs/decisions/0018-money-against-stripe.md).
+      revenue: sql<string>`coalesce(sum(${orders.platformFee} - (select coalesce(sum(le.amount), 0) from ledger_entries le where le.order_id = "orders"."id" and le.kind = 'platform_fee_refund')) filter (where ${orders.status} <> 'cancelled'), 0)::text`,
+      gross: sql<string>`coalesce(sum(${orders.total} - (select coalesce(sum(r.amount), 0) from refunds r where r.order_id = "orders"."id")) filter (where ${orders.status} <> 'cancelled'), 0)::text`,
     })
     .from(orders);
   return {

@@ -93,11 +93,11 @@ export async function recordDecline(db: Db, driverId: string, orderId: string, n
   await db.insert(driverDeclines).values({ driverId, orderId, createdAt: now }).onConflictDoNothing();
 }
 
-/** The driver's share of their delivered orders, as numeric text, and how many there are. */
+/** The driver's share of their delivered orders net of refunds (docs/decisions/0018-money-against-stripe.md), as numeric text, and how many there are. */
 export async function sumDriverEarnings(db: Db, driverId: string): Promise<{ total: string; count: number }> {
   const [row] = await db
     .select({
-      total: sql<string>`coalesce(sum(${orders.driverEarnings}), 0)::text`,
+      total: sql<string>`coalesce(sum(${orders.driverEarnings} - (select coalesce(sum(pr.amount), 0) from payout_reversals pr join payouts p on p.id = pr.payout_id where p.order_id = "orders"."id" and p.kind = 'driver')), 0)::text`,
       count: sql<number>`count(*)::int`,
     })
     .from(orders)

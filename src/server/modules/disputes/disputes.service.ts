@@ -17,6 +17,7 @@ import {
 import { formatCents, parseCents } from '../../../domain/money';
 import { recordMovement } from '../ledger/ledger.service';
 import { settleOrderPayouts } from '../payouts/pay-payout';
+import { takeBackOrderShare } from '../payouts/take-back-order-share';
 import { handleLostDispute, type TakeBackOrderShare } from './handle-lost-dispute';
 import {
   findPaymentOfDispute,
@@ -29,12 +30,13 @@ import {
 } from './disputes.queries';
 
 /**
- * WIRE HERE (issue 22, item 6): the payouts module's `takeBackOrderShare(tx, { orderId, amountCents,
- * disputeId, now })` from the refunds work. Until it is set, a lost dispute is recorded and shown but
- * its sellers' and drivers' share is not taken back: its orders' payouts stay held, and reconcile
- * names the loss (docs/decisions/0018-money-against-stripe.md, Disputes).
+ * A lost dispute takes the orders' shares back from their sellers and drivers as a refund would
+ * (docs/decisions/0018-money-against-stripe.md, Disputes): the payouts module's take-back, inside
+ * the transaction that records the outcome.
  */
-const takeBackOrderShare: TakeBackOrderShare | undefined = undefined;
+const takeBackShare: TakeBackOrderShare = async (tx, share) => {
+  await takeBackOrderShare(tx, share);
+};
 
 /** What handling a dispute needs: the database, the payment provider that reads it, the payouts it releases. */
 export interface DisputeDeps {
@@ -196,7 +198,7 @@ async function applyDisputeState(
   if (Object.keys(patch).length > 0) await updateDispute(tx, row.id, { ...patch, updatedAt: now });
   if (isDisputeLost(status) && !row.outcomeHandledAt) {
     const current = { ...row, ...patch, amount } as DisputeRow;
-    settle.push(...(await handleLostDispute(tx, takeBackOrderShare, current, now)));
+    settle.push(...(await handleLostDispute(tx, takeBackShare, current, now)));
   }
   return { settle, status };
 }

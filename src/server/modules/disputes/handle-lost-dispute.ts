@@ -44,7 +44,7 @@ export function splitLostAmount(amount: Cents, orderTotals: readonly Cents[]): C
  * A lost dispute is handled as a refund of the lost amount (docs/decisions/0018-money-against-stripe.md,
  * Disputes), once: `outcome_handled_at` is claimed in the caller's transaction, then each order of
  * the payment gives back its proportional part. Answers the orders whose payouts to settle after
- * the commit. Without a take-back operation (not wired yet) nothing is claimed: the dispute stays
+ * the commit. While an order of the payment is not finished nothing is claimed: the dispute stays
  * unhandled, its orders' payouts stay held and reconcile names the loss.
  */
 export async function handleLostDispute(
@@ -54,8 +54,11 @@ export async function handleLostDispute(
   now: Date,
 ): Promise<string[]> {
   if (!takeBackOrderShare) return [];
-  if (!(await claimDisputeOutcome(tx, dispute.id, now))) return [];
   const orders = await listOrdersOfDisputedPayment(tx, dispute.paymentId);
+  // Only a finished order has earnings to take back. Until every order of the payment is finished
+  // the dispute stays unhandled: its payouts stay held and reconcile names it for a person to decide.
+  if (orders.some((order) => order.status !== 'delivered' && order.status !== 'completed')) return [];
+  if (!(await claimDisputeOutcome(tx, dispute.id, now))) return [];
   const parts = splitLostAmount(
     parseCents(dispute.amount),
     orders.map((order) => parseCents(order.total)),

@@ -470,20 +470,19 @@ describe('a lost dispute', () => {
       { kind: 'dispute', amount: payment.amount },
       { kind: 'dispute_fee', amount: '15.00' },
     ]);
-    // TODO(wire, issue 22 item 6): with takeBackOrderShare wired, the outcome is handled once, the
-    // sellers' and drivers' shares come back and reconcile is clean.
+    // The lost amount is taken back from the seller and the driver as a refund would: their unsent
+    // payouts are cancelled, the platform's fee is given back, and reconcile balances.
     const [row] = await t.database.db
       .select()
       .from(disputes)
       .where(eq(disputes.providerDisputeId, dispute.id));
-    expect(row).toMatchObject({ status: 'lost', outcomeHandledAt: null });
+    expect(row).toMatchObject({ status: 'lost' });
+    expect(row?.outcomeHandledAt).not.toBeNull();
     expect(row?.closedAt).not.toBeNull();
     expect(transfersOfOrder(s.order.id)).toHaveLength(0);
-    const report = await reconcile(t.database.db);
-    expect(report.discrepancies).toContainEqual({
-      subject: `dispute ${dispute.id}`,
-      message: `lost $${payment.amount}, not taken back from the sellers and drivers yet`,
-    });
+    const payouts = await payoutsOf(t, s.order.id);
+    expect([payouts.seller?.status, payouts.driver?.status]).toEqual(['cancelled', 'cancelled']);
+    expect((await reconcile(t.database.db)).discrepancies).toEqual([]);
   });
   it('handles a prevented dispute (Stripe refunded the buyer) as a lost one: its payouts stay held', async () => {
     const s = await orderInTransit(t, {}, {}, payWithStripe);

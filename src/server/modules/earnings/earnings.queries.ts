@@ -3,14 +3,20 @@ import type { Db } from '../../db/client';
 import { orders, orderStatusEvents } from '../../db/schema';
 import { EARNING_STATUSES } from '../../../domain/earnings';
 
-/** The sum of the stored sellerEarnings of the seller's finished orders, as numeric text, and their count. */
+/**
+ * The seller's stored earnings of an order less what refunds took back from them (their proportional
+ * share; docs/decisions/0018-money-against-stripe.md, Refunds).
+ */
+const netSellerEarnings = sql`(${orders.sellerEarnings} - (select coalesce(sum(pr.amount), 0) from payout_reversals pr join payouts p on p.id = pr.payout_id where p.order_id = "orders"."id" and p.kind = 'seller'))`;
+
+/** The sum of the seller's finished orders' earnings net of refunds, as numeric text, and their count. */
 export async function sumFinishedSellerEarnings(
   db: Db,
   sellerId: string,
 ): Promise<{ total: string; count: number }> {
   const [row] = await db
     .select({
-      total: sql<string>`coalesce(sum(${orders.sellerEarnings}), 0)::text`,
+      total: sql<string>`coalesce(sum(${netSellerEarnings}), 0)::text`,
       count: sql<number>`count(*)::int`,
     })
     .from(orders)
@@ -64,7 +70,7 @@ export async function listWeeklySellerEarnings(
   const finished = db
     .select({
       week: sql<string>`date_trunc('week', ${finishedAt} at time zone ${timeZone})`.as('finished_week'),
-      earnings: sql<string>`${orders.sellerEarnings}`.as('finished_earnings'),
+      earnings: sql<string>`${netSellerEarnings}`.as('finished_earnings'),
     })
     .from(orders)
     .where(and(eq(orders.sellerId, sellerId), inArray(orders.status, [...EARNING_STATUSES])))

@@ -1,4 +1,4 @@
-import { asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { ledgerEntries, payments } from '../../db/schema';
 
@@ -66,5 +66,14 @@ export async function sumPlatformBalance(db: Db): Promise<string> {
       total: sql<string>`coalesce(sum(case when ${inArray(ledgerEntries.kind, plus)} then ${ledgerEntries.amount} when ${inArray(ledgerEntries.kind, minus)} then -${ledgerEntries.amount} else 0 end), 0)::text`,
     })
     .from(ledgerEntries);
+  return row?.total ?? '0';
+}
+
+/** The ledger's total of one kind for an order, as numeric text. */
+export async function sumOrderLedger(db: Db, orderId: string, kind: string): Promise<string> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${ledgerEntries.amount}), 0)::text` })
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.orderId, orderId), eq(ledgerEntries.kind, kind)));
   return row?.total ?? '0';
 }

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client';
 import { formatCents, parseCents, type Cents } from '../../../domain/money';
-import { findPaymentOfLedger, insertLedgerEntry, sumPlatformBalance } from './ledger.queries';
+import { findPaymentOfLedger, insertLedgerEntry, sumOrderLedger, sumPlatformBalance } from './ledger.queries';
 
 /**
  * The kinds of movement (docs/decisions/0013-money-movement.md, Transfers and the ledger): the
@@ -145,4 +145,9 @@ export async function recordRefundMade(
  */
 export async function getPlatformBalance(db: Db): Promise<Cents> {
   return parseCents(await sumPlatformBalance(db));
+}
+
+/** The ledger's total of one kind of movement for an order, in cents (what a take-back gave back so far). */
+export async function sumOrderMovements(db: Db, orderId: string, kind: LedgerKind): Promise<Cents> {
+  return parseCents(await sumOrderLedger(db, orderId, kind));
 }

@@ -1,10 +1,18 @@
 import { isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { disputes, ledgerEntries, orders, payments, payouts, refunds } from '../../db/schema';
+import {
+  disputes,
+  ledgerEntries,
+  orders,
+  payments,
+  payoutReversals,
+  payouts,
+  refunds,
+} from '../../db/schema';
 
 /**
  * What reconcile reads, whole: sums of the ledger by what they refer to, and the stored payments,
- * orders, refunds and payouts they must agree with. Sums are numeric text, parsed to cents by the caller.
+ * orders, refunds, payouts and the shares taken back from them they must agree with. Sums are numeric text, parsed to cents by the caller.
  */
 export async function readReconcileFacts(db: Db) {
   const [ledgerByPayment, ledgerByOrder, ledgerByRefund, ledgerByPayout, ledgerByKind] = await Promise.all([
@@ -38,7 +46,7 @@ export async function readReconcileFacts(db: Db) {
         total: sql<string>`sum(${ledgerEntries.amount})::text`,
       })
       .from(ledgerEntries)
-      .where(sql`${ledgerEntries.kind} in ('transfer','reversal')`)
+      .where(sql`${ledgerEntries.kind} in ('transfer','reversal','reversal_loss')`)
       .groupBy(ledgerEntries.payoutId, ledgerEntries.kind),
     db
       .select({ kind: ledgerEntries.kind, total: sql<string>`sum(${ledgerEntries.amount})::text` })
@@ -67,43 +75,60 @@ export async function readReconcileFacts(db: Db) {
       })
       .from(disputes),
   ]);
-  const [paymentRows, orderRows, refundRows, payoutRows] = await Promise.all([
-    db.select({ id: payments.id, amount: payments.amount, processedAt: payments.processedAt }).from(payments),
-    db
-      .select({
-        id: orders.id,
-        orderNumber: orders.orderNumber,
-        paymentId: orders.paymentId,
-        status: orders.status,
-        total: orders.total,
-        sellerId: orders.sellerId,
-        driverId: orders.driverId,
-        sellerEarnings: orders.sellerEarnings,
-        driverEarnings: orders.driverEarnings,
-        platformFee: orders.platformFee,
-      })
-      .from(orders),
-    db
-      .select({
-        id: refunds.id,
-        paymentId: refunds.paymentId,
-        orderId: refunds.orderId,
-        amount: refunds.amount,
-        status: refunds.status,
-      })
-      .from(refunds),
-    db
-      .select({
-        id: payouts.id,
-        orderId: payouts.orderId,
-        userId: payouts.userId,
-        kind: payouts.kind,
-        amount: payouts.amount,
-        status: payouts.status,
-        reversalRequestedAt: payouts.reversalRequestedAt,
-      })
-      .from(payouts),
-  ]);
+  const [paymentRows, orderRows, refundRows, payoutRows, reversalRows, disputeFeeBackRows] =
+    await Promise.all([
+      db
+        .select({ id: payments.id, amount: payments.amount, processedAt: payments.processedAt })
+        .from(payments),
+      db
+        .select({
+          id: orders.id,
+          orderNumber: orders.orderNumber,
+          paymentId: orders.paymentId,
+          status: orders.status,
+          total: orders.total,
+          sellerId: orders.sellerId,
+          driverId: orders.driverId,
+          sellerEarnings: orders.sellerEarnings,
+          driverEarnings: orders.driverEarnings,
+          platformFee: orders.platformFee,
+        })
+        .from(orders),
+      db
+        .select({
+          id: refunds.id,
+          paymentId: refunds.paymentId,
+          orderId: refunds.orderId,
+          amount: refunds.amount,
+          status: refunds.status,
+        })
+        .from(refunds),
+      db
+        .select({
+          id: payouts.id,
+          orderId: payouts.orderId,
+          userId: payouts.userId,
+          kind: payouts.kind,
+          amount: payouts.amount,
+          status: payouts.status,
+        })
+        .from(payouts),
+      db
+        .select({
+          payoutId: payoutReversals.payoutId,
+          refundId: payoutReversals.refundId,
+          disputeId: payoutReversals.disputeId,
+          status: payoutReversals.status,
+          amount: payoutReversals.amount,
+        })
+        .from(payoutReversals),
+      // The platform fee given back for lost disputes (the rest was given back for refunds).
+      db
+        .select({ orderId: ledgerEntries.orderId, total: sql<string>`sum(${ledgerEntries.amount})::text` })
+        .from(ledgerEntries)
+        .where(sql`${ledgerEntries.kind} = 'platform_fee_refund' and ${ledgerEntries.disputeId} is not null`)
+        .groupBy(ledgerEntries.orderId),
+    ]);
   return {
     ledgerByPayment,
     ledgerByOrder,
@@ -116,6 +141,8 @@ export async function readReconcileFacts(db: Db) {
     payoutRows,
     ledgerByDispute,
     disputeRows,
+    reversalRows,
+    disputeFeeBackRows,
   };
 }
 

@@ -112,7 +112,7 @@ type Step =
   | { kind: 'order'; price: number; seller: number; driver: number }
   | { kind: 'cancel'; pick: number }
   | { kind: 'deliver'; pick: number }
-  | { kind: 'refund'; pick: number }
+  | { kind: 'refund'; pick: number; part: number }
   | { kind: 'ready'; who: number }
   | { kind: 'commission'; rate: number };
 
@@ -129,7 +129,11 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('cancel' as const), pick: fc.nat() }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('deliver' as const), pick: fc.nat() }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('refund' as const), pick: fc.nat() }) },
+  {
+    weight: 3,
+    // part 0 refunds all that is left; 1–99 that percentage of it (partial refunds, taken in proportion).
+    arbitrary: fc.record({ kind: fc.constant('refund' as const), pick: fc.nat(), part: fc.nat(99) }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('ready' as const), who: fc.nat(3) }) },
   {
     weight: 1,
@@ -172,14 +176,23 @@ describe('reconcile, property: random sequences of orders through the real servi
               finished.push(scene);
             }
           } else if (s.kind === 'refund') {
-            const scene = pick(finished, s.pick);
+            // A partly refunded order stays among the finished ones and may be refunded again.
+            const scene =
+              s.part === 0 ? pick(finished, s.pick) : finished[s.pick % Math.max(finished.length, 1)];
             if (scene) {
+              const seen = await as(t, admin, { method: 'GET', url: `/api/orders/${scene.order.id}` });
+              const { total, refundedAmount } = seen.json<{ total: string; refundedAmount: string }>();
+              const left = Math.round(Number(total) * 100) - Math.round(Number(refundedAmount) * 100);
+              const amount = Math.max(1, Math.floor((left * s.part) / 100));
               const r = await as(t, admin, {
                 method: 'POST',
                 url: `/api/admin/orders/${scene.order.id}/refund`,
-                payload: { reason: 'Property test' },
+                payload: {
+                  reason: 'Property test',
+                  ...(s.part > 0 ? { amount: (amount / 100).toFixed(2) } : {}),
+                },
               });
-              expect(r.statusCode, r.body).toBe(200);
+              expect(r.statusCode, r.body).toBe(left > 0 ? 200 : 409);
             }
           } else if (s.kind === 'ready') {
             const user = [...sellers, ...drivers][s.who] as TestUser;

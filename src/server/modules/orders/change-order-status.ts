@@ -76,7 +76,7 @@ export async function changeOrderStatus(
     await recordStatusChange(tx, { orderId: id, from, to, actor, now });
     // The earnings become payouts in the same transaction; the money moves after the commit, and
     // the retry job finishes it if this process dies in between (docs/product-rules.md, Order lifecycle).
-    if (finishes) await recordOrderPayouts(tx, order, now);
+    if (finishes) await recordOrderPayouts(tx, order, now, deps.holdMs);
   });
   if (finishes) await settleOrderPayouts(deps, id);
   const changed = await findOrderById(deps.db, id);

@@ -15,10 +15,11 @@ const rate = (value: string) => formatRate(parseRate(value));
  * its payment if any (`findOrderDisputes`).
  */
 export function toOrder(
-  { order, pickup, itemCount }: OrderWithDetails,
+  { order, pickup, itemCount, refunded, refundList }: OrderWithDetails,
   showPrices: boolean,
   dispute?: OrderDisputeFacts,
 ): Order {
+  const refundedCents = parseCents(refunded);
   const shown: Order = {
     id: order.id,
     orderNumber: order.orderNumber,
@@ -40,6 +41,17 @@ export function toOrder(
     itemCount,
     driverEarnings: money(order.driverEarnings),
     dispute: toOrderDispute(dispute, showPrices),
+    refundState:
+      refundedCents <= 0
+        ? 'none'
+        : refundedCents >= parseCents(order.total)
+          ? 'refunded'
+          : 'partially_refunded',
+    refunds: refundList.map((row) => ({
+      id: row.id,
+      ...(showPrices ? { amount: money(row.amount) } : {}),
+      createdAt: new Date(row.createdAt).toISOString(),
+    })),
   };
   if (!showPrices) return shown;
   return {
@@ -55,6 +67,7 @@ export function toOrder(
     deliveryCommissionRate: rate(order.deliveryCommissionRate),
     seller30DaySales: money(order.seller30DaySales),
     paymentIntentId: order.paymentIntentId,
+    refundedAmount: formatCents(refundedCents),
   };
 }
 

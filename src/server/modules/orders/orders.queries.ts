@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, getTableColumns, gte, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { addresses, orderItems, orders, orderStatusEvents, products } from '../../db/schema';
+import { addresses, orderItems, orders, orderStatusEvents, products, refunds } from '../../db/schema';
 import { offeredSql } from '../../db/sql-offers';
 import { ACTIVE_DELIVERY_STATUSES } from '../../../domain/order-status';
 
@@ -13,15 +13,23 @@ export interface OrderWithDetails {
   order: OrderRow;
   pickup: AddressRow | null;
   itemCount: number;
+  /** What the order's refunds gave back so far (numeric text; docs/decisions/0018-money-against-stripe.md, Refunds). */
+  refunded: string;
+  /** Each refund, oldest first (created_at as the database's text). */
+  refundList: Array<{ id: string; amount: string; createdAt: string }>;
 }
 
-/** Orders with the pickup address and the number of units, for the API's order shape. */
+/** Orders with the pickup address, the number of units and the sum refunded, for the API's order shape. */
 function selectOrders(db: Db) {
   return db
     .select({
       order: orders,
       pickup: addresses,
       itemCount: sql<number>`(select coalesce(sum(${orderItems.quantity}), 0)::int from ${orderItems} where ${orderItems.orderId} = ${orders.id})`,
+      refunded: sql<string>`(select coalesce(sum(${refunds.amount}), 0)::text from ${refunds} where ${refunds.orderId} = ${orders.id})`,
+      refundList: sql<
+        OrderWithDetails['refundList']
+      >`(select coalesce(json_agg(json_build_object('id', r.id, 'amount', r.amount::text, 'createdAt', r.created_at) order by r.created_at, r.id), '[]'::json) from ${refunds} r where r.order_id = "orders"."id")`,
     })
     .from(orders)
     .leftJoin(addresses, eq(addresses.id, orders.pickupAddressId));
@@ -193,7 +201,13 @@ export async function insertOrdersWithItems(
       lines.reduce((sum, item) => sum + item.quantity, 0),
     ]),
   );
-  return rows.map(({ order, pickup }) => ({ order, pickup, itemCount: units.get(order.orderNumber) ?? 0 }));
+  return rows.map(({ order, pickup }) => ({
+    order,
+    pickup,
+    itemCount: units.get(order.orderNumber) ?? 0,
+    refunded: '0',
+    refundList: [],
+  }));
 }
 
 export async function insertStatusEvent(

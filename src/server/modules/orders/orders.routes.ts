@@ -106,7 +106,7 @@ export function registerOrderRoutes(app: App, ctx: AppContext): void {
     },
     async (request) =>
       changeOrderStatus(
-        { db, payouts: ctx.payouts, now: ctx.now, log: request.log },
+        { db, payouts: ctx.payouts, now: ctx.now, log: request.log, holdMs: ctx.config.payoutHoldMs },
         actorOf(request),
         request.params.id,
         request.body,

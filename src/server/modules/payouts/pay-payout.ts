@@ -15,20 +15,24 @@ import {
 import {
   cancelUnsentPayout,
   claimPayout,
-  claimReversal,
+  claimPayoutReversal,
   endPayoutAttempt,
+  endPayoutReversal,
   endReversalAttempt,
   findChargeOfOrder,
+  findPayoutById,
   findReadyAccount,
   listPayoutsOfOrder,
+  listPendingReversalsOfPayout,
   markPayoutPaid,
-  markPayoutReversed,
+  markPayoutReversedWhenWhole,
   refusePayoutAttempt,
+  type PayoutReversalRow,
   type PayoutRow,
 } from './payouts.queries';
 
 export type PayoutOutcome =
-  'paid' | 'owed' | 'failed' | 'refused' | 'retry' | 'cancelled' | 'skipped' | 'held';
+  'paid' | 'owed' | 'failed' | 'refused' | 'retry' | 'cancelled' | 'held' | 'skipped';
 
 /**
  * Transfers one pending payout to its party's account (docs/decisions/0013-money-movement.md,
@@ -42,6 +46,8 @@ export async function payPayout(deps: PayoutDeps, payout: PayoutRow): Promise<Pa
   // dispute is won or closed (docs/decisions/0018-money-against-stripe.md, Disputes).
   if (await hasOpenDispute(deps.db, payout.orderId)) return 'held';
   const now = deps.now();
+  // Within the return window nothing goes out (docs/decisions/0018-money-against-stripe.md, Refunds).
+  if (payout.heldUntil !== null && payout.heldUntil > now) return 'held';
   const claimed = await claimPayout(deps.db, payout, now, new Date(now.getTime() + PAYOUT_LEASE_MS));
   if (!claimed) return 'skipped';
   const charge = await findChargeOfOrder(deps.db, payout.orderId);
@@ -49,18 +55,23 @@ export async function payPayout(deps: PayoutDeps, payout: PayoutRow): Promise<Pa
     charge?.transferGroup ?? (charge ? `payment_${charge.paymentId}` : `order_${payout.orderId}`);
   const idempotencyKey = transferKeyOf(payout);
   try {
+    // Shares a refund took back while this payout may have been on its way (reversed once it is paid).
+    const takenBack = (await listPendingReversalsOfPayout(deps.db, payout.id)).reduce(
+      (sum, row) => sum + parseCents(row.amount),
+      0,
+    );
     const mayHaveReachedProvider = payout.attempts > 0;
     // Counted from the first attempt: Stripe forgets a key 24 hours after its first use, however
     // many retries came since (docs/decisions/0018-money-against-stripe.md, Transfers exactly once).
     const firstAttemptAt = payout.firstAttemptAt ?? payout.lastAttemptAt;
     const keyForgotten =
       firstAttemptAt !== null && now.getTime() - firstAttemptAt.getTime() >= PROVIDER_KEY_WINDOW_MS;
-    if (mayHaveReachedProvider && (keyForgotten || payout.reversalRequestedAt !== null)) {
+    if (mayHaveReachedProvider && (keyForgotten || takenBack > 0)) {
       const found = await deps.payouts.findTransfer({ transferGroup, idempotencyKey });
       if (found) return await finishPaid(deps, claimed, found.providerTransferId);
     }
-    // Refunded before it went out: nothing to pay and nothing to take back.
-    if (payout.reversalRequestedAt !== null) {
+    // Refunded whole before it went out: nothing to pay and nothing to take back.
+    if (takenBack > 0 && takenBack >= parseCents(claimed.amount)) {
       await cancelUnsentPayout(deps.db, payout.id, now);
       return 'cancelled';
     }
@@ -70,7 +81,7 @@ export async function payPayout(deps: PayoutDeps, payout: PayoutRow): Promise<Pa
       return 'owed';
     }
     const { providerTransferId } = await deps.payouts.transfer({
-      amount: parseCents(payout.amount),
+      amount: parseCents(claimed.amount),
       currency: payout.currency,
       destinationAccountId: accountId,
       sourceChargeId: charge?.chargeId ?? null,
@@ -140,66 +151,121 @@ async function finishPaid(
   });
   if (!paid) return 'skipped';
   deps.log.info({ payoutId: paid.id, orderId: paid.orderId, providerTransferId }, 'payout transferred');
-  if (paid.reversalRequestedAt !== null) await reversePayout(deps, paid);
+  await reversePayout(deps, paid);
   return 'paid';
 }
 
+export type ReversalOutcome = 'reversed' | 'unrecovered' | 'retry' | 'skipped';
+
 /**
- * Takes a paid payout back after its order was refunded: a reversal of the whole transfer, keyed by
- * order and party, then the reversal in the ledger. A provider that cannot be reached leaves it for
- * the retry job.
+ * Takes back one share of a paid payout (docs/decisions/0018-money-against-stripe.md, Refunds): a
+ * reversal of that amount of the transfer, keyed by the reversal row (`reversal-<id>`); past the key
+ * window counted from its first attempt the provider is asked for it by metadata first. The reversal
+ * goes to the ledger. A refusal (the connected account no longer holds the money) is final: the
+ * share is `unrecovered` and a `reversal_loss` entry says the platform bears it; it is never tried
+ * again. A provider that cannot be reached leaves it pending for the retry job.
  */
-export async function reversePayout(deps: PayoutDeps, payout: PayoutRow): Promise<boolean> {
+export async function reverseShare(
+  deps: PayoutDeps,
+  payout: PayoutRow,
+  reversal: PayoutReversalRow,
+): Promise<ReversalOutcome> {
+  if (payout.status !== 'paid' || !payout.providerTransferId) return 'skipped';
   const now = deps.now();
-  const claimed = await claimReversal(deps.db, payout, now, new Date(now.getTime() + PAYOUT_LEASE_MS));
-  if (!claimed?.providerTransferId) return false;
-  try {
-    const { providerReversalId } = await deps.payouts.reverseTransfer({
-      providerTransferId: claimed.providerTransferId,
-      amount: parseCents(claimed.amount),
-      idempotencyKey: reversalKeyOf(claimed),
-      metadata: { orderId: claimed.orderId, party: claimed.kind, key: reversalKeyOf(claimed) },
-    });
+  const claimed = await claimPayoutReversal(
+    deps.db,
+    reversal,
+    now,
+    new Date(now.getTime() + PAYOUT_LEASE_MS),
+  );
+  if (!claimed) return 'skipped';
+  const key = reversalKeyOf(claimed);
+  const lookFirst =
+    claimed.attempts > 1 &&
+    claimed.firstAttemptAt !== null &&
+    now.getTime() - claimed.firstAttemptAt.getTime() >= PROVIDER_KEY_WINDOW_MS;
+  const record = async (
+    outcome: { status: 'reversed'; providerReversalId: string } | { status: 'unrecovered'; error: string },
+  ) => {
     const at = deps.now();
     await deps.db.transaction(async (tx) => {
-      const row = await markPayoutReversed(tx, claimed.id, providerReversalId, at);
+      const row = await endPayoutReversal(tx, claimed.id, outcome, at);
       if (!row) return;
-      const charge = await findChargeOfOrder(tx, row.orderId);
+      const charge = await findChargeOfOrder(tx, payout.orderId);
       await recordMovement(tx, {
-        kind: 'reversal',
+        kind: outcome.status === 'reversed' ? 'reversal' : 'reversal_loss',
         key: row.id,
         amount: parseCents(row.amount),
-        currency: row.currency,
+        currency: payout.currency,
         paymentId: charge?.paymentId ?? null,
-        orderId: row.orderId,
-        userId: row.userId,
-        payoutId: row.id,
-        providerReference: providerReversalId,
+        orderId: payout.orderId,
+        userId: payout.userId,
+        refundId: row.refundId,
+        payoutId: payout.id,
+        disputeId: row.disputeId,
+        providerReference: outcome.status === 'reversed' ? outcome.providerReversalId : null,
         at,
       });
+      if (outcome.status === 'reversed')
+        await markPayoutReversedWhenWhole(tx, payout.id, outcome.providerReversalId, at);
     });
-    deps.log.info({ payoutId: claimed.id, orderId: claimed.orderId, providerReversalId }, 'payout reversed');
-    return true;
+  };
+  try {
+    const { providerReversalId } = await deps.payouts.reverseTransfer({
+      providerTransferId: payout.providerTransferId,
+      amount: parseCents(claimed.amount),
+      idempotencyKey: key,
+      metadata: { orderId: payout.orderId, party: payout.kind, key },
+      lookFirst,
+    });
+    await record({ status: 'reversed', providerReversalId });
+    deps.log.info(
+      { payoutId: payout.id, reversalId: claimed.id, orderId: payout.orderId, providerReversalId },
+      'payout share reversed',
+    );
+    return 'reversed';
   } catch (error) {
+    if (error instanceof PayoutRefusedError) {
+      await record({ status: 'unrecovered', error: describeError(error) });
+      deps.log.error(
+        { err: error, payoutId: payout.id, reversalId: claimed.id, orderId: payout.orderId },
+        'reversal refused by the provider: the platform bears the loss',
+      );
+      return 'unrecovered';
+    }
     await endReversalAttempt(deps.db, claimed.id, describeError(error), deps.now());
     deps.log.error(
-      { err: error, payoutId: claimed.id, orderId: claimed.orderId },
+      { err: error, payoutId: payout.id, reversalId: claimed.id, orderId: payout.orderId },
       'reversal not made; will retry',
     );
-    return false;
+    return 'retry';
   }
 }
 
+/** Takes back every pending share of a paid payout. Answers how many were reversed. */
+export async function reversePayout(deps: PayoutDeps, payout: PayoutRow): Promise<number> {
+  let reversed = 0;
+  for (const reversal of await listPendingReversalsOfPayout(deps.db, payout.id))
+    if ((await reverseShare(deps, payout, reversal)) === 'reversed') reversed += 1;
+  return reversed;
+}
+
+/** The retry job's reversal: the payout is read again, as it stands now. */
+export async function retryReversal(deps: PayoutDeps, reversal: PayoutReversalRow): Promise<ReversalOutcome> {
+  const payout = await findPayoutById(deps.db, reversal.payoutId);
+  return payout ? reverseShare(deps, payout, reversal) : 'skipped';
+}
+
 /**
- * After the transaction that finished or refunded an order: pays its pending payouts and takes back
- * the paid ones a refund asked for. Errors are recorded on the payouts, never thrown at the caller.
+ * After the transaction that finished or refunded an order: takes back the shares of paid payouts a
+ * refund asked for (first, so a refund reverses before the buyer is paid back) and pays its pending
+ * payouts. Errors are recorded on the payouts, never thrown at the caller.
  */
 export async function settleOrderPayouts(deps: PayoutDeps, orderId: string): Promise<void> {
   for (const payout of await listPayoutsOfOrder(deps.db, orderId)) {
     try {
-      if (payout.status === 'pending') await payPayout(deps, payout);
-      else if (payout.status === 'paid' && payout.reversalRequestedAt !== null)
-        await reversePayout(deps, payout);
+      if (payout.status === 'paid') await reversePayout(deps, payout);
+      else if (payout.status === 'pending') await payPayout(deps, payout);
     } catch (error) {
       deps.log.error(
         { err: error, payoutId: payout.id, orderId },

@@ -8,6 +8,8 @@ export interface PayoutDeps {
   payouts: PayoutTransfers;
   now: () => Date;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  /** How long a finished order's transfers wait for the return window (PAYOUT_HOLD_HOURS); 0 when absent. */
+  holdMs?: number;
 }
 
 /** How long a worker holds a payout while it calls the provider; longer than the provider's own timeouts and retries. */
@@ -34,8 +36,9 @@ export function transferKeyOf(payout: { orderId: string; kind: string }): string
   return `payout-${payout.orderId}-${payout.kind}`;
 }
 
-export function reversalKeyOf(payout: { orderId: string; kind: string }): string {
-  return `reversal-${payout.orderId}-${payout.kind}`;
+/** One key per reversal row (a refund or a lost dispute takes back a share of one payout). */
+export function reversalKeyOf(reversal: { id: string }): string {
+  return `reversal-${reversal.id}`;
 }
 
 export function describeError(error: unknown): string {

@@ -15,6 +15,8 @@ import {
   type FailingPayoutRow,
   listFailingPayouts,
   listPayoutsOfUser,
+  listReversalLosses,
+  sumReversedOfUser,
   sumPayoutsOfUser,
   sumUnsentPayouts,
   type PayoutRow,
@@ -43,35 +45,49 @@ function toPayoutView(payout: PayoutRow, orderNumber: string): PayoutView {
  */
 export async function getMyPayouts(db: Db, actor: Actor): Promise<MyPayouts> {
   if (!hasRole(actor, 'seller') && !hasRole(actor, 'driver') && !isAdmin(actor)) throw notFound('Not found');
-  const [rows, sums] = await Promise.all([
+  const [rows, sums, reversedText] = await Promise.all([
     listPayoutsOfUser(db, actor.id, HISTORY_LENGTH),
     sumPayoutsOfUser(db, actor.id),
+    sumReversedOfUser(db, actor.id),
   ]);
-  const sumOf = (statuses: string[]) =>
-    formatCents(
-      sums
-        .filter((row) => statuses.includes(row.status))
-        .reduce((total, row) => total + parseCents(row.total), 0),
-    );
+  // A transfer partly or wholly taken back by refunds counts as paid out only for what is left
+  // (docs/decisions/0018-money-against-stripe.md, Refunds).
+  const reversed = parseCents(reversedText);
+  const centsOf = (statuses: string[]) =>
+    sums
+      .filter((row) => statuses.includes(row.status))
+      .reduce((total, row) => total + parseCents(row.total), 0);
+  const sumOf = (statuses: string[]) => formatCents(centsOf(statuses));
   return {
     owed: sumOf(['owed', 'pending', 'failed', 'refused']),
-    paidOut: sumOf(['paid']),
-    reversed: sumOf(['reversed']),
+    paidOut: formatCents(centsOf(['paid', 'reversed']) - reversed),
+    reversed: formatCents(reversed),
     payouts: rows.map((row) => toPayoutView(row.payout, row.orderNumber)),
   };
 }
 
-/** GET /api/admin/payouts: the platform's balance and the payouts that fail. */
+/** GET /api/admin/payouts: the platform's balance, the payouts that fail and the losses the platform bore. */
 export async function getAdminPayouts(db: Db): Promise<AdminPayouts> {
-  const [balance, failing, unsent] = await Promise.all([
+  const [balance, failing, unsent, losses] = await Promise.all([
     getPlatformBalance(db),
     listFailingPayouts(db, HISTORY_LENGTH),
     sumUnsentPayouts(db),
+    listReversalLosses(db, HISTORY_LENGTH),
   ]);
   return {
     platformBalance: formatCents(balance),
     owedPayouts: formatCents(parseCents(unsent)),
     failed: failing.map(toFailedPayout),
+    losses: losses.map((row) => ({
+      id: row.reversal.id,
+      orderId: row.orderId,
+      orderNumber: row.orderNumber,
+      kind: row.kind === 'driver' ? 'driver' : 'seller',
+      userName: [row.firstName, row.lastName].filter(Boolean).join(' ') || 'Unnamed user',
+      amount: formatCents(parseCents(row.reversal.amount)),
+      providerMessage: row.reversal.lastError,
+      at: row.reversal.updatedAt.toISOString(),
+    })),
   };
 }
 

@@ -1,9 +1,10 @@
-import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { orders, payments, payouts, refunds, users } from '../../db/schema';
+import { orders, payments, payoutReversals, payouts, refunds, users } from '../../db/schema';
 
 export type PayoutRow = typeof payouts.$inferSelect;
 export type NewPayoutRow = typeof payouts.$inferInsert;
+export type PayoutReversalRow = typeof payoutReversals.$inferSelect;
 
 /**
  * A payout account is ready to receive money (the contract with the payout accounts): it exists,
@@ -91,6 +92,7 @@ export async function claimPayout(
         eq(payouts.status, 'pending'),
         eq(payouts.attempts, payout.attempts),
         or(isNull(payouts.lockedUntil), lt(payouts.lockedUntil, now)),
+        or(isNull(payouts.heldUntil), lte(payouts.heldUntil, now)),
       ),
     )
     .returning();
@@ -173,13 +175,7 @@ export async function releaseRefusedPayout(db: Db, id: string, now: Date): Promi
   const [row] = await db
     .update(payouts)
     .set({ status: 'pending', refusals: 0, nextAttemptAt: null, lastError: null, updatedAt: now })
-    .where(
-      and(
-        eq(payouts.id, id),
-        inArray(payouts.status, ['failed', 'refused']),
-        isNull(payouts.reversalRequestedAt),
-      ),
-    )
+    .where(and(eq(payouts.id, id), inArray(payouts.status, ['failed', 'refused']), gt(payouts.amount, '0')))
     .returning();
   return row;
 }
@@ -217,7 +213,7 @@ export async function releaseOwedPayouts(
         options.includeRefused
           ? inArray(payouts.status, ['owed', 'failed', 'refused'])
           : or(eq(payouts.status, 'owed'), dueAgain(now)),
-        isNull(payouts.reversalRequestedAt),
+        gt(payouts.amount, '0'),
       ),
     )
     .returning();
@@ -232,9 +228,7 @@ export async function listUsersOwedAndReady(db: Db, limit: number, now: Date): P
     .selectDistinct({ userId: payouts.userId })
     .from(payouts)
     .innerJoin(users, eq(users.id, payouts.userId))
-    .where(
-      and(or(eq(payouts.status, 'owed'), dueAgain(now)), isNull(payouts.reversalRequestedAt), accountReady),
-    )
+    .where(and(or(eq(payouts.status, 'owed'), dueAgain(now)), gt(payouts.amount, '0'), accountReady))
     .limit(limit);
   return rows.map((row) => row.userId);
 }
@@ -249,8 +243,8 @@ export async function listPendingPayoutsOfUser(db: Db, userId: string): Promise<
 }
 
 /**
- * The retry job's next page of work after (createdAt, id): pending payouts free to claim and paid
- * ones whose reversal was asked for and has not happened.
+ * The retry job's next page of pending payouts after (createdAt, id): free to claim and past their
+ * hold (docs/decisions/0018-money-against-stripe.md, Refunds).
  */
 export async function listUnfinishedPayouts(
   db: Db,
@@ -258,16 +252,14 @@ export async function listUnfinishedPayouts(
   now: Date,
   limit: number,
 ): Promise<PayoutRow[]> {
-  const free = or(isNull(payouts.lockedUntil), lt(payouts.lockedUntil, now));
   return db
     .select()
     .from(payouts)
     .where(
       and(
-        or(
-          and(eq(payouts.status, 'pending'), free),
-          and(eq(payouts.status, 'paid'), isNotNull(payouts.reversalRequestedAt), free),
-        ),
+        eq(payouts.status, 'pending'),
+        or(isNull(payouts.lockedUntil), lt(payouts.lockedUntil, now)),
+        or(isNull(payouts.heldUntil), lte(payouts.heldUntil, now)),
         after
           ? sql`(${payouts.createdAt}, ${payouts.id}) > (${after.createdAt.toISOString()}::timestamptz, ${after.id}::uuid)`
           : undefined,
@@ -277,18 +269,86 @@ export async function listUnfinishedPayouts(
     .limit(limit);
 }
 
-/**
- * A refund of the order takes its payouts back (inside the refund's transaction): ones that never
- * went out are cancelled; paid ones, and pending ones a worker may be paying this moment, are marked
- * for reversal.
- */
-export async function markOrderPayoutsForReversal(db: Db, orderId: string, now: Date): Promise<PayoutRow[]> {
-  await db
-    .update(payouts)
-    .set({ status: 'cancelled', lockedUntil: null, updatedAt: now })
+/** The retry job's next page of reversals still to make: pending, of a paid payout, free to claim. */
+export async function listPendingReversals(
+  db: Db,
+  after: { createdAt: Date; id: string } | null,
+  now: Date,
+  limit: number,
+): Promise<PayoutReversalRow[]> {
+  const rows = await db
+    .select({ reversal: payoutReversals })
+    .from(payoutReversals)
+    .innerJoin(payouts, eq(payouts.id, payoutReversals.payoutId))
     .where(
       and(
-        eq(payouts.orderId, orderId),
+        eq(payoutReversals.status, 'pending'),
+        eq(payouts.status, 'paid'),
+        or(isNull(payoutReversals.lockedUntil), lt(payoutReversals.lockedUntil, now)),
+        after
+          ? sql`(${payoutReversals.createdAt}, ${payoutReversals.id}) > (${after.createdAt.toISOString()}::timestamptz, ${after.id}::uuid)`
+          : undefined,
+      ),
+    )
+    .orderBy(asc(payoutReversals.createdAt), asc(payoutReversals.id))
+    .limit(limit);
+  return rows.map((row) => row.reversal);
+}
+
+export async function findPayoutById(db: Db, id: string): Promise<PayoutRow | undefined> {
+  const [row] = await db.select().from(payouts).where(eq(payouts.id, id));
+  return row;
+}
+
+/** The order's money figures a take-back splits, its row locked so two take-backs run one after the other. */
+export async function lockOrderMoney(db: Db, orderId: string) {
+  const [row] = await db
+    .select({
+      id: orders.id,
+      total: orders.total,
+      sellerEarnings: orders.sellerEarnings,
+      driverEarnings: orders.driverEarnings,
+      platformFee: orders.platformFee,
+    })
+    .from(orders)
+    .where(eq(orders.id, orderId))
+    .for('update');
+  return row;
+}
+
+/** What has been taken back from each payout of the order so far, in any state, as numeric text. */
+export async function sumTakenBackByPayout(db: Db, orderId: string): Promise<Map<string, string>> {
+  const rows = await db
+    .select({ payoutId: payoutReversals.payoutId, total: sql<string>`sum(${payoutReversals.amount})::text` })
+    .from(payoutReversals)
+    .innerJoin(payouts, eq(payouts.id, payoutReversals.payoutId))
+    .where(eq(payouts.orderId, orderId))
+    .groupBy(payoutReversals.payoutId);
+  return new Map(rows.map((row) => [row.payoutId, row.total]));
+}
+
+/**
+ * Takes a share back from a payout that has not gone out (owed, failed, refused, or pending and not
+ * being paid): its amount is reduced, and cancelled when nothing is left. Conditional on the state
+ * it was read in, so a worker that claimed it meanwhile wins and the share is reversed instead.
+ */
+export async function reduceUnsentPayout(
+  db: Db,
+  payout: PayoutRow,
+  share: string,
+  now: Date,
+): Promise<PayoutRow | undefined> {
+  const [row] = await db
+    .update(payouts)
+    .set({
+      amount: sql`${payouts.amount} - ${share}::numeric`,
+      status: sql`case when ${payouts.amount} - ${share}::numeric = 0 then 'cancelled' else ${payouts.status} end`,
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(payouts.id, payout.id),
+        sql`${payouts.amount} >= ${share}::numeric`,
         or(
           inArray(payouts.status, ['owed', 'failed', 'refused']),
           and(
@@ -298,87 +358,132 @@ export async function markOrderPayoutsForReversal(db: Db, orderId: string, now: 
           ),
         ),
       ),
-    );
-  return db
-    .update(payouts)
-    .set({ reversalRequestedAt: now, updatedAt: now })
-    .where(
-      and(
-        eq(payouts.orderId, orderId),
-        inArray(payouts.status, ['pending', 'paid']),
-        isNull(payouts.reversalRequestedAt),
-      ),
     )
     .returning();
+  return row;
 }
 
-/** Takes a paid payout for one reversal attempt (conditional on the count it was read with). */
-export async function claimReversal(
+export async function insertPayoutReversal(
   db: Db,
-  payout: PayoutRow,
+  row: typeof payoutReversals.$inferInsert,
+): Promise<PayoutReversalRow | undefined> {
+  const [inserted] = await db.insert(payoutReversals).values(row).onConflictDoNothing().returning();
+  return inserted;
+}
+
+export async function listPendingReversalsOfPayout(db: Db, payoutId: string): Promise<PayoutReversalRow[]> {
+  return db
+    .select()
+    .from(payoutReversals)
+    .where(and(eq(payoutReversals.payoutId, payoutId), eq(payoutReversals.status, 'pending')))
+    .orderBy(asc(payoutReversals.createdAt), asc(payoutReversals.id));
+}
+
+/** Takes a pending reversal for one attempt (conditional on the count it was read with), counting its first attempt. */
+export async function claimPayoutReversal(
+  db: Db,
+  reversal: PayoutReversalRow,
   now: Date,
   leaseUntil: Date,
-): Promise<PayoutRow | undefined> {
+): Promise<PayoutReversalRow | undefined> {
   const [row] = await db
-    .update(payouts)
-    .set({ reversalAttempts: sql`${payouts.reversalAttempts} + 1`, lockedUntil: leaseUntil, updatedAt: now })
+    .update(payoutReversals)
+    .set({
+      attempts: sql`${payoutReversals.attempts} + 1`,
+      firstAttemptAt: sql`coalesce(${payoutReversals.firstAttemptAt}, ${now.toISOString()}::timestamptz)`,
+      lastAttemptAt: now,
+      lockedUntil: leaseUntil,
+      updatedAt: now,
+    })
     .where(
       and(
-        eq(payouts.id, payout.id),
-        eq(payouts.status, 'paid'),
-        isNotNull(payouts.reversalRequestedAt),
-        eq(payouts.reversalAttempts, payout.reversalAttempts),
-        or(isNull(payouts.lockedUntil), lt(payouts.lockedUntil, now)),
+        eq(payoutReversals.id, reversal.id),
+        eq(payoutReversals.status, 'pending'),
+        eq(payoutReversals.attempts, reversal.attempts),
+        or(isNull(payoutReversals.lockedUntil), lt(payoutReversals.lockedUntil, now)),
       ),
     )
     .returning();
   return row;
 }
 
-export async function markPayoutReversed(
+/** Ends a reversal: made (`reversed`) or refused for good (`unrecovered`, the platform bears it). */
+export async function endPayoutReversal(
   db: Db,
   id: string,
-  providerReversalId: string,
+  outcome: { status: 'reversed'; providerReversalId: string } | { status: 'unrecovered'; error: string },
   now: Date,
-): Promise<PayoutRow | undefined> {
+): Promise<PayoutReversalRow | undefined> {
   const [row] = await db
-    .update(payouts)
-    .set({
-      status: 'reversed',
-      providerReversalId,
-      reversedAt: now,
-      lastError: null,
-      lockedUntil: null,
-      updatedAt: now,
-    })
-    .where(and(eq(payouts.id, id), eq(payouts.status, 'paid')))
+    .update(payoutReversals)
+    .set(
+      outcome.status === 'reversed'
+        ? {
+            status: 'reversed',
+            providerReversalId: outcome.providerReversalId,
+            reversedAt: now,
+            lastError: null,
+            lockedUntil: null,
+            updatedAt: now,
+          }
+        : { status: 'unrecovered', lastError: outcome.error, lockedUntil: null, updatedAt: now },
+    )
+    .where(and(eq(payoutReversals.id, id), eq(payoutReversals.status, 'pending')))
     .returning();
   return row;
 }
 
+/** An attempt that did not reach an answer (network, provider 5xx): the retry job tries again. */
 export async function endReversalAttempt(db: Db, id: string, error: string, now: Date): Promise<void> {
   await db
-    .update(payouts)
+    .update(payoutReversals)
     .set({ lastError: error, lockedUntil: null, updatedAt: now })
-    .where(and(eq(payouts.id, id), eq(payouts.status, 'paid')));
+    .where(and(eq(payoutReversals.id, id), eq(payoutReversals.status, 'pending')));
 }
 
-/** A pending payout marked for reversal that never went out is cancelled (the retry job found no transfer). */
-export async function cancelUnsentPayout(db: Db, id: string, now: Date): Promise<void> {
+/** A paid payout whose reversals took all of it back becomes reversed. */
+export async function markPayoutReversedWhenWhole(
+  db: Db,
+  payoutId: string,
+  providerReversalId: string,
+  now: Date,
+): Promise<void> {
   await db
     .update(payouts)
-    .set({ status: 'cancelled', lockedUntil: null, updatedAt: now })
-    .where(and(eq(payouts.id, id), eq(payouts.status, 'pending')));
+    .set({ status: 'reversed', providerReversalId, reversedAt: now, lastError: null, updatedAt: now })
+    .where(
+      and(
+        eq(payouts.id, payoutId),
+        eq(payouts.status, 'paid'),
+        sql`${payouts.amount} = (select coalesce(sum(${payoutReversals.amount}), 0) from ${payoutReversals} where ${payoutReversals.payoutId} = ${payoutId} and ${payoutReversals.status} = 'reversed')`,
+      ),
+    );
 }
 
-/** Whether the order has been refunded already (refunds are unique per order). */
-export async function hasRefund(db: Db, orderId: string): Promise<boolean> {
+/**
+ * A pending payout whose pending reversals take all of it, and whose transfer was never made: the
+ * reversals become cancelled (nothing moved) and the payout is cancelled with nothing left.
+ */
+export async function cancelUnsentPayout(db: Db, id: string, now: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(payoutReversals)
+      .set({ status: 'cancelled', lockedUntil: null, updatedAt: now })
+      .where(and(eq(payoutReversals.payoutId, id), eq(payoutReversals.status, 'pending')));
+    await tx
+      .update(payouts)
+      .set({ amount: '0', status: 'cancelled', lockedUntil: null, updatedAt: now })
+      .where(and(eq(payouts.id, id), eq(payouts.status, 'pending')));
+  });
+}
+
+/** What has been refunded of the order so far (every refund recorded, in any state), as numeric text. */
+export async function sumRefundsOfOrder(db: Db, orderId: string): Promise<string> {
   const [row] = await db
-    .select({ id: refunds.id })
+    .select({ total: sql<string>`coalesce(sum(${refunds.amount}), 0)::text` })
     .from(refunds)
-    .where(eq(refunds.orderId, orderId))
-    .limit(1);
-  return row !== undefined;
+    .where(eq(refunds.orderId, orderId));
+  return row?.total ?? '0';
 }
 
 /** A user's payouts, newest first, with their orders' numbers. */
@@ -450,11 +555,36 @@ export async function sumUnsentPayouts(db: Db): Promise<string> {
   const [row] = await db
     .select({ total: sql<string>`coalesce(sum(${payouts.amount}), 0)::text` })
     .from(payouts)
-    .where(
-      and(
-        inArray(payouts.status, ['owed', 'pending', 'failed', 'refused']),
-        isNull(payouts.reversalRequestedAt),
-      ),
-    );
+    .where(inArray(payouts.status, ['owed', 'pending', 'failed', 'refused']));
+  return row?.total ?? '0';
+}
+
+/** Shares the provider refused to give back (unrecovered): losses the platform bore, newest first. */
+export async function listReversalLosses(db: Db, limit: number) {
+  return db
+    .select({
+      reversal: payoutReversals,
+      orderId: payouts.orderId,
+      kind: payouts.kind,
+      orderNumber: orders.orderNumber,
+      firstName: users.firstName,
+      lastName: users.lastName,
+    })
+    .from(payoutReversals)
+    .innerJoin(payouts, eq(payouts.id, payoutReversals.payoutId))
+    .innerJoin(orders, eq(orders.id, payouts.orderId))
+    .innerJoin(users, eq(users.id, payouts.userId))
+    .where(eq(payoutReversals.status, 'unrecovered'))
+    .orderBy(sql`${payoutReversals.updatedAt} desc`, sql`${payoutReversals.id} desc`)
+    .limit(limit);
+}
+
+/** What reversals took back from a user's transferred payouts, as numeric text. */
+export async function sumReversedOfUser(db: Db, userId: string): Promise<string> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${payoutReversals.amount}), 0)::text` })
+    .from(payoutReversals)
+    .innerJoin(payouts, eq(payouts.id, payoutReversals.payoutId))
+    .where(and(eq(payouts.userId, userId), eq(payoutReversals.status, 'reversed')));
   return row?.total ?? '0';
 }

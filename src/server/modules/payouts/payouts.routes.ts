@@ -81,7 +81,7 @@ export function registerPayoutRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: ['admin'],
         summary:
-          'Admin (our addition): refund a delivered or completed order in full, once; its paid transfers are reversed',
+          "Admin (our addition): refund a delivered or completed order, whole or in part (an amount or items); the seller's, driver's and platform's shares are taken back in proportion",
         params: idParamsSchema,
         body: refundFinishedOrderBodySchema,
         response: {
@@ -98,7 +98,7 @@ export function registerPayoutRoutes(app: App, ctx: AppContext): void {
         { db, payments: ctx.payments, payouts: ctx.payouts, now: ctx.now, log: request.log },
         actorOf(request),
         request.params.id,
-        request.body.reason,
+        request.body,
       ),
   );
 

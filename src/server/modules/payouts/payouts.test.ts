@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { sql } from 'drizzle-orm';
-import { as, signedInAs, type TestApp, createTestApp } from '../../testing/test-app';
+import { eq, sql } from 'drizzle-orm';
+import { as, signedInAs, type TestApp, type TestUser, createTestApp } from '../../testing/test-app';
 import {
   ledgerOf,
   makeAccountReady,
@@ -10,12 +10,12 @@ import {
   payoutsOf,
 } from '../../testing/payout-scenes';
 import { buildApp } from '../../app';
-import { ledgerEntries, testTransfers } from '../../db/schema';
+import { ledgerEntries, payoutReversals, payouts as payoutsTable, testTransfers } from '../../db/schema';
 import { TestPayoutTransfers } from '../../adapters/payouts/test-payout-transfers';
 import type { PayoutProvider, PayoutTransfers } from '../../adapters/payouts/payout-provider';
 import { PayoutRefusedError } from '../../adapters/payouts/payout-errors';
 import { PaymentProviderUnavailableError } from '../../adapters/payments/payment-provider';
-import { reconcile } from '../ledger/reconcile';
+import { formatReconcileReport, reconcile } from '../ledger/reconcile';
 import { retryPayouts, settleOwedPayouts } from './settle-payouts';
 import { ORDER_ALREADY_REFUNDED, ORDER_NOT_FINISHED_FOR_REFUND } from '../../../domain/payouts';
 
@@ -363,3 +363,267 @@ async function payoutRows(app: TestApp, orderId: string) {
   const rows = await payoutsOf(app, orderId);
   return [rows.seller, rows.driver].flatMap((row) => (row ? [row] : []));
 }
+
+/** What a refund of `amount` takes from a party earning `earnings` of `total`: rounded half up to the cent. */
+const cents = (money: string | undefined) => Math.round(Number(money ?? '0') * 100);
+const dollars = (value: number) => (value / 100).toFixed(2);
+
+async function sharesOf(app: TestApp, orderId: string) {
+  const rows = await app.database.db
+    .select({ kind: payoutsTable.kind, reversal: payoutReversals })
+    .from(payoutReversals)
+    .innerJoin(payoutsTable, eq(payoutsTable.id, payoutReversals.payoutId))
+    .where(eq(payoutsTable.orderId, orderId));
+  return rows;
+}
+
+async function refund(app: TestApp, admin: TestUser, orderId: string, body: Record<string, unknown>) {
+  return as(app, admin, {
+    method: 'POST',
+    url: `/api/admin/orders/${orderId}/refund`,
+    payload: { reason: 'Partly damaged', ...body },
+  });
+}
+
+describe('partial refunds, the return window and losses (docs/decisions/0018-money-against-stripe.md)', () => {
+  it('splits a refund by items and then by amount between seller, driver and fee to the cent, and refuses more than is left', async () => {
+    const s = await orderInTransit(t, {}, { price: '40.00' });
+    await makeAccountReady(t, s.seller.id);
+    await makeAccountReady(t, s.driver.id);
+    expect((await moveOrder(t, s.driver, s.order.id, 'delivered')).statusCode).toBe(200);
+    const admin = await signedInAs(t, 'admin');
+    const total = cents(s.order.total);
+    const seller = cents(s.order.sellerEarnings);
+    const driver = cents(s.order.driverEarnings);
+    const fee = cents(s.order.platformFee);
+    expect(seller + driver + fee).toBe(total);
+
+    const both = await refund(t, admin, s.order.id, { amount: '1.00', items: [] });
+    expect(both.statusCode).toBe(400);
+    const [item] = (await as(t, admin, { method: 'GET', url: `/api/orders/${s.order.id}/items` })).json<
+      Array<{ id: string; price: string }>
+    >();
+    if (!item) throw new Error('no item');
+    const tooMany = await refund(t, admin, s.order.id, { items: [{ orderItemId: item.id, quantity: 2 }] });
+    expect(tooMany.statusCode).toBe(400);
+
+    // By items: the item's price (40.00), split in proportion to the order.
+    const byItems = await refund(t, admin, s.order.id, { items: [{ orderItemId: item.id, quantity: 1 }] });
+    expect(byItems.statusCode, byItems.body).toBe(200);
+    expect(byItems.json()).toMatchObject({ refundedAmount: '40.00', refundState: 'partially_refunded' });
+    const first = 4000;
+    const sellerFirst = Math.round((seller * first) / total);
+    const driverFirst = Math.round((driver * first) / total);
+    let shares = await sharesOf(t, s.order.id);
+    expect(shares.map((row) => `${row.kind} ${row.reversal.amount} ${row.reversal.status}`).sort()).toEqual(
+      [`driver ${dollars(driverFirst)} reversed`, `seller ${dollars(sellerFirst)} reversed`].sort(),
+    );
+    const reversals = (await transfersOf(s.order.id)).filter((row) => row.kind === 'reversal');
+    expect(reversals.map((row) => row.amount).sort()).toEqual(
+      [dollars(driverFirst), dollars(sellerFirst)].sort(),
+    );
+    const feeBack = (await ledgerOf(t, s.order.id)).filter((row) => row.kind === 'platform_fee_refund');
+    expect(feeBack.map((row) => row.amount)).toEqual([dollars(first - sellerFirst - driverFirst)]);
+    // Earnings and revenue are net of the refund, in proportion.
+    const sellerNet = await as(t, s.seller, { method: 'GET', url: '/api/earnings/seller' });
+    expect(sellerNet.json().totalEarnings).toBe(dollars(seller - sellerFirst));
+    const weekly = await as(t, s.seller, { method: 'GET', url: '/api/earnings/seller/weekly' });
+    expect(weekly.statusCode, weekly.body).toBe(200);
+    expect(weekly.body).toContain(dollars(seller - sellerFirst));
+    const sellerPayouts = await as(t, s.seller, { method: 'GET', url: '/api/payouts' });
+    expect(sellerPayouts.json()).toMatchObject({
+      paidOut: dollars(seller - sellerFirst),
+      reversed: dollars(sellerFirst),
+    });
+    const driverNet = await as(t, s.driver, { method: 'GET', url: '/api/earnings/driver' });
+    expect(driverNet.json().totalEarnings).toBe(dollars(driver - driverFirst));
+    expect((await as(t, admin, { method: 'GET', url: '/api/admin/summary' })).statusCode).toBe(200);
+    await expectReconciled();
+
+    // More than is left: 409 with what is left; nothing written.
+    const left = total - first;
+    const beyond = await refund(t, admin, s.order.id, { amount: dollars(left + 1) });
+    expect(beyond.statusCode).toBe(409);
+    expect(beyond.json().message).toBe(`Only $${dollars(left)} of this order is left to refund.`);
+
+    // By amount, then the rest without an amount: the whole earnings and fee are taken back exactly.
+    expect((await refund(t, admin, s.order.id, { amount: '0.01' })).statusCode).toBe(200);
+    const rest = await refund(t, admin, s.order.id, {});
+    expect(rest.statusCode, rest.body).toBe(200);
+    expect(rest.json()).toMatchObject({ refundedAmount: s.order.total, refundState: 'refunded' });
+    shares = await sharesOf(t, s.order.id);
+    const takenFrom = (kind: string) =>
+      shares.filter((row) => row.kind === kind).reduce((sum, row) => sum + cents(row.reversal.amount), 0);
+    expect([takenFrom('seller'), takenFrom('driver')]).toEqual([seller, driver]);
+    const feeTotal = (await ledgerOf(t, s.order.id))
+      .filter((row) => row.kind === 'platform_fee_refund')
+      .reduce((sum, row) => sum + cents(row.amount), 0);
+    expect(feeTotal).toBe(fee);
+    const payouts = await payoutsOf(t, s.order.id);
+    expect([payouts.seller?.status, payouts.driver?.status]).toEqual(['reversed', 'reversed']);
+    const again = await refund(t, admin, s.order.id, { amount: '0.01' });
+    expect(again.statusCode).toBe(409);
+    expect(again.json().message).toBe(ORDER_ALREADY_REFUNDED);
+    const mine = await as(t, s.seller, { method: 'GET', url: '/api/payouts' });
+    expect(mine.json()).toMatchObject({ reversed: s.order.sellerEarnings });
+    await expectReconciled();
+  });
+
+  it('within the return window a refund only reduces the unsent payouts; the rest goes out when the window ends', async () => {
+    let clock = new Date();
+    const held = await createTestApp({
+      payoutRetryMs: 0,
+      now: () => clock,
+      env: { PAYOUT_HOLD_HOURS: '72' },
+    });
+    try {
+      const s = await orderInTransit(held, {}, { price: '30.00' });
+      await makeAccountReady(held, s.seller.id);
+      await makeAccountReady(held, s.driver.id);
+      expect((await moveOrder(held, s.driver, s.order.id, 'delivered')).statusCode).toBe(200);
+      const jobDeps = {
+        db: held.database.db,
+        payouts: new TestPayoutTransfers(held.database.db),
+        now: () => clock,
+        log,
+      };
+      // Nothing goes out within the window, even when the retry job runs.
+      expect(await retryPayouts(jobDeps)).toEqual({ paid: 0, reversed: 0 });
+      const admin = await signedInAs(held, 'admin');
+      const refunded = await refund(held, admin, s.order.id, { amount: '10.00' });
+      expect(refunded.statusCode, refunded.body).toBe(200);
+      const transfers = await held.database.db
+        .select()
+        .from(testTransfers)
+        .where(sql`${testTransfers.metadata}->>'orderId' = ${s.order.id}`);
+      expect(transfers).toEqual([]);
+      const shares = await sharesOf(held, s.order.id);
+      expect(shares.map((row) => row.reversal.status)).toEqual(['cancelled', 'cancelled']);
+      const before = await payoutsOf(held, s.order.id);
+      expect(before.seller?.status).toBe('pending');
+      const sellerShare = shares.find((row) => row.kind === 'seller')?.reversal.amount;
+      expect(cents(before.seller?.amount) + cents(sellerShare)).toBe(cents(s.order.sellerEarnings));
+      expect((await reconcile(held.database.db)).discrepancies).toEqual([]);
+
+      clock = new Date(clock.getTime() + 73 * 60 * 60 * 1000);
+      expect(await retryPayouts(jobDeps)).toEqual({ paid: 2, reversed: 0 });
+      const after = await payoutsOf(held, s.order.id);
+      expect(after.seller).toMatchObject({ status: 'paid', amount: before.seller?.amount });
+      const sent = await held.database.db
+        .select()
+        .from(testTransfers)
+        .where(sql`${testTransfers.metadata}->>'orderId' = ${s.order.id}`);
+      expect(sent.map((row) => row.kind)).toEqual(['transfer', 'transfer']);
+      expect((await reconcile(held.database.db)).discrepancies).toEqual([]);
+    } finally {
+      await held.close();
+    }
+  });
+
+  it('a reversal the provider refuses is an explicit loss: ledger, admin list, reconcile, and never tried again', async () => {
+    const holder: { real?: TestPayoutTransfers } = {};
+    let reversalCalls = 0;
+    const provider = providerOf({
+      transfer: (input) => (holder.real as TestPayoutTransfers).transfer(input),
+      reverseTransfer: () => {
+        reversalCalls += 1;
+        return Promise.reject(
+          new PayoutRefusedError('Stripe refused the transfer reversal: insufficient funds in the account'),
+        );
+      },
+      findTransfer: (input) => (holder.real as TestPayoutTransfers).findTransfer(input),
+    });
+    const refusing = await createTestApp({ payoutRetryMs: 0, payouts: provider });
+    holder.real = new TestPayoutTransfers(refusing.database.db);
+    try {
+      const s = await orderInTransit(refusing, {}, { price: '25.00' });
+      await makeAccountReady(refusing, s.seller.id);
+      await makeAccountReady(refusing, s.driver.id);
+      expect((await moveOrder(refusing, s.driver, s.order.id, 'delivered')).statusCode).toBe(200);
+      const admin = await signedInAs(refusing, 'admin');
+      const refunded = await refund(refusing, admin, s.order.id, {});
+      expect(refunded.statusCode, refunded.body).toBe(200);
+      expect(reversalCalls).toBe(2);
+      const shares = await sharesOf(refusing, s.order.id);
+      expect(shares.map((row) => row.reversal.status)).toEqual(['unrecovered', 'unrecovered']);
+      const ledger = await ledgerOf(refusing, s.order.id);
+      const losses = ledger.filter((row) => row.kind === 'reversal_loss').map((row) => row.amount);
+      expect(losses.sort()).toEqual([s.order.driverEarnings, s.order.sellerEarnings].sort());
+      // The buyer was refunded all the same: the admin decided.
+      expect(ledger.filter((row) => row.kind === 'refund').map((row) => row.amount)).toEqual([s.order.total]);
+
+      const viewed = await as(refusing, admin, { method: 'GET', url: '/api/admin/payouts' });
+      expect(viewed.statusCode, viewed.body).toBe(200);
+      const view = viewed.json();
+      expect(view.losses).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({
+            orderId: s.order.id,
+            orderNumber: s.order.orderNumber,
+            kind: 'seller',
+            amount: s.order.sellerEarnings,
+            providerMessage: 'Stripe refused the transfer reversal: insufficient funds in the account',
+          }),
+        ]),
+      );
+      const loss = cents(s.order.sellerEarnings) + cents(s.order.driverEarnings);
+      expect(view.platformBalance).toBe(dollars(-loss));
+
+      const report = await reconcile(refusing.database.db);
+      expect(report.discrepancies).toEqual([]);
+      expect(report).toMatchObject({ lossesBorne: loss, lossCount: 2, reversalsInFlight: 0 });
+      expect(formatReconcileReport(report)).toContain(`loss borne by the platform: $${dollars(loss)}`);
+
+      // Never retried: the retry job finds nothing to reverse.
+      const later = () => new Date(Date.now() + 48 * 60 * 60 * 1000);
+      expect(await retryPayouts({ db: refusing.database.db, payouts: provider, now: later, log })).toEqual({
+        paid: 0,
+        reversed: 0,
+      });
+      expect(reversalCalls).toBe(2);
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it('a reversal that could not reach the provider is made by the retry job, then the payout is reversed', async () => {
+    let down = true;
+    const holder: { real?: TestPayoutTransfers } = {};
+    const flaky = await createTestApp({
+      payoutRetryMs: 0,
+      payouts: providerOf({
+        transfer: (input) => (holder.real as TestPayoutTransfers).transfer(input),
+        reverseTransfer: (input) =>
+          down
+            ? Promise.reject(new PaymentProviderUnavailableError('connection reset'))
+            : (holder.real as TestPayoutTransfers).reverseTransfer(input),
+        findTransfer: (input) => (holder.real as TestPayoutTransfers).findTransfer(input),
+      }),
+    });
+    holder.real = new TestPayoutTransfers(flaky.database.db);
+    try {
+      const s = await orderInTransit(flaky, {}, { price: '20.00' });
+      await makeAccountReady(flaky, s.seller.id);
+      expect((await moveOrder(flaky, s.driver, s.order.id, 'delivered')).statusCode).toBe(200);
+      const admin = await signedInAs(flaky, 'admin');
+      expect((await refund(flaky, admin, s.order.id, { amount: '5.00' })).statusCode).toBe(200);
+      let shares = await sharesOf(flaky, s.order.id);
+      const sellerShare = shares.find((row) => row.kind === 'seller')?.reversal;
+      expect(sellerShare).toMatchObject({ status: 'pending', attempts: 1, lastError: 'connection reset' });
+      expect((await reconcile(flaky.database.db)).discrepancies).toEqual([]);
+      down = false;
+      const report = await retryPayouts({
+        db: flaky.database.db,
+        payouts: holder.real,
+        now: () => new Date(),
+        log,
+      });
+      expect(report.reversed).toBe(1);
+      shares = await sharesOf(flaky, s.order.id);
+      expect(shares.find((row) => row.kind === 'seller')?.reversal.status).toBe('reversed');
+      expect((await reconcile(flaky.database.db)).discrepancies).toEqual([]);
+    } finally {
+      await flaky.close();
+    }
+  });
+});

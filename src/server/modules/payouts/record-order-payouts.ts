@@ -1,13 +1,7 @@
 import type { Db } from '../../db/client';
 import { recordMovement } from '../ledger/ledger.service';
 import { parseCents } from '../../../domain/money';
-import {
-  findChargeOfOrder,
-  insertPayouts,
-  listReadyUsers,
-  markOrderPayoutsForReversal,
-  type NewPayoutRow,
-} from './payouts.queries';
+import { findChargeOfOrder, insertPayouts, listReadyUsers, type NewPayoutRow } from './payouts.queries';
 
 interface FinishedOrder {
   id: string;
@@ -23,9 +17,11 @@ interface FinishedOrder {
  * (docs/product-rules.md, Order lifecycle; docs/decisions/0013-money-movement.md, Transfers and the
  * ledger): the seller's stored earnings, and the driver's when a driver delivered and earned
  * something, become payouts — pending when the party's account is ready, owed otherwise — and the
- * platform's fee is earned in the ledger. The transfers are made after the commit.
+ * platform's fee is earned in the ledger. The transfers are made after the commit, and not before
+ * `holdMs` has passed (the return window, PAYOUT_HOLD_HOURS: a refund within it moves no money;
+ * docs/decisions/0018-money-against-stripe.md, Refunds).
  */
-export async function recordOrderPayouts(tx: Db, order: FinishedOrder, now: Date): Promise<void> {
+export async function recordOrderPayouts(tx: Db, order: FinishedOrder, now: Date, holdMs = 0): Promise<void> {
   const charge = await findChargeOfOrder(tx, order.id);
   const currency = charge?.currency ?? 'usd';
   const parties: Array<{ kind: 'seller' | 'driver'; userId: string; amount: number }> = [
@@ -45,6 +41,7 @@ export async function recordOrderPayouts(tx: Db, order: FinishedOrder, now: Date
     amount: order[party.kind === 'seller' ? 'sellerEarnings' : 'driverEarnings'],
     currency,
     status: ready.has(party.userId) ? 'pending' : 'owed',
+    heldUntil: holdMs > 0 ? new Date(now.getTime() + holdMs) : null,
     createdAt: now,
     updatedAt: now,
   }));
@@ -58,28 +55,4 @@ export async function recordOrderPayouts(tx: Db, order: FinishedOrder, now: Date
     orderId: order.id,
     at: now,
   });
-}
-
-/**
- * A refund of a finished order, inside the refund's transaction: its payouts that never went out
- * are cancelled, the paid ones are marked for reversal (made after the commit), and the platform
- * gives its fee back in the ledger. Answers whether anything waits for a reversal.
- */
-export async function recordOrderPayoutsRefund(
-  tx: Db,
-  order: { id: string; platformFee: string },
-  now: Date,
-): Promise<boolean> {
-  const charge = await findChargeOfOrder(tx, order.id);
-  const toReverse = await markOrderPayoutsForReversal(tx, order.id, now);
-  await recordMovement(tx, {
-    kind: 'platform_fee_refund',
-    key: order.id,
-    amount: parseCents(order.platformFee),
-    currency: charge?.currency ?? 'usd',
-    paymentId: charge?.paymentId ?? null,
-    orderId: order.id,
-    at: now,
-  });
-  return toReverse.length > 0;
 }

@@ -1,33 +1,75 @@
 import type { PaymentProvider } from '../../adapters/payments/payment-provider';
-import { conflict, forbidden, notFound } from '../../platform/errors';
+import { badRequest, conflict, forbidden, notFound } from '../../platform/errors';
 import { canRefundFinishedOrder, isAdmin } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
 import { recordAdminAction } from '../audit/audit.service';
-import { getOrder, findVisibleOrder } from '../orders/get-order';
+import { getOrder, getOrderItems, findVisibleOrder } from '../orders/get-order';
 import { executeRefund, recordOrderRefund } from '../payments/refunds.service';
-import { parseCents } from '../../../domain/money';
+import { formatCents, parseCents, type Cents } from '../../../domain/money';
 import { ORDER_NOT_FOUND, type Order } from '../../../domain/orders';
-import { ORDER_ALREADY_REFUNDED, ORDER_NOT_FINISHED_FOR_REFUND } from '../../../domain/payouts';
+import {
+  ORDER_ALREADY_REFUNDED,
+  ORDER_NOT_FINISHED_FOR_REFUND,
+  REFUND_AMOUNT_OR_ITEMS,
+  REFUND_AMOUNT_POSITIVE,
+  REFUND_ITEM_UNKNOWN,
+  refundExceedsMessage,
+  refundItemQuantityMessage,
+  type RefundFinishedOrderBody,
+} from '../../../domain/payouts';
 import { settleOrderPayouts } from './pay-payout';
 import type { PayoutDeps } from './payout-deps';
-import { hasRefund } from './payouts.queries';
-import { recordOrderPayoutsRefund } from './record-order-payouts';
+import { lockOrderMoney, sumRefundsOfOrder } from './payouts.queries';
+import { takeBackOrderShare } from './take-back-order-share';
 
 export type RefundFinishedDeps = PayoutDeps & { payments: PaymentProvider };
 
+/** What the body asks to refund, in cents: the items' price × quantity, the amount, or null for "all that is left". */
+async function askedAmount(
+  deps: RefundFinishedDeps,
+  actor: Actor,
+  id: string,
+  body: RefundFinishedOrderBody,
+): Promise<Cents | null> {
+  if (body.amount !== undefined && body.items !== undefined) throw badRequest(REFUND_AMOUNT_OR_ITEMS);
+  if (body.amount !== undefined) {
+    const cents = parseCents(body.amount);
+    if (cents <= 0) throw badRequest(REFUND_AMOUNT_POSITIVE);
+    return cents;
+  }
+  if (body.items === undefined) return null;
+  const items = await getOrderItems(deps.db, actor, id);
+  const asked = new Map<string, number>();
+  for (const line of body.items)
+    asked.set(line.orderItemId, (asked.get(line.orderItemId) ?? 0) + line.quantity);
+  let cents = 0;
+  for (const [itemId, quantity] of asked) {
+    const item = items.find((row) => row.id === itemId);
+    if (!item?.price) throw badRequest(REFUND_ITEM_UNKNOWN);
+    if (quantity > item.quantity)
+      throw badRequest(refundItemQuantityMessage(item.productName, item.quantity));
+    cents += parseCents(item.price) * quantity;
+  }
+  if (cents <= 0) throw badRequest(REFUND_AMOUNT_POSITIVE);
+  return cents;
+}
+
 /**
- * POST /api/admin/orders/{id}/refund, our addition (docs/decisions/0013-money-movement.md,
- * Transfers and the ledger): an admin refunds a delivered or completed order in full, once. One
- * transaction records the refund, cancels the payouts that never went out, marks the paid ones for
- * reversal, gives the platform's fee back in the ledger and writes the audit trail; after the
- * commit the buyer is refunded through the provider and the transfers are reversed (the retry jobs
- * finish either if this process dies first). The order keeps its status.
+ * POST /api/admin/orders/{id}/refund, our addition (docs/decisions/0018-money-against-stripe.md,
+ * Refunds): an admin refunds a delivered or completed order, in whole or in part, as often as
+ * something is left. One transaction, with the order's row locked so two refunds cannot both take
+ * what is left, records the refund, takes back the seller's, driver's and platform's proportional
+ * shares (unsent payouts reduced, paid ones marked for reversal, the fee's part given back in the
+ * ledger) and writes the audit trail. After the commit the reversals are attempted first and then
+ * the buyer is refunded, even when a reversal cannot be made (the admin decided; a refused one is a
+ * loss the platform bears, explicitly). The retry jobs finish either if this process dies first.
+ * The order keeps its status; it shows Refunded or Partially refunded.
  */
 export async function refundFinishedOrder(
   deps: RefundFinishedDeps,
   actor: Actor,
   id: string,
-  reason: string,
+  body: RefundFinishedOrderBody,
 ): Promise<Order> {
   if (!isAdmin(actor)) throw notFound(ORDER_NOT_FOUND);
   const { order } = await findVisibleOrder(deps.db, actor, id);
@@ -35,28 +77,42 @@ export async function refundFinishedOrder(
   if (!order.paymentId)
     throw forbidden('This order was not paid through the marketplace, so there is nothing to refund.');
   const paymentId = order.paymentId;
-  if (await hasRefund(deps.db, id)) throw conflict(ORDER_ALREADY_REFUNDED);
+  const asked = await askedAmount(deps, actor, id, body);
   const now = deps.now();
   const refund = await deps.db.transaction(async (tx) => {
+    const locked = await lockOrderMoney(tx, id);
+    if (!locked) throw notFound(ORDER_NOT_FOUND);
+    const left = parseCents(locked.total) - parseCents(await sumRefundsOfOrder(tx, id));
+    if (left <= 0) throw conflict(ORDER_ALREADY_REFUNDED);
+    const amount = asked ?? left;
+    if (amount > left) throw conflict(refundExceedsMessage(formatCents(left)));
     const recorded = await recordOrderRefund(tx, {
       paymentId,
       orderId: id,
-      amount: parseCents(order.total),
-      reason,
+      amount,
+      reason: body.reason,
       now,
     });
-    await recordOrderPayoutsRefund(tx, order, now);
+    if (!recorded) throw conflict('This order has no payment to refund.');
+    await takeBackOrderShare(tx, { orderId: id, amountCents: amount, refundId: recorded.id, now });
     await recordAdminAction(tx, actor, {
       action: 'order.refunded',
       target: { type: 'order', id, label: order.orderNumber },
-      before: { status: order.status },
-      after: { status: order.status, refunded: order.total, reason },
+      before: { status: order.status, refunded: formatCents(parseCents(locked.total) - left) },
+      after: {
+        status: order.status,
+        refunded: formatCents(parseCents(locked.total) - left + amount),
+        amount: formatCents(amount),
+        ...(body.items ? { items: body.items.map((line) => `${line.orderItemId} × ${line.quantity}`) } : {}),
+        reason: body.reason,
+      },
       now,
     });
     return recorded;
   });
-  if (refund) await executeRefund(deps, refund);
+  // Reverse first, then refund the buyer (docs/decisions/0018-money-against-stripe.md, Refunds).
   await settleOrderPayouts(deps, id);
-  deps.log.info({ orderId: id, actorId: actor.id }, 'finished order refunded');
+  await executeRefund(deps, refund);
+  deps.log.info({ orderId: id, actorId: actor.id, refundId: refund.id }, 'finished order refunded');
   return getOrder(deps.db, actor, id);
 }

@@ -1,8 +1,9 @@
-import { payPayout, reversePayout } from './pay-payout';
+import { payPayout, retryReversal } from './pay-payout';
 import type { PayoutDeps } from './payout-deps';
 import {
   findReadyAccount,
   listPendingPayoutsOfUser,
+  listPendingReversals,
   listUnfinishedPayouts,
   listUsersOwedAndReady,
   releaseOwedPayouts,
@@ -44,9 +45,9 @@ const PAGE_SIZE = 200;
 
 /**
  * The retry job (at start-up and on a timer): settles users whose accounts became ready, then walks
- * every unfinished payout page by page — pending ones not held by a live worker are transferred
- * (the key, and past its window a look for the transfer, keep that to once), paid ones whose order
- * was refunded are reversed. Nothing a crash left between the database and the provider is lost.
+ * every pending payout page by page — ones past their hold and not held by a live worker are
+ * transferred (the key, and past its window a look for the transfer, keep that to once) — then the
+ * shares refunds took back from paid payouts are reversed; a transient error is tried again next time. Nothing a crash left between the database and the provider is lost.
  */
 export async function retryPayouts(deps: PayoutDeps): Promise<PayoutRetryReport> {
   const report: PayoutRetryReport = { paid: 0, reversed: 0 };
@@ -64,13 +65,17 @@ export async function retryPayouts(deps: PayoutDeps): Promise<PayoutRetryReport>
   let after: { createdAt: Date; id: string } | null = null;
   for (;;) {
     const page = await listUnfinishedPayouts(deps.db, after, deps.now(), PAGE_SIZE);
-    for (const payout of page) {
-      if (payout.status === 'pending') {
-        if ((await payPayout(deps, payout)) === 'paid') report.paid += 1;
-      } else if (await reversePayout(deps, payout)) {
-        report.reversed += 1;
-      }
-    }
+    for (const payout of page) if ((await payPayout(deps, payout)) === 'paid') report.paid += 1;
+    const last = page.at(-1);
+    if (!last || page.length < PAGE_SIZE) break;
+    after = { createdAt: last.createdAt, id: last.id };
+  }
+  // Shares of paid payouts still to take back; an unrecovered one (refused for good) is never listed again.
+  after = null;
+  for (;;) {
+    const page = await listPendingReversals(deps.db, after, deps.now(), PAGE_SIZE);
+    for (const reversal of page)
+      if ((await retryReversal(deps, reversal)) === 'reversed') report.reversed += 1;
     const last = page.at(-1);
     if (!last || page.length < PAGE_SIZE) break;
     after = { createdAt: last.createdAt, id: last.id };

@@ -179,6 +179,37 @@ describe('transfers on completion with Stripe', () => {
     expect((await reconcile(t.database.db)).discrepancies).toEqual([]);
   });
 
+  it('a partial refund after payout reverses each share first, then refunds the buyer', async () => {
+    const s = await orderInTransit(t, {}, { price: '30.00' }, (buyer, body) => payWithStripe(t, buyer, body));
+    await onboard(t, s.seller.id);
+    await onboard(t, s.driver.id);
+    expect((await moveOrder(t, s.driver, s.order.id, 'delivered')).statusCode).toBe(200);
+    const admin = await signedInAs(t, 'admin');
+    const from = fake.requests.length;
+    const refunded = await as(t, admin, {
+      method: 'POST',
+      url: `/api/admin/orders/${s.order.id}/refund`,
+      payload: { reason: 'One part missing', amount: '10.00' },
+    });
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    expect(refunded.json()).toMatchObject({ refundState: 'partially_refunded', refundedAmount: '10.00' });
+    const calls = fake.requests
+      .slice(from)
+      .filter((r) => r.method === 'POST')
+      .map((r) =>
+        r.path.endsWith('/reversals') ? 'reversal' : r.path === '/v1/refunds' ? 'refund' : r.path,
+      );
+    expect(calls).toEqual(['reversal', 'reversal', 'refund']);
+    const total = Math.round(Number(s.order.total) * 100);
+    const share = (earnings: string | undefined) =>
+      Math.round((Math.round(Number(earnings) * 100) * 1000) / total);
+    const reversed = transfersOfOrder(s.order.id).map((transfer) => transfer.amount_reversed);
+    expect(reversed.sort()).toEqual([share(s.order.sellerEarnings), share(s.order.driverEarnings)].sort());
+    const payouts = await payoutsOf(t, s.order.id);
+    expect([payouts.seller?.status, payouts.driver?.status]).toEqual(['paid', 'paid']);
+    expect((await reconcile(t.database.db)).discrepancies).toEqual([]);
+  });
+
   it('heals a crash after the commit at the next start, and never pays twice past the key window', async () => {
     let dying = true;
     const real = new StripePayoutTransfers(stripeConfig);

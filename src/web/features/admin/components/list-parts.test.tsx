@@ -175,6 +175,7 @@ describe('an admin list (docs/product-rules.md, Admin screens)', () => {
                 reversedAt: null,
               },
             ],
+            losses: [],
           })
         : undefined,
     );

@@ -11,22 +11,24 @@ import { Cell, DataTable, ListState, rowClass, TimeCell } from './list-parts';
 
 /**
  * Payouts (docs/decisions/0013-money-movement.md, Transfers and the ledger): the platform's balance
- * (fees earned on finished orders less fees given back by refunds and the provider's fees, disputes
- * and losses: docs/decisions/0018-money-against-stripe.md), what is owed to sellers and drivers,
- * the ledger as a CSV file, and the payouts the provider refused or that keep failing, each of
- * which the admin may send again (docs/decisions/0018-money-against-stripe.md, Failed payouts).
+ * (fees earned on finished orders less fees given back by refunds, the provider's fees, dispute fees
+ * and losses), what is owed to sellers and drivers, the ledger as a CSV file, the payouts the
+ * provider refused or that keep failing, each of which the admin may send again, and the losses the
+ * platform bore: shares of refunded orders the provider refused to reverse
+ * (docs/decisions/0018-money-against-stripe.md: Refunds; Failed payouts; Platform balance).
  */
 export function PayoutsTab() {
   const payouts = useAdminPayouts();
   const data = payouts.data;
   const failed = data?.failed ?? [];
+  const losses = data?.losses ?? [];
   return (
     <div className="flex flex-col gap-6">
       <div className="grid gap-4 sm:grid-cols-2">
         <StatCard
           title="Platform Balance"
           value={data ? formatPrice(data.platformBalance) : '—'}
-          description="Fees of finished orders less fees refunded and the card provider's fees"
+          description="Fees of finished orders less fees refunded, card and dispute fees and losses borne"
           icon={<Landmark />}
           data-testid="card-platform-balance"
         />
@@ -85,6 +87,34 @@ export function PayoutsTab() {
               <Cell label="Actions">
                 <RetryPayoutButton payout={payout} />
               </Cell>
+            </tr>
+          ))}
+        </DataTable>
+      </ListState>
+      <ListState
+        query={payouts}
+        isEmpty={losses.length === 0}
+        emptyText="No loss: every refunded share was taken back"
+        what="losses"
+      >
+        <DataTable
+          caption="Losses borne by the platform (reversals the provider refused)"
+          minWidthClass="lg:min-w-[48rem]"
+          columns={['Order', 'Paid to', 'Amount', "Provider's message", 'When']}
+        >
+          {losses.map((loss) => (
+            <tr key={loss.id} className={rowClass} data-testid={`row-reversal-loss-${loss.id}`}>
+              <Cell className="whitespace-nowrap font-medium">{loss.orderNumber}</Cell>
+              <Cell label="Paid to">
+                {loss.userName} ({loss.kind})
+              </Cell>
+              <Cell label="Amount" className="whitespace-nowrap">
+                {formatPrice(loss.amount)}
+              </Cell>
+              <Cell label="Provider's message" className="break-words text-xs">
+                {loss.providerMessage ?? '—'}
+              </Cell>
+              <TimeCell at={loss.at} label="When" />
             </tr>
           ))}
         </DataTable>

@@ -13,6 +13,7 @@ const ORDER: Order = {
   id: 'o1',
   orderNumber: 'ORD-7F3K9Q',
   status: 'assigned',
+  refundState: 'none',
   isPickup: false,
   sellerDelivery: false,
   requiresTrailer: false,

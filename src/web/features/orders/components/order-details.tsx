@@ -33,7 +33,8 @@ import { CancelOrderDialog } from './cancel-order-dialog';
 import { DriverEarnings, OrderPaymentDetails } from './order-payment-details';
 import { OrderItemsList } from './order-items-list';
 import { OrderParties } from './order-parties';
-import { OrderStatusBadge } from './order-status-badge';
+import { OrderRefundBadge, OrderStatusBadge } from './order-status-badge';
+import { OrderRefundsList } from './order-refunds-list';
 import { OrderDisputeBadge, OrderDisputeNote } from './order-dispute-badge';
 import { OrderStatusTimeline } from './order-status-timeline';
 import { UserProfileDialog } from './user-profile-dialog';
@@ -127,6 +128,7 @@ export function OrderDetails({ order, viewerRole, viewerId, actions }: OrderDeta
             <span data-testid="text-order-number">{order.orderNumber}</span>
             <OrderStatusBadge status={order.status} />
             <OrderDisputeBadge dispute={order.dispute} />
+            <OrderRefundBadge state={order.refundState} />
           </CardTitle>
           <CardDescription>
             {fulfilmentLabel(order)}
@@ -153,6 +155,7 @@ export function OrderDetails({ order, viewerRole, viewerId, actions }: OrderDeta
           testId="section-status"
         >
           <OrderStatusTimeline steps={steps} isLoading={events.isLoading} />
+          <OrderRefundsList refunds={order.refunds} />
           {/* While the driver is on the way, the arrival they set is what the buyer looks for
               (docs/product-rules.md, Driver dashboard). */}
           {expectedArrival && isActiveDelivery(order.status) ? (

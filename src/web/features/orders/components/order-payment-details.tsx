@@ -70,6 +70,9 @@ export function OrderPaymentDetails({ order }: { order: Order }) {
           strong
           testId="text-order-total"
         />
+        {order.refundState !== 'none' && order.refundedAmount ? (
+          <Row label="Refunded" value={`−${money(order.refundedAmount)}`} testId="text-order-refunded" />
+        ) : null}
       </dl>
       <div className="flex flex-col gap-2">
         <h4 className="text-xs font-semibold uppercase tracking-wide text-muted-foreground">

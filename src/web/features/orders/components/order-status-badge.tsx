@@ -1,4 +1,5 @@
 import { STATUS_BADGE, type OrderStatus } from '@domain/order-status';
+import { REFUND_STATE_LABEL, type RefundState } from '@domain/orders';
 import { Badge, type BadgeProps } from '../../../components/ui/badge';
 
 const VARIANT: Record<OrderStatus, BadgeProps['variant']> = {
@@ -16,6 +17,23 @@ export function OrderStatusBadge({ status, className }: { status: OrderStatus; c
   return (
     <Badge variant={VARIANT[status]} className={className} data-testid={`badge-status-${status}`}>
       {STATUS_BADGE[status]}
+    </Badge>
+  );
+}
+
+/**
+ * Refunded or Partially refunded, shown to every party, the driver included
+ * (docs/decisions/0018-money-against-stripe.md, Refunds); nothing when no money went back.
+ */
+export function OrderRefundBadge({ state, className }: { state: RefundState; className?: string }) {
+  if (state === 'none') return null;
+  return (
+    <Badge
+      variant={state === 'refunded' ? 'destructive' : 'warning'}
+      className={className}
+      data-testid={`badge-refund-${state}`}
+    >
+      {REFUND_STATE_LABEL[state]}
     </Badge>
   );
 }

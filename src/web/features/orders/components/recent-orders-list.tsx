@@ -2,7 +2,7 @@ import { MapPin } from 'lucide-react';
 import type { Order } from '@domain/orders';
 import { formatPrice } from '../../../lib/format';
 import { cn } from '../../../lib/utils';
-import { OrderStatusBadge } from './order-status-badge';
+import { OrderRefundBadge, OrderStatusBadge } from './order-status-badge';
 import { OrderDisputeBadge } from './order-dispute-badge';
 
 export const NO_ORDERS_TEXT = 'No orders yet. Start shopping to place your first order!';
@@ -65,6 +65,7 @@ export function RecentOrdersList({
                 </span>
                 <span className="flex shrink-0 flex-wrap justify-end gap-1">
                   <OrderStatusBadge status={order.status} />
+                  <OrderRefundBadge state={order.refundState} />
                   <OrderDisputeBadge dispute={order.dispute} />
                 </span>
               </span>

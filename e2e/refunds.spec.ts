@@ -1,0 +1,167 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Locator, Page } from '@playwright/test';
+import { test, expect, signInAs, signUpFresh, DEMO } from './support/fixtures';
+import { expectNoAccessibilityViolations } from './support/accessibility';
+import { cents, money } from './support/money';
+import { getJson, someoneElse } from './support/people';
+
+/**
+ * Refunds everyone can see (issue 22, "Shown by"; docs/decisions/0018-money-against-stripe.md,
+ * Refunds): an admin refunds part of a delivered order; the buyer, the seller, the driver and the
+ * admin each see it Partially refunded (the amount where prices are shown, never to the driver),
+ * in the order and its timeline, and the seller's earnings drop by their share.
+ */
+
+const SHOTS = process.env.REFUND_SHOTS_DIR ?? '/tmp/shots-refunds';
+
+/** The element alone (a form), or the whole page (an order: the sticky header would cover its top). */
+async function shoot(target: Locator | Page, name: string): Promise<void> {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  if ('goto' in target) await target.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  else await target.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+}
+
+async function useTheme(page: Page, theme: 'light' | 'dark'): Promise<void> {
+  await page.evaluate((value) => localStorage.setItem('theme', value), theme);
+}
+
+/** The seller's share of a refund of `refund` cents: their earnings × refund / total, half up. */
+function shareOf(earnings: number, refund: number, total: number): number {
+  return Math.floor((earnings * refund * 2 + total) / (2 * total));
+}
+
+test('an admin refunds part of a delivered order; buyer, seller, driver and admin see it', async ({
+  page,
+  browser,
+}) => {
+  test.slow();
+  // The seller: a fresh account with a product a driver delivers.
+  await signUpFresh(page, 'seller');
+  const sellerAddress = await page.request.post('/api/addresses', {
+    data: { addressLine1: '2 Market St', city: 'Chicago', state: 'IL', zipCode: '60601' },
+  });
+  expect(sellerAddress.status(), await sellerAddress.text()).toBe(201);
+  const created = await page.request.post('/api/products', {
+    data: { name: `Refund Lamp ${Date.now()}`, price: '40.00', category: 'Furniture', stock: 2 },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id: productId } = (await created.json()) as { id: string };
+
+  // The buyer pays in a browser of their own.
+  const buyer = await someoneElse(browser);
+  const driverContext = await browser.newContext();
+  const adminContext = await browser.newContext();
+  try {
+    const address = await buyer.request.post('/api/addresses', {
+      data: { addressLine1: '1 Main St', city: 'Chicago', state: 'IL', zipCode: '60601' },
+    });
+    expect(address.status(), await address.text()).toBe(201);
+    const { id: deliveryAddressId } = (await address.json()) as { id: string };
+    const payment = await buyer.request.post('/api/payments', {
+      data: { items: [{ productId, quantity: 1 }], isPickup: false, deliveryAddressId },
+    });
+    expect(payment.status(), await payment.text()).toBe(201);
+    const { paymentId } = (await payment.json()) as { paymentId: string };
+    const confirmed = await buyer.request.post(`/api/payments/${paymentId}/confirm`, {
+      data: { cardNumber: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Eve Tester' },
+    });
+    expect(confirmed.status(), await confirmed.text()).toBe(200);
+    const { orders } = (await confirmed.json()) as { orders: { id: string; orderNumber: string }[] };
+    const placed = orders[0];
+    if (!placed) throw new Error('no order made');
+
+    // A demo driver takes it and delivers it.
+    const driver = await driverContext.newPage();
+    await signInAs(driver, DEMO.driver);
+    const assigned = await driver.request.post(`/api/orders/${placed.id}/assign`);
+    expect(assigned.status(), await assigned.text()).toBe(200);
+    for (const status of ['in-transit', 'delivered']) {
+      const moved = await driver.request.patch(`/api/orders/${placed.id}/status`, { data: { status } });
+      expect(moved.status(), await moved.text()).toBe(200);
+    }
+    const order = await getJson<{ total: string; sellerEarnings: string; orderNumber: string; id: string }>(
+      page.request,
+      `/api/orders/${placed.id}`,
+    );
+
+    // The seller's earnings before the refund.
+    await page.goto('/seller/dashboard');
+    const earnings = page.getByTestId('stat-total-earnings');
+    await expect(earnings).toContainText(money(cents(order.sellerEarnings)));
+
+    // The admin refunds $10.00 of it from the Orders tab.
+    const admin = await adminContext.newPage();
+    await signInAs(admin, DEMO.admin);
+    await admin.goto('/admin');
+    await useTheme(admin, 'light');
+    await admin.reload();
+    await admin.getByRole('tab', { name: 'Orders' }).click();
+    await admin.getByLabel('Search orders by order number').fill(order.orderNumber.toLowerCase());
+    await admin.getByTestId(`row-order-${order.orderNumber}`).click();
+    const details = admin.getByTestId(`order-details-${order.id}`);
+    await expect(details.getByTestId('badge-status-delivered')).toBeVisible();
+    const form = admin.getByTestId('form-refund-order');
+    await expect(form.getByTestId('text-refund-left')).toContainText(money(cents(order.total)));
+    await form.getByTestId('radio-refund-amount').check();
+    await form.getByTestId('input-refund-amount').fill('10.00');
+    await form.getByTestId('input-refund-reason').fill('One shade arrived cracked');
+    await expect(form.getByTestId('button-refund-order')).toHaveText('Refund $10.00');
+    await expectNoAccessibilityViolations(admin);
+    await shoot(form, 'admin-refund-form-light');
+    await form.getByTestId('button-refund-order').click();
+    await admin.getByTestId('button-confirm-refund').click();
+    await expect(admin.getByText(`$10.00 of ${order.orderNumber} was refunded`).first()).toBeVisible();
+
+    // The admin sees it: Partially refunded, the amount in the timeline, and the form still offered for the rest.
+    await expect(details.getByTestId('badge-refund-partially_refunded')).toHaveText('Partially refunded');
+    await expect(details.getByTestId('timeline-refund')).toContainText('Refunded $10.00');
+    await expect(details.getByTestId('text-order-refunded')).toContainText('$10.00');
+    await expect(form.getByTestId('text-refund-left')).toContainText(money(cents(order.total) - 1000));
+    await shoot(admin, 'admin-order-partially-refunded-light');
+    await useTheme(admin, 'dark');
+    await admin.reload();
+    await admin.getByRole('tab', { name: 'Orders' }).click();
+    await admin.getByLabel('Search orders by order number').fill(order.orderNumber.toLowerCase());
+    await admin.getByTestId(`row-order-${order.orderNumber}`).click();
+    await expect(details.getByTestId('badge-refund-partially_refunded')).toBeVisible();
+    await expect(admin.locator('html')).toHaveClass(/dark/);
+    await shoot(admin, 'admin-order-partially-refunded-dark');
+    await form.getByTestId('radio-refund-items').check();
+    await expect(form.getByTestId('list-refund-items')).toContainText('$40.00 each');
+    await form.getByTestId('input-refund-reason').fill('The second look');
+    await shoot(form, 'admin-refund-form-dark');
+
+    // The buyer sees it, with the amount.
+    await buyer.page.goto(`/buyer/orders?order=${order.id}`);
+    const buyersView = buyer.page.getByTestId(`order-details-${order.id}`);
+    await expect(buyersView.getByTestId('badge-refund-partially_refunded')).toBeVisible();
+    await expect(buyersView.getByTestId('timeline-refund')).toContainText('Refunded $10.00');
+    await expect(buyersView.getByTestId('text-order-refunded')).toContainText('$10.00');
+    await useTheme(buyer.page, 'dark');
+    await buyer.page.reload();
+    await expect(buyersView.getByTestId('badge-refund-partially_refunded')).toBeVisible();
+    await shoot(buyer.page, 'buyer-order-partially-refunded-dark');
+
+    // The driver sees the state, never the amount.
+    await driver.goto(`/driver/dashboard?order=${order.id}`);
+    const driversView = driver.getByTestId(`order-details-${order.id}`);
+    await expect(driversView.getByTestId('badge-refund-partially_refunded')).toBeVisible();
+    await expect(driversView.getByTestId('timeline-refund')).toHaveText(/Refund made/);
+    await expect(driversView.getByTestId('timeline-refund')).not.toContainText('$');
+    await expect(driversView.getByTestId('text-order-refunded')).toHaveCount(0);
+
+    // The seller sees it, and their earnings drop by their share of the refund.
+    const share = shareOf(cents(order.sellerEarnings), 1000, cents(order.total));
+    await page.goto(`/seller/dashboard?order=${order.id}`);
+    const sellersView = page.getByTestId(`order-details-${order.id}`);
+    await expect(sellersView.getByTestId('badge-refund-partially_refunded')).toBeVisible();
+    await expect(sellersView.getByTestId('timeline-refund')).toContainText('Refunded $10.00');
+    await expect(earnings).toContainText(money(cents(order.sellerEarnings) - share));
+    await expectNoAccessibilityViolations(page);
+  } finally {
+    await buyer.context.close();
+    await driverContext.close();
+    await adminContext.close();
+  }
+});
