@@ -79,7 +79,6 @@ export const reversalLossSchema = z.object({
   providerMessage: z.string().nullable(),
   at: z.string(),
 });
-export type ReversalLoss = z.infer<typeof reversalLossSchema>;
 
 /** GET /api/admin/payouts: the platform's balance and the payouts that failed or keep failing. */
 export const adminPayoutsSchema = z.object({

@@ -50,10 +50,7 @@ import {
 export {
   parseForm,
   StripeHttpError,
-  type FakeStripeContext,
-  type FakeStripeRequest,
   type FakeStripeRoute,
-  type FormValue,
   type ParsedForm,
 } from './stripe-protocol';
 
