@@ -153,50 +153,72 @@ describe('an admin list (docs/product-rules.md, Admin screens)', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  const refusedPayout = {
+    id: '30000000-0000-4000-8000-000000000001',
+    orderId: '40000000-0000-4000-8000-000000000001',
+    orderNumber: 'ORD-PAY1',
+    userName: 'Sam Seller',
+    kind: 'seller' as const,
+    amount: '9.50',
+    status: 'refused' as const,
+    lastError: 'Account closed',
+    attempts: 5,
+    refusals: 5,
+    nextAttemptAt: null,
+    createdAt: '2026-11-01T16:00:00.000Z',
+    paidAt: null,
+    reversedAt: null,
+  };
+
   it('shows a list that is not paged in the same table, without range or pager', async () => {
     mockFetch((url) =>
       url === '/api/admin/payouts'
-        ? jsonResponse({
-            platformBalance: '12.00',
-            owedPayouts: '3.00',
-            failed: [
-              {
-                id: '30000000-0000-4000-8000-000000000001',
-                orderId: '40000000-0000-4000-8000-000000000001',
-                orderNumber: 'ORD-PAY1',
-                userName: 'Sam Seller',
-                kind: 'seller',
-                amount: '9.50',
-                status: 'failed',
-                lastError: 'Account closed',
-                attempts: 3,
-                createdAt: '2026-11-01T16:00:00.000Z',
-                paidAt: null,
-                reversedAt: null,
-              },
-            ],
-            losses: [],
-          })
+        ? jsonResponse({ platformBalance: '12.00', owedPayouts: '3.00', failed: [refusedPayout], losses: [] })
         : undefined,
     );
     renderWithProviders(<PayoutsTab />);
     const row = await screen.findByTestId('row-failed-payout-30000000-0000-4000-8000-000000000001');
     expect(tableOf(row)).toEqual({
       caption: 'Payouts that failed or keep failing',
-      headings: ['Order', 'Paid to', 'Amount', 'Status', 'Problem', 'Attempts', 'Since'],
+      headings: ['Order', 'Paid to', 'Amount', 'Status', 'Problem', 'Attempts', 'Since', 'Actions'],
       rows: 1,
     });
     expect([...row.querySelectorAll('td')].map((td) => td.textContent)).toEqual([
       'ORD-PAY1',
       'Sam Seller (seller)',
       '$9.50',
-      'Failed',
+      'Refused',
       'Account closed',
-      '3',
+      '5',
       expect.stringContaining('Nov 1, 2026'),
+      'Retry Payout',
     ]);
     expect(screen.queryByText(/^Showing/)).toBeNull();
     expect(screen.queryByTestId('text-page')).toBeNull();
     expect(screen.getByTestId('card-platform-balance')).toHaveTextContent('$12.00');
+  });
+
+  it('sends a refused payout again when the admin presses Retry Payout', async () => {
+    let sent = false;
+    const fetchMock = mockFetch((url, init) => {
+      if (url === `/api/admin/payouts/${refusedPayout.id}/retry` && init?.method === 'POST') {
+        sent = true;
+        return jsonResponse({ ...refusedPayout, status: 'paid', refusals: 0, lastError: null });
+      }
+      if (url === '/api/admin/payouts')
+        return jsonResponse({
+          platformBalance: '12.00',
+          owedPayouts: sent ? '0.00' : '9.50',
+          failed: sent ? [] : [refusedPayout],
+          losses: [],
+        });
+      return undefined;
+    });
+    renderWithProviders(<PayoutsTab />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Retry payout of ORD-PAY1 to Sam Seller' }));
+    expect(await screen.findByText('No payout has failed')).toBeVisible();
+    expect(
+      fetchMock.mock.calls.filter(([, init]) => (init as RequestInit | undefined)?.method === 'POST'),
+    ).toHaveLength(1);
   });
 });
