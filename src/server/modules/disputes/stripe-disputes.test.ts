@@ -291,6 +291,46 @@ describe('a dispute on a paid-out order', () => {
   });
 });
 
+describe('fees Stripe gives back', () => {
+  // A second local Stripe whose disputes charge the countered fee (taken when evidence is submitted,
+  // given back when the dispute is won) and the older rule that returned the dispute fee on a win.
+  let main: { t: TestApp; world: StripeWorld };
+  beforeAll(async () => {
+    main = { t, world };
+    world = await startStripeWorld({ disputes: { counterFee: 1500, returnDisputeFeeOnWin: true } });
+    t = await startApp(world);
+  });
+  afterAll(async () => {
+    await t.close();
+    await world.close();
+    ({ t, world } = main);
+  });
+
+  it('writes every fee Stripe takes and every fee it gives back, and reconcile is clean', async () => {
+    const admin = await signedInAs(t, 'admin');
+    const s = await orderInTransit(t, {}, {}, payWithStripe);
+    const payment = await paymentOfOrder(s.order.id);
+    const before = await platformBalance(admin);
+    const { dispute, created, withdrawn } = openDispute(payment);
+    await post(created, withdrawn);
+    await post(...world.disputes.submitEvidence(dispute.id, { uncategorized_text: 'Delivered.' }).events);
+    const won = world.disputes.win(dispute.id);
+    await post(...won.events);
+    expect(await disputeEntries(payment.id)).toEqual([
+      { kind: 'dispute', amount: payment.amount },
+      { kind: 'dispute_fee', amount: '15.00' },
+      { kind: 'dispute_fee', amount: '15.00' },
+      { kind: 'dispute_fee_reinstated', amount: '30.00' },
+      { kind: 'dispute_reinstated', amount: payment.amount },
+    ]);
+    expect((await reconcile(t.database.db)).discrepancies).toEqual([]);
+    const listed = (await adminDisputes(admin)).find((row) => row.providerDisputeId === dispute.id);
+    expect(listed).toMatchObject({ status: 'won', fee: '30.00' });
+    // Stripe took $15.00 + $15.00 and gave both back: the dispute cost the platform nothing.
+    expect(await platformBalance(admin)).toBe(before);
+  });
+});
+
 describe('payouts held by a dispute', () => {
   it('makes no transfer while the dispute is open, and makes it once the dispute is won', async () => {
     const s = await orderInTransit(t, {}, {}, payWithStripe);
