@@ -134,6 +134,11 @@ export interface ProviderDispute {
   withdrawal: DisputeMovement | null;
   /** The funds given back after a won dispute (and the fee, when the provider returns it). */
   reinstatement: DisputeMovement | null;
+  /**
+   * Fees taken on their own, no funds moved (Stripe: the dispute countered fee, an `adjustment` of
+   * amount 0 whose fee is taken when evidence is submitted); `amount` is 0.
+   */
+  otherFees: DisputeMovement[];
 }
 
 /** The provider does not know this dispute (Stripe: 404 resource_missing). */

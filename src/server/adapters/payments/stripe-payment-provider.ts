@@ -110,11 +110,13 @@ function disputeStatusOf(status: string): ProviderDisputeStatus {
 /**
  * The dispute's balance transactions: Stripe lists zero, one or two — the withdrawal (a negative
  * amount, the dispute fee as its fee) and, after a won dispute, the reinstatement (a positive
- * amount; a fee given back shows as a negative fee).
+ * amount; a fee given back shows as a negative fee). A fee taken on its own (the dispute countered
+ * fee, taken when evidence is submitted) is an adjustment of amount 0 with the fee: one of `otherFees`.
  */
 function disputeMovements(transactions: z.infer<typeof disputeSchema>['balance_transactions']) {
   let withdrawal: DisputeMovement | null = null;
   let reinstatement: DisputeMovement | null = null;
+  const otherFees: DisputeMovement[] = [];
   for (const txn of transactions ?? []) {
     if (typeof txn === 'string') continue;
     const fee = txn.fee ?? 0;
@@ -122,8 +124,9 @@ function disputeMovements(transactions: z.infer<typeof disputeSchema>['balance_t
       withdrawal = { balanceTransactionId: txn.id, amount: -txn.amount, fee: Math.max(fee, 0) };
     else if (txn.amount > 0 && !reinstatement)
       reinstatement = { balanceTransactionId: txn.id, amount: txn.amount, fee: Math.max(-fee, 0) };
+    else if (txn.amount === 0 && fee > 0) otherFees.push({ balanceTransactionId: txn.id, amount: 0, fee });
   }
-  return { withdrawal, reinstatement };
+  return { withdrawal, reinstatement, otherFees };
 }
 
 function providerDispute(raw: unknown): ProviderDispute {

@@ -165,6 +165,23 @@ async function applyDisputeState(
       providerReference: balanceTransactionId,
     });
   }
+  // A fee taken on its own (Stripe's dispute countered fee, when evidence is submitted) is a cost
+  // like the dispute fee: one entry per balance transaction, added to the dispute's fee.
+  let feeTaken = parseCents(patch.fee ?? row.fee);
+  for (const other of dispute.otherFees) {
+    const written = await recordMovement(tx, {
+      ...movement,
+      kind: 'dispute_fee',
+      key: `${row.id}:${other.balanceTransactionId}`,
+      amount: other.fee,
+      disputeId: row.id,
+      providerReference: other.balanceTransactionId,
+    });
+    if (written) {
+      feeTaken += other.fee;
+      patch.fee = formatCents(feeTaken);
+    }
+  }
   if (dispute.reinstatement && !row.fundsReinstatedAt) {
     const { amount: back, fee, balanceTransactionId } = dispute.reinstatement;
     patch.fundsReinstatedAt = now;

@@ -1,19 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { disputes, ledgerEntries, orders } from '../../db/schema';
 import { as, createTestApp, signedInAs, type TestApp, type TestUser } from '../../testing/test-app';
-import {
-  StripeHttpError,
-  startFakeStripe,
-  type FakeStripeRoute,
-  type FakeStripeServer,
-} from '../../testing/stripe-server';
-import { createFakeConnectAccounts, type FakeConnectAccounts } from '../../testing/stripe-connect-accounts';
-import {
-  createFakeConnectTransfers,
-  type FakeConnectTransfers,
-} from '../../testing/stripe-connect-transfers';
+import type { FakeStripeEvent } from '../../testing/stripe-server';
+import { startStripeWorld, type StripeWorld } from '../../testing/stripe-world';
 import {
   confirm,
   createAddress,
@@ -30,92 +21,40 @@ import { retryPayouts } from '../payouts/settle-payouts';
 import { splitLostAmount } from './handle-lost-dispute';
 
 /**
- * Disputes with Stripe as the provider (docs/decisions/0018-money-against-stripe.md, Disputes): the
- * charge.dispute.* events posted signed to the webhook, the dispute read again from the local
- * Stripe server. `GET /v1/disputes/:id` is a minimal route of this file; the dispute objects follow
- * Stripe's Dispute object (amount, charge, payment_intent, reason, status, evidence_details.due_by,
- * balance_transactions with the withdrawal and the reinstatement).
+ * Disputes with Stripe as the provider (docs/decisions/0018-money-against-stripe.md, Disputes),
+ * against the faithful local Stripe (`startStripeWorld`): the cardholder disputes a real charge of
+ * that server, Stripe withdraws the amount and the $15.00 dispute fee from the platform's balance
+ * (an `adjustment` balance transaction: a negative amount, the fee in `fee`/`fee_details`), the
+ * issuer decides (won: the amount reinstated, the fee kept; lost: nothing back), and the
+ * charge.dispute.* events Stripe sends are posted signed to the app's webhook, which reads the
+ * dispute again from `GET /v1/disputes/:id`.
  */
 const webhookSecret = 'whsec_disputestest';
 let t: TestApp;
-let fake: FakeStripeServer;
-let connect: FakeConnectAccounts;
-let transfers: FakeConnectTransfers;
+let world: StripeWorld;
 const clock = new Date('2026-11-20T12:00:00.000Z');
 const log = { info: () => {}, warn: () => {}, error: () => {} };
 const signer = new Stripe('sk_test_signer');
 
-interface FakeBalanceTransaction {
-  id: string;
-  object: 'balance_transaction';
-  amount: number;
-  fee: number;
-  net: number;
-  type: 'adjustment';
-  description: string;
-  source: string;
-}
-
-interface FakeDispute {
-  id: string;
-  object: 'dispute';
-  amount: number;
-  currency: string;
-  charge: string;
-  payment_intent: string | null;
-  reason: string;
-  status: string;
-  evidence_details: {
-    due_by: number | null;
-    has_evidence: boolean;
-    past_due: boolean;
-    submission_count: number;
-  };
-  balance_transactions: FakeBalanceTransaction[];
-  is_charge_refundable: boolean;
-  created: number;
-  livemode: false;
-  metadata: Record<string, string>;
-}
-
-const stripeDisputes = new Map<string, FakeDispute>();
-
-/** GET /v1/disputes/:id, as Stripe answers it (404 resource_missing for an unknown id). */
-const disputeRoute: FakeStripeRoute = (req) => {
-  const match = /^\/v1\/disputes\/([^/]+)$/.exec(req.path);
-  if (!match || req.method !== 'GET') return undefined;
-  const id = decodeURIComponent(match[1] ?? '');
-  const dispute = stripeDisputes.get(id);
-  if (!dispute)
-    throw new StripeHttpError(
-      404,
-      'invalid_request_error',
-      `No such dispute: '${id}'`,
-      'resource_missing',
-      'id',
-    );
-  return { body: dispute };
-};
-
-beforeAll(async () => {
-  connect = createFakeConnectAccounts();
-  transfers = createFakeConnectTransfers();
-  fake = await startFakeStripe({ routes: [connect.route, transfers.route, disputeRoute] });
-  transfers.bind({ accounts: connect.accounts, charges: fake.charges });
-  t = await createTestApp({
+async function startApp(stripeWorld: StripeWorld) {
+  return createTestApp({
     payoutRetryMs: 0,
     now: () => clock,
     env: {
-      STRIPE_SECRET_KEY: fake.secretKey,
+      ...stripeWorld.env,
       STRIPE_PUBLISHABLE_KEY: 'pk_test_disputes',
       STRIPE_WEBHOOK_SECRET: webhookSecret,
-      STRIPE_API_BASE: fake.url,
     },
   });
+}
+
+beforeAll(async () => {
+  world = await startStripeWorld();
+  t = await startApp(world);
 });
 afterAll(async () => {
   await t.close();
-  await fake.close();
+  await world.close();
 });
 afterEach(() => {
   expect(t.statuses.filter((s) => s >= 500)).toEqual([]);
@@ -127,7 +66,7 @@ async function payWithStripe(buyer: TestUser, body: Record<string, unknown>): Pr
   if (started.statusCode !== 201) throw new Error(`payment failed: ${started.statusCode} ${started.body}`);
   const { paymentId } = started.json<PaymentJson>();
   const row = await paymentRow(t, paymentId);
-  fake.succeed(row?.providerPaymentId ?? '');
+  world.server.succeed(row?.providerPaymentId ?? '');
   const confirmed = await confirm(t, buyer, paymentId, {});
   if (confirmed.statusCode !== 200)
     throw new Error(`confirm failed: ${confirmed.statusCode} ${confirmed.body}`);
@@ -136,16 +75,11 @@ async function payWithStripe(buyer: TestUser, body: Record<string, unknown>): Pr
 
 /** A connected account at Stripe that finished onboarding, recorded as ready for the user. */
 async function onboard(userId: string): Promise<string> {
-  const stripe = new Stripe(fake.secretKey, {
-    host: '127.0.0.1',
-    port: new URL(fake.url).port,
-    protocol: 'http',
-  });
-  const account = await stripe.accounts.create({
+  const account = await world.stripe.accounts.create({
     type: 'express',
     capabilities: { transfers: { requested: true } },
   });
-  connect.complete(account.id);
+  world.connect.complete(account.id);
   return makeAccountReady(t, userId, account.id);
 }
 
@@ -153,87 +87,33 @@ async function paymentOfOrder(orderId: string) {
   const [order] = await t.database.db.select().from(orders).where(eq(orders.id, orderId));
   const payment = await paymentRow(t, order?.paymentId ?? '');
   if (!payment?.providerChargeId) throw new Error('no charge');
-  return payment;
+  return { ...payment, providerChargeId: payment.providerChargeId };
 }
 
-const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
-const cents = (money: string | undefined) => Math.round(Number(money) * 100);
-let disputeCounter = 0;
+const cents = (money: string | undefined | null) => Math.round(Number(money) * 100);
 
-/** Stripe opens a dispute on the charge (needs_response, evidence due in a week). */
-function openDispute(charge: {
-  providerChargeId: string | null;
-  providerPaymentId: string | null;
-  amount: string;
-}) {
-  disputeCounter += 1;
-  const dispute: FakeDispute = {
-    id: `du_test${disputeCounter}${Date.now()}`,
-    object: 'dispute',
-    amount: cents(charge.amount),
-    currency: 'usd',
-    charge: charge.providerChargeId ?? '',
-    payment_intent: charge.providerPaymentId,
-    reason: 'fraudulent',
-    status: 'needs_response',
-    evidence_details: {
-      due_by: seconds(new Date(clock.getTime() + 7 * 24 * 60 * 60 * 1000)),
-      has_evidence: false,
-      past_due: false,
-      submission_count: 0,
-    },
-    balance_transactions: [],
-    is_charge_refundable: false,
-    created: seconds(clock),
-    livemode: false,
-    metadata: {},
-  };
-  stripeDisputes.set(dispute.id, dispute);
-  return dispute;
+/** The cardholder disputes the payment's charge at Stripe: the dispute and the events Stripe sends. */
+function openDispute(
+  payment: { providerChargeId: string },
+  options?: Parameters<StripeWorld['disputes']['open']>[1],
+) {
+  const opened = world.disputes.open(payment.providerChargeId, { reason: 'fraudulent', ...options });
+  const [created, withdrawn] = opened.events;
+  if (created?.type !== 'charge.dispute.created' || withdrawn?.type !== 'charge.dispute.funds_withdrawn')
+    throw new Error(`unexpected events ${opened.events.map((e) => e.type).join(', ')}`);
+  return { dispute: opened.dispute, created, withdrawn };
 }
 
-/** Stripe withdraws the disputed amount and its $15.00 dispute fee from the platform's balance. */
-function withdrawFunds(dispute: FakeDispute, fee = 1500) {
-  dispute.balance_transactions.push({
-    id: `txn_w_${dispute.id}`,
-    object: 'balance_transaction',
-    amount: -dispute.amount,
-    fee,
-    net: -dispute.amount - fee,
-    type: 'adjustment',
-    description: `Chargeback withdrawal for ${dispute.charge}`,
-    source: dispute.id,
-  });
+/** The event of `type` among those Stripe sent. */
+function eventOf(events: FakeStripeEvent[], type: string): FakeStripeEvent {
+  const found = events.find((event) => event.type === type);
+  if (!found) throw new Error(`no ${type} among ${events.map((e) => e.type).join(', ')}`);
+  return found;
 }
 
-/** A won dispute: the amount comes back, and the fee given back shows as a negative fee. */
-function win(dispute: FakeDispute, feeBack = 0) {
-  dispute.status = 'won';
-  dispute.is_charge_refundable = false;
-  dispute.balance_transactions.push({
-    id: `txn_r_${dispute.id}`,
-    object: 'balance_transaction',
-    amount: dispute.amount,
-    fee: -feeBack,
-    net: dispute.amount + feeBack,
-    type: 'adjustment',
-    description: `Chargeback reversal for ${dispute.charge}`,
-    source: dispute.id,
-  });
-}
-
-/**
- * Posts an event as Stripe sends it, signed. The object carried is a stale copy on purpose: the
- * app must read the dispute again.
- */
-function sendEvent(type: string, dispute: FakeDispute | { id: string; object: 'dispute' }) {
-  const payload = JSON.stringify({
-    id: `evt_${type}_${dispute.id}`,
-    object: 'event',
-    type,
-    data: { object: { id: dispute.id, object: 'dispute', status: 'needs_response' } },
-    livemode: false,
-  });
+/** Posts an event to the webhook as Stripe sends it, signed. */
+function sendEvent(event: FakeStripeEvent) {
+  const payload = JSON.stringify(event);
   const signature = signer.webhooks.generateTestHeaderString({ payload, secret: webhookSecret });
   return t.app.inject({
     method: 'POST',
@@ -243,9 +123,11 @@ function sendEvent(type: string, dispute: FakeDispute | { id: string; object: 'd
   });
 }
 
-async function post(type: string, dispute: FakeDispute | { id: string; object: 'dispute' }) {
-  const response = await sendEvent(type, dispute);
-  expect(response.statusCode, response.body).toBe(200);
+async function post(...events: FakeStripeEvent[]) {
+  for (const event of events) {
+    const response = await sendEvent(event);
+    expect(response.statusCode, response.body).toBe(200);
+  }
 }
 
 async function orderAs(user: TestUser, orderId: string) {
@@ -259,7 +141,18 @@ async function disputeEntries(paymentId: string) {
   return rows
     .filter((row) => row.kind.startsWith('dispute'))
     .map((row) => ({ kind: row.kind, amount: row.amount }))
-    .sort((a, b) => a.kind.localeCompare(b.kind));
+    .sort((a, b) => a.kind.localeCompare(b.kind) || a.amount.localeCompare(b.amount));
+}
+
+/** The ledger's total of one kind for a payment (its own entries and its orders'), in cents. */
+async function ledgerTotal(paymentId: string, kind: string) {
+  const orderIds = (
+    await t.database.db.select({ id: orders.id }).from(orders).where(eq(orders.paymentId, paymentId))
+  ).map((o) => o.id);
+  const rows = await t.database.db.select().from(ledgerEntries).where(eq(ledgerEntries.kind, kind));
+  return rows
+    .filter((row) => row.paymentId === paymentId || (row.orderId !== null && orderIds.includes(row.orderId)))
+    .reduce((sum, row) => sum + cents(row.amount), 0);
 }
 
 async function adminDisputes(admin: TestUser) {
@@ -268,22 +161,47 @@ async function adminDisputes(admin: TestUser) {
   return response.json<{ disputes: Array<Record<string, unknown>> }>().disputes;
 }
 
+/** The platform balance the admin sees on GET /api/admin/payouts, in cents. */
+async function platformBalance(admin: TestUser) {
+  const response = await as(t, admin, { method: 'GET', url: '/api/admin/payouts' });
+  expect(response.statusCode, response.body).toBe(200);
+  return cents(response.json<{ platformBalance: string }>().platformBalance);
+}
+
 const transfersOfOrder = (orderId: string) =>
-  transfers.transfers.filter((tr) => tr.metadata.orderId === orderId);
+  world.transfers.transfers.filter((tr) => tr.metadata.orderId === orderId);
+
+/** Stripe's processing fee on the charge: the fee of its `charge` balance transaction. */
+function stripeFeeOf(chargeId: string) {
+  const txn = world.balances.find(world.server.charges.get(chargeId)?.balance_transaction ?? '');
+  if (!txn) throw new Error(`no balance transaction for ${chargeId}`);
+  return txn.transaction.fee;
+}
 
 describe('a dispute on a paid-out order', () => {
-  it('records the amount and fee out, shows Disputed to every role, lists it for the admin, and puts it back when won', async () => {
+  it('records the amount and fee out, shows Disputed to every role, lists it for the admin, and puts the amount back when won; the platform balance is lower by the $15.00 fee', async () => {
+    const admin = await signedInAs(t, 'admin');
+    const balanceBefore = await platformBalance(admin);
     const s = await orderInTransit(t, {}, {}, payWithStripe);
     await onboard(s.seller.id);
     await onboard(s.driver.id);
     expect((await moveOrder(t, s.driver, s.order.id, 'delivered')).statusCode).toBe(200);
     expect(transfersOfOrder(s.order.id)).toHaveLength(2);
     const payment = await paymentOfOrder(s.order.id);
-    const dispute = openDispute(payment);
-    const admin = await signedInAs(t, 'admin');
+    // The app recorded Stripe's processing fee on the charge as provider_fee.
+    const providerFee = await ledgerTotal(payment.id, 'provider_fee');
+    expect(providerFee).toBe(stripeFeeOf(payment.providerChargeId));
+    expect(providerFee).toBeGreaterThan(0);
+    const platformFee = await ledgerTotal(payment.id, 'platform_fee');
+    const beforeDispute = await platformBalance(admin);
+    expect(beforeDispute).toBe(balanceBefore + platformFee - providerFee);
 
-    await post('charge.dispute.created', dispute);
-    const dueBy = new Date((dispute.evidence_details.due_by ?? 0) * 1000).toISOString();
+    const { dispute, created, withdrawn } = openDispute(payment, { evidenceDueInDays: 7 });
+    expect(dispute.balance_transactions).toMatchObject([
+      { type: 'adjustment', amount: -cents(payment.amount), fee: 1500, net: -cents(payment.amount) - 1500 },
+    ]);
+    await post(created);
+    const dueBy = new Date(dispute.evidence_details.due_by * 1000).toISOString();
     for (const viewer of [s.buyer, s.seller, admin])
       expect((await orderAs(viewer, s.order.id)).dispute).toEqual({
         status: 'needs_response',
@@ -292,10 +210,8 @@ describe('a dispute on a paid-out order', () => {
       });
     // The driver never sees prices: the status alone.
     expect((await orderAs(s.driver, s.order.id)).dispute).toEqual({ status: 'needs_response' });
-    expect(await disputeEntries(payment.id)).toEqual([]);
-
-    withdrawFunds(dispute);
-    await post('charge.dispute.funds_withdrawn', dispute);
+    // The dispute read again already shows Stripe's withdrawal: the amount and the fee, once.
+    await post(withdrawn);
     expect(await disputeEntries(payment.id)).toEqual([
       { kind: 'dispute', amount: payment.amount },
       { kind: 'dispute_fee', amount: '15.00' },
@@ -313,10 +229,14 @@ describe('a dispute on a paid-out order', () => {
     });
     expect((await reconcile(t.database.db)).discrepancies).toEqual([]);
 
-    // Won: Stripe gives the amount back; since June 2025 it keeps the dispute fee.
-    win(dispute);
-    await post('charge.dispute.funds_reinstated', dispute);
-    await post('charge.dispute.closed', dispute);
+    // The platform answers; the issuer decides for it: Stripe gives the amount back and keeps the fee.
+    await post(...world.disputes.submitEvidence(dispute.id, { uncategorized_text: 'Delivered.' }).events);
+    expect((await orderAs(s.buyer, s.order.id)).dispute).toMatchObject({ status: 'under_review' });
+    const won = world.disputes.win(dispute.id);
+    await post(
+      eventOf(won.events, 'charge.dispute.funds_reinstated'),
+      eventOf(won.events, 'charge.dispute.closed'),
+    );
     expect(await disputeEntries(payment.id)).toEqual([
       { kind: 'dispute', amount: payment.amount },
       { kind: 'dispute_fee', amount: '15.00' },
@@ -324,40 +244,24 @@ describe('a dispute on a paid-out order', () => {
     ]);
     expect((await orderAs(s.buyer, s.order.id)).dispute).toMatchObject({ status: 'won' });
     const closed = (await adminDisputes(admin)).find((row) => row.providerDisputeId === dispute.id);
-    expect(closed).toMatchObject({ status: 'won', isOpen: false });
+    expect(closed).toMatchObject({ status: 'won', isOpen: false, fee: '15.00' });
     expect((await reconcile(t.database.db)).discrepancies).toEqual([]);
+    // What the admin sees is what Stripe kept: lower by exactly the dispute fee.
+    expect(await platformBalance(admin)).toBe(beforeDispute - 1500);
+    expect(await platformBalance(admin)).toBe(balanceBefore + platformFee - providerFee - 1500);
+    // The sellers' and drivers' transfers were never touched.
+    expect(transfersOfOrder(s.order.id).map((tr) => tr.amount_reversed)).toEqual([0, 0]);
   });
 
-  it('writes a fee given back only when Stripe returns it', async () => {
+  it('writes once when an event is delivered twice, even at the same time, and a stale copy changes nothing', async () => {
     const s = await orderInTransit(t, {}, {}, payWithStripe);
     const payment = await paymentOfOrder(s.order.id);
-    const dispute = openDispute(payment);
-    withdrawFunds(dispute, 3000);
-    await post('charge.dispute.funds_withdrawn', dispute);
-    win(dispute, 1500);
-    await post('charge.dispute.closed', dispute);
-    expect(await disputeEntries(payment.id)).toEqual([
-      { kind: 'dispute', amount: payment.amount },
-      { kind: 'dispute_fee', amount: '30.00' },
-      { kind: 'dispute_fee_reinstated', amount: '15.00' },
-      { kind: 'dispute_reinstated', amount: payment.amount },
-    ]);
-    expect((await reconcile(t.database.db)).discrepancies).toEqual([]);
-  });
-
-  it('writes once when an event is delivered twice, even at the same time', async () => {
-    const s = await orderInTransit(t, {}, {}, payWithStripe);
-    const payment = await paymentOfOrder(s.order.id);
-    const dispute = openDispute(payment);
-    withdrawFunds(dispute);
-    const deliveries = await Promise.all([
-      sendEvent('charge.dispute.funds_withdrawn', dispute),
-      sendEvent('charge.dispute.funds_withdrawn', dispute),
-    ]);
+    const { created, withdrawn } = openDispute(payment);
+    const deliveries = await Promise.all([sendEvent(withdrawn), sendEvent(withdrawn)]);
     expect(deliveries.map((r) => r.statusCode)).toEqual([200, 200]);
-    await post('charge.dispute.funds_withdrawn', dispute);
-    // A late charge.dispute.created after the withdrawal changes nothing either.
-    await post('charge.dispute.created', dispute);
+    await post(withdrawn);
+    // A late charge.dispute.created (a copy of the dispute before the withdrawal) changes nothing either.
+    await post(created);
     expect(await disputeEntries(payment.id)).toEqual([
       { kind: 'dispute', amount: payment.amount },
       { kind: 'dispute_fee', amount: '15.00' },
@@ -368,18 +272,62 @@ describe('a dispute on a paid-out order', () => {
   });
 
   it('acknowledges a dispute on a charge it does not know, and one Stripe does not know', async () => {
-    const stranger = openDispute({
-      providerChargeId: 'ch_notours',
-      providerPaymentId: 'pi_notours',
-      amount: '12.00',
-    });
-    await post('charge.dispute.created', stranger);
-    await post('charge.dispute.created', { id: 'du_nobody', object: 'dispute' });
+    // A charge of the same Stripe account the app never made (another integration's).
+    const intent = await world.stripe.paymentIntents.create({ amount: 1_200, currency: 'usd' });
+    const charge = world.server.succeed(intent.id).latest_charge ?? '';
+    const stranger = world.disputes.open(charge);
+    await post(...stranger.events);
+    await post(world.server.event('charge.dispute.created', { id: 'du_nobody', object: 'dispute' }));
     const rows = await t.database.db
       .select()
       .from(disputes)
-      .where(eq(disputes.providerDisputeId, stranger.id));
+      .where(eq(disputes.providerDisputeId, stranger.dispute.id));
     expect(rows).toEqual([]);
+    const nobody = await t.database.db
+      .select()
+      .from(disputes)
+      .where(eq(disputes.providerDisputeId, 'du_nobody'));
+    expect(nobody).toEqual([]);
+  });
+});
+
+describe('fees Stripe gives back', () => {
+  // A second local Stripe whose disputes charge the countered fee (taken when evidence is submitted,
+  // given back when the dispute is won) and the older rule that returned the dispute fee on a win.
+  let main: { t: TestApp; world: StripeWorld };
+  beforeAll(async () => {
+    main = { t, world };
+    world = await startStripeWorld({ disputes: { counterFee: 1500, returnDisputeFeeOnWin: true } });
+    t = await startApp(world);
+  });
+  afterAll(async () => {
+    await t.close();
+    await world.close();
+    ({ t, world } = main);
+  });
+
+  it('writes every fee Stripe takes and every fee it gives back, and reconcile is clean', async () => {
+    const admin = await signedInAs(t, 'admin');
+    const s = await orderInTransit(t, {}, {}, payWithStripe);
+    const payment = await paymentOfOrder(s.order.id);
+    const before = await platformBalance(admin);
+    const { dispute, created, withdrawn } = openDispute(payment);
+    await post(created, withdrawn);
+    await post(...world.disputes.submitEvidence(dispute.id, { uncategorized_text: 'Delivered.' }).events);
+    const won = world.disputes.win(dispute.id);
+    await post(...won.events);
+    expect(await disputeEntries(payment.id)).toEqual([
+      { kind: 'dispute', amount: payment.amount },
+      { kind: 'dispute_fee', amount: '15.00' },
+      { kind: 'dispute_fee', amount: '15.00' },
+      { kind: 'dispute_fee_reinstated', amount: '30.00' },
+      { kind: 'dispute_reinstated', amount: payment.amount },
+    ]);
+    expect((await reconcile(t.database.db)).discrepancies).toEqual([]);
+    const listed = (await adminDisputes(admin)).find((row) => row.providerDisputeId === dispute.id);
+    expect(listed).toMatchObject({ status: 'won', fee: '30.00' });
+    // Stripe took $15.00 + $15.00 and gave both back: the dispute cost the platform nothing.
+    expect(await platformBalance(admin)).toBe(before);
   });
 });
 
@@ -389,8 +337,8 @@ describe('payouts held by a dispute', () => {
     await onboard(s.seller.id);
     await onboard(s.driver.id);
     const payment = await paymentOfOrder(s.order.id);
-    const dispute = openDispute(payment);
-    await post('charge.dispute.created', dispute);
+    const { dispute, created, withdrawn } = openDispute(payment);
+    await post(created);
     expect((await moveOrder(t, s.driver, s.order.id, 'delivered')).statusCode).toBe(200);
     expect(transfersOfOrder(s.order.id)).toHaveLength(0);
     if (!t.config.stripe) throw new Error('Stripe is not configured');
@@ -407,12 +355,10 @@ describe('payouts held by a dispute', () => {
     expect([held.seller?.attempts, held.driver?.attempts]).toEqual([0, 0]);
     expect((await reconcile(t.database.db)).discrepancies).toEqual([]);
 
-    withdrawFunds(dispute);
-    await post('charge.dispute.funds_withdrawn', dispute);
+    await post(withdrawn);
     expect(transfersOfOrder(s.order.id)).toHaveLength(0);
     expect((await reconcile(t.database.db)).discrepancies).toEqual([]);
-    win(dispute);
-    await post('charge.dispute.closed', dispute);
+    await post(eventOf(world.disputes.win(dispute.id).events, 'charge.dispute.closed'));
     expect(transfersOfOrder(s.order.id)).toHaveLength(2);
     const paid = await payoutsOf(t, s.order.id);
     expect([paid.seller?.status, paid.driver?.status]).toEqual(['paid', 'paid']);
@@ -434,8 +380,7 @@ describe('a payment of several orders', () => {
     const made = await payWithStripe(buyer, { items, isPickup: false, deliveryAddressId: address.id });
     expect(made).toHaveLength(2);
     const payment = await paymentOfOrder(made[0]?.id ?? '');
-    const dispute = openDispute(payment);
-    await post('charge.dispute.created', dispute);
+    await post(openDispute(payment).created);
     const listed = await as(t, buyer, { method: 'GET', url: '/api/orders?as=buyer' });
     const shown = listed.json<Array<OrderJson & { dispute: { status: string } | null }>>();
     expect(shown.filter((o) => made.some((m) => m.id === o.id)).map((o) => o.dispute?.status)).toEqual([
@@ -451,18 +396,62 @@ describe('a payment of several orders', () => {
 });
 
 describe('a lost dispute', () => {
-  it('shows the orders Lost, keeps their unpaid payouts held, and names the loss until the take-back is wired', async () => {
+  it('takes back the paid-out shares of the seller and the driver as a refund would, and reconcile is clean', async () => {
+    const admin = await signedInAs(t, 'admin');
+    const balanceBefore = await platformBalance(admin);
+    const s = await orderInTransit(t, {}, {}, payWithStripe);
+    await onboard(s.seller.id);
+    await onboard(s.driver.id);
+    expect((await moveOrder(t, s.driver, s.order.id, 'delivered')).statusCode).toBe(200);
+    const sent = transfersOfOrder(s.order.id);
+    expect(sent).toHaveLength(2);
+    const payment = await paymentOfOrder(s.order.id);
+    const providerFee = await ledgerTotal(payment.id, 'provider_fee');
+    const { dispute, created, withdrawn } = openDispute(payment);
+    await post(created, withdrawn);
+    const lost = world.disputes.lose(dispute.id);
+    expect(lost.events.map((e) => e.type)).toEqual(['charge.dispute.closed']);
+    await post(...lost.events, ...lost.events);
+
+    for (const viewer of [s.buyer, s.seller, admin])
+      expect((await orderAs(viewer, s.order.id)).dispute).toMatchObject({ status: 'lost' });
+    expect((await orderAs(s.driver, s.order.id)).dispute).toEqual({ status: 'lost' });
+    expect(await disputeEntries(payment.id)).toEqual([
+      { kind: 'dispute', amount: payment.amount },
+      { kind: 'dispute_fee', amount: '15.00' },
+    ]);
+    const [row] = await t.database.db
+      .select()
+      .from(disputes)
+      .where(eq(disputes.providerDisputeId, dispute.id));
+    expect(row).toMatchObject({ status: 'lost' });
+    expect(row?.outcomeHandledAt).not.toBeNull();
+    // Both transfers reversed in full at Stripe (their accounts still held the funds), once.
+    expect(transfersOfOrder(s.order.id).map((tr) => tr.amount_reversed)).toEqual(sent.map((tr) => tr.amount));
+    const payouts = await payoutsOf(t, s.order.id);
+    expect([payouts.seller?.status, payouts.driver?.status]).toEqual(['reversed', 'reversed']);
+    const reversed = await t.database.db
+      .select()
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.orderId, s.order.id), eq(ledgerEntries.kind, 'reversal')));
+    expect(reversed.reduce((sum, e) => sum + cents(e.amount), 0)).toBe(
+      sent.reduce((sum, tr) => sum + tr.amount, 0),
+    );
+    expect((await reconcile(t.database.db)).discrepancies).toEqual([]);
+    // The platform gave its fee back with the order's money and bore Stripe's fees.
+    expect(await platformBalance(admin)).toBe(balanceBefore - providerFee - 1500);
+  });
+
+  it('shows the orders Lost and cancels the payouts not sent yet when the order is delivered during the dispute', async () => {
     const s = await orderInTransit(t, {}, {}, payWithStripe);
     await onboard(s.seller.id);
     await onboard(s.driver.id);
     const payment = await paymentOfOrder(s.order.id);
-    const dispute = openDispute(payment);
-    withdrawFunds(dispute);
-    await post('charge.dispute.funds_withdrawn', dispute);
+    const { dispute, created, withdrawn } = openDispute(payment);
+    await post(created, withdrawn);
     expect((await moveOrder(t, s.driver, s.order.id, 'delivered')).statusCode).toBe(200);
-    dispute.status = 'lost';
-    await post('charge.dispute.closed', dispute);
-    await post('charge.dispute.closed', dispute);
+    const lost = world.disputes.lose(dispute.id);
+    await post(...lost.events, ...lost.events);
     for (const viewer of [s.buyer, s.seller])
       expect((await orderAs(viewer, s.order.id)).dispute).toMatchObject({ status: 'lost' });
     expect((await orderAs(s.driver, s.order.id)).dispute).toEqual({ status: 'lost' });
@@ -484,14 +473,14 @@ describe('a lost dispute', () => {
     expect([payouts.seller?.status, payouts.driver?.status]).toEqual(['cancelled', 'cancelled']);
     expect((await reconcile(t.database.db)).discrepancies).toEqual([]);
   });
+
   it('handles a prevented dispute (Stripe refunded the buyer) as a lost one: its payouts stay held', async () => {
     const s = await orderInTransit(t, {}, {}, payWithStripe);
     await onboard(s.seller.id);
     await onboard(s.driver.id);
     const payment = await paymentOfOrder(s.order.id);
-    const dispute = openDispute(payment);
-    dispute.status = 'prevented';
-    await post('charge.dispute.closed', dispute);
+    const { dispute } = openDispute(payment);
+    await post(preventDispute(dispute.id));
     expect((await moveOrder(t, s.driver, s.order.id, 'delivered')).statusCode).toBe(200);
     expect(transfersOfOrder(s.order.id)).toHaveLength(0);
     expect((await reconcile(t.database.db)).discrepancies).toContainEqual({
@@ -500,6 +489,20 @@ describe('a lost dispute', () => {
     });
   });
 });
+
+/**
+ * The one override of the local Stripe in this file: it has no `prevented` outcome (a dispute
+ * settled by the card network's early resolution, the buyer refunded rather than funds withdrawn),
+ * so the world's dispute is set to that state by hand — status `prevented`, no balance
+ * transactions — and the `charge.dispute.closed` Stripe would send is made from it.
+ */
+function preventDispute(id: string): FakeStripeEvent {
+  const dispute = world.disputes.disputes.get(id);
+  if (!dispute) throw new Error(`no dispute ${id}`);
+  // `prevented` is outside the world's FakeDisputeStatus: the override is this file's.
+  Object.assign(dispute, { status: 'prevented', balance_transactions: [] });
+  return world.server.event('charge.dispute.closed', dispute);
+}
 
 describe('GET /api/admin/disputes', () => {
   it('is for admins only', async () => {
@@ -516,9 +519,8 @@ describe('GET /api/admin/disputes', () => {
     for (const daysLeft of [9, 3]) {
       const s = await orderInTransit(t, {}, {}, payWithStripe);
       const payment = await paymentOfOrder(s.order.id);
-      const dispute = openDispute(payment);
-      dispute.evidence_details.due_by = seconds(new Date(clock.getTime() + daysLeft * 86_400_000));
-      await post('charge.dispute.created', dispute);
+      const { dispute, created } = openDispute(payment, { evidenceDueInDays: daysLeft });
+      await post(created);
       ids.push(dispute.id);
     }
     const listed = await adminDisputes(admin);
