@@ -4,7 +4,7 @@ import { and, eq } from 'drizzle-orm';
 import { ledgerEntries, orders } from '../../db/schema';
 import { as, createTestApp, signedInAs, type TestApp, type TestUser } from '../../testing/test-app';
 import { startStripeWorld, type StripeWorld } from '../../testing/stripe-world';
-import type { FakeStripeServer } from '../../testing/stripe-server';
+import { signWebhook, type FakeStripeEvent, type FakeStripeServer } from '../../testing/stripe-server';
 import { PLATFORM } from '../../testing/stripe-balances';
 import { confirm, paymentRow, startPayment, type OrderJson, type PaymentJson } from '../../testing/commerce';
 import { makeAccountReady, moveOrder, orderInTransit, payoutsOf } from '../../testing/payout-scenes';
@@ -272,5 +272,41 @@ describe('reconcile against the provider', () => {
       putBack();
     }
     expect((await compared()).discrepancies).toEqual([]);
+  });
+
+  it("matches a dispute's withdrawal and reinstatement by their balance transactions", async () => {
+    const s = await deliveredOrder();
+    const deliver = async (events: FakeStripeEvent[]) => {
+      for (const event of events) {
+        const payload = JSON.stringify(event);
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/api/stripe/webhook',
+          headers: {
+            'content-type': 'application/json',
+            'stripe-signature': signWebhook(payload, 'whsec_reconciletest'),
+          },
+          payload,
+        });
+        expect(response.statusCode, response.body).toBe(200);
+      }
+    };
+    const opened = world.disputes.open(s.payment.providerChargeId ?? '', { reason: 'fraudulent' });
+    await deliver(opened.events);
+    await deliver(world.disputes.win(opened.dispute.id).events);
+    const entries = await t.database.db
+      .select()
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.paymentId, s.payment.id));
+    expect(
+      entries
+        .filter((e) => e.kind.startsWith('dispute'))
+        .map((e) => e.kind)
+        .sort(),
+    ).toEqual(['dispute', 'dispute_fee', 'dispute_reinstated']);
+    const report = await compared();
+    expect(report.discrepancies).toEqual([]);
+    expect(report.compared).toMatchObject({ dispute: 1, dispute_fee: 1, dispute_reinstated: 1 });
+    expect((await reconcile(t.database.db)).discrepancies).toEqual([]);
   });
 });
