@@ -36,7 +36,8 @@ export type FakeBalanceTransactionType =
   | 'payment_refund'
   | 'payout'
   | 'adjustment'
-  | 'stripe_fee';
+  | 'stripe_fee'
+  | 'topup';
 
 export interface FakeBalanceTransaction {
   id: string;
@@ -123,6 +124,11 @@ export interface FakeBalances {
   find(id: string): { account: string; transaction: FakeBalanceTransaction } | undefined;
   /** Available and pending amounts of an account in a currency, as of now. */
   balanceOf(account?: string, currency?: string): { available: number; pending: number };
+  /**
+   * Takes a balance transaction out of its account, as if Stripe had never made it (for tests of
+   * reconcile against the provider); answers a function that puts it back where it was.
+   */
+  remove(id: string): () => void;
   /** Automatic payouts made so far, by account. */
   payouts: Map<string, FakePayout[]>;
   /**
@@ -394,6 +400,14 @@ export function createFakeBalances(
       return undefined;
     },
     balanceOf: (account = PLATFORM, currency = 'usd') => sums(account, currency),
+    remove(id) {
+      for (const ledger of ledgers.values()) {
+        const index = ledger.findIndex((txn) => txn.id === id);
+        const [removed] = index >= 0 ? ledger.splice(index, 1) : [];
+        if (removed) return () => void ledger.splice(index, 0, removed);
+      }
+      throw new Error(`no balance transaction ${id}`);
+    },
     payouts,
     payOutAll: (accounts) => payOutAll(accounts),
     tick,

@@ -88,25 +88,46 @@ describe('matching the provider to the ledger', () => {
   });
 
   it('matches disputes withdrawn and reinstated, a failed refund, and a refund still pending', () => {
+    // A dispute's balance transactions all have the dispute as source; the ledger names each by its own id.
+    const withdrawn = { ...bt('adjustment', 'du_1', -5_000, 1_500), id: 'txn_w' };
+    const reinstated = { ...bt('adjustment', 'du_1', 5_000, -1_500), id: 'txn_r' };
     const report = matchProviderTransactions({
       provider: [
-        bt('adjustment', 'du_1', -5_000, 1_500),
-        bt('adjustment', 'du_1', 5_000, -1_500),
+        withdrawn,
+        reinstated,
         bt('refund', 're_failed', -700),
         bt('refund_failure', 're_failed', 700),
         bt('refund', 're_pending', -300),
       ],
       ledger: [
-        entry('dispute', 'd1', 'du_1', 5_000),
-        entry('dispute_fee', 'd1', 'du_1', 1_500),
-        entry('dispute_reinstated', 'd1', 'du_1', 5_000),
-        entry('dispute_fee_reinstated', 'd1', 'du_1', 1_500),
+        entry('dispute', 'd1', 'txn_w', 5_000),
+        entry('dispute_fee', 'd1', 'txn_w', 1_500),
+        entry('dispute_reinstated', 'd1', 'txn_r', 5_000),
+        entry('dispute_fee_reinstated', 'd1', 'txn_r', 1_500),
       ],
       period,
       refundsInFlight: new Set(['re_pending']),
     });
     expect(report.discrepancies).toEqual([]);
     expect(report.notes).toEqual(['refund re_pending $3.00 is still pending in our records']);
+    expect(report.compared).toMatchObject({
+      dispute: 1,
+      dispute_fee: 1,
+      dispute_reinstated: 1,
+      dispute_fee_reinstated: 1,
+    });
+  });
+
+  it("reads a dispute's countered fee (amount 0, a fee) as a fee charged, not money given back", () => {
+    const report = matchProviderTransactions({
+      provider: [
+        { ...bt('adjustment', 'du_2', -5_000, 1_500), id: 'txn_w' },
+        { ...bt('adjustment', 'du_2', 0, 1_500), id: 'txn_c' },
+      ],
+      ledger: [entry('dispute', 'd2', 'txn_w', 5_000), entry('dispute_fee', 'd2', 'txn_w', 1_500)],
+      period,
+    });
+    expect(report.discrepancies).toEqual(['dispute_fee txn_c $15.00 at the provider is not in the ledger']);
   });
 
   it('reports only movements of the period, matched across its edges, and entries naming no provider id', () => {

@@ -14,7 +14,7 @@ export interface ProviderLedgerEntry {
   entryKey: string;
   kind: string;
   amount: Cents;
-  /** `ch_…` for a charge and its provider fee, `re_…`, `tr_…`, `trr_…`, the dispute's `dp_…`/`du_…`. */
+  /** `ch_…` for a charge and its provider fee, `re_…`, `tr_…`, `trr_…`, a dispute's balance transaction `txn_…`. */
   reference: string | null;
   createdAt: Date;
 }
@@ -63,8 +63,10 @@ interface Expected {
  * What a balance transaction means in ledger entries (Stripe's balance transaction types,
  * docs.stripe.com/reports/balance-transaction-types): a charge (or `payment`) is the charge and its
  * fee; a refund (or `payment_refund`) is the refund, taken back by a `refund_failure`; a transfer
- * and a transfer reversal (`transfer_refund`); an `adjustment` whose source is a dispute is the
- * disputed amount and the dispute fee withdrawn, or reinstated when the amount is positive.
+ * and a transfer reversal (`transfer_refund`, its source the reversal trr_…); an `adjustment` whose
+ * source is a dispute is the disputed amount withdrawn or reinstated, and the dispute fee charged
+ * or given back, matched by the balance transaction's own id (docs.stripe.com/api/disputes/object:
+ * `balance_transactions`).
  * Anything else answers undefined: the ledger does not record it.
  */
 function expectedOf(transaction: ProviderBalanceTransaction): Expected[] | undefined {
@@ -86,17 +88,21 @@ function expectedOf(transaction: ProviderBalanceTransaction): Expected[] | undef
       return [{ kind: 'transfer', reference: source, amount: -amount }];
     case 'transfer_refund':
       return [{ kind: 'reversal', reference: source, amount }];
-    case 'adjustment':
+    case 'adjustment': {
+      // A dispute's adjustment: its source is the dispute (du_…, dp_… before), and the ledger
+      // names each of its movements by the balance transaction itself (the withdrawal, the
+      // reinstatement, a countered fee: one dispute, several transactions). The amount is the
+      // disputed money out (negative) or back (positive); the fee is charged (positive) or given
+      // back (negative); a countered fee is an adjustment of amount 0 with a positive fee.
       if (!/^(dp|du)_/.test(source)) return undefined;
-      return amount < 0
-        ? [
-            { kind: 'dispute', reference: source, amount: -amount },
-            { kind: 'dispute_fee', reference: source, amount: Math.abs(fee) },
-          ]
-        : [
-            { kind: 'dispute_reinstated', reference: source, amount },
-            { kind: 'dispute_fee_reinstated', reference: source, amount: Math.abs(fee) },
-          ];
+      const expected: Expected[] = [];
+      const reference = transaction.id;
+      if (amount < 0) expected.push({ kind: 'dispute', reference, amount: -amount });
+      if (amount > 0) expected.push({ kind: 'dispute_reinstated', reference, amount });
+      if (fee > 0) expected.push({ kind: 'dispute_fee', reference, amount: fee });
+      if (fee < 0) expected.push({ kind: 'dispute_fee_reinstated', reference, amount: -fee });
+      return expected;
+    }
     default:
       return undefined;
   }

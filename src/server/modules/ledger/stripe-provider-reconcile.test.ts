@@ -1,18 +1,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import { and, eq } from 'drizzle-orm';
 import { ledgerEntries, orders } from '../../db/schema';
 import { as, createTestApp, signedInAs, type TestApp, type TestUser } from '../../testing/test-app';
-import { startFakeStripe, type FakeStripeServer } from '../../testing/stripe-server';
-import { createFakeConnectAccounts, type FakeConnectAccounts } from '../../testing/stripe-connect-accounts';
-import {
-  createFakeConnectTransfers,
-  type FakeConnectTransfers,
-} from '../../testing/stripe-connect-transfers';
-import { cardFeeOf, createFakeBalance, type FakeBalance } from '../../testing/provider-balance-route';
+import { startStripeWorld, type StripeWorld } from '../../testing/stripe-world';
+import { signWebhook, type FakeStripeEvent, type FakeStripeServer } from '../../testing/stripe-server';
+import { PLATFORM } from '../../testing/stripe-balances';
 import { confirm, paymentRow, startPayment, type OrderJson, type PaymentJson } from '../../testing/commerce';
 import { makeAccountReady, moveOrder, orderInTransit, payoutsOf } from '../../testing/payout-scenes';
 import { StripePaymentProvider } from '../../adapters/payments/stripe-payment-provider';
+import type { StripeConfig } from '../../config';
 import { parseCents } from '../../../domain/money';
 import { reconcile } from './reconcile';
 import { reconcileWithProvider, type ProviderReconcileReport } from './provider-reconcile';
@@ -20,46 +17,65 @@ import { reconcileWithProvider, type ProviderReconcileReport } from './provider-
 /**
  * The provider's fees in the ledger and reconcile against the provider
  * (docs/decisions/0018-money-against-stripe.md), with Stripe as the provider: the local Stripe
- * server with Connect and, until the faithful fake lands, a route of balance transactions.
+ * world (startStripeWorld), whose charges, refunds, transfers and reversals make the platform's
+ * balance transactions as Stripe does, each charge with Stripe's processing fee.
  */
 let t: TestApp;
+let world: StripeWorld;
 let fake: FakeStripeServer;
-let connect: FakeConnectAccounts;
-let transfers: FakeConnectTransfers;
-let balance: FakeBalance;
 let stripe: Stripe;
-let provider: StripePaymentProvider;
+let provider: FeeReadsFailing;
 let admin: TestUser;
 
+/**
+ * The app's Stripe adapter, unchanged but for a switch: while `failFeeReads` is above zero the
+ * next fee read finds Stripe down (500s for the call and its two retries), so the fee is not
+ * learnt with the payment and is left to the payments job.
+ */
+class FeeReadsFailing extends StripePaymentProvider {
+  failFeeReads = 0;
+  override async retrieveChargeFee(chargeId: string) {
+    if (this.failFeeReads > 0) {
+      this.failFeeReads -= 1;
+      fake.failNext(3);
+    }
+    return super.retrieveChargeFee(chargeId);
+  }
+}
+
 beforeAll(async () => {
-  connect = createFakeConnectAccounts();
-  transfers = createFakeConnectTransfers();
-  balance = createFakeBalance();
-  fake = await startFakeStripe({ routes: [connect.route, transfers.route, balance.route] });
-  transfers.bind({ accounts: connect.accounts, charges: fake.charges });
-  balance.bind({ charges: fake.charges, refunds: fake.refunds, transfers: transfers.transfers });
+  world = await startStripeWorld();
+  fake = world.server;
+  stripe = world.stripe;
+  const stripeConfig: StripeConfig = {
+    secretKey: world.env.STRIPE_SECRET_KEY,
+    publishableKey: 'pk_test_reconcile',
+    webhookSecret: 'whsec_reconciletest',
+    apiBase: world.env.STRIPE_API_BASE,
+  };
+  provider = new FeeReadsFailing(stripeConfig);
   t = await createTestApp({
     payoutRetryMs: 0,
+    payments: provider,
     env: {
-      STRIPE_SECRET_KEY: fake.secretKey,
-      STRIPE_PUBLISHABLE_KEY: 'pk_test_reconcile',
-      STRIPE_WEBHOOK_SECRET: 'whsec_reconciletest',
-      STRIPE_API_BASE: fake.url,
+      ...world.env,
+      STRIPE_PUBLISHABLE_KEY: stripeConfig.publishableKey,
+      STRIPE_WEBHOOK_SECRET: stripeConfig.webhookSecret,
       MONEY_RETRY_INTERVAL_MS: '0',
     },
   });
-  if (!t.config.stripe) throw new Error('Stripe is not configured');
-  provider = new StripePaymentProvider(t.config.stripe);
-  stripe = new Stripe(fake.secretKey, { host: '127.0.0.1', port: new URL(fake.url).port, protocol: 'http' });
   admin = await signedInAs(t, 'admin');
 });
 afterAll(async () => {
   await t.close();
-  await fake.close();
+  await world.close();
 });
 afterEach(() => {
   expect(t.statuses.filter((s) => s >= 500)).toEqual([]);
 });
+
+/** Stripe's processing fee on a charge of `amount` cents (2.9% + 30¢, the world's default). */
+const cardFeeOf = (amount: number) => world.balances.processingFee(amount);
 
 /** Pays through Stripe; `beforeReport` runs once the card is charged, before the browser reports it. */
 async function payWithStripe(
@@ -84,7 +100,7 @@ async function onboard(userId: string): Promise<string> {
     type: 'express',
     capabilities: { transfers: { requested: true } },
   });
-  connect.complete(account.id);
+  world.connect.complete(account.id);
   return makeAccountReady(t, userId, account.id);
 }
 
@@ -135,7 +151,10 @@ describe("the provider's fee", () => {
     expect(settings.statusCode, settings.body).toBe(200);
     const before = await platformBalance();
     const s = await deliveredOrder('2000.00');
-    const fee = cardFeeOf(parseCents(s.payment.amount));
+    // Stripe's fee: on the charge's balance transaction, 2.9% + 30¢ of the amount charged.
+    const fee = world.balances.transactionsOf().find((txn) => txn.source === s.payment.providerChargeId)?.fee;
+    expect(fee).toBe(cardFeeOf(parseCents(s.payment.amount)));
+    if (fee === undefined) throw new Error('no balance transaction for the charge');
     const [entry] = await t.database.db
       .select()
       .from(ledgerEntries)
@@ -162,27 +181,32 @@ describe("the provider's fee", () => {
     expect((await compared()).discrepancies).toEqual([]);
   });
 
-  it('is learnt by the payments job when Stripe has no balance transaction for the charge yet', async () => {
+  it('is learnt by the payments job, once, when Stripe could not be asked with the payment', async () => {
     let charge = '';
     const s = await orderInTransit(t, {}, {}, (buyer, body) =>
       payWithStripe(buyer, body, (chargeId) => {
         charge = chargeId;
-        balance.pendingFees.add(chargeId);
+        provider.failFeeReads = 1;
       }),
     );
+    expect(provider.failFeeReads).toBe(0);
     const fees = () =>
       t.database.db
         .select()
         .from(ledgerEntries)
         .where(and(eq(ledgerEntries.kind, 'provider_fee'), eq(ledgerEntries.providerReference, charge)));
     expect(await fees()).toEqual([]);
-    balance.pendingFees.delete(charge);
+    // Stripe has the fee all along: the charge's balance transaction.
+    const atStripe = world.balances.transactionsOf().find((txn) => txn.source === charge);
+    expect(atStripe?.fee).toBe(cardFeeOf(Math.round(Number(s.order.total) * 100)));
     const report = await t.app.recoverPaidCheckouts();
     expect(report.feesLearnt).toBe(1);
     const [entry] = await fees();
-    expect(parseCents(entry?.amount ?? '0')).toBe(cardFeeOf(Math.round(Number(s.order.total) * 100)));
+    expect(parseCents(entry?.amount ?? '0')).toBe(atStripe?.fee);
     expect((await t.app.recoverPaidCheckouts()).feesLearnt).toBe(0);
+    expect(await fees()).toHaveLength(1);
     expect((await reconcile(t.database.db)).discrepancies).toEqual([]);
+    expect((await compared()).discrepancies).toEqual([]);
   });
 });
 
@@ -213,16 +237,25 @@ describe('reconcile against the provider', () => {
     const seller = payouts.seller;
     const driver = payouts.driver;
     if (!seller?.providerTransferId || !driver?.providerTransferId) throw new Error('not paid out');
-    // A second transfer of the same amount to the seller, made at Stripe and never recorded.
+    // A second transfer of the same amount to the seller, made at Stripe and never recorded: the
+    // charge has no room left for it, so it is paid from the platform's balance, topped up first.
+    world.balances.record(PLATFORM, {
+      amount: 100_000,
+      currency: 'usd',
+      type: 'topup',
+      reporting_category: 'topup',
+      source: fake.id('tu'),
+    });
     const twice = await stripe.transfers.create({
       amount: parseCents(seller.amount),
       currency: 'usd',
       destination: s.sellerAccount,
       transfer_group: `payment_${s.payment.id}`,
     });
-    // The driver's transfer is gone from Stripe's list.
-    const index = transfers.transfers.findIndex((tr) => tr.id === driver.providerTransferId);
-    const [removed] = transfers.transfers.splice(index, 1);
+    // The driver's transfer is one Stripe never made: its balance transaction is not there.
+    const driverTransfer = world.transfers.transfers.find((tr) => tr.id === driver.providerTransferId);
+    const putBack = world.balances.remove(driverTransfer?.balance_transaction ?? '');
+    const takeAway = () => world.balances.remove(String(twice.balance_transaction));
     try {
       const report = await compared();
       expect(report.discrepancies).toEqual(
@@ -231,13 +264,49 @@ describe('reconcile against the provider', () => {
           `ledger transfer:${driver.id} ${driver.providerTransferId} $${driver.amount} is not at the provider`,
         ].sort(),
       );
+      expect(report.notCompared).toMatchObject({ topup: 1 });
       // The database agrees with itself all the same: only the provider shows it.
       expect((await reconcile(t.database.db)).discrepancies).toEqual([]);
     } finally {
-      const planted = transfers.transfers.findIndex((tr) => tr.id === twice.id);
-      if (planted >= 0) transfers.transfers.splice(planted, 1);
-      if (removed) transfers.transfers.splice(index, 0, removed);
+      takeAway();
+      putBack();
     }
     expect((await compared()).discrepancies).toEqual([]);
+  });
+
+  it("matches a dispute's withdrawal and reinstatement by their balance transactions", async () => {
+    const s = await deliveredOrder();
+    const deliver = async (events: FakeStripeEvent[]) => {
+      for (const event of events) {
+        const payload = JSON.stringify(event);
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/api/stripe/webhook',
+          headers: {
+            'content-type': 'application/json',
+            'stripe-signature': signWebhook(payload, 'whsec_reconciletest'),
+          },
+          payload,
+        });
+        expect(response.statusCode, response.body).toBe(200);
+      }
+    };
+    const opened = world.disputes.open(s.payment.providerChargeId ?? '', { reason: 'fraudulent' });
+    await deliver(opened.events);
+    await deliver(world.disputes.win(opened.dispute.id).events);
+    const entries = await t.database.db
+      .select()
+      .from(ledgerEntries)
+      .where(eq(ledgerEntries.paymentId, s.payment.id));
+    expect(
+      entries
+        .filter((e) => e.kind.startsWith('dispute'))
+        .map((e) => e.kind)
+        .sort(),
+    ).toEqual(['dispute', 'dispute_fee', 'dispute_reinstated']);
+    const report = await compared();
+    expect(report.discrepancies).toEqual([]);
+    expect(report.compared).toMatchObject({ dispute: 1, dispute_fee: 1, dispute_reinstated: 1 });
+    expect((await reconcile(t.database.db)).discrepancies).toEqual([]);
   });
 });
