@@ -47,12 +47,7 @@ import {
  * GET /v1/charges/:id and GET /v1/charges?payment_intent= read the charges.
  */
 
-export {
-  parseForm,
-  StripeHttpError,
-  type FakeStripeRoute,
-  type ParsedForm,
-} from './stripe-protocol';
+export { parseForm, StripeHttpError, type FakeStripeRoute, type ParsedForm } from './stripe-protocol';
 
 /** Stripe keeps an idempotency key for at least 24 hours; after that the same key is a new request. */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
