@@ -6,6 +6,7 @@ import swagger from '@fastify/swagger';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
+import { registerNotificationJobs } from './modules/notifications/notifications.routes';
 import { LogMailer, type Mailer } from './adapters/mail/mailer';
 import type { IdentityProvider } from './adapters/identity/identity-provider';
 import type { Geocoder } from './adapters/geocoding/geocoder';
@@ -223,6 +224,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerPayoutRoutes(app, ctx);
   registerDisputeRoutes(app, ctx);
   registerPayoutJobs(app, ctx, { everyMs: options.payoutRetryMs ?? PAYOUT_RETRY_MS });
+  registerNotificationJobs(app, ctx);
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

@@ -146,6 +146,11 @@ const envSchema = z
      * unless this says so (docs/operations.md).
      */
     ALLOW_TEST_PAYMENTS: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('false')),
+    /** How often live events become mail and push and the outbox is sent; 0 turns it off (tests). */
+    NOTIFY_INTERVAL_MS: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(0).max(3_600_000).default(2_000),
+    ),
     /** How often unfinished payments and refunds are finished (after the run at start-up); 0 turns it off (tests). */
     MONEY_RETRY_INTERVAL_MS: z.preprocess(
       emptyToUndefined,
@@ -312,6 +317,8 @@ export interface Config {
   stripe: StripeConfig | undefined;
   /** Production runs on the test provider only when this is set (ALLOW_TEST_PAYMENTS=true). */
   allowTestPayments: boolean;
+  /** NOTIFY_INTERVAL_MS: the notifications timer (docs/decisions/0019-reaching-people.md); 0 turns it off. */
+  notifyIntervalMs: number;
   /** MONEY_RETRY_INTERVAL_MS: the timer of unfinished payments and refunds; 0 turns it off. */
   moneyRetryIntervalMs: number;
   /** PAYOUT_HOLD_HOURS in milliseconds: a finished order's transfers wait this long. */
@@ -387,6 +394,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         : undefined,
     allowTestPayments: env.ALLOW_TEST_PAYMENTS === 'true',
     moneyRetryIntervalMs: env.MONEY_RETRY_INTERVAL_MS,
+    notifyIntervalMs: env.NOTIFY_INTERVAL_MS,
     payoutHoldMs: Math.round(env.PAYOUT_HOLD_HOURS * 60 * 60 * 1000),
   };
 }

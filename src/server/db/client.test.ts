@@ -6,7 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataDirLockedError, migrateDatabase, openDatabase } from './client';
 import { createTestApp, createUser, TEST_DB_KIND } from '../testing/test-app';
-import { rowsOf } from '../testing/raw-rows';
+import { rowsOf } from './rows-of';
 import { categories, products, reviews, users } from './schema';
 
 const dirs: string[] = [];

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataDirLockedError, migrateDatabase, openDatabase, type Database } from './client';
 import { categories } from './schema';
 import { TEST_DB_KIND } from '../testing/test-app';
-import { rowsOf } from '../testing/raw-rows';
+import { rowsOf } from './rows-of';
 
 /**
  * The embedded database in a process of its own (docs/decisions/0016-embedded-database-process.md),

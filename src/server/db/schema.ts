@@ -947,8 +947,49 @@ export const liveEvents = pgTable(
     trailerOnly: boolean('trailer_only').notNull().default(false),
     data: jsonb('data').notNull(),
     createdAt: createdAt(),
+    /** When the notifications dispatcher turned it into mail and push (migration 0017); null until then. */
+    dispatchedAt: timestamp('dispatched_at', { withTimezone: true }),
   },
-  (t) => [index('live_events_created_idx').on(t.createdAt)],
+  (t) => [
+    index('live_events_created_idx').on(t.createdAt),
+    index('live_events_undispatched_idx')
+      .on(t.id)
+      .where(sql`${t.dispatchedAt} is null`),
+  ],
+);
+
+/**
+ * Mail and push waiting to leave, and what became of them (docs/decisions/0019-reaching-people.md):
+ * written in the transaction of the change that causes them, sent by a timer with retries, never
+ * inside a request. The admin's Mail tab reads the mail rows.
+ */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    channel: text('channel').notNull(),
+    /** What it says, e.g. `password_reset`, `order_status` (names the template; shown to the admin). */
+    kind: text('kind').notNull(),
+    /** Whom it is for, when it is for a user (a contact message to support is not). */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
+    payload: jsonb('payload').notNull(),
+    status: text('status').notNull().default('queued'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /** A sender that claimed it holds it until then; after that another may try. */
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [
+    check('outbox_channel_check', sql`${t.channel} in ('mail','push')`),
+    check('outbox_status_check', sql`${t.status} in ('queued','sent','failed','dropped')`),
+    index('outbox_due_idx')
+      .on(t.nextAttemptAt, t.id)
+      .where(sql`${t.status} = 'queued'`),
+    index('outbox_channel_created_idx').on(t.channel, t.createdAt),
+  ],
 );
 
 /**

@@ -1,4 +1,4 @@
-import { and, asc, gt, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, gt, inArray, isNotNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Db } from '../db/client';
 import { liveEvents, users } from '../db/schema';
@@ -212,7 +212,16 @@ export class LiveEventHub {
 
   private async prune(): Promise<void> {
     try {
-      await this.db.delete(liveEvents).where(lt(liveEvents.createdAt, WINDOW_START));
+      // An event not yet turned into mail and push stays a day, so a dispatcher that was down
+      // catches up (docs/decisions/0019-reaching-people.md).
+      await this.db
+        .delete(liveEvents)
+        .where(
+          or(
+            and(lt(liveEvents.createdAt, WINDOW_START), isNotNull(liveEvents.dispatchedAt)),
+            lt(liveEvents.createdAt, sql`now() - interval '1 day'`),
+          ),
+        );
     } catch (error) {
       this.log.warn({ err: error }, 'old live updates not removed');
     }
