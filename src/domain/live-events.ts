@@ -44,6 +44,14 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     senderId: z.string(),
     senderName: z.string(),
   }),
+  /** The assigned driver set or changed the expected arrival of an order the user is a party of. */
+  z.object({
+    type: z.literal('order.arrival'),
+    orderId: z.string(),
+    orderNumber: z.string(),
+    /** ISO time of the expected arrival. */
+    estimatedDeliveryTime: z.string(),
+  }),
   /** An admin changed the user's own account (a role given or taken, suspended): read it again. */
   z.object({
     type: z.literal('account.changed'),

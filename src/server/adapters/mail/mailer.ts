@@ -4,6 +4,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** The same message as HTML (docs/decisions/0019-reaching-people.md); plain text alone when absent. */
+  html?: string | undefined;
   replyTo?: string | undefined;
 }
 
