@@ -5,8 +5,9 @@ import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
+import { generateVapidKeys, type VapidKeys } from './secrets';
 import type { Database } from './db/client';
-import { registerNotificationJobs } from './modules/notifications/notifications.routes';
+import { registerNotificationJobs, registerPushRoutes } from './modules/notifications/notifications.routes';
 import { LogMailer, type Mailer } from './adapters/mail/mailer';
 import type { IdentityProvider } from './adapters/identity/identity-provider';
 import type { Geocoder } from './adapters/geocoding/geocoder';
@@ -88,6 +89,8 @@ export interface BuildOptions {
    * in the HTML); by default the built renderer beside webRoot (dist/ssr), if there is one.
    */
   firstScreen?: FirstScreenRenderer;
+  /** Web Push's keys; main.ts resolves them (environment or the data directory), tests get a new pair. */
+  vapid?: VapidKeys;
 }
 
 /** Builds the whole server without listening (tests inject into it). */
@@ -194,6 +197,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     payouts: options.payouts ?? (await createPayoutProvider(config, database.db, { signingKey, now })),
     live: new LiveEventHub(database, app.log),
     catalogCache,
+    vapid: options.vapid ?? config.vapid ?? generateVapidKeys(),
   };
   // Live updates (docs/product-rules.md, Live updates): listening starts with the app; open streams
   // end before the server stops taking connections, so closing never waits on them.
@@ -225,6 +229,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerDisputeRoutes(app, ctx);
   registerPayoutJobs(app, ctx, { everyMs: options.payoutRetryMs ?? PAYOUT_RETRY_MS });
   registerNotificationJobs(app, ctx);
+  registerPushRoutes(app, ctx);
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

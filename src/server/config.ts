@@ -169,6 +169,32 @@ const envSchema = z
         .max(24 * 90)
         .default(72),
     ),
+    /**
+     * Web Push's VAPID key pair (base64url, as `web-push generate-vapid-keys` prints it) and the
+     * contact it names (mailto: or https:); without the keys they are generated once into
+     * DATA_DIR/vapid.json (docs/decisions/0019-reaching-people.md, Push and the installable app).
+     */
+    VAPID_PUBLIC_KEY: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{80,90}$/, 'must be a base64url P-256 public key')
+        .optional(),
+    ),
+    VAPID_PRIVATE_KEY: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^[A-Za-z0-9_-]{40,45}$/, 'must be a base64url P-256 private key')
+        .optional(),
+    ),
+    VAPID_SUBJECT: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, 'must be a mailto: address or an https:// URL')
+        .optional(),
+    ),
     /** Tests point the Stripe adapter at a local server that speaks Stripe's API. */
     STRIPE_API_BASE: z.preprocess(
       emptyToUndefined,
@@ -228,6 +254,14 @@ const envSchema = z
       });
     }
     checkLiveMoney(env, ctx);
+    if ((env.VAPID_PUBLIC_KEY === undefined) !== (env.VAPID_PRIVATE_KEY === undefined)) {
+      const missing = env.VAPID_PUBLIC_KEY === undefined ? 'VAPID_PUBLIC_KEY' : 'VAPID_PRIVATE_KEY';
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message: 'is required when the other VAPID key is set',
+      });
+    }
     if (env.NODE_ENV === 'production' && env.SESSION_SECRET === undefined) {
       ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required in production' });
     }
@@ -323,6 +357,10 @@ export interface Config {
   moneyRetryIntervalMs: number;
   /** PAYOUT_HOLD_HOURS in milliseconds: a finished order's transfers wait this long. */
   payoutHoldMs: number;
+  /** Web Push's VAPID keys when set; generated into dataDir otherwise (src/server/secrets.ts). */
+  vapid: { publicKey: string; privateKey: string } | undefined;
+  /** Whom push services may contact about this sender: VAPID_SUBJECT, else PUBLIC_URL when https. */
+  vapidSubject: string;
 }
 
 export class ConfigError extends Error {
@@ -339,7 +377,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       parsed.error.issues.map((issue) => {
         const key = issue.path.join('.') || 'environment';
         const value = typeof issue.path[0] === 'string' ? source[issue.path[0]] : undefined;
-        const shown = value === undefined || /SECRET/.test(key) ? '' : ` (got "${value}")`;
+        const shown = value === undefined || /SECRET|PRIVATE/.test(key) ? '' : ` (got "${value}")`;
         return `${key}: ${issue.message}${shown}`;
       }),
     );
@@ -396,5 +434,14 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     moneyRetryIntervalMs: env.MONEY_RETRY_INTERVAL_MS,
     notifyIntervalMs: env.NOTIFY_INTERVAL_MS,
     payoutHoldMs: Math.round(env.PAYOUT_HOLD_HOURS * 60 * 60 * 1000),
+    vapid:
+      env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY
+        ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY }
+        : undefined,
+    vapidSubject:
+      env.VAPID_SUBJECT ??
+      (env.PUBLIC_URL?.startsWith('https://')
+        ? env.PUBLIC_URL.replace(/\/+$/, '')
+        : 'mailto:push@localhost.invalid'),
   };
 }

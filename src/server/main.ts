@@ -13,7 +13,7 @@ import {
   startEmbeddedProcess,
   type EmbeddedProcess,
 } from './db/embedded-database';
-import { resolveSessionSecret } from './secrets';
+import { resolveSessionSecret, resolveVapidKeys } from './secrets';
 
 function projectRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
@@ -68,6 +68,7 @@ async function start(): Promise<void> {
   const config = readConfig();
 
   const sessionSecret = resolveSessionSecret(config);
+  const vapid = resolveVapidKeys(config);
   const newDataDir =
     !config.databaseUrl && !fs.existsSync(path.join(pgliteDir(config.dataDir), 'PG_VERSION'));
   // The database first: starting it is the longest step of a start, and everything below runs
@@ -97,6 +98,7 @@ async function start(): Promise<void> {
       config,
       database,
       sessionSecret,
+      vapid,
       webRoot,
       firstScreen: await firstScreen,
       logger: { level: config.logLevel },

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from './config';
-import { resolveSessionSecret } from './secrets';
+import webpush from 'web-push';
+import { resolveSessionSecret, resolveVapidKeys } from './secrets';
 
 const dirs: string[] = [];
 function newDataDir(): string {
@@ -39,5 +40,36 @@ describe('resolveSessionSecret', () => {
     const secret = resolveSessionSecret(config);
     expect(secret).not.toBe('short');
     expect(fs.readFileSync(path.join(config.dataDir, 'session-secret'), 'utf8')).toBe(secret);
+  });
+});
+
+describe('resolveVapidKeys', () => {
+  it('uses VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY when set and writes nothing', () => {
+    const dataDir = newDataDir();
+    const keys = webpush.generateVAPIDKeys();
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      VAPID_PUBLIC_KEY: keys.publicKey,
+      VAPID_PRIVATE_KEY: keys.privateKey,
+    });
+    expect(resolveVapidKeys(config)).toEqual(keys);
+    expect(fs.existsSync(dataDir)).toBe(false);
+  });
+
+  it('refuses one key without the other, never showing the private key', () => {
+    const keys = webpush.generateVAPIDKeys();
+    expect(() => loadConfig({ VAPID_PRIVATE_KEY: keys.privateKey })).toThrow(/VAPID_PUBLIC_KEY: is required/);
+    expect(() => loadConfig({ VAPID_PRIVATE_KEY: 'not a key' })).toThrow(/VAPID_PRIVATE_KEY: must be/);
+    expect(() => loadConfig({ VAPID_PRIVATE_KEY: 'not a key' })).not.toThrow(/not a key/);
+  });
+
+  it('makes a pair on a first start that web-push signs with, readable by the owner only, kept across restarts', () => {
+    const config = loadConfig({ DATA_DIR: newDataDir() });
+    const first = resolveVapidKeys(config);
+    expect(fs.statSync(path.join(config.dataDir, 'vapid.json')).mode & 0o777).toBe(0o600);
+    expect(resolveVapidKeys(config)).toEqual(first);
+    expect(() =>
+      webpush.setVapidDetails('mailto:ops@example.com', first.publicKey, first.privateKey),
+    ).not.toThrow();
   });
 });

@@ -1013,3 +1013,56 @@ export const testPayoutAccounts = pgTable(
     check('test_payout_accounts_state_check', sql`${t.state} in ('incomplete','complete','restricted')`),
   ],
 );
+
+/**
+ * A browser's Web Push subscription (docs/decisions/0019-reaching-people.md, Push and the
+ * installable app): one per device, its endpoint unique, removed when its user turns push off on
+ * that device or the push service answers 404 or 410 for it (migration 0020).
+ */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    endpoint: text('endpoint').notNull(),
+    /** The browser's P-256 public key and auth secret, base64url, as PushSubscription.toJSON() gives them. */
+    p256dh: text('p256dh').notNull(),
+    auth: text('auth').notNull(),
+    /** "Chrome on Android": shown to the user, from the browser's user agent. */
+    deviceLabel: text('device_label').notNull().default(''),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('push_subscriptions_endpoint_unique').on(t.endpoint),
+    index('push_subscriptions_user_idx').on(t.userId),
+  ],
+);
+
+/**
+ * Which kinds of push a user wants and their quiet hours (minutes of the day in the marketplace time
+ * zone; both null: none). No row means every kind on and no quiet hours (migration 0020).
+ */
+export const notificationPreferences = pgTable(
+  'notification_preferences',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    offers: boolean('offers').notNull().default(true),
+    newOrders: boolean('new_orders').notNull().default(true),
+    orderStatus: boolean('order_status').notNull().default(true),
+    arrivalTimes: boolean('arrival_times').notNull().default(true),
+    messages: boolean('messages').notNull().default(true),
+    quietStartMinute: integer('quiet_start_minute'),
+    quietEndMinute: integer('quiet_end_minute'),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    check(
+      'notification_preferences_quiet_check',
+      sql`(${t.quietStartMinute} is null) = (${t.quietEndMinute} is null) and coalesce(${t.quietStartMinute}, 0) between 0 and 1439 and coalesce(${t.quietEndMinute}, 0) between 0 and 1439`,
+    ),
+  ],
+);

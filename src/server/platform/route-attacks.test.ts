@@ -247,6 +247,25 @@ const SAMPLE_BODIES: Record<string, (x: Scene) => unknown> = {
     token: 'not.a-token',
     outcome: 'complete',
   }),
+  // Web Push (docs/decisions/0019-reaching-people.md, Push and the installable app): a device of the
+  // caller's own; removing an endpoint is the caller's own subscription only.
+  'POST /api/push/subscriptions': () => ({
+    endpoint: `https://push.example.invalid/send/${crypto.randomBytes(6).toString('hex')}`,
+    keys: {
+      p256dh: crypto.createECDH('prime256v1').generateKeys().toString('base64url'),
+      auth: crypto.randomBytes(16).toString('base64url'),
+    },
+  }),
+  'DELETE /api/push/subscriptions': () => ({ endpoint: 'https://push.example.invalid/send/none' }),
+  'PUT /api/push/preferences': () => ({
+    offers: true,
+    newOrders: true,
+    orderStatus: true,
+    arrivalTimes: true,
+    messages: true,
+    quietStartMinute: null,
+    quietEndMinute: null,
+  }),
 };
 
 /** Calls that end the session they are made with: they get a session of their own each time. */

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../platform/context';
 import type { OutboxChannel, OutboxDeliverer } from '../../platform/outbox';
 import type { MailMessage } from '../../adapters/mail/mailer';
+import { pushDeliverer } from './push-deliverer';
 
 /** How each channel of the outbox is sent (docs/decisions/0019-reaching-people.md). */
 export function outboxDeliverers(
@@ -13,5 +14,6 @@ export function outboxDeliverers(
       await ctx.mailer.send(item.payload as MailMessage);
       return { outcome: 'sent' };
     },
+    push: pushDeliverer(ctx),
   };
 }

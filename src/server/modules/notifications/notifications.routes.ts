@@ -1,9 +1,20 @@
+import { z } from 'zod';
+import { errorBodySchema } from '../../../domain/errors';
+import {
+  notificationPreferencesSchema,
+  pushSubscribeBodySchema,
+  pushSubscriptionSchema,
+  pushUnsubscribeBodySchema,
+  vapidPublicKeySchema,
+} from '../../../domain/push';
+import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
 import { drainOutbox, type DrainReport } from '../../platform/outbox';
 import { startRecurring } from '../../platform/recurring';
 import { dispatchLiveEvents } from './dispatch-live-events';
 import { outboxDeliverers } from './deliverers';
 import { liveEventReactors } from './reactors';
+import { getPreferences, savePreferences, subscribePush, unsubscribePush } from './push-subscriptions';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -31,4 +42,85 @@ export function registerNotificationJobs(app: App, ctx: AppContext): void {
   };
   app.decorate('runNotifications', run);
   startRecurring(app, { name: 'notifications', everyMs: ctx.config.notifyIntervalMs, run });
+}
+
+/**
+ * Web Push on this device and the switches (docs/decisions/0019-reaching-people.md, Push and the
+ * installable app): every call is the signed-in user's own.
+ */
+export function registerPushRoutes(app: App, ctx: AppContext): void {
+  const { db } = ctx;
+  app.get(
+    '/api/push/public-key',
+    {
+      schema: {
+        tags: ['notifications'],
+        summary: "The server's VAPID public key, for PushManager.subscribe",
+        response: { 200: vapidPublicKeySchema, 401: errorBodySchema },
+      },
+    },
+    async () => ({ publicKey: ctx.vapid.publicKey }),
+  );
+
+  app.post(
+    '/api/push/subscriptions',
+    {
+      schema: {
+        tags: ['notifications'],
+        summary:
+          'Subscribe this device to push (PushSubscription.toJSON()); an endpoint subscribed again belongs to the latest user',
+        body: pushSubscribeBodySchema,
+        response: { 201: pushSubscriptionSchema, 400: errorBodySchema, 401: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      const saved = await subscribePush(db, actorOf(request).id, request.body, {
+        userAgent: request.headers['user-agent'],
+        production: ctx.config.env === 'production',
+        now: ctx.now(),
+      });
+      return reply.status(201).send(saved);
+    },
+  );
+
+  app.delete(
+    '/api/push/subscriptions',
+    {
+      schema: {
+        tags: ['notifications'],
+        summary: 'Unsubscribe a device of your own by its endpoint',
+        body: pushUnsubscribeBodySchema,
+        response: { 204: z.null(), 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      await unsubscribePush(db, actorOf(request).id, request.body.endpoint);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/push/preferences',
+    {
+      schema: {
+        tags: ['notifications'],
+        summary: 'Your push switches per kind and quiet hours (minutes of the day, marketplace time zone)',
+        response: { 200: notificationPreferencesSchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => getPreferences(db, actorOf(request).id),
+  );
+
+  app.put(
+    '/api/push/preferences',
+    {
+      schema: {
+        tags: ['notifications'],
+        summary: 'Save your push switches and quiet hours',
+        body: notificationPreferencesSchema,
+        response: { 200: notificationPreferencesSchema, 400: errorBodySchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => savePreferences(db, actorOf(request).id, request.body, ctx.now()),
+  );
 }

@@ -1,0 +1,127 @@
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { notificationPreferences, pushSubscriptions } from '../../db/schema';
+import { badRequest, notFound } from '../../platform/errors';
+import {
+  DEFAULT_NOTIFICATION_PREFERENCES,
+  type NotificationPreferences,
+  type PushSubscribeBody,
+} from '../../../domain/push';
+
+/**
+ * A user's push devices and switches (docs/decisions/0019-reaching-people.md, Push and the
+ * installable app). A subscription is its user's only: nobody else reads or removes it.
+ */
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * Push services are reached over https; a plain http endpoint is taken only on this machine's
+ * loopback outside production (the tests' local push service), so a subscription can never point
+ * the server at another host in the clear.
+ */
+function checkEndpoint(endpoint: string, production: boolean): void {
+  const url = new URL(endpoint);
+  if (url.protocol === 'https:') return;
+  if (!production && LOOPBACK_HOSTS.has(url.hostname)) return;
+  throw badRequest('A push endpoint must be an https:// URL', { endpoint: 'must be an https:// URL' });
+}
+
+/** "Chrome on Android": enough for a person to tell their devices apart. */
+function deviceLabelOf(userAgent: string | undefined): string {
+  const ua = userAgent ?? '';
+  const browser = /Edg\//.test(ua)
+    ? 'Edge'
+    : /Firefox\//.test(ua)
+      ? 'Firefox'
+      : /Chrome\//.test(ua)
+        ? 'Chrome'
+        : /Safari\//.test(ua)
+          ? 'Safari'
+          : 'A browser';
+  const system = /Android/.test(ua)
+    ? 'Android'
+    : /iPhone|iPad/.test(ua)
+      ? 'iOS'
+      : /Mac OS X/.test(ua)
+        ? 'macOS'
+        : /Windows/.test(ua)
+          ? 'Windows'
+          : /Linux/.test(ua)
+            ? 'Linux'
+            : undefined;
+  return system ? `${browser} on ${system}` : browser;
+}
+
+/**
+ * Saves this device's subscription for the user. An endpoint is one browser profile: subscribed
+ * again (another account signed in on the same device), it now belongs to the latest user.
+ */
+export async function subscribePush(
+  db: Db,
+  userId: string,
+  body: PushSubscribeBody,
+  options: { userAgent: string | undefined; production: boolean; now: Date },
+) {
+  checkEndpoint(body.endpoint, options.production);
+  const values = {
+    userId,
+    endpoint: body.endpoint,
+    p256dh: body.keys.p256dh,
+    auth: body.keys.auth,
+    deviceLabel: deviceLabelOf(options.userAgent),
+    createdAt: options.now,
+  };
+  const [row] = await db
+    .insert(pushSubscriptions)
+    .values(values)
+    .onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: values })
+    .returning();
+  if (!row) throw new Error('subscription not saved');
+  return { id: row.id, deviceLabel: row.deviceLabel, createdAt: row.createdAt.toISOString() };
+}
+
+/** Removes the user's own subscription of this endpoint; anyone else's is a 404. */
+export async function unsubscribePush(db: Db, userId: string, endpoint: string): Promise<void> {
+  const removed = await db
+    .delete(pushSubscriptions)
+    .where(and(eq(pushSubscriptions.userId, userId), eq(pushSubscriptions.endpoint, endpoint)))
+    .returning({ id: pushSubscriptions.id });
+  if (removed.length === 0) throw notFound('No push subscription of yours has this endpoint');
+}
+
+/** The push service said the subscription is gone (404 or 410). */
+export async function removeSubscriptionById(db: Db, id: string): Promise<void> {
+  await db.delete(pushSubscriptions).where(eq(pushSubscriptions.id, id));
+}
+
+export async function getPreferences(db: Db, userId: string): Promise<NotificationPreferences> {
+  const [row] = await db
+    .select()
+    .from(notificationPreferences)
+    .where(eq(notificationPreferences.userId, userId));
+  if (!row) return DEFAULT_NOTIFICATION_PREFERENCES;
+  return {
+    offers: row.offers,
+    newOrders: row.newOrders,
+    orderStatus: row.orderStatus,
+    arrivalTimes: row.arrivalTimes,
+    messages: row.messages,
+    quietStartMinute: row.quietStartMinute,
+    quietEndMinute: row.quietEndMinute,
+  };
+}
+
+export async function savePreferences(
+  db: Db,
+  userId: string,
+  preferences: NotificationPreferences,
+  now: Date,
+): Promise<NotificationPreferences> {
+  const values = { ...preferences, updatedAt: now };
+  await db
+    .insert(notificationPreferences)
+    .values({ userId, ...values })
+    .onConflictDoUpdate({ target: notificationPreferences.userId, set: values });
+  return getPreferences(db, userId);
+}
