@@ -22,6 +22,9 @@ export default defineConfig({
     // Accessibility checks never measure a dialog or toast halfway through its animation
     // (src/web/index.css turns animations off under prefers-reduced-motion).
     reducedMotion: 'reduce',
+    // The app's service worker would take over the pages of every journey once registered; only
+    // e2e/push.spec.ts lets it run (docs/decisions/0019-reaching-people.md).
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: [

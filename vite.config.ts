@@ -1,6 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -95,13 +96,49 @@ function leaveOutZodJsonSchema(): Plugin {
   };
 }
 
+/**
+ * The service worker (src/web/sw.ts) built on its own, with the list of the built files put in
+ * place of `self.__WB_MANIFEST`: the app shell it keeps (docs/decisions/0019-reaching-people.md,
+ * Push and the installable app). index.html is left out (the server fills it in per request), and
+ * so are the compressed copies. The page registers it itself, after load
+ * (src/web/lib/register-service-worker.ts); the manifest is a file of src/web/public.
+ */
+function serviceWorker(): Plugin[] {
+  return VitePWA({
+    strategies: 'injectManifest',
+    srcDir: '.',
+    filename: 'sw.ts',
+    injectRegister: false,
+    manifest: false,
+    injectManifest: {
+      // The first load only (the chunk group "first-load" and its styles: built as index-*); each
+      // page's chunk is kept when first used.
+      globPatterns: [
+        'assets/index-*.{js,css}',
+        'icons/*.png',
+        'favicon.svg',
+        'theme-init.js',
+        'offline.html',
+        'manifest.webmanifest',
+      ],
+      globIgnores: ['**/*.br', '**/*.gz', 'index.html'],
+      // The first-load chunk alone is about 500 kB before compression.
+      maximumFileSizeToCacheInBytes: 2 * 1024 * 1024,
+    },
+  });
+}
+
 // The browser app. `npm run dev` serves it with the API proxied to a running server.
 // `vite build --ssr entry-server.tsx` builds the server's renderer of the first screen into
 // dist/ssr (scripts/build-server.mjs; docs/decisions/0014-first-load.md): Node runs it, so it is
 // neither compressed nor grouped.
 export default defineConfig(({ isSsrBuild }) => ({
   root: path.resolve(import.meta.dirname, 'src/web'),
-  plugins: [react(), tailwindcss(), ...(isSsrBuild ? [] : [leaveOutZodJsonSchema(), compressBuiltFiles()])],
+  plugins: [
+    react(),
+    tailwindcss(),
+    ...(isSsrBuild ? [] : [leaveOutZodJsonSchema(), ...serviceWorker(), compressBuiltFiles()]),
+  ],
   resolve: { alias: { '@domain': path.resolve(import.meta.dirname, 'src/domain') } },
   // The renderer's packages bundled into it, shaken to what the pages use: loaded from node_modules
   // (all of lucide-react's icons, say) they held about 30 MB more in the server

@@ -51,3 +51,11 @@ if (firstScreenData && container.firstElementChild) {
 } else {
   createRoot(container).render(app);
 }
+
+// The service worker, once the page has loaded, from a chunk of its own (docs/decisions/0019-reaching-people.md).
+if (import.meta.env.PROD)
+  window.addEventListener(
+    'load',
+    () => void import('./lib/register-service-worker').then((module) => module.registerServiceWorker()),
+    { once: true },
+  );

@@ -69,6 +69,10 @@ export function createSecurityHeaders(options: SecurityOptions) {
         imgSrc: ["'self'", 'data:', 'blob:', ...(options.imageSources ?? [])],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'", ...(options.connectSources ?? [])],
+        // The service worker and the web manifest are this origin's files
+        // (docs/decisions/0019-reaching-people.md, Push and the installable app).
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
         formAction: ["'self'", ...(options.formActions ?? [])],
         frameAncestors: ["'none'"],
         objectSrc: ["'none'"],

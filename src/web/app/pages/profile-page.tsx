@@ -2,6 +2,7 @@ import { PageHeading } from '../../components/page-heading';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useSignedInUser } from '../../lib/use-auth';
 import { ManageAddressesCard } from '../../features/addresses/components/manage-addresses-card';
+import { LazyNotificationsCard } from '../../features/notifications/components/lazy-notifications-card';
 import { PersonalInformationCard } from '../../features/users/components/personal-information-card';
 import { RolesCard } from '../../features/users/components/roles-card';
 import { AppLayout } from '../layouts/app-layout';
@@ -20,6 +21,7 @@ export function ProfilePage() {
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="flex flex-col gap-6 lg:col-span-2">
           <PersonalInformationCard user={user} />
+          <LazyNotificationsCard user={user} />
         </div>
         <div className="flex flex-col gap-6">
           <RolesCard user={user} />
