@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type CDPSession, type Page } from '@playwright/test';
-import { test, expect } from './support/fixtures';
+import { test, expect, signUpFresh } from './support/fixtures';
 
 /**
  * The installable app and push (docs/decisions/0019-reaching-people.md, Push and the installable
@@ -128,4 +128,30 @@ test('a push shows a notification naming the order', async ({ page, context, bas
       }),
     )
     .toEqual([{ title: 'Order update', body: 'Order ORD-E2E234 is on the way', url: '/buyer/orders' }]);
+});
+
+test('the profile keeps the notification switches and quiet hours', async ({ page }) => {
+  await signUpFresh(page, 'driver');
+  await page.goto('/profile');
+  const card = page.getByTestId('card-notifications');
+  await expect(card.getByRole('heading', { name: 'Notifications' })).toBeVisible();
+  // A driver sees the offers switch; only sellers see new orders.
+  await expect(card.getByLabel('New delivery offers near me')).toBeChecked();
+  await expect(card.getByLabel('New orders', { exact: true })).toHaveCount(0);
+  await card.getByLabel('Messages').uncheck();
+  await card.getByLabel('Send nothing during quiet hours').check();
+  await card.getByLabel('From').fill('21:30');
+  await card.getByRole('button', { name: 'Save notification settings' }).click();
+  await expect(page.getByText('Notification settings saved').first()).toBeVisible();
+
+  const saved = await page.request.get('/api/push/preferences');
+  expect(await saved.json()).toMatchObject({
+    messages: false,
+    offers: true,
+    quietStartMinute: 21 * 60 + 30,
+    quietEndMinute: 7 * 60,
+  });
+  await page.reload();
+  await expect(card.getByLabel('Messages')).not.toBeChecked();
+  await expect(card.getByLabel('From')).toHaveValue('21:30');
 });

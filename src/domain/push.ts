@@ -13,8 +13,8 @@ export type PushKind = (typeof PUSH_KINDS)[number];
 
 /** The switches' labels, as the profile's Notifications card shows them. */
 export const PUSH_KIND_LABELS: Record<PushKind, string> = {
-  offers: 'New delivery offers near me (drivers)',
-  newOrders: 'New orders (sellers)',
+  offers: 'New delivery offers near me',
+  newOrders: 'New orders',
   orderStatus: 'Order status changes',
   arrivalTimes: 'Expected arrival times',
   messages: 'Messages',
