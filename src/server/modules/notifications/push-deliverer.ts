@@ -25,6 +25,9 @@ export function pushDeliverer(ctx: AppContext): OutboxDeliverer {
       .from(pushSubscriptions)
       .where(eq(pushSubscriptions.id, subscriptionId));
     if (!device) return { outcome: 'drop', reason: 'the subscription was removed' };
+    // Another account took this device over since the row was queued: the message was not for them.
+    if (device.userId !== item.userId)
+      return { outcome: 'drop', reason: 'the device now belongs to someone else' };
     const request = webpush.generateRequestDetails(
       { endpoint: device.endpoint, keys: { p256dh: device.p256dh, auth: device.auth } },
       JSON.stringify(message),

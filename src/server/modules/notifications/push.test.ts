@@ -14,6 +14,9 @@ import { buy, createProduct, type OrderJson } from '../../testing/commerce';
 import { startTestPushService, type TestDevice, type TestPushService } from '../../testing/push-service';
 import { addresses, outbox, pushSubscriptions, users } from '../../db/schema';
 import { publishLiveEvents } from '../../platform/live-events';
+import type { AppContext } from '../../platform/context';
+import { dispatchLiveEvents } from './dispatch-live-events';
+import { pushReactor } from './push-reactor';
 import { wallClockAt } from '../../../domain/marketplace-time';
 import type { LatLng } from '../../../domain/geo';
 import type { NotificationPreferences } from '../../../domain/push';
@@ -279,6 +282,41 @@ describe('Web Push', () => {
     ]);
     await deliver();
     onlyTo({ buyer: 1 });
+
+    // A device another account signed in on after the message was queued does not get it.
+    const shared = await subscribe(s.buyer, 'shared');
+    const sharedOrder = await newOrder();
+    await deliver();
+    await publishLiveEvents(t.database.db, [
+      {
+        event: {
+          type: 'order.changed',
+          orderId: sharedOrder.id,
+          orderNumber: sharedOrder.orderNumber,
+          status: 'cancelled',
+          actorId: null,
+        },
+        audience: [s.buyer.id, s.seller.id],
+      },
+    ]);
+    const reactor = pushReactor({ config: t.config, now: () => new Date() } as AppContext);
+    await dispatchLiveEvents(t.database.db, [reactor]);
+    const takenOver = await as(t, s.stranger, {
+      method: 'POST',
+      url: '/api/push/subscriptions',
+      payload: shared.subscription,
+    });
+    expect(takenOver.statusCode).toBe(201);
+    await deliver();
+    onlyTo({ buyer: 1 });
+    expect(push.to('shared')).toEqual([]);
+    const [dropped] = await t.database.db
+      .select()
+      .from(outbox)
+      .where(
+        and(eq(outbox.userId, s.buyer.id), eq(outbox.lastError, 'the device now belongs to someone else')),
+      );
+    expect(dropped?.status).toBe('dropped');
 
     // The buyer who cancels hears nothing of their own change.
     const mine = await newOrder();
