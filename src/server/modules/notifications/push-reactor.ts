@@ -29,7 +29,7 @@ import type { LiveEventReactor } from './dispatch-live-events';
 /**
  * Turns live events into Web Push (docs/decisions/0019-reaching-people.md, Push and the installable
  * app): sellers hear of new orders, buyers of status changes and arrival times, every party of
- * messages, verified drivers near the pickup of new offers. Never the person who caused it, never
+ * a cancellation and of messages, verified drivers near the pickup of new offers. Never the person who caused it, never
  * anyone the access policy does not let see the order or the thread (read again here, as the order
  * stands now), never a kind the user switched off, nothing in their quiet hours, and never a price.
  */
@@ -159,9 +159,14 @@ async function intentsOf(
       const order = ordersById.get(data.orderId);
       if (!order) return [];
       const placed = data.status === 'pending';
-      const to = placed ? order.sellerId : order.buyerId;
-      if (to === data.actorId) return [];
-      return orderRecipients(event, order, [to]).map((userId) => ({
+      // A placed order to its seller; a status change to its buyer; a cancellation to every party
+      // (the seller stops preparing it, the driver stops driving to it).
+      const to =
+        data.status === 'cancelled'
+          ? [order.buyerId, order.sellerId, order.driverId]
+          : [placed ? order.sellerId : order.buyerId];
+      const others = to.filter((id): id is string => id !== null && id !== data.actorId);
+      return orderRecipients(event, order, [...new Set(others)]).map((userId) => ({
         userId,
         kind: placed ? 'newOrders' : 'orderStatus',
         outboxKind: placed ? 'push_new_order' : 'push_order_status',

@@ -308,7 +308,7 @@ describe('Web Push', () => {
     });
     expect(takenOver.statusCode).toBe(201);
     await deliver();
-    onlyTo({ buyer: 1 });
+    onlyTo({ buyer: 1, seller: 1 });
     expect(push.to('shared')).toEqual([]);
     const [dropped] = await t.database.db
       .select()
@@ -324,7 +324,9 @@ describe('Web Push', () => {
     const cancelled = await as(t, s.buyer, { method: 'POST', url: `/api/orders/${mine.id}/cancel` });
     expect(cancelled.statusCode, cancelled.body).toBe(200);
     await deliver();
-    onlyTo({});
+    // Its seller hears of it, and drivers near it learn nothing more (it is no longer offered).
+    onlyTo({ seller: 1 });
+    expect(push.to('seller')[0]?.body).toBe(`Order ${mine.orderNumber} was cancelled`);
   });
 
   it('holds back a kind switched off and everything in quiet hours', async () => {
