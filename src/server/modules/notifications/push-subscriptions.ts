@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { notificationPreferences, pushSubscriptions } from '../../db/schema';
 import { badRequest, notFound } from '../../platform/errors';
@@ -22,10 +22,17 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
  */
 function checkEndpoint(endpoint: string, production: boolean): void {
   const url = new URL(endpoint);
-  if (url.protocol === 'https:') return;
   if (!production && LOOPBACK_HOSTS.has(url.hostname)) return;
-  throw badRequest('A push endpoint must be an https:// URL', { endpoint: 'must be an https:// URL' });
+  // Push services have public names: an address or a name without a dot (an intranet host) is not one.
+  const named = url.hostname.includes('.') && !/^[\d.]+$/.test(url.hostname) && !url.hostname.startsWith('[');
+  if (url.protocol === 'https:' && named && url.hostname !== 'localhost') return;
+  throw badRequest('A push endpoint must be an https:// URL of a push service', {
+    endpoint: 'must be an https:// URL of a push service',
+  });
 }
+
+/** A user keeps at most this many devices; subscribing one more forgets the oldest. */
+const MAX_DEVICES_PER_USER = 10;
 
 /** "Chrome on Android": enough for a person to tell their devices apart. */
 function deviceLabelOf(userAgent: string | undefined): string {
@@ -78,6 +85,13 @@ export async function subscribePush(
     .onConflictDoUpdate({ target: pushSubscriptions.endpoint, set: values })
     .returning();
   if (!row) throw new Error('subscription not saved');
+  await db.execute(sql`
+    delete from ${pushSubscriptions}
+    where ${pushSubscriptions.userId} = ${userId} and ${pushSubscriptions.id} not in (
+      select id from ${pushSubscriptions} where ${pushSubscriptions.userId} = ${userId}
+      order by ${pushSubscriptions.createdAt} desc, ${pushSubscriptions.id} desc
+      limit ${MAX_DEVICES_PER_USER}
+    )`);
   return { id: row.id, deviceLabel: row.deviceLabel, createdAt: row.createdAt.toISOString() };
 }
 

@@ -191,6 +191,25 @@ describe('Web Push', () => {
       payload: { ...push.device('x').subscription, endpoint: 'http://push.example.com/send/1' },
     });
     expect(elsewhere.statusCode).toBe(400);
+    // So is an address or an intranet name: push services have public names.
+    for (const endpoint of ['https://10.0.0.1/send/1', 'https://[2001:db8::1]/send/1', 'https://intranet/send/1']) {
+      const refused = await as(t, s.buyer, {
+        method: 'POST',
+        url: '/api/push/subscriptions',
+        payload: { ...push.device('x').subscription, endpoint },
+      });
+      expect(refused.statusCode, endpoint).toBe(400);
+    }
+
+    // A user keeps ten devices at most: the oldest is forgotten.
+    const many = await signedInAs(t, 'buyer');
+    for (let i = 0; i < 11; i++) await subscribe(many, `many-${i}`);
+    const kept = await t.database.db
+      .select({ endpoint: pushSubscriptions.endpoint })
+      .from(pushSubscriptions)
+      .where(eq(pushSubscriptions.userId, many.id));
+    expect(kept).toHaveLength(10);
+    expect(kept.map((row) => row.endpoint)).not.toContain(push.device('many-0').subscription.endpoint);
   });
 
   it('tells the seller of a new order and drivers near it of the offer, nobody else', async () => {
