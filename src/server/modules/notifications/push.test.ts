@@ -192,7 +192,11 @@ describe('Web Push', () => {
     });
     expect(elsewhere.statusCode).toBe(400);
     // So is an address or an intranet name: push services have public names.
-    for (const endpoint of ['https://10.0.0.1/send/1', 'https://[2001:db8::1]/send/1', 'https://intranet/send/1']) {
+    for (const endpoint of [
+      'https://10.0.0.1/send/1',
+      'https://[2001:db8::1]/send/1',
+      'https://intranet/send/1',
+    ]) {
       const refused = await as(t, s.buyer, {
         method: 'POST',
         url: '/api/push/subscriptions',
