@@ -49,6 +49,8 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     type: z.literal('order.arrival'),
     orderId: z.string(),
     orderNumber: z.string(),
+    /** Only the buyer is told in a toast; the others' screens read the order again. */
+    buyerId: z.string(),
     /** ISO time of the expected arrival. */
     estimatedDeliveryTime: z.string(),
   }),
@@ -69,6 +71,21 @@ export type LiveEvent = z.infer<typeof liveEventSchema>;
 
 /** The `Last-Event-ID` a reconnecting browser sends: the id of the last event it received. */
 export const lastEventIdSchema = z.string().regex(/^\d{1,15}$/);
+
+/**
+ * GET /api/events?since=: the page's live cursor (the newest event id when the page first read
+ * who is signed in). The stream's first connection starts with what the user may receive after
+ * it, as a reconnect does after `Last-Event-ID` (docs/product-rules.md, Live updates).
+ */
+export const eventsQuerySchema = z.object({
+  since: z
+    .string({ error: 'since must be an event id' })
+    .regex(/^\d{1,15}$/, { error: 'since must be an event id' })
+    .optional(),
+});
+
+/** The live cursor: the id of the newest live event, 0 when there is none. */
+export const liveCursorSchema = z.number().int().nonnegative();
 
 /** Names shown in an event are cut to this length (the whole event must stay small). */
 export const LIVE_NAME_MAX_LENGTH = 80;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { liveCursorSchema } from './live-events';
 import { roleSchema, selfServiceRoleSchema } from './roles';
 import { visibleText } from './visible-text-schema';
 
@@ -26,6 +27,15 @@ export const currentUserSchema = z.object({
   createdAt: z.string(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
+
+/**
+ * GET /api/auth/user answers the user and the live cursor, the newest live event's id as the page
+ * first reads its data: the page's first event stream catches up from it (docs/product-rules.md,
+ * Live updates). The other answers that carry the user leave it out; a page without one opens its
+ * stream without catching up.
+ */
+export const sessionUserSchema = currentUserSchema.extend({ liveCursor: liveCursorSchema.optional() });
+export type SessionUser = z.infer<typeof sessionUserSchema>;
 
 /**
  * What an admin's moderation calls answer about the user they changed (docs/product-rules.md,

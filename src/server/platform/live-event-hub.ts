@@ -1,4 +1,4 @@
-import { and, asc, gt, inArray, isNotNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, arrayContains, asc, eq, gt, inArray, isNotNull, lt, max, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Db } from '../db/client';
 import { liveEvents, users } from '../db/schema';
@@ -138,12 +138,32 @@ export class LiveEventHub {
     return close;
   }
 
-  /** The events after `afterId`, within the replay window, that `user` may receive, oldest first. */
+  /**
+   * The live cursor: the id of the newest event, 0 when there is none. The ids come from the
+   * database's sequence, so a cursor read on one instance is good on every other. A page reads it
+   * with its first data and its first stream catches up from it (docs/product-rules.md, Live updates).
+   */
+  async cursor(): Promise<number> {
+    const [row] = await this.db.select({ newest: max(liveEvents.id) }).from(liveEvents);
+    return row?.newest ?? 0;
+  }
+
+  /**
+   * The events after `afterId`, within the replay window, that `user` may receive, oldest first.
+   * Only events naming the user or offered to drivers are read, so other people's events never use
+   * up the replay limit; the access policy then decides each one.
+   */
   async backlog(user: LiveUser, afterId: number): Promise<StoredLiveEvent[]> {
     const rows = await this.db
       .select()
       .from(liveEvents)
-      .where(and(gt(liveEvents.id, afterId), gt(liveEvents.createdAt, WINDOW_START)))
+      .where(
+        and(
+          gt(liveEvents.id, afterId),
+          gt(liveEvents.createdAt, WINDOW_START),
+          or(arrayContains(liveEvents.audience, [user.id]), eq(liveEvents.forDrivers, true)),
+        ),
+      )
       .orderBy(asc(liveEvents.id))
       .limit(LIVE_REPLAY_LIMIT);
     return rows

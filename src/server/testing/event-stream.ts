@@ -23,16 +23,18 @@ export interface EventStreamClient {
 
 /**
  * Opens GET /api/events on a listening server the way EventSource does (Accept:
- * text/event-stream, the session cookie, Last-Event-ID on a reconnect) and parses the frames. It
- * resolves once the server said `retry:`, which it sends after the stream is subscribed.
+ * text/event-stream, the session cookie, Last-Event-ID on a reconnect, `?since=` the page's live
+ * cursor) and parses the frames. It resolves once the server said `retry:`, which it sends after the
+ * stream is subscribed.
  */
 export async function openEventStream(
   baseUrl: string,
   cookie: string,
-  options: { lastEventId?: string } = {},
+  options: { lastEventId?: string; since?: string } = {},
 ): Promise<EventStreamClient> {
   const controller = new AbortController();
-  const response = await fetch(`${baseUrl}/api/events`, {
+  const query = options.since === undefined ? '' : `?since=${encodeURIComponent(options.since)}`;
+  const response = await fetch(`${baseUrl}/api/events${query}`, {
     headers: {
       accept: 'text/event-stream',
       cookie,

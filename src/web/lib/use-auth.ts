@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { CurrentUser } from '@domain/users';
+import type { CurrentUser, SessionUser } from '@domain/users';
 import { getQueryFn } from './query-client';
 
 export const CURRENT_USER_KEY = ['/api/auth/user'] as const;
@@ -9,14 +9,14 @@ const readCurrentUser = getQueryFn({ on401: 'returnNull' });
 /** GET /api/auth/user: the signed-in user, or null when signed out (a 401 is not an error here). */
 export const currentUserQueryOptions = queryOptions({
   queryKey: CURRENT_USER_KEY,
-  queryFn: async (context): Promise<CurrentUser | null> => {
+  queryFn: async (context): Promise<SessionUser | null> => {
     // The schemas load with the first request, beside it, not with the page: a page the server
     // rendered has the user already (docs/decisions/0014-first-load.md).
-    const [{ currentUserSchema }, data] = await Promise.all([
+    const [{ sessionUserSchema }, data] = await Promise.all([
       import('@domain/users'),
       readCurrentUser(context),
     ]);
-    return data === null ? null : currentUserSchema.parse(data);
+    return data === null ? null : sessionUserSchema.parse(data);
   },
   retry: false,
 });

@@ -1,7 +1,12 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import { z } from 'zod';
 import { errorBodySchema } from '../../../domain/errors';
-import { LIVE_HEARTBEAT_MS, LIVE_RETRY_MS, lastEventIdSchema } from '../../../domain/live-events';
+import {
+  LIVE_HEARTBEAT_MS,
+  LIVE_RETRY_MS,
+  eventsQuerySchema,
+  lastEventIdSchema,
+} from '../../../domain/live-events';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
 import { sseFrame } from '../../platform/live-event-hub';
@@ -21,7 +26,8 @@ const EVENT_STREAM = 'text/event-stream; charset=utf-8';
 
 /**
  * GET /api/events (docs/product-rules.md, Live updates): a server-sent event stream for the
- * signed-in user. It starts with the events missed since `Last-Event-ID` (a reconnect), then sends
+ * signed-in user. It starts with the events missed since `Last-Event-ID` (a reconnect), or, on a
+ * page's first connection, since the live cursor the page read with its data (`?since=`), then sends
  * each new one the access policy lets this user receive, with a heartbeat comment every 25 s. The
  * session is checked again at each heartbeat: once it is gone (signed out, expired) the stream ends.
  *
@@ -42,16 +48,20 @@ export function registerEventRoutes(app: App, ctx: AppContext, options: { heartb
       schema: {
         tags: ['events'],
         summary:
-          "Server-sent events for the signed-in user: their orders' changes, new messages for them, new available orders for verified drivers; resumes after Last-Event-ID",
+          "Server-sent events for the signed-in user: their orders' changes, new messages for them, new available orders for verified drivers; resumes after Last-Event-ID, or after `since` (the liveCursor of GET /api/auth/user) on a page's first connection",
+        querystring: eventsQuerySchema,
         response: {
           200: z.string().describe('text/event-stream: `id:` and `data:` (a JSON event) per event'),
+          400: errorBodySchema,
           401: errorBodySchema,
         },
       },
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      const afterId = lastEventIdOf(request.headers['last-event-id']);
+      // A reconnect's Last-Event-ID is newer than the page's cursor: what came after it was sent.
+      const since = request.query.since === undefined ? null : Number(request.query.since);
+      const afterId = lastEventIdOf(request.headers['last-event-id']) ?? since;
       if (request.method === 'HEAD' || !acceptsEventStream(request.headers.accept)) {
         const missed = afterId === null ? [] : await ctx.live.backlog(actor, afterId);
         return reply

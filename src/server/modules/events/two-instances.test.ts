@@ -114,4 +114,25 @@ describe.skipIf(TEST_DB_KIND !== 'postgres')('two app instances on one PostgreSQ
       bystanderOnB.close();
     }
   });
+
+  it("catches a page's first stream on instance B up from the live cursor it read on instance A", async () => {
+    const buyer = await person('Bo', ['buyer']);
+    const seller = await person('Sam', ['buyer', 'seller']);
+    const product = await createProduct(a, seller.id, { name: 'Pine Stool' });
+    const me = await as(a, seller, { method: 'GET', url: '/api/auth/user' });
+    const { liveCursor } = me.json<{ liveCursor: number }>();
+    const sent = await as(a, buyer, {
+      method: 'POST',
+      url: '/api/product-messages',
+      payload: { productId: product.id, content: 'Sent while the page loads' },
+    });
+    expect(sent.statusCode, sent.body).toBe(201);
+    const sellerOnB = await openEventStream(urlB, seller.cookie, { since: String(liveCursor) });
+    try {
+      const caughtUp = await sellerOnB.waitFor((event) => event.type === 'product.message', 1_000);
+      expect(caughtUp.data).toMatchObject({ productId: product.id, senderId: buyer.id });
+    } finally {
+      sellerOnB.close();
+    }
+  });
 });

@@ -216,7 +216,8 @@ describe.each([
         email: buyer.email,
         profileImageUrl: answer.objectPath,
       });
-      expect(claimed.json()).toEqual(await me(buyer));
+      // GET /api/auth/user adds the live cursor (docs/product-rules.md, Live updates).
+      expect({ ...claimed.json(), liveCursor: expect.any(Number) }).toEqual(await me(buyer));
 
       const image = await t.app.inject({ method: 'GET', url: answer.objectPath });
       expect(image.statusCode).toBe(200);

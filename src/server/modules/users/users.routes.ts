@@ -7,6 +7,7 @@ import {
   publicUserSchema,
   removableRoleParamsSchema,
   roleBodySchema,
+  sessionUserSchema,
   updateNamesBodySchema,
 } from '../../../domain/users';
 import { actorOf } from '../../platform/access';
@@ -16,17 +17,20 @@ import { becomeRole, getPublicProfile, switchOwnRole, toCurrentUser, updateOwnNa
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 
-export function registerUserRoutes(app: App, { db }: AppContext): void {
+export function registerUserRoutes(app: App, { db, live }: AppContext): void {
   app.get(
     '/api/auth/user',
     {
       schema: {
         tags: ['users'],
-        summary: 'The signed-in user',
-        response: { 200: currentUserSchema, 401: errorBodySchema },
+        summary:
+          "The signed-in user, and the live cursor (the newest live event's id) from which the page's first GET /api/events?since= catches up",
+        response: { 200: sessionUserSchema, 401: errorBodySchema },
       },
     },
-    async (request) => toCurrentUser(actorOf(request)),
+    // The cursor is read before the page reads anything else, so no event after it is lost
+    // (docs/product-rules.md, Live updates).
+    async (request) => ({ ...toCurrentUser(actorOf(request)), liveCursor: await live.cursor() }),
   );
 
   app.patch(

@@ -23,13 +23,16 @@ export function ToastProvider(props: ComponentProps<typeof ToastPrimitives.Provi
   );
 }
 
-/** The viewport is at most 420 px wide (docs/product-rules.md, Client behaviour). */
+/**
+ * The viewport is at most 420 px wide, at the right; whether at the top or the bottom of the screen
+ * the toaster decides (`toast-placement.ts`; docs/product-rules.md, Client behaviour).
+ */
 export function ToastViewport({ className, ...props }: ComponentProps<typeof ToastPrimitives.Viewport>) {
   return (
     <ToastPrimitives.Viewport
       hotkey={TOAST_HOTKEY}
       className={cn(
-        'fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse p-4 sm:bottom-0 sm:right-0 sm:top-auto sm:flex-col md:max-w-[420px]',
+        'pointer-events-none fixed right-0 z-[100] flex max-h-screen w-full flex-col p-4 md:max-w-[420px]',
         className,
       )}
       {...props}

@@ -67,6 +67,27 @@ describe('applyLiveEvent', () => {
     expect(notice?.description).toBe('Bea Buyer wrote about Maple Desk.');
   });
 
+  it("reads the orders again on a new expected arrival and tells the order's buyer only", () => {
+    const arrival = {
+      type: 'order.arrival' as const,
+      orderId: 'o1',
+      orderNumber: 'ORD-7F3K9Q',
+      buyerId: ME,
+      estimatedDeliveryTime: '2026-11-23T16:00:00.000Z',
+    };
+    const { notice, keys } = apply(arrival);
+    expect(keys).toEqual([['/api/orders']]);
+    // The marketplace's default time zone (docs/product-rules.md, Dates and times).
+    expect(notice).toEqual({
+      title: 'Expected arrival',
+      description: 'ORD-7F3K9Q is expected Nov 23, 2026 · 10:00 AM CST.',
+    });
+    // The seller and the driver who set it: their screens read it again, without a toast.
+    const forOthers = apply({ ...arrival, buyerId: 'buyer' });
+    expect(forOthers.keys).toEqual([['/api/orders']]);
+    expect(forOthers.notice).toBeUndefined();
+  });
+
   it('tells a driver of a new available order only', () => {
     const offer = { type: 'offers.changed' as const, orderId: 'o2', orderNumber: 'ORD-AAAAAA', isNew: true };
     expect(apply(offer).keys).toEqual([['/api/orders/available']]);

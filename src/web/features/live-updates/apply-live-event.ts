@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { LiveEvent } from '@domain/live-events';
 import { STATUS_BADGE } from '@domain/order-status';
 import type { ToastInput } from '../../components/ui/use-toast';
+import { formatDateTime } from '../../lib/format';
 import { CURRENT_USER_KEY } from '../../lib/use-auth';
 import { AVAILABLE_ORDERS_KEY } from '../deliveries/api/get-available-orders';
 import {
@@ -31,7 +32,8 @@ export const LIVE_QUERY_PREFIXES = [
 /**
  * What one live event does in the browser (docs/product-rules.md, Live updates): the queries it
  * affects are read again at once, and a new message or an order change by someone else is
- * announced in a toast, unless the conversation is already on screen. Answers the toast, if any.
+ * announced in a toast, unless the conversation is already on screen, as is a new expected arrival
+ * to the order's buyer. Answers the toast, if any.
  */
 export function applyLiveEvent(
   event: LiveEvent,
@@ -52,6 +54,14 @@ export function applyLiveEvent(
             title: 'Order updated',
             description: `${event.orderNumber} is now ${STATUS_BADGE[event.status]}.`,
           };
+    }
+    case 'order.arrival': {
+      invalidate(ORDERS_KEY);
+      if (event.buyerId !== viewerId) return undefined;
+      const at = formatDateTime(event.estimatedDeliveryTime);
+      return at === null
+        ? undefined
+        : { title: 'Expected arrival', description: `${event.orderNumber} is expected ${at}.` };
     }
     case 'order.message': {
       invalidate(orderMessagesKey(event.orderId));

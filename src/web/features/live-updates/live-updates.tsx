@@ -1,20 +1,33 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { liveEventSchema } from '@domain/live-events';
+import type { SessionUser } from '@domain/users';
 import { toast } from '../../components/ui/use-toast';
+import { CURRENT_USER_KEY } from '../../lib/use-auth';
 import { applyLiveEvent, LIVE_QUERY_PREFIXES } from './apply-live-event';
 
 /**
+ * The stream's address: on the page's first connection it catches up from the live cursor the page
+ * read with who is signed in, before anything else, so an event sent while the page loaded is not
+ * lost (an EventSource cannot send Last-Event-ID on its first connection).
+ */
+function eventsUrl(liveCursor: number | undefined): string {
+  return liveCursor === undefined ? '/api/events' : `/api/events?since=${liveCursor}`;
+}
+
+/**
  * Listens to GET /api/events while a user is signed in (docs/product-rules.md, Live updates). The
- * browser's EventSource reconnects by itself and sends Last-Event-ID, so the server sends what was
- * missed; after a reconnect everything an event could have changed is read again too. The screens'
- * own polls stay as the fallback. Renders nothing; loaded on demand, outside the first load.
+ * first connection starts from the page's live cursor; the browser's EventSource reconnects by
+ * itself and sends Last-Event-ID, so the server sends what was missed; after a reconnect
+ * everything an event could have changed is read again too. The screens' own polls stay as the
+ * fallback. Renders nothing; loaded on demand, outside the first load.
  */
 export function LiveUpdates({ userId }: { userId: string }) {
   const queryClient = useQueryClient();
   useEffect(() => {
     if (typeof EventSource === 'undefined') return undefined;
-    const source = new EventSource('/api/events');
+    const user = queryClient.getQueryData<SessionUser | null>(CURRENT_USER_KEY);
+    const source = new EventSource(eventsUrl(user?.id === userId ? user.liveCursor : undefined));
     let hasDropped = false;
     source.onmessage = (message: MessageEvent<string>) => {
       let data: unknown;
