@@ -6,8 +6,12 @@ import swagger from '@fastify/swagger';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Database } from './db/client';
-import { registerNotificationJobs } from './modules/notifications/notifications.routes';
+import {
+  registerNotificationJobs,
+  registerNotificationRoutes,
+} from './modules/notifications/notifications.routes';
 import { LogMailer, type Mailer } from './adapters/mail/mailer';
+import { SmtpMailer } from './adapters/mail/smtp-mailer';
 import type { IdentityProvider } from './adapters/identity/identity-provider';
 import type { Geocoder } from './adapters/geocoding/geocoder';
 import { ZipCentroidGeocoder } from './adapters/geocoding/zip-centroid-geocoder';
@@ -88,6 +92,17 @@ export interface BuildOptions {
    * in the HTML); by default the built renderer beside webRoot (dist/ssr), if there is one.
    */
   firstScreen?: FirstScreenRenderer;
+}
+
+/**
+ * SMTP when SMTP_URL is set; otherwise the log, the messages being kept in the outbox for the admin's
+ * Mail tab (docs/decisions/0019-reaching-people.md, Mail).
+ */
+function createMailer(app: App, config: Config): Mailer {
+  if (!config.smtpUrl) return new LogMailer(app.log);
+  const mailer = new SmtpMailer(config.smtpUrl, config.mailFrom);
+  app.addHook('onClose', async () => mailer.close());
+  return mailer;
 }
 
 /** Builds the whole server without listening (tests inject into it). */
@@ -183,7 +198,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const ctx: AppContext = {
     db: database.db,
     config,
-    mailer: options.mailer ?? new LogMailer(app.log),
+    mailer: options.mailer ?? createMailer(app, config),
     identity: options.identity ?? (config.oidc ? await createOidcIdentityProvider(config.oidc) : undefined),
     rateLimits: createRateLimits({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }),
     geocoder: options.geocoder ?? new ZipCentroidGeocoder(),
@@ -224,6 +239,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerPayoutRoutes(app, ctx);
   registerDisputeRoutes(app, ctx);
   registerPayoutJobs(app, ctx, { everyMs: options.payoutRetryMs ?? PAYOUT_RETRY_MS });
+  registerNotificationRoutes(app, ctx);
   registerNotificationJobs(app, ctx);
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
