@@ -235,6 +235,35 @@ describe('order mail', () => {
     expect(step[0]?.mail.subject).toBe(`Refund of $5.00 for order ${stored.orderNumber}`);
   });
 
+  it('sends no offer mail about an order taken before the mail went out', async () => {
+    const buyer = await signedInAs(t, 'buyer');
+    const seller = await signedInAs(t, 'seller');
+    await createAddress(t, seller.id);
+    const deliveryAddress = await createAddress(t, buyer.id);
+    const product = await createProduct(t, seller.id, { name: 'Pine Shelf' });
+    const watcher = await verifiedDriver(t);
+    await optIn(watcher);
+    const taker = await verifiedDriver(t);
+    await deliver();
+    const [order] = await buy(t, buyer, {
+      items: [{ productId: product.id, quantity: 1 }],
+      isPickup: false,
+      deliveryAddressId: deliveryAddress.id,
+    });
+    if (!order) throw new Error('no order');
+    expect((await as(t, taker, { method: 'POST', url: `/api/orders/${order.id}/assign` })).statusCode).toBe(
+      200,
+    );
+    const mail = await deliver();
+    expect(mail.map((m) => `${to(m)} ${m.mail.subject}`).sort()).toEqual(
+      [
+        `${buyer.email} Your receipt for order ${order.orderNumber}`,
+        `${seller.email} New order ${order.orderNumber}`,
+        `${buyer.email} A driver accepted order ${order.orderNumber}`,
+      ].sort(),
+    );
+  });
+
   it('tells a driver the verification decision', async () => {
     const admin = await signedInAs(t, 'admin');
     const driver = await createUser(t, { roles: ['buyer', 'driver'] });
@@ -316,6 +345,9 @@ describe('the contact form', () => {
         replyTo: 'reply@example.com',
       },
     });
+    // Stored single-line (renderMail), whatever the SMTP library would make of it.
+    const [row] = await t.database.db.select().from(outbox).where(eq(outbox.kind, 'injection_probe'));
+    expect((row?.payload as { subject: string }).subject).toBe('Hello Bcc: evil@example.com X-Injected: yes');
     const [mail] = await deliver();
     expect(mail?.rcpt).toEqual(['probe@example.com']);
     expect(mail?.mail.subject).toBe('Hello Bcc: evil@example.com X-Injected: yes');
