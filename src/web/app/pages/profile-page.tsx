@@ -4,6 +4,7 @@ import { useSignedInUser } from '../../lib/use-auth';
 import { ManageAddressesCard } from '../../features/addresses/components/manage-addresses-card';
 import { PersonalInformationCard } from '../../features/users/components/personal-information-card';
 import { RolesCard } from '../../features/users/components/roles-card';
+import { OfferEmailsCard } from '../../features/users/components/offer-emails-card';
 import { AppLayout } from '../layouts/app-layout';
 
 /**
@@ -23,6 +24,7 @@ export function ProfilePage() {
         </div>
         <div className="flex flex-col gap-6">
           <RolesCard user={user} />
+          <OfferEmailsCard user={user} />
           <ManageAddressesCard />
         </div>
       </div>
