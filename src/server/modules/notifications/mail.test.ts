@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import {
   createTestApp,
   as,
@@ -13,8 +13,11 @@ import {
   type TestUser,
 } from '../../testing/test-app';
 import { buy, createAddress, createProduct } from '../../testing/commerce';
-import { makeAccountReady, moveOrder, verifiedDriver } from '../../testing/payout-scenes';
-import { addresses, orders, outbox, users } from '../../db/schema';
+import { makeAccountReady, moveOrder, orderInTransit, verifiedDriver } from '../../testing/payout-scenes';
+import { addresses, orders, outbox, payouts, users } from '../../db/schema';
+import type { PayoutTransfers } from '../../adapters/payouts/payout-provider';
+import { PayoutRefusedError } from '../../adapters/payouts/payout-errors';
+import { payPayout } from '../payouts/pay-payout';
 import { OUTBOX_RETRY_DELAYS_MS } from '../../platform/outbox';
 import { formatUsd, parseCents } from '../../../domain/money';
 import { queueMail } from './mail-layout';
@@ -262,6 +265,46 @@ describe('order mail', () => {
         `${buyer.email} A driver accepted order ${order.orderNumber}`,
       ].sort(),
     );
+  });
+
+  it('tells a seller a payout the provider refused for good, and nobody else', async () => {
+    const s = await orderInTransit(t);
+    expect((await moveOrder(t, s.driver, s.order.id, 'delivered')).statusCode).toBe(200);
+    await deliver();
+    // The seller's payout was refused four times already: the fifth refusal is final.
+    await t.database.db
+      .update(payouts)
+      .set({ status: 'pending', refusals: 4 })
+      .where(and(eq(payouts.orderId, s.order.id), eq(payouts.kind, 'seller')));
+    const [row] = await t.database.db
+      .select()
+      .from(payouts)
+      .where(and(eq(payouts.orderId, s.order.id), eq(payouts.kind, 'seller')));
+    if (!row) throw new Error('no payout');
+    await makeAccountReady(t, s.seller.id);
+    const refusing: PayoutTransfers = {
+      transfer: () => Promise.reject(new PayoutRefusedError('The account cannot receive transfers')),
+      reverseTransfer: () => Promise.reject(new Error('not used')),
+      findTransfer: () => Promise.resolve(null),
+    };
+    const log = { info: () => {}, warn: () => {}, error: () => {} };
+    expect(
+      await payPayout(
+        {
+          db: t.database.db,
+          payouts: refusing,
+          now: () => new Date(),
+          log,
+          siteUrl: 'https://market.example',
+        },
+        row,
+      ),
+    ).toBe('refused');
+    const mail = await deliver();
+    expect(mail.map((m) => `${to(m)} ${m.mail.subject}`)).toEqual([
+      `${s.seller.email} Your payout of ${formatUsd(parseCents(row.amount))} could not be sent`,
+    ]);
+    expect(mail[0]?.mail.text).toContain('https://market.example/seller/dashboard');
   });
 
   it('tells a driver the verification decision', async () => {
