@@ -16,6 +16,8 @@ export const SERVER_MODULE_ENTRY_POINTS = {
   // The command line's reconcile (src/server/reconcile.ts) runs the ledger's checks, and with
   // --provider the match against the provider's balance transactions.
   ledger: ['ledger-csv.ts', 'reconcile.ts', 'provider-reconcile.ts'],
+  // Modules queue their mail in the transaction of their change (docs/decisions/0019-reaching-people.md).
+  notifications: ['mail-layout.ts'],
   orders: [
     'accept-order.ts',
     'get-order.ts',

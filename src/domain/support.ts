@@ -1,21 +1,42 @@
 import { z } from 'zod';
 import { visibleText } from './visible-text-schema';
 
+/** A line break or another control character: a field that goes into a mail header refuses it. */
+// eslint-disable-next-line no-control-regex -- control characters are what is refused
+const ONE_LINE = /^[^\u0000-\u001f\u007f\u2028\u2029]*$/;
+
 /**
  * Contact form (docs/product-rules.md, Account pages), shared by the support page and POST
- * /api/contact. Name, subject and message without their invisible characters (Bad input and failure).
+ * /api/contact. Name, subject and message without their invisible characters (Bad input and failure);
+ * name, subject and phone on one line, as a mail header needs (docs/decisions/0019-reaching-people.md, Mail).
  */
 export const contactMessageSchema = z.object({
   name: visibleText(
-    z.string().trim().min(2, 'Name must be at least 2 characters').max(200, 'Name is too long'),
+    z
+      .string()
+      .trim()
+      .min(2, 'Name must be at least 2 characters')
+      .max(200, 'Name is too long')
+      .regex(ONE_LINE, 'Name must be on one line'),
   ),
   email: z
     .string()
     .trim()
     .pipe(z.email({ message: 'Invalid email address' }).max(254, 'Invalid email address')),
-  phone: z.string().trim().max(40, 'Phone number is too long').optional().or(z.literal('')),
+  phone: z
+    .string()
+    .trim()
+    .max(40, 'Phone number is too long')
+    .regex(ONE_LINE, 'Phone number must be on one line')
+    .optional()
+    .or(z.literal('')),
   subject: visibleText(
-    z.string().trim().min(3, 'Subject must be at least 3 characters').max(200, 'Subject is too long'),
+    z
+      .string()
+      .trim()
+      .min(3, 'Subject must be at least 3 characters')
+      .max(200, 'Subject is too long')
+      .regex(ONE_LINE, 'Subject must be on one line'),
   ),
   message: visibleText(
     z.string().trim().min(10, 'Message must be at least 10 characters').max(5000, 'Message is too long'),

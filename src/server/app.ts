@@ -7,8 +7,13 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config';
 import { generateVapidKeys, type VapidKeys } from './secrets';
 import type { Database } from './db/client';
-import { registerNotificationJobs, registerPushRoutes } from './modules/notifications/notifications.routes';
+import {
+  registerNotificationJobs,
+  registerNotificationRoutes,
+  registerPushRoutes,
+} from './modules/notifications/notifications.routes';
 import { LogMailer, type Mailer } from './adapters/mail/mailer';
+import { SmtpMailer } from './adapters/mail/smtp-mailer';
 import type { IdentityProvider } from './adapters/identity/identity-provider';
 import type { Geocoder } from './adapters/geocoding/geocoder';
 import { ZipCentroidGeocoder } from './adapters/geocoding/zip-centroid-geocoder';
@@ -91,6 +96,17 @@ export interface BuildOptions {
   firstScreen?: FirstScreenRenderer;
   /** Web Push's keys; main.ts resolves them (environment or the data directory), tests get a new pair. */
   vapid?: VapidKeys;
+}
+
+/**
+ * SMTP when SMTP_URL is set; otherwise the log, the messages being kept in the outbox for the admin's
+ * Mail tab (docs/decisions/0019-reaching-people.md, Mail).
+ */
+function createMailer(app: App, config: Config): Mailer {
+  if (!config.smtpUrl) return new LogMailer(app.log);
+  const mailer = new SmtpMailer(config.smtpUrl, config.mailFrom);
+  app.addHook('onClose', async () => mailer.close());
+  return mailer;
 }
 
 /** Builds the whole server without listening (tests inject into it). */
@@ -186,7 +202,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const ctx: AppContext = {
     db: database.db,
     config,
-    mailer: options.mailer ?? new LogMailer(app.log),
+    mailer: options.mailer ?? createMailer(app, config),
     identity: options.identity ?? (config.oidc ? await createOidcIdentityProvider(config.oidc) : undefined),
     rateLimits: createRateLimits({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }),
     geocoder: options.geocoder ?? new ZipCentroidGeocoder(),
@@ -228,6 +244,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerPayoutRoutes(app, ctx);
   registerDisputeRoutes(app, ctx);
   registerPayoutJobs(app, ctx, { everyMs: options.payoutRetryMs ?? PAYOUT_RETRY_MS });
+  registerNotificationRoutes(app, ctx);
   registerNotificationJobs(app, ctx);
   registerPushRoutes(app, ctx);
 

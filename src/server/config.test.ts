@@ -53,6 +53,30 @@ describe('loadConfig', () => {
     expect(problems).toEqual(['SESSION_SECRET: must be at least 32 characters']);
   });
 
+  it('reads the mail settings (docs/decisions/0019-reaching-people.md, Mail), never printing the SMTP URL', () => {
+    expect(loadConfig({ PORT: '5050' })).toMatchObject({
+      smtpUrl: undefined,
+      mailFrom: 'Local Delivery Marketplace <no-reply@localhost>',
+      supportEmail: 'support@localdelivery.example',
+      siteUrl: 'http://localhost:5050',
+    });
+    expect(
+      loadConfig({
+        SMTP_URL: 'smtps://mailer:pw@mail.example:465',
+        SUPPORT_EMAIL: 'help@market.example',
+        PUBLIC_URL: 'https://market.example/',
+      }),
+    ).toMatchObject({
+      smtpUrl: 'smtps://mailer:pw@mail.example:465',
+      supportEmail: 'help@market.example',
+      siteUrl: 'https://market.example',
+    });
+    expect(problemsOf({ SMTP_URL: 'http://mailer:secret-pw@mail.example', SUPPORT_EMAIL: 'nope' })).toEqual([
+      'SMTP_URL: must be an smtp:// or smtps:// URL',
+      'SUPPORT_EMAIL: must be an email address (got "nope")',
+    ]);
+  });
+
   it('requires a session secret in production', () => {
     expect(problemsOf({ NODE_ENV: 'production', ALLOW_TEST_PAYMENTS: 'true' })).toEqual([
       'SESSION_SECRET: is required in production',

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { COMPANY } from '../domain/company';
 
 /**
  * The only reader of process.env (docs/product-rules.md, Code layout rules). Everything the server
@@ -195,6 +196,17 @@ const envSchema = z
         .regex(/^(mailto:\S+@\S+|https:\/\/\S+)$/, 'must be a mailto: address or an https:// URL')
         .optional(),
     ),
+    /** Outgoing mail through SMTP (docs/decisions/0019-reaching-people.md, Mail); logged and kept in the database when absent. */
+    SMTP_URL: z.preprocess(
+      emptyToUndefined,
+      z.url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' }).optional(),
+    ),
+    MAIL_FROM: z.preprocess(
+      emptyToUndefined,
+      z.string().default('Local Delivery Marketplace <no-reply@localhost>'),
+    ),
+    /** Where contact messages go; the company's support address by default. */
+    SUPPORT_EMAIL: z.preprocess(emptyToUndefined, z.email('must be an email address').optional()),
     /** Tests point the Stripe adapter at a local server that speaks Stripe's API. */
     STRIPE_API_BASE: z.preprocess(
       emptyToUndefined,
@@ -328,6 +340,14 @@ export interface Config {
   /** PostgreSQL's connections send repeated statements under names (prepared once per connection). */
   preparedStatements: boolean;
   publicUrl: string | undefined;
+  /** Where links in mail point: PUBLIC_URL, or http://localhost:<PORT> without it. */
+  siteUrl: string;
+  /** SMTP_URL: mail goes out through this server; undefined means logged (and kept in the outbox). */
+  smtpUrl: string | undefined;
+  /** MAIL_FROM: the sender of every mail. */
+  mailFrom: string;
+  /** SUPPORT_EMAIL: where contact messages go. */
+  supportEmail: string;
   /** Secret for signing cookies and upload URLs; generated and kept under dataDir when not given. */
   sessionSecret: string | undefined;
   adminEmails: string[];
@@ -377,7 +397,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       parsed.error.issues.map((issue) => {
         const key = issue.path.join('.') || 'environment';
         const value = typeof issue.path[0] === 'string' ? source[issue.path[0]] : undefined;
-        const shown = value === undefined || /SECRET|PRIVATE/.test(key) ? '' : ` (got "${value}")`;
+        const shown = value === undefined || /SECRET|PRIVATE|SMTP_URL/.test(key) ? '' : ` (got "${value}")`;
         return `${key}: ${issue.message}${shown}`;
       }),
     );
@@ -391,6 +411,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     databaseUrl: env.DATABASE_URL,
     preparedStatements: env.DATABASE_PREPARED_STATEMENTS === 'on',
     publicUrl: env.PUBLIC_URL?.replace(/\/+$/, ''),
+    siteUrl: env.PUBLIC_URL?.replace(/\/+$/, '') ?? `http://localhost:${env.PORT}`,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    supportEmail: env.SUPPORT_EMAIL ?? COMPANY.email,
     sessionSecret: env.SESSION_SECRET,
     adminEmails: env.ADMIN_EMAILS ? splitList(env.ADMIN_EMAILS) : [],
     demoData: env.DEMO_DATA === 'on',

@@ -1066,3 +1066,23 @@ export const notificationPreferences = pgTable(
     ),
   ],
 );
+
+/**
+ * A user's mail switches (docs/decisions/0019-reaching-people.md, Mail; migration 0018): a driver's
+ * "new delivery offers near me" mail, off until the driver turns it on. No row means every switch off.
+ */
+export const emailPreferences = pgTable(
+  'email_preferences',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    offerAlerts: boolean('offer_alerts').notNull().default(false),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('email_preferences_offer_alerts_idx')
+      .on(t.userId)
+      .where(sql`${t.offerAlerts} = true`),
+  ],
+);

@@ -160,6 +160,7 @@ const SAMPLE_BODIES: Record<string, (x: Scene) => unknown> = {
   }),
   'PATCH /api/auth/user': () => ({ firstName: 'Renamed', lastName: 'Person' }),
   'POST /api/auth/user/roles': () => ({ role: 'driver' }),
+  'PATCH /api/auth/user/email-preferences': () => ({ offerAlerts: true }),
   'PATCH /api/users/:id/role': () => ({ role: 'buyer' }),
   'PATCH /api/admin/users/:id/role': () => ({ role: 'buyer' }),
   // Shown (not hidden): the scene's product stays on sale for the routes after it.

@@ -224,7 +224,14 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) =>
-      verifyDriver(db, actorOf(request), request.params.id, request.body.isVerified, ctx.now()),
+      verifyDriver(
+        db,
+        actorOf(request),
+        request.params.id,
+        request.body.isVerified,
+        ctx.now(),
+        ctx.config.siteUrl,
+      ),
   );
 
   app.get(

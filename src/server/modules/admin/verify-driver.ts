@@ -6,8 +6,36 @@ import { DRIVER_IMAGES_MISSING, type AdminDriver, type DriverDecision } from '..
 import { findLatestAdminAction, recordAdminAction } from '../audit/audit.service';
 import { DRIVER_DECISION_ACTIONS, toAdminDriver } from './admin-views';
 import { findUserForUpdate, setUserVerified } from '../users/user-records';
+import { queueMail } from '../notifications/mail-layout';
 
 export const DRIVER_NOT_FOUND = 'Driver not found';
+
+/** What the driver is told of the decision (docs/decisions/0019-reaching-people.md, Mail). */
+function driverDecisionMail(decision: DriverDecision): { subject: string; paragraphs: string[] } {
+  switch (decision) {
+    case 'approved':
+      return {
+        subject: 'You are verified to deliver',
+        paragraphs: [
+          'An admin checked your vehicle and license images and approved your driver account. Available orders now show on your driver dashboard.',
+        ],
+      };
+    case 'rejected':
+      return {
+        subject: 'Your driver verification was not approved',
+        paragraphs: [
+          'An admin could not approve your driver account from the images on file. Please upload clear images of your vehicle and your license; an admin will look again.',
+        ],
+      };
+    case 'revoked':
+      return {
+        subject: 'Your driver verification was withdrawn',
+        paragraphs: [
+          'An admin withdrew your driver verification, so orders are no longer offered to you. Contact support if you think this is a mistake.',
+        ],
+      };
+  }
+}
 
 /**
  * PATCH /api/admin/drivers/{id}/verify (docs/product-rules.md, Admin): Approve sets isVerified, and
@@ -21,6 +49,7 @@ export async function verifyDriver(
   driverId: string,
   isVerified: boolean,
   now: Date,
+  siteUrl: string,
 ): Promise<AdminDriver> {
   if (!canVerifyDriver(actor, driverId)) throw forbidden('Admins cannot verify themselves');
   const target = { type: 'user' as const, id: driverId };
@@ -41,6 +70,16 @@ export async function verifyDriver(
         before: { isVerified: driver.isVerified },
         after: { isVerified },
         now,
+      });
+      await queueMail(tx, {
+        kind: `driver_${decision}`,
+        userId: driverId,
+        content: {
+          to: driver.email,
+          greetingName: driver.firstName,
+          ...driverDecisionMail(decision),
+          action: { label: 'Open your driver dashboard', url: `${siteUrl}/driver/dashboard` },
+        },
       });
     }
     return { ...driver, isVerified };

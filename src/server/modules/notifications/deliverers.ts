@@ -3,17 +3,35 @@ import type { AppContext } from '../../platform/context';
 import type { OutboxChannel, OutboxDeliverer } from '../../platform/outbox';
 import type { MailMessage } from '../../adapters/mail/mailer';
 import { pushDeliverer } from './push-deliverer';
+import { isPermanentMailRefusal } from '../../adapters/mail/smtp-mailer';
 
 /** How each channel of the outbox is sent (docs/decisions/0019-reaching-people.md). */
 export function outboxDeliverers(
   ctx: AppContext,
-  _log: FastifyBaseLogger,
+  log: FastifyBaseLogger,
 ): Partial<Record<OutboxChannel, OutboxDeliverer>> {
   return {
     mail: async (item) => {
-      await ctx.mailer.send(item.payload as MailMessage);
-      return { outcome: 'sent' };
+      try {
+        await ctx.mailer.send(item.payload as MailMessage);
+        return { outcome: 'sent' };
+      } catch (error) {
+        const text = describeMailError(error);
+        // A recipient or message the server refused for good (5xx) is dropped; a connection that
+        // failed, a timeout or a 4xx is tried again (docs/decisions/0019-reaching-people.md, Mail).
+        if (isPermanentMailRefusal(error)) {
+          log.warn({ outboxId: item.id, kind: item.kind, error: text }, 'mail refused for good');
+          return { outcome: 'drop', reason: text };
+        }
+        log.warn({ outboxId: item.id, kind: item.kind, error: text }, 'mail not sent; will retry');
+        return { outcome: 'retry', error: text };
+      }
     },
     push: pushDeliverer(ctx),
   };
+}
+
+function describeMailError(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.slice(0, 500);
 }

@@ -50,7 +50,8 @@ export function renderMail(content: MailContent): MailMessage {
   const html = [
     '<!doctype html><html><body style="font-family:system-ui,sans-serif;line-height:1.5;color:#111">',
     `<p>${escapeHtml(greeting)}</p>`,
-    ...content.paragraphs.map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`),
+    // A paragraph keeps its own line breaks (a contact message's lines).
+    ...content.paragraphs.map((paragraph) => `<p style="white-space:pre-line">${escapeHtml(paragraph)}</p>`),
     rows.length > 0
       ? `<table style="border-collapse:collapse">${rows
           .map(

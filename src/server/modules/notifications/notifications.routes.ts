@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { errorBodySchema } from '../../../domain/errors';
+import { adminMailPageSchema, adminMailQuerySchema, emailPreferencesSchema } from '../../../domain/mail';
 import {
   notificationPreferencesSchema,
   pushSubscribeBodySchema,
@@ -15,6 +16,7 @@ import { dispatchLiveEvents } from './dispatch-live-events';
 import { outboxDeliverers } from './deliverers';
 import { liveEventReactors } from './reactors';
 import { getPreferences, savePreferences, subscribePush, unsubscribePush } from './push-subscriptions';
+import { getEmailPreferences, listMailForAdmin, setEmailPreferences } from './notifications.service';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -122,5 +124,52 @@ export function registerPushRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) => savePreferences(db, actorOf(request).id, request.body, ctx.now()),
+  );
+}
+
+/** The caller's mail switches and the admin's Mail tab (docs/decisions/0019-reaching-people.md, Mail). */
+export function registerNotificationRoutes(app: App, ctx: AppContext): void {
+  app.get(
+    '/api/auth/user/email-preferences',
+    {
+      schema: {
+        tags: ['users'],
+        summary: "The signed-in user's mail switches",
+        response: { 200: emailPreferencesSchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => getEmailPreferences(ctx.db, actorOf(request).id),
+  );
+
+  app.patch(
+    '/api/auth/user/email-preferences',
+    {
+      schema: {
+        tags: ['users'],
+        summary: "Change the signed-in user's mail switches (a driver's offer emails)",
+        body: emailPreferencesSchema,
+        response: { 200: emailPreferencesSchema, 400: errorBodySchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => setEmailPreferences(ctx.db, actorOf(request).id, request.body, ctx.now()),
+  );
+
+  app.get(
+    '/api/admin/mail',
+    {
+      config: { roles: ['admin'], forbiddenMessage: 'You must be an admin to do this' },
+      schema: {
+        tags: ['admin'],
+        summary: 'Admin: the mail sent, queued or given up on, newest first, with its plain text',
+        querystring: adminMailQuerySchema,
+        response: {
+          200: adminMailPageSchema,
+          400: errorBodySchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+        },
+      },
+    },
+    async (request) => listMailForAdmin(ctx.db, request.query.page),
   );
 }

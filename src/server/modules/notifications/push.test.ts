@@ -259,17 +259,12 @@ describe('Web Push', () => {
     onlyTo({ buyer: 1 });
     expect(push.to('buyer')[0]?.body).toBe(`Order ${order.orderNumber} is on the way`);
 
-    await publishLiveEvents(t.database.db, [
-      {
-        event: {
-          type: 'order.arrival',
-          orderId: order.id,
-          orderNumber: order.orderNumber,
-          estimatedDeliveryTime: new Date(Date.now() + 3_600_000).toISOString(),
-        },
-        audience: [s.buyer.id, s.seller.id, s.near.id],
-      },
-    ]);
+    const arrival = await as(t, s.near, {
+      method: 'PATCH',
+      url: `/api/orders/${order.id}/estimated-time`,
+      payload: { estimatedDeliveryTime: new Date(Date.now() + 3_600_000).toISOString() },
+    });
+    expect(arrival.statusCode, arrival.body).toBe(200);
     await deliver();
     onlyTo({ buyer: 1 });
     expect(push.to('buyer')[0]?.body).toMatch(new RegExp(`^Order ${order.orderNumber} is expected `));

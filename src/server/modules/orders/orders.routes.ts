@@ -106,7 +106,14 @@ export function registerOrderRoutes(app: App, ctx: AppContext): void {
     },
     async (request) =>
       changeOrderStatus(
-        { db, payouts: ctx.payouts, now: ctx.now, log: request.log, holdMs: ctx.config.payoutHoldMs },
+        {
+          db,
+          payouts: ctx.payouts,
+          now: ctx.now,
+          log: request.log,
+          holdMs: ctx.config.payoutHoldMs,
+          siteUrl: ctx.config.siteUrl,
+        },
         actorOf(request),
         request.params.id,
         request.body,

@@ -69,9 +69,13 @@ export function registerPayoutAccountRoutes(app: App, ctx: AppContext): void {
     accounts: ctx.payouts,
     log,
     settleOwed: (userId) =>
-      settleOwedPayouts({ db: ctx.db, payouts: ctx.payouts, now: ctx.now, log }, userId, {
-        accountBecameReady: true,
-      }),
+      settleOwedPayouts(
+        { db: ctx.db, payouts: ctx.payouts, now: ctx.now, log, siteUrl: ctx.config.siteUrl },
+        userId,
+        {
+          accountBecameReady: true,
+        },
+      ),
     testAccounts,
   });
 

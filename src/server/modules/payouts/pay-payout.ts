@@ -2,6 +2,7 @@ import { PayoutRefusedError } from '../../adapters/payouts/payout-errors';
 import { recordMovement } from '../ledger/ledger.service';
 import { hasOpenDispute } from '../disputes/dispute-holds';
 import { parseCents } from '../../../domain/money';
+import { queuePayoutMail } from './payout-mail';
 import {
   describeError,
   PAYOUT_LEASE_MS,
@@ -102,6 +103,7 @@ export async function payPayout(deps: PayoutDeps, payout: PayoutRow): Promise<Pa
         },
         deps.now(),
       );
+      if (row?.status === 'refused') await queuePayoutMail(deps.db, deps.siteUrl, row, 'failed');
       deps.log.error(
         { err: error, payoutId: payout.id, orderId: payout.orderId, refusals: row?.refusals },
         row?.status === 'refused'
@@ -147,6 +149,7 @@ async function finishPaid(
       providerReference: providerTransferId,
       at: now,
     });
+    await queuePayoutMail(tx, deps.siteUrl, row, 'sent');
     return row;
   });
   if (!paid) return 'skipped';

@@ -10,6 +10,8 @@ export interface PayoutDeps {
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   /** How long a finished order's transfers wait for the return window (PAYOUT_HOLD_HOURS); 0 when absent. */
   holdMs?: number;
+  /** Where links in mail point (Config.siteUrl); mail about payouts has no link without it. */
+  siteUrl?: string;
 }
 
 /** How long a worker holds a payout while it calls the provider; longer than the provider's own timeouts and retries. */

@@ -15,7 +15,13 @@ export function registerPayoutJobs(app: App, ctx: AppContext, options: { everyMs
     name: 'payout retry',
     everyMs: options.everyMs,
     run: async () => {
-      const report = await retryPayouts({ db: ctx.db, payouts: ctx.payouts, now: ctx.now, log: app.log });
+      const report = await retryPayouts({
+        db: ctx.db,
+        payouts: ctx.payouts,
+        now: ctx.now,
+        log: app.log,
+        siteUrl: ctx.config.siteUrl,
+      });
       if (report.paid > 0 || report.reversed > 0)
         app.log.info(report, 'payout retry job finished unfinished payouts');
     },

@@ -95,7 +95,14 @@ export function registerPayoutRoutes(app: App, ctx: AppContext): void {
     },
     async (request) =>
       refundFinishedOrder(
-        { db, payments: ctx.payments, payouts: ctx.payouts, now: ctx.now, log: request.log },
+        {
+          db,
+          payments: ctx.payments,
+          payouts: ctx.payouts,
+          now: ctx.now,
+          log: request.log,
+          siteUrl: ctx.config.siteUrl,
+        },
         actorOf(request),
         request.params.id,
         request.body,
@@ -115,7 +122,7 @@ export function registerPayoutRoutes(app: App, ctx: AppContext): void {
     },
     async (request) =>
       retryPayout(
-        { db, payouts: ctx.payouts, now: ctx.now, log: request.log },
+        { db, payouts: ctx.payouts, now: ctx.now, log: request.log, siteUrl: ctx.config.siteUrl },
         actorOf(request),
         request.params.id,
       ),

@@ -18,6 +18,7 @@ import {
   type RefundFinishedOrderBody,
 } from '../../../domain/payouts';
 import { settleOrderPayouts } from './pay-payout';
+import { queueRefundMail } from './payout-mail';
 import type { PayoutDeps } from './payout-deps';
 import { lockOrderMoney, sumRefundsOfOrder } from './payouts.queries';
 import { takeBackOrderShare } from './take-back-order-share';
@@ -107,6 +108,13 @@ export async function refundFinishedOrder(
         reason: body.reason,
       },
       now,
+    });
+    await queueRefundMail(tx, deps.siteUrl, {
+      orderId: id,
+      orderNumber: order.orderNumber,
+      buyerId: order.buyerId,
+      amountCents: amount,
+      whole: amount === left && left === parseCents(locked.total),
     });
     return recorded;
   });

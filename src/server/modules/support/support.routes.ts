@@ -18,7 +18,7 @@ export function registerSupportRoutes(app: App, ctx: AppContext): void {
       const actor = await request.getActor();
       const receipt = await receiveContactMessage(
         ctx.db,
-        ctx.mailer,
+        ctx.config.supportEmail,
         ctx.rateLimits.contactPerIp,
         request.ip,
         actor?.id ?? null,

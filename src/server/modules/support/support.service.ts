@@ -1,16 +1,17 @@
 import type { Db } from '../../db/client';
 import { contactMessages } from '../../db/schema';
-import type { Mailer } from '../../adapters/mail/mailer';
 import { tooManyRequests, waitText, type RateLimiter } from '../../platform/rate-limit';
-import { COMPANY, type ContactMessage } from '../../../domain/support';
+import { queueMail } from '../notifications/mail-layout';
+import type { ContactMessage } from '../../../domain/support';
 
 /**
- * Stores a contact message and hands it to the mailer
- * (docs/product-rules.md, Running modes and adapters: stored and logged).
+ * Stores a contact message and queues it, in one transaction, as a mail to the support address with
+ * the sender as reply-to; the notifications timer sends it, never this request
+ * (docs/decisions/0019-reaching-people.md, Mail).
  */
 export async function receiveContactMessage(
   db: Db,
-  mailer: Mailer,
+  supportEmail: string,
   limiter: RateLimiter,
   ip: string,
   userId: string | null,
@@ -21,24 +22,35 @@ export async function receiveContactMessage(
     throw tooManyRequests(
       `You have sent several messages in a short time. Please try again in ${waitText(wait)}.`,
     );
-  const rows = await db
-    .insert(contactMessages)
-    .values({
-      userId,
-      name: body.name,
-      email: body.email,
-      phone: body.phone ? body.phone : null,
-      subject: body.subject,
-      message: body.message,
-    })
-    .returning({ id: contactMessages.id, createdAt: contactMessages.createdAt });
-  const row = rows[0];
-  if (!row) throw new Error('insert returned no row');
-  await mailer.send({
-    to: COMPANY.email,
-    replyTo: body.email,
-    subject: `[Support] ${body.subject}`,
-    text: `From: ${body.name} <${body.email}>${body.phone ? `\nPhone: ${body.phone}` : ''}\n\n${body.message}`,
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .insert(contactMessages)
+      .values({
+        userId,
+        name: body.name,
+        email: body.email,
+        phone: body.phone ? body.phone : null,
+        subject: body.subject,
+        message: body.message,
+      })
+      .returning({ id: contactMessages.id, createdAt: contactMessages.createdAt });
+    const row = rows[0];
+    if (!row) throw new Error('insert returned no row');
+    await queueMail(tx, {
+      kind: 'contact_message',
+      userId: null,
+      content: {
+        to: supportEmail,
+        replyTo: body.email,
+        subject: `[Support] ${body.subject}`,
+        greetingName: null,
+        paragraphs: [
+          `${body.name} <${body.email}>${body.phone ? `, phone ${body.phone}` : ''} wrote through the contact form:`,
+          body.message,
+        ],
+        rows: [{ label: 'Message number', value: row.id }],
+      },
+    });
+    return { id: row.id, receivedAt: row.createdAt.toISOString() };
   });
-  return { id: row.id, receivedAt: row.createdAt.toISOString() };
 }

@@ -24,9 +24,11 @@ const valid = {
 };
 
 describe('POST /api/contact', () => {
-  it('stores the message and hands it to the mailer', async () => {
+  it('stores the message and queues it for the mailer, sent by the notifications timer', async () => {
     const response = await t.app.inject({ method: 'POST', url: '/api/contact', payload: valid });
     expect(response.statusCode).toBe(201);
+    expect(sent).toEqual([]);
+    await t.app.runNotifications();
     const stored = await t.database.db.select().from(contactMessages);
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react
 import {
   History,
   Landmark,
+  Mail,
   Package,
   Percent,
   ShieldAlert,
@@ -34,6 +35,7 @@ import { ProductsTab, type ListedProduct } from '../../features/admin/components
 import { RefundsTab } from '../../features/admin/components/refunds-tab';
 import { DisputesTab } from '../../features/admin/components/disputes-tab';
 import { PayoutsTab } from '../../features/admin/components/payouts-tab';
+import { MailTab } from '../../features/admin/components/mail-tab';
 import { RefundOrderButton } from '../../features/admin/components/refund-order-button';
 import { UsersTab } from '../../features/admin/components/users-tab';
 import { OrderDetails } from '../../features/orders/components/order-details';
@@ -46,7 +48,7 @@ import { AppLayout } from '../layouts/app-layout';
 import { ADMIN_GATE, RoleGate } from '../role-gate';
 
 /**
- * The six tabs of the spec, then the refunds that need attention, the disputes, the payouts and the audit trail
+ * The six tabs of the spec, then the refunds that need attention, the disputes, the payouts, the mail and the audit trail
  * (docs/product-rules.md, Admin screens). The chosen
  * tab is in the address (`?tab=`), so a reload or a shared link opens it again.
  */
@@ -110,6 +112,13 @@ const TABS = [
     icon: Landmark,
     description:
       'The platform balance, what is owed to sellers and drivers, payouts that failed, and the ledger as CSV.',
+  },
+  {
+    value: 'mail',
+    label: 'Mail',
+    icon: Mail,
+    description:
+      'Every mail sent or waiting, newest first: to whom, the subject, its state, the attempts and the last error, and its text.',
   },
   {
     value: 'activity',
@@ -219,6 +228,7 @@ function AdminDashboard() {
                 {value === 'refunds' ? <RefundsTab /> : null}
                 {value === 'disputes' ? <DisputesTab /> : null}
                 {value === 'payouts' ? <PayoutsTab /> : null}
+                {value === 'mail' ? <MailTab /> : null}
                 {value === 'activity' ? <ActivityTab /> : null}
               </CardContent>
             </Card>

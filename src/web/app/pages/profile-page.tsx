@@ -5,6 +5,7 @@ import { ManageAddressesCard } from '../../features/addresses/components/manage-
 import { LazyNotificationsCard } from '../../features/notifications/components/lazy-notifications-card';
 import { PersonalInformationCard } from '../../features/users/components/personal-information-card';
 import { RolesCard } from '../../features/users/components/roles-card';
+import { OfferEmailsCard } from '../../features/users/components/offer-emails-card';
 import { AppLayout } from '../layouts/app-layout';
 
 /**
@@ -25,6 +26,7 @@ export function ProfilePage() {
         </div>
         <div className="flex flex-col gap-6">
           <RolesCard user={user} />
+          <OfferEmailsCard user={user} />
           <ManageAddressesCard />
         </div>
       </div>

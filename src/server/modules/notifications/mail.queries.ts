@@ -1,0 +1,120 @@
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client';
+import { addresses, emailPreferences, orderItems, orders, outbox, products, users } from '../../db/schema';
+import { haversineMilesSql, pointOf } from '../../db/sql-geo';
+
+const buyer = alias(users, 'mail_buyer');
+const seller = alias(users, 'mail_seller');
+const pickup = alias(addresses, 'mail_pickup');
+const delivery = alias(addresses, 'mail_delivery');
+
+/** An order as its mail tells it: the stored row, its buyer and seller, pickup and delivery area. */
+export async function findOrderForMail(db: Db, orderId: string) {
+  const [row] = await db
+    .select({
+      order: orders,
+      buyer: { id: buyer.id, email: buyer.email, firstName: buyer.firstName, roles: buyer.roles },
+      seller: { id: seller.id, email: seller.email, firstName: seller.firstName, roles: seller.roles },
+      pickup: {
+        addressLine1: pickup.addressLine1,
+        city: pickup.city,
+        state: pickup.state,
+        zipCode: pickup.zipCode,
+      },
+      deliveryArea: { city: delivery.city, state: delivery.state, zipCode: delivery.zipCode },
+    })
+    .from(orders)
+    .innerJoin(buyer, eq(buyer.id, orders.buyerId))
+    .innerJoin(seller, eq(seller.id, orders.sellerId))
+    .leftJoin(pickup, eq(pickup.id, orders.pickupAddressId))
+    .leftJoin(delivery, eq(delivery.id, orders.deliveryAddressId))
+    .where(eq(orders.id, orderId));
+  return row;
+}
+export type OrderForMail = NonNullable<Awaited<ReturnType<typeof findOrderForMail>>>;
+
+/** The order's items as charged: name, quantity and the stored unit price. */
+export function listOrderItemsForMail(db: Db, orderId: string) {
+  return db
+    .select({ name: products.name, quantity: orderItems.quantity, price: orderItems.price })
+    .from(orderItems)
+    .innerJoin(products, eq(products.id, orderItems.productId))
+    .where(eq(orderItems.orderId, orderId))
+    .orderBy(asc(orderItems.createdAt), asc(orderItems.id));
+}
+
+/**
+ * Drivers who asked for offer mail, not suspended, whose primary address is within `maxMiles` of the
+ * order's pickup (the driver dashboard's default distance), with what the offer rules need of them.
+ */
+export function listOfferAlertDrivers(db: Db, pickupAddressId: string, maxMiles: number) {
+  const home = alias(addresses, 'driver_home');
+  const distance = haversineMilesSql(pointOf(home), pointOf(pickup));
+  return db
+    .select({
+      id: users.id,
+      email: users.email,
+      firstName: users.firstName,
+      roles: users.roles,
+      isVerified: users.isVerified,
+      vehicleImageUrl: users.vehicleImageUrl,
+      licenseImageUrl: users.licenseImageUrl,
+      trailerImageUrl: users.trailerImageUrl,
+      distance,
+    })
+    .from(emailPreferences)
+    .innerJoin(users, eq(users.id, emailPreferences.userId))
+    .innerJoin(home, and(eq(home.userId, users.id), eq(home.isPrimary, true)))
+    .innerJoin(pickup, eq(pickup.id, pickupAddressId))
+    .where(
+      and(
+        eq(emailPreferences.offerAlerts, true),
+        isNull(users.suspendedAt),
+        sql`'driver' = any(${users.roles})`,
+        sql`${distance} <= ${maxMiles}::float8`,
+      ),
+    );
+}
+
+/** The user's mail switches; every switch off without a row. */
+export async function findEmailPreferences(db: Db, userId: string): Promise<{ offerAlerts: boolean }> {
+  const [row] = await db
+    .select({ offerAlerts: emailPreferences.offerAlerts })
+    .from(emailPreferences)
+    .where(eq(emailPreferences.userId, userId));
+  return { offerAlerts: row?.offerAlerts ?? false };
+}
+
+export async function storeEmailPreferences(
+  db: Db,
+  userId: string,
+  preferences: { offerAlerts: boolean },
+  now: Date,
+): Promise<{ offerAlerts: boolean }> {
+  const [row] = await db
+    .insert(emailPreferences)
+    .values({ userId, offerAlerts: preferences.offerAlerts, updatedAt: now })
+    .onConflictDoUpdate({
+      target: emailPreferences.userId,
+      set: { offerAlerts: preferences.offerAlerts, updatedAt: now },
+    })
+    .returning({ offerAlerts: emailPreferences.offerAlerts });
+  return { offerAlerts: row?.offerAlerts ?? preferences.offerAlerts };
+}
+
+/** The admin's Mail tab: one page of the outbox's mail, newest first, and how many there are. */
+export async function listMail(db: Db, page: { limit: number; offset: number }) {
+  const rows = await db
+    .select()
+    .from(outbox)
+    .where(eq(outbox.channel, 'mail'))
+    .orderBy(desc(outbox.createdAt), desc(outbox.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const [count] = await db
+    .select({ total: sql<number>`count(*)::int` })
+    .from(outbox)
+    .where(eq(outbox.channel, 'mail'));
+  return { rows, total: count?.total ?? 0 };
+}

@@ -1,0 +1,51 @@
+import type { Db } from '../../db/client';
+import type { MailMessage } from '../../adapters/mail/mailer';
+import { ADMIN_PAGE_SIZE, offsetOf, pageCountOf } from '../../../domain/admin';
+import { MAIL_STATUSES, type AdminMailPage, type EmailPreferences } from '../../../domain/mail';
+import { findEmailPreferences, listMail, storeEmailPreferences } from './mail.queries';
+
+/** The caller's own mail switches (docs/decisions/0019-reaching-people.md, Mail). */
+export function getEmailPreferences(db: Db, userId: string): Promise<EmailPreferences> {
+  return findEmailPreferences(db, userId);
+}
+
+export function setEmailPreferences(
+  db: Db,
+  userId: string,
+  preferences: EmailPreferences,
+  now: Date,
+): Promise<EmailPreferences> {
+  return storeEmailPreferences(db, userId, preferences, now);
+}
+
+/**
+ * GET /api/admin/mail: what the marketplace sent or is sending, newest first, with its state and
+ * plain text, so the admin of an embedded install (where mail is only logged) can read it.
+ */
+export async function listMailForAdmin(db: Db, page: number): Promise<AdminMailPage> {
+  const { rows, total } = await listMail(db, { limit: ADMIN_PAGE_SIZE, offset: offsetOf(page) });
+  return {
+    items: rows.map((row) => {
+      const message = (row.payload ?? {}) as Partial<MailMessage>;
+      return {
+        id: row.id,
+        to: String(message.to ?? ''),
+        subject: String(message.subject ?? ''),
+        replyTo: message.replyTo ? String(message.replyTo) : null,
+        kind: row.kind,
+        status: (MAIL_STATUSES as readonly string[]).includes(row.status)
+          ? (row.status as AdminMailPage['items'][number]['status'])
+          : 'queued',
+        attempts: row.attempts,
+        lastError: row.lastError,
+        createdAt: row.createdAt.toISOString(),
+        finishedAt: row.finishedAt?.toISOString() ?? null,
+        text: String(message.text ?? ''),
+      };
+    }),
+    total,
+    page,
+    pageSize: ADMIN_PAGE_SIZE,
+    pageCount: pageCountOf(total),
+  };
+}
