@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DRIVER_DISTANCE } from './deliveries';
 
 /**
  * Web Push (docs/decisions/0019-reaching-people.md, Push and the installable app): what a browser
@@ -20,8 +21,11 @@ export const PUSH_KIND_LABELS: Record<PushKind, string> = {
   messages: 'Messages',
 };
 
-/** A verified driver is told of a new offer whose pickup is within this many miles of their primary address. */
-export const OFFER_PUSH_RADIUS_MILES = 25;
+/**
+ * A verified driver is told of a new offer whose pickup is within this many miles of their primary
+ * address: the driver dashboard's default distance, as for offer mail (docs/decisions/0019-reaching-people.md).
+ */
+export const OFFER_PUSH_RADIUS_MILES = DRIVER_DISTANCE.default;
 
 export const vapidPublicKeySchema = z.object({ publicKey: z.string() });
 
