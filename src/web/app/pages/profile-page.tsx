@@ -5,6 +5,7 @@ import { ManageAddressesCard } from '../../features/addresses/components/manage-
 import { PersonalInformationCard } from '../../features/users/components/personal-information-card';
 import { RolesCard } from '../../features/users/components/roles-card';
 import { OfferEmailsCard } from '../../features/users/components/offer-emails-card';
+import { PasswordCard } from '../../features/users/components/password-card';
 import { AppLayout } from '../layouts/app-layout';
 
 /**
@@ -21,6 +22,7 @@ export function ProfilePage() {
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="flex flex-col gap-6 lg:col-span-2">
           <PersonalInformationCard user={user} />
+          <PasswordCard user={user} />
         </div>
         <div className="flex flex-col gap-6">
           <RolesCard user={user} />
