@@ -61,7 +61,9 @@ describe('password reset through SMTP', () => {
     expect(mail.subject).toBe('Reset your password');
     expect(mail.to && !Array.isArray(mail.to) ? mail.to.text : '').toBe(user.email);
     expect(mail.text).toContain('Hi Rita,');
-    const match = /https:\/\/market\.example(\/api\/reset-password\?token=[A-Za-z0-9_-]+)/.exec(mail.text ?? '');
+    const match = /https:\/\/market\.example(\/api\/reset-password\?token=[A-Za-z0-9_-]+)/.exec(
+      mail.text ?? '',
+    );
     expect(match).not.toBeNull();
     expect(mail.html).toContain(match![0]);
     const token = new URL(match![0]).searchParams.get('token');
