@@ -56,7 +56,6 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
       .status(status)
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .header('referrer-policy', 'no-referrer')
       .send(renderAccountPage(state));
 
   /** Whether a link is still good, without using it up (the form shows, or "expired" at once). */
