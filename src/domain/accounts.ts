@@ -33,10 +33,8 @@ const tokenSchema = z
   .regex(/^[A-Za-z0-9_-]{20,100}$/, 'This link is not valid');
 
 export const emailOnlyBodySchema = z.object({ email: emailSchema });
-export type EmailOnlyBody = z.infer<typeof emailOnlyBodySchema>;
 
 export const resetPasswordBodySchema = z.object({ token: tokenSchema, password: newPassword });
-export type ResetPasswordBody = z.infer<typeof resetPasswordBodySchema>;
 
 export const tokenQuerySchema = z.object({ token: z.string().max(200, 'This link is not valid') });
 
@@ -47,4 +45,3 @@ export const changePasswordBodySchema = z.object({
 export type ChangePasswordBody = z.infer<typeof changePasswordBodySchema>;
 
 export const accountMessageSchema = z.object({ message: z.string() });
-export type AccountMessage = z.infer<typeof accountMessageSchema>;
