@@ -113,7 +113,7 @@ test.describe('accounts', () => {
     const link = await mailedLink(email, '/api/reset-password');
     await page.goto(link);
     await expect(page.getByRole('heading', { name: 'Set a new password' })).toBeVisible();
-    await page.getByLabel('New password').fill('a brand new password');
+    await page.getByLabel('New password', { exact: true }).fill('a brand new password');
     await page.getByTestId('button-submit').click();
     await expect(page.getByRole('heading', { name: 'Password changed' })).toBeVisible();
     expect((await otherPage.request.get('/api/auth/user')).status()).toBe(401);
