@@ -131,7 +131,7 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
         summary:
           'The page of a reset link: set a new password, or "This link has expired or was already used."',
         querystring: tokenQuerySchema,
-        response: { 200: htmlPage, 400: htmlPage },
+        response: { 200: htmlPage, 400: errorBodySchema },
       },
     },
     async (request, reply) => {
@@ -188,7 +188,11 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
         tags: ['auth'],
         summary: 'The link of the verification mail: confirms the address, signs in and returns to /',
         querystring: tokenQuerySchema,
-        response: { 302: z.null().describe('Signed in; redirect to /'), 400: htmlPage, 403: errorBodySchema },
+        response: {
+          302: z.null().describe('Signed in; redirect to /'),
+          400: errorBodySchema.describe('A missing link; an expired or used one gets the page (text/html)'),
+          403: errorBodySchema,
+        },
       },
     },
     async (request, reply) => {
