@@ -154,7 +154,12 @@ export async function signInWithIdentity(
       throw conflict('An account with this email already exists and cannot be linked to this sign-in.');
     }
     user = byEmail
-      ? await updateUser(db, byEmail.id, { oidcIssuer: claims.issuer, oidcSubject: claims.subject })
+      ? await updateUser(db, byEmail.id, {
+          oidcIssuer: claims.issuer,
+          oidcSubject: claims.subject,
+          // Linked only when the provider vouches for the address: it counts as verified.
+          emailVerifiedAt: byEmail.emailVerifiedAt ?? new Date(),
+        })
       : await insertUser(db, {
           email: claims.email,
           firstName: claims.firstName ?? null,

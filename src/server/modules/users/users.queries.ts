@@ -59,7 +59,15 @@ export async function updateUser(
   values: Partial<
     Pick<
       UserRow,
-      'firstName' | 'lastName' | 'email' | 'role' | 'roles' | 'oidcIssuer' | 'oidcSubject' | 'isVerified'
+      | 'firstName'
+      | 'lastName'
+      | 'email'
+      | 'role'
+      | 'roles'
+      | 'oidcIssuer'
+      | 'oidcSubject'
+      | 'isVerified'
+      | 'emailVerifiedAt'
     >
   >,
 ): Promise<UserRow | undefined> {
