@@ -27,10 +27,8 @@ const newPassword = z
   .max(1024, 'Password is too long');
 
 /** A raw token as mailed: 32 random bytes in base64url. */
-const tokenSchema = z
-  .string()
-  .trim()
-  .regex(/^[A-Za-z0-9_-]{20,100}$/, 'This link is not valid');
+export const ACCOUNT_TOKEN_PATTERN = /^[A-Za-z0-9_-]{20,100}$/;
+const tokenSchema = z.string().trim().regex(ACCOUNT_TOKEN_PATTERN, 'This link is not valid');
 
 export const emailOnlyBodySchema = z.object({ email: emailSchema });
 

@@ -1,6 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { and, eq, gt, isNull } from 'drizzle-orm';
-import crypto from 'node:crypto';
 import { z } from 'zod';
 import {
   LINK_EXPIRED,
@@ -14,7 +12,6 @@ import {
   tokenQuerySchema,
 } from '../../../domain/accounts';
 import { errorBodySchema } from '../../../domain/errors';
-import { accountTokens } from '../../db/schema';
 import { badRequest, toErrorBody } from '../../platform/errors';
 import { startSession } from '../../platform/sessions';
 import { actorOf } from '../../platform/access';
@@ -26,6 +23,7 @@ import {
   requestPasswordReset,
   resendVerification,
   resetPassword,
+  tokenIsLive,
   verifyEmail,
 } from './accounts.service';
 
@@ -57,24 +55,6 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
       .send(renderAccountPage(state));
-
-  /** Whether a link is still good, without using it up (the form shows, or "expired" at once). */
-  const tokenIsLive = async (token: string, purpose: 'reset' | 'verify') => {
-    if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return false;
-    const rows = await db
-      .select({ id: accountTokens.id })
-      .from(accountTokens)
-      .where(
-        and(
-          eq(accountTokens.tokenHash, crypto.createHash('sha256').update(token).digest('hex')),
-          eq(accountTokens.purpose, purpose),
-          isNull(accountTokens.usedAt),
-          gt(accountTokens.expiresAt, ctx.now()),
-        ),
-      )
-      .limit(1);
-    return rows.length > 0;
-  };
 
   app.get(
     '/api/forgot-password',
@@ -136,7 +116,7 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const { token } = request.query;
-      if (!(await tokenIsLive(token, 'reset')))
+      if (!(await tokenIsLive(db, token, 'reset', ctx.now())))
         return renderPage(reply, 400, { page: 'expired', purpose: 'reset' });
       return renderPage(reply, 200, { page: 'reset', token });
     },
@@ -197,8 +177,7 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const { token } = request.query;
-      const valid = /^[A-Za-z0-9_-]{20,100}$/.test(token);
-      const user = valid ? await verifyEmail(db, token, ctx.now()) : null;
+      const user = await verifyEmail(db, token, ctx.now());
       if (!user) return renderPage(reply, 400, { page: 'expired', purpose: 'verify' });
       await startSession(app, db, request, reply, user.id);
       return reply.redirect('/', 302);

@@ -6,6 +6,7 @@ import { badRequest, conflict, forbidden } from '../../platform/errors';
 import { endSessionsOf } from '../../platform/sessions';
 import { tooManyRequests, waitText, type RateLimiter } from '../../platform/rate-limit';
 import {
+  ACCOUNT_TOKEN_PATTERN,
   RESET_LINK_MINUTES,
   VERIFY_LINK_HOURS,
   WRONG_CURRENT_PASSWORD,
@@ -70,6 +71,29 @@ async function consumeToken(
     )
     .returning({ userId: accountTokens.userId });
   return rows[0]?.userId ?? null;
+}
+
+/** Whether a link is still good, without using it up (its page shows the form, or "expired" at once). */
+export async function tokenIsLive(
+  db: Db,
+  token: string,
+  purpose: AccountTokenPurpose,
+  now: Date,
+): Promise<boolean> {
+  if (!ACCOUNT_TOKEN_PATTERN.test(token)) return false;
+  const rows = await db
+    .select({ id: accountTokens.id })
+    .from(accountTokens)
+    .where(
+      and(
+        eq(accountTokens.tokenHash, hashToken(token)),
+        eq(accountTokens.purpose, purpose),
+        isNull(accountTokens.usedAt),
+        gt(accountTokens.expiresAt, now),
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
 }
 
 const resetUrl = (siteUrl: string, token: string) => `${siteUrl}/api/reset-password?token=${token}`;
@@ -170,6 +194,7 @@ export async function resetPassword(db: Db, token: string, password: string, now
 
 /** The verification link: the address is proved; answers the user to sign in, or null. */
 export async function verifyEmail(db: Db, token: string, now: Date): Promise<UserRow | null> {
+  if (!ACCOUNT_TOKEN_PATTERN.test(token)) return null;
   const user = await db.transaction(async (tx) => {
     const userId = await consumeToken(tx, token, 'verify', now);
     if (!userId) return null;
