@@ -12,6 +12,7 @@ for (const theme of ['light', 'dark'] as const) {
       ['support', '/support', 'Send Message'],
       ['sign-in', '/api/login', 'Sign in'],
       ['create account', '/api/login?mode=signup', 'Create your account'],
+      ['forgot password', '/api/forgot-password', 'Reset your password'],
     ] as const) {
       test(`the ${name} page has no serious or critical violation`, async ({ page }) => {
         await page.goto(path);

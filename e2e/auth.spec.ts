@@ -1,10 +1,12 @@
-import { test, expect, DEMO, DEMO_PASSWORD } from './support/fixtures';
+import { test, expect, DEMO, DEMO_PASSWORD, mailedLink, signUpFresh } from './support/fixtures';
 
 test.describe('accounts', () => {
   // The sign-in page answers a refused form with its status (400, 401); Chromium logs those.
-  test.use({ allowedConsoleErrors: [/status of 40[01] \((Bad Request|Unauthorized)\)/] });
+  test.use({ allowedConsoleErrors: [/status of 40[013] \((Bad Request|Unauthorized|Forbidden)\)/] });
 
-  test('a visitor creates an account on the sign-in page and lands signed in', async ({ page }) => {
+  test('a visitor creates an account on the sign-in page, confirms the address by the mailed link and lands signed in', async ({
+    page,
+  }) => {
     const email = `signup-${Date.now()}-${test.info().workerIndex}@example.com`;
     await page.goto('/');
     await page.getByTestId('button-sign-in').click();
@@ -18,6 +20,20 @@ test.describe('accounts', () => {
     await expect(page.getByText('Password must be at least 8 characters')).toBeVisible();
     await page.getByLabel('Password').fill('a long enough password');
     await page.getByTestId('button-submit').click();
+    await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+    await expect(page.getByTestId('account-message')).toHaveText(
+      'Check your email to finish creating your account.',
+    );
+    // Not confirmed yet: the right password is refused with a way to get the link again.
+    await page.goto('/api/login');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('a long enough password');
+    await page.getByTestId('button-submit').click();
+    await expect(page.getByTestId('login-error')).toHaveText(
+      'Confirm your email address first: we sent you a link.',
+    );
+    await expect(page.getByTestId('button-resend-verification')).toBeVisible();
+    await page.goto(await mailedLink(email, '/api/verify-email'));
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('heading', { name: 'Featured Products' })).toBeVisible();
     await expect(page.getByTestId('role-switcher')).toHaveText(/Buyer/);
@@ -64,10 +80,51 @@ test.describe('accounts', () => {
     await page.getByTestId('link-create-account').click();
     await page.getByLabel('First name').fill('Dana');
     await page.getByLabel('Last name').fill('Wheels');
-    await page.getByLabel('Email').fill(`driver-${Date.now()}-${test.info().workerIndex}@example.com`);
+    const email = `driver-${Date.now()}-${test.info().workerIndex}@example.com`;
+    await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('a long enough password');
     await page.getByTestId('button-submit').click();
-    await expect(page).toHaveURL(/\/driver\/dashboard$/);
+    await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+    await page.goto(await mailedLink(email, '/api/verify-email'));
+    await expect(page.getByTestId('role-switcher')).toHaveText(/Driver/);
+    await page.goto('/driver/dashboard');
     await expect(page.getByRole('heading', { name: 'Driver Dashboard' })).toBeVisible();
+  });
+
+  test('a forgotten password is reset by the mailed link; the old session ends', async ({
+    page,
+    browser,
+  }) => {
+    const { email, password } = await signUpFresh(page);
+    // Another device stays signed in until the reset.
+    const other = await browser.newContext();
+    const otherPage = await other.newPage();
+    const signedIn = await otherPage.request.post('/api/login', { data: { email, password } });
+    expect(signedIn.status()).toBe(200);
+    await page.context().clearCookies();
+    await page.goto('/api/login');
+    await page.getByTestId('link-forgot-password').click();
+    await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
+    await page.getByLabel('Email').fill(email);
+    await page.getByTestId('button-submit').click();
+    await expect(page.getByTestId('account-message')).toHaveText(
+      'If an account exists for that address, we have sent a link to reset its password.',
+    );
+    const link = await mailedLink(email, '/api/reset-password');
+    await page.goto(link);
+    await expect(page.getByRole('heading', { name: 'Set a new password' })).toBeVisible();
+    await page.getByLabel('New password', { exact: true }).fill('a brand new password');
+    await page.getByTestId('button-submit').click();
+    await expect(page.getByRole('heading', { name: 'Password changed' })).toBeVisible();
+    expect((await otherPage.request.get('/api/auth/user')).status()).toBe(401);
+    await other.close();
+    // The link works once.
+    await page.goto(link);
+    await expect(page.getByTestId('login-error')).toHaveText('This link has expired or was already used.');
+    await page.goto('/api/login');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('a brand new password');
+    await page.getByTestId('button-submit').click();
+    await expect(page.getByTestId('button-logout')).toBeVisible();
   });
 });

@@ -26,6 +26,35 @@ test.describe('profile (docs/product-rules.md, Account pages)', () => {
     await expect(page.getByTestId('input-last-name')).toHaveValue('Lovelace');
   });
 
+  test.describe('password', () => {
+    // The refused current password is a 400, which Chromium logs.
+    test.use({ allowedConsoleErrors: [/status of 40[01] \((Bad Request|Unauthorized)\)/] });
+
+    test('changes the password: a wrong current one is refused, then the other devices are signed out', async ({
+      page,
+      browser,
+    }) => {
+      const { email, password } = await signUpFresh(page);
+      const other = await browser.newContext();
+      const otherPage = await other.newPage();
+      expect((await otherPage.request.post('/api/login', { data: { email, password } })).status()).toBe(200);
+      await page.goto('/profile');
+      const card = page.getByTestId('card-password');
+      await expect(card.getByTestId('text-email-verified')).toHaveText('Your email address is verified.');
+      await card.getByTestId('input-current-password').fill('not my password');
+      await card.getByTestId('input-new-password').fill('a new password');
+      await card.getByTestId('input-confirm-password').fill('a new password');
+      await card.getByTestId('button-change-password').click();
+      await expect(card.getByText('The current password is not correct.')).toBeVisible();
+      await card.getByTestId('input-current-password').fill(password);
+      await card.getByTestId('button-change-password').click();
+      await expect(page.getByText('Password changed', { exact: true })).toBeVisible();
+      expect((await otherPage.request.get('/api/auth/user')).status()).toBe(401);
+      await other.close();
+      expect((await page.request.get('/api/auth/user')).status()).toBe(200);
+    });
+  });
+
   test('uploads a profile photo, which the header then shows', async ({ page }) => {
     await signUpFresh(page);
     await page.goto('/profile');

@@ -1,5 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
-import { test, expect } from './support/fixtures';
+import { test, expect, mailedLink } from './support/fixtures';
 import { expectNoAccessibilityViolations } from './support/accessibility';
 import { cents, money } from './support/money';
 
@@ -73,6 +73,13 @@ test.describe('a visitor (docs/product-rules.md, Routes and headers)', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('visitor password');
     await page.getByTestId('button-submit').click();
+
+    // The address is confirmed by the mailed link, which signs in and opens the home page
+    // (docs/decisions/0019-reaching-people.md, Accounts); the cart waits in this browser.
+    await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+    await page.goto(await mailedLink(email, '/api/verify-email'));
+    await expect(page.getByTestId('button-logout')).toBeVisible();
+    await page.goto('/checkout');
 
     // Back in checkout, signed in, with the same cart.
     await expect(page).toHaveURL(/\/checkout$/);

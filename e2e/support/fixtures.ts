@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, request, type APIRequestContext, type Page } from '@playwright/test';
 
 export const DEMO_PASSWORD = 'demo1234';
 export const DEMO = {
@@ -19,7 +19,51 @@ function clientAddress(): string {
   return `198.51.100.${((process.pid * 31 + counter) % 254) + 1}`;
 }
 
-/** A new account made through the API, signed in in this page's browser context. */
+/** The demo admin, signed in once per worker in a request context of its own, to read the Mail tab. */
+let adminContext: Promise<APIRequestContext> | undefined;
+function adminRequest(): Promise<APIRequestContext> {
+  adminContext ??= (async () => {
+    const context = await request.newContext({ baseURL: test.info().project.use.baseURL });
+    const response = await context.post('/api/login', {
+      data: { email: DEMO.admin, password: DEMO_PASSWORD },
+    });
+    expect(response.status(), await response.text()).toBe(200);
+    return context;
+  })();
+  return adminContext;
+}
+
+/**
+ * The path and query of the newest mailed link to `path` for an address, read from the admin's
+ * Mail tab (GET /api/admin/mail, newest first) as a person would read their inbox
+ * (docs/decisions/0019-reaching-people.md, Accounts).
+ */
+export async function mailedLink(
+  to: string,
+  path: '/api/verify-email' | '/api/reset-password',
+): Promise<string> {
+  const admin = await adminRequest();
+  const pattern = new RegExp(`https?://[^\\s]+${path}\\?token=[A-Za-z0-9_-]+`);
+  for (let page = 1; page <= 3; page++) {
+    const response = await admin.get(`/api/admin/mail?page=${page}`);
+    expect(response.status()).toBe(200);
+    const { items } = (await response.json()) as { items: { to: string; text: string }[] };
+    for (const mail of items) {
+      const match = mail.to === to ? pattern.exec(mail.text) : null;
+      if (match) {
+        const url = new URL(match[0]);
+        return url.pathname + url.search;
+      }
+    }
+    if (items.length === 0) break;
+  }
+  throw new Error(`no ${path} link mailed to ${to}`);
+}
+
+/**
+ * A new account made through the API and confirmed by its mailed link, signed in in this page's
+ * browser context.
+ */
 export async function signUpFresh(
   page: Page,
   role?: 'seller' | 'driver',
@@ -31,7 +75,9 @@ export async function signUpFresh(
     data: { email, password, firstName: 'Eve', lastName: 'Tester' },
     headers: { 'x-forwarded-for': clientAddress() },
   });
-  expect(response.status()).toBe(201);
+  expect(response.status()).toBe(202);
+  const verified = await page.request.get(await mailedLink(email, '/api/verify-email'), { maxRedirects: 0 });
+  expect(verified.status()).toBe(302);
   if (role) {
     const granted = await page.request.post('/api/auth/user/roles', { data: { role } });
     expect(granted.status()).toBe(200);

@@ -4,7 +4,7 @@ import { visibleText } from './visible-text-schema';
 
 export const PASSWORD_MIN_LENGTH = 8;
 
-const emailSchema = z
+export const emailSchema = z
   .string()
   .trim()
   .toLowerCase()

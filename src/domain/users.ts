@@ -25,6 +25,10 @@ export const currentUserSchema = z.object({
   trailerImageUrl: z.string().nullable(),
   stripeOnboardingComplete: z.boolean(),
   createdAt: z.string(),
+  /** Whether the address was proved by a mailed link (docs/decisions/0019-reaching-people.md, Accounts). */
+  emailVerified: z.boolean(),
+  /** Signs in with an email and password here, not through OpenID Connect: may change the password. */
+  localAccount: z.boolean(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 

@@ -67,6 +67,11 @@ export const users = pgTable(
     /** OpenID Connect identity (issuer + subject) when the user signs in through OIDC. */
     oidcIssuer: text('oidc_issuer'),
     oidcSubject: text('oidc_subject'),
+    /**
+     * When the user proved the address by a link mailed to it (docs/product-rules.md, Sessions and
+     * sign-in; migration 0019); null: a local account that cannot sign in with its password yet.
+     */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -1084,5 +1089,30 @@ export const emailPreferences = pgTable(
     index('email_preferences_offer_alerts_idx')
       .on(t.userId)
       .where(sql`${t.offerAlerts} = true`),
+  ],
+);
+
+/**
+ * Single-use links mailed for a password reset or an email verification
+ * (docs/decisions/0019-reaching-people.md, Accounts; migration 0019). Only the sha256 of the token is
+ * stored; the token itself is only in the mail.
+ */
+export const accountTokens = pgTable(
+  'account_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('account_tokens_token_hash_unique').on(t.tokenHash),
+    index('account_tokens_user_idx').on(t.userId),
+    check('account_tokens_purpose_check', sql`${t.purpose} in ('reset','verify')`),
   ],
 );

@@ -18,6 +18,13 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/login/assets/login.css',
   'GET /api/login/assets/login.js',
   'POST /api/signup',
+  // A forgotten password and a mailed link (docs/decisions/0019-reaching-people.md, Accounts).
+  'GET /api/forgot-password',
+  'POST /api/forgot-password',
+  'GET /api/reset-password',
+  'POST /api/reset-password',
+  'GET /api/verify-email',
+  'POST /api/resend-verification',
   'GET /api/callback',
   'GET /api/logout',
   'POST /api/logout',

@@ -104,6 +104,8 @@ export interface RateLimits {
   /** Waits before a slowed sign-in is answered; tests record it instead of waiting. */
   pause: (ms: number) => Promise<void>;
   signUpPerIp: RateLimiter;
+  /** Password reset and verification mail asked for, per address (docs/decisions/0019-reaching-people.md, Accounts). */
+  accountMailPerIp: RateLimiter;
   contactPerIp: RateLimiter;
   /** Product and order messages together, per sender (docs/product-rules.md, Reviews and messages). */
   messagesPerUser: RateLimiter;
@@ -117,6 +119,7 @@ export interface RateLimitSettings {
   signInFreeFailuresPerAccountAndAddress: number;
   pause?: (ms: number) => Promise<void>;
   signUpPerIpPerHour: number;
+  accountMailPerIpPerHour: number;
   contactPerIpPer10Minutes: number;
   messagesPerUserPerMinute: number;
 }
@@ -126,6 +129,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   signInFreeFailuresPerAccount: 10,
   signInFreeFailuresPerAccountAndAddress: 3,
   signUpPerIpPerHour: 30,
+  accountMailPerIpPerHour: 30,
   contactPerIpPer10Minutes: 5,
   messagesPerUserPerMinute: 20,
 };
@@ -147,6 +151,7 @@ export function createRateLimits(settings: RateLimitSettings): RateLimits {
     }),
     pause: settings.pause ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
     signUpPerIp: new RateLimiter(settings.signUpPerIpPerHour, 60 * 60_000),
+    accountMailPerIp: new RateLimiter(settings.accountMailPerIpPerHour, 60 * 60_000),
     contactPerIp: new RateLimiter(settings.contactPerIpPer10Minutes, 10 * 60_000),
     messagesPerUser: new RateLimiter(settings.messagesPerUserPerMinute, 60_000),
   };

@@ -158,6 +158,15 @@ const SAMPLE_BODIES: Record<string, (x: Scene) => unknown> = {
     firstName: 'New',
     lastName: 'Person',
   }),
+  'POST /api/forgot-password': () => ({ email: 'nobody@example.com' }),
+  'POST /api/resend-verification': () => ({ email: 'nobody@example.com' }),
+  // A link that was never sent: 400, "This link has expired or was already used."
+  'POST /api/reset-password': () => ({ token: 'A'.repeat(43), password: 'a long enough password' }),
+  // A wrong current password (400): the actors keep theirs for the routes after it.
+  'POST /api/auth/password': () => ({
+    currentPassword: 'not the password',
+    newPassword: 'a new long password',
+  }),
   'PATCH /api/auth/user': () => ({ firstName: 'Renamed', lastName: 'Person' }),
   'POST /api/auth/user/roles': () => ({ role: 'driver' }),
   'PATCH /api/auth/user/email-preferences': () => ({ offerAlerts: true }),

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import { builtOnce } from '../db/built-once';
 import type { Db } from '../db/client';
 import { sessions, users } from '../db/schema';
@@ -147,8 +147,15 @@ export async function startSession(
  * Ends every session of a user at once, inside the caller's transaction: an admin suspended them
  * (docs/product-rules.md, Moderation). Their next request is a visitor's, 401 where sign-in is needed.
  */
-export async function endSessionsOf(tx: Db, userId: string): Promise<void> {
-  await tx.delete(sessions).where(eq(sessions.userId, userId));
+export async function endSessionsOf(tx: Db, userId: string, exceptSessionId?: string | null): Promise<void> {
+  // A change of password keeps the session that made it (docs/decisions/0019-reaching-people.md, Accounts).
+  await tx
+    .delete(sessions)
+    .where(
+      exceptSessionId
+        ? and(eq(sessions.userId, userId), ne(sessions.sid, exceptSessionId))
+        : eq(sessions.userId, userId),
+    );
 }
 
 export async function endSession(

@@ -115,6 +115,7 @@ export async function createTestApp(
     rateLimits: {
       signInPerIpPerMinute: 10_000,
       signUpPerIpPerHour: 10_000,
+      accountMailPerIpPerHour: 10_000,
       contactPerIpPer10Minutes: 10_000,
       signInFreeFailuresPerAccount: 10_000,
       signInFreeFailuresPerAccountAndAddress: 10_000,
@@ -178,6 +179,7 @@ export async function createUser(
       roles: roles.includes('buyer') ? roles : ['buyer', ...roles],
       role: options.role ?? roles[roles.length - 1] ?? 'buyer',
       isVerified: options.isVerified ?? false,
+      emailVerifiedAt: new Date(),
     })
     .returning({ id: users.id });
   if (!row) throw new Error('no user row');

@@ -68,6 +68,8 @@ export function makeUser(overrides: Partial<CurrentUser> = {}): CurrentUser {
     trailerImageUrl: null,
     stripeOnboardingComplete: false,
     createdAt: '2026-01-01T00:00:00.000Z',
+    emailVerified: true,
+    localAccount: true,
     ...overrides,
   };
 }

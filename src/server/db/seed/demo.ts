@@ -250,6 +250,8 @@ export async function seedDemoData(
         role: account.role,
         roles: account.roles,
         isVerified: account.isVerified ?? false,
+        // Demo accounts sign in at once (docs/product-rules.md, Sessions and sign-in).
+        emailVerifiedAt: now,
         ...driverRecords[APPROVED_DRIVERS.indexOf(account)]?.fields,
       })),
     );

@@ -10,7 +10,9 @@ import { isSameSiteNavigation } from '../../platform/security';
 import type { App, AppContext } from '../../platform/context';
 import type { PendingSignIn } from '../../adapters/identity/identity-provider';
 import { toCurrentUser } from '../users/users.service';
-import { LOGIN_CSS, LOGIN_JS, renderLoginPage, type LoginPageState } from './login-page';
+import { LOGIN_CSS, LOGIN_JS, renderAccountPage, renderLoginPage, type LoginPageState } from './login-page';
+import { registerAccountRoutes } from './accounts.routes';
+import { CONFIRM_EMAIL_FIRST, SIGN_UP_SENT, accountMessageSchema } from '../../../domain/accounts';
 import { signInWithIdentity, signInWithPassword, signUpWithPassword } from './auth.service';
 
 const OIDC_COOKIE = 'oidc_tx';
@@ -96,6 +98,8 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
     return;
   }
 
+  registerAccountRoutes(app, ctx);
+
   const renderPage = (reply: FastifyReply, status: number, state: LoginPageState) =>
     reply
       .status(status)
@@ -138,25 +142,36 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
       };
       try {
         if (request.validationError) throw request.validationError;
-        const user =
-          mode === 'signin'
-            ? await signInWithPassword(
-                db,
-                signInBodySchema.parse(request.body),
-                ctx.rateLimits,
-                request.ip,
-                config.adminEmails,
-              )
-            : await signUpWithPassword(
-                db,
-                signUpBodySchema.parse(request.body),
-                ctx.rateLimits,
-                request.ip,
-                config.adminEmails,
-              );
+        if (mode === 'signup') {
+          // The same answer whether the address has an account or not
+          // (docs/decisions/0019-reaching-people.md, Accounts).
+          await signUpWithPassword(
+            db,
+            signUpBodySchema.parse(request.body),
+            ctx.rateLimits,
+            request.ip,
+            config.adminEmails,
+            { siteUrl: config.siteUrl, now: ctx.now() },
+          );
+          if (form)
+            await reply
+              .status(202)
+              .type('text/html; charset=utf-8')
+              .header('cache-control', 'no-store')
+              .send(renderAccountPage({ page: 'sent', title: 'Check your email', message: SIGN_UP_SENT }));
+          else await reply.status(202).send({ message: SIGN_UP_SENT });
+          return;
+        }
+        const user = await signInWithPassword(
+          db,
+          signInBodySchema.parse(request.body),
+          ctx.rateLimits,
+          request.ip,
+          config.adminEmails,
+        );
         await startSession(app, db, request, reply, user.id);
         if (form) await reply.redirect(landingAfterSignIn(returnTo, intent), 303);
-        else await reply.status(mode === 'signup' ? 201 : 200).send(toCurrentUser(user));
+        else await reply.status(200).send(toCurrentUser(user));
       } catch (error) {
         if (!form) throw error;
         const { status, body } = toErrorBody(error, request.id);
@@ -168,6 +183,8 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
           error: body.fields ? 'Please correct the highlighted fields.' : body.message,
           fields: body.fields,
           values,
+          // The right password of an account not confirmed yet: offer a new link.
+          resendEmail: body.message === CONFIRM_EMAIL_FIRST ? values.email : undefined,
         });
       }
     };
@@ -180,7 +197,13 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
         tags: ['auth'],
         summary: 'Sign in with email and password (form or JSON)',
         body: signInBodySchema,
-        response: { 200: currentUserSchema, 303: z.null(), 401: errorBodySchema, 429: errorBodySchema },
+        response: {
+          200: currentUserSchema,
+          303: z.null(),
+          401: errorBodySchema,
+          403: errorBodySchema,
+          429: errorBodySchema,
+        },
       },
     },
     handleAuthPost('signin'),
@@ -194,7 +217,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
         tags: ['auth'],
         summary: 'Create an account with email and password (form or JSON)',
         body: signUpBodySchema,
-        response: { 201: currentUserSchema, 303: z.null(), 409: errorBodySchema, 429: errorBodySchema },
+        response: { 202: accountMessageSchema, 400: errorBodySchema, 429: errorBodySchema },
       },
     },
     handleAuthPost('signup'),

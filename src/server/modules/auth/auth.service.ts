@@ -1,6 +1,8 @@
 import type { Db } from '../../db/client';
 import { passwordCredentials } from '../../db/schema';
 import { AppError, conflict, forbidden } from '../../platform/errors';
+import { CONFIRM_EMAIL_FIRST } from '../../../domain/accounts';
+import { queueAccountExistsMail, queueVerificationMail } from './accounts.service';
 import { isAdmin } from '../../platform/policy';
 import { tooManyRequests, waitText, type RateLimits } from '../../platform/rate-limit';
 import type { SignInBody, SignUpBody } from '../../../domain/auth';
@@ -19,7 +21,6 @@ import {
 } from '../users/user-records';
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
-export const EMAIL_TAKEN = 'An account with this email already exists. Sign in instead.';
 
 function isUniqueViolation(error: unknown): boolean {
   const seen = new Set<unknown>();
@@ -48,36 +49,49 @@ async function applyIntent(db: Db, user: UserRow, intent: SelfServiceRole | unde
   return (await grantRole(db, user.id, intent, true)) ?? user;
 }
 
+/**
+ * Sign-up answers the same whether the address has an account or not
+ * (docs/decisions/0019-reaching-people.md, Accounts): a new address gets an unverified account and a
+ * verification link; an existing one's owner gets a mail saying someone tried, and nothing changes.
+ */
 export async function signUpWithPassword(
   db: Db,
   body: SignUpBody,
   limits: RateLimits,
   ip: string,
   adminEmails: readonly string[],
-): Promise<UserRow> {
+  mail: { siteUrl: string; now: Date },
+): Promise<void> {
   const wait = limits.signUpPerIp.hit(ip);
   if (wait > 0)
     throw tooManyRequests(
       `Too many accounts created from this network. Please try again in ${waitText(wait)}.`,
     );
+  // Hashed in both cases, so the time taken does not tell whether the address has an account.
   const passwordHash = await hashPassword(body.password);
-  let user: UserRow;
-  try {
-    user = await db.transaction(async (tx) => {
-      const created = await insertUser(tx, {
-        email: body.email,
-        firstName: body.firstName,
-        lastName: body.lastName,
+  const existing = await findUserByEmail(db, body.email);
+  if (!existing) {
+    try {
+      await db.transaction(async (tx) => {
+        let created = await insertUser(tx, {
+          email: body.email,
+          firstName: body.firstName,
+          lastName: body.lastName,
+        });
+        await tx.insert(passwordCredentials).values({ userId: created.id, passwordHash });
+        created = await applyAdminBootstrap(tx, created, adminEmails);
+        await applyIntent(tx, created, body.intent);
+        await queueVerificationMail(tx, created, mail.siteUrl, mail.now);
       });
-      await tx.insert(passwordCredentials).values({ userId: created.id, passwordHash });
-      return created;
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(EMAIL_TAKEN);
-    throw error;
+      return;
+    } catch (error) {
+      // Another sign-up took the address meanwhile: told as for an existing account.
+      if (!isUniqueViolation(error)) throw error;
+    }
   }
-  user = await applyAdminBootstrap(db, user, adminEmails);
-  return applyIntent(db, user, body.intent);
+  const owner = existing ?? (await findUserByEmail(db, body.email));
+  if (!owner) return;
+  await db.transaction((tx) => queueAccountExistsMail(tx, owner, mail.siteUrl, mail.now));
 }
 
 export async function signInWithPassword(
@@ -113,6 +127,8 @@ export async function signInWithPassword(
   limits.signInFailuresPerAccountAndAddress.reset(fromHere);
   // Only once the password is right: a suspended account is no secret to its owner.
   if (user.suspendedAt) throw forbidden(ACCOUNT_SUSPENDED_MESSAGE);
+  // An address not proved yet (docs/decisions/0019-reaching-people.md, Accounts).
+  if (!user.emailVerifiedAt) throw forbidden(CONFIRM_EMAIL_FIRST);
   const bootstrapped = await applyAdminBootstrap(db, user, adminEmails);
   return applyIntent(db, bootstrapped, body.intent);
 }
@@ -138,7 +154,12 @@ export async function signInWithIdentity(
       throw conflict('An account with this email already exists and cannot be linked to this sign-in.');
     }
     user = byEmail
-      ? await updateUser(db, byEmail.id, { oidcIssuer: claims.issuer, oidcSubject: claims.subject })
+      ? await updateUser(db, byEmail.id, {
+          oidcIssuer: claims.issuer,
+          oidcSubject: claims.subject,
+          // Linked only when the provider vouches for the address: it counts as verified.
+          emailVerifiedAt: byEmail.emailVerifiedAt ?? new Date(),
+        })
       : await insertUser(db, {
           email: claims.email,
           firstName: claims.firstName ?? null,
@@ -146,6 +167,8 @@ export async function signInWithIdentity(
           profileImageUrl: claims.picture ?? null,
           oidcIssuer: claims.issuer,
           oidcSubject: claims.subject,
+          // The provider answers for the address (docs/decisions/0019-reaching-people.md, Accounts).
+          emailVerifiedAt: new Date(),
         });
     if (!user) throw new Error('user vanished during sign-in');
   }

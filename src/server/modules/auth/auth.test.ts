@@ -1,6 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { as, cookieFrom, createTestApp, createUser, type TestApp } from '../../testing/test-app';
-import { sessions } from '../../db/schema';
+import { eq } from 'drizzle-orm';
+import { sessions, users } from '../../db/schema';
+import { linkIn, mailsTo, signUpVerified } from '../../testing/accounts';
+import { SIGN_UP_SENT } from '../../../domain/accounts';
 import { DIRECTION_CONTROL_MESSAGE } from '../../../domain/visible-text';
 
 let t: TestApp;
@@ -50,7 +53,7 @@ describe('the sign-in page', () => {
 });
 
 describe('sign-up', () => {
-  it('creates a buyer account and signs it in (JSON)', async () => {
+  it('creates an unverified buyer account and answers "Check your email"; the link signs it in (JSON)', async () => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/signup',
@@ -61,25 +64,33 @@ describe('sign-up', () => {
         lastName: 'Person',
       },
     });
-    expect(response.statusCode).toBe(201);
-    expect(response.json()).toMatchObject({
+    expect(response.statusCode).toBe(202);
+    expect(response.json()).toEqual({ message: SIGN_UP_SENT });
+    expect(response.headers['set-cookie']).toBeUndefined();
+    const [mail] = await mailsTo(t, 'new.person@example.com');
+    expect(mail?.kind).toBe('account_verify');
+    const verified = await t.app.inject({ method: 'GET', url: linkIn(mail!, '/api/verify-email') });
+    const me = await as(t, { cookie: cookieFrom(verified) }, { method: 'GET', url: '/api/auth/user' });
+    expect(me.json()).toMatchObject({
       email: 'new.person@example.com',
+      firstName: 'New',
+      lastName: 'Person',
       role: 'buyer',
       roles: ['buyer'],
+      emailVerified: true,
     });
-    const cookie = cookieFrom(response);
-    const me = await as(t, { cookie }, { method: 'GET', url: '/api/auth/user' });
-    expect(me.json()).toMatchObject({ firstName: 'New', lastName: 'Person' });
   });
 
-  it('refuses a second account with the same email, whatever its case', async () => {
+  it('answers a second sign-up with the same email, whatever its case, like a new one and mails the owner', async () => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/signup',
       payload: { email: 'NEW.PERSON@example.com', password: 'long enough', firstName: 'A', lastName: 'B' },
     });
-    expect(response.statusCode).toBe(409);
-    expect(response.json().message).toBe('An account with this email already exists. Sign in instead.');
+    expect(response.statusCode).toBe(202);
+    expect(response.json()).toEqual({ message: SIGN_UP_SENT });
+    const [mail] = await mailsTo(t, 'new.person@example.com');
+    expect(mail?.subject).toBe('Someone tried to create an account with this address');
   });
 
   it('answers 400 with a message per field', async () => {
@@ -108,13 +119,14 @@ describe('sign-up', () => {
       firstName: 'First name is required',
       lastName: DIRECTION_CONTROL_MESSAGE,
     });
-    const retried = await t.app.inject({
-      method: 'POST',
-      url: '/api/signup',
-      payload: { email, password: 'long enough', firstName: 'Zo\u200Be', lastName: 'Smith' },
+    const cookie = await signUpVerified(t, {
+      email,
+      password: 'long enough',
+      firstName: 'Zo\u200Be',
+      lastName: 'Smith',
     });
-    expect(retried.statusCode).toBe(201);
-    expect(retried.json()).toMatchObject({ firstName: 'Zoe', lastName: 'Smith' });
+    const me = await as(t, { cookie }, { method: 'GET', url: '/api/auth/user' });
+    expect(me.json()).toMatchObject({ firstName: 'Zoe', lastName: 'Smith' });
   });
 
   it('re-renders the form with the problems for a browser form post', async () => {
@@ -128,7 +140,7 @@ describe('sign-up', () => {
     expect(response.body).toContain('value="Xi"');
   });
 
-  it('grants the driver role when signing up from Become a Driver, then lands on the driver dashboard', async () => {
+  it('grants the driver role when signing up from Become a Driver, and shows "Check your email" to the form', async () => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/signup',
@@ -140,19 +152,25 @@ describe('sign-up', () => {
         intent: 'driver',
       }),
     });
-    expect(response.statusCode).toBe(303);
-    expect(response.headers.location).toBe('/driver/dashboard');
-    const me = await as(t, { cookie: cookieFrom(response) }, { method: 'GET', url: '/api/auth/user' });
+    expect(response.statusCode).toBe(202);
+    expect(response.headers['content-type']).toContain('text/html');
+    expect(response.body).toContain('Check your email');
+    expect(response.body).toContain(SIGN_UP_SENT);
+    const [mail] = await mailsTo(t, 'wheels@example.com');
+    const verified = await t.app.inject({ method: 'GET', url: linkIn(mail!, '/api/verify-email') });
+    const me = await as(t, { cookie: cookieFrom(verified) }, { method: 'GET', url: '/api/auth/user' });
     expect(me.json()).toMatchObject({ role: 'driver', roles: ['buyer', 'driver'], isVerified: false });
   });
 
   it('makes an ADMIN_EMAILS address an admin at sign-up', async () => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/signup',
-      payload: { email: 'Boss@example.com', password: 'long enough', firstName: 'B', lastName: 'O' },
+    const cookie = await signUpVerified(t, {
+      email: 'Boss@example.com',
+      password: 'long enough',
+      firstName: 'B',
+      lastName: 'O',
     });
-    expect(response.json()).toMatchObject({ role: 'admin', roles: ['buyer', 'admin'] });
+    const me = await as(t, { cookie }, { method: 'GET', url: '/api/auth/user' });
+    expect(me.json()).toMatchObject({ role: 'admin', roles: ['buyer', 'admin'] });
   });
 
   it('ignores roles and ids smuggled into the sign-up body', async () => {
@@ -167,12 +185,14 @@ describe('sign-up', () => {
         role: 'admin',
         roles: ['admin'],
         isVerified: true,
+        emailVerified: true,
         id: '00000000-0000-4000-8000-000000000000',
       },
     });
-    expect(response.statusCode).toBe(201);
-    expect(response.json()).toMatchObject({ role: 'buyer', roles: ['buyer'], isVerified: false });
-    expect(response.json().id).not.toBe('00000000-0000-4000-8000-000000000000');
+    expect(response.statusCode).toBe(202);
+    const [row] = await t.database.db.select().from(users).where(eq(users.email, 'sneaky@example.com'));
+    expect(row).toMatchObject({ role: 'buyer', roles: ['buyer'], isVerified: false, emailVerifiedAt: null });
+    expect(row?.id).not.toBe('00000000-0000-4000-8000-000000000000');
   });
 });
 
@@ -386,7 +406,7 @@ describe('rate limits', () => {
       });
       expect(
         (await limited.app.inject({ method: 'POST', url: '/api/signup', payload: body(1) })).statusCode,
-      ).toBe(201);
+      ).toBe(202);
       const second = await limited.app.inject({ method: 'POST', url: '/api/signup', payload: body(2) });
       expect(second.statusCode).toBe(429);
       expect(second.json().message).toMatch(/^Too many accounts created from this network/);

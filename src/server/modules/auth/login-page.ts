@@ -1,4 +1,5 @@
 import { COMPANY } from '../../../domain/support';
+import { LINK_EXPIRED } from '../../../domain/accounts';
 
 /**
  * The server-rendered sign-in page of local mode
@@ -12,6 +13,8 @@ export interface LoginPageState {
   error?: string | undefined;
   fields?: Record<string, string> | undefined;
   values?: { email?: string | undefined; firstName?: string | undefined; lastName?: string | undefined };
+  /** The address of an account not confirmed yet: the page offers "Resend the link". */
+  resendEmail?: string | undefined;
 }
 
 const escapeHtml = (value: string) =>
@@ -80,7 +83,27 @@ export function renderLoginPage(state: LoginPageState): string {
         ${field(state, 'password', 'Password', 'password', 'current-password')}
         <button type="submit" data-testid="button-submit">Sign in</button>
       </form>
+      <p class="switch"><a href="/api/forgot-password" data-testid="link-forgot-password">Forgot password?</a></p>
       <p class="switch">New here? <a href="${escapeHtml(modeLink('signup', state))}" data-testid="link-create-account">Create account</a></p>`;
+  return pageShell(
+    title,
+    `    <h1 id="title">${title}</h1>
+    ${intentText}
+    ${state.error ? `<p class="alert" role="alert" data-testid="login-error">${escapeHtml(state.error)}</p>` : ''}
+    ${state.resendEmail ? resendForm(state.resendEmail) : ''}
+    ${form}`,
+  );
+}
+
+function resendForm(email: string): string {
+  return `<form method="post" action="/api/resend-verification" class="resend">
+      <input type="hidden" name="email" value="${escapeHtml(email)}">
+      <button type="submit" data-testid="button-resend-verification">Resend the link</button>
+    </form>`;
+}
+
+/** The page around every form of local sign-in: header, card, links back. */
+function pageShell(title: string, card: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -100,15 +123,94 @@ export function renderLoginPage(state: LoginPageState): string {
 </header>
 <main>
   <section class="card" aria-labelledby="title">
-    <h1 id="title">${title}</h1>
-    ${intentText}
-    ${state.error ? `<p class="alert" role="alert" data-testid="login-error">${escapeHtml(state.error)}</p>` : ''}
-    ${form}
-  </section>
+${card}  </section>
   <p class="back"><a href="/">Back to the marketplace</a> · <a href="/support">Support &amp; Contact</a></p>
 </main>
 </body>
 </html>`;
+}
+
+/** The pages of a forgotten password and of a mailed link (docs/decisions/0019-reaching-people.md, Accounts). */
+export type AccountPageState =
+  | {
+      page: 'forgot';
+      error?: string | undefined;
+      fields?: Record<string, string> | undefined;
+      email?: string;
+    }
+  | { page: 'reset'; token: string; error?: string | undefined; fields?: Record<string, string> | undefined }
+  | { page: 'sent'; title: string; message: string }
+  | { page: 'changed' }
+  | { page: 'expired'; purpose: 'reset' | 'verify' };
+
+const formState = (error?: string, fields?: Record<string, string>): LoginPageState => ({
+  mode: 'signin',
+  returnTo: '/',
+  intent: undefined,
+  error,
+  fields,
+});
+
+const alert = (error: string | undefined) =>
+  error ? `<p class="alert" role="alert" data-testid="login-error">${escapeHtml(error)}</p>` : '';
+const signInLink = '<p class="switch"><a href="/api/login" data-testid="link-signin">Sign in</a></p>';
+
+export function renderAccountPage(state: AccountPageState): string {
+  switch (state.page) {
+    case 'forgot':
+      return pageShell(
+        'Reset your password',
+        `    <h1 id="title">Reset your password</h1>
+    <p class="intent">Enter the email of your account: we will send you a link to set a new password.</p>
+    ${alert(state.error)}
+    <form method="post" action="/api/forgot-password" novalidate>
+      ${field(formState(state.error, state.fields), 'email', 'Email', 'email', 'email', state.email ?? '')}
+      <button type="submit" data-testid="button-submit">Send the link</button>
+    </form>
+    ${signInLink}`,
+      );
+    case 'reset':
+      return pageShell(
+        'Set a new password',
+        `    <h1 id="title">Set a new password</h1>
+    ${alert(state.error)}
+    <form method="post" action="/api/reset-password" novalidate>
+      <input type="hidden" name="token" value="${escapeHtml(state.token)}">
+      ${field(formState(state.error, state.fields), 'password', 'New password', 'password', 'new-password', '', 'At least 8 characters.')}
+      <button type="submit" data-testid="button-submit">Set new password</button>
+    </form>`,
+      );
+    case 'sent':
+      return pageShell(
+        state.title,
+        `    <h1 id="title">${escapeHtml(state.title)}</h1>
+    <p role="status" data-testid="account-message">${escapeHtml(state.message)}</p>
+    ${signInLink}`,
+      );
+    case 'changed':
+      return pageShell(
+        'Password changed',
+        `    <h1 id="title">Password changed</h1>
+    <p role="status" data-testid="account-message">Your password was changed. Every device signed in to your account was signed out.</p>
+    <p class="switch"><a href="/api/login" data-testid="link-signin">Sign in with your new password</a></p>`,
+      );
+    case 'expired':
+      return pageShell(
+        'Link expired',
+        `    <h1 id="title">Link expired</h1>
+    <p class="alert" role="alert" data-testid="login-error">${LINK_EXPIRED}</p>
+    ${
+      state.purpose === 'reset'
+        ? '<p class="switch"><a href="/api/forgot-password" data-testid="link-forgot-password">Ask for a new link</a></p>'
+        : `<p>Enter your email to get a new link.</p>
+    <form method="post" action="/api/resend-verification" novalidate>
+      ${field(formState(), 'email', 'Email', 'email', 'email')}
+      <button type="submit" data-testid="button-resend-verification">Resend the link</button>
+    </form>`
+    }
+    ${signInLink}`,
+      );
+  }
 }
 
 export const LOGIN_CSS = `
@@ -138,6 +240,7 @@ button[type=submit]{width:100%;padding:.7rem;border:0;border-radius:.5rem;backgr
 button[type=submit]:hover{background:var(--primary-hover)}
 .switch,.back{text-align:center;color:var(--muted);margin-top:1rem}
 a{color:var(--primary)}
+.resend{margin:0 0 1rem}
 @media (max-width:480px){.row{grid-template-columns:1fr;gap:0}.card{padding:1.25rem}main{margin:1.5rem auto}}
 `;
 

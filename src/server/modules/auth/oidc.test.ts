@@ -309,7 +309,19 @@ describe('OpenID Connect sign-in', () => {
       lastName: 'Liddell',
       role: 'buyer',
       roles: ['buyer'],
+      // The provider answers for the address; no password to change here
+      // (docs/decisions/0019-reaching-people.md, Accounts).
+      emailVerified: true,
+      localAccount: false,
     });
+    const change = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/password',
+      headers: { cookie: sid },
+      payload: { currentPassword: 'anything', newPassword: 'something new' },
+    });
+    expect(change.statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: '/api/forgot-password' })).statusCode).toBe(404);
   });
 
   it('finds the same user on the next sign-in of the same subject, without a duplicate', async () => {

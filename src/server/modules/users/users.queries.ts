@@ -44,7 +44,7 @@ export async function insertUser(
   db: Db,
   values: Pick<
     typeof users.$inferInsert,
-    'email' | 'firstName' | 'lastName' | 'oidcIssuer' | 'oidcSubject' | 'profileImageUrl'
+    'email' | 'firstName' | 'lastName' | 'oidcIssuer' | 'oidcSubject' | 'profileImageUrl' | 'emailVerifiedAt'
   >,
 ): Promise<UserRow> {
   const rows = await db.insert(users).values(values).returning();
@@ -59,7 +59,15 @@ export async function updateUser(
   values: Partial<
     Pick<
       UserRow,
-      'firstName' | 'lastName' | 'email' | 'role' | 'roles' | 'oidcIssuer' | 'oidcSubject' | 'isVerified'
+      | 'firstName'
+      | 'lastName'
+      | 'email'
+      | 'role'
+      | 'roles'
+      | 'oidcIssuer'
+      | 'oidcSubject'
+      | 'isVerified'
+      | 'emailVerifiedAt'
     >
   >,
 ): Promise<UserRow | undefined> {

@@ -34,6 +34,9 @@ export function toCurrentUser(row: UserRow): CurrentUser {
     trailerImageUrl: row.trailerImageUrl,
     stripeOnboardingComplete: row.stripeOnboardingComplete,
     createdAt: row.createdAt.toISOString(),
+    emailVerified: row.emailVerifiedAt !== null,
+    // An OpenID Connect sign-in always records its issuer (docs/decisions/0019-reaching-people.md, Accounts).
+    localAccount: row.oidcIssuer === null,
   };
 }
 

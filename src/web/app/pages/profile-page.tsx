@@ -6,6 +6,7 @@ import { LazyNotificationsCard } from '../../features/notifications/components/l
 import { PersonalInformationCard } from '../../features/users/components/personal-information-card';
 import { RolesCard } from '../../features/users/components/roles-card';
 import { OfferEmailsCard } from '../../features/users/components/offer-emails-card';
+import { PasswordCard } from '../../features/users/components/password-card';
 import { AppLayout } from '../layouts/app-layout';
 
 /**
@@ -22,6 +23,7 @@ export function ProfilePage() {
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="flex flex-col gap-6 lg:col-span-2">
           <PersonalInformationCard user={user} />
+          <PasswordCard user={user} />
           <LazyNotificationsCard user={user} />
         </div>
         <div className="flex flex-col gap-6">

@@ -1,0 +1,354 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { accountTokens, sessions, users } from '../../db/schema';
+import { as, cookieFrom, createTestApp, createUser, signIn, type TestApp } from '../../testing/test-app';
+import { linkIn, mailsTo, signUpVerified } from '../../testing/accounts';
+import {
+  CONFIRM_EMAIL_FIRST,
+  LINK_EXPIRED,
+  RESET_LINK_MINUTES,
+  RESET_SENT,
+  SIGN_UP_SENT,
+  VERIFICATION_SENT,
+  WRONG_CURRENT_PASSWORD,
+} from '../../../domain/accounts';
+
+/** The app's clock, moved forward by the expiry tests (docs/decisions/0019-reaching-people.md, Accounts). */
+let offsetMs = 0;
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ now: () => new Date(Date.now() + offsetMs) });
+});
+afterAll(async () => {
+  await t.close();
+});
+afterEach(() => {
+  offsetMs = 0;
+  expect(t.statuses.filter((s) => s >= 500)).toEqual([]);
+});
+
+const post = (url: string, payload: object, cookie?: string) =>
+  as(t, cookie ? { cookie } : undefined, { method: 'POST', url, payload });
+
+const form = (fields: Record<string, string>) => ({
+  headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  payload: new URLSearchParams(fields).toString(),
+});
+
+async function sessionCount(userId: string) {
+  return (await t.database.db.select().from(sessions).where(eq(sessions.userId, userId))).length;
+}
+
+async function newestMail(to: string) {
+  const [mail] = await mailsTo(t, to);
+  if (!mail) throw new Error(`no mail to ${to}`);
+  return mail;
+}
+
+describe('password reset', () => {
+  it('goes round: request, mail, new password; every session ends, the new password signs in, the old one not', async () => {
+    const user = await createUser(t);
+    const first = await signIn(t, user.email, user.password);
+    await signIn(t, user.email, user.password);
+    expect(await sessionCount(user.id)).toBe(2);
+
+    const asked = await post('/api/forgot-password', { email: user.email.toUpperCase() });
+    expect(asked.statusCode).toBe(202);
+    expect(asked.json()).toEqual({ message: RESET_SENT });
+    const mail = await newestMail(user.email);
+    expect(mail.kind).toBe('account_reset');
+    expect(mail.subject).toBe('Reset your password');
+    expect(mail.text).toContain(`${t.config.siteUrl}/api/reset-password?token=`);
+    const link = linkIn(mail, '/api/reset-password');
+    const token = new URL(link, 'http://x').searchParams.get('token') ?? '';
+    // Only the token's hash is stored.
+    const stored = await t.database.db.select().from(accountTokens).where(eq(accountTokens.userId, user.id));
+    expect(stored.map((row) => row.tokenHash)).not.toContain(token);
+
+    const page = await t.app.inject({ method: 'GET', url: link });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('Set a new password');
+
+    const reset = await t.app.inject({
+      method: 'POST',
+      url: '/api/reset-password',
+      ...form({ token, password: 'a brand new password' }),
+    });
+    expect(reset.statusCode).toBe(200);
+    expect(reset.body).toContain('Your password was changed.');
+    expect(reset.body).toContain('href="/api/login"');
+    expect(await sessionCount(user.id)).toBe(0);
+    expect((await as(t, { cookie: first }, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(401);
+
+    expect((await post('/api/login', { email: user.email, password: user.password })).statusCode).toBe(401);
+    expect(
+      (await post('/api/login', { email: user.email, password: 'a brand new password' })).statusCode,
+    ).toBe(200);
+  });
+
+  it('uses a link once', async () => {
+    const user = await createUser(t);
+    await post('/api/forgot-password', { email: user.email });
+    const token = new URL(
+      linkIn(await newestMail(user.email), '/api/reset-password'),
+      'http://x',
+    ).searchParams.get('token');
+    const once = await post('/api/reset-password', { token, password: 'first new password' });
+    expect(once.statusCode).toBe(200);
+    const twice = await post('/api/reset-password', { token, password: 'second new password' });
+    expect(twice.statusCode).toBe(400);
+    expect(twice.json().message).toBe(LINK_EXPIRED);
+    const page = await t.app.inject({ method: 'GET', url: `/api/reset-password?token=${token}` });
+    expect(page.statusCode).toBe(400);
+    expect(page.body).toContain(LINK_EXPIRED);
+    expect(page.body).toContain('href="/api/forgot-password"');
+    expect((await post('/api/login', { email: user.email, password: 'first new password' })).statusCode).toBe(
+      200,
+    );
+  });
+
+  it(`refuses a link after ${RESET_LINK_MINUTES} minutes`, async () => {
+    const user = await createUser(t);
+    await post('/api/forgot-password', { email: user.email });
+    const link = linkIn(await newestMail(user.email), '/api/reset-password');
+    const token = new URL(link, 'http://x').searchParams.get('token');
+    offsetMs = (RESET_LINK_MINUTES - 1) * 60_000;
+    expect((await t.app.inject({ method: 'GET', url: link })).statusCode).toBe(200);
+    offsetMs = (RESET_LINK_MINUTES + 1) * 60_000;
+    expect((await t.app.inject({ method: 'GET', url: link })).statusCode).toBe(400);
+    const late = await post('/api/reset-password', { token, password: 'too late password' });
+    expect(late.statusCode).toBe(400);
+    expect(late.json().message).toBe(LINK_EXPIRED);
+    offsetMs = 0;
+    expect((await post('/api/login', { email: user.email, password: user.password })).statusCode).toBe(200);
+  });
+
+  it('answers an unknown address exactly as a known one, and sends it nothing', async () => {
+    const user = await createUser(t);
+    const known = await post('/api/forgot-password', { email: user.email });
+    const unknown = await post('/api/forgot-password', { email: 'nobody-here@example.com' });
+    expect(unknown.statusCode).toBe(known.statusCode);
+    expect(unknown.body).toBe(known.body);
+    expect(await mailsTo(t, 'nobody-here@example.com')).toEqual([]);
+    const knownForm = await t.app.inject({
+      method: 'POST',
+      url: '/api/forgot-password',
+      ...form({ email: user.email }),
+    });
+    const unknownForm = await t.app.inject({
+      method: 'POST',
+      url: '/api/forgot-password',
+      ...form({ email: 'nobody-here@example.com' }),
+    });
+    expect(unknownForm.statusCode).toBe(knownForm.statusCode);
+    expect(unknownForm.body).toBe(knownForm.body);
+  });
+
+  it('verifies the address of an account not confirmed yet: the mail reached its owner', async () => {
+    await post('/api/signup', {
+      email: 'late@example.com',
+      password: 'long enough',
+      firstName: 'L',
+      lastName: 'A',
+    });
+    await post('/api/forgot-password', { email: 'late@example.com' });
+    const [reset] = (await mailsTo(t, 'late@example.com')).filter((mail) => mail.kind === 'account_reset');
+    const token = new URL(linkIn(reset!, '/api/reset-password'), 'http://x').searchParams.get('token');
+    expect((await post('/api/reset-password', { token, password: 'now verified' })).statusCode).toBe(200);
+    expect(
+      (await post('/api/login', { email: 'late@example.com', password: 'now verified' })).statusCode,
+    ).toBe(200);
+  });
+
+  it('refuses CR/LF in the email field: no header can be added (400, nothing queued)', async () => {
+    const user = await createUser(t);
+    const before = (await mailsTo(t, user.email)).length;
+    for (const email of [`${user.email}\r\nBcc: evil@example.com`, `${user.email}\nBcc:evil@example.com`]) {
+      const response = await post('/api/forgot-password', { email });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().fields).toHaveProperty('email');
+      expect((await post('/api/resend-verification', { email })).statusCode).toBe(400);
+      expect(
+        (await post('/api/signup', { email, password: 'long enough', firstName: 'E', lastName: 'V' }))
+          .statusCode,
+      ).toBe(400);
+    }
+    expect((await mailsTo(t, user.email)).length).toBe(before);
+  });
+
+  it('limits reset requests per network address', async () => {
+    const limited = await createTestApp({ rateLimits: { accountMailPerIpPerHour: 1 } });
+    try {
+      const ask = () =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/forgot-password',
+          payload: { email: 'a@example.com' },
+        });
+      expect((await ask()).statusCode).toBe(202);
+      const second = await ask();
+      expect(second.statusCode).toBe(429);
+      expect(second.json().message).toMatch(/^Too many emails asked for from this network/);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('sign-up and email verification', () => {
+  it('answers an existing address exactly as a new one; the owner is told and the account is unchanged', async () => {
+    const owner = await createUser(t, { firstName: 'Owner' });
+    const fresh = await post('/api/signup', {
+      email: 'brand-new@example.com',
+      password: 'long enough',
+      firstName: 'B',
+      lastName: 'N',
+    });
+    const taken = await post('/api/signup', {
+      email: owner.email,
+      password: 'someone else',
+      firstName: 'Intruder',
+      lastName: 'X',
+    });
+    expect(taken.statusCode).toBe(fresh.statusCode);
+    expect(taken.statusCode).toBe(202);
+    expect(taken.body).toBe(fresh.body);
+    expect(taken.json()).toEqual({ message: SIGN_UP_SENT });
+    expect(taken.headers['set-cookie']).toBeUndefined();
+    const told = await newestMail(owner.email);
+    expect(told.kind).toBe('account_exists');
+    expect(told.subject).toBe('Someone tried to create an account with this address');
+    expect(told.text).toContain(`${t.config.siteUrl}/api/login`);
+    expect(told.text).toContain(`${t.config.siteUrl}/api/reset-password?token=`);
+    const [row] = await t.database.db.select().from(users).where(eq(users.id, owner.id));
+    expect(row?.firstName).toBe('Owner');
+    expect((await post('/api/login', { email: owner.email, password: owner.password })).statusCode).toBe(200);
+    expect((await post('/api/login', { email: owner.email, password: 'someone else' })).statusCode).toBe(401);
+  });
+
+  it('keeps an unverified account out with 403 for the right password, 401 for a wrong one; the link signs in and goes to /', async () => {
+    const email = 'unverified@example.com';
+    await post('/api/signup', { email, password: 'long enough', firstName: 'U', lastName: 'V' });
+    const right = await post('/api/login', { email, password: 'long enough' });
+    expect(right.statusCode).toBe(403);
+    expect(right.json().message).toBe(CONFIRM_EMAIL_FIRST);
+    expect(right.headers['set-cookie']).toBeUndefined();
+    expect((await post('/api/login', { email, password: 'wrong password' })).statusCode).toBe(401);
+    const page = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      ...form({ email, password: 'long enough' }),
+    });
+    expect(page.statusCode).toBe(403);
+    expect(page.body).toContain(CONFIRM_EMAIL_FIRST);
+    expect(page.body).toContain('Resend the link');
+
+    const link = linkIn(await newestMail(email), '/api/verify-email');
+    const verified = await t.app.inject({ method: 'GET', url: link });
+    expect(verified.statusCode).toBe(302);
+    expect(verified.headers.location).toBe('/');
+    const me = await as(t, { cookie: cookieFrom(verified) }, { method: 'GET', url: '/api/auth/user' });
+    expect(me.json()).toMatchObject({ email, emailVerified: true });
+    expect((await post('/api/login', { email, password: 'long enough' })).statusCode).toBe(200);
+
+    const again = await t.app.inject({ method: 'GET', url: link });
+    expect(again.statusCode).toBe(400);
+    expect(again.body).toContain(LINK_EXPIRED);
+    expect(again.body).toContain('action="/api/resend-verification"');
+  });
+
+  it('resends a link only to an account waiting for confirmation, with the same answer for every address', async () => {
+    const email = 'waiting@example.com';
+    await post('/api/signup', { email, password: 'long enough', firstName: 'W', lastName: 'A' });
+    const verifiedUser = await createUser(t);
+    const answers = [];
+    for (const address of [email, verifiedUser.email, 'nobody-at-all@example.com']) {
+      const response = await post('/api/resend-verification', { email: address });
+      answers.push({ status: response.statusCode, body: response.body });
+    }
+    expect(answers).toEqual(
+      Array(3).fill({ status: 202, body: JSON.stringify({ message: VERIFICATION_SENT }) }),
+    );
+    expect((await mailsTo(t, email)).filter((mail) => mail.kind === 'account_verify')).toHaveLength(2);
+    expect(await mailsTo(t, verifiedUser.email)).toEqual([]);
+    expect(await mailsTo(t, 'nobody-at-all@example.com')).toEqual([]);
+  });
+
+  it('refuses a verification link after 24 hours', async () => {
+    const email = 'slow@example.com';
+    await post('/api/signup', { email, password: 'long enough', firstName: 'S', lastName: 'L' });
+    const link = linkIn(await newestMail(email), '/api/verify-email');
+    offsetMs = 24 * 60 * 60_000 + 60_000;
+    const late = await t.app.inject({ method: 'GET', url: link });
+    expect(late.statusCode).toBe(400);
+    expect(late.body).toContain(LINK_EXPIRED);
+  });
+});
+
+describe('change of password', () => {
+  it('ends every other session, keeps this one, and mails the owner', async () => {
+    const user = await createUser(t);
+    const here = await signIn(t, user.email, user.password);
+    const elsewhere = await signIn(t, user.email, user.password);
+    const changed = await post(
+      '/api/auth/password',
+      { currentPassword: user.password, newPassword: 'changed password' },
+      here,
+    );
+    expect(changed.statusCode).toBe(200);
+    expect((await as(t, { cookie: here }, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(200);
+    expect((await as(t, { cookie: elsewhere }, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(
+      401,
+    );
+    expect(await sessionCount(user.id)).toBe(1);
+    const mail = await newestMail(user.email);
+    expect(mail.kind).toBe('password_changed');
+    expect(mail.subject).toBe('Your password was changed');
+    expect((await post('/api/login', { email: user.email, password: 'changed password' })).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('refuses a wrong current password with a field error and changes nothing', async () => {
+    const user = await createUser(t);
+    const here = await signIn(t, user.email, user.password);
+    const elsewhere = await signIn(t, user.email, user.password);
+    const refused = await post(
+      '/api/auth/password',
+      { currentPassword: 'not it', newPassword: 'changed password' },
+      here,
+    );
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().fields).toEqual({ currentPassword: WRONG_CURRENT_PASSWORD });
+    expect((await as(t, { cookie: elsewhere }, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(
+      200,
+    );
+    expect((await post('/api/login', { email: user.email, password: user.password })).statusCode).toBe(200);
+  });
+
+  it('needs a session and a new password of 8 characters', async () => {
+    expect(
+      (await post('/api/auth/password', { currentPassword: 'x', newPassword: 'long enough' })).statusCode,
+    ).toBe(401);
+    const user = await createUser(t);
+    const cookie = await signIn(t, user.email, user.password);
+    const short = await post(
+      '/api/auth/password',
+      { currentPassword: user.password, newPassword: 'short' },
+      cookie,
+    );
+    expect(short.statusCode).toBe(400);
+    expect(short.json().fields).toHaveProperty('newPassword');
+  });
+
+  it('signs up and verifies through the helper the other tests use', async () => {
+    const cookie = await signUpVerified(t, {
+      email: 'helper@example.com',
+      password: 'long enough',
+      firstName: 'H',
+      lastName: 'E',
+    });
+    const me = await as(t, { cookie }, { method: 'GET', url: '/api/auth/user' });
+    expect(me.json()).toMatchObject({ emailVerified: true, localAccount: true });
+  });
+});

@@ -1,0 +1,46 @@
+import { desc, eq } from 'drizzle-orm';
+import { outbox } from '../db/schema';
+import { cookieFrom, type TestApp } from './test-app';
+
+/** A mail as queued in the outbox (docs/decisions/0019-reaching-people.md, Mail). */
+export interface QueuedMail {
+  kind: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+/** The mail queued to an address, newest first. */
+export async function mailsTo(t: TestApp, to: string): Promise<QueuedMail[]> {
+  const rows = await t.database.db
+    .select()
+    .from(outbox)
+    .where(eq(outbox.channel, 'mail'))
+    .orderBy(desc(outbox.id));
+  return rows
+    .map((row) => ({ kind: row.kind, ...(row.payload as Omit<QueuedMail, 'kind'>) }))
+    .filter((mail) => mail.to === to);
+}
+
+/** The path and query of the mail's link to `path` (the mail's links are absolute, from siteUrl). */
+export function linkIn(mail: QueuedMail, path: string): string {
+  const match = new RegExp(`https?://[^\\s"<]+${path}\\?token=[A-Za-z0-9_-]+`).exec(mail.text);
+  if (!match) throw new Error(`no ${path} link in mail "${mail.subject}": ${mail.text}`);
+  const url = new URL(match[0]);
+  return url.pathname + url.search;
+}
+
+/** Signs up with the JSON API and follows the verification link: the account's session cookie. */
+export async function signUpVerified(
+  t: TestApp,
+  body: { email: string; password: string; firstName: string; lastName: string; intent?: string },
+): Promise<string> {
+  const response = await t.app.inject({ method: 'POST', url: '/api/signup', payload: body });
+  if (response.statusCode !== 202) throw new Error(`sign-up failed: ${response.statusCode} ${response.body}`);
+  const [mail] = await mailsTo(t, body.email.toLowerCase());
+  if (!mail) throw new Error(`no mail to ${body.email}`);
+  const verified = await t.app.inject({ method: 'GET', url: linkIn(mail, '/api/verify-email') });
+  if (verified.statusCode !== 302) throw new Error(`verification failed: ${verified.statusCode}`);
+  return cookieFrom(verified);
+}
