@@ -43,7 +43,7 @@ export async function mailedLink(
   path: '/api/verify-email' | '/api/reset-password',
 ): Promise<string> {
   const admin = await adminRequest();
-  const pattern = new RegExp(`https?://[^\\s]+${path}\\?token=[A-Za-z0-9_-]+`);
+  const pattern = new RegExp(`https?://[^\\s]+${path}\\?token=[A-Za-z0-9_-]+(?:&returnTo=[^\\s&]+)?`);
   for (let page = 1; page <= 3; page++) {
     const response = await admin.get(`/api/admin/mail?page=${page}`);
     expect(response.status()).toBe(200);

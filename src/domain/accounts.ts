@@ -36,6 +36,9 @@ export const resetPasswordBodySchema = z.object({ token: tokenSchema, password: 
 
 export const tokenQuerySchema = z.object({ token: z.string().max(200, 'This link is not valid') });
 
+/** The verification link also names where to land once signed in (a relative path of this site). */
+export const verifyEmailQuerySchema = tokenQuerySchema.extend({ returnTo: z.string().max(2000).optional() });
+
 export const changePasswordBodySchema = z.object({
   currentPassword: z.string().min(1, 'Current password is required').max(1024, 'Password is too long'),
   newPassword,

@@ -25,7 +25,9 @@ export async function mailsTo(t: TestApp, to: string): Promise<QueuedMail[]> {
 
 /** The path and query of the mail's link to `path` (the mail's links are absolute, from siteUrl). */
 export function linkIn(mail: QueuedMail, path: string): string {
-  const match = new RegExp(`https?://[^\\s"<]+${path}\\?token=[A-Za-z0-9_-]+`).exec(mail.text);
+  const match = new RegExp(`https?://[^\\s"<]+${path}\\?token=[A-Za-z0-9_-]+(?:&returnTo=[^\\s"<&]+)?`).exec(
+    mail.text,
+  );
   if (!match) throw new Error(`no ${path} link in mail "${mail.subject}": ${mail.text}`);
   const url = new URL(match[0]);
   return url.pathname + url.search;

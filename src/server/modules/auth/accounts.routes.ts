@@ -10,7 +10,9 @@ import {
   emailOnlyBodySchema,
   resetPasswordBodySchema,
   tokenQuerySchema,
+  verifyEmailQuerySchema,
 } from '../../../domain/accounts';
+import { safeReturnTo } from '../../../domain/auth';
 import { errorBodySchema } from '../../../domain/errors';
 import { badRequest, toErrorBody } from '../../platform/errors';
 import { startSession } from '../../platform/sessions';
@@ -166,21 +168,22 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
     {
       schema: {
         tags: ['auth'],
-        summary: 'The link of the verification mail: confirms the address, signs in and returns to /',
-        querystring: tokenQuerySchema,
+        summary:
+          'The link of the verification mail: confirms the address, signs in and goes to returnTo (a page of this site) or /',
+        querystring: verifyEmailQuerySchema,
         response: {
-          302: z.null().describe('Signed in; redirect to /'),
+          302: z.null().describe('Signed in; redirect to returnTo or /'),
           400: errorBodySchema.describe('A missing link; an expired or used one gets the page (text/html)'),
           403: errorBodySchema,
         },
       },
     },
     async (request, reply) => {
-      const { token } = request.query;
+      const { token, returnTo } = request.query;
       const user = await verifyEmail(db, token, ctx.now());
       if (!user) return renderPage(reply, 400, { page: 'expired', purpose: 'verify' });
       await startSession(app, db, request, reply, user.id);
-      return reply.redirect('/', 302);
+      return reply.redirect(safeReturnTo(returnTo), 302);
     },
   );
 

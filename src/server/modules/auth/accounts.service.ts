@@ -97,13 +97,16 @@ export async function tokenIsLive(
 }
 
 const resetUrl = (siteUrl: string, token: string) => `${siteUrl}/api/reset-password?token=${token}`;
-const verifyUrl = (siteUrl: string, token: string) => `${siteUrl}/api/verify-email?token=${token}`;
+/** The link signs in and lands on `returnTo` (checkout, when the account was made there). */
+const verifyUrl = (siteUrl: string, token: string, returnTo: string) =>
+  `${siteUrl}/api/verify-email?token=${token}${returnTo === '/' ? '' : `&returnTo=${encodeURIComponent(returnTo)}`}`;
 
 export async function queueVerificationMail(
   tx: Db,
   user: UserRow,
   siteUrl: string,
   now: Date,
+  returnTo = '/',
 ): Promise<void> {
   const token = await issueToken(tx, user.id, 'verify', now);
   await queueMail(tx, {
@@ -117,7 +120,7 @@ export async function queueVerificationMail(
         'Thanks for creating an account. Confirm that this address is yours to finish and sign in.',
         `The link works once, for ${VERIFY_LINK_HOURS} hours. If you did not create an account, ignore this email.`,
       ],
-      action: { label: 'Confirm your email address', url: verifyUrl(siteUrl, token) },
+      action: { label: 'Confirm your email address', url: verifyUrl(siteUrl, token, returnTo) },
     },
   });
 }

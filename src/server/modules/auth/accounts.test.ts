@@ -257,6 +257,31 @@ describe('sign-up and email verification', () => {
     expect(again.body).toContain('action="/api/resend-verification"');
   });
 
+  it('brings an account made from checkout back to checkout, and never to another site', async () => {
+    const email = 'from-checkout@example.com';
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/api/signup',
+      ...form({ email, password: 'long enough', firstName: 'C', lastName: 'O', returnTo: '/checkout' }),
+    });
+    expect(made.statusCode).toBe(202);
+    const link = linkIn(await newestMail(email), '/api/verify-email');
+    const verified = await t.app.inject({ method: 'GET', url: link });
+    expect(verified.statusCode).toBe(302);
+    expect(verified.headers.location).toBe('/checkout');
+
+    // A link edited to go elsewhere still lands on this site.
+    const other = 'elsewhere@example.com';
+    await post('/api/signup', { email: other, password: 'long enough', firstName: 'E', lastName: 'W' });
+    const plain = linkIn(await newestMail(other), '/api/verify-email');
+    const forged = await t.app.inject({
+      method: 'GET',
+      url: `${plain}&returnTo=${encodeURIComponent('//evil.example/x')}`,
+    });
+    expect(forged.statusCode).toBe(302);
+    expect(forged.headers.location).toBe('/');
+  });
+
   it('resends a link only to an account waiting for confirmation, with the same answer for every address', async () => {
     const email = 'waiting@example.com';
     await post('/api/signup', { email, password: 'long enough', firstName: 'W', lastName: 'A' });

@@ -60,7 +60,7 @@ export async function signUpWithPassword(
   limits: RateLimits,
   ip: string,
   adminEmails: readonly string[],
-  mail: { siteUrl: string; now: Date },
+  mail: { siteUrl: string; now: Date; returnTo?: string },
 ): Promise<void> {
   const wait = limits.signUpPerIp.hit(ip);
   if (wait > 0)
@@ -81,7 +81,7 @@ export async function signUpWithPassword(
         await tx.insert(passwordCredentials).values({ userId: created.id, passwordHash });
         created = await applyAdminBootstrap(tx, created, adminEmails);
         await applyIntent(tx, created, body.intent);
-        await queueVerificationMail(tx, created, mail.siteUrl, mail.now);
+        await queueVerificationMail(tx, created, mail.siteUrl, mail.now, mail.returnTo);
       });
       return;
     } catch (error) {
