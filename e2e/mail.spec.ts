@@ -31,7 +31,7 @@ test.describe('mail', () => {
     await expect(box).toBeEnabled();
     await expect(box).not.toBeChecked();
     await box.click();
-    await expect(page.getByText('Offer emails turned on')).toBeVisible();
+    await expect(page.getByText('Offer emails turned on', { exact: true })).toBeVisible();
     await page.reload();
     await expect(box).toBeChecked();
   });

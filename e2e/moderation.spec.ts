@@ -79,7 +79,10 @@ test('an admin takes the seller role away and suspends a user, whose open tab is
 }) => {
   const seller = await someoneElse(browser, 'seller');
   // The seller's own tab, open on their home page and listening for live updates.
-  const listening = seller.page.waitForResponse((response) => response.url().endsWith('/api/events'));
+  // The first stream asks to catch up from the page's cursor: /api/events?since=… (docs/product-rules.md, Live updates).
+  const listening = seller.page.waitForResponse(
+    (response) => new URL(response.url()).pathname === '/api/events',
+  );
   await seller.page.goto('/');
   await expect(seller.page.getByRole('link', { name: 'Seller Dashboard' }).first()).toBeAttached();
   await listening;
