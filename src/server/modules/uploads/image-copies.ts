@@ -116,6 +116,33 @@ export function makeImageCopies(original: Uint8Array): Promise<ImageCopy[]> {
   });
 }
 
+/**
+ * Decodes the whole picture, shrunk on the way so even a 50-megapixel photo needs little memory, and
+ * throws ImageRefusedError when it is not an image after all: a file that starts like a PNG or JPEG
+ * and goes on with anything else (HTML, a script) is refused, whatever its first bytes said
+ * (docs/product-rules.md, Uploads and who sees a file). Pictures that get resized copies are decoded
+ * by {@link makeImageCopies} instead.
+ */
+export function assertDecodableImage(bytes: Uint8Array): Promise<void> {
+  return oneAtATime(async () => {
+    const sharp = await loadSharp();
+    try {
+      await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })
+        .resize({ width: 64, height: 64, fit: 'inside' })
+        .raw({ depth: 'uchar' })
+        .timeout({ seconds: TIMEOUT_SECONDS })
+        .toBuffer();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (/timeout/i.test(message)) throw error;
+      throw new ImageRefusedError(
+        /pixel limit/i.test(message) ? IMAGE_TOO_LARGE_MESSAGE : IMAGE_UNREADABLE_MESSAGE,
+        { cause: error },
+      );
+    }
+  });
+}
+
 /** What decides a copy's bytes: the library's version and the settings (a cache key for builds). */
 export async function imageCopyRecipe(): Promise<string> {
   const sharp = await loadSharp();

@@ -32,7 +32,7 @@ import {
 } from './uploads.queries';
 import { findOrderParties } from '../orders/order-records';
 import { setUserImage, type UserImageField, type UserRow } from '../users/user-records';
-import { copyKeyOf, ImageRefusedError, makeImageCopies } from './image-copies';
+import { assertDecodableImage, copyKeyOf, ImageRefusedError, makeImageCopies } from './image-copies';
 
 /** An upload URL is valid for a few minutes (docs/product-rules.md, Uploads and who sees a file). */
 export const UPLOAD_URL_TTL_SECONDS = 5 * 60;
@@ -148,6 +148,20 @@ async function discardBytes(deps: UploadDeps, key: string): Promise<void> {
   await markObjectNotUploaded(deps.db, key);
 }
 
+/** Refuses (400, bytes deleted) an upload the image decoder cannot read. */
+async function ensureDecodable(deps: UploadDeps, key: string): Promise<void> {
+  const stored = await deps.storage.read(key);
+  if (!stored) throw badRequest('Upload not finished');
+  const bytes = await readAll(stored.body, MAX_UPLOAD_BYTES);
+  try {
+    await assertDecodableImage(bytes);
+  } catch (error) {
+    if (!(error instanceof ImageRefusedError)) throw error;
+    await discardBytes(deps, key);
+    throw badRequest(error.message);
+  }
+}
+
 export interface ClaimRequest<T> {
   purpose: UploadPurpose;
   /** The order whose parties may read a delivery photo. */
@@ -185,6 +199,9 @@ export async function claimUpload<T>(
     throw alreadyInUse();
   }
   await ensureCheckedBytes(deps, row);
+  // A product picture was decoded whole when its copies were made (prepareImageCopies); every other
+  // upload is decoded here, before anything holds it.
+  if (claim.purpose !== 'product') await ensureDecodable(deps, key);
   return deps.db.transaction(async (tx) => {
     const claimed = await claimPendingObject(tx, {
       key,

@@ -392,6 +392,64 @@ describe.each([
       expect((await rowOf(answer.objectPath))?.visibility).toBe('owner');
     });
 
+    it('decodes every upload: a PNG header followed by HTML is refused on every route and its bytes deleted', async () => {
+      // The signature and a whole IHDR chunk (a 1×1 picture), then a page instead of image data.
+      const disguised = Buffer.concat([
+        PNG.subarray(0, 33),
+        Buffer.from('<html><body><script>alert(document.cookie)</script></body></html>'),
+      ]);
+      const driver = await signedInAs(t, 'driver');
+      const buyer = await signedInAs(t, 'buyer');
+      const seller = await signedInAs(t, 'seller');
+      const [order] = await t.database.db
+        .insert(orders)
+        .values({
+          buyerId: buyer.id,
+          sellerId: seller.id,
+          driverId: driver.id,
+          orderNumber: `ORD-${crypto.randomBytes(4).toString('hex').toUpperCase()}`,
+          status: 'assigned',
+          productSubtotal: '10.00',
+          deliveryFee: '10.00',
+          total: '20.00',
+          deliveryAddress: '1 Main St',
+          sellerEarnings: '9.00',
+          driverEarnings: '9.00',
+          purchasePlatformFee: '1.00',
+          deliveryPlatformFee: '1.00',
+          platformFee: '2.00',
+        })
+        .returning();
+      if (!order) throw new Error('no order');
+      const routes: { method: 'PUT' | 'PATCH'; url: string; field: string }[] = [
+        { method: 'PUT', url: '/api/users/profile-image', field: 'imageUrl' },
+        { method: 'PUT', url: '/api/drivers/vehicle-image', field: 'imageUrl' },
+        { method: 'PUT', url: '/api/drivers/license-image', field: 'imageUrl' },
+        { method: 'PUT', url: '/api/drivers/trailer-image', field: 'imageUrl' },
+        { method: 'PATCH', url: `/api/orders/${order.id}/delivery-photo`, field: 'deliveryPhotoUrl' },
+      ];
+      for (const route of routes) {
+        const answer = await uploaded(driver, disguised);
+        const response = await as(t, driver, {
+          method: route.method,
+          url: route.url,
+          payload: { [route.field]: answer.objectPath },
+        });
+        expect(response.statusCode, route.url).toBe(400);
+        expect(response.json().message, route.url).toBe('File is not an image');
+        expect(await h.storage.head(keyOf(answer.objectPath)), route.url).toBeNull();
+        expect((await as(t, driver, { method: 'GET', url: answer.objectPath })).statusCode).toBe(404);
+      }
+      expect(await me(driver)).toMatchObject({
+        profileImageUrl: null,
+        vehicleImageUrl: null,
+        licenseImageUrl: null,
+        trailerImageUrl: null,
+      });
+      const [stored] = await t.database.db.select().from(orders).where(eq(orders.id, order.id));
+      expect(stored?.deliveryPhotoUrl).toBeNull();
+    });
+
     it('lets only drivers save vehicle, licence and trailer images (403 otherwise)', async () => {
       const seller = await signedInAs(t, 'seller');
       const answer = await uploaded(seller);
