@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
   LINK_EXPIRED,
@@ -28,20 +28,9 @@ import {
   tokenIsLive,
   verifyEmail,
 } from './accounts.service';
+import { isFormPost, rawField } from './form-posts';
 
 const htmlPage = z.string().describe('A page of local sign-in (text/html)');
-
-function isFormPost(request: FastifyRequest): boolean {
-  return (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
-}
-
-function rawField(body: unknown, name: string): string | undefined {
-  if (body && typeof body === 'object' && name in body) {
-    const value = (body as Record<string, unknown>)[name];
-    return typeof value === 'string' ? value : undefined;
-  }
-  return undefined;
-}
 
 /**
  * Password reset, email verification and change of password for local accounts

@@ -14,13 +14,10 @@ import { LOGIN_CSS, LOGIN_JS, renderAccountPage, renderLoginPage, type LoginPage
 import { registerAccountRoutes } from './accounts.routes';
 import { CONFIRM_EMAIL_FIRST, SIGN_UP_SENT, accountMessageSchema } from '../../../domain/accounts';
 import { signInWithIdentity, signInWithPassword, signUpWithPassword } from './auth.service';
+import { isFormPost, rawField } from './form-posts';
 
 const OIDC_COOKIE = 'oidc_tx';
 const htmlResponse = { 200: z.string().describe('The sign-in page (text/html)') };
-
-function isFormPost(request: FastifyRequest): boolean {
-  return (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
-}
 
 /** Where a signed-in user goes next: the asked-for page, or the driver dashboard after Become a Driver. */
 function landingAfterSignIn(returnTo: unknown, intent: string | undefined): string {
@@ -28,14 +25,6 @@ function landingAfterSignIn(returnTo: unknown, intent: string | undefined): stri
   if (target === '/' && intent === 'driver') return '/driver/dashboard';
   if (target === '/' && intent === 'seller') return '/seller/dashboard';
   return target;
-}
-
-function rawField(body: unknown, name: string): string | undefined {
-  if (body && typeof body === 'object' && name in body) {
-    const value = (body as Record<string, unknown>)[name];
-    return typeof value === 'string' ? value : undefined;
-  }
-  return undefined;
 }
 
 function intentOf(value: unknown): 'seller' | 'driver' | undefined {

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client';
 import { enqueueOutbox } from '../../platform/outbox';
 import type { MailMessage } from '../../adapters/mail/mailer';
+import { escapeHtml } from '../../platform/index-html';
 
 /**
  * Every mail the marketplace sends has this shape (docs/decisions/0019-reaching-people.md): a
@@ -25,15 +26,6 @@ export interface MailContent {
 export function singleLine(value: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are what is removed
   return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').trim();
-}
-
-function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 }
 
 export function renderMail(content: MailContent): MailMessage {

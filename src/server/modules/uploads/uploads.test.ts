@@ -147,6 +147,31 @@ describe.each([
     return as(t, user, { method: 'PUT', url, payload: { imageUrl } });
   }
 
+  /** An order assigned to `driver`, straight in the database. */
+  async function assignedOrder(buyer: TestUser, seller: TestUser, driver: TestUser) {
+    const [order] = await t.database.db
+      .insert(orders)
+      .values({
+        buyerId: buyer.id,
+        sellerId: seller.id,
+        driverId: driver.id,
+        orderNumber: `ORD-${crypto.randomBytes(4).toString('hex').toUpperCase()}`,
+        status: 'assigned',
+        productSubtotal: '10.00',
+        deliveryFee: '10.00',
+        total: '20.00',
+        deliveryAddress: '1 Main St',
+        sellerEarnings: '9.00',
+        driverEarnings: '9.00',
+        purchasePlatformFee: '1.00',
+        deliveryPlatformFee: '1.00',
+        platformFee: '2.00',
+      })
+      .returning();
+    if (!order) throw new Error('no order');
+    return order;
+  }
+
   const me = async (user: TestUser) => (await as(t, user, { method: 'GET', url: '/api/auth/user' })).json();
   const rowOf = async (objectPath: string) =>
     (
@@ -401,26 +426,7 @@ describe.each([
       const driver = await signedInAs(t, 'driver');
       const buyer = await signedInAs(t, 'buyer');
       const seller = await signedInAs(t, 'seller');
-      const [order] = await t.database.db
-        .insert(orders)
-        .values({
-          buyerId: buyer.id,
-          sellerId: seller.id,
-          driverId: driver.id,
-          orderNumber: `ORD-${crypto.randomBytes(4).toString('hex').toUpperCase()}`,
-          status: 'assigned',
-          productSubtotal: '10.00',
-          deliveryFee: '10.00',
-          total: '20.00',
-          deliveryAddress: '1 Main St',
-          sellerEarnings: '9.00',
-          driverEarnings: '9.00',
-          purchasePlatformFee: '1.00',
-          deliveryPlatformFee: '1.00',
-          platformFee: '2.00',
-        })
-        .returning();
-      if (!order) throw new Error('no order');
+      const order = await assignedOrder(buyer, seller, driver);
       const routes: { method: 'PUT' | 'PATCH'; url: string; field: string }[] = [
         { method: 'PUT', url: '/api/users/profile-image', field: 'imageUrl' },
         { method: 'PUT', url: '/api/drivers/vehicle-image', field: 'imageUrl' },
@@ -540,26 +546,7 @@ describe.each([
       const driver = await signedInAs(t, 'driver');
       const otherDriver = await signedInAs(t, 'driver');
       const admin = await signedInAs(t, 'admin');
-      const [order] = await t.database.db
-        .insert(orders)
-        .values({
-          buyerId: buyer.id,
-          sellerId: seller.id,
-          driverId: driver.id,
-          orderNumber: `ORD-${crypto.randomBytes(4).toString('hex').toUpperCase()}`,
-          status: 'assigned',
-          productSubtotal: '10.00',
-          deliveryFee: '10.00',
-          total: '20.00',
-          deliveryAddress: '1 Main St',
-          sellerEarnings: '9.00',
-          driverEarnings: '9.00',
-          purchasePlatformFee: '1.00',
-          deliveryPlatformFee: '1.00',
-          platformFee: '2.00',
-        })
-        .returning();
-      if (!order) throw new Error('no order');
+      const order = await assignedOrder(buyer, seller, driver);
       const answer = await uploaded(driver);
       const [driverRow] = await t.database.db.select().from(users).where(eq(users.id, driver.id));
       if (!driverRow) throw new Error('no driver');
