@@ -42,6 +42,8 @@ test.describe('availability page', () => {
       await page.goto('/availability');
       const card = page.getByTestId('card-weekly-schedule');
       const rows = card.getByRole('list', { name: 'Weekly hours' }).getByRole('listitem');
+      // The schedule has been read (as a person sees it empty) before the first hours are added.
+      await expect(card.getByText('No weekly hours yet')).toBeVisible();
       await card.getByRole('button', { name: 'Add hours' }).click();
       await expect(rows).toHaveCount(1);
       await card.getByRole('button', { name: 'Add hours' }).click();
