@@ -133,8 +133,12 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
   await expect(page.getByTestId('text-offers-locked')).toContainText(
     "Still needed: a vehicle image, a license image and an admin's approval",
   );
+  // The earnings have their own tab; the offers are the first screen.
+  await expect(page.getByTestId('tab-available-orders')).toHaveAttribute('aria-selected', 'true');
+  await page.getByTestId('tab-earnings').click();
   for (const label of ['Total Earnings (90%)', 'Active Deliveries', 'Completed Deliveries'])
     await expect(page.getByTestId('driver-stats')).toContainText(label);
+  await page.getByTestId('tab-available-orders').click();
 
   await uploadThrough(page, 'button-upload-vehicle', '/api/drivers/vehicle-image', [30, 90, 200]);
   await expect(page.getByText('Vehicle image saved', { exact: true })).toBeVisible();
@@ -202,6 +206,7 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
   await expect(page.getByText('Order delivered', { exact: true })).toBeVisible();
   await expect(details.getByTestId('timeline-step-delivered')).toHaveAttribute('data-done', 'true');
   await expect(page.getByTestId('button-mark-delivered')).toHaveCount(0);
+  await page.getByTestId('tab-earnings').click();
   await expect(page.getByTestId('stat-completed-deliveries')).toContainText('1');
   await expect(page.getByTestId('stat-total-earnings')).toContainText('$9.00');
 

@@ -36,6 +36,8 @@ test('a new seller sets up payouts, sees Incomplete, completes the setup and see
 test('a driver whose account is restricted sees Restricted and can update the details', async ({ page }) => {
   await signUpFresh(page, 'driver');
   await page.goto('/driver/dashboard');
+  // A driver's payouts are under Earnings; back from the provider, the dashboard opens there.
+  await page.getByTestId('tab-earnings').click();
   const card = payoutCard(page);
   await card.getByRole('button', { name: 'Set Up Payouts' }).click();
   await finishTestOnboarding(page, 'driver', 'restricted');

@@ -1,12 +1,13 @@
-// Lighthouse on the first load of four pages (docs/decisions/0014-first-load.md): the landing and a
+// Lighthouse on the first load of five pages (docs/decisions/0014-first-load.md): the landing and a
 // product page as a visitor meets them, the home page and checkout (with one product in the cart)
-// signed in as the demo buyer. Mobile, Lighthouse's default settings (simulated slow 4G and a 4x
+// signed in as the demo buyer, and the driver dashboard signed in as the demo driver. Mobile, Lighthouse's default settings (simulated slow 4G and a 4x
 // slower CPU); each page loads with an empty HTTP cache.
 //
 //   npm run lighthouse                       # builds if dist/ is missing
 //   npm run lighthouse -- --runs 3           # the median of three runs per page
 //   npm run lighthouse -- --build            # builds first in any case
 //   npm run lighthouse -- --reports /tmp/lh  # also keeps each full report (JSON) there
+//   npm run lighthouse -- --only driver      # only the pages whose name contains "driver"
 //
 // Starts the built server (dist/server/main.js) on a free loopback port with a fresh embedded
 // database and the demo data, drives Debian's Chromium (CHROME_PATH, default /usr/bin/chromium)
@@ -28,6 +29,7 @@ const WEB_INDEX = path.join(ROOT, 'dist/web/index.html');
 const RESULTS = path.join(ROOT, 'bench/results/lighthouse.md');
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const BUYER = { email: 'buyer@example.com', password: 'demo1234' };
+const DRIVER = { email: 'driver@example.com', password: 'demo1234' };
 const MIN_SCORE = 0.95;
 const LIGHTHOUSE_VERSION = createRequire(import.meta.url)('lighthouse/package.json').version;
 
@@ -36,6 +38,7 @@ const { values } = parseArgs({
     runs: { type: 'string', default: '1' },
     build: { type: 'boolean', default: false },
     reports: { type: 'string' },
+    only: { type: 'string' },
   },
 });
 const runs = Number(values.runs);
@@ -126,10 +129,11 @@ try {
   const product = (Array.isArray(products) ? products : products.items)?.[0];
   if (!product) throw new Error('the demo catalog has no product');
 
-  async function signIn() {
-    const response = await page.request.post(`${server.url}/api/login`, { data: BUYER });
-    if (!response.ok()) throw new Error(`signing in as ${BUYER.email}: ${response.status()}`);
+  async function signInAs(user) {
+    const response = await page.request.post(`${server.url}/api/login`, { data: user });
+    if (!response.ok()) throw new Error(`signing in as ${user.email}: ${response.status()}`);
   }
+  const signIn = () => signInAs(BUYER);
   async function fillCart() {
     await page.goto(`${server.url}/support`);
     await page.evaluate((item) => localStorage.setItem('cart', JSON.stringify([item])), {
@@ -143,7 +147,12 @@ try {
     { name: 'Product page (visitor)', path: `/products/${product.id}`, prepare: async () => {} },
     { name: 'Home (signed in)', path: '/', prepare: signIn },
     { name: 'Checkout (signed in, one product in the cart)', path: '/checkout', prepare: fillCart },
-  ];
+    {
+      name: 'Driver dashboard (signed in as a driver)',
+      path: '/driver/dashboard',
+      prepare: () => signInAs(DRIVER),
+    },
+  ].filter((target) => !values.only || target.name.toLowerCase().includes(values.only.toLowerCase()));
 
   const rows = [];
   for (const target of pages) {

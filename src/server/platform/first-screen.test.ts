@@ -6,7 +6,8 @@ import { eq } from 'drizzle-orm';
 import { addresses, products } from '../db/schema';
 import type { FirstScreenRenderer } from './web-app';
 import { createTestApp, signedInAs, type TestApp } from '../testing/test-app';
-import { createAddress, createProduct } from '../testing/commerce';
+import { buy, createAddress, createProduct } from '../testing/commerce';
+import { verifiedDriver } from '../testing/payout-scenes';
 import { PRODUCT_PAGE_IMAGE_SIZES } from '../../domain/image-copies';
 
 /**
@@ -283,6 +284,39 @@ describe('the first screen in the HTML (docs/decisions/0014-first-load.md)', () 
     } finally {
       await stripe.close();
     }
+  });
+
+  it("draws a driver's offers from the first answer, with Accept, and nobody else's page", async () => {
+    const buyer = await signedInAs(t, 'buyer');
+    const seller = await signedInAs(t, 'seller');
+    await createAddress(t, seller.id);
+    const address = await createAddress(t, buyer.id);
+    const product = await createProduct(t, seller.id);
+    const [order] = await buy(t, buyer, {
+      items: [{ productId: product.id, quantity: 1 }],
+      isPickup: false,
+      deliveryAddressId: address.id,
+    });
+    if (!order) throw new Error('no order');
+    const driver = await verifiedDriver(t);
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/driver/dashboard',
+      headers: { cookie: driver.cookie },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('private, no-store');
+    const screen = firstScreenOf(response.body);
+    expect(screen).toContain(`data-testid="card-available-${order.id}"`);
+    expect(screen).toContain(`data-testid="button-accept-${order.id}"`);
+    expect(visibleText(screen)).toContain(order.orderNumber);
+    // A buyer is refused the page: the server renders no offers for them.
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: '/driver/dashboard',
+      headers: { cookie: buyer.cookie },
+    });
+    expect(refused.body).not.toContain(order.orderNumber);
   });
 
   it('leaves an unknown product and every other page to the browser, without an error', async () => {

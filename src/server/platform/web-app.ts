@@ -155,10 +155,11 @@ export async function serveWebApp(
 
 /**
  * The pages whose first screen is rendered on the server (docs/decisions/0014-first-load.md, The
- * first screen in the HTML): the landing or home, a product, checkout. Every other page is rendered
+ * first screen in the HTML): the landing or home, a product, checkout, and the driver dashboard,
+ * whose offers a driver on a phone should see from the first answer. Every other page is rendered
  * in the browser, as before.
  */
-const FIRST_SCREEN_PAGES = [/^\/$/, /^\/products\/[^/]+\/?$/, /^\/checkout\/?$/];
+const FIRST_SCREEN_PAGES = [/^\/$/, /^\/products\/[^/]+\/?$/, /^\/checkout\/?$/, /^\/driver\/dashboard\/?$/];
 
 /** The request headers an API call made for the page carries: who the caller is and where from. */
 const FORWARDED_HEADERS = [

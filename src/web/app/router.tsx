@@ -73,6 +73,7 @@ const START_PAGES: [RegExp, () => Promise<unknown>][] = [
   [/^\/products\/?$/, BrowsePage.preload],
   [/^\/cart\/?$/, CartPage.preload],
   [/^\/checkout\/?$/, CheckoutPage.preload],
+  [/^\/driver\/dashboard\/?$/, DriverDashboardPage.preload],
 ];
 
 /** Loads the lazy parts of the page at `pathname` (nothing for a page without). */

@@ -1,9 +1,10 @@
 import { useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearch } from 'wouter';
-import { ClipboardList, PackageSearch } from 'lucide-react';
+import { ClipboardList, PackageSearch, Wallet } from 'lucide-react';
 import { driverVerificationOf } from '@domain/deliveries';
 import { isActiveDelivery } from '@domain/order-status';
+import { PAYOUT_RETURN_PARAM } from '@domain/payout-accounts';
 import type { Order } from '@domain/orders';
 import { PageHeading } from '../../components/page-heading';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
@@ -27,7 +28,7 @@ import { ImageUploadButton } from '../../features/uploads/components/image-uploa
 import { AppLayout } from '../layouts/app-layout';
 import { DRIVER_GATE, RoleGate } from '../role-gate';
 
-type Tab = 'available' | 'deliveries';
+type Tab = 'available' | 'deliveries' | 'earnings';
 
 /** The uploader of driver images and delivery photos, from the uploads feature. */
 const driverImageUploader: DriverImageUploader = ({ kind, label, onUploaded, disabled }) => (
@@ -55,6 +56,9 @@ const deliveryPhotoUploader: PhotoUploader = ({ label, onUploaded, disabled }) =
   </ImageUploadButton>
 );
 
+/** On a phone three tabs share 390 px: their labels may take two lines, each a thumb-sized target. */
+const TAB_CLASSES = 'min-h-11 max-sm:gap-1 max-sm:whitespace-normal max-sm:px-1 max-sm:leading-tight';
+
 /** Where pickup distances are measured from (docs/product-rules.md, Deliveries). */
 function useLocationStatus(): DriverLocationStatus {
   const addresses = useAddresses();
@@ -64,9 +68,11 @@ function useLocationStatus(): DriverLocationStatus {
 }
 
 /**
- * /driver/dashboard (docs/product-rules.md, Deliveries; Dashboards), for drivers and admins,
- * designed for a phone first: the stat cards, the verification card, then the tabs Available
- * Orders and My Deliveries.
+ * /driver/dashboard (docs/product-rules.md, Deliveries; Dashboards; Driver dashboard), for drivers
+ * and admins, designed for a 390 × 844 phone first: the work comes first. The tabs open on the
+ * delivery under way, else on the offers with their Accept buttons; earnings and payouts have a tab
+ * of their own, and the verification card comes first only while it is what stands between the
+ * driver and the offers.
  */
 export function DriverDashboardPage() {
   useDocumentTitle('Driver Dashboard');
@@ -83,58 +89,69 @@ function DriverDashboard() {
   const user = useSignedInUser();
   const queryClient = useQueryClient();
   // A link to one delivery (the header's unread messages: ?order=) opens it in My Deliveries.
-  const requestedOrderId = new URLSearchParams(useSearch()).get('order');
-  const [tab, setTab] = useState<Tab>(requestedOrderId ? 'deliveries' : 'available');
+  const search = new URLSearchParams(useSearch());
+  const requestedOrderId = search.get('order');
+  // Back from the payout provider (?payouts=): the payout card is under Earnings. Otherwise null
+  // until the driver picks a tab: then the delivery under way, else the offers.
+  const [pickedTab, setPickedTab] = useState<Tab | null>(() =>
+    requestedOrderId ? 'deliveries' : search.has(PAYOUT_RETURN_PARAM) ? 'earnings' : null,
+  );
   const [chosenId, setChosenId] = useState<string | null>(requestedOrderId);
   const tabsRef = useRef<HTMLDivElement>(null);
   const locationStatus = useLocationStatus();
   const deliveries = useOrders('driver');
   const isAdmin = user.roles.includes('admin');
+  const isDriver = user.roles.includes('driver');
   // Admins may act as drivers without documents (docs/product-rules.md, Deliveries).
   const missing = isAdmin ? [] : driverVerificationOf(user).missing;
   const activeCount = deliveries.data?.filter((order) => isActiveDelivery(order.status)).length;
+  const tab: Tab = pickedTab ?? (activeCount ? 'deliveries' : 'available');
+  const verificationCard =
+    isDriver && !isAdmin ? <DriverVerificationCard user={user} uploader={driverImageUploader} /> : null;
 
   // The accepted order opens in My Deliveries, ready to start.
   const onAccepted = (order: Order) => {
     void queryClient.invalidateQueries({ queryKey: ORDERS_KEY });
     setChosenId(order.id);
-    setTab('deliveries');
+    setPickedTab('deliveries');
     // The offer may have been far down a long list: show the delivery from its top.
     window.setTimeout(() => tabsRef.current?.scrollIntoView({ block: 'start' }), 0);
   };
 
   return (
-    <div className="flex flex-col gap-6">
+    <div className="flex flex-col gap-4 sm:gap-6">
       <PageHeading
         className="mb-0"
         title="Driver Dashboard"
         subtitle="Find delivery requests, manage your deliveries and track your earnings"
       />
-      <DriverStats activeCount={activeCount} />
-      {/* Payouts go to drivers; an admin without the driver role has no payout account here. */}
-      {user.roles.includes('driver') ? <PayoutCard dashboard="driver" /> : null}
-      {user.roles.includes('driver') ? <PayoutsHistoryCard /> : null}
-      {user.roles.includes('driver') && !isAdmin ? (
-        <DriverVerificationCard user={user} uploader={driverImageUploader} />
-      ) : null}
+      {missing.length > 0 ? verificationCard : null}
       <div ref={tabsRef} className="scroll-mt-20">
-        <Tabs value={tab} onValueChange={(value) => setTab(value as Tab)} className="flex flex-col gap-4">
+        <Tabs
+          value={tab}
+          onValueChange={(value) => setPickedTab(value as Tab)}
+          className="flex flex-col gap-4"
+        >
           <TabsList
             aria-label="Driver dashboard"
-            className="grid w-full grid-cols-2 sm:inline-flex sm:w-auto"
+            className="grid w-full grid-cols-3 sm:inline-flex sm:w-auto"
           >
-            <TabsTrigger value="available" data-testid="tab-available-orders">
-              <PackageSearch aria-hidden="true" />
+            <TabsTrigger value="available" className={TAB_CLASSES} data-testid="tab-available-orders">
+              <PackageSearch aria-hidden="true" className="max-sm:hidden" />
               Available Orders
             </TabsTrigger>
-            <TabsTrigger value="deliveries" data-testid="tab-my-deliveries">
-              <ClipboardList aria-hidden="true" />
+            <TabsTrigger value="deliveries" className={TAB_CLASSES} data-testid="tab-my-deliveries">
+              <ClipboardList aria-hidden="true" className="max-sm:hidden" />
               My Deliveries
               {activeCount ? (
                 <span className="rounded-full bg-primary px-1.5 text-xs tabular-nums text-primary-foreground">
                   {activeCount}
                 </span>
               ) : null}
+            </TabsTrigger>
+            <TabsTrigger value="earnings" className={TAB_CLASSES} data-testid="tab-earnings">
+              <Wallet aria-hidden="true" className="max-sm:hidden" />
+              Earnings
             </TabsTrigger>
           </TabsList>
           <TabsContent value="available">
@@ -149,8 +166,15 @@ function DriverDashboard() {
               uploader={deliveryPhotoUploader}
             />
           </TabsContent>
+          <TabsContent value="earnings" className="flex flex-col gap-4 sm:gap-6">
+            <DriverStats activeCount={activeCount} />
+            {/* Payouts go to drivers; an admin without the driver role has no payout account here. */}
+            {isDriver ? <PayoutCard dashboard="driver" /> : null}
+            {isDriver ? <PayoutsHistoryCard /> : null}
+          </TabsContent>
         </Tabs>
       </div>
+      {missing.length > 0 ? null : verificationCard}
     </div>
   );
 }

@@ -105,6 +105,8 @@ export function useImageUpload({
   const snapshot = useSyncExternalStore(
     uploader ? uploader.subscribe : subscribeToNothing,
     uploader ? uploader.getSnapshot : idleSnapshot,
+    // A page rendered on the server (the driver dashboard) shows the uploader idle.
+    idleSnapshot,
   );
 
   const openFilePicker = useCallback(() => inputRef.current?.click(), []);

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { BadgeCheck, Car, CircleCheck, CircleDashed, Clock, IdCard, Truck } from 'lucide-react';
 import { driverVerificationOf, type VerificationStep } from '@domain/deliveries';
 import type { CurrentUser } from '@domain/users';
@@ -136,6 +136,7 @@ export function DriverVerificationCard({
   uploader: DriverImageUploader;
 }) {
   const { isVerified, missing } = driverVerificationOf(user);
+  const [showImages, setShowImages] = useState(false);
   const images = (
     <ul className="grid grid-cols-3 gap-3" aria-label="Your driver images">
       {IMAGES.map((image) => (
@@ -156,9 +157,11 @@ export function DriverVerificationCard({
   );
 
   if (isVerified) {
+    // The images and their uploaders are made when the driver opens the card, not with the page
+    // (docs/product-rules.md, Driver dashboard: uploaders on demand).
     return (
       <Card data-testid="card-driver-verification">
-        <details className="group">
+        <details className="group" onToggle={(event) => setShowImages(event.currentTarget.open)}>
           <summary className="flex cursor-pointer list-none items-center justify-between gap-3 rounded-xl p-4 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring [&::-webkit-details-marker]:hidden">
             <span className="flex min-w-0 flex-col">
               <span className="font-semibold">Driver Verification</span>
@@ -169,7 +172,7 @@ export function DriverVerificationCard({
             </span>
             {badge}
           </summary>
-          <div className="px-4 pb-4">{images}</div>
+          <div className="px-4 pb-4">{showImages ? images : null}</div>
         </details>
       </Card>
     );

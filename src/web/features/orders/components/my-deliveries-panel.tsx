@@ -3,11 +3,13 @@ import { useQuery } from '@tanstack/react-query';
 import { LoadFailed } from '../../../components/load-failed';
 import { Card, CardContent } from '../../../components/ui/card';
 import { useErrorToast } from '../../../lib/use-error-toast';
+import { useHasHydrated } from '../../../lib/use-has-hydrated';
 import { orderItemsQueryOptions } from '../api/get-order-items';
 import { FETCH_ORDERS_FAILED, useOrders } from '../api/get-orders';
 import { deliveriesInOrder } from '../order-view';
 import { ArrivalTimeEditor, canEditArrival } from './arrival-time-editor';
 import type { PhotoUploader } from './delivery-photo-dialog';
+import { DirectionsPanel } from './directions-panel';
 import { DriverOrderActions } from './driver-order-actions';
 import { OrderDetails } from './order-details';
 import { RecentOrdersList } from './recent-orders-list';
@@ -34,6 +36,10 @@ export function MyDeliveriesPanel({
   uploader: PhotoUploader;
 }) {
   const orders = useOrders('driver');
+  // The details (timeline, people, items, messages) lie below a phone's first screen: a page the
+  // server rendered shows the next step and the list first, and draws the details right after it
+  // runs, in small slices (docs/decisions/0014-first-load.md).
+  const showDetails = useHasHydrated();
   const detailsRef = useRef<HTMLDivElement>(null);
   useErrorToast(orders.error, FETCH_ORDERS_FAILED);
 
@@ -74,36 +80,46 @@ export function MyDeliveriesPanel({
     window.setTimeout(() => detailsRef.current?.scrollIntoView({ block: 'start' }), 0);
   };
 
+  // On a phone the selected delivery's next step comes first, then the list, then its details; on a
+  // wide screen the list is a column of its own beside them.
   return (
-    <div className="grid gap-6 lg:grid-cols-3">
-      <section aria-label="Your deliveries" className="flex flex-col gap-3">
+    <div className="grid gap-4 sm:gap-6 lg:grid-cols-3 lg:items-start">
+      {selected && canEditArrival(selected) ? (
+        // Keyed by the order: another one starts with its own step and arrival time.
+        <Card
+          key={`actions-${selected.id}`}
+          className="scroll-mt-20 lg:col-span-2 lg:col-start-2 lg:row-start-1"
+          data-testid="card-delivery-actions"
+        >
+          <CardContent className="flex flex-col gap-4 p-4 sm:p-6">
+            <p className="font-semibold">{selected.orderNumber}</p>
+            <DriverOrderActions
+              order={selected}
+              uploader={uploader}
+              onChanged={(changed) => {
+                if (changed.status === 'delivered') onDelivered();
+              }}
+            />
+            <DirectionsPanel order={selected} />
+            <ArrivalTimeEditor order={selected} />
+          </CardContent>
+        </Card>
+      ) : null}
+      <section
+        aria-label="Your deliveries"
+        className="flex flex-col gap-3 lg:col-start-1 lg:row-span-2 lg:row-start-1"
+      >
         <RecentOrdersList
           orders={list}
           selectedId={selected?.id ?? null}
           onSelect={select}
           showTotals={false}
+          showPickup
         />
       </section>
-      <div ref={detailsRef} className="flex scroll-mt-20 flex-col gap-4 lg:col-span-2">
-        {selected ? (
-          <>
-            {canEditArrival(selected) ? (
-              // Keyed by the order: another one starts with its own step and arrival time.
-              <Card key={`actions-${selected.id}`} data-testid="card-delivery-actions">
-                <CardContent className="flex flex-col gap-4 p-4 sm:p-6">
-                  <DriverOrderActions
-                    order={selected}
-                    uploader={uploader}
-                    onChanged={(changed) => {
-                      if (changed.status === 'delivered') onDelivered();
-                    }}
-                  />
-                  <ArrivalTimeEditor order={selected} />
-                </CardContent>
-              </Card>
-            ) : null}
-            <OrderDetails key={selected.id} order={selected} viewerRole="driver" viewerId={driverId} />
-          </>
+      <div ref={detailsRef} className="flex scroll-mt-20 flex-col gap-4 lg:col-span-2 lg:col-start-2">
+        {selected && showDetails ? (
+          <OrderDetails key={selected.id} order={selected} viewerRole="driver" viewerId={driverId} />
         ) : null}
       </div>
     </div>

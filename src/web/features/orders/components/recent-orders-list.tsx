@@ -1,6 +1,8 @@
-import { MapPin } from 'lucide-react';
+import { MapPin, Store } from 'lucide-react';
+import { PICKUP_ADDRESS_NOT_AVAILABLE } from '@domain/addresses';
 import type { Order } from '@domain/orders';
 import { formatPrice } from '../../../lib/format';
+import { formatPickupAddress } from '../order-view';
 import { cn } from '../../../lib/utils';
 import { OrderRefundBadge, OrderStatusBadge } from './order-status-badge';
 import { OrderDisputeBadge } from './order-dispute-badge';
@@ -14,18 +16,21 @@ function shortId(id: string): string {
 
 /**
  * "Recent Orders" (docs/product-rules.md, Order screens): a card per order with its id, order
- * number, status, total and delivery address; the selected card is highlighted.
+ * number, status, total and delivery address; the selected card is highlighted. A driver's cards
+ * (`showPickup`) show where to collect the order too (docs/product-rules.md, Driver dashboard).
  */
 export function RecentOrdersList({
   orders,
   selectedId,
   onSelect,
   showTotals = true,
+  showPickup = false,
 }: {
   orders: readonly Order[];
   selectedId: string | null;
   onSelect: (orderId: string) => void;
   showTotals?: boolean;
+  showPickup?: boolean;
 }) {
   if (orders.length === 0) {
     return (
@@ -77,9 +82,21 @@ export function RecentOrdersList({
                   {formatPrice(order.total)}
                 </span>
               ) : null}
+              {showPickup ? (
+                <span className="flex items-start gap-1.5 text-xs text-muted-foreground">
+                  <Store className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
+                  <span className="line-clamp-2 break-words" data-testid={`text-card-pickup-${order.id}`}>
+                    <span className="font-medium text-foreground">Pickup: </span>
+                    {formatPickupAddress(order.pickupAddress) ?? PICKUP_ADDRESS_NOT_AVAILABLE}
+                  </span>
+                </span>
+              ) : null}
               <span className="flex items-start gap-1.5 text-xs text-muted-foreground">
                 <MapPin className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
-                <span className="line-clamp-2 break-words">{order.deliveryAddress}</span>
+                <span className="line-clamp-2 break-words" data-testid={`text-card-dropoff-${order.id}`}>
+                  {showPickup ? <span className="font-medium text-foreground">Drop-off: </span> : null}
+                  {order.deliveryAddress}
+                </span>
               </span>
             </button>
           </li>
