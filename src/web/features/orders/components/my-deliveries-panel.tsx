@@ -92,7 +92,7 @@ export function MyDeliveriesPanel({
           data-testid="card-delivery-actions"
         >
           <CardContent className="flex flex-col gap-4 p-4 sm:p-6">
-            <p className="font-semibold">{selected.orderNumber}</p>
+            <h2 className="font-semibold">{selected.orderNumber}</h2>
             <DriverOrderActions
               order={selected}
               uploader={uploader}

@@ -1,0 +1,54 @@
+import type { Locator, Page } from '@playwright/test';
+import { test, expect } from './support/fixtures';
+import { approvedDriver, offerIn } from './support/drivers';
+
+/**
+ * A driver's day on a phone (issue 24; docs/product-rules.md, Driver dashboard): the offers are the
+ * first screen, and the next step of a delivery is at hand.
+ */
+test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+/** On the first screen of the phone, as the page opened: no scrolling needed to reach it. */
+async function expectOnFirstScreen(page: Page, target: Locator) {
+  await expect(target).toBeVisible();
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  const box = await target.boundingBox();
+  if (!box) throw new Error('no box');
+  expect(box.y).toBeGreaterThanOrEqual(0);
+  expect(box.y + box.height).toBeLessThanOrEqual(844);
+}
+
+test('a new offer is on the first screen and is accepted without scrolling; the delivery opens with its way there', async ({
+  browser,
+}) => {
+  const driver = await approvedDriver(browser);
+  const { order, buyer } = await offerIn(browser, { productName: 'Walnut Bookcase', quantity: 2 });
+  try {
+    const page = driver.page;
+    await page.goto('/driver/dashboard');
+    await expect(page.getByTestId('tab-available-orders')).toHaveAttribute('aria-selected', 'true');
+    const accept = page.getByTestId(`button-accept-${order.id}`);
+    await expectOnFirstScreen(page, accept);
+    await accept.tap();
+
+    // Accepted: the delivery's next step and its directions come first.
+    await expect(page.getByTestId('tab-my-deliveries')).toHaveAttribute('aria-selected', 'true');
+    const actions = page.getByTestId('card-delivery-actions');
+    await expect(actions.getByRole('heading', { name: order.orderNumber })).toBeVisible();
+    await expectOnFirstScreen(page, page.getByTestId('button-start-delivery'));
+    const toPickup = actions.getByTestId('link-directions-pickup');
+    await expect(toPickup).toHaveAttribute(
+      'href',
+      /^https:\/\/www\.google\.com\/maps\/dir\/\?api=1&destination=/,
+    );
+    await actions.getByLabel('Map app').selectOption('OpenStreetMap');
+    await expect(toPickup).toHaveAttribute('href', /^https:\/\/www\.openstreetmap\.org\/directions\?/);
+    await expect(actions.getByTestId('link-directions-dropoff')).toHaveAttribute('href', /to=9\+Elm\+St/);
+    // The delivery card names both ends.
+    await expect(page.getByTestId(`text-card-pickup-${order.id}`)).toContainText('Springfield, IL 62701');
+    await expect(page.getByTestId(`text-card-dropoff-${order.id}`)).toContainText('9 Elm St');
+  } finally {
+    await buyer.context.close();
+    await driver.context.close();
+  }
+});
