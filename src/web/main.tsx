@@ -4,6 +4,7 @@ import { hydrate } from '@tanstack/react-query';
 import { App } from './app/app';
 import { preloadStartPage } from './app/router';
 import { AfterHydration, holdEarlyInput } from './lib/early-input';
+import { marketplaceTimeZone } from './lib/format';
 import { queryClient } from './lib/query-client';
 import { cn } from './lib/utils';
 import { FIRST_SCREEN_DATA_ID } from '@domain/first-screen';
@@ -33,6 +34,9 @@ if (firstScreenData && container.firstElementChild) {
   // middle of hydration: the page's chunks are asked for (router.tsx), and tailwind-merge builds
   // the tables it builds on its first use.
   setTimeout(() => cn('p-0'), 0);
+  // The first formatter of a time zone loads the browser's zone data (tens of milliseconds on a
+  // phone): in a task of its own too, not in the render of the first date on the page.
+  setTimeout(() => marketplaceTimeZone(), 0);
   void new Promise((resolve) => setTimeout(resolve, 0))
     .then(() => preloadStartPage(window.location.pathname))
     .catch(() => undefined)

@@ -117,7 +117,11 @@ export function MyDeliveriesPanel({
           showPickup
         />
       </section>
-      <div ref={detailsRef} className="flex scroll-mt-20 flex-col gap-4 lg:col-span-2 lg:col-start-2">
+      {/* Below a phone's first screen: laid out when scrolled near, not with the page. */}
+      <div
+        ref={detailsRef}
+        className="flex scroll-mt-20 flex-col gap-4 [contain-intrinsic-size:auto_1200px] [content-visibility:auto] lg:col-span-2 lg:col-start-2"
+      >
         {selected && showDetails ? (
           <OrderDetails key={selected.id} order={selected} viewerRole="driver" viewerId={driverId} />
         ) : null}
