@@ -284,6 +284,17 @@ export function canManageDelivery(actor: PolicyActor, order: Pick<OrderParties, 
   return order.driverId !== null && order.driverId === actor.id;
 }
 
+/**
+ * The assigned driver hands an accepted order back while it is assigned, before Start Delivery;
+ * it is then offered to other drivers again (docs/product-rules.md, Deliveries).
+ */
+export function canHandBackOrder(
+  actor: PolicyActor,
+  order: Pick<OrderParties, 'driverId'> & { status: string },
+): boolean {
+  return canManageDelivery(actor, order) && order.status === 'assigned';
+}
+
 // Messages (docs/product-rules.md, Reviews and messages)
 
 /**
