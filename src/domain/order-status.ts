@@ -53,6 +53,11 @@ export const TIMELINE: Record<Fulfilment, { status: OrderStatus; label: string }
  */
 export const HAND_BACK_LABEL = 'Driver handed back';
 
+/** An order may be handed back by its driver while assigned, never after Start Delivery. */
+export function canBeHandedBack(status: string): boolean {
+  return status === 'assigned';
+}
+
 export function isHandBack(change: { fromStatus: string | null; toStatus: string }): boolean {
   return change.fromStatus === 'assigned' && change.toStatus === 'pending';
 }

@@ -1,4 +1,5 @@
 import {
+  canBeHandedBack,
   canTransition,
   fulfilmentOf,
   orderStatusSchema,
@@ -292,7 +293,7 @@ export function canHandBackOrder(
   actor: PolicyActor,
   order: Pick<OrderParties, 'driverId'> & { status: string },
 ): boolean {
-  return canManageDelivery(actor, order) && order.status === 'assigned';
+  return canManageDelivery(actor, order) && canBeHandedBack(order.status);
 }
 
 // Messages (docs/product-rules.md, Reviews and messages)
