@@ -10,7 +10,8 @@ export const SERVER_MODULE_ENTRY_POINTS = {
   auth: ['passwords.ts'],
   checkout: ['price-checkout.ts'],
   // The order of a driver who may take offers: accepting is an orders operation that asks it too.
-  deliveries: ['require-verified-driver.ts'],
+  // Handing an order back (an orders operation) declines it for its driver in its transaction.
+  deliveries: ['require-verified-driver.ts', 'driver-declines.ts'],
   // Payouts ask whether a dispute holds an order's transfers; the orders' views show its dispute.
   disputes: ['dispute-holds.ts', 'order-disputes.ts'],
   // The command line's reconcile (src/server/reconcile.ts) runs the ledger's checks, and with
@@ -21,6 +22,7 @@ export const SERVER_MODULE_ENTRY_POINTS = {
   orders: [
     'accept-order.ts',
     'get-order.ts',
+    'hand-back-order.ts',
     'list-orders.ts',
     'order-number.ts',
     'order-records.ts',
@@ -62,7 +64,8 @@ export const WEB_FEATURE_ENTRY_POINTS = {
     'components/order-messages-panel.tsx',
   ],
   // The orders' key and list: refreshed by live updates, filled in by a payment; its failure text.
-  orders: ['api/get-orders.ts'],
+  // The orders handed back from this page: their offer event is no news to the driver who did it.
+  orders: ['api/get-orders.ts', 'handed-back-orders.ts'],
   reviews: [
     // Live updates refresh an order's reviews.
     'api/review-keys.ts',

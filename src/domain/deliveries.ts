@@ -56,6 +56,13 @@ export const deliveryAreaSchema = z.object({
   zipCode: z.string(),
 });
 
+/** One line of an offer: what to carry and how many, never its price (docs/product-rules.md, Deliveries). */
+export const availableOrderItemSchema = z.object({
+  name: z.string(),
+  quantity: z.number().int(),
+});
+export type AvailableOrderItem = z.infer<typeof availableOrderItemSchema>;
+
 /**
  * One card of "Available Orders" (docs/product-rules.md, Deliveries). No prices of the buyer's
  * purchase: only what the driver earns. Distances are miles with one decimal, null when an end has
@@ -71,6 +78,8 @@ export const availableOrderSchema = z.object({
   deliveryNotes: z.string().nullable(),
   /** Number of units to carry. */
   itemCount: z.number().int(),
+  /** The products to carry with their counts, most units first, then by name; never a price. */
+  items: z.array(availableOrderItemSchema),
   /** The delivery fee after the platform's commission. */
   driverEarnings: moneyStringSchema,
   /** Miles from the driver's primary address to the pickup address. */
@@ -116,6 +125,9 @@ export type DriverEarnings = z.infer<typeof driverEarningsSchema>;
 
 /** Of any number of drivers accepting one order at once, all but one are told this (409). */
 export const ORDER_ALREADY_TAKEN = 'This order was already taken';
+
+/** A driver who pressed Start Delivery keeps the order (docs/product-rules.md, Deliveries): 409. */
+export const HAND_BACK_AFTER_START = 'You started this delivery: it can no longer be handed back.';
 
 /** What a driver still needs before orders are offered (docs/product-rules.md, Deliveries). */
 export type VerificationStep = 'vehicle image' | 'license image' | 'admin approval';

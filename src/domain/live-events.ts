@@ -23,6 +23,11 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     orderId: z.string(),
     orderNumber: z.string(),
     status: orderStatusSchema,
+    /**
+     * The status it left: null when it was placed; `assigned` to `pending` is a driver handing it
+     * back (`isHandBack` in src/domain/order-status.ts), not a new order.
+     */
+    from: orderStatusSchema.nullable(),
     /** Who changed it: the browser does not tell people about their own changes. */
     actorId: z.string().nullable(),
   }),

@@ -47,6 +47,21 @@ export const TIMELINE: Record<Fulfilment, { status: OrderStatus; label: string }
   ],
 };
 
+/**
+ * A driver handing an accepted order back before Start Delivery (docs/product-rules.md, Deliveries)
+ * is the one change from assigned back to pending; the timeline shows it with this label.
+ */
+export const HAND_BACK_LABEL = 'Driver handed back';
+
+/** An order may be handed back by its driver while assigned, never after Start Delivery. */
+export function canBeHandedBack(status: string): boolean {
+  return status === 'assigned';
+}
+
+export function isHandBack(change: { fromStatus: string | null; toStatus: string }): boolean {
+  return change.fromStatus === 'assigned' && change.toStatus === 'pending';
+}
+
 export function fulfilmentOf(order: { isPickup: boolean; sellerDelivery: boolean }): Fulfilment {
   if (order.isPickup) return 'pickup';
   return order.sellerDelivery ? 'seller' : 'driver';

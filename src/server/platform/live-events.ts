@@ -84,8 +84,8 @@ export interface AnnouncedOrder extends OrderParties {
 
 /**
  * What an order's change tells whom: its parties that the order was placed or changed status, and,
- * for an order a driver delivers, the drivers who may take it that it became available (placed)
- * or stopped being so (taken or cancelled while on offer).
+ * for an order a driver delivers, the drivers who may take it that it became available (placed, or
+ * handed back by its driver) or stopped being so (taken or cancelled while on offer).
  */
 export function orderChangeEvents(
   order: AnnouncedOrder,
@@ -95,14 +95,26 @@ export function orderChangeEvents(
   const status = order.status as OrderStatus;
   const events: LiveEventInput[] = [
     {
-      event: { type: 'order.changed', orderId: order.id, orderNumber: order.orderNumber, status, actorId },
+      event: {
+        type: 'order.changed',
+        orderId: order.id,
+        orderNumber: order.orderNumber,
+        status,
+        from,
+        actorId,
+      },
       audience: orderAudience(order),
     },
   ];
   const isOffered = status === 'pending' && order.driverId === null;
   if (fulfilmentOf(order) === 'driver' && (isOffered || from === 'pending')) {
     events.push({
-      event: { type: 'offers.changed', orderId: order.id, orderNumber: order.orderNumber, isNew: isOffered },
+      event: {
+        type: 'offers.changed',
+        orderId: order.id,
+        orderNumber: order.orderNumber,
+        isNew: isOffered,
+      },
       audience: [],
       forDrivers: true,
       trailerOnly: order.requiresTrailer,

@@ -1,4 +1,5 @@
 import {
+  canBeHandedBack,
   canTransition,
   fulfilmentOf,
   orderStatusSchema,
@@ -282,6 +283,17 @@ export function isOfferedTo(actor: Pick<DriverRecord, 'trailerImageUrl'>, order:
  */
 export function canManageDelivery(actor: PolicyActor, order: Pick<OrderParties, 'driverId'>): boolean {
   return order.driverId !== null && order.driverId === actor.id;
+}
+
+/**
+ * The assigned driver hands an accepted order back while it is assigned, before Start Delivery;
+ * it is then offered to other drivers again (docs/product-rules.md, Deliveries).
+ */
+export function canHandBackOrder(
+  actor: PolicyActor,
+  order: Pick<OrderParties, 'driverId'> & { status: string },
+): boolean {
+  return canManageDelivery(actor, order) && canBeHandedBack(order.status);
 }
 
 // Messages (docs/product-rules.md, Reviews and messages)

@@ -66,6 +66,8 @@ const PATH_TARGETS: PathTarget[] = [
   // Only the order's assigned driver (nobody in the scene) sets its arrival time and photo.
   { prefix: '/api/orders/:id/estimated-time', id: (x) => x.orderId, owners: [], othersGet: 404 },
   { prefix: '/api/orders/:id/delivery-photo', id: (x) => x.orderId, owners: [], othersGet: 404 },
+  // Only the order's assigned driver (nobody in the scene) hands it back.
+  { prefix: '/api/orders/:id/hand-back', id: (x) => x.orderId, owners: [], othersGet: 404 },
   { prefix: '/api/orders/:id', id: (x) => x.orderId, owners: ['buyer', 'seller'], othersGet: 404 },
   // An order's conversation and reviews follow the order (docs/product-rules.md, Reviews and messages).
   {

@@ -1,9 +1,10 @@
 import { and, asc, eq, isNotNull, not, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
-import { addresses, driverDeclines, orderItems, orders } from '../../db/schema';
+import { addresses, driverDeclines, orderItems, orders, products } from '../../db/schema';
 import { haversineMilesSql, pointOf, type SqlPoint } from '../../db/sql-geo';
 import { offeredSql } from '../../db/sql-offers';
+import type { AvailableOrderItem } from '../../../domain/deliveries';
 import type { LatLng } from '../../../domain/geo';
 
 const pickupAddress = alias(addresses, 'pickup_address');
@@ -70,6 +71,11 @@ export async function listAvailableOrders(db: Db, filter: AvailableOrdersFilter)
       pickupDistance,
       deliveryDistance,
       itemCount: sql<number>`(select coalesce(sum(${orderItems.quantity}), 0)::int from ${orderItems} where ${orderItems.orderId} = ${orders.id})`,
+      // Names and counts only, never a price, most units first: in the page's one statement, not
+      // one per order.
+      items: sql<
+        AvailableOrderItem[]
+      >`(select coalesce(json_agg(json_build_object('name', ${products.name}, 'quantity', ${orderItems.quantity}) order by ${orderItems.quantity} desc, ${products.name}, ${orderItems.id}), '[]'::json) from ${orderItems} join ${products} on ${products.id} = ${orderItems.productId} where ${orderItems.orderId} = ${orders.id})`,
     })
     .from(orders)
     .leftJoin(pickupAddress, eq(pickupAddress.id, orders.pickupAddressId))
@@ -91,6 +97,13 @@ export async function listAvailableOrders(db: Db, filter: AvailableOrdersFilter)
 /** A decline hides the order from this driver only; declining twice is one decline. */
 export async function recordDecline(db: Db, driverId: string, orderId: string, now: Date): Promise<void> {
   await db.insert(driverDeclines).values({ driverId, orderId, createdAt: now }).onConflictDoNothing();
+}
+
+/** Undoing a decline: the order is offered to this driver again while it is offered at all. */
+export async function deleteDecline(db: Db, driverId: string, orderId: string): Promise<void> {
+  await db
+    .delete(driverDeclines)
+    .where(and(eq(driverDeclines.driverId, driverId), eq(driverDeclines.orderId, orderId)));
 }
 
 /** The driver's share of their delivered orders net of refunds (docs/decisions/0018-money-against-stripe.md), as numeric text, and how many there are. */

@@ -11,11 +11,13 @@ import { orderIdParamsSchema, orderSchema } from '../../../domain/orders';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
 import { acceptOrder } from '../orders/accept-order';
+import { handBackOrder } from '../orders/hand-back-order';
 import { declineOrder } from './decline-order';
 import { getDriverEarnings } from './get-driver-earnings';
 import { listOrdersAvailableTo } from './list-available-orders';
 import { setDeliveryPhoto } from '../orders/set-delivery-photo';
 import { setEstimatedTime } from '../orders/set-estimated-time';
+import { undoDecline } from './undo-decline';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
 const orderErrors = { ...errors, 404: errorBodySchema, 409: errorBodySchema };
@@ -75,6 +77,41 @@ export function registerDeliveryRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       await declineOrder(deps, actorOf(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/api/orders/:id/decline',
+    {
+      config: DRIVERS,
+      schema: {
+        tags: ['deliveries'],
+        summary: "Undo this driver's decline: the order is offered to them again while it is offered",
+        params: orderIdParamsSchema,
+        response: { 204: z.null().describe('Decline undone'), ...orderErrors },
+      },
+    },
+    async (request, reply) => {
+      await undoDecline(deps, actorOf(request), request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.post(
+    '/api/orders/:id/hand-back',
+    {
+      config: DRIVERS,
+      schema: {
+        tags: ['deliveries'],
+        summary:
+          'The assigned driver gives an accepted order back before Start Delivery: pending again, offered to other drivers; 404 for anyone else, 409 once started',
+        params: orderIdParamsSchema,
+        response: { 204: z.null().describe('Handed back'), ...orderErrors },
+      },
+    },
+    async (request, reply) => {
+      await handBackOrder(deps, actorOf(request), request.params.id);
       return reply.status(204).send(null);
     },
   );

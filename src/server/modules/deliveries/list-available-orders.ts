@@ -45,6 +45,7 @@ export async function listOrdersAvailableTo(
         : null,
     deliveryNotes: row.order.deliveryNotes,
     itemCount: row.itemCount,
+    items: row.items,
     driverEarnings: formatCents(parseCents(row.order.driverEarnings)),
     pickupDistance: oneDecimal(row.pickupDistance),
     deliveryDistance: oneDecimal(row.deliveryDistance),

@@ -58,7 +58,7 @@ function addressLine(
 async function orderChangeMail(
   tx: Db,
   siteUrl: string,
-  event: { orderId: string; status: OrderStatus },
+  event: { orderId: string; status: OrderStatus; from: OrderStatus | null },
 ): Promise<OutboxItem[]> {
   const found = await findOrderForMail(tx, event.orderId);
   if (!found) return [];
@@ -66,7 +66,9 @@ async function orderChangeMail(
   const buyerMay = canViewOrder(found.buyer, order);
   const sellerMay = canViewOrder(found.seller, order);
   const buyerLink = { label: 'View your order', url: `${siteUrl}/buyer/orders?order=${order.id}` };
-  if (event.status !== 'pending') {
+  // Only a placed order sends the receipt and the seller's "new order"; a driver handing it back
+  // (assigned → pending) sends no mail: the buyer's and seller's screens and push tell them.
+  if (event.from !== null) {
     const status = statusMail(found, order.status as OrderStatus);
     // The mail says where the order stands now; a step already passed again is not told twice.
     if (!buyerMay || !status || order.status !== event.status) return [];
@@ -193,7 +195,7 @@ async function offerMail(
   if (!found || !pickupAddressId) return [];
   const { order } = found;
   // "Near" is the driver dashboard's default distance from the driver's primary address.
-  const drivers = await listOfferAlertDrivers(tx, pickupAddressId, DRIVER_DISTANCE.default);
+  const drivers = await listOfferAlertDrivers(tx, { id: order.id, pickupAddressId }, DRIVER_DISTANCE.default);
   const units = (await listOrderItemsForMail(tx, order.id)).reduce((sum, line) => sum + line.quantity, 0);
   const deliveryArea = found.deliveryArea;
   const area = deliveryArea?.city

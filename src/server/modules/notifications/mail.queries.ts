@@ -1,7 +1,16 @@
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
-import { addresses, emailPreferences, orderItems, orders, outbox, products, users } from '../../db/schema';
+import {
+  addresses,
+  driverDeclines,
+  emailPreferences,
+  orderItems,
+  orders,
+  outbox,
+  products,
+  users,
+} from '../../db/schema';
 import { haversineMilesSql, pointOf } from '../../db/sql-geo';
 
 const buyer = alias(users, 'mail_buyer');
@@ -47,8 +56,13 @@ export function listOrderItemsForMail(db: Db, orderId: string) {
 /**
  * Drivers who asked for offer mail, not suspended, whose primary address is within `maxMiles` of the
  * order's pickup (the driver dashboard's default distance), with what the offer rules need of them.
+ * A driver who declined the order (or handed it back) is left out.
  */
-export function listOfferAlertDrivers(db: Db, pickupAddressId: string, maxMiles: number) {
+export function listOfferAlertDrivers(
+  db: Db,
+  order: { id: string; pickupAddressId: string },
+  maxMiles: number,
+) {
   const home = alias(addresses, 'driver_home');
   const distance = haversineMilesSql(pointOf(home), pointOf(pickup));
   return db
@@ -66,13 +80,14 @@ export function listOfferAlertDrivers(db: Db, pickupAddressId: string, maxMiles:
     .from(emailPreferences)
     .innerJoin(users, eq(users.id, emailPreferences.userId))
     .innerJoin(home, and(eq(home.userId, users.id), eq(home.isPrimary, true)))
-    .innerJoin(pickup, eq(pickup.id, pickupAddressId))
+    .innerJoin(pickup, eq(pickup.id, order.pickupAddressId))
     .where(
       and(
         eq(emailPreferences.offerAlerts, true),
         isNull(users.suspendedAt),
         sql`'driver' = any(${users.roles})`,
         sql`${distance} <= ${maxMiles}::float8`,
+        sql`not exists (select 1 from ${driverDeclines} where ${driverDeclines.orderId} = ${order.id} and ${driverDeclines.driverId} = ${users.id})`,
       ),
     );
 }

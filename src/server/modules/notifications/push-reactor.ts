@@ -1,6 +1,13 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { addresses, notificationPreferences, orders, pushSubscriptions, users } from '../../db/schema';
+import {
+  addresses,
+  driverDeclines,
+  notificationPreferences,
+  orders,
+  pushSubscriptions,
+  users,
+} from '../../db/schema';
 import type { AppContext } from '../../platform/context';
 import type { OutboxItem } from '../../platform/outbox';
 import type { StoredLiveEvent } from '../../platform/live-events';
@@ -15,7 +22,7 @@ import {
 import { haversineMiles } from '../../../domain/geo';
 import type { LiveEvent } from '../../../domain/live-events';
 import { formatDateTime, wallClockAt } from '../../../domain/marketplace-time';
-import type { OrderStatus } from '../../../domain/order-status';
+import { isHandBack, type OrderStatus } from '../../../domain/order-status';
 import {
   DEFAULT_NOTIFICATION_PREFERENCES,
   isQuietMinute,
@@ -28,8 +35,9 @@ import type { LiveEventReactor } from './dispatch-live-events';
 
 /**
  * Turns live events into Web Push (docs/decisions/0019-reaching-people.md, Push and the installable
- * app): sellers hear of new orders, buyers of status changes and arrival times, every party of
- * a cancellation and of messages, verified drivers near the pickup of new offers. Never the person who caused it, never
+ * app): sellers hear of new orders, buyers of status changes and arrival times, buyers and sellers
+ * of a driver handing an order back, every party of a cancellation and of messages, verified
+ * drivers near the pickup of new offers (not those who declined it). Never the person who caused it, never
  * anyone the access policy does not let see the order or the thread (read again here, as the order
  * stands now), never a kind the user switched off, nothing in their quiet hours, and never a price.
  */
@@ -129,6 +137,8 @@ async function driversNear(tx: Db, event: StoredLiveEvent, order: OrderRow): Pro
         isNull(users.suspendedAt),
         sql`'driver' = any(${users.roles})`,
         sql`exists (select 1 from ${pushSubscriptions} where ${pushSubscriptions.userId} = ${users.id})`,
+        // A driver who declined it (or handed it back) is not offered it again.
+        sql`not exists (select 1 from ${driverDeclines} where ${driverDeclines.orderId} = ${order.id} and ${driverDeclines.driverId} = ${users.id})`,
       ),
     );
   return rows
@@ -158,13 +168,17 @@ async function intentsOf(
     case 'order.changed': {
       const order = ordersById.get(data.orderId);
       if (!order) return [];
-      const placed = data.status === 'pending';
+      const placed = data.from === null;
+      const handedBack = isHandBack({ fromStatus: data.from, toStatus: data.status });
       // A placed order to its seller; a status change to its buyer; a cancellation to every party
-      // (the seller stops preparing it, the driver stops driving to it).
+      // (the seller stops preparing it, the driver stops driving to it); a driver's hand back to
+      // the buyer and the seller, who wait for another driver (docs/product-rules.md, Deliveries).
       const to =
         data.status === 'cancelled'
           ? [order.buyerId, order.sellerId, order.driverId]
-          : [placed ? order.sellerId : order.buyerId];
+          : handedBack
+            ? [order.buyerId, order.sellerId]
+            : [placed ? order.sellerId : order.buyerId];
       const others = to.filter((id): id is string => id !== null && id !== data.actorId);
       return orderRecipients(event, order, [...new Set(others)]).map((userId) => ({
         userId,
@@ -172,7 +186,7 @@ async function intentsOf(
         outboxKind: placed ? 'push_new_order' : 'push_order_status',
         message: {
           title: placed ? 'New order' : 'Order update',
-          body: `Order ${order.orderNumber} ${STATUS_PHRASE[data.status]}`,
+          body: `Order ${order.orderNumber} ${handedBack ? 'is waiting for a new driver' : STATUS_PHRASE[data.status]}`,
           url: orderPageOf(userId, order),
           tag: `order-${order.id}`,
         },

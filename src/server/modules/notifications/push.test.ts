@@ -283,6 +283,29 @@ describe('Web Push', () => {
     expect(JSON.stringify(push.received)).not.toContain('ring twice');
   });
 
+  it('tells the buyer and the seller of a hand back, and offers it again near it but not to the driver who gave it back', async () => {
+    const other = await driverAt(north(4), true);
+    await subscribe(other, 'other-near');
+    const order = await newOrder();
+    await deliver();
+    const accepted = await as(t, s.near, { method: 'POST', url: `/api/orders/${order.id}/assign` });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    await deliver();
+
+    const handed = await as(t, s.near, { method: 'POST', url: `/api/orders/${order.id}/hand-back` });
+    expect(handed.statusCode, handed.body).toBe(204);
+    await deliver();
+    onlyTo({ buyer: 1, seller: 1 });
+    for (const party of ['buyer', 'seller'] as const)
+      expect(push.to(party)[0]).toMatchObject({
+        title: 'Order update',
+        body: `Order ${order.orderNumber} is waiting for a new driver`,
+      });
+    expect(push.to('other-near')).toEqual([
+      expect.objectContaining({ title: 'New delivery offer', tag: `offer-${order.id}` }),
+    ]);
+  });
+
   it('sends nothing about an order to someone named who may not see it', async () => {
     const order = await newOrder();
     await deliver();
@@ -293,6 +316,7 @@ describe('Web Push', () => {
           orderId: order.id,
           orderNumber: order.orderNumber,
           status: 'cancelled',
+          from: 'pending',
           actorId: null,
         },
         audience: [s.stranger.id, s.buyer.id],
@@ -312,6 +336,7 @@ describe('Web Push', () => {
           orderId: sharedOrder.id,
           orderNumber: sharedOrder.orderNumber,
           status: 'cancelled',
+          from: 'pending',
           actorId: null,
         },
         audience: [s.buyer.id, s.seller.id],

@@ -296,3 +296,29 @@ export async function setDeliveryPhotoUrl(
     .returning({ id: orders.id });
   return rows.length === 1;
 }
+
+/**
+ * A hand back in one conditional statement (docs/product-rules.md, Deliveries): only while the
+ * order is still this driver's and assigned, it goes back to pending without a driver, an arrival
+ * time or a delivery photo. Answers whether it changed; a Start Delivery at the same moment wins or
+ * loses as a whole.
+ */
+export async function releaseAssignedOrder(
+  tx: Db,
+  change: { orderId: string; driverId: string; now: Date },
+): Promise<boolean> {
+  const rows = await tx
+    .update(orders)
+    .set({
+      status: 'pending',
+      driverId: null,
+      estimatedDeliveryTime: null,
+      deliveryPhotoUrl: null,
+      updatedAt: change.now,
+    })
+    .where(
+      and(eq(orders.id, change.orderId), eq(orders.driverId, change.driverId), eq(orders.status, 'assigned')),
+    )
+    .returning({ id: orders.id });
+  return rows.length === 1;
+}

@@ -2,7 +2,12 @@ import type { Db } from '../../db/client';
 import { conflict } from '../../platform/errors';
 import type { Actor } from '../../platform/sessions';
 import type { OrderStatus } from '../../../domain/order-status';
-import { assignDriverIfOffered, insertStatusEvent, updateOrderStatus } from './orders.queries';
+import {
+  assignDriverIfOffered,
+  insertStatusEvent,
+  releaseAssignedOrder,
+  updateOrderStatus,
+} from './orders.queries';
 
 export const ORDER_CHANGED_MEANWHILE =
   'This order was changed at the same moment. Please reload it and try again.';
@@ -47,6 +52,32 @@ export async function recordDriverAssigned(
     orderId: change.orderId,
     fromStatus: 'pending',
     toStatus: 'assigned',
+    actorId: change.actor.id,
+    createdAt: change.now,
+  });
+  return true;
+}
+
+/**
+ * Handing back: the order goes from assigned to pending without its driver, only while the actor
+ * still holds it, and the timeline records it (assigned → pending by the driver, which the
+ * timeline shows as "Driver handed back") in the caller's transaction (docs/product-rules.md,
+ * Deliveries). Answers whether it changed; a lost race changes nothing.
+ */
+export async function recordHandBack(
+  tx: Db,
+  change: { orderId: string; actor: Actor; now: Date },
+): Promise<boolean> {
+  const released = await releaseAssignedOrder(tx, {
+    orderId: change.orderId,
+    driverId: change.actor.id,
+    now: change.now,
+  });
+  if (!released) return false;
+  await insertStatusEvent(tx, {
+    orderId: change.orderId,
+    fromStatus: 'assigned',
+    toStatus: 'pending',
     actorId: change.actor.id,
     createdAt: change.now,
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { applyLiveEvent } from './apply-live-event';
 import { orderConversation, showConversation } from '../messages/open-conversations';
+import { rememberHandedBack } from '../orders/handed-back-orders';
 
 // What a live event does in the browser (docs/product-rules.md, Live updates).
 const ME = 'me';
@@ -43,10 +44,29 @@ describe('applyLiveEvent', () => {
       orderId: 'o1',
       orderNumber: 'ORD-7F3K9Q',
       status: 'in-transit',
+      from: 'assigned',
       actorId: 'driver',
     });
     expect(keys).toContainEqual(['/api/orders']);
     expect(notice).toEqual({ title: 'Order updated', description: 'ORD-7F3K9Q is now In Transit.' });
+  });
+
+  it('tells the buyer and the seller of a hand back as a change, not as a new order', () => {
+    const change = {
+      type: 'order.changed' as const,
+      orderId: 'o1',
+      orderNumber: 'ORD-7F3K9Q',
+      status: 'pending' as const,
+      actorId: 'driver',
+    };
+    expect(apply({ ...change, from: 'assigned' }).notice).toEqual({
+      title: 'Order updated',
+      description: 'ORD-7F3K9Q: its driver handed it back. It is offered to drivers again.',
+    });
+    expect(apply({ ...change, from: null }).notice).toEqual({
+      title: 'New order',
+      description: 'ORD-7F3K9Q was placed.',
+    });
   });
 
   it('refreshes the product conversation, the threads and the count on a product message', () => {
@@ -89,9 +109,18 @@ describe('applyLiveEvent', () => {
   });
 
   it('tells a driver of a new available order only', () => {
-    const offer = { type: 'offers.changed' as const, orderId: 'o2', orderNumber: 'ORD-AAAAAA', isNew: true };
+    const offer = {
+      type: 'offers.changed' as const,
+      orderId: 'o2',
+      orderNumber: 'ORD-AAAAAA',
+      isNew: true,
+    };
     expect(apply(offer).keys).toEqual([['/api/orders/available']]);
     expect(apply(offer).notice?.title).toBe('New delivery request');
     expect(apply({ ...offer, isNew: false }).notice).toBeUndefined();
+    // The driver who handed it back here reads the list again but is not told of it as news.
+    rememberHandedBack('o2');
+    expect(apply(offer).keys).toEqual([['/api/orders/available']]);
+    expect(apply(offer).notice).toBeUndefined();
   });
 });

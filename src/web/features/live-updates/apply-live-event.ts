@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { LiveEvent } from '@domain/live-events';
-import { STATUS_BADGE } from '@domain/order-status';
+import { isHandBack, STATUS_BADGE } from '@domain/order-status';
 import type { ToastInput } from '../../components/ui/use-toast';
 import { formatDateTime } from '../../lib/format';
 import { CURRENT_USER_KEY } from '../../lib/use-auth';
@@ -14,6 +14,7 @@ import {
 } from '../messages/api/message-keys';
 import { isConversationShown, orderConversation, productConversation } from '../messages/open-conversations';
 import { ORDERS_KEY } from '../orders/api/get-orders';
+import { isHandedBackHere } from '../orders/handed-back-orders';
 import { ORDER_REVIEWS_KEY } from '../reviews/api/review-keys';
 import { EARNINGS_KEY } from '../seller/api/get-earnings';
 
@@ -48,12 +49,17 @@ export function applyLiveEvent(
       invalidate(ORDER_REVIEWS_KEY);
       invalidate(EARNINGS_KEY);
       if (event.actorId === viewerId) return undefined;
-      return event.status === 'pending'
-        ? { title: 'New order', description: `${event.orderNumber} was placed.` }
-        : {
-            title: 'Order updated',
-            description: `${event.orderNumber} is now ${STATUS_BADGE[event.status]}.`,
-          };
+      if (event.from === null) return { title: 'New order', description: `${event.orderNumber} was placed.` };
+      // Back to Pending without its driver (docs/product-rules.md, Deliveries): not a new order.
+      if (isHandBack({ fromStatus: event.from, toStatus: event.status }))
+        return {
+          title: 'Order updated',
+          description: `${event.orderNumber}: its driver handed it back. It is offered to drivers again.`,
+        };
+      return {
+        title: 'Order updated',
+        description: `${event.orderNumber} is now ${STATUS_BADGE[event.status]}.`,
+      };
     }
     case 'order.arrival': {
       invalidate(ORDERS_KEY);
@@ -92,7 +98,8 @@ export function applyLiveEvent(
     }
     case 'offers.changed': {
       invalidate(AVAILABLE_ORDERS_KEY);
-      return event.isNew
+      // The driver who handed an order back is not offered it as news.
+      return event.isNew && !isHandedBackHere(event.orderId)
         ? { title: 'New delivery request', description: `${event.orderNumber} is available to accept.` }
         : undefined;
     }

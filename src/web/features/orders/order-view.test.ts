@@ -27,6 +27,48 @@ describe('timeline (docs/product-rules.md, Order lifecycle)', () => {
     expect(steps[2]?.at).toBeNull();
   });
 
+  it('shows each hand back after Order Placed, as where a waiting order stands, and the latest acceptance', () => {
+    const placed = makeEvent({ toStatus: 'pending', createdAt: '2026-03-02T15:00:00.000Z' });
+    const accepted = makeEvent({
+      fromStatus: 'pending',
+      toStatus: 'assigned',
+      createdAt: '2026-03-02T16:00:00.000Z',
+    });
+    const handedBack = makeEvent({
+      fromStatus: 'assigned',
+      toStatus: 'pending',
+      createdAt: '2026-03-02T17:00:00.000Z',
+    });
+    const waiting = timelineOf(makeOrder({ status: 'pending' }), [placed, accepted, handedBack]);
+    expect(waiting.map((s) => [s.label, s.done, s.current, s.at])).toEqual([
+      ['Order Placed', true, false, '2026-03-02T15:00:00.000Z'],
+      ['Driver handed back', true, true, '2026-03-02T17:00:00.000Z'],
+      ['Driver Assigned', false, false, null],
+      ['Out for Delivery', false, false, null],
+      ['Delivered', false, false, null],
+    ]);
+
+    const again = makeEvent({
+      fromStatus: 'pending',
+      toStatus: 'assigned',
+      createdAt: '2026-03-02T18:00:00.000Z',
+    });
+    const taken = timelineOf(makeOrder({ status: 'assigned', driverId: 'd2' }), [
+      placed,
+      accepted,
+      handedBack,
+      again,
+    ]);
+    expect(taken.map((s) => [s.label, s.current, s.at])).toEqual([
+      ['Order Placed', false, '2026-03-02T15:00:00.000Z'],
+      ['Driver handed back', false, '2026-03-02T17:00:00.000Z'],
+      ['Driver Assigned', true, '2026-03-02T18:00:00.000Z'],
+      ['Out for Delivery', false, null],
+      ['Delivered', false, null],
+    ]);
+    expect(new Set(taken.map((s) => s.key)).size).toBe(taken.length);
+  });
+
   it('labels the pickup path', () => {
     const steps = timelineOf(makeOrder({ isPickup: true, status: 'completed' }), []);
     expect(steps.map((s) => s.label)).toEqual(['Order Placed', 'Ready for Pickup', 'Picked Up']);

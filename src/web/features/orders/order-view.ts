@@ -3,7 +3,9 @@ import { parseRate } from '@domain/money';
 import {
   canTransition,
   fulfilmentOf,
+  HAND_BACK_LABEL,
   isActiveDelivery,
+  isHandBack,
   TIMELINE,
   timelineSteps,
   type Party,
@@ -46,18 +48,37 @@ export interface TimelineStep {
 
 /**
  * The timeline (docs/product-rules.md, Order lifecycle): the steps of the order's path, every step
- * up to the current one done, each with the time of its status change. A cancelled order shows the
- * steps it reached, then Cancelled.
+ * up to the current one done, each with the time of its status change (the latest one: after a
+ * hand back, the driver who accepted it since). Each time a driver handed the order back shows
+ * after Order Placed as "Driver handed back" (docs/product-rules.md, Deliveries); while the order
+ * waits for another driver that is where it stands. A cancelled order shows the steps it reached,
+ * then Cancelled.
  */
 export function timelineOf(
   order: Pick<Order, 'status' | 'isPickup' | 'sellerDelivery' | 'createdAt'>,
-  events: readonly Pick<OrderEvent, 'toStatus' | 'createdAt'>[] | undefined,
+  events: readonly Pick<OrderEvent, 'fromStatus' | 'toStatus' | 'createdAt'>[] | undefined,
 ): TimelineStep[] {
   const path = fulfilmentOf(order);
   const timeOf = (status: string): string | null => {
-    const event = events?.find((candidate) => candidate.toStatus === status);
-    if (event) return event.createdAt;
-    return status === 'pending' ? order.createdAt : null;
+    if (status === 'pending')
+      return events?.find((event) => event.fromStatus === null)?.createdAt ?? order.createdAt;
+    return events?.findLast((event) => event.toStatus === status)?.createdAt ?? null;
+  };
+  const handBacks = (events ?? []).filter(isHandBack);
+  const handBackSteps = (current: boolean): TimelineStep[] =>
+    handBacks.map((event, index) => ({
+      key: `handed-back-${index}`,
+      label: HAND_BACK_LABEL,
+      done: true,
+      current: current && index === handBacks.length - 1,
+      at: event.createdAt,
+    }));
+  /** The hand backs go after Order Placed, the first step of every path. */
+  const withHandBacks = (steps: TimelineStep[], isWaiting: boolean): TimelineStep[] => {
+    if (handBacks.length === 0) return steps;
+    const [placed, ...rest] = steps;
+    if (!placed) return steps;
+    return [{ ...placed, current: placed.current && !isWaiting }, ...handBackSteps(isWaiting), ...rest];
   };
 
   if (order.status === 'cancelled') {
@@ -65,25 +86,31 @@ export function timelineOf(
       (step) => step.status === 'pending' || events?.some((event) => event.toStatus === step.status),
     );
     return [
-      ...reached.map((step) => ({
-        key: step.status,
-        label: step.label,
-        done: true,
-        current: false,
-        at: timeOf(step.status),
-      })),
+      ...withHandBacks(
+        reached.map((step) => ({
+          key: step.status,
+          label: step.label,
+          done: true,
+          current: false,
+          at: timeOf(step.status),
+        })),
+        false,
+      ),
       { key: 'cancelled', label: 'Cancelled', done: true, current: true, at: timeOf('cancelled') },
     ];
   }
 
   const steps = timelineSteps(path, order.status);
-  return steps.map((step) => ({
-    key: step.status,
-    label: step.label,
-    done: step.done,
-    current: step.status === order.status,
-    at: step.done ? timeOf(step.status) : null,
-  }));
+  return withHandBacks(
+    steps.map((step) => ({
+      key: step.status,
+      label: step.label,
+      done: step.done,
+      current: step.status === order.status,
+      at: step.done ? timeOf(step.status) : null,
+    })),
+    order.status === 'pending',
+  );
 }
 
 /** "0.0600" → "6%", "0.0650" → "6.5%". */

@@ -1,5 +1,4 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { AvailableOrder } from '@domain/deliveries';
 import { apiRequest } from '../../../lib/api-client';
 import { AVAILABLE_ORDERS_KEY } from './get-available-orders';
 
@@ -8,17 +7,21 @@ export async function declineOrder(orderId: string): Promise<void> {
   await apiRequest('POST', `/api/orders/${encodeURIComponent(orderId)}/decline`);
 }
 
-/** The card goes at once; the list is then read again. */
-export function useDeclineOrder(callbacks: { onFailed?: (error: unknown) => void } = {}) {
+/**
+ * The list is not read again after a decline: its card gives way to a row with Undo until the list
+ * is next read, which leaves the order out (docs/product-rules.md, Driver dashboard). A refused
+ * decline (the order was taken meanwhile) reads it again at once.
+ */
+export function useDeclineOrder(
+  callbacks: { onDeclined?: (orderId: string) => void; onFailed?: (error: unknown) => void } = {},
+) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: declineOrder,
-    onError: (error) => callbacks.onFailed?.(error),
-    onSuccess: (_answer, orderId) => {
-      queryClient.setQueriesData<AvailableOrder[]>({ queryKey: AVAILABLE_ORDERS_KEY }, (orders) =>
-        Array.isArray(orders) ? orders.filter((order) => order.id !== orderId) : orders,
-      );
+    onError: (error) => {
+      callbacks.onFailed?.(error);
+      return queryClient.invalidateQueries({ queryKey: AVAILABLE_ORDERS_KEY });
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: AVAILABLE_ORDERS_KEY }),
+    onSuccess: (_answer, orderId) => callbacks.onDeclined?.(orderId),
   });
 }

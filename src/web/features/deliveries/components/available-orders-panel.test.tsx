@@ -27,6 +27,7 @@ function offer(overrides: Partial<AvailableOrder> = {}): AvailableOrder {
     deliveryArea: { city: 'Evanston', state: 'IL', zipCode: '60201' },
     deliveryNotes: null,
     itemCount: 2,
+    items: [{ name: 'Oak Table', quantity: 2 }],
     driverEarnings: '9.00',
     pickupDistance: 2.04,
     deliveryDistance: 12.3,
@@ -69,7 +70,40 @@ describe('Available Orders (docs/product-rules.md, Driver dashboard)', () => {
     expect(card).toHaveTextContent('12.3 mi trip');
     expect(card).toHaveTextContent('Evanston, IL 60201');
     expect(card).toHaveTextContent('2 items');
+    expect(card).toHaveTextContent('2 × Oak Table');
+    expect(card).toHaveTextContent('Pickup: Chicago · 2.0 mi away');
+    expect(card).toHaveTextContent('Drop-off: Evanston · 12.3 mi trip');
+    expect(card).toHaveTextContent('You earn$9.00');
+    expect(card).not.toHaveTextContent('Trailer required');
     expect(screen.getByTestId('text-driver-distance')).toHaveTextContent('50 miles');
+  });
+
+  it('lists three items, then how many more, and says when a trailer is needed', async () => {
+    const big = offer({
+      requiresTrailer: true,
+      itemCount: 7,
+      items: [
+        { name: 'Oak Table', quantity: 2 },
+        { name: 'Walnut Chair', quantity: 2 },
+        { name: 'Bench', quantity: 1 },
+        { name: 'Lamp', quantity: 1 },
+        { name: 'Rug', quantity: 1 },
+      ],
+    });
+    mockFetch((url) => (url.startsWith('/api/orders/available') ? jsonResponse([big]) : undefined));
+    renderWithProviders(
+      <AvailableOrdersPanel missing={[]} locationStatus="available" onAccepted={() => {}} />,
+    );
+    const items = await screen.findByTestId(`list-available-items-${big.id}`);
+    expect([...items.querySelectorAll('li')].map((line) => line.textContent)).toEqual([
+      '2 × Oak Table',
+      '2 × Walnut Chair',
+      '1 × Bench',
+      '+2 more',
+    ]);
+    expect(screen.getByTestId(`badge-trailer-${big.id}`)).toHaveTextContent('Trailer required');
+    // A large tap target: the lg size, 44 px high.
+    expect(screen.getByTestId(`button-accept-${big.id}`)).toHaveClass('h-11');
   });
 
   it('leaves the distance out at 500: any distance', async () => {
@@ -138,12 +172,14 @@ describe('Available Orders (docs/product-rules.md, Driver dashboard)', () => {
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/api/login'), { timeout: 1500 });
   });
 
-  it('takes a declined order off the list', async () => {
+  it('puts a declined order in a row with Undo, which brings its card back', async () => {
     const second = offer({ id: '20000000-0000-4000-8000-000000000002', orderNumber: 'ORD-OFFER2' });
+    const calls: string[] = [];
     let declined = false;
     mockFetch((url, init) => {
-      if (url === `/api/orders/${offer().id}/decline` && init?.method === 'POST') {
-        declined = true;
+      if (url === `/api/orders/${offer().id}/decline`) {
+        calls.push(init?.method ?? 'GET');
+        declined = init?.method === 'POST';
         return new Response(null, { status: 204 });
       }
       if (url.startsWith('/api/orders/available'))
@@ -154,8 +190,40 @@ describe('Available Orders (docs/product-rules.md, Driver dashboard)', () => {
       <AvailableOrdersPanel missing={[]} locationStatus="available" onAccepted={() => {}} />,
     );
     fireEvent.click(await screen.findByTestId(`button-decline-${offer().id}`));
-    await waitFor(() => expect(screen.queryByTestId(`card-available-${offer().id}`)).toBeNull());
+    const row = await screen.findByTestId(`row-declined-${offer().id}`);
+    expect(row).toHaveTextContent('Order ORD-OFFER1 declined');
+    expect(screen.queryByTestId(`card-available-${offer().id}`)).toBeNull();
     expect(screen.getByTestId(`card-available-${second.id}`)).toBeVisible();
+
+    fireEvent.click(screen.getByTestId(`button-undo-decline-${offer().id}`));
+    expect(await screen.findByTestId(`card-available-${offer().id}`)).toBeVisible();
+    expect(screen.queryByTestId(`row-declined-${offer().id}`)).toBeNull();
+    expect(calls).toEqual(['POST', 'DELETE']);
+  });
+
+  it('drops the row once the list is read again, and says "Failed to undo decline" when undoing fails', async () => {
+    let declined = false;
+    mockFetch((url, init) => {
+      if (url === `/api/orders/${offer().id}/decline` && init?.method === 'POST') {
+        declined = true;
+        return new Response(null, { status: 204 });
+      }
+      if (url === `/api/orders/${offer().id}/decline` && init?.method === 'DELETE')
+        return error(409, 'Something changed');
+      if (url.startsWith('/api/orders/available')) return jsonResponse(declined ? [] : [offer()]);
+      return undefined;
+    });
+    const { client } = renderWithProviders(
+      <AvailableOrdersPanel missing={[]} locationStatus="available" onAccepted={() => {}} />,
+    );
+    fireEvent.click(await screen.findByTestId(`button-decline-${offer().id}`));
+    fireEvent.click(await screen.findByTestId(`button-undo-decline-${offer().id}`));
+    expect(await screen.findByText('Failed to undo decline: Something changed')).toBeVisible();
+    expect(screen.getByTestId(`row-declined-${offer().id}`)).toBeVisible();
+
+    await client.invalidateQueries({ queryKey: ['/api/orders/available'] });
+    expect(await screen.findByTestId('text-no-offers')).toBeVisible();
+    expect(screen.queryByTestId(`row-declined-${offer().id}`)).toBeNull();
   });
 
   it('says "Failed to fetch orders" when the offers cannot be read', async () => {

@@ -10,7 +10,9 @@ import { FETCH_ORDERS_FAILED } from '../../orders/api/get-orders';
 import { useAcceptOrder } from '../api/accept-order';
 import { useDeclineOrder } from '../api/decline-order';
 import { useAvailableOrders } from '../api/get-available-orders';
+import { useUndoDecline } from '../api/undo-decline';
 import { AvailableOrderCard } from './available-order-card';
+import { DeclinedOrderRow } from './declined-order-row';
 import {
   DriverDistanceSlider,
   driverDistanceLabel,
@@ -23,8 +25,9 @@ export const DRIVER_DISTANCE_DEBOUNCE_MS = 500;
 
 /**
  * The "Available Orders" tab (docs/product-rules.md, Deliveries): the distance slider and the
- * orders offered to the driver, nearest pickup first, each with Accept and Decline. A driver who is
- * not verified yet is told what is missing instead (the server would refuse the list).
+ * orders offered to the driver, nearest pickup first, each with Accept and Decline; a declined one
+ * shows as a row with Undo until the list is read again. A driver who is not verified yet is told
+ * what is missing instead (the server would refuse the list).
  */
 export function AvailableOrdersPanel({
   missing,
@@ -45,8 +48,17 @@ export function AvailableOrdersPanel({
     onAccepted,
     onFailed: (error) => toastMutationError(error, 'Failed to accept order', { appendServerMessage: true }),
   });
+  // Each declined order, with the list's read it was declined in: its card gives way to a row
+  // with Undo until the list is read again (docs/product-rules.md, Driver dashboard).
+  const [declined, setDeclined] = useState<Record<string, number>>({});
   const decline = useDeclineOrder({
+    onDeclined: (orderId) => setDeclined((now) => ({ ...now, [orderId]: offers.dataUpdatedAt })),
     onFailed: (error) => toastMutationError(error, 'Failed to decline order', { appendServerMessage: true }),
+  });
+  const undo = useUndoDecline({
+    onUndone: (orderId) =>
+      setDeclined((now) => Object.fromEntries(Object.entries(now).filter(([id]) => id !== orderId))),
+    onFailed: (error) => toastMutationError(error, 'Failed to undo decline', { appendServerMessage: true }),
   });
   useErrorToast(offers.error, FETCH_ORDERS_FAILED);
 
@@ -67,7 +79,10 @@ export function AvailableOrdersPanel({
     );
   }
 
-  const run = (orderId: string, action: typeof accept.mutate | typeof decline.mutate) => {
+  const run = (
+    orderId: string,
+    action: typeof accept.mutate | typeof decline.mutate | typeof undo.mutate,
+  ) => {
     setBusyId(orderId);
     action(orderId, { onSettled: () => setBusyId(null) });
   };
@@ -108,12 +123,20 @@ export function AvailableOrdersPanel({
         <ul className="flex flex-col gap-3" aria-label="Available orders" data-testid="list-available-orders">
           {offers.data.map((order) => (
             <li key={order.id}>
-              <AvailableOrderCard
-                order={order}
-                isBusy={busyId === order.id}
-                onAccept={() => run(order.id, accept.mutate)}
-                onDecline={() => run(order.id, decline.mutate)}
-              />
+              {declined[order.id] === offers.dataUpdatedAt ? (
+                <DeclinedOrderRow
+                  order={order}
+                  isBusy={busyId === order.id}
+                  onUndo={() => run(order.id, undo.mutate)}
+                />
+              ) : (
+                <AvailableOrderCard
+                  order={order}
+                  isBusy={busyId === order.id}
+                  onAccept={() => run(order.id, accept.mutate)}
+                  onDecline={() => run(order.id, decline.mutate)}
+                />
+              )}
             </li>
           ))}
         </ul>

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { installDomStubs, jsonResponse, mockFetch, renderWithProviders } from '../../../test-support/render';
 import { asDriverSeesIt, DRIVER_ID, makeOrder } from '../testing/order-fixtures';
@@ -73,6 +73,71 @@ describe('My Deliveries (docs/product-rules.md, Driver dashboard)', () => {
     await user.click(within(alert).getByRole('button', { name: 'Try Again' }));
     expect(
       await screen.findByText('No deliveries yet. Accept an order from Available Orders to start.'),
+    ).toBeVisible();
+  });
+
+  it('hands an assigned order back after asking, and leaves it out of My Deliveries', async () => {
+    let handedBack = false;
+    const calls: string[] = [];
+    mockFetch((url, init) => {
+      if (url === `/api/orders/${underWay.id}/hand-back` && init?.method === 'POST') {
+        calls.push(url);
+        handedBack = true;
+        return new Response(null, { status: 204 });
+      }
+      // Once handed back, the order is no longer the driver's.
+      if (url === '/api/orders?as=driver') return jsonResponse(handedBack ? [] : [underWay]);
+      return undefined;
+    });
+    renderPanel();
+    const user = userEvent.setup();
+
+    await user.click(await screen.findByTestId(`button-hand-back-${underWay.id}`));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(dialog).toHaveTextContent('Hand this order back?');
+    expect(dialog).toHaveTextContent('It will be offered to other drivers.');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(calls).toEqual([]);
+
+    await user.click(screen.getByTestId(`button-hand-back-${underWay.id}`));
+    await user.click(await screen.findByTestId('button-confirm-hand-back'));
+    expect(await screen.findByTestId('text-no-deliveries')).toBeVisible();
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(calls).toEqual([`/api/orders/${underWay.id}/hand-back`]);
+    expect(await screen.findByText('Order handed back')).toBeVisible();
+    expect(screen.getByText('ORD-ONWAY2 is offered to other drivers.')).toBeVisible();
+  });
+
+  it('offers no Hand Back once the delivery started', async () => {
+    const started = { ...underWay, status: 'in-transit' as const };
+    mockFetch((url) => (url === '/api/orders?as=driver' ? jsonResponse([started]) : undefined));
+    renderPanel();
+    expect(await screen.findByRole('button', { name: 'Mark Delivered' })).toBeVisible();
+    expect(screen.queryByTestId(`button-hand-back-${underWay.id}`)).toBeNull();
+  });
+
+  it('says "Failed to hand back order" with the reason when the server refuses', async () => {
+    mockFetch((url, init) => {
+      if (url.endsWith('/hand-back') && init?.method === 'POST')
+        return jsonResponse(
+          {
+            message: 'You started this delivery: it can no longer be handed back.',
+            code: 'conflict',
+            requestId: 'r',
+          },
+          409,
+        );
+      if (url === '/api/orders?as=driver') return jsonResponse([underWay]);
+      return undefined;
+    });
+    renderPanel();
+    const user = userEvent.setup();
+    await user.click(await screen.findByTestId(`button-hand-back-${underWay.id}`));
+    await user.click(await screen.findByTestId('button-confirm-hand-back'));
+    expect(
+      await screen.findByText(
+        'Failed to hand back order: You started this delivery: it can no longer be handed back.',
+      ),
     ).toBeVisible();
   });
 });

@@ -11,13 +11,14 @@ import { ArrivalTimeEditor, canEditArrival } from './arrival-time-editor';
 import type { PhotoUploader } from './delivery-photo-dialog';
 import { DirectionsPanel } from './directions-panel';
 import { DriverOrderActions } from './driver-order-actions';
+import { canHandBack, HandBackDialog } from './hand-back-dialog';
 import { OrderDetails } from './order-details';
 import { RecentOrdersList } from './recent-orders-list';
 
 /**
  * The tab My Deliveries (docs/product-rules.md, Driver dashboard): the driver's orders, those under
- * way first; the selected one with its next step and the arrival time editor while it is under
- * way, then the shared order details viewed as Driver.
+ * way first; the selected one with its next step, Hand Back before Start Delivery, and the arrival
+ * time editor while it is under way, then the shared order details viewed as Driver.
  */
 export function MyDeliveriesPanel({
   driverId,
@@ -100,6 +101,7 @@ export function MyDeliveriesPanel({
                 if (changed.status === 'delivered') onDelivered();
               }}
             />
+            {canHandBack(selected, driverId) ? <HandBackDialog order={selected} /> : null}
             <DirectionsPanel order={selected} />
             <ArrivalTimeEditor order={selected} />
           </CardContent>
