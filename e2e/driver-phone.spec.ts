@@ -52,3 +52,45 @@ test('a new offer is on the first screen and is accepted without scrolling; the 
     await driver.context.close();
   }
 });
+
+test('a mistaken Decline is undone; an accepted order is handed back before Start Delivery and offered to others again', async ({
+  browser,
+}) => {
+  const driver = await approvedDriver(browser);
+  const other = await approvedDriver(browser);
+  const { order, buyer } = await offerIn(browser, { productName: 'Cedar Chest', quantity: 3 });
+  try {
+    const page = driver.page;
+    await page.goto('/driver/dashboard');
+    const card = page.getByTestId(`card-available-${order.id}`);
+    // The offer says what is carried, and what the trip earns.
+    await expect(card.getByTestId(`list-available-items-${order.id}`)).toHaveText('3 × Cedar Chest');
+    await expect(card).toContainText('You earn');
+
+    // Declined by mistake, and undone.
+    await card.getByTestId(`button-decline-${order.id}`).tap();
+    const undo = page.getByTestId(`button-undo-decline-${order.id}`);
+    await undo.tap();
+    await expect(page.getByTestId(`button-accept-${order.id}`)).toBeVisible();
+    await page.reload();
+    await page.getByTestId(`button-accept-${order.id}`).tap();
+
+    // Accepted, then handed back before setting off.
+    await expect(page.getByTestId('tab-my-deliveries')).toHaveAttribute('aria-selected', 'true');
+    await page.getByTestId(`button-hand-back-${order.id}`).tap();
+    await page.getByTestId('button-confirm-hand-back').tap();
+    await expect(page.getByText('Order handed back', { exact: true })).toBeVisible();
+    await expect(page.getByTestId(`card-order-${order.id}`)).toHaveCount(0);
+
+    // Another driver is offered it again and takes it; the buyer's timeline says what happened.
+    await other.page.goto('/driver/dashboard');
+    await other.page.getByTestId(`button-accept-${order.id}`).tap();
+    await expect(other.page.getByTestId('tab-my-deliveries')).toHaveAttribute('aria-selected', 'true');
+    await buyer.page.goto(`/buyer/orders?order=${order.id}`);
+    await expect(buyer.page.getByTestId(`order-details-${order.id}`)).toContainText('Driver handed back');
+  } finally {
+    await buyer.context.close();
+    await other.context.close();
+    await driver.context.close();
+  }
+});
