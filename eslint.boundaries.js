@@ -20,6 +20,8 @@ export const SERVER_MODULE_ENTRY_POINTS = {
   notifications: ['mail-layout.ts'],
   orders: [
     'accept-order.ts',
+    'deliver-order.ts',
+    'delivery-code.ts',
     'get-order.ts',
     'list-orders.ts',
     'order-number.ts',
