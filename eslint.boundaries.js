@@ -21,6 +21,8 @@ export const SERVER_MODULE_ENTRY_POINTS = {
   notifications: ['mail-layout.ts'],
   orders: [
     'accept-order.ts',
+    'deliver-order.ts',
+    'delivery-code.ts',
     'get-order.ts',
     'hand-back-order.ts',
     'list-orders.ts',

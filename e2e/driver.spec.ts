@@ -202,7 +202,21 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
   await page.getByTestId('button-start-delivery').click();
   await expect(page.getByText('Delivery started', { exact: true })).toBeVisible();
   await expect(details.getByTestId('timeline-step-in-transit')).toHaveAttribute('data-done', 'true');
+  // Mark Delivered asks for the drop-off photo a standard order needs (docs/product-rules.md, Deliveries).
   await page.getByTestId('button-mark-delivered').click();
+  const proof = page.getByTestId('dialog-proof-of-delivery');
+  await expect(proof.getByTestId('button-confirm-delivery')).toBeDisabled();
+  const chooserShown = page.waitForEvent('filechooser');
+  await proof.getByTestId('button-upload-delivery-photo').click();
+  await (
+    await chooserShown
+  ).setFiles({
+    name: 'drop-off.png',
+    mimeType: 'image/png',
+    buffer: makePng(16, [90, 160, 60]),
+  });
+  await expect(proof.getByTestId('img-drop-off-preview')).toBeVisible();
+  await proof.getByTestId('button-confirm-delivery').click();
   await expect(page.getByText('Order delivered', { exact: true })).toBeVisible();
   await expect(details.getByTestId('timeline-step-delivered')).toHaveAttribute('data-done', 'true');
   await expect(page.getByTestId('button-mark-delivered')).toHaveCount(0);

@@ -487,6 +487,7 @@ export const ADMIN_ACTIONS = [
   'product.hidden',
   'product.restored',
   'payout.retried',
+  'delivery_proof.updated',
 ] as const;
 export const adminActionSchema = z.enum(ADMIN_ACTIONS);
 export type AdminActionKind = (typeof ADMIN_ACTIONS)[number];
@@ -508,6 +509,7 @@ export const ADMIN_ACTION_LABELS: Record<AdminActionKind, string> = {
   'product.hidden': 'Hid a product',
   'product.restored': 'Showed a product again',
   'payout.retried': 'Retried a payout',
+  'delivery_proof.updated': 'Changed proof of delivery',
 };
 
 /** A recorded state: a few named values (a role, a name, the eight settings). */

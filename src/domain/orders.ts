@@ -60,6 +60,17 @@ export const orderSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   deliveryPhotoUrl: z.string().nullable(),
+  /**
+   * The 4 digits the buyer reads to the driver at drop-off (docs/product-rules.md, Deliveries): only
+   * in the buyer's and admins' answers while the order is on its way, never the driver's or seller's.
+   */
+  deliveryCode: z.string().optional(),
+  /** When the order was delivered (ISO); null before. */
+  deliveredAt: z.string().nullable(),
+  /** Proof of delivery: the drop-off photo, whether the buyer's code was confirmed, and the place. */
+  dropOffPhotoUrl: z.string().nullable(),
+  deliveryCodeConfirmed: z.boolean(),
+  dropOffPlace: z.object({ latitude: z.number(), longitude: z.number() }).nullable(),
   /** Number of units ordered (sum of item quantities). */
   itemCount: z.number().int(),
   /** Hidden from the driver. */

@@ -42,7 +42,15 @@ export function detectImageType(bytes: Uint8Array): ImageContentType | null {
  * What a claimed upload is used for; each purpose decides who may read it
  * (docs/product-rules.md, Uploads and who sees a file).
  */
-export const UPLOAD_PURPOSES = ['profile', 'vehicle', 'license', 'trailer', 'product', 'delivery'] as const;
+export const UPLOAD_PURPOSES = [
+  'profile',
+  'vehicle',
+  'license',
+  'trailer',
+  'product',
+  'delivery',
+  'drop-off',
+] as const;
 export type UploadPurpose = (typeof UPLOAD_PURPOSES)[number];
 
 /**
@@ -63,6 +71,7 @@ export const VISIBILITY_OF_PURPOSE: Record<UploadPurpose, Exclude<UploadVisibili
   trailer: 'owner',
   license: 'owner',
   delivery: 'order',
+  'drop-off': 'order',
 };
 
 // The object path helpers live in a module without zod, so the browser's first load can use them

@@ -45,6 +45,7 @@ import { registerCatalogRoutes } from './modules/catalog/catalog.routes';
 import { registerCategoryRoutes } from './modules/categories/categories.routes';
 import { registerCheckoutRoutes } from './modules/checkout/checkout.routes';
 import { registerCommissionRoutes } from './modules/commission/commission.routes';
+import { registerDeliveryProofRoutes } from './modules/delivery-proof/delivery-proof.routes';
 import { registerDeliveryRoutes } from './modules/deliveries/deliveries.routes';
 import { registerDisputeRoutes } from './modules/disputes/disputes.routes';
 import { registerEarningsRoutes } from './modules/earnings/earnings.routes';
@@ -233,6 +234,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerOrderRoutes(app, ctx);
   registerDeliveryRoutes(app, ctx);
   registerCommissionRoutes(app, ctx);
+  registerDeliveryProofRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
   registerCategoryRoutes(app, ctx);
   registerProductRoutes(app, ctx);

@@ -282,6 +282,17 @@ export const orders = pgTable(
     deliveryCommissionRate: rate('delivery_commission_rate').notNull().default('0.1000'),
     seller30DaySales: money('seller_30day_sales').notNull().default('0'),
     deliveryPhotoUrl: text('delivery_photo_url'),
+    // Proof of delivery (docs/product-rules.md, Deliveries; migration 0021): the code the buyer reads
+    // to the driver (never shown to the driver or the seller), wrong tries counted for the lock-out,
+    // and what Mark Delivered recorded.
+    deliveryCode: text('delivery_code'),
+    deliveryCodeConfirmed: boolean('delivery_code_confirmed').notNull().default(false),
+    deliveryCodeWrongTries: integer('delivery_code_wrong_tries').notNull().default(0),
+    deliveryCodeLockedUntil: timestamp('delivery_code_locked_until', { withTimezone: true }),
+    deliveredAt: timestamp('delivered_at', { withTimezone: true }),
+    dropOffPhotoUrl: text('drop_off_photo_url'),
+    dropOffLatitude: numeric('drop_off_latitude', { precision: 10, scale: 7 }),
+    dropOffLongitude: numeric('drop_off_longitude', { precision: 10, scale: 7 }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -312,6 +323,10 @@ export const orders = pgTable(
     check(
       'orders_shares_check',
       sql`${t.sellerEarnings} + ${t.driverEarnings} + ${t.platformFee} = ${t.total} and ${t.platformFee} = ${t.purchasePlatformFee} + ${t.deliveryPlatformFee}`,
+    ),
+    check(
+      'orders_drop_off_place_check',
+      sql`(${t.dropOffLatitude} is null) = (${t.dropOffLongitude} is null) and coalesce(${t.dropOffLatitude}, 0) between -90 and 90 and coalesce(${t.dropOffLongitude}, 0) between -180 and 180`,
     ),
   ],
 );
@@ -892,7 +907,7 @@ export const adminActions = pgTable(
     index('admin_actions_target_idx').on(t.targetType, t.targetId, t.createdAt.desc().nullsFirst()),
     check(
       'admin_actions_action_check',
-      sql`${t.action} in ('user.role_changed','driver.approved','driver.rejected','driver.revoked','category.created','category.renamed','category.deleted','commission.updated','order.cancelled','order.refunded','user.role_removed','user.suspended','user.restored','product.hidden','product.restored','payout.retried')`,
+      sql`${t.action} in ('user.role_changed','driver.approved','driver.rejected','driver.revoked','category.created','category.renamed','category.deleted','commission.updated','order.cancelled','order.refunded','user.role_removed','user.suspended','user.restored','product.hidden','product.restored','payout.retried','delivery_proof.updated')`,
     ),
   ],
 );
@@ -1115,4 +1130,21 @@ export const accountTokens = pgTable(
     index('account_tokens_user_idx').on(t.userId),
     check('account_tokens_purpose_check', sql`${t.purpose} in ('reset','verify')`),
   ],
+);
+
+/**
+ * Which proof Mark Delivered needs, for standard and for trailer orders (docs/product-rules.md,
+ * Deliveries; Admin; migration 0021). One row; no row means the defaults.
+ */
+export const deliveryProofSettings = pgTable(
+  'delivery_proof_settings',
+  {
+    id: integer('id').primaryKey().default(1),
+    standardPhoto: boolean('standard_photo').notNull().default(true),
+    standardCode: boolean('standard_code').notNull().default(false),
+    trailerPhoto: boolean('trailer_photo').notNull().default(true),
+    trailerCode: boolean('trailer_code').notNull().default(true),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check('delivery_proof_settings_singleton', sql`${t.id} = 1`)],
 );

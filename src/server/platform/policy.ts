@@ -96,6 +96,15 @@ export function canSeeOrderPrices(actor: PolicyActor, order: OrderParties): bool
   return partiesOf(actor, order).some((party) => party !== 'driver');
 }
 
+/**
+ * The delivery code is the buyer's to read to the driver (docs/product-rules.md, Deliveries): the
+ * buyer and admins see it, never the order's driver or seller, even an admin who is one of them.
+ */
+export function canReadDeliveryCode(actor: PolicyActor, order: OrderParties): boolean {
+  if (order.driverId === actor.id || order.sellerId === actor.id) return false;
+  return order.buyerId === actor.id || isAdmin(actor);
+}
+
 /** An order as the status rules need it: its parties, its path and where it stands. */
 export interface OrderForChange extends OrderParties {
   isPickup: boolean;

@@ -68,6 +68,8 @@ const PATH_TARGETS: PathTarget[] = [
   { prefix: '/api/orders/:id/delivery-photo', id: (x) => x.orderId, owners: [], othersGet: 404 },
   // Only the order's assigned driver (nobody in the scene) hands it back.
   { prefix: '/api/orders/:id/hand-back', id: (x) => x.orderId, owners: [], othersGet: 404 },
+  // Mark Delivered with its proof: only the assigned driver, anyone else 404 whatever their role.
+  { prefix: '/api/orders/:id/deliver', id: (x) => x.orderId, owners: [], othersGet: 404 },
   { prefix: '/api/orders/:id', id: (x) => x.orderId, owners: ['buyer', 'seller'], othersGet: 404 },
   // An order's conversation and reviews follow the order (docs/product-rules.md, Reviews and messages).
   {
@@ -215,6 +217,17 @@ const SAMPLE_BODIES: Record<string, (x: Scene) => unknown> = {
     estimatedDeliveryTime: new Date(Date.now() + 60 * 60 * 1000).toISOString(),
   }),
   'PATCH /api/orders/:id/delivery-photo': (x) => ({ deliveryPhotoUrl: `/objects/uploads/${x.uploadId}` }),
+  'POST /api/orders/:id/deliver': (x) => ({
+    dropOffPhotoUrl: `/objects/uploads/${x.uploadId}`,
+    code: '0000',
+  }),
+  // The defaults: the admin's save changes nothing.
+  'PUT /api/admin/delivery-proof-settings': () => ({
+    standardPhoto: true,
+    standardCode: false,
+    trailerPhoto: true,
+    trailerCode: true,
+  }),
   'PUT /api/drivers/vehicle-image': (x) => ({ imageUrl: `/objects/uploads/${x.uploadId}` }),
   'PUT /api/drivers/license-image': (x) => ({ imageUrl: `/objects/uploads/${x.uploadId}` }),
   'PUT /api/drivers/trailer-image': (x) => ({ imageUrl: `/objects/uploads/${x.uploadId}` }),

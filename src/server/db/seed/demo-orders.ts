@@ -21,6 +21,7 @@ import {
 import { formatCents, parseCents } from '../../../domain/money';
 import type { OrderStatus } from '../../../domain/order-status';
 import { addressText, pickupText, type PricedCheckout } from '../../modules/checkout/checkout.service';
+import { newDeliveryCode } from '../../modules/orders/delivery-code';
 import { newOrderNumber } from '../../modules/orders/order-number';
 import { orderMoneyColumns } from '../../modules/orders/place-orders';
 import { recordCharge, recordRefundMade } from '../../modules/ledger/ledger.service';
@@ -276,6 +277,8 @@ export async function seedDemoOrders(db: Db, now: Date = new Date()): Promise<nu
             isPickup,
             sellerDelivery: fee.sellerDelivery,
             requiresTrailer: fee.requiresTrailer,
+            deliveryCode: newDeliveryCode({ isPickup, sellerDelivery: fee.sellerDelivery }),
+            deliveredAt: status === 'delivered' ? lastAt : null,
             ...orderMoneyColumns(amounts),
             deliveryAddress: isPickup ? pickupText(pickupAddress) : deliveryText,
             deliveryAddressId: isPickup ? null : (buyerAddress?.id ?? null),

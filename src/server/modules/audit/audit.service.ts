@@ -23,7 +23,7 @@ import {
 export interface AdminActionRecord {
   action: AdminActionKind;
   target: {
-    type: 'user' | 'category' | 'commission_settings' | 'order' | 'product';
+    type: 'user' | 'category' | 'commission_settings' | 'delivery_proof_settings' | 'order' | 'product';
     id: string | null;
     label: string;
   };

@@ -7,11 +7,13 @@ import {
   driverEarningsSchema,
   estimatedTimeBodySchema,
 } from '../../../domain/deliveries';
+import { deliverBodySchema } from '../../../domain/delivery-proof';
 import { orderIdParamsSchema, orderSchema } from '../../../domain/orders';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
 import { acceptOrder } from '../orders/accept-order';
 import { handBackOrder } from '../orders/hand-back-order';
+import { deliverOrder } from '../orders/deliver-order';
 import { declineOrder } from './decline-order';
 import { getDriverEarnings } from './get-driver-earnings';
 import { listOrdersAvailableTo } from './list-available-orders';
@@ -27,7 +29,8 @@ const DRIVERS = { roles: ['driver', 'admin'] } as const;
 
 /**
  * The driver's area (docs/product-rules.md, Deliveries). The status steps (Start Delivery, Mark
- * Delivered) are PATCH /api/orders/{id}/status of the orders module.
+ * Delivered without proof) are PATCH /api/orders/{id}/status of the orders module; Mark Delivered
+ * with its proof is POST /api/orders/{id}/deliver.
  */
 export function registerDeliveryRoutes(app: App, ctx: AppContext): void {
   const deps = { db: ctx.db, now: ctx.now };
@@ -147,6 +150,35 @@ export function registerDeliveryRoutes(app: App, ctx: AppContext): void {
     },
     async (request) =>
       setDeliveryPhoto({ ...deps, storage: ctx.storage }, actorOf(request), request.params.id, request.body),
+  );
+
+  app.post(
+    '/api/orders/:id/deliver',
+    {
+      // No role guard: anyone but the order's assigned driver gets 404, buyers and sellers too.
+      schema: {
+        tags: ['deliveries'],
+        summary:
+          "Mark Delivered with its proof: the assigned driver's drop-off photo and/or the buyer's 4-digit code as the settings ask, and the place if given; 404 for anyone else, 429 after 5 wrong codes",
+        params: orderIdParamsSchema,
+        body: deliverBodySchema,
+        response: { 200: orderSchema, ...orderErrors, 429: errorBodySchema },
+      },
+    },
+    async (request) =>
+      deliverOrder(
+        {
+          ...deps,
+          storage: ctx.storage,
+          payouts: ctx.payouts,
+          log: request.log,
+          holdMs: ctx.config.payoutHoldMs,
+          siteUrl: ctx.config.siteUrl,
+        },
+        actorOf(request),
+        request.params.id,
+        request.body,
+      ),
   );
 
   app.get(

@@ -20,6 +20,7 @@ import {
 import { addresses, orders, orderStatusEvents, users } from '../../db/schema';
 import { haversineMiles, type LatLng } from '../../../domain/geo';
 import { ORDER_ALREADY_TAKEN, type AvailableOrder } from '../../../domain/deliveries';
+import { moveOrder } from '../../testing/payout-scenes';
 
 /**
  * The driver's area through the API (docs/product-rules.md, Deliveries). Every test places its
@@ -148,8 +149,8 @@ const setTime = (user: TestUser, id: string, estimatedDeliveryTime: string) =>
   });
 const setPhoto = (user: TestUser, id: string, deliveryPhotoUrl: string) =>
   as(t, user, { method: 'PATCH', url: `/api/orders/${id}/delivery-photo`, payload: { deliveryPhotoUrl } });
-const move = (user: TestUser, id: string, status: string) =>
-  as(t, user, { method: 'PATCH', url: `/api/orders/${id}/status`, payload: { status } });
+/** A status step; Mark Delivered without proof, which the proof tests cover (deliver-order.test.ts). */
+const move = (user: TestUser, id: string, status: string) => moveOrder(t, user, id, status);
 
 /** A real 1×1 PNG. */
 const PNG = Buffer.from(

@@ -4,6 +4,7 @@ import { as, createTestApp, signedInAs, type TestApp, type TestUser } from '../.
 import { buy, createAddress, createProduct, openEveryDay, type OrderJson } from '../../testing/commerce';
 import { orders } from '../../db/schema';
 import { TRAILER_PHOTO_REQUIRED } from '../../../domain/orders';
+import { moveOrder } from '../../testing/payout-scenes';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -55,8 +56,8 @@ async function orderOf(
   return { buyer, seller, order };
 }
 
-const move = (user: TestUser, orderId: string, status: string) =>
-  as(t, user, { method: 'PATCH', url: `/api/orders/${orderId}/status`, payload: { status } });
+/** A status step; Mark Delivered without proof, which the proof tests cover (deliver-order.test.ts). */
+const move = (user: TestUser, id: string, status: string) => moveOrder(t, user, id, status);
 
 async function timeline(user: TestUser, orderId: string) {
   const response = await as(t, user, { method: 'GET', url: `/api/orders/${orderId}/events` });

@@ -3,7 +3,14 @@ import { settleOrderPayouts } from '../payouts/pay-payout';
 import { recordOrderPayouts } from '../payouts/record-order-payouts';
 import { AppError, conflict, forbidden, notFound } from '../../platform/errors';
 import { announceOrderChange } from '../../platform/live-events';
-import { canChangeOrderStatus, canSeeOrderPrices, canViewOrder, partiesOf } from '../../platform/policy';
+import {
+  canChangeOrderStatus,
+  canReadDeliveryCode,
+  canSeeOrderPrices,
+  canViewOrder,
+  partiesOf,
+} from '../../platform/policy';
+import type { Db } from '../../db/client';
 import type { Actor } from '../../platform/sessions';
 import {
   fulfilmentOf,
@@ -18,7 +25,9 @@ import {
   type Order,
   type OrderStatusChangeBody,
 } from '../../../domain/orders';
-import { findOrderById, type OrderWithDetails } from './orders.queries';
+import { proofMissingMessage, proofNeededFor } from '../../../domain/delivery-proof';
+import { findOrderById, type OrderRow, type OrderWithDetails } from './orders.queries';
+import { getDeliveryProofSettings } from '../delivery-proof/delivery-proof.service';
 import { recordStatusChange } from './record-status-change';
 import { toOrder } from './order-views';
 import { findOrderDisputes } from '../disputes/order-disputes';
@@ -27,7 +36,7 @@ import { findOrderDisputes } from '../disputes/order-disputes';
 export type ChangeStatusDeps = PayoutDeps;
 
 /** Why the actor may not make this step: who may, or why not now (docs/product-rules.md, Order lifecycle). */
-function refusal(actor: Actor, found: OrderWithDetails, to: OrderStatus): AppError {
+export function refusal(actor: Actor, found: OrderWithDetails, to: OrderStatus): AppError {
   const { order } = found;
   const status = orderStatusSchema.parse(order.status);
   const path = fulfilmentOf(order);
@@ -70,15 +79,49 @@ export async function changeOrderStatus(
   if (from === 'assigned' && to === 'in-transit' && order.requiresTrailer && !order.deliveryPhotoUrl) {
     throw conflict(TRAILER_PHOTO_REQUIRED);
   }
+  if (to === 'delivered' && fulfilmentOf(order) === 'driver') {
+    // Mark Delivered by a driver gives its proof through POST /api/orders/{id}/deliver when the
+    // marketplace asks for one (docs/product-rules.md, Deliveries).
+    const needed = proofNeededFor(await getDeliveryProofSettings(deps.db), order);
+    if (needed.photo || needed.code) throw conflict(proofMissingMessage(needed));
+  }
   const now = deps.now();
-  const finishes = to === 'delivered' || to === 'completed';
-  await deps.db.transaction(async (tx) => {
-    await recordStatusChange(tx, { orderId: id, from, to, actor, now });
-    // The earnings become payouts in the same transaction; the money moves after the commit, and
-    // the retry job finishes it if this process dies in between (docs/product-rules.md, Order lifecycle).
-    if (finishes) await recordOrderPayouts(tx, order, now, deps.holdMs);
-  });
-  if (finishes) await settleOrderPayouts(deps, id);
+  await deps.db.transaction((tx) =>
+    recordStepInTransaction(tx, { order, from, to, actor, now, holdMs: deps.holdMs }),
+  );
+  return finishStep(deps, actor, id, from, to);
+}
+
+/**
+ * The step inside the caller's transaction: the conditional status change with its event, and for a
+ * finished order its earnings as payouts; the money moves after the commit, and the retry job
+ * finishes it if this process dies in between (docs/product-rules.md, Order lifecycle).
+ */
+export async function recordStepInTransaction(
+  tx: Db,
+  step: {
+    order: OrderRow;
+    from: OrderStatus;
+    to: OrderStatus;
+    actor: Actor;
+    now: Date;
+    holdMs?: number | undefined;
+  },
+): Promise<void> {
+  const { order, from, to, actor, now } = step;
+  await recordStatusChange(tx, { orderId: order.id, from, to, actor, now });
+  if (to === 'delivered' || to === 'completed') await recordOrderPayouts(tx, order, now, step.holdMs);
+}
+
+/** After the commit: the payouts of a finished order are sent, the parties told, the order answered. */
+export async function finishStep(
+  deps: ChangeStatusDeps,
+  actor: Actor,
+  id: string,
+  from: OrderStatus,
+  to: OrderStatus,
+): Promise<Order> {
+  if (to === 'delivered' || to === 'completed') await settleOrderPayouts(deps, id);
   const changed = await findOrderById(deps.db, id);
   if (!changed) throw notFound(ORDER_NOT_FOUND);
   await announceOrderChange(deps.db, changed.order, { from, actorId: actor.id });
@@ -87,5 +130,6 @@ export async function changeOrderStatus(
     changed,
     canSeeOrderPrices(actor, changed.order),
     disputes.get(changed.order.paymentId ?? ''),
+    canReadDeliveryCode(actor, changed.order),
   );
 }

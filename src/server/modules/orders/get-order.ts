@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client';
 import { notFound } from '../../platform/errors';
-import { canSeeOrderPrices, canViewOrder } from '../../platform/policy';
+import { canReadDeliveryCode, canSeeOrderPrices, canViewOrder } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
 import { ORDER_NOT_FOUND, type Order, type OrderEvent, type OrderItem } from '../../../domain/orders';
 import { toOrder, toOrderEvent, toOrderItem } from './order-views';
@@ -21,7 +21,12 @@ export async function findVisibleOrder(db: Db, actor: Actor, id: string): Promis
 export async function getOrder(db: Db, actor: Actor, id: string): Promise<Order> {
   const found = await findVisibleOrder(db, actor, id);
   const disputes = await findOrderDisputes(db, [found.order.paymentId]);
-  return toOrder(found, canSeeOrderPrices(actor, found.order), disputes.get(found.order.paymentId ?? ''));
+  return toOrder(
+    found,
+    canSeeOrderPrices(actor, found.order),
+    disputes.get(found.order.paymentId ?? ''),
+    canReadDeliveryCode(actor, found.order),
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import { canSeeOrderPrices, isAdmin } from '../../platform/policy';
+import { canReadDeliveryCode, canSeeOrderPrices, isAdmin } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
 import type { Order, OrderListQuery } from '../../../domain/orders';
 import { toOrder } from './order-views';
@@ -23,7 +23,12 @@ export async function listOwnOrders(db: Db, actor: Actor, query: OrderListQuery)
     rows.map((row) => row.order.paymentId),
   );
   return rows.map((row) =>
-    toOrder(row, canSeeOrderPrices(actor, row.order), disputes.get(row.order.paymentId ?? '')),
+    toOrder(
+      row,
+      canSeeOrderPrices(actor, row.order),
+      disputes.get(row.order.paymentId ?? ''),
+      canReadDeliveryCode(actor, row.order),
+    ),
   );
 }
 
@@ -37,5 +42,5 @@ export async function listOrdersMadeByPayment(db: Db, paymentId: string): Promis
 
 /** Orders as their buyer sees them, prices included (the caller has checked that it is the buyer). */
 export function ordersAsTheirBuyerSees(rows: readonly OrderWithDetails[]): Order[] {
-  return rows.map((row) => toOrder(row, true));
+  return rows.map((row) => toOrder(row, true, undefined, true));
 }

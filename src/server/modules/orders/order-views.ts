@@ -1,6 +1,6 @@
 import { toPickupAddress } from '../addresses/addresses.service';
 import { formatCents, formatRate, parseCents, parseRate } from '../../../domain/money';
-import { orderStatusSchema } from '../../../domain/order-status';
+import { isFinished, orderStatusSchema } from '../../../domain/order-status';
 import type { Order, OrderEvent, OrderItem } from '../../../domain/orders';
 import type { OrderEventRow, OrderItemRow, OrderWithDetails } from './orders.queries';
 import { toOrderDispute, type OrderDisputeFacts } from '../disputes/order-disputes';
@@ -9,21 +9,31 @@ const iso = (date: Date | null) => (date === null ? null : date.toISOString());
 const money = (value: string) => formatCents(parseCents(value));
 const rate = (value: string) => formatRate(parseRate(value));
 
+/** The drop-off place, when the driver gave it. */
+function dropOffPlaceOf(order: OrderWithDetails['order']): Order['dropOffPlace'] {
+  if (order.dropOffLatitude === null || order.dropOffLongitude === null) return null;
+  return { latitude: Number(order.dropOffLatitude), longitude: Number(order.dropOffLongitude) };
+}
+
 /**
  * The API's order (domain/orders.ts), with the price fields left out for a driver viewer
- * (`canSeeOrderPrices` in src/server/platform/policy.ts decides `showPrices`), and the dispute on
- * its payment if any (`findOrderDisputes`).
+ * (`canSeeOrderPrices` in src/server/platform/policy.ts decides `showPrices`), the dispute on
+ * its payment if any (`findOrderDisputes`), and the delivery code only for those who may read it
+ * (`canReadDeliveryCode`) while the order is on its way (docs/product-rules.md, Deliveries).
  */
 export function toOrder(
   { order, pickup, itemCount, refunded, refundList }: OrderWithDetails,
   showPrices: boolean,
   dispute?: OrderDisputeFacts,
+  showDeliveryCode = false,
 ): Order {
   const refundedCents = parseCents(refunded);
+  const status = orderStatusSchema.parse(order.status);
+  const codeShown = showDeliveryCode && order.deliveryCode !== null && !isFinished(status);
   const shown: Order = {
     id: order.id,
     orderNumber: order.orderNumber,
-    status: orderStatusSchema.parse(order.status),
+    status,
     isPickup: order.isPickup,
     sellerDelivery: order.sellerDelivery,
     requiresTrailer: order.requiresTrailer,
@@ -38,6 +48,11 @@ export function toOrder(
     createdAt: order.createdAt.toISOString(),
     updatedAt: order.updatedAt.toISOString(),
     deliveryPhotoUrl: order.deliveryPhotoUrl,
+    ...(codeShown && order.deliveryCode !== null ? { deliveryCode: order.deliveryCode } : {}),
+    deliveredAt: iso(order.deliveredAt),
+    dropOffPhotoUrl: order.dropOffPhotoUrl,
+    deliveryCodeConfirmed: order.deliveryCodeConfirmed,
+    dropOffPlace: dropOffPlaceOf(order),
     itemCount,
     driverEarnings: money(order.driverEarnings),
     dispute: toOrderDispute(dispute, showPrices),

@@ -230,7 +230,8 @@ export async function updateOrderStatus(
 ): Promise<OrderRow | undefined> {
   const rows = await db
     .update(orders)
-    .set({ status: to, updatedAt: now })
+    // The delivered time is recorded with the step (docs/product-rules.md, Deliveries).
+    .set({ status: to, updatedAt: now, ...(to === 'delivered' ? { deliveredAt: now } : {}) })
     .where(and(eq(orders.id, id), eq(orders.status, from)))
     .returning();
   return rows[0];
@@ -295,6 +296,53 @@ export async function setDeliveryPhotoUrl(
     .where(activeDeliveryOf(change.orderId, change.driverId))
     .returning({ id: orders.id });
   return rows.length === 1;
+}
+
+/**
+ * The proof Mark Delivered was given (docs/product-rules.md, Deliveries), in the transaction of the
+ * step, on the assigned driver's own order only.
+ */
+export async function setDropOffProof(
+  tx: Db,
+  proof: {
+    orderId: string;
+    driverId: string;
+    dropOffPhotoUrl: string | null;
+    codeConfirmed: boolean;
+    place: { latitude: number; longitude: number } | null;
+  },
+): Promise<boolean> {
+  const rows = await tx
+    .update(orders)
+    .set({
+      dropOffPhotoUrl: proof.dropOffPhotoUrl,
+      deliveryCodeConfirmed: proof.codeConfirmed,
+      dropOffLatitude: proof.place ? String(proof.place.latitude) : null,
+      dropOffLongitude: proof.place ? String(proof.place.longitude) : null,
+    })
+    .where(and(eq(orders.id, proof.orderId), eq(orders.driverId, proof.driverId)))
+    .returning({ id: orders.id });
+  return rows.length === 1;
+}
+
+/**
+ * Counts a wrong delivery code in one statement; the try that reaches `maxTries` locks the code
+ * until `lockedUntil` and starts the count again. Answers whether the code is now locked.
+ */
+export async function countWrongDeliveryCode(
+  db: Db,
+  change: { orderId: string; maxTries: number; lockedUntil: Date },
+): Promise<boolean> {
+  const reached = sql`${orders.deliveryCodeWrongTries} + 1 >= ${change.maxTries}`;
+  const rows = await db
+    .update(orders)
+    .set({
+      deliveryCodeWrongTries: sql`case when ${reached} then 0 else ${orders.deliveryCodeWrongTries} + 1 end`,
+      deliveryCodeLockedUntil: sql`case when ${reached} then ${change.lockedUntil}::timestamptz else ${orders.deliveryCodeLockedUntil} end`,
+    })
+    .where(eq(orders.id, change.orderId))
+    .returning({ lockedUntil: orders.deliveryCodeLockedUntil });
+  return rows[0]?.lockedUntil?.getTime() === change.lockedUntil.getTime();
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   type NewOrder,
   type OrderWithDetails,
 } from './orders.queries';
+import { newDeliveryCode } from './delivery-code';
 
 /** An order as `placeOrders` wrote it, with its pickup address and units (what the API's order shows). */
 export type PlacedOrder = OrderWithDetails;
@@ -59,6 +60,7 @@ export async function placeOrders(
         isPickup: checkout.isPickup,
         sellerDelivery: priced.sellerDelivery,
         requiresTrailer: priced.requiresTrailer,
+        deliveryCode: newDeliveryCode({ isPickup: checkout.isPickup, sellerDelivery: priced.sellerDelivery }),
         ...orderMoneyColumns(amounts),
         deliveryAddress: checkout.isPickup
           ? pickupText(priced.pickupAddress)

@@ -164,7 +164,7 @@ async function ensureDecodable(deps: UploadDeps, key: string): Promise<void> {
 
 export interface ClaimRequest<T> {
   purpose: UploadPurpose;
-  /** The order whose parties may read a delivery photo. */
+  /** The order whose parties may read a delivery or drop-off photo. */
   orderId?: string | undefined;
   /** The target already holds this object: claiming it again for the same target is a no-op. */
   alreadyHeld: boolean;
@@ -186,8 +186,8 @@ export async function claimUpload<T>(
 ): Promise<T> {
   const uploadId = uploadIdOfObjectPath(imageUrl);
   if (!uploadId) throw badRequest(INVALID_OBJECT_PATH_MESSAGE, { imageUrl: INVALID_OBJECT_PATH_MESSAGE });
-  if (claim.purpose === 'delivery' && !claim.orderId)
-    throw new Error('A delivery photo is claimed for an order');
+  if (VISIBILITY_OF_PURPOSE[claim.purpose] === 'order' && !claim.orderId)
+    throw new Error('A delivery or drop-off photo is claimed for an order');
   const key = objectKeyOf(uploadId);
   const row = await findUploadedObjectByKey(deps.db, key);
   // Another user's upload is not confirmed to exist (docs/product-rules.md, Code layout rules).

@@ -16,6 +16,7 @@ import { fieldErrorsOf } from '../../../lib/api-client';
 import { toastMutationError } from '../../../lib/mutation-errors';
 import { useCommissionSettings, useSaveCommissionSettings } from '../api/commission-settings';
 import { COMMISSION_FIELDS, type CommissionField } from '../commission-fields';
+import { DeliveryProofCard } from './delivery-proof-card';
 
 type FormValues = Record<CommissionField, string>;
 type FormErrors = Partial<Record<CommissionField, string>>;
@@ -139,7 +140,7 @@ function CommissionForm({ settings }: { settings: CommissionSettingsText }) {
   );
 }
 
-/** Commission Settings (docs/product-rules.md, Admin screens): the percentage form. */
+/** Commission Settings (docs/product-rules.md, Admin screens): the percentage form, then Proof of delivery. */
 export function CommissionSettingsTab() {
   const settings = useCommissionSettings();
   if (settings.isError) {
@@ -157,5 +158,10 @@ export function CommissionSettingsTab() {
     );
   }
   // A save elsewhere (another admin) brings new values: the form starts again from them.
-  return <CommissionForm key={JSON.stringify(settings.data)} settings={settings.data} />;
+  return (
+    <div className="flex flex-col gap-8">
+      <CommissionForm key={JSON.stringify(settings.data)} settings={settings.data} />
+      <DeliveryProofCard />
+    </div>
+  );
 }

@@ -5,8 +5,11 @@ import { Button } from '../../../components/ui/button';
 import { toast } from '../../../components/ui/use-toast';
 import { toastMutationError } from '../../../lib/mutation-errors';
 import { useChangeOrderStatus } from '../api/change-order-status';
+import { useDeliverOrder } from '../api/deliver-order';
+import { useDeliveryProofSettings } from '../api/get-delivery-proof-settings';
 import { useSetDeliveryPhoto } from '../api/set-delivery-photo';
 import { DeliveryPhotoDialog, type PhotoUploader } from './delivery-photo-dialog';
+import { ProofOfDeliveryDialog } from './proof-of-delivery-dialog';
 
 /** The driver's next step on an order, if any (docs/product-rules.md, Order lifecycle). */
 export function driverStepOf(order: Pick<Order, 'status' | 'isPickup' | 'sellerDelivery'>) {
@@ -24,8 +27,8 @@ export function needsPhotoFirst(order: Pick<Order, 'status' | 'requiresTrailer' 
 /**
  * Start Delivery (assigned → in transit) or Mark Delivered (in transit → delivered) for the
  * order's assigned driver (docs/product-rules.md, Deliveries). A trailer order without its photo
- * opens the delivery photo dialog first. Toasts: "Failed to start delivery", "Failed to update
- * status".
+ * opens the delivery photo dialog first; Mark Delivered opens "Proof of Delivery". Toasts: "Failed
+ * to start delivery", "Failed to update status".
  */
 export function DriverOrderActions({
   order,
@@ -38,19 +41,27 @@ export function DriverOrderActions({
   onChanged?: (order: Order) => void;
 }) {
   const [isPhotoOpen, setPhotoOpen] = useState(false);
+  const [isProofOpen, setProofOpen] = useState(false);
   const step = driverStepOf(order);
+  const proofSettings = useDeliveryProofSettings(step === 'delivered');
+  const announce = (changed: Order) => {
+    setPhotoOpen(false);
+    setProofOpen(false);
+    toast({
+      title: changed.status === 'delivered' ? 'Order delivered' : 'Delivery started',
+      description:
+        changed.status === 'delivered'
+          ? `${changed.orderNumber} is delivered. Thank you!`
+          : `${changed.orderNumber} is out for delivery.`,
+    });
+    onChanged?.(changed);
+  };
+  const deliver = useDeliverOrder({
+    onDelivered: announce,
+    onFailed: (error) => toastMutationError(error, 'Failed to update status', { appendServerMessage: true }),
+  });
   const change = useChangeOrderStatus({
-    onChanged: (changed) => {
-      setPhotoOpen(false);
-      toast({
-        title: changed.status === 'delivered' ? 'Order delivered' : 'Delivery started',
-        description:
-          changed.status === 'delivered'
-            ? `${changed.orderNumber} is delivered. Thank you!`
-            : `${changed.orderNumber} is out for delivery.`,
-      });
-      onChanged?.(changed);
-    },
+    onChanged: announce,
     onFailed: (error) =>
       toastMutationError(
         error,
@@ -64,7 +75,8 @@ export function DriverOrderActions({
   if (!step) return null;
 
   const start = () => {
-    if (needsPhotoFirst(order)) setPhotoOpen(true);
+    if (step === 'delivered') setProofOpen(true);
+    else if (needsPhotoFirst(order)) setPhotoOpen(true);
     else change.mutate({ orderId: order.id, status: step });
   };
 
@@ -78,7 +90,7 @@ export function DriverOrderActions({
       },
     );
 
-  const isBusy = change.isPending || savePhoto.isPending;
+  const isBusy = change.isPending || savePhoto.isPending || deliver.isPending;
   return (
     <>
       {step === 'in-transit' ? (
@@ -101,9 +113,21 @@ export function DriverOrderActions({
           data-testid="button-mark-delivered"
         >
           <CheckCheck aria-hidden="true" />
-          {change.isPending ? 'Saving...' : 'Mark Delivered'}
+          {deliver.isPending ? 'Saving...' : 'Mark Delivered'}
         </Button>
       )}
+      {step === 'delivered' ? (
+        <ProofOfDeliveryDialog
+          key={`${order.id}-proof-${String(isProofOpen)}`}
+          order={order}
+          settings={proofSettings.data}
+          open={isProofOpen}
+          onOpenChange={setProofOpen}
+          uploader={uploader}
+          onConfirm={(body) => deliver.mutate({ orderId: order.id, body })}
+          isSaving={deliver.isPending}
+        />
+      ) : null}
       {order.requiresTrailer ? (
         <DeliveryPhotoDialog
           key={`${order.id}-${String(isPhotoOpen)}`}

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import {
   CalendarClock,
   Camera,
+  CheckCheck,
   ExternalLink,
   Info,
   MapPin,
@@ -30,6 +31,7 @@ import {
   timelineOf,
 } from '../order-view';
 import { CancelOrderDialog } from './cancel-order-dialog';
+import { DeliveryCodeNotice, DeliveryProof, hasDeliveryProof } from './order-delivery-proof';
 import { DriverEarnings, OrderPaymentDetails } from './order-payment-details';
 import { OrderItemsList } from './order-items-list';
 import { OrderParties } from './order-parties';
@@ -164,6 +166,7 @@ export function OrderDetails({ order, viewerRole, viewerId, actions }: OrderDeta
               <span className="font-medium">{expectedArrival}</span>
             </p>
           ) : null}
+          <DeliveryCodeNotice order={order} />
           {events.isError ? (
             <p role="alert" className="mt-3 text-xs text-destructive">
               The times of this order could not be loaded.
@@ -250,6 +253,17 @@ export function OrderDetails({ order, viewerRole, viewerId, actions }: OrderDeta
         >
           <OrderItemsList orderId={order.id} showPrices={showPrices} />
         </Section>
+
+        {hasDeliveryProof(order) ? (
+          <Section
+            title="Proof of Delivery"
+            icon={<CheckCheck className={iconClass} aria-hidden="true" />}
+            className="md:col-span-2"
+            testId="section-proof"
+          >
+            <DeliveryProof order={order} />
+          </Section>
+        ) : null}
 
         {order.deliveryPhotoUrl ? (
           <Section
