@@ -64,10 +64,11 @@ export function MessageBox({
   const canSend = canSendMessage(text) && !isSending;
   const count = messages?.length ?? 0;
 
-  // The newest message is at the bottom: keep it in view as messages arrive.
+  // The newest message is at the bottom: keep it in view as messages arrive. An empty thread has
+  // nothing to scroll to, and asking its height would lay the whole page out at once.
   useEffect(() => {
     const list = listRef.current;
-    if (list) list.scrollTop = list.scrollHeight;
+    if (list && count > 0) list.scrollTop = list.scrollHeight;
   }, [count]);
 
   const send = async () => {
