@@ -312,6 +312,11 @@ export const adminDriverSchema = z.object({
   vehicleImageUrl: z.string().nullable(),
   licenseImageUrl: z.string().nullable(),
   trailerImageUrl: z.string().nullable(),
+  /**
+   * When the driver, once verified, replaced their vehicle or license image and so went back to
+   * review; null when approved since (docs/product-rules.md, Admin).
+   */
+  documentsChangedAt: z.string().nullable(),
   /** The last Approve, Reject or Revoke, from the audit trail; null when no admin decided yet. */
   lastDecision: z
     .object({
@@ -488,6 +493,7 @@ export const ADMIN_ACTIONS = [
   'product.restored',
   'payout.retried',
   'delivery_proof.updated',
+  'driver.documents_changed',
 ] as const;
 export const adminActionSchema = z.enum(ADMIN_ACTIONS);
 export type AdminActionKind = (typeof ADMIN_ACTIONS)[number];
@@ -510,6 +516,7 @@ export const ADMIN_ACTION_LABELS: Record<AdminActionKind, string> = {
   'product.restored': 'Showed a product again',
   'payout.retried': 'Retried a payout',
   'delivery_proof.updated': 'Changed proof of delivery',
+  'driver.documents_changed': 'Replaced a driver document',
 };
 
 /** A recorded state: a few named values (a role, a name, the eight settings). */

@@ -55,6 +55,11 @@ export const users = pgTable(
     trailerImageUrl: text('trailer_image_url'),
     isVerified: boolean('is_verified').notNull().default(false),
     /**
+     * When a verified driver last replaced their vehicle or license image, which sent them back to
+     * review (docs/product-rules.md, Deliveries); cleared when an admin approves them again.
+     */
+    documentsChangedAt: timestamp('documents_changed_at', { withTimezone: true }),
+    /**
      * When an admin suspended the user (docs/product-rules.md, Moderation): no session, no sign-in,
      * their listings hidden; null while they may use the marketplace.
      */
@@ -907,7 +912,7 @@ export const adminActions = pgTable(
     index('admin_actions_target_idx').on(t.targetType, t.targetId, t.createdAt.desc().nullsFirst()),
     check(
       'admin_actions_action_check',
-      sql`${t.action} in ('user.role_changed','driver.approved','driver.rejected','driver.revoked','category.created','category.renamed','category.deleted','commission.updated','order.cancelled','order.refunded','user.role_removed','user.suspended','user.restored','product.hidden','product.restored','payout.retried','delivery_proof.updated')`,
+      sql`${t.action} in ('user.role_changed','driver.approved','driver.rejected','driver.revoked','category.created','category.renamed','category.deleted','commission.updated','order.cancelled','order.refunded','user.role_removed','user.suspended','user.restored','product.hidden','product.restored','payout.retried','delivery_proof.updated','driver.documents_changed')`,
     ),
   ],
 );

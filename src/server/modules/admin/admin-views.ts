@@ -140,6 +140,7 @@ export function toAdminDriver(row: UserRow, decision: DecisionRow | undefined): 
     vehicleImageUrl: row.vehicleImageUrl,
     licenseImageUrl: row.licenseImageUrl,
     trailerImageUrl: row.trailerImageUrl,
+    documentsChangedAt: row.documentsChangedAt?.toISOString() ?? null,
     lastDecision:
       decision && kind
         ? {

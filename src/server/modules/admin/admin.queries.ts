@@ -204,7 +204,8 @@ export async function listProductsPage(db: Db, filter: ProductFilter & PageWindo
 
 /**
  * Users holding the driver role; those waiting for a decision first (not verified, both images
- * there), then the other unverified ones, then the verified; newest first within each.
+ * there), and among them those who replaced a document since their approval, latest change first;
+ * then the other unverified ones, then the verified; newest first within each.
  */
 export async function listDriversPage(
   db: Db,
@@ -220,7 +221,13 @@ export async function listDriversPage(
     .select()
     .from(users)
     .where(where)
-    .orderBy(asc(users.isVerified), desc(hasBothImages), desc(users.createdAt), asc(users.id))
+    .orderBy(
+      asc(users.isVerified),
+      desc(hasBothImages),
+      sql`${users.documentsChangedAt} desc nulls last`,
+      desc(users.createdAt),
+      asc(users.id),
+    )
     .limit(filter.limit)
     .offset(filter.offset);
   const [total] = await db.select({ n: count() }).from(users).where(where);

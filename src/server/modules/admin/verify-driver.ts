@@ -82,7 +82,7 @@ export async function verifyDriver(
         },
       });
     }
-    return { ...driver, isVerified };
+    return { ...driver, isVerified, documentsChangedAt: isVerified ? null : driver.documentsChangedAt };
   });
   return toAdminDriver(updated, await findLatestAdminAction(db, target, DRIVER_DECISION_ACTIONS));
 }

@@ -42,8 +42,8 @@ const DRIVER_IMAGES = [
   { path: '/api/drivers/trailer-image', purpose: 'trailer', what: 'trailer' },
 ] as const;
 
-export function registerUploadRoutes(app: App, { db, storage, config }: AppContext): void {
-  const deps = { db, storage };
+export function registerUploadRoutes(app: App, { db, storage, config, now }: AppContext): void {
+  const deps = { db, storage, now };
 
   app.post(
     '/api/objects/upload',

@@ -31,7 +31,8 @@ import {
   type UploadedObjectRow,
 } from './uploads.queries';
 import { findOrderParties } from '../orders/order-records';
-import { setUserImage, type UserImageField, type UserRow } from '../users/user-records';
+import { sendDriverBackToReview, setUserImage, type UserImageField, type UserRow } from '../users/user-records';
+import { recordAdminAction } from '../audit/audit.service';
 import { assertDecodableImage, copyKeyOf, ImageRefusedError, makeImageCopies } from './image-copies';
 
 /** An upload URL is valid for a few minutes (docs/product-rules.md, Uploads and who sees a file). */
@@ -40,6 +41,8 @@ export const UPLOAD_URL_TTL_SECONDS = 5 * 60;
 export interface UploadDeps {
   db: Db;
   storage: ObjectStorage;
+  /** The clock of the records a change writes (a driver sent back to review); the wall clock otherwise. */
+  now?: () => Date;
 }
 
 export function objectKeyOf(uploadId: string): string {
@@ -223,6 +226,9 @@ const FIELD_OF_PURPOSE: Record<UserImagePurpose, UserImageField> = {
   trailer: 'trailerImageUrl',
 };
 
+/** The documents an admin approves a driver on; the trailer image only opens trailer orders. */
+const isReviewedDocument = (purpose: UserImagePurpose) => purpose === 'vehicle' || purpose === 'license';
+
 async function setOwnImage(
   deps: UploadDeps,
   actor: Actor,
@@ -236,7 +242,20 @@ async function setOwnImage(
     assign: async (tx, objectPath) => {
       const updated = await setUserImage(tx, actor.id, field, objectPath);
       if (!updated) throw notFound('User not found');
-      return updated;
+      if (!isReviewedDocument(purpose) || actor[field] === objectPath) return updated;
+      // A verified driver's new vehicle or license image has not been seen by an admin: back to
+      // review, recorded in the activity log (docs/product-rules.md, Deliveries).
+      const now = deps.now?.() ?? new Date();
+      const sentBack = await sendDriverBackToReview(tx, actor.id, now);
+      if (!sentBack) return updated;
+      await recordAdminAction(tx, actor, {
+        action: 'driver.documents_changed',
+        target: { type: 'user', id: actor.id, label: actor.email },
+        before: { isVerified: true },
+        after: { isVerified: false, document: purpose },
+        now,
+      });
+      return sentBack;
     },
   });
   return toCurrentUser(row);

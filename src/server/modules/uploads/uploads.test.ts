@@ -492,6 +492,76 @@ describe.each([
     });
   });
 
+  describe('a verified driver replacing a document (docs/product-rules.md, Deliveries)', () => {
+    it('goes back to review: unverified, no offers, first on the admin list, in the activity log, until approved again', async () => {
+      const driver = await signedInAs(t, 'driver');
+      const admin = await signedInAs(t, 'admin');
+      const firstVehicle = await uploaded(driver);
+      const license = await uploaded(driver);
+      expect((await claim(driver, '/api/drivers/vehicle-image', firstVehicle.objectPath)).statusCode).toBe(
+        200,
+      );
+      expect((await claim(driver, '/api/drivers/license-image', license.objectPath)).statusCode).toBe(200);
+      const approve = () =>
+        as(t, admin, {
+          method: 'PATCH',
+          url: `/api/admin/drivers/${driver.id}/verify`,
+          payload: { isVerified: true },
+        });
+      expect((await approve()).statusCode).toBe(200);
+      const offers = () => as(t, driver, { method: 'GET', url: '/api/orders/available' });
+      expect((await offers()).statusCode).toBe(200);
+
+      // Saving the same image again, or a trailer image, changes nothing of the review.
+      expect((await claim(driver, '/api/drivers/license-image', license.objectPath)).statusCode).toBe(200);
+      const trailer = await uploaded(driver);
+      expect((await claim(driver, '/api/drivers/trailer-image', trailer.objectPath)).statusCode).toBe(200);
+      expect(await me(driver)).toMatchObject({ isVerified: true });
+
+      // Another vehicle image: back to review at once.
+      const newVehicle = await uploaded(driver);
+      const replaced = await claim(driver, '/api/drivers/vehicle-image', newVehicle.objectPath);
+      expect(replaced.statusCode).toBe(200);
+      expect(replaced.json()).toMatchObject({ isVerified: false, vehicleImageUrl: newVehicle.objectPath });
+      const refused = await offers();
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().message).toContain('admin approval');
+
+      // The admin sees it first among those waiting, marked, and the activity log says who did what.
+      const other = await signedInAs(t, 'driver');
+      const otherVehicle = await uploaded(other);
+      const otherLicense = await uploaded(other);
+      await claim(other, '/api/drivers/vehicle-image', otherVehicle.objectPath);
+      await claim(other, '/api/drivers/license-image', otherLicense.objectPath);
+      const list = await as(t, admin, { method: 'GET', url: '/api/admin/drivers?status=pending' });
+      expect(list.statusCode).toBe(200);
+      const items = list.json<{ items: { id: string; documentsChangedAt: string | null }[] }>().items;
+      expect(items[0]).toMatchObject({ id: driver.id });
+      expect(items[0]?.documentsChangedAt).toEqual(expect.any(String));
+      expect(items.find((item) => item.id === other.id)?.documentsChangedAt).toBeNull();
+      const activity = await as(t, admin, { method: 'GET', url: '/api/admin/activity' });
+      const entry = activity
+        .json<{
+          items: { action: string; targetId: string | null; after: Record<string, unknown> | null }[];
+        }>()
+        .items.find((item) => item.action === 'driver.documents_changed' && item.targetId === driver.id);
+      expect(entry?.after).toMatchObject({ isVerified: false, document: 'vehicle' });
+
+      // Approved again: offers, and no longer marked.
+      expect((await approve()).json()).toMatchObject({ isVerified: true, documentsChangedAt: null });
+      expect((await offers()).statusCode).toBe(200);
+
+      // A license image replaced later sends them back again.
+      const newLicense = await uploaded(driver);
+      expect((await claim(driver, '/api/drivers/license-image', newLicense.objectPath)).json()).toMatchObject(
+        {
+          isVerified: false,
+        },
+      );
+      expect((await offers()).statusCode).toBe(403);
+    });
+  });
+
   describe('who sees a file (docs/product-rules.md, Uploads and who sees a file)', () => {
     it('shows a licence image to its driver and admins only; 404 to another driver and visitors', async () => {
       const driver = await signedInAs(t, 'driver');

@@ -13,6 +13,7 @@ export {
   findUserIdByPayoutAccount,
   grantRole,
   insertUser,
+  sendDriverBackToReview,
   setUserImage,
   setUserVerified,
   storePayoutAccountState,

@@ -164,7 +164,25 @@ export async function setCurrentRole(db: Db, id: string, role: Role): Promise<Us
 
 /** Approves a driver or takes the approval back (an admin's decision, docs/product-rules.md, Admin). */
 export async function setUserVerified(tx: Db, id: string, isVerified: boolean, now: Date): Promise<void> {
-  await tx.update(users).set({ isVerified, updatedAt: now }).where(eq(users.id, id));
+  // An approval is a review of the documents on file: they are no longer "changed".
+  await tx
+    .update(users)
+    .set({ isVerified, updatedAt: now, ...(isVerified ? { documentsChangedAt: null } : {}) })
+    .where(eq(users.id, id));
+}
+
+/**
+ * A verified driver who replaced a document goes back to review (docs/product-rules.md,
+ * Deliveries): one conditional statement, so only a driver verified at that moment is changed.
+ * Answers the row when it was.
+ */
+export async function sendDriverBackToReview(tx: Db, id: string, now: Date): Promise<UserRow | undefined> {
+  const rows = await tx
+    .update(users)
+    .set({ isVerified: false, documentsChangedAt: now, updatedAt: now })
+    .where(and(eq(users.id, id), eq(users.isVerified, true)))
+    .returning();
+  return rows[0];
 }
 
 export type UserImageField = 'profileImageUrl' | 'vehicleImageUrl' | 'licenseImageUrl' | 'trailerImageUrl';

@@ -21,6 +21,7 @@ const verified: AdminDriver = {
   vehicleImageUrl: '/objects/uploads/v',
   licenseImageUrl: '/objects/uploads/l',
   trailerImageUrl: null,
+  documentsChangedAt: null,
   lastDecision: { decision: 'approved', at: '2026-11-20T16:00:00.000Z', adminName: 'Ada Admin' },
   createdAt: '2026-11-01T16:00:00.000Z',
 };
@@ -56,5 +57,35 @@ describe('revoking a driver (docs/product-rules.md, Admin screens)', () => {
     await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Revoke' }));
     expect(await screen.findByText('Dan Driver was revoked.')).toBeVisible();
     expect(revokes).toEqual([{ isVerified: false }]);
+  });
+});
+
+describe('a driver who replaced a document (docs/product-rules.md, Admin screens)', () => {
+  it('is marked "Documents changed" with when, beside Pending', async () => {
+    const changed: AdminDriver = {
+      ...verified,
+      isVerified: false,
+      documentsChangedAt: '2026-11-26T18:30:00.000Z',
+    };
+    mockFetch((url) =>
+      url.startsWith('/api/admin/drivers')
+        ? jsonResponse({
+            items: [changed, { ...verified, id: 'other' }],
+            total: 2,
+            page: 1,
+            pageSize: 10,
+            pageCount: 1,
+          })
+        : undefined,
+    );
+    renderWithProviders(<DriverVerificationTab adminId="00000000-0000-4000-8000-0000000000aa" />);
+    const card = await screen.findByTestId(`card-driver-${DRIVER_ID}`);
+    expect(within(card).getByTestId('badge-documents-changed')).toHaveTextContent('Documents changed');
+    expect(within(card).getByTestId('text-documents-changed')).toHaveTextContent(
+      'Replaced a document after approval · Nov 26, 2026',
+    );
+    expect(
+      within(screen.getByTestId('card-driver-other')).queryByTestId('badge-documents-changed'),
+    ).toBeNull();
   });
 });

@@ -136,9 +136,16 @@ function DriverCard({
             {driver.email}
           </CardDescription>
         </div>
-        <Badge variant={badge.variant} data-testid="badge-driver-status">
-          {badge.label}
-        </Badge>
+        <div className="flex flex-wrap justify-end gap-1">
+          {driver.documentsChangedAt ? (
+            <Badge variant="warning" data-testid="badge-documents-changed">
+              Documents changed
+            </Badge>
+          ) : null}
+          <Badge variant={badge.variant} data-testid="badge-driver-status">
+            {badge.label}
+          </Badge>
+        </div>
       </CardHeader>
       <CardContent className="flex flex-1 flex-col gap-4">
         <div className="grid grid-cols-3 gap-2">
@@ -146,6 +153,11 @@ function DriverCard({
           <DriverImage kind="license" url={driver.licenseImageUrl} driverName={name} onOpen={onOpenImage} />
           <DriverImage kind="trailer" url={driver.trailerImageUrl} driverName={name} onOpen={onOpenImage} />
         </div>
+        {driver.documentsChangedAt ? (
+          <p className="text-xs font-medium" data-testid="text-documents-changed">
+            Replaced a document after approval · {formatDateTime(driver.documentsChangedAt)}
+          </p>
+        ) : null}
         {driver.lastDecision ? (
           <p className="text-xs text-muted-foreground" data-testid="text-last-decision">
             {DECISION_WORDS[driver.lastDecision.decision]} by {driver.lastDecision.adminName} ·{' '}
