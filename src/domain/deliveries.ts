@@ -117,11 +117,46 @@ export const deliveryPhotoBodySchema = z.strictObject({ deliveryPhotoUrl: object
 export type DeliveryPhotoBody = z.infer<typeof deliveryPhotoBodySchema>;
 
 /** GET /api/earnings/driver: the driver's share of their delivered orders. */
+/** Weeks in the driver's earnings chart (docs/product-rules.md, Deliveries). */
+export const DRIVER_EARNINGS_WEEKS = 8;
+
 export const driverEarningsSchema = z.object({
   totalEarnings: moneyStringSchema,
   orderCount: z.number().int(),
+  /** Net earnings of deliveries made today and this week (Monday to Sunday), marketplace time zone. */
+  today: moneyStringSchema,
+  thisWeek: moneyStringSchema,
+  /** The last 8 weeks, oldest first, empty weeks included. */
+  weekly: z.array(
+    z.object({
+      /** The Monday that starts the week, YYYY-MM-DD in the marketplace time zone. */
+      weekStart: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+      earnings: moneyStringSchema,
+      trips: z.number().int(),
+    }),
+  ),
 });
 export type DriverEarnings = z.infer<typeof driverEarningsSchema>;
+
+/** GET /api/earnings/driver/trips: a page of the caller's deliveries, latest first. */
+export const driverTripsQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  offset: z.coerce.number().int().min(0).max(100_000).default(0),
+});
+export type DriverTripsQuery = z.infer<typeof driverTripsQuerySchema>;
+
+export const driverTripSchema = z.object({
+  orderId: z.string(),
+  orderNumber: z.string(),
+  deliveredAt: z.string(),
+  pickupCity: z.string().nullable(),
+  deliveryCity: z.string().nullable(),
+  /** Pickup to delivery address in miles, one decimal; null without coordinates. */
+  distance: z.number().nullable(),
+  /** What the trip paid the driver, net of refunds' reversals. */
+  earnings: moneyStringSchema,
+});
+export type DriverTrip = z.infer<typeof driverTripSchema>;
 
 /** Of any number of drivers accepting one order at once, all but one are told this (409). */
 export const ORDER_ALREADY_TAKEN = 'This order was already taken';

@@ -1,7 +1,7 @@
-import { and, asc, eq, isNotNull, not, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNotNull, not, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
-import { addresses, driverDeclines, orderItems, orders, products } from '../../db/schema';
+import { addresses, driverDeclines, orderItems, orderStatusEvents, orders, products } from '../../db/schema';
 import { haversineMilesSql, pointOf, type SqlPoint } from '../../db/sql-geo';
 import { offeredSql } from '../../db/sql-offers';
 import type { AvailableOrderItem } from '../../../domain/deliveries';
@@ -107,13 +107,97 @@ export async function deleteDecline(db: Db, driverId: string, orderId: string): 
 }
 
 /** The driver's share of their delivered orders net of refunds (docs/decisions/0018-money-against-stripe.md), as numeric text, and how many there are. */
-export async function sumDriverEarnings(db: Db, driverId: string): Promise<{ total: string; count: number }> {
+/** A delivery's driver earnings less what refunds reversed of its payout (docs/product-rules.md, Deliveries). */
+const netDriverEarnings = sql<string>`(${orders.driverEarnings} - (select coalesce(sum(pr.amount), 0) from payout_reversals pr join payouts p on p.id = pr.payout_id where p.order_id = "orders"."id" and p.kind = 'driver'))`;
+
+/** When the delivery was made: its recorded time, else its last step to delivered, else its last change. */
+const deliveredAtSql = sql<Date>`coalesce(${orders.deliveredAt},
+    (select max(${orderStatusEvents.createdAt}) from ${orderStatusEvents}
+      where ${orderStatusEvents.orderId} = ${orders.id} and ${orderStatusEvents.toStatus} = 'delivered'),
+    ${orders.updatedAt})`;
+
+const deliveredBy = (driverId: string) => and(eq(orders.driverId, driverId), eq(orders.status, 'delivered'));
+
+/**
+ * The driver's net earnings of delivered orders: in all, today and this week (Monday to Sunday)
+ * in `timeZone`, counted when each was delivered; one statement.
+ */
+export async function sumDriverEarnings(
+  db: Db,
+  params: { driverId: string; now: Date; timeZone: string },
+): Promise<{ total: string; count: number; today: string; thisWeek: string }> {
+  const local = sql`(${deliveredAtSql} at time zone ${params.timeZone})`;
+  const nowLocal = sql`(${params.now.toISOString()}::timestamptz at time zone ${params.timeZone})`;
   const [row] = await db
     .select({
-      total: sql<string>`coalesce(sum(${orders.driverEarnings} - (select coalesce(sum(pr.amount), 0) from payout_reversals pr join payouts p on p.id = pr.payout_id where p.order_id = "orders"."id" and p.kind = 'driver')), 0)::text`,
+      total: sql<string>`coalesce(sum(${netDriverEarnings}), 0)::text`,
       count: sql<number>`count(*)::int`,
+      today: sql<string>`coalesce(sum(${netDriverEarnings}) filter (where ${local} >= date_trunc('day', ${nowLocal}) and ${local} <= ${nowLocal}), 0)::text`,
+      thisWeek: sql<string>`coalesce(sum(${netDriverEarnings}) filter (where ${local} >= date_trunc('week', ${nowLocal}) and ${local} <= ${nowLocal}), 0)::text`,
     })
     .from(orders)
-    .where(and(eq(orders.driverId, driverId), eq(orders.status, 'delivered')));
-  return { total: row?.total ?? '0', count: row?.count ?? 0 };
+    .where(deliveredBy(params.driverId));
+  return {
+    total: row?.total ?? '0',
+    count: row?.count ?? 0,
+    today: row?.today ?? '0',
+    thisWeek: row?.thisWeek ?? '0',
+  };
+}
+
+/**
+ * The driver's net earnings per week for the `weeks` weeks up to the one holding `now`, oldest
+ * first, empty weeks included; a week runs Monday to Sunday in `timeZone`. Summed in the database.
+ */
+export async function listWeeklyDriverEarnings(
+  db: Db,
+  params: { driverId: string; now: Date; timeZone: string; weeks: number },
+): Promise<{ weekStart: string; earnings: string; trips: number }[]> {
+  const { driverId, now, timeZone, weeks } = params;
+  const thisWeek = sql`date_trunc('week', ${now.toISOString()}::timestamptz at time zone ${timeZone})`;
+  const delivered = db
+    .select({
+      week: sql<string>`date_trunc('week', ${deliveredAtSql} at time zone ${timeZone})`.as('delivered_week'),
+      earnings: sql<string>`${netDriverEarnings}`.as('delivered_earnings'),
+    })
+    .from(orders)
+    .where(deliveredBy(driverId))
+    .as('delivered');
+  const week = sql`w.week_start`;
+  return db
+    .select({
+      weekStart: sql<string>`to_char(${week}, 'YYYY-MM-DD')`,
+      earnings: sql<string>`coalesce(sum(${delivered.earnings}), 0)::text`,
+      trips: sql<number>`count(${delivered.earnings})::int`,
+    })
+    .from(
+      sql`generate_series(${thisWeek} - make_interval(weeks => ${weeks - 1}::int), ${thisWeek}, interval '1 week') as w(week_start)`,
+    )
+    .leftJoin(delivered, sql`${delivered.week} = ${week}`)
+    .groupBy(week)
+    .orderBy(week);
+}
+
+/**
+ * The driver's delivered orders, latest delivery first: where from and to (cities), the trip's
+ * distance (pickup to delivery address, in miles, null without coordinates) and its net earnings.
+ */
+export async function listDriverTrips(db: Db, params: { driverId: string; limit: number; offset: number }) {
+  return db
+    .select({
+      orderId: orders.id,
+      orderNumber: orders.orderNumber,
+      deliveredAt: deliveredAtSql,
+      pickupCity: pickupAddress.city,
+      deliveryCity: deliveryAddress.city,
+      distance: haversineMilesSql(pointOf(pickupAddress), pointOf(deliveryAddress)),
+      earnings: sql<string>`${netDriverEarnings}::text`,
+    })
+    .from(orders)
+    .leftJoin(pickupAddress, eq(pickupAddress.id, orders.pickupAddressId))
+    .leftJoin(deliveryAddress, eq(deliveryAddress.id, orders.deliveryAddressId))
+    .where(deliveredBy(params.driverId))
+    .orderBy(desc(deliveredAtSql), desc(orders.id))
+    .limit(params.limit)
+    .offset(params.offset);
 }

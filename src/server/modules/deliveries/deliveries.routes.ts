@@ -5,6 +5,8 @@ import {
   availableOrdersQuerySchema,
   deliveryPhotoBodySchema,
   driverEarningsSchema,
+  driverTripSchema,
+  driverTripsQuerySchema,
   estimatedTimeBodySchema,
 } from '../../../domain/deliveries';
 import { deliverBodySchema } from '../../../domain/delivery-proof';
@@ -15,7 +17,7 @@ import { acceptOrder } from '../orders/accept-order';
 import { handBackOrder } from '../orders/hand-back-order';
 import { deliverOrder } from '../orders/deliver-order';
 import { declineOrder } from './decline-order';
-import { getDriverEarnings } from './get-driver-earnings';
+import { getDriverEarnings, getDriverTrips } from './get-driver-earnings';
 import { listOrdersAvailableTo } from './list-available-orders';
 import { setDeliveryPhoto } from '../orders/set-delivery-photo';
 import { setEstimatedTime } from '../orders/set-estimated-time';
@@ -188,10 +190,31 @@ export function registerDeliveryRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: ['deliveries'],
         summary:
-          "The caller's driver earnings (after the platform commission) of delivered orders, and their count",
+          "The caller's driver earnings (after the platform commission, net of refunds' reversals) of delivered orders: in all with their count, today, this week and each of the last 8 weeks (marketplace time zone)",
         response: { 200: driverEarningsSchema, 401: errorBodySchema, 403: errorBodySchema },
       },
     },
-    async (request) => getDriverEarnings(ctx.db, actorOf(request)),
+    async (request) =>
+      getDriverEarnings(ctx.db, actorOf(request), { now: ctx.now(), timeZone: ctx.config.marketplaceTz }),
+  );
+
+  app.get(
+    '/api/earnings/driver/trips',
+    {
+      config: DRIVERS,
+      schema: {
+        tags: ['deliveries'],
+        summary:
+          "The caller's deliveries, latest first: cities, the trip's distance in miles (pickup to delivery address) and what it paid",
+        querystring: driverTripsQuerySchema,
+        response: {
+          200: z.array(driverTripSchema),
+          400: errorBodySchema,
+          401: errorBodySchema,
+          403: errorBodySchema,
+        },
+      },
+    },
+    async (request) => getDriverTrips(ctx.db, actorOf(request), request.query),
   );
 }

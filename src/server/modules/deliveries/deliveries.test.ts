@@ -516,11 +516,11 @@ describe('delivering (docs/product-rules.md, Deliveries)', () => {
   it("counts the driver's earnings of delivered orders only", async () => {
     const s = await assignedOrder();
     const earnings = () => as(t, s.me, { method: 'GET', url: '/api/earnings/driver' });
-    expect((await earnings()).json()).toEqual({ totalEarnings: '0.00', orderCount: 0 });
+    expect((await earnings()).json()).toMatchObject({ totalEarnings: '0.00', orderCount: 0 });
     await move(s.me, s.order.id, 'in-transit');
-    expect((await earnings()).json()).toEqual({ totalEarnings: '0.00', orderCount: 0 });
+    expect((await earnings()).json()).toMatchObject({ totalEarnings: '0.00', orderCount: 0 });
     await move(s.me, s.order.id, 'delivered');
-    expect((await earnings()).json()).toEqual({ totalEarnings: '9.00', orderCount: 1 });
+    expect((await earnings()).json()).toMatchObject({ totalEarnings: '9.00', orderCount: 1 });
     expect((await as(t, s.buyer.user, { method: 'GET', url: '/api/earnings/driver' })).statusCode).toBe(403);
   });
 });
@@ -580,6 +580,7 @@ describe('what a driver is told (docs/product-rules.md, Roles and permissions)',
     await record('start', move(me, order.id, 'in-transit'));
     await record('deliver', move(me, order.id, 'delivered'));
     await record('earnings', get('/api/earnings/driver'));
+    await record('trips', get('/api/earnings/driver/trips'));
 
     for (const [what, response] of answers) {
       expect(priceKeysIn(JSON.parse(response.body)), what).toEqual([]);
@@ -589,6 +590,13 @@ describe('what a driver is told (docs/product-rules.md, Roles and permissions)',
     const items = JSON.parse(answers.find(([what]) => what === 'items')?.[1].body ?? '[]');
     expect(items).toMatchObject([{ productName: 'Walnut Dresser', quantity: 1 }]);
     const earnings = JSON.parse(answers.find(([what]) => what === 'earnings')?.[1].body ?? '{}');
-    expect(earnings).toEqual({ totalEarnings: '9.00', orderCount: 1 });
+    expect(earnings).toMatchObject({ totalEarnings: '9.00', orderCount: 1 });
+    expect(Object.keys(earnings).sort()).toEqual([
+      'orderCount',
+      'thisWeek',
+      'today',
+      'totalEarnings',
+      'weekly',
+    ]);
   });
 });
