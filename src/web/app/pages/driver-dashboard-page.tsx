@@ -12,8 +12,10 @@ import { useSignedInUser } from '../../lib/use-auth';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useAddresses } from '../../features/addresses/api/get-addresses';
 import { DRIVER_EARNINGS_KEY } from '../../features/deliveries/api/get-driver-earnings';
+import { DRIVER_TRIPS_KEY } from '../../features/deliveries/api/get-driver-trips';
 import { AvailableOrdersPanel } from '../../features/deliveries/components/available-orders-panel';
 import type { DriverLocationStatus } from '../../features/deliveries/components/driver-distance-slider';
+import { DriverEarningsPanel } from '../../features/deliveries/components/driver-earnings-panel';
 import { DriverStats } from '../../features/deliveries/components/driver-stats';
 import {
   DriverVerificationCard,
@@ -162,12 +164,16 @@ function DriverDashboard() {
               driverId={user.id}
               chosenId={chosenId}
               onChoose={setChosenId}
-              onDelivered={() => void queryClient.invalidateQueries({ queryKey: DRIVER_EARNINGS_KEY })}
+              onDelivered={() => {
+                void queryClient.invalidateQueries({ queryKey: DRIVER_EARNINGS_KEY });
+                void queryClient.invalidateQueries({ queryKey: DRIVER_TRIPS_KEY });
+              }}
               uploader={deliveryPhotoUploader}
             />
           </TabsContent>
           <TabsContent value="earnings" className="flex flex-col gap-4 sm:gap-6">
             <DriverStats activeCount={activeCount} />
+            <DriverEarningsPanel />
             {/* Payouts go to drivers; an admin without the driver role has no payout account here. */}
             {isDriver ? <PayoutCard dashboard="driver" /> : null}
             {isDriver ? <PayoutsHistoryCard /> : null}

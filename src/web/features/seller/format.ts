@@ -10,10 +10,3 @@ export function formatPercent(rate: BasisPoints): string {
   const percent = rate / 100;
   return `${Number.isInteger(percent) ? percent : percent.toFixed(2).replace(/0+$/, '')}%`;
 }
-
-/** "2026-11-16" → "Nov 16" for the chart's weeks. */
-export function formatWeek(weekStart: string): string {
-  const [year, month, day] = weekStart.split('-').map(Number);
-  const date = new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1));
-  return date.toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
-}

@@ -2,11 +2,14 @@ import { lazy, Suspense } from 'react';
 import { sumCents, formatUsd, parseCents } from '@domain/money';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { useWeeklyEarnings } from '../api/get-earnings';
-import { formatAmount, formatWeek } from '../format';
+import { formatWeek } from '../../../lib/format-week';
+import { formatAmount } from '../format';
 
 /** The chart library comes with the chart, not with the dashboard. */
 const EarningsChart = lazy(() =>
-  import('./earnings-chart').then((module) => ({ default: module.EarningsChart })),
+  import('../../../components/weekly-earnings-chart').then((module) => ({
+    default: module.WeeklyEarningsChart,
+  })),
 );
 
 function ChartPlaceholder({ text }: { text: string }) {

@@ -1,10 +1,9 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import type { WeeklyEarnings } from '@domain/earnings';
 import { formatUsd, parseCents, sumCents } from '@domain/money';
-import { useTheme } from '../../../lib/theme';
-import { formatWeek } from '../format';
+import { formatWeek } from '../lib/format-week';
+import { useTheme } from '../lib/theme';
 
 const HEIGHT = 240;
 
@@ -13,12 +12,19 @@ function token(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 }
 
+/** A week of earnings: its Monday (YYYY-MM-DD) and the amount ("12.50"). */
+export interface EarningsWeek {
+  weekStart: string;
+  earnings: string;
+}
+
 /**
- * The weekly earnings as bars, drawn by uPlot (a small canvas chart library, loaded with this chart
- * only). Colours come from the theme's tokens and are read again when the theme changes. The bars
- * are for sighted users; the same numbers are in the card's table for everyone else.
+ * Weekly earnings as bars, drawn by uPlot (a small canvas chart library, loaded with this chart
+ * only): the seller's and the driver's. Colours come from the theme's tokens and are read again when
+ * the theme changes. The bars are for sighted users; the same numbers are in the card's table for
+ * everyone else.
  */
-export function EarningsChart({ weeks }: { weeks: WeeklyEarnings }) {
+export function WeeklyEarningsChart({ weeks }: { weeks: readonly EarningsWeek[] }) {
   const containerRef = useRef<HTMLDivElement>(null);
   const { theme } = useTheme();
 
@@ -64,7 +70,7 @@ export function EarningsChart({ weeks }: { weeks: WeeklyEarnings }) {
         },
       ],
       series: [
-        // Not pointing at a bar: the legend sums up the 12 weeks.
+        // Not pointing at a bar: the legend sums up the weeks shown.
         {
           label: 'Week',
           value: (_plot, index) => (index === null ? `all ${weeks.length}` : (labels[index] ?? '')),
