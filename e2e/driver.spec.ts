@@ -223,6 +223,9 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
   await page.getByTestId('tab-earnings').click();
   await expect(page.getByTestId('stat-completed-deliveries')).toContainText('1');
   await expect(page.getByTestId('stat-total-earnings')).toContainText('$9.00');
+  await expect(page.getByTestId('stat-today-earnings')).toContainText('$9.00');
+  await expect(page.getByTestId(`row-trip-${order.id}`)).toContainText(order.orderNumber);
+  await expect(page.getByTestId(`text-trip-earnings-${order.id}`)).toHaveText('$9.00');
 
   // The buyer sees it delivered, with the driver, the arrival time and the time of every step.
   await buyer.goto(`/buyer/orders?order=${order.id}`);
