@@ -111,6 +111,7 @@ describe('who reads a claimed upload (docs/product-rules.md, Uploads and who see
       trailer: 'owner',
       license: 'owner',
       delivery: 'order',
+      'drop-off': 'order',
     });
   });
 });

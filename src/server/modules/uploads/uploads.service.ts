@@ -31,7 +31,12 @@ import {
   type UploadedObjectRow,
 } from './uploads.queries';
 import { findOrderParties } from '../orders/order-records';
-import { sendDriverBackToReview, setUserImage, type UserImageField, type UserRow } from '../users/user-records';
+import {
+  sendDriverBackToReview,
+  setUserImage,
+  type UserImageField,
+  type UserRow,
+} from '../users/user-records';
 import { recordAdminAction } from '../audit/audit.service';
 import { assertDecodableImage, copyKeyOf, ImageRefusedError, makeImageCopies } from './image-copies';
 

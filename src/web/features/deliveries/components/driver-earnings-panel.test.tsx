@@ -8,6 +8,10 @@ import { DriverEarningsPanel } from './driver-earnings-panel';
 import { DriverStats } from './driver-stats';
 
 installDomStubs();
+// The canvas chart needs a browser (uPlot reads matchMedia as it loads); its numbers are in the table.
+vi.mock('../../../components/weekly-earnings-chart', () => ({
+  WeeklyEarningsChart: () => <div data-testid="chart-weekly-earnings" />,
+}));
 afterEach(() => vi.unstubAllGlobals());
 
 const earnings: DriverEarnings = {
@@ -57,6 +61,7 @@ describe('the Earnings tab (docs/product-rules.md, Driver dashboard)', () => {
     expect(screen.getByTestId('stat-week-earnings')).toHaveTextContent('$42.50');
     expect(screen.getByTestId('stat-total-earnings')).toHaveTextContent('$123.50');
     const table = await screen.findByTestId('table-driver-weekly-earnings');
+    expect(await screen.findByTestId('chart-weekly-earnings')).toBeInTheDocument();
     expect(within(table).getAllByRole('row')).toHaveLength(9);
     expect(within(table).getAllByRole('row').at(-1)).toHaveTextContent('$42.50');
     expect(screen.getByTestId('text-8-week-total')).toHaveTextContent('$112.50');
