@@ -163,8 +163,14 @@ try {
       // Lighthouse sometimes fails to record Chromium's trace (NO_NAVSTART) and asks to be run
       // again: a run is tried up to three times, and each retry is printed.
       for (let attempt = 1; ; attempt++) {
-        // A first visit: nothing cached, while the cookies and the cart stay.
+        // A first visit: nothing cached, while the cookies and the cart stay. The service worker
+        // keeps the app's shell in its own cache: it and its cache go too, or every run after the
+        // first would load from it.
         await cdp.send('Network.clearBrowserCache');
+        await cdp.send('Storage.clearDataForOrigin', {
+          origin: new URL(server.url).origin,
+          storageTypes: 'service_workers,cache_storage',
+        });
         ({ lhr } = await lighthouse(`${server.url}${target.path}`, {
           port,
           output: 'json',
@@ -230,7 +236,7 @@ try {
     `- Date: ${new Date().toISOString()}`,
     `- Command: \`npm run lighthouse${runs > 1 ? ` -- --runs ${runs}` : ''}\` (scripts/lighthouse.mjs)`,
     `- Lighthouse ${LIGHTHOUSE_VERSION}, mobile, default settings (simulated slow 4G, 4x CPU slowdown); ` +
-      `${runs === 1 ? 'one run' : `median of ${runs} runs`} per page, each with an empty HTTP cache; ` +
+      `${runs === 1 ? 'one run' : `median of ${runs} runs`} per page, each with an empty HTTP cache and no service worker; ` +
       `Chromium ${context.browser()?.version() ?? ''} headless (${CHROME_PATH})`,
     `- Machine: ${cpus.length} × ${cpus[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, ` +
       `Node ${process.version}; load average ${load1.toFixed(2)} (1 min), ${load5.toFixed(2)} (5 min) at the end, ` +
