@@ -427,12 +427,16 @@ describe.each([
       const buyer = await signedInAs(t, 'buyer');
       const seller = await signedInAs(t, 'seller');
       const order = await assignedOrder(buyer, seller, driver);
-      const routes: { method: 'PUT' | 'PATCH'; url: string; field: string }[] = [
+      // Mark Delivered's drop-off photo: an order under way.
+      const underWay = await assignedOrder(buyer, seller, driver);
+      await t.database.db.update(orders).set({ status: 'in-transit' }).where(eq(orders.id, underWay.id));
+      const routes: { method: 'PUT' | 'PATCH' | 'POST'; url: string; field: string }[] = [
         { method: 'PUT', url: '/api/users/profile-image', field: 'imageUrl' },
         { method: 'PUT', url: '/api/drivers/vehicle-image', field: 'imageUrl' },
         { method: 'PUT', url: '/api/drivers/license-image', field: 'imageUrl' },
         { method: 'PUT', url: '/api/drivers/trailer-image', field: 'imageUrl' },
         { method: 'PATCH', url: `/api/orders/${order.id}/delivery-photo`, field: 'deliveryPhotoUrl' },
+        { method: 'POST', url: `/api/orders/${underWay.id}/deliver`, field: 'dropOffPhotoUrl' },
       ];
       for (const route of routes) {
         const answer = await uploaded(driver, disguised);
@@ -454,6 +458,8 @@ describe.each([
       });
       const [stored] = await t.database.db.select().from(orders).where(eq(orders.id, order.id));
       expect(stored?.deliveryPhotoUrl).toBeNull();
+      const [notDelivered] = await t.database.db.select().from(orders).where(eq(orders.id, underWay.id));
+      expect(notDelivered).toMatchObject({ status: 'in-transit', dropOffPhotoUrl: null });
     });
 
     it('lets only drivers save vehicle, licence and trailer images (403 otherwise)', async () => {
