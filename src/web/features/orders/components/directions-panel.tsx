@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { ExternalLink, LocateFixed, Navigation } from 'lucide-react';
-import { PICKUP_ADDRESS_NOT_AVAILABLE } from '@domain/addresses';
+import { PICKUP_ADDRESS_NOT_AVAILABLE } from '@domain/address-messages';
 import type { Order } from '@domain/orders';
 import { Button } from '../../../components/ui/button';
 import { fieldControlClasses } from '../../../components/ui/input';

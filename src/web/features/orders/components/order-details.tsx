@@ -12,7 +12,7 @@ import {
   Receipt,
   Users,
 } from 'lucide-react';
-import { PICKUP_ADDRESS_NOT_AVAILABLE } from '@domain/addresses';
+import { PICKUP_ADDRESS_NOT_AVAILABLE } from '@domain/address-messages';
 import { fulfilmentLabel, isActiveDelivery } from '@domain/order-status';
 import type { Order } from '@domain/orders';
 import type { Role } from '@domain/roles';

@@ -1,5 +1,5 @@
 import { MapPin, Store } from 'lucide-react';
-import { PICKUP_ADDRESS_NOT_AVAILABLE } from '@domain/addresses';
+import { PICKUP_ADDRESS_NOT_AVAILABLE } from '@domain/address-messages';
 import type { Order } from '@domain/orders';
 import { formatPrice } from '../../../lib/format';
 import { formatPickupAddress } from '../order-view';
