@@ -1,30 +1,15 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import { Route } from 'lucide-react';
 import { formatUsd, parseCents, sumCents } from '@domain/money';
 import { Button } from '../../../components/ui/button';
+import { WeeklyEarningsFigures } from '../../../components/weekly-earnings-figures';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { formatDateTime, formatPrice } from '../../../lib/format';
-import { formatWeek } from '../../../lib/format-week';
 import { useErrorToast } from '../../../lib/use-error-toast';
 import { useDriverEarnings } from '../api/get-driver-earnings';
 import { useDriverTrips } from '../api/get-driver-trips';
 
-/** The chart library comes with the chart, when the Earnings tab opens, not with the dashboard. */
-const WeeklyEarningsChart = lazy(() =>
-  import('../../../components/weekly-earnings-chart').then((module) => ({
-    default: module.WeeklyEarningsChart,
-  })),
-);
-
 const TRIPS_PAGE = 20;
-
-function ChartPlaceholder({ text }: { text: string }) {
-  return (
-    <div className="flex h-60 items-center justify-center rounded-lg border border-dashed text-sm text-muted-foreground">
-      {text}
-    </div>
-  );
-}
 
 /** The last 8 weeks as bars, with the same numbers in a table for screen readers. */
 function DriverWeeklyEarnings() {
@@ -49,38 +34,12 @@ function DriverWeeklyEarnings() {
         </CardDescription>
       </CardHeader>
       <CardContent className="p-4 pt-0 sm:p-6 sm:pt-0">
-        {earnings.isError ? (
-          <p role="alert" className="text-sm text-destructive">
-            Your weekly earnings could not be loaded.
-          </p>
-        ) : !weeks ? (
-          <ChartPlaceholder text="Loading earnings..." />
-        ) : (
-          <>
-            <Suspense fallback={<ChartPlaceholder text="Loading chart..." />}>
-              <WeeklyEarningsChart weeks={weeks} />
-            </Suspense>
-            <table className="sr-only" data-testid="table-driver-weekly-earnings">
-              <caption>Earnings per week, oldest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Week of</th>
-                  <th scope="col">Earnings</th>
-                  <th scope="col">Trips</th>
-                </tr>
-              </thead>
-              <tbody>
-                {weeks.map((week) => (
-                  <tr key={week.weekStart} data-week={week.weekStart}>
-                    <th scope="row">{formatWeek(week.weekStart)}</th>
-                    <td>{formatPrice(week.earnings)}</td>
-                    <td>{week.trips}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </>
-        )}
+        <WeeklyEarningsFigures
+          weeks={weeks?.map((week) => ({ ...week, count: week.trips }))}
+          isError={earnings.isError}
+          countLabel="Trips"
+          tableTestId="table-driver-weekly-earnings"
+        />
       </CardContent>
     </Card>
   );
