@@ -142,8 +142,10 @@ test('the driver types the code the buyer reads and adds a photo; the buyer sees
   await expect(shown.getByTestId('text-delivered-at')).toHaveText(/^Delivered .+ (AM|PM) C[SD]T$/);
   await expect(shown.getByTestId('text-code-confirmed')).toHaveText('Code confirmed');
   const photo = shown.getByTestId('img-drop-off-photo');
+  // The photo loads lazily: the buyer scrolls to it, then it is drawn at its real size once fetched.
+  await photo.scrollIntoViewIfNeeded();
   await expect(photo).toBeVisible();
-  expect(await photo.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(24);
+  await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(24);
   await expect(buyer.getByTestId('delivery-code')).toHaveCount(0);
   await buyer.context().close();
 });
