@@ -221,7 +221,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.addHook('onReady', () => ctx.live.start());
   app.addHook('onClose', () => ctx.live.stop());
 
-  registerHealthRoutes(app, database.ping);
+  registerHealthRoutes(app, database);
   registerAuthRoutes(app, ctx);
   registerUserRoutes(app, ctx);
   registerCatalogRoutes(app, ctx);

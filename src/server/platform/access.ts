@@ -11,6 +11,7 @@ import type { Actor } from './sessions';
  */
 export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/health',
+  'GET /api/ready',
   'GET /api/openapi.json',
   // Signing in and out (docs/product-rules.md, Sessions and sign-in).
   'GET /api/login',

@@ -1,26 +1,82 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { errorBodySchema } from '../../../domain/errors';
 import { AppError } from '../../platform/errors';
 import type { App } from '../../platform/context';
+import { migrationsFolder, type Database } from '../../db/client';
+import { rowsOf } from '../../db/rows-of';
 
-export function registerHealthRoutes(app: App, ping: () => Promise<void>): void {
+const okSchema = z.object({ status: z.literal('ok') });
+
+/**
+ * Liveness and readiness apart (docs/operations.md, Health and shutdown): `/api/health` answers
+ * from the process alone, so a supervisor restarts only a process that no longer answers;
+ * `/api/ready` asks the database and its migrations, so a load balancer sends requests only to an
+ * instance that can serve them, and stops as soon as the instance starts shutting down.
+ */
+export function registerHealthRoutes(app: App, database: Pick<Database, 'db' | 'ping'>): void {
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+
   app.get(
     '/api/health',
     {
       schema: {
         tags: ['operations'],
-        summary: 'Answers 200 when the database is reachable',
-        response: { 200: z.object({ status: z.literal('ok') }), 503: errorBodySchema },
+        summary: 'Answers 200 while the process answers; asks nothing of the database',
+        response: { 200: okSchema },
+      },
+    },
+    () => ({ status: 'ok' as const }),
+  );
+
+  const expected = lastCommittedMigration();
+  app.get(
+    '/api/ready',
+    {
+      schema: {
+        tags: ['operations'],
+        summary: 'Answers 200 when the database is reachable and every committed migration is applied',
+        response: { 200: okSchema, 503: errorBodySchema },
       },
     },
     async (request) => {
+      if (closing) throw new AppError('unavailable', 'This instance is shutting down');
+      let applied: number | undefined;
       try {
-        await ping();
+        await database.ping();
+        applied = await lastAppliedMigration(database);
       } catch (error) {
-        request.log.error({ err: error }, 'health check: database unreachable');
+        request.log.error({ err: error }, 'readiness check: database unreachable');
         throw new AppError('unavailable', 'The database is unreachable');
+      }
+      if (applied === undefined || applied < expected) {
+        throw new AppError('unavailable', 'The database migrations are not all applied yet');
       }
       return { status: 'ok' as const };
     },
   );
+}
+
+/** The `when` of the newest committed migration, which drizzle's migrator records as `created_at`. */
+function lastCommittedMigration(): number {
+  const journal = JSON.parse(
+    fs.readFileSync(path.join(migrationsFolder(), 'meta/_journal.json'), 'utf8'),
+  ) as { entries: { when: number }[] };
+  return Math.max(...journal.entries.map((entry) => entry.when));
+}
+
+/** The newest migration applied to this database, or undefined when none is. */
+async function lastAppliedMigration(database: Pick<Database, 'db'>): Promise<number | undefined> {
+  const [row] = await rowsOf<{ last: string | null }>(
+    database.db,
+    sql`select max(created_at)::text as last from drizzle.__drizzle_migrations`,
+  );
+  const last = row?.last;
+  return last == null ? undefined : Number(last);
 }

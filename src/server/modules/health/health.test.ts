@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { rowsOf } from '../../db/rows-of';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 
 let t: TestApp;
@@ -10,11 +12,54 @@ afterAll(async () => {
 });
 
 describe('GET /api/health', () => {
-  it('answers 200 while the database is reachable', async () => {
+  it('answers 200 from the process alone', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/health' });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: 'ok' });
     expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('GET /api/ready', () => {
+  it('answers 200 when the database answers and every committed migration is applied', async () => {
+    const response = await t.app.inject({ method: 'GET', url: '/api/ready' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('answers 503 while the newest migration is not applied, and 200 again once it is', async () => {
+    const [newest] = await rowsOf<{ id: number; hash: string; created_at: string }>(
+      t.database.db,
+      sql`select id, hash, created_at::text from drizzle.__drizzle_migrations order by created_at desc limit 1`,
+    );
+    if (!newest) throw new Error('the test database has no migrations');
+    await t.database.db.execute(sql`delete from drizzle.__drizzle_migrations where id = ${newest.id}`);
+    try {
+      const response = await t.app.inject({ method: 'GET', url: '/api/ready' });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toMatchObject({ message: 'The database migrations are not all applied yet' });
+      // Liveness does not depend on it: the process is alive, it just should not take traffic.
+      expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    } finally {
+      await t.database.db.execute(
+        sql`insert into drizzle.__drizzle_migrations (id, hash, created_at) values (${newest.id}, ${newest.hash}, ${newest.created_at})`,
+      );
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
+  });
+
+  it('answers 503 when the database cannot be reached, without a 500', async () => {
+    const unreachable = await createTestApp();
+    try {
+      // The pool of a closed database refuses every query: what an instance sees when it loses its database.
+      await unreachable.database.close();
+      const ready = await unreachable.app.inject({ method: 'GET', url: '/api/ready' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toMatchObject({ message: 'The database is unreachable' });
+      expect((await unreachable.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+    } finally {
+      await unreachable.app.close();
+    }
   });
 });
 
