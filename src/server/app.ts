@@ -34,6 +34,7 @@ import { createSecurityHeaders, registerSecurity, securityHeaderList } from './p
 import { registerCompression } from './platform/compression';
 import { registerSessions } from './platform/sessions';
 import { LiveEventHub } from './platform/live-event-hub';
+import { DEFAULT_JOB_QUEUE_SETTINGS, JobQueue, type JobQueueSettings } from './platform/job-queue';
 import { PublicAnswerCache, registerPublicCache } from './platform/public-cache';
 import { createOidcIdentityProvider, createPaymentProvider } from './platform/providers';
 import { serveWebApp, type FirstScreenRenderer } from './platform/web-app';
@@ -59,6 +60,7 @@ import { registerPayoutRoutes } from './modules/payouts/payouts.routes';
 import { registerPayoutAccountRoutes } from './modules/payout-accounts/payout-accounts.routes';
 import { registerProductRoutes } from './modules/products/products.routes';
 import { registerHealthRoutes } from './modules/health/health.routes';
+import { registerJobRoutes } from './modules/jobs/jobs.routes';
 import { registerSupportRoutes } from './modules/support/support.routes';
 import { registerUploadRoutes } from './modules/uploads/uploads.routes';
 import { registerUserRoutes } from './modules/users/users.routes';
@@ -97,6 +99,8 @@ export interface BuildOptions {
   firstScreen?: FirstScreenRenderer;
   /** Web Push's keys; main.ts resolves them (environment or the data directory), tests get a new pair. */
   vapid?: VapidKeys;
+  /** The job queue's timings (docs/decisions/0021-durable-jobs.md); tests shorten them. */
+  jobQueue?: Partial<JobQueueSettings>;
 }
 
 /**
@@ -186,6 +190,17 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   if (!options.storage) app.addHook('onClose', () => storage.close());
 
+  // Work that must finish even when nobody asks again runs as jobs in the database
+  // (docs/decisions/0021-durable-jobs.md). The queue starts after the app is ready, so start-up never
+  // waits for its tables; closing stops asking for runs and waits for those in progress.
+  const jobs = new JobQueue(database, app.log, { ...DEFAULT_JOB_QUEUE_SETTINGS, ...options.jobQueue });
+  app.decorate('jobs', jobs);
+  app.addHook('onReady', async () => {
+    if (jobs.hasJobs)
+      void jobs.start().catch((error: unknown) => app.log.error({ err: error }, 'job queue did not start'));
+  });
+  app.addHook('onClose', () => jobs.stop());
+
   // First of the hooks: a repeated public catalog call is answered from memory before the others
   // run (docs/decisions/0015-catalog-and-checkout-throughput.md).
   const catalogCache = new PublicAnswerCache(database, app.log);
@@ -222,6 +237,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.addHook('onClose', () => ctx.live.stop());
 
   registerHealthRoutes(app, database);
+  registerJobRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
   registerUserRoutes(app, ctx);
   registerCatalogRoutes(app, ctx);

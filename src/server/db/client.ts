@@ -40,6 +40,11 @@ export interface Database {
   /** Where the embedded database lives; undefined for PostgreSQL and in-memory PGlite. */
   dataDir: string | undefined;
   ping(): Promise<void>;
+  /**
+   * Runs SQL text as a library written for node-postgres sends it (the job queue,
+   * docs/decisions/0021-durable-jobs.md): with values, one statement; without, possibly several.
+   */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
   close(): Promise<void>;
   /**
    * Hears NOTIFY on `channel` (docs/product-rules.md, Live updates): on PostgreSQL through a
@@ -123,6 +128,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       ping: async () => {
         await pool.query('select 1');
       },
+      executeSql: (text, values) => pool.query(text, values),
       close: () => pool.end(),
       listen: (channel, handlers) =>
         listenOnPostgres(databaseUrl, channel, handlers, options.onError ?? reportConnectionError),
@@ -146,6 +152,12 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       dataDir: options.dataDir,
       ping: async () => {
         await client.query('select 1');
+      },
+      executeSql: async (text, values) => {
+        if (values && values.length > 0) return client.query(text, values);
+        // PGlite's query() takes one statement; exec() takes several and answers each one's rows.
+        const results = await client.exec(text);
+        return results.at(-1) ?? { rows: [] };
       },
       close: async () => {
         if (closed) return;
@@ -225,6 +237,7 @@ async function openEmbeddedProcess(dataDir: string, options: OpenOptions): Promi
     ping: async () => {
       await pool.query('select 1');
     },
+    executeSql: (text, values) => pool.query(text, values),
     close: async () => {
       if (closed) return;
       closed = true;

@@ -112,6 +112,8 @@ export async function createTestApp(
     database,
     sessionSecret,
     storage,
+    // Tests run the payout retry job's work themselves too (app.jobs runs nothing unless asked).
+    payoutRetryMs: 0,
     rateLimits: {
       signInPerIpPerMinute: 10_000,
       signUpPerIpPerHour: 10_000,

@@ -11,7 +11,6 @@ import {
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
 import { drainOutbox, type DrainReport } from '../../platform/outbox';
-import { startRecurring } from '../../platform/recurring';
 import { dispatchLiveEvents } from './dispatch-live-events';
 import { outboxDeliverers } from './deliverers';
 import { liveEventReactors } from './reactors';
@@ -43,7 +42,7 @@ export function registerNotificationJobs(app: App, ctx: AppContext): void {
     return { ...report, dispatched };
   };
   app.decorate('runNotifications', run);
-  startRecurring(app, { name: 'notifications', everyMs: ctx.config.notifyIntervalMs, run });
+  app.jobs.every({ name: 'notifications', everyMs: ctx.config.notifyIntervalMs, run });
 }
 
 /**

@@ -10,7 +10,6 @@ import { errorBodySchema } from '../../../domain/errors';
 import { refundsNeedingAttentionSchema } from '../../../domain/refunds';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
-import { startRecurring } from '../../platform/recurring';
 import { confirmPayment } from './confirm-payment';
 import { createPayment } from './create-payment';
 import { getPayment } from './get-payment';
@@ -45,7 +44,7 @@ export function registerPaymentRoutes(app: App, ctx: AppContext): void {
   app.decorate('recoverPaidCheckouts', () => recoverPaidCheckouts(deps(app.log)));
   // Never stops the server: what cannot be finished now is logged and tried again at the next tick
   // (docs/decisions/0013-money-movement.md, Payments and refunds).
-  startRecurring(app, {
+  app.jobs.every({
     name: 'payments',
     everyMs: ctx.config.moneyRetryIntervalMs,
     run: () => recoverPaidCheckouts(deps(app.log)),

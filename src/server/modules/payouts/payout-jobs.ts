@@ -1,5 +1,4 @@
 import type { App, AppContext } from '../../platform/context';
-import { startRecurring } from '../../platform/recurring';
 import { retryPayouts } from './settle-payouts';
 
 /** Unfinished payouts are looked at every minute (docs/decisions/0013-money-movement.md, Transfers and the ledger). */
@@ -11,8 +10,8 @@ export const PAYOUT_RETRY_MS = 60_000;
  * transfers are reversed.
  */
 export function registerPayoutJobs(app: App, ctx: AppContext, options: { everyMs: number }): void {
-  startRecurring(app, {
-    name: 'payout retry',
+  app.jobs.every({
+    name: 'payout-retry',
     everyMs: options.everyMs,
     run: async () => {
       const report = await retryPayouts({

@@ -207,18 +207,23 @@ describe('transfers on completion with the test provider (docs/decisions/0013-mo
       expect(before.map((row) => row.status)).toEqual(['pending', 'pending']);
       expect(calls).toHaveLength(2);
 
-      // The next start: the retry job runs when the app is ready; closing waits for the run.
+      // The next start: the job queue asks for a retry run as soon as the app is ready.
       const restarted = await buildApp({
         config: crashing.config,
         database: crashing.database,
         sessionSecret: crypto.randomBytes(32).toString('hex'),
         storage: crashing.storage,
         payoutRetryMs: 60_000,
+        jobQueue: { pollingIntervalSeconds: 0.5 },
       });
-      await restarted.ready();
-      await restarted.close();
-      const after = await payoutRows(crashing, s.order.id);
-      expect(after.map((row) => row.status)).toEqual(['paid', 'paid']);
+      try {
+        await restarted.ready();
+        await expect
+          .poll(async () => (await payoutRows(crashing, s.order.id)).map((row) => row.status), { timeout: 20_000 })
+          .toEqual(['paid', 'paid']);
+      } finally {
+        await restarted.close();
+      }
       const transfers = await crashing.database.db
         .select()
         .from(testTransfers)

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import {
+  Cog,
   History,
   Landmark,
   Mail,
@@ -36,6 +37,7 @@ import { RefundsTab } from '../../features/admin/components/refunds-tab';
 import { DisputesTab } from '../../features/admin/components/disputes-tab';
 import { PayoutsTab } from '../../features/admin/components/payouts-tab';
 import { MailTab } from '../../features/admin/components/mail-tab';
+import { JobsTab } from '../../features/admin/components/jobs-tab';
 import { RefundOrderButton } from '../../features/admin/components/refund-order-button';
 import { UsersTab } from '../../features/admin/components/users-tab';
 import { OrderDetails } from '../../features/orders/components/order-details';
@@ -119,6 +121,13 @@ const TABS = [
     icon: Mail,
     description:
       'Every mail sent or waiting, newest first: to whom, the subject, its state, the attempts and the last error, and its text.',
+  },
+  {
+    value: 'jobs',
+    label: 'Jobs',
+    icon: Cog,
+    description:
+      'The work the server finishes on its own (payments, payouts, mail and push): runs waiting and running, failures of the last day and why, and the messages still to send.',
   },
   {
     value: 'activity',
@@ -229,6 +238,7 @@ function AdminDashboard() {
                 {value === 'disputes' ? <DisputesTab /> : null}
                 {value === 'payouts' ? <PayoutsTab /> : null}
                 {value === 'mail' ? <MailTab /> : null}
+                {value === 'jobs' ? <JobsTab /> : null}
                 {value === 'activity' ? <ActivityTab /> : null}
               </CardContent>
             </Card>
