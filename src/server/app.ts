@@ -220,7 +220,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     config,
     mailer: options.mailer ?? createMailer(app, config),
     identity: options.identity ?? (config.oidc ? await createOidcIdentityProvider(config.oidc) : undefined),
-    rateLimits: createRateLimits({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }),
+    rateLimits: createRateLimits({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, () => now().getTime()),
     geocoder: options.geocoder ?? new ZipCentroidGeocoder(),
     signingKey,
     now,

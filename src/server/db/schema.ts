@@ -1153,3 +1153,20 @@ export const deliveryProofSettings = pgTable(
   },
   (t) => [check('delivery_proof_settings_singleton', sql`${t.id} = 1`)],
 );
+
+/**
+ * The rate limits' counts, shared by every app instance on this database
+ * (docs/decisions/0003-rate-limits.md, Counted in the database; migration 0023): one row per limiter
+ * and key (`sign-in-ip:<sha256 of the address>`), its window starting at the key's first hit.
+ * Expired rows are deleted in small batches as hits arrive.
+ */
+export const rateLimitHits = pgTable(
+  'rate_limit_hits',
+  {
+    key: text('key').primaryKey(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    count: integer('count').notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limit_hits_expires_idx').on(t.expiresAt)],
+);

@@ -1,46 +1,137 @@
+import crypto from 'node:crypto';
+import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { rateLimitHits } from '../db/schema';
 import { AppError } from './errors';
 
+/** Each instance deletes a batch of expired rows after this many counted hits of its own. */
+export const PRUNE_EVERY_HITS = 500;
+/** The most expired rows one clean-up deletes, so it never holds a request for long. */
+export const PRUNE_BATCH = 1_000;
+
+/** A key's count in its current window, and how long that window has left. */
+export interface RateWindow {
+  count: number;
+  msLeft: number;
+}
+
 /**
- * A fixed-window counter per key, in process memory (docs/product-rules.md, Bad input and failure:
- * 429 on sign-in, sign-up, contact form and message sending). Several app instances each keep their
- * own counts, which bounds abuse per instance; see docs/decisions/0003-rate-limits.md.
+ * The counts of an instance's limiters, kept in `rate_limit_hits` so that every instance on the
+ * database draws on one budget (docs/decisions/0003-rate-limits.md, Counted in the database). A
+ * window starts at a key's first hit and lasts `windowMs`; the first hit after it ends starts the
+ * next one. Time is the app's clock, so tests move it instead of sleeping.
  */
-export class RateLimiter {
-  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+export class RateLimitCounts {
+  private hitsSincePrune = 0;
 
   constructor(
-    private readonly max: number,
-    private readonly windowMs: number,
-    private readonly now: () => number = Date.now,
+    readonly now: () => number,
+    private readonly prune: { everyHits: number; batch: number } = {
+      everyHits: PRUNE_EVERY_HITS,
+      batch: PRUNE_BATCH,
+    },
   ) {}
 
-  /** Counts one attempt; returns the seconds to wait when the limit is exceeded, else 0. */
-  hit(key: string): number {
+  /**
+   * Counts one hit in one statement (an upsert on the key, so two instances counting at once both
+   * land and see their own total), and now and then deletes a batch of expired rows.
+   */
+  async add(db: Db, key: string, windowMs: number): Promise<RateWindow> {
     const now = this.now();
-    if (this.windows.size > 10_000) this.prune(now);
-    const current = this.windows.get(key);
-    if (!current || current.resetAt <= now) {
-      this.windows.set(key, { count: 1, resetAt: now + this.windowMs });
-      return 0;
+    // Every SET expression reads the row as it was: a window that has ended starts again here.
+    const ended = sql`${rateLimitHits.expiresAt} <= excluded.window_start`;
+    const [row] = await db
+      .insert(rateLimitHits)
+      .values({ key, windowStart: new Date(now), count: 1, expiresAt: new Date(now + windowMs) })
+      .onConflictDoUpdate({
+        target: rateLimitHits.key,
+        set: {
+          windowStart: sql`case when ${ended} then excluded.window_start else ${rateLimitHits.windowStart} end`,
+          count: sql`case when ${ended} then 1 else ${rateLimitHits.count} + 1 end`,
+          expiresAt: sql`case when ${ended} then excluded.expires_at else ${rateLimitHits.expiresAt} end`,
+        },
+      })
+      .returning({ count: rateLimitHits.count, expiresAt: rateLimitHits.expiresAt });
+    if (!row) throw new Error('rate limit upsert returned no row');
+    this.hitsSincePrune += 1;
+    if (this.hitsSincePrune >= this.prune.everyHits) {
+      this.hitsSincePrune = 0;
+      await this.deleteExpired(db, now);
     }
-    current.count += 1;
-    return current.count > this.max ? Math.ceil((current.resetAt - now) / 1000) : 0;
+    return { count: row.count, msLeft: row.expiresAt.getTime() - now };
   }
 
-  /** Seconds to wait if the key is already over its limit, without counting an attempt. */
-  check(key: string): number {
-    const current = this.windows.get(key);
+  /** The key's current window, or undefined when it has none or it has ended. */
+  async read(db: Db, key: string): Promise<RateWindow | undefined> {
     const now = this.now();
-    if (!current || current.resetAt <= now || current.count < this.max) return 0;
-    return Math.ceil((current.resetAt - now) / 1000);
+    const [row] = await db
+      .select({ count: rateLimitHits.count, expiresAt: rateLimitHits.expiresAt })
+      .from(rateLimitHits)
+      .where(and(eq(rateLimitHits.key, key), gt(rateLimitHits.expiresAt, new Date(now))));
+    return row ? { count: row.count, msLeft: row.expiresAt.getTime() - now } : undefined;
   }
 
-  reset(key: string): void {
-    this.windows.delete(key);
+  async clear(db: Db, key: string): Promise<void> {
+    await db.delete(rateLimitHits).where(eq(rateLimitHits.key, key));
   }
 
-  private prune(now: number): void {
-    for (const [key, value] of this.windows) if (value.resetAt <= now) this.windows.delete(key);
+  /**
+   * Deletes up to a batch of rows whose window has ended. The outer condition is checked again on a
+   * row another hit has just started afresh, which is then kept.
+   */
+  async deleteExpired(db: Db, now: number = this.now()): Promise<number> {
+    const at = new Date(now);
+    const expired = db
+      .select({ key: rateLimitHits.key })
+      .from(rateLimitHits)
+      .where(lte(rateLimitHits.expiresAt, at))
+      .limit(this.prune.batch);
+    const deleted = await db
+      .delete(rateLimitHits)
+      .where(and(lte(rateLimitHits.expiresAt, at), inArray(rateLimitHits.key, expired)))
+      .returning({ key: rateLimitHits.key });
+    return deleted.length;
+  }
+}
+
+/**
+ * A key's row name: the limiter's name and a digest of the address, email or user id it counts, so
+ * the table holds no one's address or email and every key has the same short length.
+ */
+function rowKey(limiter: string, key: string): string {
+  return `${limiter}:${crypto.createHash('sha256').update(key).digest('base64url')}`;
+}
+
+/**
+ * A fixed-window counter per key (docs/product-rules.md, Bad input and failure: 429 on sign-in,
+ * sign-up, contact form and message sending), counted in the database so that every app instance
+ * shares one budget per key: a second instance behind the load balancer does not double anyone's
+ * allowance (docs/decisions/0003-rate-limits.md, Counted in the database).
+ */
+export class RateLimiter {
+  constructor(
+    /** Names the limiter's rows, e.g. `sign-in-ip`: keys of different limiters never mix. */
+    private readonly name: string,
+    private readonly max: number,
+    private readonly windowMs: number,
+    private readonly counts: RateLimitCounts,
+  ) {}
+
+  /** Counts one attempt; answers the seconds to wait when the limit is exceeded, else 0. */
+  async hit(db: Db, key: string): Promise<number> {
+    const window = await this.counts.add(db, rowKey(this.name, key), this.windowMs);
+    return window.count > this.max ? Math.ceil(window.msLeft / 1000) : 0;
+  }
+
+  /** Seconds to wait if the key is already at its limit, without counting an attempt. */
+  async check(db: Db, key: string): Promise<number> {
+    const window = await this.counts.read(db, rowKey(this.name, key));
+    if (!window || window.count < this.max) return 0;
+    return Math.ceil(window.msLeft / 1000);
+  }
+
+  async reset(db: Db, key: string): Promise<void> {
+    await this.counts.clear(db, rowKey(this.name, key));
   }
 }
 
@@ -48,40 +139,31 @@ export class RateLimiter {
  * Failed attempts that slow the next ones down instead of refusing them (docs/decisions/0003-rate-limits.md,
  * Sign-in failures): a key's first `free` failures in the window cost nothing, then each adds a
  * wait that doubles from `baseMs` up to `capMs`. The right password still gets in, after the wait,
- * so nobody can keep an account's owner out by failing on purpose.
+ * so nobody can keep an account's owner out by failing on purpose. Counted in the database like
+ * {@link RateLimiter}, so a failure on one instance slows the next try on any other.
  */
 export class FailureSlowdown {
-  private readonly failures = new Map<string, { count: number; resetAt: number }>();
-
   constructor(
+    private readonly name: string,
     private readonly settings: { free: number; baseMs: number; capMs: number; windowMs: number },
-    private readonly now: () => number = Date.now,
+    private readonly counts: RateLimitCounts,
   ) {}
 
   /** How long the next attempt for this key waits before it is answered, in milliseconds. */
-  delayMs(key: string): number {
-    const current = this.failures.get(key);
-    if (!current || current.resetAt <= this.now()) return 0;
-    const over = current.count - this.settings.free;
+  async delayMs(db: Db, key: string): Promise<number> {
+    const window = await this.counts.read(db, rowKey(this.name, key));
+    if (!window) return 0;
+    const over = window.count - this.settings.free;
     if (over < 0) return 0;
     return Math.min(this.settings.capMs, this.settings.baseMs * 2 ** Math.min(over, 30));
   }
 
-  fail(key: string): void {
-    const now = this.now();
-    if (this.failures.size > 10_000) {
-      for (const [stale, value] of this.failures) if (value.resetAt <= now) this.failures.delete(stale);
-    }
-    const current = this.failures.get(key);
-    if (!current || current.resetAt <= now) {
-      this.failures.set(key, { count: 1, resetAt: now + this.settings.windowMs });
-      return;
-    }
-    current.count += 1;
+  async fail(db: Db, key: string): Promise<void> {
+    await this.counts.add(db, rowKey(this.name, key), this.settings.windowMs);
   }
 
-  reset(key: string): void {
-    this.failures.delete(key);
+  async reset(db: Db, key: string): Promise<void> {
+    await this.counts.clear(db, rowKey(this.name, key));
   }
 }
 
@@ -134,25 +216,38 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   messagesPerUserPerMinute: 20,
 };
 
-export function createRateLimits(settings: RateLimitSettings): RateLimits {
+/**
+ * The app's limiters, each naming its rows, on one set of counts: `now` is the app's clock in
+ * milliseconds.
+ */
+export function createRateLimits(settings: RateLimitSettings, now: () => number): RateLimits {
+  const counts = new RateLimitCounts(now);
   return {
-    signInPerIp: new RateLimiter(settings.signInPerIpPerMinute, 60_000),
-    signInFailuresPerAccount: new FailureSlowdown({
-      free: settings.signInFreeFailuresPerAccount,
-      baseMs: 500,
-      capMs: 8_000,
-      windowMs: 15 * 60_000,
-    }),
-    signInFailuresPerAccountAndAddress: new FailureSlowdown({
-      free: settings.signInFreeFailuresPerAccountAndAddress,
-      baseMs: 1_000,
-      capMs: 60_000,
-      windowMs: 15 * 60_000,
-    }),
+    signInPerIp: new RateLimiter('sign-in-ip', settings.signInPerIpPerMinute, 60_000, counts),
+    signInFailuresPerAccount: new FailureSlowdown(
+      'sign-in-failures-account',
+      { free: settings.signInFreeFailuresPerAccount, baseMs: 500, capMs: 8_000, windowMs: 15 * 60_000 },
+      counts,
+    ),
+    signInFailuresPerAccountAndAddress: new FailureSlowdown(
+      'sign-in-failures-account-ip',
+      {
+        free: settings.signInFreeFailuresPerAccountAndAddress,
+        baseMs: 1_000,
+        capMs: 60_000,
+        windowMs: 15 * 60_000,
+      },
+      counts,
+    ),
     pause: settings.pause ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
-    signUpPerIp: new RateLimiter(settings.signUpPerIpPerHour, 60 * 60_000),
-    accountMailPerIp: new RateLimiter(settings.accountMailPerIpPerHour, 60 * 60_000),
-    contactPerIp: new RateLimiter(settings.contactPerIpPer10Minutes, 10 * 60_000),
-    messagesPerUser: new RateLimiter(settings.messagesPerUserPerMinute, 60_000),
+    signUpPerIp: new RateLimiter('sign-up-ip', settings.signUpPerIpPerHour, 60 * 60_000, counts),
+    accountMailPerIp: new RateLimiter(
+      'account-mail-ip',
+      settings.accountMailPerIpPerHour,
+      60 * 60_000,
+      counts,
+    ),
+    contactPerIp: new RateLimiter('contact-ip', settings.contactPerIpPer10Minutes, 10 * 60_000, counts),
+    messagesPerUser: new RateLimiter('messages-user', settings.messagesPerUserPerMinute, 60_000, counts),
   };
 }

@@ -75,7 +75,7 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
       try {
         if (request.validationError) throw request.validationError;
         const { email } = emailOnlyBodySchema.parse(request.body);
-        limitAccountMail(ctx.rateLimits.accountMailPerIp, request.ip);
+        await limitAccountMail(db, ctx.rateLimits.accountMailPerIp, request.ip);
         await requestPasswordReset(db, email, config.siteUrl, ctx.now());
       } catch (error) {
         if (!form) throw error;
@@ -193,7 +193,7 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
       try {
         if (request.validationError) throw request.validationError;
         const { email } = emailOnlyBodySchema.parse(request.body);
-        limitAccountMail(ctx.rateLimits.accountMailPerIp, request.ip);
+        await limitAccountMail(db, ctx.rateLimits.accountMailPerIp, request.ip);
         await resendVerification(db, email, config.siteUrl, ctx.now());
       } catch (error) {
         if (!form) throw error;

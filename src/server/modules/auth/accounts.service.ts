@@ -31,8 +31,8 @@ const LIFETIME_MS: Record<AccountTokenPurpose, number> = {
 
 const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
 
-export function limitAccountMail(limiter: RateLimiter, ip: string): void {
-  const wait = limiter.hit(ip);
+export async function limitAccountMail(db: Db, limiter: RateLimiter, ip: string): Promise<void> {
+  const wait = await limiter.hit(db, ip);
   if (wait > 0)
     throw tooManyRequests(
       `Too many emails asked for from this network. Please try again in ${waitText(wait)}.`,

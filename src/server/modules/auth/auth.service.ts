@@ -62,7 +62,7 @@ export async function signUpWithPassword(
   adminEmails: readonly string[],
   mail: { siteUrl: string; now: Date; returnTo?: string },
 ): Promise<void> {
-  const wait = limits.signUpPerIp.hit(ip);
+  const wait = await limits.signUpPerIp.hit(db, ip);
   if (wait > 0)
     throw tooManyRequests(
       `Too many accounts created from this network. Please try again in ${waitText(wait)}.`,
@@ -101,7 +101,7 @@ export async function signInWithPassword(
   ip: string,
   adminEmails: readonly string[],
 ): Promise<UserRow> {
-  const ipWait = limits.signInPerIp.hit(ip);
+  const ipWait = await limits.signInPerIp.hit(db, ip);
   if (ipWait > 0)
     throw tooManyRequests(`Too many sign-in attempts. Please try again in ${waitText(ipWait)}.`);
   // Failures slow the next tries down, per account and per account and address, but never refuse the
@@ -109,8 +109,8 @@ export async function signInWithPassword(
   const account = body.email.toLowerCase();
   const fromHere = `${account} ${ip}`;
   const wait = Math.max(
-    limits.signInFailuresPerAccount.delayMs(account),
-    limits.signInFailuresPerAccountAndAddress.delayMs(fromHere),
+    await limits.signInFailuresPerAccount.delayMs(db, account),
+    await limits.signInFailuresPerAccountAndAddress.delayMs(db, fromHere),
   );
   if (wait > 0) await limits.pause(wait);
   const user = await findUserByEmail(db, body.email);
@@ -120,11 +120,11 @@ export async function signInWithPassword(
   // Compare against a decoy when there is no account, so timing does not reveal which emails exist.
   const matches = await verifyPassword(body.password, credential?.passwordHash ?? (await decoyHash()));
   if (!user || !credential || !matches) {
-    limits.signInFailuresPerAccount.fail(account);
-    limits.signInFailuresPerAccountAndAddress.fail(fromHere);
+    await limits.signInFailuresPerAccount.fail(db, account);
+    await limits.signInFailuresPerAccountAndAddress.fail(db, fromHere);
     throw new AppError('unauthorized', INVALID_CREDENTIALS);
   }
-  limits.signInFailuresPerAccountAndAddress.reset(fromHere);
+  await limits.signInFailuresPerAccountAndAddress.reset(db, fromHere);
   // Only once the password is right: a suspended account is no secret to its owner.
   if (user.suspendedAt) throw forbidden(ACCOUNT_SUSPENDED_MESSAGE);
   // An address not proved yet (docs/decisions/0019-reaching-people.md, Accounts).

@@ -24,7 +24,7 @@ export async function postOrderMessage(
 ): Promise<OrderMessage> {
   const order = await findOrderParties(deps.db, body.orderId);
   if (!order || !canPostToMessageThread(actor, { kind: 'order', ...order })) throw notFound(ORDER_NOT_FOUND);
-  countMessageSent(deps.limiter, actor.id);
+  await countMessageSent(deps.db, deps.limiter, actor.id);
   const row = await insertOrderMessage(deps.db, {
     orderId: order.id,
     senderId: actor.id,

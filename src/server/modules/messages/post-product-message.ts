@@ -28,7 +28,7 @@ export async function postProductMessage(
   ) {
     throw notFound(CONVERSATION_NOT_FOUND);
   }
-  countMessageSent(deps.limiter, actor.id);
+  await countMessageSent(deps.db, deps.limiter, actor.id);
   const row = await insertProductMessage(deps.db, {
     productId: thread.productId,
     buyerId: thread.buyerId,

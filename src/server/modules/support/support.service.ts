@@ -17,7 +17,7 @@ export async function receiveContactMessage(
   userId: string | null,
   body: ContactMessage,
 ): Promise<{ id: string; receivedAt: string }> {
-  const wait = limiter.hit(ip);
+  const wait = await limiter.hit(db, ip);
   if (wait > 0)
     throw tooManyRequests(
       `You have sent several messages in a short time. Please try again in ${waitText(wait)}.`,
