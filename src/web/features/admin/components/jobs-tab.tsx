@@ -19,7 +19,7 @@ export function JobsTab() {
       {data ? (
         <div className="flex flex-col gap-6">
           <p className="text-sm" data-testid="text-outbox-waiting">
-            Waiting to be sent: {plural(data.outbox.mail, 'mail', 'mails')} and{' '}
+            Waiting to be sent: {plural(data.outbox.mail, 'mail message', 'mail messages')} and{' '}
             {plural(data.outbox.push, 'push notification', 'push notifications')}.
           </p>
           {data.queues.length === 0 ? (
