@@ -97,7 +97,8 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
     let manifest: BackupManifest | undefined;
     const files = { count: 0, bytes: 0 };
     const dumpFile = path.join(scratch, 'postgres.dump');
-    const spill = (name: string) => (name === POSTGRES_ENTRY && options.databaseUrl ? dumpFile : undefined);
+    // A PostgreSQL dump may be larger than memory: it goes to a file for pg_restore.
+    const spill = (name: string) => (name === POSTGRES_ENTRY ? dumpFile : undefined);
     for await (const entry of readArchive(options.from, spill)) {
       if (manifest) throw new BackupError(`The backup ${options.from} has entries after its manifest`);
       if (entry.name === PGLITE_ENTRY || entry.name === POSTGRES_ENTRY) {

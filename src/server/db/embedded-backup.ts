@@ -244,7 +244,12 @@ export async function requestEmbeddedDump(
       }
       head = Buffer.concat([head, chunk]);
       for (let end = head.indexOf(10); end >= 0 && size === undefined; end = head.indexOf(10)) {
-        const line = JSON.parse(head.subarray(0, end).toString('utf8')) as ControlAnswer;
+        let line: ControlAnswer;
+        try {
+          line = JSON.parse(head.subarray(0, end).toString('utf8')) as ControlAnswer;
+        } catch {
+          return fail(new Error(`The process at ${socketPath} does not answer as a marketplace database`));
+        }
         head = head.subarray(end + 1);
         if (line.type === 'waiting') options.onWaiting?.();
         else if (line.type === 'error')
