@@ -14,6 +14,9 @@ const result = await build({
     seed: 'src/server/seed.ts',
     // `npm run reconcile`: the ledger against the records (docs/decisions/0013-money-movement.md).
     reconcile: 'src/server/reconcile.ts',
+    // `npm run backup` and `npm run restore` (docs/operations.md, Backups).
+    backup: 'src/server/backup.ts',
+    restore: 'src/server/restore.ts',
     // The embedded database's own process (docs/decisions/0016-embedded-database-process.md).
     'embedded-db': 'src/server/db/embedded-process.ts',
     // Resized copies of the demo pictures (docs/decisions/0014-first-load.md, Resized copies).

@@ -101,15 +101,22 @@ function tarField(header: Buffer, offset: number, length: number): string {
  * Writes the files of the template (a tar archive made by PGlite's `dumpDataDir`) into `dir` with
  * Node's own file calls. PGlite's `loadDataDir` writes the same files one by one
  * through its emulated file system on the event loop, which took 1.2–1.3 s of a first start for
- * the 1,176 files (docs/decisions/0016-embedded-database-process.md, Start-up). PG_VERSION, which
- * tells PGlite that a database is there, is written last: a start stopped halfway leaves a
+ * the 1,176 files (docs/decisions/0016-embedded-database-process.md, Start-up).
+ */
+export async function unpackTemplate(template: string, dir: string): Promise<void> {
+  await unpackDataDirArchive(await fs.promises.readFile(template), dir, `The database template ${template}`);
+}
+
+/**
+ * Writes the data directory held by `archive` (a tar archive of PGlite's `dumpDataDir`: the built
+ * template, or a backup's database) into `dir`; `what` names the archive in errors. PG_VERSION,
+ * which tells PGlite that a database is there, is written last: a start stopped halfway leaves a
  * directory without it, and the next start unpacks the template again over it. Files are the
  * user's alone (0600, in directories of 0700), as PostgreSQL makes them.
  */
-export async function unpackTemplate(template: string, dir: string): Promise<void> {
+export async function unpackDataDirArchive(archive: Buffer, dir: string, what: string): Promise<void> {
   const root = path.resolve(dir);
   fs.mkdirSync(root, { recursive: true, mode: 0o700 });
-  const archive = await fs.promises.readFile(template);
   const dirs = new Set<string>([root]);
   const files: { target: string; data: Buffer }[] = [];
   let version: { target: string; data: Buffer } | undefined;
@@ -131,18 +138,18 @@ export async function unpackTemplate(template: string, dir: string): Promise<voi
       offset + 512 + size > archive.length ||
       (target !== root && !target.startsWith(root + path.sep))
     )
-      throw new Error(`The database template ${template} has an unexpected entry: ${name}`);
+      throw new Error(`${what} has an unexpected entry: ${name}`);
     const data = archive.subarray(offset + 512, offset + 512 + size);
     if (type === '5') dirs.add(target);
     else if (type === '0' || type === '\0') {
       dirs.add(path.dirname(target));
       if (target === path.join(root, 'PG_VERSION')) version = { target, data };
       else files.push({ target, data });
-    } else throw new Error(`The database template ${template} has an entry of type ${type}: ${name}`);
+    } else throw new Error(`${what} has an entry of type ${type}: ${name}`);
     offset += 512 + Math.ceil(size / 512) * 512;
   }
-  if (!ended) throw new Error(`The database template ${template} is cut short`);
-  if (!version) throw new Error(`The database template ${template} holds no database (no PG_VERSION)`);
+  if (!ended) throw new Error(`${what} is cut short`);
+  if (!version) throw new Error(`${what} holds no database (no PG_VERSION)`);
   for (const target of dirs) fs.mkdirSync(target, { recursive: true, mode: 0o700 });
   // One tick later, once PGlite's own loading has begun; then in one go, with synchronous calls.
   // Written asynchronously, a few at a time, each file's open, write and close waited for libuv's

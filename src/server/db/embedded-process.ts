@@ -17,6 +17,7 @@ import {
   type EmbeddedProcessMessage,
   type EmbeddedServerMessage,
 } from './embedded-database';
+import { serveBackups } from './embedded-backup';
 
 function send(message: EmbeddedProcessMessage): Promise<void> {
   return new Promise((resolve) => {
@@ -35,10 +36,12 @@ async function main(dataDir: string): Promise<void> {
   let pglite: PGlite | undefined;
   let server: PGLiteSocketServer | undefined;
   let socketDir: string | undefined;
+  let stopBackups: (() => Promise<void>) | undefined;
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
       try {
+        await stopBackups?.();
         await server?.stop();
         await pglite?.close();
       } finally {
@@ -80,6 +83,9 @@ async function main(dataDir: string): Promise<void> {
       maxConnections: 1,
     });
     await server.start();
+    // `npm run backup` asks this process for a consistent copy while the server runs
+    // (docs/decisions/0016-embedded-database-process.md, Backups while it runs).
+    stopBackups = await serveBackups(pglite, dataDir, socketDir);
     await send({ type: 'ready', socketDir });
   } catch (error) {
     await send({
