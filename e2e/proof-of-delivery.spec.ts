@@ -145,7 +145,9 @@ test('the driver types the code the buyer reads and adds a photo; the buyer sees
   // The photo loads lazily: the buyer scrolls to it, then it is drawn at its real size once fetched.
   await photo.scrollIntoViewIfNeeded();
   await expect(photo).toBeVisible();
-  await expect.poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(24);
+  await expect
+    .poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+    .toBe(24);
   await expect(buyer.getByTestId('delivery-code')).toHaveCount(0);
   await buyer.context().close();
 });

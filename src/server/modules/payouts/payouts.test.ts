@@ -219,7 +219,9 @@ describe('transfers on completion with the test provider (docs/decisions/0013-mo
       try {
         await restarted.ready();
         await expect
-          .poll(async () => (await payoutRows(crashing, s.order.id)).map((row) => row.status), { timeout: 20_000 })
+          .poll(async () => (await payoutRows(crashing, s.order.id)).map((row) => row.status), {
+            timeout: 20_000,
+          })
           .toEqual(['paid', 'paid']);
       } finally {
         await restarted.close();
