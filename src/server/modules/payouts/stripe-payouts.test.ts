@@ -241,12 +241,25 @@ describe('transfers on completion with Stripe', () => {
         sessionSecret: crypto.randomBytes(32).toString('hex'),
         storage: app.storage,
         payoutRetryMs: 60_000,
+        jobQueue: { pollingIntervalSeconds: 0.5 },
       });
-      await restarted.ready();
-      await restarted.close();
+      try {
+        // The job queue asks for a payout retry run as soon as the restarted app is ready.
+        await restarted.ready();
+        await expect
+          .poll(
+            async () => {
+              const statuses = await payoutsOf(app, s.order.id);
+              return [statuses.seller?.status, statuses.driver?.status];
+            },
+            { timeout: 20_000 },
+          )
+          .toEqual(['paid', 'paid']);
+      } finally {
+        await restarted.close();
+      }
       expect(transfersOfOrder(s.order.id)).toHaveLength(2);
       const payouts = await payoutsOf(app, s.order.id);
-      expect([payouts.seller?.status, payouts.driver?.status]).toEqual(['paid', 'paid']);
 
       // Two days later Stripe has forgotten the keys; the payouts are made to look unfinished again
       // (an answer lost at the last attempt): the retry finds the transfers instead of paying again.
