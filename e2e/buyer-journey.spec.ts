@@ -99,7 +99,7 @@ test.describe('the buyer journey (docs/product-rules.md, Checkout and orders)', 
   test('search, filter, add, change the quantity in the sheet, check out with delivery, pay and follow the order', async ({
     page,
   }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(90_000);
     await freshBuyerWithAddress(page);
     const product = await pickProduct(page.request, { units: 2, pickup: false });
 

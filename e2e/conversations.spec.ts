@@ -70,7 +70,7 @@ test('the buyer asks, the seller answers live; after delivery both review each o
   page,
   browser,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const buyer = page;
   await buyer.goto('/');
   await signInAs(buyer, DEMO.buyer);

@@ -110,7 +110,7 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
   page,
   browser,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   const { buyer, order } = await buyerPlacesOrder(browser);
 
   // Become a driver from the profile, with a home address in the city to measure distances from.

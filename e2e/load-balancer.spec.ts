@@ -104,7 +104,7 @@ test.beforeAll(async () => {
   const port = await freePort();
   const config = path.join(dataDir, 'haproxy.cfg');
   const backend = (name: string, server: RunningServer) =>
-    `  server ${name} ${new URL(server.url).host} check inter 300ms fall 2 rise 1`;
+    `  server ${name} ${new URL(server.url).host} check inter 500ms fall 3 rise 1`;
   fs.writeFileSync(
     config,
     [
@@ -115,6 +115,8 @@ test.beforeAll(async () => {
       '  timeout connect 2s',
       '  timeout client 60s',
       '  timeout server 60s',
+      // A readiness answer slowed by a loaded machine is not a dead instance; a killed one refuses at once.
+      '  timeout check 10s',
       '  timeout tunnel 1h',
       '  retries 3',
       '  option redispatch',

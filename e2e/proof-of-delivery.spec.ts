@@ -107,7 +107,7 @@ test('the driver types the code the buyer reads and adds a photo; the buyer sees
   page,
   browser,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(90_000);
   const { buyer, order } = await buyerPlacesOrder(browser, true);
   await signInAs(page, DEMO.driver);
   await driverSetsOff(page.request, order, true);
@@ -156,7 +156,7 @@ test('the driver delivers a standard order with a photo and the place; the buyer
   page,
   browser,
 }) => {
-  test.setTimeout(60_000);
+  test.setTimeout(90_000);
   const { buyer, order } = await buyerPlacesOrder(browser, false);
   await signInAs(page, DEMO.driver);
   await driverSetsOff(page.request, order, false);

@@ -64,7 +64,7 @@ test.describe('the seller area (docs/product-rules.md, Seller listings)', () => 
     page,
     browser,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     const name = `Cedar Birdhouse ${Date.now().toString(36)}`;
 
     // Become a seller from the profile, and open the dashboard from the header.

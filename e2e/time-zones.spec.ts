@@ -51,7 +51,7 @@ for (const timezoneId of ['America/Chicago', 'UTC', 'Asia/Tokyo']) {
     test('sees the pickup labels of the marketplace zone at checkout and on the payment page', async ({
       page,
     }) => {
-      test.setTimeout(60_000);
+      test.setTimeout(90_000);
       await signUpFresh(page);
       const { product, slots } = await pickupProduct(page.request);
 

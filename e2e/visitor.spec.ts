@@ -33,7 +33,7 @@ test.describe('a visitor (docs/product-rules.md, Routes and headers)', () => {
   test('opens a shared product link, adds it to the cart, is asked to sign in at checkout, and lands back in checkout with the cart', async ({
     page,
   }) => {
-    test.setTimeout(60_000);
+    test.setTimeout(90_000);
     const product = await productToShare(page.request);
 
     // The shared link: the product, not the 404.
