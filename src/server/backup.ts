@@ -2,10 +2,8 @@ import { ConfigError, loadConfig } from './config';
 import { createBackup } from './backups/create-backup';
 import { BackupError } from './backups/backup-database';
 import { BackupArchiveError } from './backups/backup-archive';
+import { runCommand, UsageError } from './backups/run-command';
 import { EmbeddedBackupUnavailableError } from './db/embedded-backup';
-
-/** A wrong command line: said, and the command exits 2. */
-class UsageError extends Error {}
 
 const USAGE = 'use: npm run backup -- [--to <file or directory>] [--pg-bin <directory of pg_dump>]';
 
@@ -60,24 +58,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(2);
-    }
-    if (
-      error instanceof ConfigError ||
-      error instanceof BackupError ||
-      error instanceof BackupArchiveError ||
-      error instanceof EmbeddedBackupUnavailableError
-    )
-      process.stderr.write(`Backup failed: ${error.message}\n`);
-    else
-      process.stderr.write(
-        `Backup failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-      );
-    process.exit(1);
-  },
-);
+runCommand('Backup', main, [ConfigError, BackupError, BackupArchiveError, EmbeddedBackupUnavailableError]);

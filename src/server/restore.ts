@@ -4,9 +4,7 @@ import { DataDirLockedError } from './db/embedded-database';
 import { restoreBackup } from './backups/restore-backup';
 import { BackupError } from './backups/backup-database';
 import { BackupArchiveError } from './backups/backup-archive';
-
-/** A wrong command line: said, and the command exits 2. */
-class UsageError extends Error {}
+import { runCommand, UsageError } from './backups/run-command';
 
 const USAGE =
   'use: npm run restore -- --from <backup.tar.gz> [--data-dir <empty directory>] [--pg-bin <directory of pg_restore>]';
@@ -58,24 +56,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    if (error instanceof UsageError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(2);
-    }
-    if (
-      error instanceof ConfigError ||
-      error instanceof BackupError ||
-      error instanceof BackupArchiveError ||
-      error instanceof DataDirLockedError
-    )
-      process.stderr.write(`Restore failed: ${error.message}\n`);
-    else
-      process.stderr.write(
-        `Restore failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-      );
-    process.exit(1);
-  },
-);
+runCommand('Restore', main, [ConfigError, BackupError, BackupArchiveError, DataDirLockedError]);

@@ -135,17 +135,7 @@ describe('the job queue', () => {
     cleanups.push(() => t.close());
     const held = gate();
     cleanups.push(async () => held.open());
-    const dead = await buildApp({
-      config: t.config,
-      database: t.database,
-      sessionSecret: crypto.randomBytes(32).toString('hex'),
-      storage: t.storage,
-      payoutRetryMs: 0,
-      jobQueue: FAST,
-    });
-    dead.jobs.every({ ...job, run: () => held.promise });
-    await dead.ready();
-    cleanups.push(() => dead.close());
+    await secondInstance(t, { ...job, run: () => held.promise });
     await expect.poll(async () => (await activeRuns(t, job.name)).length, { timeout: 20_000 }).toBe(1);
     await t.database.executeSql(
       `update ${JOB_SCHEMA}.job set started_on = now() - interval '1 hour' where name = $1 and state = 'active'`,
