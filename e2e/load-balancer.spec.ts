@@ -8,11 +8,12 @@ import path from 'node:path';
 import pg from 'pg';
 import { request, type APIRequestContext } from '@playwright/test';
 import { test, expect, DEMO, DEMO_PASSWORD } from './support/fixtures';
+import { cents } from './support/money';
 import { serverErrors, startServer, type RunningServer } from './support/server';
 
 /**
  * Two instances of the built server on one PostgreSQL database behind HAProxy (docs/deploy/README.md):
- * sign-in, checkout, the event stream and the jobs work whichever instance answers, and killing one
+ * sign-in, checkout, the event stream, the jobs and a payout retry work whichever instance answers, and killing one
  * instance during checkouts loses no paid order. Needs TEST_DATABASE_URL and Debian's haproxy, which
  * CI installs (.ci/run); elsewhere the test says what it lacks and is skipped.
  */
@@ -67,8 +68,9 @@ async function startInstance(): Promise<RunningServer> {
       DATABASE_URL: databaseUrl,
       // The same on every instance, as the deployment guide says.
       SESSION_SECRET: 'a-session-secret-shared-by-both-instances-0123456789',
-      // The money job runs every second, so a checkout a killed instance left half done is finished fast.
+      // The money jobs run every second, so what a killed instance left half done is finished fast.
       MONEY_RETRY_INTERVAL_MS: '1000',
+      PAYOUT_RETRY_INTERVAL_MS: '1000',
     },
   });
 }
@@ -271,6 +273,68 @@ test('a session, a checkout and the event stream work whichever instance answers
     const names = jobs.queues.filter((queue) => queue.lastCompletedAt !== null).map((queue) => queue.name);
     return ['notifications', 'payments', 'payout-retry'].every((name) => names.includes(name));
   }, 'the three jobs to have run');
+});
+
+test('the payout retry job pays what a seller is owed once, whichever instance runs it', async () => {
+  // The demo seller's earnings are owed: no payout account yet. They create one through the proxy
+  // and leave its setup unfinished, so nothing can be paid.
+  const seller = await signedIn(DEMO.seller);
+  const created = await seller.post('/api/stripe/connect/account');
+  expect(created.status(), await created.text()).toBe(201);
+  const before = (await (await seller.get('/api/payouts')).json()) as { owed: string; paidOut: string };
+  expect(cents(before.owed)).toBeGreaterThan(0);
+  const owedRows = await admin(
+    (client) =>
+      client.query<{ id: string }>(
+        `select p.id from payouts p join users u on u.id = p.user_id
+          where u.email = $1 and p.status = 'owed' and p.amount > 0`,
+        [DEMO.seller],
+      ),
+    databaseUrl,
+  );
+  expect(owedRows.rows.length).toBeGreaterThan(0);
+
+  // The provider finished the account, and the instance that learned it died before paying anyone
+  // (docs/decisions/0018-money-against-stripe.md, Failed payouts): only the retry job is left to pay.
+  await admin(async (client) => {
+    await client.query(
+      `update test_payout_accounts set state = 'complete', updated_at = now()
+        where user_id = (select id from users where email = $1)`,
+      [DEMO.seller],
+    );
+    await client.query(
+      `update users set stripe_onboarding_complete = true, stripe_account_status = 'active' where email = $1`,
+      [DEMO.seller],
+    );
+  }, databaseUrl);
+
+  // Whichever instance's job takes it, the seller reads it through either: all paid, nothing owed.
+  const served = new Set<string>();
+  await waitFor(async () => {
+    const response = await seller.get('/api/payouts');
+    served.add(response.headers()['x-served-by'] ?? '');
+    const payouts = (await response.json()) as { owed: string; paidOut: string };
+    return cents(payouts.owed) === 0 && cents(payouts.paidOut) >= cents(before.owed);
+  }, "the retry job to pay the seller's owed payouts");
+  expect([...served].sort()).toEqual(['a', 'b']);
+
+  // Once each: one transfer for every payout that was owed, however many instances ran the job.
+  const transfers = await admin(
+    (client) =>
+      client.query<{ id: string; status: string; transfers: number }>(
+        `select p.id, p.status,
+                (select count(*)::int from test_transfers t
+                  where t.kind = 'transfer' and t.metadata->>'orderId' = p.order_id::text
+                    and t.metadata->>'party' = p.kind::text) as transfers
+           from payouts p
+          where p.id = any($1::uuid[])`,
+        [owedRows.rows.map((row) => row.id)],
+      ),
+    databaseUrl,
+  );
+  expect(transfers.rows.map((row) => [row.status, row.transfers])).toEqual(
+    owedRows.rows.map(() => ['paid', 1]),
+  );
 });
 
 test('killing one instance during checkouts loses no paid order', async () => {

@@ -55,7 +55,7 @@ import { registerMessageRoutes } from './modules/messages/messages.routes';
 import { registerReviewRoutes } from './modules/reviews/reviews.routes';
 import { registerOrderRoutes } from './modules/orders/orders.routes';
 import { registerPaymentRoutes } from './modules/payments/payments.routes';
-import { PAYOUT_RETRY_MS, registerPayoutJobs } from './modules/payouts/payout-jobs';
+import { registerPayoutJobs } from './modules/payouts/payout-jobs';
 import { registerPayoutRoutes } from './modules/payouts/payouts.routes';
 import { registerPayoutAccountRoutes } from './modules/payout-accounts/payout-accounts.routes';
 import { registerProductRoutes } from './modules/products/products.routes';
@@ -261,7 +261,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerEventRoutes(app, ctx, { heartbeatMs: options.liveHeartbeatMs });
   registerPayoutRoutes(app, ctx);
   registerDisputeRoutes(app, ctx);
-  registerPayoutJobs(app, ctx, { everyMs: options.payoutRetryMs ?? PAYOUT_RETRY_MS });
+  registerPayoutJobs(app, ctx, { everyMs: options.payoutRetryMs ?? ctx.config.payoutRetryIntervalMs });
   registerNotificationRoutes(app, ctx);
   registerNotificationJobs(app, ctx);
   registerPushRoutes(app, ctx);

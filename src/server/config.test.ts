@@ -145,6 +145,8 @@ describe('loadConfig', () => {
   it('reads the money timer interval, 60 seconds unless set, 0 to turn it off', () => {
     expect(loadConfig({}).moneyRetryIntervalMs).toBe(60_000);
     expect(loadConfig({ MONEY_RETRY_INTERVAL_MS: '0' }).moneyRetryIntervalMs).toBe(0);
+    expect(loadConfig({}).payoutRetryIntervalMs).toBe(60_000);
+    expect(loadConfig({ PAYOUT_RETRY_INTERVAL_MS: '5000' }).payoutRetryIntervalMs).toBe(5_000);
     expect(problemsOf({ MONEY_RETRY_INTERVAL_MS: '-5' })[0]).toMatch(/^MONEY_RETRY_INTERVAL_MS:/);
   });
 

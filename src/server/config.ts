@@ -157,6 +157,11 @@ const envSchema = z
       emptyToUndefined,
       z.coerce.number().int().min(0).max(86_400_000).default(60_000),
     ),
+    /** How often the payout retry job runs (after the run at start-up); 0 turns it off (tests). */
+    PAYOUT_RETRY_INTERVAL_MS: z.preprocess(
+      emptyToUndefined,
+      z.coerce.number().int().min(0).max(86_400_000).default(60_000),
+    ),
     /**
      * How long a finished order's transfers to its seller and driver wait (the return window): a
      * refund within it moves no money back from them (docs/decisions/0018-money-against-stripe.md,
@@ -375,6 +380,8 @@ export interface Config {
   notifyIntervalMs: number;
   /** MONEY_RETRY_INTERVAL_MS: the timer of unfinished payments and refunds; 0 turns it off. */
   moneyRetryIntervalMs: number;
+  /** PAYOUT_RETRY_INTERVAL_MS: the payout retry job's timer; 0 turns it off. */
+  payoutRetryIntervalMs: number;
   /** PAYOUT_HOLD_HOURS in milliseconds: a finished order's transfers wait this long. */
   payoutHoldMs: number;
   /** Web Push's VAPID keys when set; generated into dataDir otherwise (src/server/secrets.ts). */
@@ -456,6 +463,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
         : undefined,
     allowTestPayments: env.ALLOW_TEST_PAYMENTS === 'true',
     moneyRetryIntervalMs: env.MONEY_RETRY_INTERVAL_MS,
+    payoutRetryIntervalMs: env.PAYOUT_RETRY_INTERVAL_MS,
     notifyIntervalMs: env.NOTIFY_INTERVAL_MS,
     payoutHoldMs: Math.round(env.PAYOUT_HOLD_HOURS * 60 * 60 * 1000),
     vapid:

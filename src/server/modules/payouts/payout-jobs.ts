@@ -1,11 +1,9 @@
 import type { App, AppContext } from '../../platform/context';
 import { retryPayouts } from './settle-payouts';
 
-/** Unfinished payouts are looked at every minute (docs/decisions/0013-money-movement.md, Transfers and the ledger). */
-export const PAYOUT_RETRY_MS = 60_000;
-
 /**
- * The payout retry job: at start-up and on a timer, what a crash or an unreachable provider left
+ * The payout retry job: at start-up and every PAYOUT_RETRY_INTERVAL_MS (docs/decisions/0013-money-movement.md,
+ * Transfers and the ledger), what a crash or an unreachable provider left
  * undone is finished, owed payouts of accounts that became ready go out, and refunded orders'
  * transfers are reversed.
  */
