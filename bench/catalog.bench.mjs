@@ -22,7 +22,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { catalogFillStatements } from './catalog-fill.mjs';
+import { catalogFillStatements, productId, sellerId } from './catalog-fill.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const MIGRATIONS = path.join(ROOT, 'src/server/db/migrations');
@@ -56,7 +56,15 @@ const databases = (args.db ?? (adminUrl ? 'pglite,postgres' : 'pglite')).split('
 /** --profile=DIR: the server writes a V8 CPU profile there (node --cpu-prof) when it stops. */
 const PROFILE_DIR = args.profile ? path.resolve(args.profile) : undefined;
 
-/** The calls measured; the buyer signs in and lives in the Loop (ZIP 60601). */
+/** A seller with ten reviews (bench/catalog-fill.mjs: order i is of seller 1 + 13i mod 2,000). */
+const REVIEWED_SELLER = sellerId(14);
+/** The measuring buyer's own delivered orders. */
+const SHOPPER_ORDERS = 12;
+
+/**
+ * The calls measured; the buyer signs in and lives in the Loop (ZIP 60601). `check` answers the
+ * number of items in an answer that is not a list.
+ */
 const SCENARIOS = [
   { name: 'list (first page)', path: '/api/products' },
   { name: 'search "lantern"', path: '/api/products?search=lantern' },
@@ -72,6 +80,22 @@ const SCENARIOS = [
     requests: NEW_PAGE_REQUESTS,
     noBare: true,
   },
+  // Issue 26: the other public reads, and two signed-in ones.
+  { name: 'categories', path: '/api/categories' },
+  { name: 'a product', path: `/api/products/${productId(1)}`, check: (body) => (body.id ? 1 : 0) },
+  {
+    name: "a seller's reviews",
+    path: `/api/reviews/user/${REVIEWED_SELLER}`,
+    check: (body) => body.reviews.length,
+  },
+  { name: "a seller's pickup slots", path: `/api/availability/slots/${REVIEWED_SELLER}` },
+  {
+    name: 'signed in: current user',
+    path: '/api/auth/user',
+    signedIn: true,
+    check: (body) => (body.id ? 1 : 0),
+  },
+  { name: 'signed in: own orders', path: '/api/orders', signedIn: true },
 ];
 
 /** --calls=list,search: only the calls whose names start with one of these (all by default). */
@@ -123,10 +147,20 @@ function shopperStatement() {
   insert into password_credentials (user_id, password_hash) select id, '${hash}' from shopper`;
 }
 
+/** The measuring buyer's orders, delivered, from as many sellers. */
+const shopperOrdersStatement = () => `
+  insert into orders (id, buyer_id, seller_id, order_number, status, product_subtotal, delivery_fee, total,
+                      delivery_address, seller_earnings, driver_earnings, purchase_platform_fee,
+                      delivery_platform_fee, platform_fee)
+  select gen_random_uuid(), u.id, '${sellerId(1)}'::uuid, 'BENCH-SHOPPER-' || i, 'delivered', 100.00, 10.00, 110.00,
+         '233 S Wacker Dr, Chicago, IL 60601', 90.00, 9.00, 10.00, 1.00, 11.00
+  from users u cross join generate_series(1, ${SHOPPER_ORDERS}) i where u.email = '${SHOPPER.email}'`;
+
 async function fill(run) {
   const started = performance.now();
   for (const statement of catalogFillStatements()) await run(statement);
   await run(shopperStatement());
+  await run(shopperOrdersStatement());
   return performance.now() - started;
 }
 
@@ -488,6 +522,7 @@ async function withDatabase(kind, prepared, dataDir, use) {
 
 function checkAnswer(scenario, body) {
   const list = JSON.parse(body.toString());
+  if (scenario.check) return scenario.check(list);
   if (!Array.isArray(list)) throw new Error(`${scenario.name}: not a list`);
   if (scenario.path.includes('search=lantern') && !list.every((p) => /lantern/i.test(p.name)))
     throw new Error(`${scenario.name}: a result does not match`);
@@ -560,7 +595,7 @@ async function benchDatabase(kind) {
         server.child.pid,
       );
       log(
-        `[${kind}] ${scenario.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, server ${cpuText(result.serverCpuUs)} µs CPU/req (${count} products)`,
+        `[${kind}] ${scenario.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, server ${cpuText(result.serverCpuUs)} µs CPU/req (${count} items)`,
       );
       rows.push({ target: `server + ${kind}`, scenario: scenario.name, count, ...result });
     }
@@ -642,7 +677,7 @@ function report(runs, started, startLoad) {
   for (const run of runs) {
     lines.push(`## ${run.version}`, '', `Filled in ${(run.fillMs / 1000).toFixed(1)} s.`, '');
     lines.push(
-      '| target | call | products | req/s | of bare | server CPU µs/req | load generator CPU µs/req | p50 ms | p95 ms | p99 ms | max ms | bytes | failed |',
+      '| target | call | items | req/s | of bare | server CPU µs/req | load generator CPU µs/req | p50 ms | p95 ms | p99 ms | max ms | bytes | failed |',
       '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     );
     const bareRps = new Map(run.rows.filter((r) => r.count === null).map((r) => [r.scenario, r.rps]));
