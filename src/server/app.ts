@@ -32,8 +32,8 @@ import { createClientErrorHandler, createFrameworkErrorHandler } from './platfor
 import { createRateLimits, DEFAULT_RATE_LIMITS, type RateLimitSettings } from './platform/rate-limit';
 import { createSecurityHeaders, registerSecurity, securityHeaderList } from './platform/security';
 import { registerCompression } from './platform/compression';
-import { KeptSessions } from './platform/kept-sessions';
-import { registerSessions, type Actor } from './platform/sessions';
+import { KeptPrivateReads } from './platform/kept-private-reads';
+import { registerSessions } from './platform/sessions';
 import { LiveEventHub } from './platform/live-event-hub';
 import { DEFAULT_JOB_QUEUE_SETTINGS, JobQueue, type JobQueueSettings } from './platform/job-queue';
 import {
@@ -218,11 +218,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerCompression(app);
   await app.register(cookie, { secret: options.sessionSecret });
   await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
+  // Only the embedded database has a single instance, whose notices arrive with the commit.
+  const privateReads = database.kind === 'pglite' ? new KeptPrivateReads(database, app.log) : undefined;
   registerSessions(app, {
     db: database.db,
     secure: config.publicUrl?.startsWith('https://') ?? false,
-    // Only the embedded database has a single instance, whose notices arrive with the commit.
-    kept: database.kind === 'pglite' ? new KeptSessions<Actor>(database, app.log) : undefined,
+    kept: privateReads,
   });
   registerAccessControl(app);
   registerInputGuard(app);
@@ -242,6 +243,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     payouts: options.payouts ?? (await createPayoutProvider(config, database.db, { signingKey, now })),
     live: new LiveEventHub(database, app.log),
     catalogCache,
+    privateReads,
     vapid: options.vapid ?? config.vapid ?? generateVapidKeys(),
   };
   // Live updates (docs/product-rules.md, Live updates): listening starts with the app; open streams

@@ -1,4 +1,5 @@
 import fastJson from 'fast-json-stringify';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 
 /**
@@ -13,4 +14,9 @@ export function compileSerializer<T extends z.ZodType>(schema: T): (value: z.out
     z.toJSONSchema(schema, { io: 'output' }) as Parameters<typeof fastJson>[0],
   );
   return (value) => Buffer.from(stringify(value));
+}
+
+/** Sends bytes a compiled serialiser wrote, as JSON (Fastify sends a Buffer as it is). */
+export function sendJsonBytes(reply: FastifyReply, body: Buffer) {
+  return reply.type('application/json; charset=utf-8').send(body);
 }

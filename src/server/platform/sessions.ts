@@ -5,7 +5,7 @@ import { builtOnce } from '../db/built-once';
 import type { Db } from '../db/client';
 import { sessions, users } from '../db/schema';
 import type { Role } from '../../domain/roles';
-import type { KeptSessions } from './kept-sessions';
+import type { KeptPrivateReads } from './kept-private-reads';
 
 /**
  * Sessions live in the `sessions` table (docs/product-rules.md, Sessions and sign-in); the cookie
@@ -34,8 +34,8 @@ declare module 'fastify' {
 interface SessionOptions {
   db: Db;
   secure: boolean;
-  /** Sessions' users kept in memory (the embedded database only; kept-sessions.ts). */
-  kept?: KeptSessions<Actor> | undefined;
+  /** Sessions' users kept in memory (the embedded database only; kept-private-reads.ts). */
+  kept?: KeptPrivateReads | undefined;
 }
 
 export function registerSessions(app: FastifyInstance, options: SessionOptions): void {
@@ -126,9 +126,10 @@ const findActor = builtOnce((db) =>
 /** Whether a session ending at `expire` is due to be extended. */
 const isDueForTouch = (expire: number, now: number) => expire - now < SESSION_TTL_MS - TOUCH_AFTER_MS;
 
-async function loadActor(db: Db, sid: string, kept: KeptSessions<Actor> | undefined): Promise<Actor | null> {
-  const hit = kept?.get(sid, Date.now());
-  if (hit && !isDueForTouch(hit.expire, Date.now())) return hit.actor;
+async function loadActor(db: Db, sid: string, kept: KeptPrivateReads | undefined): Promise<Actor | null> {
+  const key = `session ${sid}`;
+  const hit = kept?.get<Actor>(key, Date.now());
+  if (hit && !isDueForTouch(hit.expire, Date.now())) return hit.value;
   const read = async () => {
     // A date as drizzle writes one: its ISO form.
     const rows = await findActor(db).execute({ sid, now: new Date().toISOString() });
@@ -146,10 +147,10 @@ async function loadActor(db: Db, sid: string, kept: KeptSessions<Actor> | undefi
     const actor = row.user as Actor;
     Object.freeze(actor.roles);
     Object.freeze(actor.withheldRoles);
-    return { actor: Object.freeze(actor), expire };
+    return { value: Object.freeze(actor), expire };
   };
-  const found = kept ? await kept.load(sid, read) : await read();
-  return found?.actor ?? null;
+  const found = kept ? await kept.load(key, read) : await read();
+  return found?.value ?? null;
 }
 
 /**

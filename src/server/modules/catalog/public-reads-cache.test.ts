@@ -243,4 +243,25 @@ describe('signed-in users kept on the embedded database', () => {
     expect(suspended.statusCode, suspended.body).toBe(200);
     expect((await me(user)).statusCode).toBe(401);
   });
+
+  it("show a buyer's new order, and an order's new status, on the next read of their orders", async () => {
+    const shopper = await signedInAs(t, 'buyer');
+    const address = await createAddress(t, shopper.id);
+    const product = await createProduct(t, seller.id, { stock: 5 });
+    const statuses = async () =>
+      (await get('/api/orders?as=buyer', shopper)).json<{ id: string; status: string }[]>();
+    expect(await statuses()).toEqual([]);
+    expect(await statuses()).toEqual([]);
+    const [order] = await buy(t, shopper, {
+      items: [{ productId: product.id, quantity: 1 }],
+      isPickup: false,
+      deliveryAddressId: address.id,
+    });
+    if (!order) throw new Error('no order');
+    expect((await statuses()).map((o) => o.id)).toEqual([order.id]);
+    expect((await statuses()).map((o) => o.status)).toEqual(['pending']);
+    // Not through a request of this app: the database's notice drops the kept list.
+    await t.database.db.update(orders).set({ status: 'delivered' }).where(eq(orders.id, order.id));
+    expect((await statuses()).map((o) => o.status)).toEqual(['delivered']);
+  });
 });
