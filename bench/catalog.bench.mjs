@@ -562,48 +562,24 @@ async function benchDatabase(kind) {
     },
     /is running at http:\/\/[^:]+:(\d+)/,
   );
-  const rows = [];
+  const serverRows = [];
+  const bareRows = [];
   try {
     const cookie = await signInBuyer(server.port);
     await waitUntilIdle(server.child.pid);
-    await load(server.port, scenarios[0]?.path ?? '/api/products', {}, PROCESS_WARMUP, CONCURRENCY);
+    // Every call's answer first, for the bare server to send the same bytes.
     const captured = {};
+    const counts = new Map();
     for (const scenario of scenarios) {
       const headers = scenario.signedIn ? { cookie } : {};
       const first = await request(server.port, { path: scenario.path, headers });
       if (first.status !== 200) throw new Error(`${scenario.name}: ${first.status} ${first.body}`);
-      const count = checkAnswer(scenario, first.body);
+      counts.set(scenario.name, checkAnswer(scenario, first.body));
       captured[scenario.path] = {
         contentType: first.headers['content-type'],
         body: first.body.toString('base64'),
       };
-      // What the call before left running (collecting its garbage, trimming the kept answers) is
-      // not this call's cost.
-      await waitUntilIdle(server.child.pid);
-      await load(
-        server.port,
-        scenario.path,
-        headers,
-        scenario.warmup ?? WARMUP,
-        CONCURRENCY,
-        scenario.pathOf,
-      );
-      const result = await load(
-        server.port,
-        scenario.path,
-        headers,
-        scenario.requests ?? REQUESTS,
-        CONCURRENCY,
-        scenario.pathOf,
-        server.child.pid,
-      );
-      log(
-        `[${kind}] ${scenario.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, server ${cpuText(result.serverCpuUs)} µs CPU/req (${count} items)`,
-      );
-      rows.push({ target: `server + ${kind}`, scenario: scenario.name, count, ...result });
     }
-    await stopProcess(server.child);
-
     const routesFile = path.join(dataDir, 'bare-routes.json');
     fs.writeFileSync(routesFile, JSON.stringify(captured));
     const bare = await startProcess(
@@ -612,10 +588,40 @@ async function benchDatabase(kind) {
       /listening (\d+)/,
     );
     try {
+      await load(server.port, scenarios[0]?.path ?? '/api/products', {}, PROCESS_WARMUP, CONCURRENCY);
       await load(bare.port, scenarios[0]?.path ?? '/api/products', {}, PROCESS_WARMUP, CONCURRENCY);
-      for (const scenario of scenarios.filter((s) => !s.noBare)) {
-        await load(bare.port, scenario.path, {}, WARMUP, CONCURRENCY);
+      // Each call on the server, then at once on the bare server: whatever else the shared machine
+      // does meanwhile weighs on both figures of a ratio alike.
+      for (const scenario of scenarios) {
+        const headers = scenario.signedIn ? { cookie } : {};
+        const count = counts.get(scenario.name);
+        // What the call before left running (collecting its garbage, trimming the kept answers) is
+        // not this call's cost.
+        await waitUntilIdle(server.child.pid);
+        await load(
+          server.port,
+          scenario.path,
+          headers,
+          scenario.warmup ?? WARMUP,
+          CONCURRENCY,
+          scenario.pathOf,
+        );
         const result = await load(
+          server.port,
+          scenario.path,
+          headers,
+          scenario.requests ?? REQUESTS,
+          CONCURRENCY,
+          scenario.pathOf,
+          server.child.pid,
+        );
+        log(
+          `[${kind}] ${scenario.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, server ${cpuText(result.serverCpuUs)} µs CPU/req (${count} items)`,
+        );
+        serverRows.push({ target: `server + ${kind}`, scenario: scenario.name, count, ...result });
+        if (scenario.noBare) continue;
+        await load(bare.port, scenario.path, {}, WARMUP, CONCURRENCY);
+        const bareResult = await load(
           bare.port,
           scenario.path,
           {},
@@ -625,9 +631,14 @@ async function benchDatabase(kind) {
           bare.child.pid,
         );
         log(
-          `[bare] ${scenario.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms, server ${cpuText(result.serverCpuUs)} µs CPU/req`,
+          `[bare] ${scenario.name}: ${bareResult.rps.toFixed(0)} req/s, p50 ${bareResult.p50.toFixed(2)} ms, p99 ${bareResult.p99.toFixed(2)} ms, server ${cpuText(bareResult.serverCpuUs)} µs CPU/req`,
         );
-        rows.push({ target: 'bare node:http, same bytes', scenario: scenario.name, count: null, ...result });
+        bareRows.push({
+          target: 'bare node:http, same bytes',
+          scenario: scenario.name,
+          count: null,
+          ...bareResult,
+        });
       }
     } finally {
       await stopProcess(bare.child);
@@ -635,6 +646,7 @@ async function benchDatabase(kind) {
   } finally {
     await stopProcess(server.child);
   }
+  const rows = [...serverRows, ...bareRows];
   // The server has stopped (PGlite is single-process): the queries alone, on the same data.
   const distance = await withDatabase(kind, prepared, dataDir, (query) => compareDistanceQueries(query));
   log(
@@ -671,7 +683,8 @@ function report(runs, started, startLoad) {
     `  and ${PROCESS_WARMUP} requests of the first call to each server before anything is measured;`,
     '  pages of 48 products (the default). CPU per request: user and system time of the server process',
     "  (with the embedded database's process, its child) and of the load generator over the measured requests;",
-    '  before each call the server is left to settle until it uses under 5% of a core.',
+    '  before each call the server is left to settle until it uses under 5% of a core, and each call is measured',
+    "  on the server and then at once on the bare server (both running), so a ratio's two figures see the same machine.",
     `- Server: the built app (\`node ${SERVER_NODE_FLAGS.join(' ')} dist/server/main.js\` as \`npm start\` runs it, NODE_ENV=production, LOG_LEVEL=warn) on 127.0.0.1;`,
     '  the bare server answers the very bytes the app sent, captured once per call, with no other work.',
     '- The app keeps finished public answers until the catalog changes',
