@@ -12,6 +12,8 @@ export interface Kept<V> {
   value: V;
   /** When it stops being true by the clock alone (ms since the epoch; a session's end). */
   expire: number;
+  /** The bytes it holds, when that is more than a little (an answer as sent). */
+  bytes?: number;
 }
 
 /**
@@ -29,13 +31,15 @@ export interface Kept<V> {
 export class KeptPrivateReads {
   private readonly kept = new Map<string, Kept<unknown>>();
   private generation = 0;
+  private bytes = 0;
   private stopListening: (() => Promise<void>) | undefined;
 
   constructor(
     private readonly database: Pick<Database, 'listen'>,
     private readonly log: Pick<FastifyBaseLogger, 'warn'>,
-    /** At most this many reads are kept; the oldest go first. */
+    /** At most this many reads are kept, holding at most this many bytes; the oldest go first. */
     private readonly maxEntries = 10_000,
+    private readonly maxBytes = 16 * 1024 * 1024,
   ) {}
 
   async start(): Promise<void> {
@@ -65,6 +69,7 @@ export class KeptPrivateReads {
   clear(): void {
     this.generation++;
     this.kept.clear();
+    this.bytes = 0;
   }
 
   /** What is kept under `key`, until its `expire`; undefined when it must be read. */
@@ -72,7 +77,7 @@ export class KeptPrivateReads {
     const entry = this.kept.get(key) as Kept<V> | undefined;
     if (entry === undefined) return undefined;
     if (entry.expire <= now) {
-      this.kept.delete(key);
+      this.forget(key);
       return undefined;
     }
     return entry;
@@ -86,14 +91,22 @@ export class KeptPrivateReads {
     const generation = this.generation;
     const found = await load();
     if (found !== undefined && this.stopListening !== undefined && generation === this.generation) {
-      this.kept.delete(key);
+      this.forget(key);
       this.kept.set(key, found);
+      this.bytes += found.bytes ?? 0;
       // Maps iterate in insertion order: the first entries are the oldest.
       for (const oldest of this.kept.keys()) {
-        if (this.kept.size <= this.maxEntries) break;
-        this.kept.delete(oldest);
+        if (this.kept.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
+        this.forget(oldest);
       }
     }
     return found;
+  }
+
+  private forget(key: string): void {
+    const entry = this.kept.get(key);
+    if (entry === undefined) return;
+    this.kept.delete(key);
+    this.bytes -= entry.bytes ?? 0;
   }
 }

@@ -42,10 +42,10 @@ export function registerOrderRoutes(app: App, ctx: AppContext): void {
       // changes (docs/decisions/0015-catalog-and-checkout-throughput.md, Signed-in reads).
       const { as: view, limit, offset } = request.query;
       const key = `orders ${actor.id} ${view ?? ''} ${limit} ${offset}`;
-      const read = async () => ({
-        value: serializeOrders(await listOwnOrders(db, actor, request.query)),
-        expire: Infinity,
-      });
+      const read = async () => {
+        const value = serializeOrders(await listOwnOrders(db, actor, request.query));
+        return { value, expire: Infinity, bytes: value.length };
+      };
       const kept = privateReads.get<Buffer>(key, Date.now()) ?? (await privateReads.load(key, read));
       return sendJsonBytes(reply, kept?.value ?? (await read()).value);
     },
