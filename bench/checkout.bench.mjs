@@ -26,6 +26,8 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { md5Uuid, uuidOf } from './bench-ids.mjs';
+import { productId } from './catalog-fill.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const MIGRATIONS = path.join(ROOT, 'src/server/db/migrations');
@@ -77,8 +79,6 @@ const log = (line) => process.stdout.write(`${line}\n`);
 
 // --- Data --------------------------------------------------------------------------------------
 
-/** A version-4-shaped uuid from md5 (the API accepts only those as ids); md5Uuid below is the same. */
-const uuidOf = (text) => `overlay(overlay(md5(${text}) placing '4' from 13) placing '8' from 17)::uuid`;
 const uuid = (kind, i) => uuidOf(`'bench-${kind}-' || ${i}`);
 
 /** Sellers and buyers around the Loop, the hot and the cold products, and the buyers' sessions. */
@@ -109,13 +109,6 @@ function fillStatements(sessions) {
   ];
 }
 
-/** The uuid `uuidOf` gives in SQL, computed here. */
-function md5Uuid(text) {
-  const md5 = crypto.createHash('md5').update(text).digest('hex');
-  const hex = `${md5.slice(0, 12)}4${md5.slice(13, 16)}8${md5.slice(17)}`;
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
 /** A cookie as @fastify/cookie signs it: value.base64(HMAC-SHA256(value)) without padding. */
 function signedCookie(sid, secret) {
   const mac = crypto.createHmac('sha256', secret).update(sid).digest('base64').replace(/=+$/, '');
@@ -135,8 +128,6 @@ function buyersOf(secret) {
     };
   });
 }
-
-const productId = (i) => md5Uuid(`bench-product-${i}`);
 
 async function preparePglite(dataDir, sessions) {
   const client = new PGlite(path.join(dataDir, 'db'), { extensions: { pg_trgm } });

@@ -174,3 +174,24 @@ export function generatePickupSlots({
   }
   return [...slots.entries()].sort(([a], [b]) => a - b).map(([, slot]) => slot);
 }
+
+/**
+ * The first moment at which the clock alone changes the slots `generatePickupSlots` gave at `now`
+ * (ms since the epoch): the first slot coming within the lead time (from then on it is not offered),
+ * or the next local midnight (a new day enters the window). Nothing else in the answer moves with
+ * the clock: until then, the slots are the same.
+ */
+export function pickupSlotsChangeAt(
+  slots: readonly Slot[],
+  now: Date,
+  timeZone: string,
+  leadMinutes = PICKUP_LEAD_MINUTES,
+): number {
+  const today = wallClockAt(now.getTime(), timeZone);
+  // A midnight skipped by a clock change (a few zones, once a year): a minute from now.
+  const midnight = wallTimeToInstant(addDays(today, 1), 0, timeZone) ?? now.getTime() + MINUTE_MS;
+  const first = slots[0];
+  // The first slot is offered while it starts at least the lead time from now.
+  const firstGoes = first ? Date.parse(first.datetime) - leadMinutes * MINUTE_MS + 1 : Infinity;
+  return Math.min(midnight, firstGoes);
+}

@@ -32,10 +32,15 @@ import { createClientErrorHandler, createFrameworkErrorHandler } from './platfor
 import { createRateLimits, DEFAULT_RATE_LIMITS, type RateLimitSettings } from './platform/rate-limit';
 import { createSecurityHeaders, registerSecurity, securityHeaderList } from './platform/security';
 import { registerCompression } from './platform/compression';
+import { KeptPrivateReads } from './platform/kept-private-reads';
 import { registerSessions } from './platform/sessions';
 import { LiveEventHub } from './platform/live-event-hub';
 import { DEFAULT_JOB_QUEUE_SETTINGS, JobQueue, type JobQueueSettings } from './platform/job-queue';
-import { PublicAnswerCache, registerPublicCache } from './platform/public-cache';
+import {
+  DEFAULT_PUBLIC_CACHE_OPTIONS,
+  PublicAnswerCache,
+  registerPublicCache,
+} from './platform/public-cache';
 import { createOidcIdentityProvider, createPaymentProvider } from './platform/providers';
 import { serveWebApp, type FirstScreenRenderer } from './platform/web-app';
 import { registerAddressRoutes } from './modules/addresses/addresses.routes';
@@ -203,18 +208,27 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   // First of the hooks: a repeated public catalog call is answered from memory before the others
   // run (docs/decisions/0015-catalog-and-checkout-throughput.md).
-  const catalogCache = new PublicAnswerCache(database, app.log);
+  const now = options.now ?? (() => new Date());
+  const catalogCache = new PublicAnswerCache(database, app.log, {
+    ...DEFAULT_PUBLIC_CACHE_OPTIONS,
+    clock: () => now().getTime(),
+  });
   registerPublicCache(app, catalogCache);
   registerSecurity(app, securityHeaders, config.publicUrl);
   registerCompression(app);
   await app.register(cookie, { secret: options.sessionSecret });
   await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
-  registerSessions(app, { db: database.db, secure: config.publicUrl?.startsWith('https://') ?? false });
+  // Only the embedded database has a single instance, whose notices arrive with the commit.
+  const privateReads = database.kind === 'pglite' ? new KeptPrivateReads(database, app.log) : undefined;
+  registerSessions(app, {
+    db: database.db,
+    secure: config.publicUrl?.startsWith('https://') ?? false,
+    kept: privateReads,
+  });
   registerAccessControl(app);
   registerInputGuard(app);
 
   const signingKey = crypto.createHmac('sha256', options.sessionSecret).update('signing key').digest();
-  const now = options.now ?? (() => new Date());
   const ctx: AppContext = {
     db: database.db,
     config,
@@ -229,6 +243,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     payouts: options.payouts ?? (await createPayoutProvider(config, database.db, { signingKey, now })),
     live: new LiveEventHub(database, app.log),
     catalogCache,
+    privateReads,
     vapid: options.vapid ?? config.vapid ?? generateVapidKeys(),
   };
   // Live updates (docs/product-rules.md, Live updates): listening starts with the app; open streams

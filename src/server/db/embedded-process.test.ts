@@ -193,6 +193,29 @@ describe.runIf(TEST_DB_KIND === 'pglite')('the embedded database in its own proc
     }
   });
 
+  it("hears a trigger's notice before its statement or commit returns (what kept signed-in reads rely on)", async () => {
+    // docs/decisions/0015-catalog-and-checkout-throughput.md, Signed-in reads: one instance, and
+    // the notice with the commit, so nothing kept outlives the write that changed it.
+    const database = await open(dataDir());
+    try {
+      let heard = 0;
+      const stop = await database.listen('private_reads_changed', { onNotify: () => heard++ });
+      for (let i = 0; i < 20; i++) {
+        const before = heard;
+        await database.db.execute(sql`delete from sessions where sid = 'none'`);
+        expect(heard).toBe(before + 1);
+        await database.db.transaction(async (tx) => {
+          await tx.execute(sql`update users set first_name = first_name where false`);
+          expect(heard).toBe(before + 1);
+        });
+        expect(heard).toBe(before + 2);
+      }
+      await stop();
+    } finally {
+      await database.close();
+    }
+  });
+
   it('prepares a repeated statement once, and a new connection of the socket prepares it again', async () => {
     const database = await open(dataDir());
     try {

@@ -17,6 +17,7 @@ import type { PayoutProvider } from '../adapters/payouts/payout-provider';
 import type { RateLimits } from './rate-limit';
 import type { LiveEventHub } from './live-event-hub';
 import type { PublicAnswerCache } from './public-cache';
+import type { KeptPrivateReads } from './kept-private-reads';
 import type { VapidKeys } from '../secrets';
 
 /** What every module's routes get: the database, the settings and the adapters. */
@@ -68,6 +69,8 @@ export interface AppContext {
    * (docs/decisions/0015-catalog-and-checkout-throughput.md).
    */
   catalogCache: PublicAnswerCache;
+  /** Signed-in reads kept in memory: the embedded database only, else undefined (kept-private-reads.ts). */
+  privateReads: KeptPrivateReads | undefined;
   /**
    * Web Push's VAPID key pair: from the environment or DATA_DIR/vapid.json
    * (docs/decisions/0019-reaching-people.md, Push and the installable app).

@@ -85,9 +85,11 @@ export class LiveEventHub {
   private stopListening: (() => Promise<void>) | undefined;
   private pruneTimer: NodeJS.Timeout | undefined;
   private lastHeardId = 0;
+  /** Whether `cursor` answers from memory: set once the newest id has been read after listening. */
+  private cursorHeard = false;
 
   constructor(
-    private readonly database: Pick<Database, 'db' | 'listen'>,
+    private readonly database: Pick<Database, 'db' | 'listen' | 'kind'>,
     private readonly log: Pick<FastifyBaseLogger, 'warn' | 'error'>,
   ) {}
 
@@ -103,10 +105,18 @@ export class LiveEventHub {
     });
     this.pruneTimer = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
     this.pruneTimer.unref();
+    // The embedded database has one instance, and its notices arrive with the commit: from now on
+    // the newest id heard is the newest committed, and `cursor` needs no query
+    // (docs/decisions/0015-catalog-and-checkout-throughput.md, Signed-in reads).
+    if (this.database.kind === 'pglite') {
+      this.lastHeardId = Math.max(this.lastHeardId, await this.newestId());
+      this.cursorHeard = true;
+    }
   }
 
   async stop(): Promise<void> {
     clearInterval(this.pruneTimer);
+    this.cursorHeard = false;
     this.subscribers.clear();
     await this.stopListening?.();
     this.stopListening = undefined;
@@ -144,6 +154,10 @@ export class LiveEventHub {
    * with its first data and its first stream catches up from it (docs/product-rules.md, Live updates).
    */
   async cursor(): Promise<number> {
+    return this.cursorHeard ? this.lastHeardId : this.newestId();
+  }
+
+  private async newestId(): Promise<number> {
     const [row] = await this.db.select({ newest: max(liveEvents.id) }).from(liveEvents);
     return row?.newest ?? 0;
   }

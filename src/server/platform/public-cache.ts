@@ -4,6 +4,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import type { Database } from '../db/client';
 import { isPublicRoute } from './access';
 import { compress } from './compression';
+import { SESSION_COOKIE } from './sessions';
 
 /**
  * The channel the catalog's triggers notify on (migration 0010): any statement that changes a
@@ -16,6 +17,11 @@ const BARRIER_PREFIX = 'barrier:';
 export interface Built {
   readonly body: Buffer;
   readonly keepable: boolean;
+  /**
+   * When the answer stops being true by the clock alone (ms since the epoch on the app's clock):
+   * it is not served from then on. Absent: only a change in the database makes it old.
+   */
+  readonly validUntil?: number;
 }
 
 /** A finished answer: the very bytes sent, and their strong validator. */
@@ -33,11 +39,15 @@ export interface CachedAnswer {
 interface Replay {
   head: string[];
   body: Buffer;
+  /** Replayed only to requests without a session cookie (signed-in callers may be answered otherwise). */
+  visitorsOnly: boolean;
 }
 
 interface Entry extends CachedAnswer {
   readonly key: string;
   storedAt: number;
+  /** On the app's clock: not served from then on (Built's validUntil). */
+  validUntil: number;
   /** By Accept-Encoding as sent ('' when absent). */
   replays: Map<string, Replay>;
   /** The request lines (path and query as sent) that lead to this answer and have replays. */
@@ -58,6 +68,8 @@ export interface PublicCacheOptions {
   /** How long a write waits to hear its own notice before it drops everything instead. */
   settleTimeoutMs: number;
   now: () => number;
+  /** The app's clock, in ms since the epoch, against which answers' `validUntil` is read. */
+  clock: () => number;
 }
 
 export const DEFAULT_PUBLIC_CACHE_OPTIONS: PublicCacheOptions = {
@@ -65,6 +77,7 @@ export const DEFAULT_PUBLIC_CACHE_OPTIONS: PublicCacheOptions = {
   maxBytes: 16 * 1024 * 1024,
   settleTimeoutMs: 1_000,
   now: () => performance.now(),
+  clock: () => Date.now(),
 };
 
 /** `"<sha-256 of the bytes>"`: equal bytes, equal tag, on every instance. */
@@ -96,7 +109,7 @@ export class PublicAnswerCache {
   private readonly replayUrls = new Map<string, Entry>();
   private readonly building = new Map<
     string,
-    { generation: number; answer: Promise<{ answer: CachedAnswer; keepable: boolean }> }
+    { generation: number; answer: Promise<{ answer: CachedAnswer; keepable: boolean; validUntil: number }> }
   >();
   private readonly barriers = new Map<string, () => void>();
   private bytes = 0;
@@ -170,18 +183,22 @@ export class PublicAnswerCache {
   async answerIfKeepable(key: string, build: () => Promise<Built>): Promise<CachedAnswer> {
     if (!this.isActive) return finish((await build()).body);
     const kept = this.entries.get(key);
-    if (kept && this.options.now() - kept.storedAt < this.options.ttlMs) return kept;
+    if (kept && this.isFresh(kept)) return kept;
     if (kept) this.forget(key, kept);
     const generation = this.generation;
     const running = this.building.get(key);
     if (running && running.generation === generation) return (await running.answer).answer;
     this.pending++;
-    const answer = build().then(({ body, keepable }) => ({ answer: finish(body), keepable }));
+    const answer = build().then(({ body, keepable, validUntil = Infinity }) => ({
+      answer: finish(body),
+      keepable,
+      validUntil,
+    }));
     this.building.set(key, { generation, answer });
     try {
       const done = await answer;
       if (!done.keepable || generation !== this.generation) return done.answer;
-      return this.keep(key, done.answer) ?? done.answer;
+      return this.keep(key, done.answer, done.validUntil) ?? done.answer;
     } finally {
       this.pending--;
       if (this.building.get(key)?.answer === answer) this.building.delete(key);
@@ -226,10 +243,16 @@ export class PublicAnswerCache {
    * again without running the request through the app: only while `answer` is the one kept.
    * The route decides that the answer depends on nothing else (sendCachedAnswer's `sameForAll`).
    */
-  remember(url: string, acceptEncoding: string, answer: CachedAnswer, head: string[], body: Buffer): void {
+  remember(
+    url: string,
+    acceptEncoding: string,
+    answer: CachedAnswer,
+    replay: { head: string[]; body: Buffer; visitorsOnly: boolean },
+  ): void {
     const entry = this.entryToRecord(url, acceptEncoding, answer);
     if (!entry) return;
-    entry.replays.set(acceptEncoding, { head, body });
+    const { body } = replay;
+    entry.replays.set(acceptEncoding, replay);
     entry.urls.add(url);
     this.replayUrls.set(url, entry);
     if (body !== entry.body) {
@@ -255,14 +278,24 @@ export class PublicAnswerCache {
     return entry;
   }
 
-  /** The replay for this request line and Accept-Encoding, while its answer is kept and fresh. */
-  replayOf(url: string, acceptEncoding: string | undefined): Replay | undefined {
+  /**
+   * The replay for this request line and Accept-Encoding, while its answer is kept and fresh;
+   * one for visitors only is not for a request that carries a session cookie.
+   */
+  replayOf(url: string, acceptEncoding: string | undefined, hasSession: boolean): Replay | undefined {
     const entry = this.replayUrls.get(url);
-    if (entry === undefined || this.options.now() - entry.storedAt >= this.options.ttlMs) return undefined;
-    return entry.replays.get(acceptEncoding ?? '');
+    if (entry === undefined || !this.isFresh(entry)) return undefined;
+    const replay = entry.replays.get(acceptEncoding ?? '');
+    return replay?.visitorsOnly && hasSession ? undefined : replay;
   }
 
-  private keep(key: string, answer: CachedAnswer): Entry | undefined {
+  private isFresh(entry: Entry): boolean {
+    return (
+      this.options.now() - entry.storedAt < this.options.ttlMs && this.options.clock() < entry.validUntil
+    );
+  }
+
+  private keep(key: string, answer: CachedAnswer, validUntil: number): Entry | undefined {
     if (answer.body.length > this.options.maxBytes) return undefined;
     const old = this.entries.get(key);
     if (old) this.forget(key, old);
@@ -271,6 +304,7 @@ export class PublicAnswerCache {
       etag: answer.etag,
       key,
       storedAt: this.options.now(),
+      validUntil,
       replays: new Map(),
       urls: new Set(),
       bytes: answer.body.length,
@@ -307,6 +341,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The kept answer this request was sent, when it is the same for every caller of its URL. */
     sharedAnswer: CachedAnswer | null;
+    /** The kept answer is the same for every visitor of its URL, not for a signed-in caller. */
+    sharedWithVisitorsOnly: boolean;
   }
 }
 
@@ -348,10 +384,15 @@ export function registerPublicCache(app: FastifyInstance, cache: PublicAnswerCac
   app.addHook('onReady', () => cache.start());
   app.addHook('onClose', () => cache.stop());
   app.decorateRequest('sharedAnswer', null);
+  app.decorateRequest('sharedWithVisitorsOnly', false);
 
   app.addHook('onRequest', (request, reply, done) => {
     if (request.method === 'GET' && request.headers['if-none-match'] === undefined) {
-      const replay = cache.replayOf(request.url, request.headers['accept-encoding']);
+      const replay = cache.replayOf(
+        request.url,
+        request.headers['accept-encoding'],
+        hasSessionCookie(request.headers.cookie),
+      );
       if (replay) {
         void reply.hijack();
         reply.raw.writeHead(200, [
@@ -421,22 +462,36 @@ async function recordReplay(
   else if (encoding === 'br' || encoding === 'gzip') body = await compress(answer.body, encoding);
   else return;
   if (String(headers['content-length']) !== String(body.length)) return;
-  cache.remember(request.url, acceptEncoding, answer, head, body);
+  cache.remember(request.url, acceptEncoding, answer, {
+    head,
+    body,
+    visitorsOnly: request.sharedWithVisitorsOnly,
+  });
 }
+
+/** Whether a Cookie header names the session cookie, signed in or not (a visitor's replay is not for it). */
+function hasSessionCookie(cookie: string | undefined): boolean {
+  return cookie !== undefined && SESSION_COOKIE_PATTERN.test(cookie);
+}
+const SESSION_COOKIE_PATTERN = new RegExp(`(?:^|;)\\s*${SESSION_COOKIE}=`);
 
 /**
  * Sends a cached answer: 304 when the caller already holds these bytes, else the bytes as JSON,
  * with their ETag either way. `sameForAll`: the answer depends on the URL alone (not on the
- * session or the caller's place), so the next caller of the same URL may be sent it as recorded.
+ * session or the caller's place), so the next caller of the same URL may be sent it as recorded;
+ * `'visitors'`: the same for every caller without a session, so only those are sent it so.
  */
 export function sendCachedAnswer(
   request: FastifyRequest,
   reply: FastifyReply,
   answer: CachedAnswer,
-  { sameForAll = false }: { sameForAll?: boolean } = {},
+  { sameForAll = false }: { sameForAll?: boolean | 'visitors' } = {},
 ) {
   void reply.header('etag', answer.etag);
   if (isNotModified(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
-  if (sameForAll) request.sharedAnswer = answer;
+  if (sameForAll !== false) {
+    request.sharedAnswer = answer;
+    request.sharedWithVisitorsOnly = sameForAll === 'visitors';
+  }
   return reply.type('application/json; charset=utf-8').send(answer.body);
 }

@@ -5,6 +5,7 @@ import { builtOnce } from '../db/built-once';
 import type { Db } from '../db/client';
 import { sessions, users } from '../db/schema';
 import type { Role } from '../../domain/roles';
+import type { KeptPrivateReads } from './kept-private-reads';
 
 /**
  * Sessions live in the `sessions` table (docs/product-rules.md, Sessions and sign-in); the cookie
@@ -33,10 +34,12 @@ declare module 'fastify' {
 interface SessionOptions {
   db: Db;
   secure: boolean;
+  /** Sessions' users kept in memory (the embedded database only; kept-private-reads.ts). */
+  kept?: KeptPrivateReads | undefined;
 }
 
 export function registerSessions(app: FastifyInstance, options: SessionOptions): void {
-  const { db } = options;
+  const { db, kept } = options;
   app.decorateRequest('sessionId', null);
   app.decorateRequest('getActor', async () => null);
 
@@ -51,11 +54,23 @@ export function registerSessions(app: FastifyInstance, options: SessionOptions):
     request.sessionId = sid;
     let loaded: Promise<Actor | null> | undefined;
     request.getActor = () => {
-      loaded ??= sid ? loadActor(db, sid) : Promise.resolve(null);
+      loaded ??= sid ? loadActor(db, sid, kept) : Promise.resolve(null);
       return loaded;
     };
     done();
   });
+
+  if (kept) {
+    app.addHook('onReady', () => kept.start());
+    app.addHook('onClose', () => kept.stop());
+    // Besides the database's notices: whatever a write or a sign-in or sign-out changed, no kept
+    // user outlives its answer (docs/decisions/0015-catalog-and-checkout-throughput.md).
+    app.addHook('onSend', (request, reply, _payload, done) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') kept.clear();
+      else if (reply.hasHeader('set-cookie')) kept.clear();
+      done();
+    });
+  }
 
   const sweep = setInterval(() => {
     db.delete(sessions)
@@ -108,18 +123,34 @@ const findActor = builtOnce((db) =>
     .prepare(''),
 );
 
-async function loadActor(db: Db, sid: string): Promise<Actor | null> {
-  // A date as drizzle writes one: its ISO form.
-  const rows = await findActor(db).execute({ sid, now: new Date().toISOString() });
-  const row = rows[0];
-  if (!row) return null;
-  if (row.expire.getTime() - Date.now() < SESSION_TTL_MS - TOUCH_AFTER_MS) {
-    await db
-      .update(sessions)
-      .set({ expire: new Date(Date.now() + SESSION_TTL_MS) })
-      .where(eq(sessions.sid, sid));
-  }
-  return row.user as Actor;
+/** Whether a session ending at `expire` is due to be extended. */
+const isDueForTouch = (expire: number, now: number) => expire - now < SESSION_TTL_MS - TOUCH_AFTER_MS;
+
+async function loadActor(db: Db, sid: string, kept: KeptPrivateReads | undefined): Promise<Actor | null> {
+  const key = `session ${sid}`;
+  const hit = kept?.get<Actor>(key, Date.now());
+  if (hit && !isDueForTouch(hit.expire, Date.now())) return hit.value;
+  const read = async () => {
+    // A date as drizzle writes one: its ISO form.
+    const rows = await findActor(db).execute({ sid, now: new Date().toISOString() });
+    const row = rows[0];
+    if (!row) return undefined;
+    let expire = row.expire.getTime();
+    if (isDueForTouch(expire, Date.now())) {
+      expire = Date.now() + SESSION_TTL_MS;
+      await db
+        .update(sessions)
+        .set({ expire: new Date(expire) })
+        .where(eq(sessions.sid, sid));
+    }
+    // A kept user is shared by the requests of its session: nothing may change it.
+    const actor = row.user as Actor;
+    Object.freeze(actor.roles);
+    Object.freeze(actor.withheldRoles);
+    return { value: Object.freeze(actor), expire };
+  };
+  const found = kept ? await kept.load(key, read) : await read();
+  return found?.value ?? null;
 }
 
 /**

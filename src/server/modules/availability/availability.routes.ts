@@ -11,10 +11,12 @@ import { errorBodySchema } from '../../../domain/errors';
 import { idParamsSchema } from '../../../domain/users';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
+import { compileSerializer } from '../../platform/compiled-serializer';
+import { sendCachedAnswer } from '../../platform/public-cache';
 import {
   addBlackout,
   addSchedule,
-  getPickupSlots,
+  pickupSlotsAnswer,
   listOwnBlackouts,
   listOwnSchedules,
   removeBlackout,
@@ -25,7 +27,10 @@ const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchem
 /** A 204 carries no body. */
 const noContent = z.null().describe('No content');
 
-export function registerAvailabilityRoutes(app: App, { db, config, now }: AppContext): void {
+const slotListSchema = z.array(slotSchema);
+
+export function registerAvailabilityRoutes(app: App, { db, config, now, catalogCache }: AppContext): void {
+  const serializeSlots = compileSerializer(slotListSchema);
   app.get(
     '/api/availability/schedules',
     {
@@ -121,9 +126,25 @@ export function registerAvailabilityRoutes(app: App, { db, config, now }: AppCon
         tags: ['availability'],
         summary: "A seller's pickup times for the next 14 days (public)",
         params: sellerIdParamsSchema,
-        response: { 200: z.array(slotSchema), 400: errorBodySchema, 404: errorBodySchema },
+        response: { 200: slotListSchema, 400: errorBodySchema, 404: errorBodySchema },
       },
     },
-    async (request) => getPickupSlots(db, request.params.sellerId, config.marketplaceTz, now()),
+    // The same for everyone until the seller's schedule, blackouts or roles change (a notice drops
+    // it) or the clock takes its first slot away or brings a new day (docs/product-rules.md,
+    // Addresses, availability and slots).
+    async (request, reply) =>
+      sendCachedAnswer(
+        request,
+        reply,
+        await pickupSlotsAnswer(
+          db,
+          catalogCache,
+          request.params.sellerId,
+          config.marketplaceTz,
+          now,
+          serializeSlots,
+        ),
+        { sameForAll: true },
+      ),
   );
 }

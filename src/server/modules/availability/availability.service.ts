@@ -10,7 +10,8 @@ import {
   type ScheduleBody,
   type Slot,
 } from '../../../domain/availability';
-import { generatePickupSlots, PICKUP_DAYS } from '../../../domain/slots';
+import { generatePickupSlots, PICKUP_DAYS, pickupSlotsChangeAt } from '../../../domain/slots';
+import type { CachedAnswer, PublicAnswerCache } from '../../platform/public-cache';
 import {
   deleteBlackoutOfUser,
   deleteScheduleOfUser,
@@ -110,4 +111,25 @@ export async function getPickupSlots(db: Db, sellerId: string, timeZone: string,
   const to = new Date(now.getTime() + (PICKUP_DAYS + 1) * DAY_MS).toISOString().slice(0, 10);
   const blackouts = await listBlackoutsOfUserBetween(db, sellerId, from, to);
   return generatePickupSlots({ schedules, blackouts, now, timeZone });
+}
+
+/**
+ * GET /api/availability/slots/{sellerId} as sent, from the public cache
+ * (docs/decisions/0015-catalog-and-checkout-throughput.md): kept until the seller's schedule,
+ * blackouts or roles change, and never past the moment the clock alone changes it: its first slot
+ * coming within the lead time, or the next day coming into the window.
+ */
+export function pickupSlotsAnswer(
+  db: Db,
+  cache: PublicAnswerCache,
+  sellerId: string,
+  timeZone: string,
+  now: () => Date,
+  serialize: (slots: Slot[]) => Buffer,
+): Promise<CachedAnswer> {
+  return cache.answerIfKeepable(`slots ${sellerId}`, async () => {
+    const at = now();
+    const slots = await getPickupSlots(db, sellerId, timeZone, at);
+    return { body: serialize(slots), keepable: true, validUntil: pickupSlotsChangeAt(slots, at, timeZone) };
+  });
 }

@@ -436,20 +436,20 @@ describe('the cache itself', () => {
     try {
       const head = ['content-type', 'application/json'];
       const kept = await cache.answer('k', async () => Buffer.from('[1]'));
-      cache.remember('/a', '', kept, head, kept.body);
-      expect(cache.replayOf('/a', undefined)?.body.toString()).toBe('[1]');
+      cache.remember('/a', '', kept, { head, body: kept.body, visitorsOnly: false });
+      expect(cache.replayOf('/a', undefined, false)?.body.toString()).toBe('[1]');
       // Another Accept-Encoding, another URL: not recorded for them.
-      expect(cache.replayOf('/a', 'gzip')).toBeUndefined();
-      expect(cache.replayOf('/b', undefined)).toBeUndefined();
+      expect(cache.replayOf('/a', 'gzip', false)).toBeUndefined();
+      expect(cache.replayOf('/b', undefined, false)).toBeUndefined();
       clock = 1_000;
-      expect(cache.replayOf('/a', undefined)).toBeUndefined();
+      expect(cache.replayOf('/a', undefined, false)).toBeUndefined();
       // A change drops it; an answer no longer kept is not recorded again.
       clock = 0;
       const again = await cache.answer('k', async () => Buffer.from('[2]'));
-      cache.remember('/a', '', again, head, again.body);
+      cache.remember('/a', '', again, { head, body: again.body, visitorsOnly: false });
       cache.clear();
-      expect(cache.replayOf('/a', undefined)).toBeUndefined();
-      cache.remember('/a', '', again, head, again.body);
+      expect(cache.replayOf('/a', undefined, false)).toBeUndefined();
+      cache.remember('/a', '', again, { head, body: again.body, visitorsOnly: false });
       expect(cache.replayable).toBe(0);
     } finally {
       await cache.stop();

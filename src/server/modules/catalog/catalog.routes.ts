@@ -1,4 +1,3 @@
-import fastJson from 'fast-json-stringify';
 import { z } from 'zod';
 import { categorySchema } from '../../../domain/categories';
 import {
@@ -12,47 +11,44 @@ import { errorBodySchema } from '../../../domain/errors';
 import { idParamsSchema } from '../../../domain/users';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
+import { compileSerializer } from '../../platform/compiled-serializer';
 import { sendCachedAnswer } from '../../platform/public-cache';
 import {
   browseProductsAnswer,
   browseProductsByDistanceAnswer,
-  getCategories,
+  categoriesAnswer,
   getProduct,
+  visitorProductAnswer,
   getProductImages,
   type SerializeList,
 } from './catalog.service';
 
 const productListSchema = z.array(productListItemSchema);
-
-/**
- * The lists' answers are written by a serialiser compiled from their response schema
- * (fast-json-stringify): only the schema's fields go out, at about a third of the cost of checking
- * every item against the zod schema first (docs/decisions/0015-catalog-and-checkout-throughput.md).
- */
-function compileListSerializer(): SerializeList {
-  const stringify = fastJson(
-    // The JSON Schema of the zod schema, as the OpenAPI document shows it.
-    z.toJSONSchema(productListSchema, { io: 'output' }) as Parameters<typeof fastJson>[0],
-  );
-  return (items) => Buffer.from(stringify(items));
-}
+const categoryListSchema = z.array(categorySchema);
 
 /**
  * Visitors read products, categories and product images
  * (docs/product-rules.md, Roles and permissions); the distance list needs a sign-in.
  */
 export function registerCatalogRoutes(app: App, { db, catalogCache }: AppContext): void {
-  const serializeList = compileListSerializer();
+  // The lists and the visitors' answers are kept as bytes, written by compiled serialisers.
+  const serializeList: SerializeList = compileSerializer(productListSchema);
+  const serializeCategories = compileSerializer(categoryListSchema);
+  const serializeProduct = compileSerializer(productDetailSchema);
   app.get(
     '/api/categories',
     {
       schema: {
         tags: ['catalog'],
         summary: 'All categories, by name',
-        response: { 200: z.array(categorySchema) },
+        response: { 200: categoryListSchema },
       },
     },
-    async () => getCategories(db),
+    // The same for everyone until a category changes (a notice drops it).
+    async (request, reply) =>
+      sendCachedAnswer(request, reply, await categoriesAnswer(db, catalogCache, serializeCategories), {
+        sameForAll: true,
+      }),
   );
 
   app.get(
@@ -111,7 +107,14 @@ export function registerCatalogRoutes(app: App, { db, catalogCache }: AppContext
         response: { 200: productDetailSchema, 400: errorBodySchema, 404: errorBodySchema },
       },
     },
-    async (request) => getProduct(db, await request.getActor(), request.params.id),
+    async (request, reply) => {
+      const actor = await request.getActor();
+      // A signed-in viewer sees the distance, and a seller or admin a hidden product: worked out
+      // each time. Every visitor sees the same page, kept until the catalog changes.
+      if (actor) return getProduct(db, actor, request.params.id);
+      const answer = await visitorProductAnswer(db, catalogCache, request.params.id, serializeProduct);
+      return sendCachedAnswer(request, reply, answer, { sameForAll: 'visitors' });
+    },
   );
 
   app.get(

@@ -28,8 +28,16 @@ import {
   type ProductCardRow,
 } from './catalog.queries';
 
-export function getCategories(db: Db): Promise<Category[]> {
-  return listCategories(db);
+/**
+ * GET /api/categories as sent, from the public cache: the same for everyone until a category
+ * changes (docs/decisions/0015-catalog-and-checkout-throughput.md).
+ */
+export function categoriesAnswer(
+  db: Db,
+  cache: PublicAnswerCache,
+  serialize: (categories: Category[]) => Buffer,
+): Promise<CachedAnswer> {
+  return cache.answer('categories', async () => serialize(await listCategories(db)));
 }
 
 /** numeric(10,2) from the database as the API's decimal string, through integer cents. */
@@ -186,6 +194,20 @@ export async function getProduct(db: Db, actor: Actor | null, id: string): Promi
   if (isHidden && !(actor && canManageProduct(actor, row.product))) throw productNotFound();
   const images = await listProductImages(db, id, row.product.imageUrl);
   return { ...toListItem(row), images };
+}
+
+/**
+ * GET /api/products/{id} as a visitor sees it, from the public cache: the same for every visitor
+ * until the catalog changes (a product, its images, a review, the seller's name or place). A product
+ * a visitor may not see is a 404 each time, never kept.
+ */
+export function visitorProductAnswer(
+  db: Db,
+  cache: PublicAnswerCache,
+  id: string,
+  serialize: (product: ProductDetail) => Buffer,
+): Promise<CachedAnswer> {
+  return cache.answer(`product ${id}`, async () => serialize(await getProduct(db, null, id)));
 }
 
 /** GET /api/products/{id}/images: anyone; the extra images in display order. */

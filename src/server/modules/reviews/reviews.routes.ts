@@ -9,6 +9,8 @@ import {
 } from '../../../domain/reviews';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
+import { compileSerializer } from '../../platform/compiled-serializer';
+import { sendCachedAnswer } from '../../platform/public-cache';
 import { getOrderReviews } from './get-order-reviews';
 import { getUserReviews } from './get-user-reviews';
 import { postReview } from './post-review';
@@ -16,7 +18,8 @@ import { postReview } from './post-review';
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 
 /** Reviews (docs/product-rules.md, Reviews and messages). */
-export function registerReviewRoutes(app: App, { db }: AppContext): void {
+export function registerReviewRoutes(app: App, { db, catalogCache }: AppContext): void {
+  const serializeUserReviews = compileSerializer(userReviewsSchema);
   app.post(
     '/api/reviews',
     {
@@ -47,7 +50,16 @@ export function registerReviewRoutes(app: App, { db }: AppContext): void {
         response: { 200: userReviewsSchema, 400: errorBodySchema, 404: errorBodySchema },
       },
     },
-    async (request) => getUserReviews(db, request.params.id, request.query.as),
+    // The same for everyone until a review or a reviewer's name changes (a notice drops it).
+    async (request, reply) =>
+      sendCachedAnswer(
+        request,
+        reply,
+        await catalogCache.answer(`reviews ${request.params.id} ${request.query.as ?? ''}`, async () =>
+          serializeUserReviews(await getUserReviews(db, request.params.id, request.query.as)),
+        ),
+        { sameForAll: true },
+      ),
   );
 
   app.get(

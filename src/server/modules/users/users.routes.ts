@@ -12,12 +12,14 @@ import {
 } from '../../../domain/users';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
+import { compileSerializer, sendJsonBytes } from '../../platform/compiled-serializer';
 import { adminSetRole, removeUserRole, setUserSuspended } from './moderate-user';
 import { becomeRole, getPublicProfile, switchOwnRole, toCurrentUser, updateOwnNames } from './users.service';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 
 export function registerUserRoutes(app: App, { db, live }: AppContext): void {
+  const serializeSessionUser = compileSerializer(sessionUserSchema);
   app.get(
     '/api/auth/user',
     {
@@ -30,7 +32,12 @@ export function registerUserRoutes(app: App, { db, live }: AppContext): void {
     },
     // The cursor is read before the page reads anything else, so no event after it is lost
     // (docs/product-rules.md, Live updates).
-    async (request) => ({ ...toCurrentUser(actorOf(request)), liveCursor: await live.cursor() }),
+    // Written by a compiled serialiser: every page asks it (docs/decisions/0015-catalog-and-checkout-throughput.md).
+    async (request, reply) =>
+      sendJsonBytes(
+        reply,
+        serializeSessionUser({ ...toCurrentUser(actorOf(request)), liveCursor: await live.cursor() }),
+      ),
   );
 
   app.patch(
