@@ -157,7 +157,7 @@ export function preloadOfFirstPicture(html: string): string | null {
 export function withFirstScreen(
   html: string,
   screen: FirstScreenMarkup,
-  options: { preload: boolean },
+  options: { preload: boolean; modules?: string | undefined },
 ): string {
   if (!html.includes(EMPTY_ROOT)) return html;
   let page = html.replace(
@@ -168,5 +168,7 @@ export function withFirstScreen(
   );
   const preload = options.preload ? preloadOfFirstPicture(screen.html) : null;
   if (preload) page = page.replace('</head>', () => `  ${preload}\n  </head>`);
+  // The page's own chunks, fetched beside the app's script (web-app.ts, pagePreloads).
+  if (options.modules) page = page.replace('</head>', () => `  ${options.modules}\n  </head>`);
   return page;
 }
