@@ -180,10 +180,12 @@ interface ManifestChunk {
 }
 
 /**
- * The `<link rel="modulepreload">` tags of each first-screen page's lazy chunks, from the build's
- * manifest: in the HTML the browser fetches them beside the app's script, and the app's loader finds
- * them there instead of adding a link for each chunk while the page starts, a long task on a slow
- * phone (docs/decisions/0014-first-load.md). The first-load chunk is left out: index.html has it.
+ * The `<link rel="prefetch">` tags of each first-screen page's lazy chunks, from the build's
+ * manifest: the browser fetches them at low priority from the HTML, and the app's loader, finding a
+ * link for each, adds none of its own while the page starts (adding about fifty modulepreload links
+ * was a long task on a slow phone). Modulepreload links in the HTML competed with the styles and
+ * the app's script and put off the first paint (docs/decisions/0014-first-load.md). The first-load
+ * chunk is left out: index.html has it.
  */
 function pagePreloads(webRoot: string): Map<RegExp, string> {
   const preloads = new Map<RegExp, string>();
@@ -200,7 +202,7 @@ function pagePreloads(webRoot: string): Map<RegExp, string> {
       for (const imported of chunk.imports ?? []) visit(imported);
     };
     visit(page.module);
-    const links = [...files].map((chunk) => `<link rel="modulepreload" crossorigin href="/${chunk}">`);
+    const links = [...files].map((chunk) => `<link rel="prefetch" as="script" crossorigin href="/${chunk}">`);
     preloads.set(page.path, links.join('\n    '));
   }
   return preloads;
