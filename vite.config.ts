@@ -153,6 +153,9 @@ export default defineConfig(({ isSsrBuild }) => ({
         outDir,
         emptyOutDir: true,
         sourcemap: false,
+        // dist/web/.vite/manifest.json: the chunks of each lazy page, which the server asks for in
+        // the HTML of a page it renders (docs/decisions/0014-first-load.md). Never served.
+        manifest: true,
         rolldownOptions: {
           output: {
             // Everything the entry needs at once goes in one file: split into the many small chunks

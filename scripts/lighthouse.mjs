@@ -1,6 +1,7 @@
-// Lighthouse on the first load of five pages (docs/decisions/0014-first-load.md): the landing and a
-// product page as a visitor meets them, the home page and checkout (with one product in the cart)
-// signed in as the demo buyer, and the driver dashboard signed in as the demo driver. Mobile, Lighthouse's default settings (simulated slow 4G and a 4x
+// Lighthouse on the first load of seven pages (docs/decisions/0014-first-load.md): the landing and
+// a product page as a visitor meets them, the home page and checkout (with one product in the cart)
+// signed in as the demo buyer, and the driver, seller and admin dashboards signed in as the demo
+// driver, seller and admin. Mobile, Lighthouse's default settings (simulated slow 4G and a 4x
 // slower CPU); each page loads with an empty HTTP cache.
 //
 //   npm run lighthouse                       # builds if dist/ is missing
@@ -8,6 +9,7 @@
 //   npm run lighthouse -- --build            # builds first in any case
 //   npm run lighthouse -- --reports /tmp/lh  # also keeps each full report (JSON) there
 //   npm run lighthouse -- --only driver      # only the pages whose name contains "driver"
+//   npm run lighthouse -- --only dashboard   # the three dashboards
 //
 // Starts the built server (dist/server/main.js) on a free loopback port with a fresh embedded
 // database and the demo data, drives Debian's Chromium (CHROME_PATH, default /usr/bin/chromium)
@@ -30,6 +32,8 @@ const RESULTS = path.join(ROOT, 'bench/results/lighthouse.md');
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const BUYER = { email: 'buyer@example.com', password: 'demo1234' };
 const DRIVER = { email: 'driver@example.com', password: 'demo1234' };
+const SELLER = { email: 'seller@example.com', password: 'demo1234' };
+const ADMIN = { email: 'admin@example.com', password: 'demo1234' };
 const MIN_SCORE = 0.95;
 const LIGHTHOUSE_VERSION = createRequire(import.meta.url)('lighthouse/package.json').version;
 
@@ -152,6 +156,12 @@ try {
       path: '/driver/dashboard',
       prepare: () => signInAs(DRIVER),
     },
+    {
+      name: 'Seller dashboard (signed in as a seller)',
+      path: '/seller/dashboard',
+      prepare: () => signInAs(SELLER),
+    },
+    { name: 'Admin dashboard (signed in as an admin)', path: '/admin', prepare: () => signInAs(ADMIN) },
   ].filter((target) => !values.only || target.name.toLowerCase().includes(values.only.toLowerCase()));
 
   const rows = [];

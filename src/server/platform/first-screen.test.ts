@@ -319,6 +319,29 @@ describe('the first screen in the HTML (docs/decisions/0014-first-load.md)', () 
     expect(refused.body).not.toContain(order.orderNumber);
   });
 
+  it("draws a seller's own products on the seller dashboard and the admin dashboard for an admin", async () => {
+    const seller = await signedInAs(t, 'seller');
+    const product = await createProduct(t, seller.id);
+    const sellerPage = await t.app.inject({
+      method: 'GET',
+      url: '/seller/dashboard',
+      headers: { cookie: seller.cookie },
+    });
+    expect(sellerPage.statusCode).toBe(200);
+    expect(sellerPage.headers['cache-control']).toBe('private, no-store');
+    expect(visibleText(firstScreenOf(sellerPage.body))).toContain(product.name);
+    const admin = await signedInAs(t, 'admin');
+    const adminPage = await t.app.inject({ method: 'GET', url: '/admin', headers: { cookie: admin.cookie } });
+    expect(visibleText(firstScreenOf(adminPage.body))).toContain('Admin Dashboard');
+    // A buyer is refused both: the server renders neither dashboard for them.
+    const buyer = await signedInAs(t, 'buyer');
+    for (const url of ['/seller/dashboard', '/admin']) {
+      const refused = await t.app.inject({ method: 'GET', url, headers: { cookie: buyer.cookie } });
+      expect(refused.body).not.toContain(product.name);
+      expect(refused.body).not.toContain('Admin Dashboard');
+    }
+  });
+
   it('leaves an unknown product and every other page to the browser, without an error', async () => {
     const missing = await t.app.inject({
       method: 'GET',

@@ -157,7 +157,7 @@ export function preloadOfFirstPicture(html: string): string | null {
 export function withFirstScreen(
   html: string,
   screen: FirstScreenMarkup,
-  options: { preload: boolean },
+  options: { preload: boolean; modules?: string | undefined },
 ): string {
   if (!html.includes(EMPTY_ROOT)) return html;
   let page = html.replace(
@@ -168,5 +168,8 @@ export function withFirstScreen(
   );
   const preload = options.preload ? preloadOfFirstPicture(screen.html) : null;
   if (preload) page = page.replace('</head>', () => `  ${preload}\n  </head>`);
+  // The page's own chunks (web-app.ts, pagePreloads), after the page: in <head> they were fetched
+  // beside the styles and the app's script and put off the first paint.
+  if (options.modules) page = page.replace('</body>', () => `  ${options.modules}\n  </body>`);
   return page;
 }

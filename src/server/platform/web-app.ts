@@ -82,6 +82,7 @@ export async function serveWebApp(
   const served = { timeZone: ctx.config.marketplaceTz, paymentProvider: ctx.payments.name };
   const plainIndex = renderIndexHtml(template, served);
   const renderer = firstScreen ?? (await loadBuiltRenderer(webRoot));
+  const preloads = pagePreloads(webRoot);
   /** index.html filled in for this address: a product's page has its own title and preview. */
   const indexFor = async (request: FastifyRequest, urlPath: string) => {
     const meta = await productPageMeta(request, urlPath, ctx);
@@ -92,11 +93,12 @@ export async function serveWebApp(
     const html = await indexFor(request, urlPath);
     const screen = await renderFirstScreenOf(app, rendering, request, urlPath, ctx);
     if (!screen) return { body: Buffer.from(html), keepable: false };
-    const page = withFirstScreen(html, screen.markup, { preload: html === plainIndex });
+    const modules = [...preloads].find(([pagePath]) => pagePath.test(urlPath))?.[1];
+    const page = withFirstScreen(html, screen.markup, { preload: html === plainIndex, modules });
     return { body: Buffer.from(page), keepable: screen.sameForEveryVisitor };
   };
   const sendPage = async (request: FastifyRequest, reply: FastifyReply, urlPath: string) => {
-    if (!renderer || !FIRST_SCREEN_PAGES.some((page) => page.test(urlPath))) {
+    if (!renderer || !FIRST_SCREEN_PAGES.some((page) => page.path.test(urlPath))) {
       return sendIndex(reply, await indexFor(request, urlPath));
     }
     reply.type('text/html; charset=utf-8');
@@ -120,7 +122,7 @@ export async function serveWebApp(
     // index.html always goes out filled in (below), never as the bare file; the .br and .gz copies
     // made at build time are not files of their own but answers to an Accept-Encoding
     // (docs/decisions/0014-first-load.md).
-    globIgnore: ['index.html', '**/*.br', '**/*.gz'],
+    globIgnore: ['index.html', '**/*.br', '**/*.gz', '.vite/**'],
     preCompressed: true,
     setHeaders: (res, filePath) => {
       const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
@@ -139,6 +141,8 @@ export async function serveWebApp(
     if (filePath === indexPath) return sendIndex(reply);
     if (
       filePath.startsWith(webRoot + path.sep) &&
+      // The build's manifest (.vite/) is the server's own reading, not a file of the site.
+      !filePath.startsWith(path.join(webRoot, '.vite') + path.sep) &&
       !/\.(?:br|gz)$/.test(filePath) &&
       fs.existsSync(filePath) &&
       fs.statSync(filePath).isFile()
@@ -155,11 +159,54 @@ export async function serveWebApp(
 
 /**
  * The pages whose first screen is rendered on the server (docs/decisions/0014-first-load.md, The
- * first screen in the HTML): the landing or home, a product, checkout, and the driver dashboard,
- * whose offers a driver on a phone should see from the first answer. Every other page is rendered
- * in the browser, as before.
+ * first screen in the HTML): the landing or home, a product, checkout, and the driver, seller and
+ * admin dashboards, whose work should be on screen from the first answer. Every other page is
+ * rendered in the browser, as before.
  */
-const FIRST_SCREEN_PAGES = [/^\/$/, /^\/products\/[^/]+\/?$/, /^\/checkout\/?$/, /^\/driver\/dashboard\/?$/];
+const FIRST_SCREEN_PAGES: { path: RegExp; module?: string }[] = [
+  { path: /^\/$/ },
+  { path: /^\/products\/[^/]+\/?$/, module: 'app/pages/product-page.tsx' },
+  { path: /^\/checkout\/?$/, module: 'app/pages/checkout-page.tsx' },
+  { path: /^\/driver\/dashboard\/?$/, module: 'app/pages/driver-dashboard-page.tsx' },
+  { path: /^\/seller\/dashboard\/?$/, module: 'app/pages/seller-dashboard-page.tsx' },
+  { path: /^\/admin\/?$/, module: 'app/pages/admin-page.tsx' },
+];
+
+/** A chunk of Vite's build manifest (dist/web/.vite/manifest.json). */
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+}
+
+/**
+ * The `<link rel="prefetch">` tags of each first-screen page's lazy chunks, from the build's
+ * manifest: the browser fetches them at low priority from the HTML, and the app's loader, finding a
+ * link for each, adds none of its own while the page starts (adding about fifty modulepreload links
+ * was a long task on a slow phone). Modulepreload links in the HTML competed with the styles and
+ * the app's script and put off the first paint (docs/decisions/0014-first-load.md). The first-load
+ * chunk is left out: index.html has it.
+ */
+function pagePreloads(webRoot: string): Map<RegExp, string> {
+  const preloads = new Map<RegExp, string>();
+  const file = path.join(webRoot, '.vite', 'manifest.json');
+  if (!fs.existsSync(file)) return preloads;
+  const manifest = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, ManifestChunk>;
+  for (const page of FIRST_SCREEN_PAGES) {
+    if (!page.module || !manifest[page.module]) continue;
+    const files = new Set<string>();
+    const visit = (key: string) => {
+      const chunk = manifest[key];
+      if (!chunk || chunk.isEntry || files.has(chunk.file)) return;
+      files.add(chunk.file);
+      for (const imported of chunk.imports ?? []) visit(imported);
+    };
+    visit(page.module);
+    const links = [...files].map((chunk) => `<link rel="prefetch" as="script" crossorigin href="/${chunk}">`);
+    preloads.set(page.path, links.join('\n    '));
+  }
+  return preloads;
+}
 
 /** The request headers an API call made for the page carries: who the caller is and where from. */
 const FORWARDED_HEADERS = [

@@ -74,6 +74,8 @@ const START_PAGES: [RegExp, () => Promise<unknown>][] = [
   [/^\/cart\/?$/, CartPage.preload],
   [/^\/checkout\/?$/, CheckoutPage.preload],
   [/^\/driver\/dashboard\/?$/, DriverDashboardPage.preload],
+  [/^\/seller\/dashboard\/?$/, SellerDashboardPage.preload],
+  [/^\/admin\/?$/, AdminPage.preload],
 ];
 
 /** Loads the lazy parts of the page at `pathname` (nothing for a page without). */

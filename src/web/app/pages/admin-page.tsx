@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import {
   Cog,
   History,
@@ -18,6 +18,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { Category } from '@domain/categories';
 import type { Order } from '@domain/orders';
 import { PageHeading } from '../../components/page-heading';
+import { PageLoading } from '../../components/page-loading';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { useSignedInUser } from '../../lib/use-auth';
@@ -26,18 +27,8 @@ import { useErrorToast } from '../../lib/use-error-toast';
 import { useCategories } from '../../features/catalog/api/get-categories';
 import { invalidateAdminData } from '../../features/admin/api/admin-data';
 import { useProductForEdit } from '../../features/admin/api/get-product-for-edit';
-import { ActivityTab } from '../../features/admin/components/activity-tab';
 import { AdminSummaryCards } from '../../features/admin/components/admin-summary-cards';
-import { CategoriesTab } from '../../features/admin/components/categories-tab';
-import { CommissionSettingsTab } from '../../features/admin/components/commission-settings-tab';
-import { DriverVerificationTab } from '../../features/admin/components/driver-verification-tab';
-import { OrdersTab } from '../../features/admin/components/orders-tab';
-import { ProductsTab, type ListedProduct } from '../../features/admin/components/products-tab';
-import { RefundsTab } from '../../features/admin/components/refunds-tab';
-import { DisputesTab } from '../../features/admin/components/disputes-tab';
-import { PayoutsTab } from '../../features/admin/components/payouts-tab';
-import { MailTab } from '../../features/admin/components/mail-tab';
-import { JobsTab } from '../../features/admin/components/jobs-tab';
+import type { ListedProduct } from '../../features/admin/components/products-tab';
 import { RefundOrderButton } from '../../features/admin/components/refund-order-button';
 import { UsersTab } from '../../features/admin/components/users-tab';
 import { OrderDetails } from '../../features/orders/components/order-details';
@@ -138,6 +129,44 @@ const TABS = [
 ] as const;
 type TabValue = (typeof TABS)[number]['value'];
 
+/**
+ * Every tab but Users (the one the page opens on) is loaded when first opened: the page's own chunk
+ * stays small, and so does the work of starting it on a phone (docs/decisions/0014-first-load.md).
+ */
+const ActivityTab = lazy(async () => ({
+  default: (await import('../../features/admin/components/activity-tab')).ActivityTab,
+}));
+const CategoriesTab = lazy(async () => ({
+  default: (await import('../../features/admin/components/categories-tab')).CategoriesTab,
+}));
+const CommissionSettingsTab = lazy(async () => ({
+  default: (await import('../../features/admin/components/commission-settings-tab')).CommissionSettingsTab,
+}));
+const DriverVerificationTab = lazy(async () => ({
+  default: (await import('../../features/admin/components/driver-verification-tab')).DriverVerificationTab,
+}));
+const OrdersTab = lazy(async () => ({
+  default: (await import('../../features/admin/components/orders-tab')).OrdersTab,
+}));
+const RefundsTab = lazy(async () => ({
+  default: (await import('../../features/admin/components/refunds-tab')).RefundsTab,
+}));
+const DisputesTab = lazy(async () => ({
+  default: (await import('../../features/admin/components/disputes-tab')).DisputesTab,
+}));
+const PayoutsTab = lazy(async () => ({
+  default: (await import('../../features/admin/components/payouts-tab')).PayoutsTab,
+}));
+const MailTab = lazy(async () => ({
+  default: (await import('../../features/admin/components/mail-tab')).MailTab,
+}));
+const JobsTab = lazy(async () => ({
+  default: (await import('../../features/admin/components/jobs-tab')).JobsTab,
+}));
+const ProductsTab = lazy(async () => ({
+  default: (await import('../../features/admin/components/products-tab')).ProductsTab,
+}));
+
 const isTab = (value: string | null): value is TabValue => TABS.some((tab) => tab.value === value);
 
 /** The listing form's images field is the uploader's multi-image editor, as on the seller's page. */
@@ -228,18 +257,22 @@ function AdminDashboard() {
                 <CardDescription>{description}</CardDescription>
               </CardHeader>
               <CardContent>
-                {value === 'users' ? <UsersTab adminId={user.id} /> : null}
-                {value === 'orders' ? <OrdersTab renderDetails={renderDetails} /> : null}
-                {value === 'products' ? <ProductsTab categories={categoryNames} onEdit={setEditing} /> : null}
-                {value === 'categories' ? <CategoriesTab /> : null}
-                {value === 'commission' ? <CommissionSettingsTab /> : null}
-                {value === 'drivers' ? <DriverVerificationTab adminId={user.id} /> : null}
-                {value === 'refunds' ? <RefundsTab /> : null}
-                {value === 'disputes' ? <DisputesTab /> : null}
-                {value === 'payouts' ? <PayoutsTab /> : null}
-                {value === 'mail' ? <MailTab /> : null}
-                {value === 'jobs' ? <JobsTab /> : null}
-                {value === 'activity' ? <ActivityTab /> : null}
+                <Suspense fallback={<PageLoading label={`Loading ${label}...`} />}>
+                  {value === 'users' ? <UsersTab adminId={user.id} /> : null}
+                  {value === 'orders' ? <OrdersTab renderDetails={renderDetails} /> : null}
+                  {value === 'products' ? (
+                    <ProductsTab categories={categoryNames} onEdit={setEditing} />
+                  ) : null}
+                  {value === 'categories' ? <CategoriesTab /> : null}
+                  {value === 'commission' ? <CommissionSettingsTab /> : null}
+                  {value === 'drivers' ? <DriverVerificationTab adminId={user.id} /> : null}
+                  {value === 'refunds' ? <RefundsTab /> : null}
+                  {value === 'disputes' ? <DisputesTab /> : null}
+                  {value === 'payouts' ? <PayoutsTab /> : null}
+                  {value === 'mail' ? <MailTab /> : null}
+                  {value === 'jobs' ? <JobsTab /> : null}
+                  {value === 'activity' ? <ActivityTab /> : null}
+                </Suspense>
               </CardContent>
             </Card>
           </TabsContent>

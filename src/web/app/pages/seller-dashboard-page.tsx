@@ -7,6 +7,7 @@ import { PageHeading } from '../../components/page-heading';
 import { SectionHeading } from '../../components/section-heading';
 import { Button } from '../../components/ui/button';
 import { useSignedInUser } from '../../lib/use-auth';
+import { useHasHydrated } from '../../lib/use-has-hydrated';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useCategories } from '../../features/catalog/api/get-categories';
 import { SellerOrdersPanel } from '../../features/orders/components/seller-orders-panel';
@@ -67,12 +68,17 @@ function SellerDashboard() {
   const requestedThread =
     requestedProduct && requestedBuyer ? { productId: requestedProduct, buyerId: requestedBuyer } : null;
   const wantsMessages = search.get('tab') === 'messages';
+  // Messages and orders lie below a phone's first screen: a page the server rendered shows the
+  // earnings and products first and draws these right after it runs, in small slices
+  // (docs/decisions/0014-first-load.md).
+  const showBelowFold = useHasHydrated();
   const messagesRef = useRef<HTMLElement>(null);
   const ordersRef = useRef<HTMLElement>(null);
   useEffect(() => {
+    if (!showBelowFold) return;
     const target = wantsMessages ? messagesRef.current : requestedOrderId ? ordersRef.current : null;
     target?.scrollIntoView({ block: 'start' });
-  }, [wantsMessages, requestedOrderId]);
+  }, [wantsMessages, requestedOrderId, showBelowFold]);
   // A step that finishes an order changes the earnings; every step changes the 30-day view too.
   const refreshEarnings = useCallback(
     () => void queryClient.invalidateQueries({ queryKey: EARNINGS_KEY }),
@@ -127,11 +133,13 @@ function SellerDashboard() {
             title="Messages"
             description="Questions buyers asked about your products, by product and buyer. Answer them here."
           />
-          <SellerMessagesPanel
-            key={requestedThread ? `${requestedThread.productId}:${requestedThread.buyerId}` : 'latest'}
-            sellerId={user.id}
-            initial={requestedThread}
-          />
+          {showBelowFold ? (
+            <SellerMessagesPanel
+              key={requestedThread ? `${requestedThread.productId}:${requestedThread.buyerId}` : 'latest'}
+              sellerId={user.id}
+              initial={requestedThread}
+            />
+          ) : null}
         </section>
 
         <section
@@ -144,12 +152,14 @@ function SellerDashboard() {
             title="Orders"
             description="Orders of your products, newest first. Move pickup and self-delivered orders forward here."
           />
-          <SellerOrdersPanel
-            key={requestedOrderId ?? 'latest'}
-            sellerId={user.id}
-            requestedId={requestedOrderId}
-            onChanged={refreshEarnings}
-          />
+          {showBelowFold ? (
+            <SellerOrdersPanel
+              key={requestedOrderId ?? 'latest'}
+              sellerId={user.id}
+              requestedId={requestedOrderId}
+              onChanged={refreshEarnings}
+            />
+          ) : null}
         </section>
       </div>
 

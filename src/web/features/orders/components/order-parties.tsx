@@ -41,7 +41,6 @@ function PartyRow({
         onClick={() => onOpen(userId)}
         disabled={!user}
         className="-mx-2 flex w-[calc(100%+1rem)] items-center gap-3 rounded-md px-2 py-2 text-left transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-default"
-        aria-label={user ? `View profile of ${name}, ${roleWord}` : `${roleWord}: loading`}
         data-testid={`button-party-${role}`}
       >
         {user ? (
@@ -50,9 +49,13 @@ function PartyRow({
           <span className="size-9 shrink-0 animate-pulse rounded-full bg-muted" aria-hidden="true" />
         )}
         <span className="flex min-w-0 flex-1 flex-col">
+          {/* The button's name is its visible text with words around it ("View profile of Bailey
+              Buyer, Buyer"), so a voice command saying what is on screen finds it. */}
           <span className="truncate text-sm font-medium">
+            {user ? <span className="sr-only">View profile of </span> : null}
             {name}
             {isYou ? <span className="font-normal text-muted-foreground"> (you)</span> : null}
+            <span className="sr-only">{', '}</span>
           </span>
           <span className="text-xs text-muted-foreground">{roleWord}</span>
         </span>
