@@ -61,7 +61,8 @@ export function AppHeader({ user }: { user: CurrentUser }) {
                   asChild
                   variant="ghost"
                   size="sm"
-                  className={cn(current && 'bg-accent text-accent-foreground')}
+                  // Four links beside the name and the icons fit at 1280 px only this narrow.
+                  className={cn(manyLinks && 'px-2', current && 'bg-accent text-accent-foreground')}
                 >
                   <Link
                     href={link.href}
