@@ -787,6 +787,46 @@ function report(runs, started, startLoad) {
   return lines.join('\n');
 }
 
+const CEILING_HEADING = "\n## Ceiling: the checkout's statements replayed straight against PostgreSQL\n";
+
+/** The "Ceiling" section: its method once, then a row a `--ceiling` run (kept across runs). */
+function ceilingSection(previous, runs, started) {
+  const kept = previous.split(CEILING_HEADING)[1]?.split('\n## ')[0] ?? '';
+  const rows = kept.split('\n').filter((line) => /^\| \d{4}-/.test(line));
+  const command = `node bench/checkout.bench.mjs ${process.argv.slice(2).join(' ')}`;
+  for (const run of runs.filter((r) => r.ceiling)) {
+    const c = run.ceiling;
+    const ratio = run.result.ordersPerSecond / c.perSecond;
+    rows.push(
+      `| ${new Date(started).toISOString().slice(0, 16)} | ${LABEL} | ${FLASH ? `flash sale: ${BUYERS} buyers, ${HOT_PRODUCTS} products` : `hot and cold: ${BUYERS} buyers`} | ${run.result.ordersPerSecond.toFixed(0)} | ${run.result.load.toFixed(1)} | ${c.perSecond.toFixed(0)} | ${c.load.toFixed(1)} | ${ratio.toFixed(2)} (target ${FLASH ? '0.3' : '0.5'}) | ${c.kept} of ${c.traced} | ${c.statementsPerCheckout.toFixed(0)} | ${run.result.p50.toFixed(0)} / ${c.p50.toFixed(0)} | ${c.failed} | \`${command}\` |`,
+    );
+  }
+  if (!rows.length) return '';
+  return [
+    CEILING_HEADING.trim(),
+    '',
+    '- Method (`--ceiling`, PostgreSQL only): after the server starts, one buyer checks out products of the',
+    "  run's mix one after another until 30 are paid, and the server (node --import bench/count-statements.mjs,",
+    '  BENCH_STATEMENT_TRACE) records every statement it sends with its parameter values and its connection;',
+    '  the checkouts whose window holds the commonest sequence of statements are kept (the others caught the',
+    "  server's background jobs too). Then the app is measured as above. Then a fresh database with the same",
+    '  data is made, and as many pg clients as buyers each replay a kept checkout after another (round robin),',
+    '  statement by statement (BEGIN … COMMIT included) on one connection, for the same seconds, each made a',
+    "  new checkout: product by the same mix (its seller with it), the client's own buyer, address and session,",
+    '  and fresh row ids, provider ids, order numbers and checkout keys. Replayed checkouts a second is the',
+    '  ceiling; ratio = app orders/s ÷ ceiling. Each replay is the statements of a paid checkout: a hot',
+    '  product gone replays the same statements (the stock update then changes no row), so the ceiling counts',
+    "  every replay as an order. The server's background jobs and a sold-out checkout's statements are not",
+    '  replayed. "previous" runs the server built from that commit (`--app-root`), its own statements traced',
+    '  and replayed. Every row was run under `flock /tmp/bench.lock`; the buyers (or the replaying clients),',
+    '  the server and PostgreSQL share the 2 CPUs.',
+    '',
+    '| run (UTC) | build | scenario | app orders/s | load | ceiling checkouts/s | load | ratio | kept traces | statements/checkout | p50 ms app / replay | failed replays | command |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    ...rows,
+  ].join('\n');
+}
+
 async function main() {
   const started = Date.now();
   const startLoad = os.loadavg()[0];
@@ -803,8 +843,16 @@ async function main() {
     for (const cleanup of cleanups.reverse())
       await cleanup().catch((error) => log(`cleanup: ${error.message}`));
   }
-  const text = report(runs, started, startLoad);
   fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
+  const previous = fs.existsSync(RESULTS) ? fs.readFileSync(RESULTS, 'utf8') : '';
+  // A --ceiling run adds its row to the Ceiling section and leaves the rest; any other run rewrites
+  // the rest and keeps the Ceiling section.
+  const main = CEILING
+    ? previous.replace(CEILING_HEADING + (previous.split(CEILING_HEADING)[1]?.split('\n## ')[0] ?? ''), '\n')
+    : report(runs, started, startLoad);
+  const [head, earlier = ''] = main.split('\n## Earlier runs\n');
+  const ceiling = ceilingSection(previous, runs, started);
+  const text = `${head.trimEnd()}\n\n${ceiling ? `${ceiling}\n\n` : ''}## Earlier runs\n${earlier}`;
   fs.writeFileSync(RESULTS, text);
   log(`\n${text}\nWritten to ${path.relative(process.cwd(), RESULTS)}.`);
   const broken = runs.filter((run) => run.books.negative || run.books.mismatched || run.books.without_orders);
