@@ -584,8 +584,9 @@ async function replayCeiling(traces, buyers) {
   const random = seeded(42);
   let next = 0;
   const connections = [];
-  const worker = async (buyer) => {
+  const worker = async (buyer, opened) => {
     const clients = new Map();
+    let spare = opened;
     const deadline = performance.now() + SECONDS * 1000;
     while (performance.now() < deadline) {
       const trace = traces[next++ % traces.length];
@@ -593,7 +594,8 @@ async function replayCeiling(traces, buyers) {
       let failed;
       for (const statement of substituted(trace, pickProduct(random), buyer)) {
         if (!clients.has(statement.client)) {
-          const client = await connect();
+          const client = spare ?? (await connect());
+          spare = undefined;
           connections.push(client);
           clients.set(statement.client, client);
         }
@@ -614,13 +616,12 @@ async function replayCeiling(traces, buyers) {
       }
     }
   };
-  // Connections are opened before the clock starts: one a traced connection, a buyer.
-  const warm = await Promise.all(buyers.map(() => connect()));
-  await Promise.all(warm.map((client) => client.end()));
+  // A client's first connection is opened before the clock starts.
+  const opened = await Promise.all(buyers.map(() => connect()));
   const loadBefore = os.loadavg()[0];
   const started = performance.now();
   try {
-    await Promise.all(buyers.map((buyer) => worker(buyer)));
+    await Promise.all(buyers.map((buyer, i) => worker(buyer, opened[i])));
   } finally {
     await Promise.all(connections.map((client) => client.end().catch(() => {})));
   }
