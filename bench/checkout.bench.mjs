@@ -8,6 +8,12 @@
 //   node bench/checkout.bench.mjs --db=postgres --buyers=64 --seconds=20
 //   … --count-statements   also count the statements the server sends (bench/count-statements.mjs)
 //   … --profile=DIR        the server writes a V8 CPU profile to DIR (node --cpu-prof)
+//   … --flash              a flash sale: 16 buyers on 8 products of large stock, nothing else
+//   … --ceiling            PostgreSQL only: also trace 30 paid checkouts' statements and replay them
+//                          straight against a fresh database of the same data with as many pg
+//                          clients as buyers (fresh ids each time): the machine's ceiling, and the
+//                          app's share of it; written to the "Ceiling" section of the results
+//   … --app-root=DIR       run the server built in another checkout (its dist/ and migrations)
 //
 // Sessions are written straight into the database with cookies signed by the server's secret, so
 // no password hashing happens in the measured window. Everything runs on 127.0.0.1 and stops by
@@ -30,8 +36,6 @@ import { md5Uuid, uuidOf } from './bench-ids.mjs';
 import { productId } from './catalog-fill.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const MIGRATIONS = path.join(ROOT, 'src/server/db/migrations');
-const SERVER = path.join(ROOT, 'dist/server/main.js');
 const RESULTS = path.join(ROOT, 'bench/results/checkout.md');
 const RUN_LIMIT_MS = 10 * 60 * 1000;
 
@@ -41,16 +45,22 @@ const args = Object.fromEntries(
     return [key, value];
   }),
 );
-const BUYERS = Number(args.buyers ?? 64);
+/** --app-root=DIR: the checkout whose built server (and migrations) are measured. */
+const APP_ROOT = path.resolve(args['app-root'] ?? ROOT);
+const MIGRATIONS = path.join(APP_ROOT, 'src/server/db/migrations');
+const SERVER = path.join(APP_ROOT, 'dist/server/main.js');
+const FLASH = args.flash === 'true';
+const CEILING = args.ceiling === 'true';
+const BUYERS = Number(args.buyers ?? (FLASH ? 16 : 64));
 const SECONDS = Number(args.seconds ?? 20);
 const WARMUP_SECONDS = Number(args.warmup ?? 3);
 const SELLERS = 100;
-const HOT_PRODUCTS = 5;
-const HOT_STOCK = Number(args['hot-stock'] ?? 20);
+const HOT_PRODUCTS = FLASH ? 8 : 5;
+const HOT_STOCK = Number(args['hot-stock'] ?? (FLASH ? 1_000_000 : 20));
 const COLD_PRODUCTS = 2000;
 const COLD_STOCK = 1000;
 /** One checkout in this many buys a hot product. */
-const HOT_SHARE = 0.3;
+const HOT_SHARE = FLASH ? 1 : 0.3;
 const adminUrl = process.env.TEST_DATABASE_URL;
 const databases = (args.db ?? (adminUrl ? 'pglite,postgres' : 'pglite')).split(',');
 /** --label=before: the name of this run's column in the results (kept from earlier runs). */
@@ -58,7 +68,7 @@ const LABEL = args.label ?? 'this run';
 /** --profile=DIR: the server writes a V8 CPU profile there (node --cpu-prof) when it stops. */
 const PROFILE_DIR = args.profile ? path.resolve(args.profile) : undefined;
 /** --count-statements: the statements the server sent in the measured window, an order's share of each. */
-const COUNT_STATEMENTS = args['count-statements'] === 'true';
+const COUNT_STATEMENTS = args['count-statements'] === 'true' || CEILING;
 
 const children = new Set();
 const cleanups = [];
@@ -198,7 +208,7 @@ function startServer(env) {
     ...(COUNT_STATEMENTS ? ['--import', path.join(ROOT, 'bench/count-statements.mjs')] : []),
   ];
   const child = spawn(process.execPath, [...flags, SERVER], {
-    cwd: ROOT,
+    cwd: APP_ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -357,6 +367,51 @@ function post(port, agent, urlPath, cookie, body) {
 
 const CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Bench Buyer' };
 
+/** A product by the run's mix: one of the hot ones for HOT_SHARE of checkouts, else a cold one. */
+function pickProduct(random) {
+  return random() < HOT_SHARE
+    ? 1 + Math.floor(random() * HOT_PRODUCTS)
+    : HOT_PRODUCTS + 1 + Math.floor(random() * COLD_PRODUCTS);
+}
+
+/**
+ * One buyer's checkout of one product: quote, start the payment, pay. Answers { orders, quantity },
+ * { soldOut } or { failure }.
+ */
+async function checkoutOnce(port, agent, buyer, random) {
+  const index = pickProduct(random);
+  const quantity = 1 + Math.floor(random() * 2);
+  const body = {
+    items: [{ productId: productId(index), quantity }],
+    isPickup: false,
+    deliveryAddressId: buyer.addressId,
+  };
+  try {
+    const quote = await post(port, agent, '/api/checkout/quote', buyer.cookie, body);
+    if (quote.status !== 200) return { failure: `quote ${quote.status} ${quote.json?.message ?? ''}` };
+    if (quote.json?.problems?.length) return { soldOut: true };
+    const payment = await post(port, agent, '/api/payments', buyer.cookie, body);
+    if (payment.status !== 201) {
+      if (payment.status === 409 || payment.json?.quote?.problems?.length) return { soldOut: true };
+      return { failure: `payment ${payment.status} ${payment.json?.code ?? ''}` };
+    }
+    const confirmed = await post(
+      port,
+      agent,
+      `/api/payments/${payment.json.paymentId}/confirm`,
+      buyer.cookie,
+      CARD,
+    );
+    if (confirmed.status === 200 && Array.isArray(confirmed.json?.orders) && confirmed.json.orders.length)
+      return { orders: confirmed.json.orders.length, quantity, index };
+    // 409: sold out between the payment and its confirmation: refunded, no order.
+    if (confirmed.status === 409) return { soldOut: true };
+    return { failure: `confirm ${confirmed.status} ${confirmed.json?.code ?? confirmed.text.slice(0, 80)}` };
+  } catch (error) {
+    return { failure: error.message };
+  }
+}
+
 /**
  * Every buyer checks out one product after another until the time is up: quote, start the
  * payment, pay. Answers the counts and the latency of each whole checkout that was paid.
@@ -373,57 +428,14 @@ async function runBuyers(port, buyers, seconds, random) {
   await Promise.all(
     buyers.map(async (buyer) => {
       while (performance.now() < deadline) {
-        const hot = random() < HOT_SHARE;
-        const index = hot
-          ? 1 + Math.floor(random() * HOT_PRODUCTS)
-          : HOT_PRODUCTS + 1 + Math.floor(random() * COLD_PRODUCTS);
-        const quantity = 1 + Math.floor(random() * 2);
-        const body = {
-          items: [{ productId: productId(index), quantity }],
-          isPickup: false,
-          deliveryAddressId: buyer.addressId,
-        };
         const t0 = performance.now();
-        try {
-          const quote = await post(port, agent, '/api/checkout/quote', buyer.cookie, body);
-          if (quote.status !== 200) {
-            fail(`quote ${quote.status} ${quote.json?.message ?? ''}`);
-            continue;
-          }
-          if (quote.json?.problems?.length) {
-            stats.soldOut++;
-            continue;
-          }
-          const payment = await post(port, agent, '/api/payments', buyer.cookie, body);
-          if (payment.status !== 201) {
-            if (payment.status === 409 || payment.json?.quote?.problems?.length) stats.soldOut++;
-            else fail(`payment ${payment.status} ${payment.json?.code ?? ''}`);
-            continue;
-          }
-          const confirmed = await post(
-            port,
-            agent,
-            `/api/payments/${payment.json.paymentId}/confirm`,
-            buyer.cookie,
-            CARD,
-          );
-          if (
-            confirmed.status === 200 &&
-            Array.isArray(confirmed.json?.orders) &&
-            confirmed.json.orders.length
-          ) {
-            stats.paid += confirmed.json.orders.length;
-            stats.paidUnits += quantity;
-            stats.latencies.push(performance.now() - t0);
-          } else if (confirmed.status === 409) {
-            // Sold out between the payment and its confirmation: refunded, no order.
-            stats.soldOut++;
-          } else {
-            fail(`confirm ${confirmed.status} ${confirmed.json?.code ?? confirmed.text.slice(0, 80)}`);
-          }
-        } catch (error) {
-          fail(error.message);
-        }
+        const outcome = await checkoutOnce(port, agent, buyer, random);
+        if (outcome.orders) {
+          stats.paid += outcome.orders;
+          stats.paidUnits += outcome.quantity;
+          stats.latencies.push(performance.now() - t0);
+        } else if (outcome.soldOut) stats.soldOut++;
+        else fail(outcome.failure);
       }
     }),
   );
@@ -474,6 +486,161 @@ async function audit(query) {
   return { ...stock, ...payments };
 }
 
+// --- The ceiling: the checkout's own statements replayed straight against PostgreSQL ----------
+
+const TRACED_CHECKOUTS = 30;
+/**
+ * What a checkout makes new: row ids, the test provider's payment and charge ids, order numbers,
+ * the checkout's key (43 characters of base64url, as a session id is).
+ */
+const FRESH =
+  /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\b[a-z]{2,4}_[0-9a-f]{16,}\b|\bORD-[A-Z0-9]+\b|(?<![\w-])[\w-]{43}(?![\w-])/gi;
+
+/** A new value of the same shape as `id`. */
+function freshLike(id) {
+  if (id.length === 36) return crypto.randomUUID();
+  if (id.length === 43) return crypto.randomBytes(32).toString('base64url');
+  const cut = id.indexOf(id.startsWith('ORD-') ? '-' : '_') + 1;
+  const fresh = crypto
+    .randomBytes(id.length)
+    .toString('hex')
+    .slice(0, id.length - cut);
+  return id.slice(0, cut) + (id.startsWith('ORD-') ? fresh.toUpperCase() : fresh);
+}
+
+/**
+ * One buyer checks out products of the run's mix one after another until TRACED_CHECKOUTS are paid;
+ * answers each paid checkout's statements in the order the server sent them
+ * (bench/count-statements.mjs), with what it bought and who bought it.
+ */
+async function traceCheckouts(server, buyer, countsFile, traceFile) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const random = seeded(99);
+  const traces = [];
+  await takeStatementCounts(server.child, countsFile);
+  for (let attempt = 0; attempt < TRACED_CHECKOUTS * 4 && traces.length < TRACED_CHECKOUTS; attempt++) {
+    const outcome = await checkoutOnce(server.port, agent, buyer, random);
+    await takeStatementCounts(server.child, countsFile);
+    const statements = fs
+      .readFileSync(traceFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line));
+    if (outcome.orders) traces.push({ index: outcome.index, buyer, statements });
+  }
+  agent.destroy();
+  fs.writeFileSync(`${traceFile}.stop`, '');
+  await takeStatementCounts(server.child, countsFile);
+  // The server's background jobs (its job queue's polling, the outbox, live events) send statements
+  // too, and some land in a checkout's window: only the checkouts whose window holds the commonest
+  // sequence of statement texts are kept, which are the checkout's own statements alone.
+  const shape = (trace) => trace.statements.map((statement) => statement.text).join('\n');
+  const seen = new Map();
+  for (const trace of traces) seen.set(shape(trace), (seen.get(shape(trace)) ?? 0) + 1);
+  const commonest = [...seen].sort((a, b) => b[1] - a[1])[0]?.[0];
+  return { traced: traces.length, traces: traces.filter((trace) => shape(trace) === commonest) };
+}
+
+/**
+ * A traced checkout made a new one: its product becomes `index`, its buyer `buyer` (user, address,
+ * session), and every other uuid, provider id and order number in it (what it inserted) a fresh one.
+ */
+function substituted(trace, index, buyer) {
+  const sellerOf = (i) => md5Uuid(`bench-seller-${1 + (i % SELLERS)}`);
+  const ids = new Map([
+    [trace.buyer.sid, buyer.sid],
+    [productId(trace.index), productId(index)],
+    [sellerOf(trace.index), sellerOf(index)],
+    [trace.buyer.userId, buyer.userId],
+    [trace.buyer.addressId, buyer.addressId],
+  ]);
+  const swap = (text) =>
+    text.replace(FRESH, (id) => {
+      if (!ids.has(id)) ids.set(id, freshLike(id));
+      return ids.get(id);
+    });
+  return trace.statements.map((statement) => ({
+    client: statement.client,
+    text: swap(statement.text),
+    values: statement.values && JSON.parse(swap(JSON.stringify(statement.values))),
+  }));
+}
+
+/**
+ * Replays the traced checkouts with as many pg clients as buyers, for the run's seconds, against a
+ * fresh database of the same data: each client takes a traced checkout after another (round robin),
+ * a product by the run's mix and its own buyer, and sends its statements one after another. A
+ * checkout whose statements went on several connections in the server goes on as many here.
+ */
+async function replayCeiling(traces, buyers) {
+  const prepared = await preparePostgres(buyers);
+  const connect = async () => {
+    const client = new pg.Client({ connectionString: prepared.env.DATABASE_URL });
+    client.on('error', () => {});
+    await client.connect();
+    return client;
+  };
+  const stats = { checkouts: 0, failed: 0, failures: new Map(), latencies: [] };
+  const random = seeded(42);
+  let next = 0;
+  const connections = [];
+  const worker = async (buyer, opened) => {
+    const clients = new Map();
+    let spare = opened;
+    const deadline = performance.now() + SECONDS * 1000;
+    while (performance.now() < deadline) {
+      const trace = traces[next++ % traces.length];
+      const t0 = performance.now();
+      let failed;
+      for (const statement of substituted(trace, pickProduct(random), buyer)) {
+        if (!clients.has(statement.client)) {
+          const client = spare ?? (await connect());
+          spare = undefined;
+          connections.push(client);
+          clients.set(statement.client, client);
+        }
+        const client = clients.get(statement.client);
+        try {
+          await client.query({ text: statement.text, values: statement.values });
+        } catch (error) {
+          failed ??= error.message.slice(0, 80);
+          await client.query('rollback').catch(() => {});
+        }
+      }
+      if (failed) {
+        stats.failed++;
+        stats.failures.set(failed, (stats.failures.get(failed) ?? 0) + 1);
+      } else {
+        stats.checkouts++;
+        stats.latencies.push(performance.now() - t0);
+      }
+    }
+  };
+  // A client's first connection is opened before the clock starts.
+  const opened = await Promise.all(buyers.map(() => connect()));
+  const loadBefore = os.loadavg()[0];
+  const started = performance.now();
+  try {
+    await Promise.all(buyers.map((buyer, i) => worker(buyer, opened[i])));
+  } finally {
+    await Promise.all(connections.map((client) => client.end().catch(() => {})));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  stats.latencies.sort((a, b) => a - b);
+  return {
+    ...stats,
+    seconds,
+    perSecond: stats.checkouts / seconds,
+    p50: stats.latencies[Math.floor(stats.latencies.length / 2)] ?? 0,
+    load: (loadBefore + os.loadavg()[0]) / 2,
+    statementsPerCheckout:
+      traces.reduce((sum, trace) => sum + trace.statements.length, 0) / Math.max(1, traces.length),
+    connectionsPerCheckout:
+      traces.reduce((sum, trace) => sum + new Set(trace.statements.map((s) => s.client)).size, 0) /
+      Math.max(1, traces.length),
+  };
+}
+
 // --- The run -----------------------------------------------------------------------------------
 
 async function benchDatabase(kind) {
@@ -486,6 +653,7 @@ async function benchDatabase(kind) {
   );
   const prepared = kind === 'postgres' ? await preparePostgres(buyers) : await preparePglite(dataDir, buyers);
   const countsFile = path.join(dataDir, 'statement-counts.json');
+  const traceFile = path.join(dataDir, 'statement-trace.jsonl');
   const server = await startServer({
     ...SERVER_ENV,
     PATH: process.env.PATH,
@@ -498,10 +666,13 @@ async function benchDatabase(kind) {
     ALLOW_TEST_PAYMENTS: 'true',
     LOG_LEVEL: 'warn',
     ...(COUNT_STATEMENTS ? { BENCH_STATEMENT_COUNTS: countsFile } : {}),
+    ...(CEILING ? { BENCH_STATEMENT_TRACE: traceFile } : {}),
     ...prepared.env,
   });
   let result;
+  let traced;
   try {
+    if (CEILING) traced = await traceCheckouts(server, buyers[0], countsFile, traceFile);
     if (WARMUP_SECONDS > 0) await runBuyers(server.port, buyers.slice(0, 8), WARMUP_SECONDS, seeded(7));
     if (COUNT_STATEMENTS) await takeStatementCounts(server.child, countsFile);
     const cpuBefore = await cpuSnapshot(server.child.pid, prepared.databaseName);
@@ -539,7 +710,20 @@ async function benchDatabase(kind) {
   }
   const books = await withDatabase(kind, prepared, dataDir, audit);
   log(`[${kind}] books: ${JSON.stringify(books)}`);
-  return { kind, version: prepared.version, result, books };
+  let ceiling;
+  if (CEILING) {
+    ceiling = await replayCeiling(traced.traces, buyers);
+    ceiling.traced = traced.traced;
+    ceiling.kept = traced.traces.length;
+    log(
+      `[${kind}] ceiling: ${traced.traces.length} of ${traced.traced} traced checkouts (${ceiling.statementsPerCheckout.toFixed(1)} statements, ` +
+        `${ceiling.connectionsPerCheckout.toFixed(1)} connections each) replayed ${ceiling.checkouts} times in ` +
+        `${ceiling.seconds.toFixed(1)} s: ${ceiling.perSecond.toFixed(0)}/s, p50 ${ceiling.p50.toFixed(0)} ms, ` +
+        `${ceiling.failed} failed; load ${ceiling.load.toFixed(1)}; the app reached ${(result.ordersPerSecond / ceiling.perSecond).toFixed(2)} of it`,
+    );
+    for (const [what, n] of ceiling.failures) log(`  ${n} × ${what}`);
+  }
+  return { kind, version: prepared.version, result, books, ceiling };
 }
 
 function report(runs, started, startLoad) {
@@ -604,6 +788,46 @@ function report(runs, started, startLoad) {
   return lines.join('\n');
 }
 
+const CEILING_HEADING = "\n## Ceiling: the checkout's statements replayed straight against PostgreSQL\n";
+
+/** The "Ceiling" section: its method once, then a row a `--ceiling` run (kept across runs). */
+function ceilingSection(previous, runs, started) {
+  const kept = previous.split(CEILING_HEADING)[1]?.split('\n## ')[0] ?? '';
+  const rows = kept.split('\n').filter((line) => /^\| \d{4}-/.test(line));
+  const command = `node bench/checkout.bench.mjs ${process.argv.slice(2).join(' ')}`;
+  for (const run of runs.filter((r) => r.ceiling)) {
+    const c = run.ceiling;
+    const ratio = run.result.ordersPerSecond / c.perSecond;
+    rows.push(
+      `| ${new Date(started).toISOString().slice(0, 16)} | ${LABEL} | ${FLASH ? `flash sale: ${BUYERS} buyers, ${HOT_PRODUCTS} products` : `hot and cold: ${BUYERS} buyers`} | ${run.result.ordersPerSecond.toFixed(0)} | ${run.result.load.toFixed(1)} | ${c.perSecond.toFixed(0)} | ${c.load.toFixed(1)} | ${ratio.toFixed(2)} (target ${FLASH ? '0.3' : '0.5'}) | ${c.kept} of ${c.traced} | ${c.statementsPerCheckout.toFixed(0)} | ${run.result.p50.toFixed(0)} / ${c.p50.toFixed(0)} | ${c.failed} | \`${command}\` |`,
+    );
+  }
+  if (!rows.length) return '';
+  return [
+    CEILING_HEADING.trim(),
+    '',
+    '- Method (`--ceiling`, PostgreSQL only): after the server starts, one buyer checks out products of the',
+    "  run's mix one after another until 30 are paid, and the server (node --import bench/count-statements.mjs,",
+    '  BENCH_STATEMENT_TRACE) records every statement it sends with its parameter values and its connection;',
+    '  the checkouts whose window holds the commonest sequence of statements are kept (the others caught the',
+    "  server's background jobs too). Then the app is measured as above. Then a fresh database with the same",
+    '  data is made, and as many pg clients as buyers each replay a kept checkout after another (round robin),',
+    '  statement by statement (BEGIN … COMMIT included) on one connection, for the same seconds, each made a',
+    "  new checkout: product by the same mix (its seller with it), the client's own buyer, address and session,",
+    '  and fresh row ids, provider ids, order numbers and checkout keys. Replayed checkouts a second is the',
+    '  ceiling; ratio = app orders/s ÷ ceiling. Each replay is the statements of a paid checkout: a hot',
+    '  product gone replays the same statements (the stock update then changes no row), so the ceiling counts',
+    "  every replay as an order. The server's background jobs and a sold-out checkout's statements are not",
+    '  replayed. "previous" runs the server built from that commit (`--app-root`), its own statements traced',
+    '  and replayed. Every row was run under `flock /tmp/bench.lock`; the buyers (or the replaying clients),',
+    '  the server and PostgreSQL share the 2 CPUs.',
+    '',
+    '| run (UTC) | build | scenario | app orders/s | load | ceiling checkouts/s | load | ratio | kept traces | statements/checkout | p50 ms app / replay | failed replays | command |',
+    '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    ...rows,
+  ].join('\n');
+}
+
 async function main() {
   const started = Date.now();
   const startLoad = os.loadavg()[0];
@@ -620,8 +844,16 @@ async function main() {
     for (const cleanup of cleanups.reverse())
       await cleanup().catch((error) => log(`cleanup: ${error.message}`));
   }
-  const text = report(runs, started, startLoad);
   fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
+  const previous = fs.existsSync(RESULTS) ? fs.readFileSync(RESULTS, 'utf8') : '';
+  // A --ceiling run adds its row to the Ceiling section and leaves the rest; any other run rewrites
+  // the rest and keeps the Ceiling section.
+  const main = CEILING
+    ? previous.replace(CEILING_HEADING + (previous.split(CEILING_HEADING)[1]?.split('\n## ')[0] ?? ''), '\n')
+    : report(runs, started, startLoad);
+  const [head, earlier = ''] = main.split('\n## Earlier runs\n');
+  const ceiling = ceilingSection(previous, runs, started);
+  const text = `${head.trimEnd()}\n\n${ceiling ? `${ceiling}\n\n` : ''}## Earlier runs\n${earlier}`;
   fs.writeFileSync(RESULTS, text);
   log(`\n${text}\nWritten to ${path.relative(process.cwd(), RESULTS)}.`);
   const broken = runs.filter((run) => run.books.negative || run.books.mismatched || run.books.without_orders);
