@@ -9,7 +9,6 @@
 // Everything runs on 127.0.0.1 and stops by itself; PostgreSQL gets a database of its own, dropped
 // at the end. Results: bench/results/catalog.md (and printed).
 import { SERVER_ENV, SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs';
-import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -23,8 +22,10 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { catalogFillStatements, productId, sellerId } from './catalog-fill.mjs';
+import { request, startProcess as startIn, stopChildren, stopProcess } from './bench-process.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
+const startProcess = (args, env, ready) => startIn(args, env, ready, ROOT);
 const MIGRATIONS = path.join(ROOT, 'src/server/db/migrations');
 const SERVER = path.join(ROOT, 'dist/server/main.js');
 const RESULTS = path.join(ROOT, 'bench/results/catalog.md');
@@ -102,11 +103,7 @@ const SCENARIOS = [
 const CALLS = args.calls ? args.calls.split(',') : undefined;
 const scenarios = SCENARIOS.filter((s) => !CALLS || CALLS.some((prefix) => s.name.startsWith(prefix)));
 
-const children = new Set();
 const cleanups = [];
-function stopChildren() {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-}
 const watchdog = setTimeout(() => {
   process.stderr.write(`The benchmark ran over ${RUN_LIMIT_MS / 60000} minutes; stopping.\n`);
   stopChildren();
@@ -210,41 +207,6 @@ async function preparePostgres() {
 
 // --- Processes ---------------------------------------------------------------------------------
 
-function startProcess(args, env, ready) {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  children.add(child);
-  child.on('exit', () => children.delete(child));
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${args.at(-1)} did not start in time:\n${output}`)),
-      90_000,
-    );
-    const onData = (chunk) => {
-      output += chunk.toString();
-      const match = ready.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, port: Number(match[1]), output: () => output });
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', (chunk) => (output += chunk.toString()));
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`${args.at(-1)} exited with ${code}:\n${output}`));
-    });
-  });
-}
-
-async function stopProcess(child) {
-  if (child.exitCode !== null) return;
-  await new Promise((resolve) => {
-    child.once('exit', resolve);
-    child.kill('SIGTERM');
-  });
-}
-
 /**
  * CPU seconds (user + system) a process and its descendants have used so far, from /proc (Linux);
  * undefined elsewhere. The embedded database's own process is a child of the server, so it counts.
@@ -288,33 +250,6 @@ async function waitUntilIdle(pid) {
 }
 
 // --- HTTP --------------------------------------------------------------------------------------
-
-function request(port, { method = 'GET', path: urlPath, headers = {}, body, agent }) {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path: urlPath,
-        agent,
-        headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) },
-      },
-      (res) => {
-        const chunks = [];
-        res.on('data', (chunk) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.setTimeout(30_000, () => req.destroy(new Error('request timed out')));
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
 
 /** The bench's buyer, signed in, with a primary address in the Loop; answers the session cookie. */
 async function signInBuyer(port) {

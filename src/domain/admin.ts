@@ -36,6 +36,11 @@ export function pageOf<T extends z.ZodType>(item: T) {
     pageSize: z.number().int(),
     /** ceil(total / pageSize); 0 when nothing matches. */
     pageCount: z.number().int(),
+    /**
+     * True when a search matched more rows than were counted: `total` and `pageCount` are then at
+     * least what they say ("Page 1 of 100+"; docs/product-rules.md, Admin).
+     */
+    totalIsLowerBound: z.boolean(),
   });
 }
 
@@ -45,6 +50,7 @@ export interface Page<T> {
   page: number;
   pageSize: number;
   pageCount: number;
+  totalIsLowerBound: boolean;
 }
 
 /** The rows to skip for a page (pages start at 1). */

@@ -86,6 +86,14 @@ export const users = pgTable(
     index('users_role_idx').on(t.role),
     // The admin users list, newest first (docs/product-rules.md, Admin; migration 0004).
     index('users_created_idx').on(t.createdAt.desc().nullsFirst(), t.id),
+    // The admin's searches by email or name, a substring anywhere (docs/product-rules.md, Admin;
+    // migration 0026): trigrams, so a search does not read every user. The name's expression is the
+    // one src/server/modules/admin/admin.queries.ts searches.
+    index('users_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
+    index('users_name_trgm_idx').using(
+      'gin',
+      sql`(coalesce(${t.firstName}, '') || ' ' || coalesce(${t.lastName}, '')) gin_trgm_ops`,
+    ),
     check('users_role_check', sql`${t.role} in ('buyer','seller','driver','admin')`),
     check(
       'users_roles_check',
@@ -140,6 +148,22 @@ export const categories = pgTable(
   ],
 );
 
+/**
+ * How many products each category holds, available and not (docs/decisions/0015-catalog-and-checkout-throughput.md,
+ * Ten times the data): kept by migration 0026's triggers on products in the same transaction as
+ * each insert, delete, or change of category or availability, so the admin's totals, the summary's
+ * and the categories' counts read a few rows instead of counting a million.
+ */
+export const productCounts = pgTable(
+  'product_counts',
+  {
+    category: text('category').notNull(),
+    available: boolean('available').notNull(),
+    count: integer('count').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.category, t.available] })],
+);
+
 export const products = pgTable(
   'products',
   {
@@ -183,6 +207,8 @@ export const products = pgTable(
     index('products_available_seller_created_idx')
       .on(t.sellerId, t.createdAt.desc().nullsFirst(), t.id)
       .where(sql`${t.onSale}`),
+    // These two and the seller's walk above also carry the name (INCLUDE, written by migration
+    // 0026; the builder cannot say it): a search filters their entries without reading the table.
     index('products_available_created_idx')
       .on(t.createdAt.desc().nullsFirst(), t.id)
       .where(sql`${t.onSale}`),
@@ -190,10 +216,9 @@ export const products = pgTable(
       .on(t.category, t.createdAt.desc().nullsFirst(), t.id)
       .where(sql`${t.onSale}`),
     // Search is a substring of the name (docs/product-rules.md, Catalog and distance): trigrams
-    // find a rare word without reading every row (the extension is created by the same migration).
-    index('products_available_name_trgm_idx')
-      .using('gin', sql`${t.name} gin_trgm_ops`)
-      .where(sql`${t.onSale}`),
+    // find a rare word without reading every row. Every product, not only those on sale: the
+    // admin's search reads the same index (migration 0026).
+    index('products_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
     index('products_created_idx').on(t.createdAt),
     check('products_stock_check', sql`${t.stock} >= 0`),
     check('products_price_check', sql`${t.price} >= 0`),
@@ -315,6 +340,8 @@ export const orders = pgTable(
       ),
     // The admin orders list, newest first (docs/product-rules.md, Admin; migration 0004).
     index('orders_created_idx').on(t.createdAt.desc().nullsFirst(), t.id),
+    // The admin's search by order number, a substring anywhere (migration 0026).
+    index('orders_number_trgm_idx').using('gin', sql`${t.orderNumber} gin_trgm_ops`),
     index('orders_payment_idx').on(t.paymentId),
     check(
       'orders_status_check',
@@ -605,6 +632,10 @@ export const ledgerEntries = pgTable(
     index('ledger_entries_order_idx').on(t.orderId),
     index('ledger_entries_payment_idx').on(t.paymentId),
     index('ledger_entries_user_idx').on(t.userId, t.createdAt),
+    // The admin summary's revenue nets the fees given back (migration 0026): these rows only.
+    index('ledger_entries_fee_refund_idx')
+      .on(t.orderId)
+      .where(sql`${t.kind} = 'platform_fee_refund'`),
     check(
       'ledger_entries_kind_check',
       sql`${t.kind} in ('charge','refund','transfer','reversal','platform_fee','platform_fee_refund','provider_fee','dispute','dispute_fee','dispute_reinstated','dispute_fee_reinstated','reversal_loss')`,

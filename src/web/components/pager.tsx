@@ -4,17 +4,20 @@ import { cn } from '../lib/utils';
 
 /**
  * Previous/Next and "Page X of Y" under a paged list (docs/product-rules.md, Admin screens); hidden
- * when there is one page or fewer.
+ * when there is one page or fewer. Y is followed by "+" when it is a lower bound.
  */
 export function Pager({
   page,
   pageCount,
+  pageCountIsLowerBound = false,
   onPageChange,
   label,
   className,
 }: {
   page: number;
   pageCount: number;
+  /** More pages may follow than `pageCount` says (a search counted up to a limit): "Page 1 of 100+". */
+  pageCountIsLowerBound?: boolean;
   onPageChange: (page: number) => void;
   /** What is paged, for assistive technology ("Users pages"). */
   label: string;
@@ -35,6 +38,7 @@ export function Pager({
       </Button>
       <p className="text-sm text-muted-foreground" aria-live="polite" data-testid="text-page">
         Page {page} of {pageCount}
+        {pageCountIsLowerBound ? '+' : ''}
       </p>
       <Button
         variant="outline"

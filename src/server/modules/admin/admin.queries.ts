@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'drizzle-orm';
-import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import { alias, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
-import { addresses, categories, orders, products, users } from '../../db/schema';
+import { addresses, categories, orders, productCounts, products, users } from '../../db/schema';
 import type { Role } from '../../../domain/roles';
 import type { OrderStatus } from '../../../domain/order-status';
 import type { ProductStatusFilter } from '../../../domain/admin';
@@ -14,6 +14,43 @@ import type { ProductStatusFilter } from '../../../domain/admin';
 export interface PageWindow {
   limit: number;
   offset: number;
+}
+
+/** A list's total over all pages; a lower bound when a search matched more than was counted. */
+export interface ListTotal {
+  total: number;
+  totalIsLowerBound: boolean;
+}
+
+/**
+ * A searched list counts its matches up to this many rows past the page's first
+ * (docs/product-rules.md, Admin): a common word in a million products matches tens of thousands,
+ * and counting them all would cost many times the page itself.
+ */
+export const SEARCH_COUNT_LIMIT = 1000;
+
+/** The rows of `table` matching `where`: all of them, or when `searched` up to the limit past the page's start. */
+async function totalOf(
+  db: Db,
+  table: PgTable,
+  where: SQL | undefined,
+  window: PageWindow,
+  searched: boolean,
+): Promise<ListTotal> {
+  if (!searched) {
+    const [row] = await db.select({ n: count() }).from(table).where(where);
+    return { total: row?.n ?? 0, totalIsLowerBound: false };
+  }
+  const limit = window.offset + SEARCH_COUNT_LIMIT;
+  const matching = db
+    .select({ one: sql`1` })
+    .from(table)
+    .where(where)
+    .limit(limit + 1)
+    .as('matching');
+  const [row] = await db.select({ n: count() }).from(matching);
+  const n = row?.n ?? 0;
+  return n > limit ? { total: limit, totalIsLowerBound: true } : { total: n, totalIsLowerBound: false };
 }
 
 /** A substring search where `%`, `_` and `\` are plain text. */
@@ -52,8 +89,7 @@ export async function listUsersPage(db: Db, filter: UserFilter & PageWindow) {
     .orderBy(desc(users.createdAt), asc(users.id))
     .limit(filter.limit)
     .offset(filter.offset);
-  const [total] = await db.select({ n: count() }).from(users).where(where);
-  return { rows, total: total?.n ?? 0 };
+  return { rows, ...(await totalOf(db, users, where, filter, Boolean(filter.search))) };
 }
 
 const buyers = alias(users, 'buyer');
@@ -153,8 +189,8 @@ export async function listOrdersPage(db: Db, filter: OrderFilter & PageWindow) {
     .orderBy(desc(orders.createdAt), asc(orders.id))
     .limit(filter.limit)
     .offset(filter.offset);
-  const [total] = await db.select({ n: count() }).from(orders).where(where);
-  return { rows, total: total?.n ?? 0 };
+  const searched = Boolean(filter.search || filter.buyer || filter.seller || filter.driver);
+  return { rows, ...(await totalOf(db, orders, where, filter, searched)) };
 }
 
 export interface ProductFilter {
@@ -198,8 +234,18 @@ export async function listProductsPage(db: Db, filter: ProductFilter & PageWindo
     .orderBy(desc(products.createdAt), asc(products.id))
     .limit(filter.limit)
     .offset(filter.offset);
-  const [total] = await db.select({ n: count() }).from(products).where(where);
-  return { rows, total: total?.n ?? 0 };
+  if (filter.search) return { rows, ...(await totalOf(db, products, where, filter, true)) };
+  // Without a search the total is the kept counts' (migration 0026), not a count of a million rows.
+  const [total] = await db
+    .select({ n: sql<number>`coalesce(sum(${productCounts.count}), 0)::int` })
+    .from(productCounts)
+    .where(
+      and(
+        filter.category ? eq(productCounts.category, filter.category) : undefined,
+        filter.status === 'all' ? undefined : eq(productCounts.available, filter.status === 'active'),
+      ),
+    );
+  return { rows, total: total?.n ?? 0, totalIsLowerBound: false };
 }
 
 /**
@@ -230,8 +276,7 @@ export async function listDriversPage(
     )
     .limit(filter.limit)
     .offset(filter.offset);
-  const [total] = await db.select({ n: count() }).from(users).where(where);
-  return { rows, total: total?.n ?? 0 };
+  return { rows, ...(await totalOf(db, users, where, filter, Boolean(filter.search))) };
 }
 
 /** Categories by name (case-insensitive), with how many products use each. */
@@ -241,29 +286,38 @@ export async function listCategoriesPage(db: Db, filter: { search: string | unde
     .select({
       id: categories.id,
       name: categories.name,
-      // Spelled out: in a one-table select drizzle leaves column names unqualified, and inside the
-      // subquery "name" would then be the product's own name.
-      productCount: sql<number>`(select count(*)::int from "products" p where p."category" = "categories"."name")`,
+      // The kept counts (migration 0026). Spelled out: in a one-table select drizzle leaves column
+      // names unqualified, and inside the subquery "category" must be the counts' own.
+      productCount: sql<number>`(select coalesce(sum(pc."count"), 0)::int from "product_counts" pc where pc."category" = "categories"."name")`,
     })
     .from(categories)
     .where(where)
     .orderBy(sql`lower(${categories.name})`, asc(categories.id))
     .limit(filter.limit)
     .offset(filter.offset);
-  const [total] = await db.select({ n: count() }).from(categories).where(where);
-  return { rows, total: total?.n ?? 0 };
+  return { rows, ...(await totalOf(db, categories, where, filter, false)) };
 }
 
-/** The summary cards' figures, each counted by the database. */
+/**
+ * The summary cards' figures: users and orders counted by the database, products from the kept
+ * counts (migration 0026). Revenue and gross are net of refunds of orders not cancelled, summed
+ * over the refunds and fee refunds themselves rather than looked up order by order.
+ */
 export async function countSummary(db: Db) {
   const [userCount] = await db.select({ n: count() }).from(users);
-  const [productCount] = await db.select({ n: count() }).from(products);
+  const [productCount] = await db
+    .select({ n: sql<number>`coalesce(sum(${productCounts.count}), 0)::int` })
+    .from(productCounts);
   const [orderFigures] = await db
     .select({
       n: count(),
       // Net of refunds of finished orders: the fee given back, and the total refunded (docs/decisions/0018-money-against-stripe.md).
-      revenue: sql<string>`coalesce(sum(${orders.platformFee} - (select coalesce(sum(le.amount), 0) from ledger_entries le where le.order_id = "orders"."id" and le.kind = 'platform_fee_refund')) filter (where ${orders.status} <> 'cancelled'), 0)::text`,
-      gross: sql<string>`coalesce(sum(${orders.total} - (select coalesce(sum(r.amount), 0) from refunds r where r.order_id = "orders"."id")) filter (where ${orders.status} <> 'cancelled'), 0)::text`,
+      revenue: sql<string>`(coalesce(sum(${orders.platformFee}) filter (where ${orders.status} <> 'cancelled'), 0)
+        - (select coalesce(sum(le.amount), 0) from ledger_entries le join orders o on o.id = le.order_id
+            where le.kind = 'platform_fee_refund' and o.status <> 'cancelled'))::text`,
+      gross: sql<string>`(coalesce(sum(${orders.total}) filter (where ${orders.status} <> 'cancelled'), 0)
+        - (select coalesce(sum(r.amount), 0) from refunds r join orders o on o.id = r.order_id
+            where o.status <> 'cancelled'))::text`,
     })
     .from(orders);
   return {

@@ -42,6 +42,7 @@ import {
   listOrdersPage,
   listProductsPage,
   listUsersPage,
+  type ListTotal,
   type OrderFilter,
   type ProductFilter,
   type UserFilter,
@@ -52,8 +53,9 @@ import {
  * access hook answers 403 to anyone else), so these need no further check: an admin sees every row.
  */
 
-function pageFrom<T>(items: T[], total: number, page: number): Page<T> {
-  return { items, total, page, pageSize: ADMIN_PAGE_SIZE, pageCount: pageCountOf(total) };
+function pageFrom<T>(items: T[], counted: ListTotal, page: number): Page<T> {
+  const { total, totalIsLowerBound } = counted;
+  return { items, total, page, pageSize: ADMIN_PAGE_SIZE, pageCount: pageCountOf(total), totalIsLowerBound };
 }
 
 const window = (page: number) => ({ limit: ADMIN_PAGE_SIZE, offset: offsetOf(page) });
@@ -65,7 +67,7 @@ export function userFilterOf(query: AdminUsersCsvQuery): UserFilter {
 
 /** GET /api/admin/users: newest first; search by name or email, filter by a granted role. */
 export async function listUsers(db: Db, query: AdminUsersQuery): Promise<Page<AdminUser>> {
-  const { rows, total } = await listUsersPage(db, { ...userFilterOf(query), ...window(query.page) });
+  const { rows, ...total } = await listUsersPage(db, { ...userFilterOf(query), ...window(query.page) });
   return pageFrom(rows.map(toAdminUser), total, query.page);
 }
 
@@ -95,7 +97,7 @@ export async function listOrders(
   query: AdminOrdersQuery,
   timeZone: string,
 ): Promise<Page<AdminOrder>> {
-  const { rows, total } = await listOrdersPage(db, {
+  const { rows, ...total } = await listOrdersPage(db, {
     ...orderFilterOf(query, timeZone),
     ...window(query.page),
   });
@@ -113,7 +115,7 @@ export function productFilterOf(query: AdminProductsCsvQuery): ProductFilter {
 
 /** GET /api/admin/products: every product, newest first; search, category, Active/Inactive. */
 export async function listProducts(db: Db, query: AdminProductsQuery): Promise<Page<AdminProduct>> {
-  const { rows, total } = await listProductsPage(db, { ...productFilterOf(query), ...window(query.page) });
+  const { rows, ...total } = await listProductsPage(db, { ...productFilterOf(query), ...window(query.page) });
   return pageFrom(rows.map(toAdminProduct), total, query.page);
 }
 
@@ -143,7 +145,7 @@ export async function getUserDetail(db: Db, id: string): Promise<AdminUserDetail
 
 /** GET /api/admin/drivers: users holding the driver role, with their images and last decision. */
 export async function listDrivers(db: Db, query: AdminDriversQuery): Promise<Page<AdminDriver>> {
-  const { rows, total } = await listDriversPage(db, {
+  const { rows, ...total } = await listDriversPage(db, {
     search: query.search,
     verified: query.status === 'all' ? undefined : query.status === 'verified',
     ...window(query.page),
@@ -164,7 +166,7 @@ export async function listDrivers(db: Db, query: AdminDriversQuery): Promise<Pag
 
 /** GET /api/admin/categories: by name, with how many products use each. */
 export async function listCategories(db: Db, query: AdminCategoriesQuery): Promise<Page<AdminCategory>> {
-  const { rows, total } = await listCategoriesPage(db, { search: query.search, ...window(query.page) });
+  const { rows, ...total } = await listCategoriesPage(db, { search: query.search, ...window(query.page) });
   return pageFrom(rows, total, query.page);
 }
 

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq, like, sql } from 'drizzle-orm';
+import { and, eq, inArray, like, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import {
   as,
@@ -772,5 +772,130 @@ describe('the audit trail', () => {
     const times = page.items.map((item) => item.createdAt);
     expect([...times].sort().reverse()).toEqual(times);
     expect(page.items[0]).toMatchObject({ actorEmail: expect.any(String), createdAt: expect.any(String) });
+  });
+});
+
+describe('totals at ten times the data (docs/decisions/0015-catalog-and-checkout-throughput.md)', () => {
+  it("keeps the products' totals exact through inserts, moves, withdrawals, renames and deletes", async () => {
+    {
+      // Names of this test's own; the totals without a filter are compared with a count of the same
+      // table, so other tests' products count on both sides.
+      const unique = crypto.randomBytes(3).toString('hex');
+      const lamps = `Lamps ${unique}`;
+      const rugs = `Rugs ${unique}`;
+      const lighting = `Lighting ${unique}`;
+      const db = t.database.db;
+      const read = async <T>(url: string) => {
+        const response = await as(t, admin, { method: 'GET', url });
+        expect(response.statusCode, response.body).toBe(200);
+        return response.json<T>();
+      };
+      const create = (name: string) =>
+        as(t, admin, { method: 'POST', url: '/api/categories', payload: { name } });
+      for (const name of [lamps, rugs]) expect((await create(name)).statusCode).toBe(201);
+      const lampsId = (await db.select().from(categories).where(eq(categories.name, lamps)))[0]?.id;
+
+      let renamedTo = lamps;
+      /** What every total says, and what counting the products table itself says. */
+      const totals = async () => {
+        const total = async (query: string) =>
+          (await read<Page<unknown>>(`/api/admin/products?${query}`)).total;
+        const categoryCounts = Object.fromEntries(
+          (
+            await read<Page<{ name: string; productCount: number }>>(`/api/admin/categories?search=${unique}`)
+          ).items
+            .filter((item) => [renamedTo, rugs].includes(item.name))
+            .map((item) => [item.name, item.productCount]),
+        );
+        return {
+          all: await total('status=all'),
+          active: await total('status=active'),
+          inactive: await total('status=inactive'),
+          lampsActive: await total(`category=${encodeURIComponent(renamedTo)}&status=active`),
+          categories: categoryCounts,
+          summary: (await read<{ totalProducts: number }>('/api/admin/summary')).totalProducts,
+        };
+      };
+      const counted = async () => {
+        const rows = await db
+          .select({
+            category: products.category,
+            available: products.available,
+            n: sql<number>`count(*)::int`,
+          })
+          .from(products)
+          .groupBy(products.category, products.available);
+        const sum = (keep: (row: (typeof rows)[number]) => boolean) =>
+          rows.filter(keep).reduce((n, row) => n + row.n, 0);
+        return {
+          all: sum(() => true),
+          active: sum((row) => row.available),
+          inactive: sum((row) => !row.available),
+          lampsActive: sum((row) => row.category === renamedTo && row.available),
+          categories: {
+            [renamedTo]: sum((row) => row.category === renamedTo),
+            [rugs]: sum((row) => row.category === rugs),
+          },
+          summary: sum(() => true),
+        };
+      };
+      const made = [];
+      for (let i = 0; i < 6; i++) made.push(await createProduct(t, seller.id, { available: i !== 5 }));
+      const ids = made.map((product) => product.id);
+      await db
+        .update(products)
+        .set({ category: lamps })
+        .where(inArray(products.id, ids.slice(0, 3)));
+      await db
+        .update(products)
+        .set({ category: rugs })
+        .where(inArray(products.id, ids.slice(3)));
+      expect(await totals()).toEqual(await counted());
+      expect((await totals()).lampsActive).toBe(3);
+
+      // Withdrawn, moved, a stock change (no count changes), a rename, a delete.
+      await db
+        .update(products)
+        .set({ available: false })
+        .where(eq(products.id, ids[0] ?? ''));
+      await db
+        .update(products)
+        .set({ category: rugs, available: true })
+        .where(eq(products.id, ids[1] ?? ''));
+      await db
+        .update(products)
+        .set({ stock: 0 })
+        .where(eq(products.id, ids[2] ?? ''));
+      renamedTo = lighting;
+      const renamed = await as(t, admin, {
+        method: 'PATCH',
+        url: `/api/categories/${lampsId}`,
+        payload: { name: renamedTo },
+      });
+      expect(renamed.statusCode, renamed.body).toBe(200);
+      await db.delete(products).where(eq(products.id, ids[4] ?? ''));
+      const after = await totals();
+      expect(after).toEqual(await counted());
+      expect(after).toMatchObject({ lampsActive: 1, categories: { [renamedTo]: 2, [rugs]: 3 } });
+    }
+  });
+
+  it('counts a searched list up to 1,000 rows past the page and says when there are more', async () => {
+    const unique = `Plenty${crypto.randomBytes(3).toString('hex')}`;
+    await t.database.db.execute(sql`
+      insert into products (seller_id, name, description, price, category, stock)
+      select ${seller.id}::uuid, ${unique} || ' ' || i, 'Many alike', 5.00, 'Furniture', 1
+      from generate_series(1, 1005) i`);
+    const search = `/api/admin/products?search=${unique}`;
+    const first = await get<Page<{ id: string }>>(admin, search);
+    expect(first).toMatchObject({ total: 1000, pageCount: 100, totalIsLowerBound: true });
+    expect(first.items).toHaveLength(10);
+    // From the second page on, 1,000 rows past its start reach the end: the count is exact.
+    const second = await get<Page<{ id: string }>>(admin, `${search}&page=2`);
+    expect(second).toMatchObject({ total: 1005, pageCount: 101, totalIsLowerBound: false });
+    const last = await get<Page<{ id: string }>>(admin, `${search}&page=101`);
+    expect(last.items).toHaveLength(5);
+    // A list without a search is counted exactly however long it is.
+    expect((await get<Page<unknown>>(admin, '/api/admin/products')).totalIsLowerBound).toBe(false);
   });
 });

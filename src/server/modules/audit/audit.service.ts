@@ -79,6 +79,7 @@ export async function listAdminActivity(db: Db, query: AdminActivityQuery): Prom
     page: query.page,
     pageSize: ADMIN_PAGE_SIZE,
     pageCount: pageCountOf(total),
+    totalIsLowerBound: false,
   };
 }
 

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addresses, products, users } from '../../db/schema';
 import { as, createTestApp, signedInAs, type TestApp, type TestUser } from '../../testing/test-app';
 import type { ProductListItem } from '../../../domain/catalog';
+import { listFewMatchingProductCardsByDistance, listNearbyProductCards } from './catalog.queries';
 import { EARTH_RADIUS_MILES } from '../../../domain/geo';
 
 /**
@@ -145,16 +146,23 @@ async function fullScan(miles: number | undefined): Promise<string[]> {
   return rows.map((row) => row.id);
 }
 
-async function page(query: string): Promise<ProductListItem[]> {
-  const response = await as(t, buyer, {
-    method: 'GET',
-    url: `/api/products/with-distance?search=Ring%20product&${query}`,
-  });
-  expect(response.statusCode, query).toBe(200);
-  return response.json<ProductListItem[]>();
-}
+/**
+ * With and without a search that every product here matches ("Ring product"): the lists are the
+ * same. (A search matching few products is read another way, `planSearch`: compared below.)
+ */
+describe.each([
+  ['without a search', ''],
+  ['with a search', 'search=Ring%20product&'],
+])('the distance list against a full scan, %s', (_way, search) => {
+  async function page(query: string): Promise<ProductListItem[]> {
+    const response = await as(t, buyer, {
+      method: 'GET',
+      url: `/api/products/with-distance?${search}${query}`,
+    });
+    expect(response.statusCode, query).toBe(200);
+    return response.json<ProductListItem[]>();
+  }
 
-describe('the distance list against a full scan', () => {
   it.each([1, 2, 3, 4, 9, 16, 25, 100, 499])(
     'within %s miles, every page is the full scan’s, at every page size',
     async (miles) => {
@@ -190,5 +198,28 @@ describe('the distance list against a full scan', () => {
     expect(distances.every((d) => d !== null && d <= 16)).toBe(true);
     expect(distances).toEqual([...distances].sort((a, b) => (a ?? 0) - (b ?? 0)));
     expect(distances[0]).toBe(0);
+  });
+});
+
+describe('a search matching few products, read from those products', () => {
+  it('gives every page the sellers-first reading gives, within any limit and at any distance', async () => {
+    const db = t.database.db;
+    const ids = (rows: { product: { id: string } }[]) => rows.map((row) => row.product.id);
+    for (const maxDistance of [undefined, 2, 9, 25]) {
+      for (const [limit, offset] of [
+        [100, 0],
+        [3, 0],
+        [3, 6],
+        [7, 14],
+      ] as const) {
+        const query = { search: 'ring product', origin: ORIGIN, maxDistance, limit, offset };
+        const expected = ids(await listNearbyProductCards(db, query));
+        expect(
+          ids(await listFewMatchingProductCardsByDistance(db, query)),
+          `${maxDistance} ${limit} ${offset}`,
+        ).toEqual(expected);
+        if (limit === 100) expect(expected).toEqual(await fullScan(maxDistance));
+      }
+    }
   });
 });

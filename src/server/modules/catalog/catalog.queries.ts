@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, isNotNull, ne, not, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
-import { addresses, categories, productImages, products, users } from '../../db/schema';
+import { addresses, categories, productCounts, productImages, products, users } from '../../db/schema';
 import { boundingBoxOf, EARTH_RADIUS_MILES, type LatLng } from '../../../domain/geo';
 
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
@@ -146,6 +146,45 @@ function cardsOfNewestPage(
     .orderBy(desc(page.createdAt), asc(page.id));
 }
 
+/**
+ * How a searched page of the distance list is found (docs/decisions/0015-catalog-and-checkout-throughput.md,
+ * Ten times the data). Reading the sellers nearest first and each one's matching products reads
+ * about (offset + limit) × products ÷ matches index entries: cheap for a common word, ruinous for
+ * a rare one (or a word and a category that never meet). Reading every match through the trigram
+ * index reads `matches` rows from the table, each some 30 times an index entry's cost. The two cost
+ * the same at matches = √((offset + limit) × products ÷ 30); the matches are counted up to that
+ * many, and `few` is set when there are no more.
+ */
+export interface SearchPlan {
+  /** Set when at most this many products match: read them all, then sort. */
+  few: number | undefined;
+}
+
+/** What reading a matching row from the table costs, in index entries read (measured, bench/scale.bench.mjs). */
+const ROW_READ_COST = 30;
+
+export async function planSearch(
+  db: Db,
+  filters: ProductFilters,
+  window: { limit: number; offset: number },
+): Promise<SearchPlan> {
+  if (!filters.search) return { few: undefined };
+  const [row] = await db
+    .select({ n: sql<number>`coalesce(sum(${productCounts.count}), 0)::int` })
+    .from(productCounts)
+    .where(eq(productCounts.available, true));
+  const onSale = Math.max(1, row?.n ?? 0);
+  const threshold = Math.ceil(Math.sqrt(((window.offset + window.limit) * onSale) / ROW_READ_COST));
+  const matching = db
+    .select({ one: sql`1` })
+    .from(products)
+    .where(and(eq(products.onSale, true), ...filterConditions(filters)))
+    .limit(threshold + 1)
+    .as('matching');
+  const [counted] = await db.select({ n: sql<number>`count(*)::int` }).from(matching);
+  return { few: (counted?.n ?? 0) <= threshold ? threshold : undefined };
+}
+
 /** GET /api/products: available products, newest first, filtered and paged in the database. */
 export async function listAvailableProductCards(
   db: Db,
@@ -275,6 +314,51 @@ export async function listNearbyProductCards(db: Db, query: DistancePageQuery): 
     .crossJoinLateral(sellers)
     .crossJoinLateral(sellerProducts)
     .orderBy(sql`ring.k`, asc(sellers.distance), desc(sellerProducts.createdAt), asc(sellerProducts.id))
+    .limit(query.limit)
+    .offset(query.offset)
+    .as('page');
+  return db
+    .select({ ...cardFields(null), distance: page.distance })
+    .from(page)
+    .innerJoin(products, eq(products.id, page.id))
+    .innerJoin(users, eq(users.id, products.sellerId))
+    .leftJoin(
+      sellerAddress,
+      and(eq(sellerAddress.userId, products.sellerId), eq(sellerAddress.isPrimary, true)),
+    )
+    .orderBy(asc(page.distance), desc(products.createdAt), asc(products.id));
+}
+
+/**
+ * The same page as `listNearbyProductCards`, nearest seller first, then newest, then id, found
+ * from the matching products (a search's trigram index) rather than from the sellers: for a search
+ * matching few products (`planSearch`).
+ */
+export async function listFewMatchingProductCardsByDistance(
+  db: Db,
+  query: DistancePageQuery,
+): Promise<ProductCardRow[]> {
+  const distance = haversineFrom(
+    query.origin,
+    sql`${addresses.latitude}::float8`,
+    sql`${addresses.longitude}::float8`,
+  );
+  const page = db
+    .select({
+      id: products.id,
+      createdAt: products.createdAt,
+      distance: sql<number>`${distance}`.as('distance'),
+    })
+    .from(products)
+    .innerJoin(addresses, and(eq(addresses.userId, products.sellerId), hasPrimaryLocation(addresses)))
+    .where(
+      and(
+        eq(products.onSale, true),
+        ...filterConditions(query),
+        query.maxDistance === undefined ? undefined : sql`${distance} <= ${query.maxDistance}::float8`,
+      ),
+    )
+    .orderBy(asc(sql`${distance}`), desc(products.createdAt), asc(products.id))
     .limit(query.limit)
     .offset(query.offset)
     .as('page');

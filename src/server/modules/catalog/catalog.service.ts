@@ -17,6 +17,7 @@ import type { CachedAnswer, PublicAnswerCache } from '../../platform/public-cach
 import type { Actor } from '../../platform/sessions';
 import {
   countProductsOfLocatedSellers,
+  listFewMatchingProductCardsByDistance,
   findPrimaryLocation,
   findProductCard,
   findProductImageOwner,
@@ -25,6 +26,7 @@ import {
   listNearbyProductCards,
   listProductImages,
   listUnlocatedProductCards,
+  planSearch,
   type ProductCardRow,
 } from './catalog.queries';
 
@@ -116,13 +118,13 @@ async function browseProductsFrom(
     return browseProducts(db, query);
   }
   const filters = { search: query.search, category: query.category };
-  const rows = await listNearbyProductCards(db, {
-    ...filters,
-    origin,
-    maxDistance,
-    limit: query.limit,
-    offset: query.offset,
-  });
+  const pageQuery = { ...filters, origin, maxDistance, limit: query.limit, offset: query.offset };
+  // A rare word: its few matches sorted by distance; else the sellers nearest first.
+  const plan = await planSearch(db, filters, query);
+  const rows =
+    plan.few !== undefined
+      ? await listFewMatchingProductCardsByDistance(db, pageQuery)
+      : await listNearbyProductCards(db, pageQuery);
   if (maxDistance === undefined && rows.length < query.limit) {
     // The page reaches past the located sellers' products into those without a distance. When
     // this page has some located products, they were the last ones, so there were offset + n.

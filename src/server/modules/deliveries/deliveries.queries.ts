@@ -61,25 +61,17 @@ export async function listAvailableOrders(db: Db, filter: AvailableOrdersFilter)
     .select({ one: sql`1` })
     .from(driverDeclines)
     .where(and(eq(driverDeclines.orderId, orders.id), eq(driverDeclines.driverId, filter.driverId)));
-  return db
+  // The page's ids first, sorted and cut in the database; the columns each card needs (the delivery
+  // area, the items' names and counts) for those rows only. Selected with the sort, PostgreSQL
+  // computes every item list of every offered order before the limit (docs/decisions/0015-catalog-and-checkout-throughput.md).
+  const page = db
     .select({
-      order: orders,
-      pickup: pickupAddress,
-      deliveryCity: deliveryAddress.city,
-      deliveryState: deliveryAddress.state,
-      deliveryZipCode: deliveryAddress.zipCode,
-      pickupDistance,
-      deliveryDistance,
-      itemCount: sql<number>`(select coalesce(sum(${orderItems.quantity}), 0)::int from ${orderItems} where ${orderItems.orderId} = ${orders.id})`,
-      // Names and counts only, never a price, most units first: in the page's one statement, not
-      // one per order.
-      items: sql<
-        AvailableOrderItem[]
-      >`(select coalesce(json_agg(json_build_object('name', ${products.name}, 'quantity', ${orderItems.quantity}) order by ${orderItems.quantity} desc, ${products.name}, ${orderItems.id}), '[]'::json) from ${orderItems} join ${products} on ${products.id} = ${orderItems.productId} where ${orderItems.orderId} = ${orders.id})`,
+      id: orders.id,
+      createdAt: orders.createdAt,
+      pickupDistance: sql<number | null>`${pickupDistance}`.as('pickup_distance'),
     })
     .from(orders)
     .leftJoin(pickupAddress, eq(pickupAddress.id, orders.pickupAddressId))
-    .leftJoin(deliveryAddress, eq(deliveryAddress.id, orders.deliveryAddressId))
     .where(
       and(
         offeredSql(filter.hasTrailer),
@@ -91,7 +83,29 @@ export async function listAvailableOrders(db: Db, filter: AvailableOrdersFilter)
     )
     .orderBy(sql`${pickupDistance} asc nulls last`, asc(orders.createdAt), asc(orders.id))
     .limit(filter.limit)
-    .offset(filter.offset);
+    .offset(filter.offset)
+    .as('page');
+  return db
+    .select({
+      order: orders,
+      pickup: pickupAddress,
+      deliveryCity: deliveryAddress.city,
+      deliveryState: deliveryAddress.state,
+      deliveryZipCode: deliveryAddress.zipCode,
+      pickupDistance: page.pickupDistance,
+      deliveryDistance,
+      itemCount: sql<number>`(select coalesce(sum(${orderItems.quantity}), 0)::int from ${orderItems} where ${orderItems.orderId} = ${orders.id})`,
+      // Names and counts only, never a price, most units first: in the page's one statement, not
+      // one per order.
+      items: sql<
+        AvailableOrderItem[]
+      >`(select coalesce(json_agg(json_build_object('name', ${products.name}, 'quantity', ${orderItems.quantity}) order by ${orderItems.quantity} desc, ${products.name}, ${orderItems.id}), '[]'::json) from ${orderItems} join ${products} on ${products.id} = ${orderItems.productId} where ${orderItems.orderId} = ${orders.id})`,
+    })
+    .from(page)
+    .innerJoin(orders, eq(orders.id, page.id))
+    .leftJoin(pickupAddress, eq(pickupAddress.id, orders.pickupAddressId))
+    .leftJoin(deliveryAddress, eq(deliveryAddress.id, orders.deliveryAddressId))
+    .orderBy(sql`${page.pickupDistance} asc nulls last`, asc(page.createdAt), asc(page.id));
 }
 
 /** A decline hides the order from this driver only; declining twice is one decline. */

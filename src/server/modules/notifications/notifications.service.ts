@@ -47,5 +47,6 @@ export async function listMailForAdmin(db: Db, page: number): Promise<AdminMailP
     page,
     pageSize: ADMIN_PAGE_SIZE,
     pageCount: pageCountOf(total),
+    totalIsLowerBound: false,
   };
 }

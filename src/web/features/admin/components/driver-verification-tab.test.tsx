@@ -39,7 +39,14 @@ describe('revoking a driver (docs/product-rules.md, Admin screens)', () => {
         });
       }
       if (url.startsWith('/api/admin/drivers'))
-        return jsonResponse({ items: [verified], total: 1, page: 1, pageSize: 10, pageCount: 1 });
+        return jsonResponse({
+          items: [verified],
+          total: 1,
+          page: 1,
+          pageSize: 10,
+          pageCount: 1,
+          totalIsLowerBound: false,
+        });
       return undefined;
     });
     renderWithProviders(<DriverVerificationTab adminId="00000000-0000-4000-8000-0000000000aa" />);
@@ -75,6 +82,7 @@ describe('a driver who replaced a document (docs/product-rules.md, Admin screens
             page: 1,
             pageSize: 10,
             pageCount: 1,
+            totalIsLowerBound: false,
           })
         : undefined,
     );

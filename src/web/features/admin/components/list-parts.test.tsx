@@ -46,7 +46,7 @@ function product(n: number): AdminProduct {
 }
 
 /** A list as the server pages it: 10 a page out of `total`. */
-function pageOf<T>(make: (n: number) => T, page: number, total: number) {
+function pageOf<T>(make: (n: number) => T, page: number, total: number, totalIsLowerBound = false) {
   const first = (page - 1) * 10 + 1;
   const count = Math.max(0, Math.min(10, total - first + 1));
   return {
@@ -55,6 +55,7 @@ function pageOf<T>(make: (n: number) => T, page: number, total: number) {
     page,
     pageSize: 10,
     pageCount: Math.ceil(total / 10),
+    totalIsLowerBound,
   };
 }
 
@@ -75,6 +76,15 @@ const route = (path: string, answer: (params: URLSearchParams) => Response) => (
   url.startsWith(path) ? answer(new URL(url, 'http://x').searchParams) : undefined;
 
 describe('an admin list (docs/product-rules.md, Admin screens)', () => {
+  it('says "1,000+" and "100+" when a search matched more rows than were counted', async () => {
+    mockFetch(route('/api/admin/products', () => jsonResponse(pageOf(product, 1, 1000, true))));
+    renderWithProviders(<ProductsTab categories={['Produce']} />);
+
+    expect(await screen.findByText('Showing 1–10 of 1,000+')).toBeVisible();
+    expect(screen.getByTestId('text-page')).toHaveTextContent('Page 1 of 100+');
+    expect(screen.getByTestId('button-next-page')).toBeEnabled();
+  });
+
   it('shows the range, the column headings and a pager that asks for the next page', async () => {
     const fetchMock = mockFetch(
       route('/api/admin/products', (params) => jsonResponse(pageOf(product, Number(params.get('page')), 12))),

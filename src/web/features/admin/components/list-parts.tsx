@@ -203,13 +203,14 @@ export function PagedList<T>({
         <>
           {showRange ? (
             <p className="mb-2 text-xs text-muted-foreground">
-              {rangeText(data.page, ADMIN_PAGE_SIZE, data.items.length, data.total)}
+              {rangeText(data.page, ADMIN_PAGE_SIZE, data.items.length, data.total, data.totalIsLowerBound)}
             </p>
           ) : null}
           {children(data.items)}
           <Pager
             page={data.page}
             pageCount={data.pageCount}
+            pageCountIsLowerBound={data.totalIsLowerBound}
             onPageChange={onPageChange}
             label={`${capitalise(what)} pages`}
           />
@@ -347,8 +348,15 @@ export function ExportCsvLink({
 }
 
 /** "Showing 11–20 of 1,000". */
-export function rangeText(page: number, pageSize: number, shown: number, total: number): string {
+export function rangeText(
+  page: number,
+  pageSize: number,
+  shown: number,
+  total: number,
+  totalIsLowerBound = false,
+): string {
   if (total === 0) return 'Nothing to show';
   const first = (page - 1) * pageSize + 1;
-  return `Showing ${first.toLocaleString('en-US')}–${(first + shown - 1).toLocaleString('en-US')} of ${total.toLocaleString('en-US')}`;
+  // A search that matched more than was counted: "of 1,000+" (docs/product-rules.md, Admin).
+  return `Showing ${first.toLocaleString('en-US')}–${(first + shown - 1).toLocaleString('en-US')} of ${total.toLocaleString('en-US')}${totalIsLowerBound ? '+' : ''}`;
 }

@@ -32,6 +32,7 @@ const pageOf = (...items: AdminOrder[]) => ({
   page: 1,
   pageSize: 10,
   pageCount: 1,
+  totalIsLowerBound: false,
 });
 
 function ordersServer() {

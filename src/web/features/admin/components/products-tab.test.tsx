@@ -59,6 +59,7 @@ const pageOf = (...items: AdminProductRow[]) => ({
   page: 1,
   pageSize: 10,
   pageCount: 1,
+  totalIsLowerBound: false,
 });
 
 /** The products list and PATCH .../visibility, which changes what the list answers next. */

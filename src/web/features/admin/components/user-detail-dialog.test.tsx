@@ -72,6 +72,7 @@ const listOf = (...users: AdminUser[]) => ({
   page: 1,
   pageSize: 10,
   pageCount: 1,
+  totalIsLowerBound: false,
 });
 
 /** The server's moderated user: the account as its owner sees it, and its suspension. */
