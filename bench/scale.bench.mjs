@@ -9,10 +9,13 @@
 //   node bench/scale.bench.mjs --requests=200 --concurrency=1,4 --calls=admin
 //   node bench/scale.bench.mjs --db=pglite               the embedded database (a long fill)
 //   node bench/scale.bench.mjs --keep --calls=none       keep the filled PostgreSQL database, to read plans
+//   node bench/scale.bench.mjs --previous=DIR            first the same bench on another checkout's build
+//                                                        (DIR/dist/server, its migrations): an A/B in one run
 //
 // Everything runs on 127.0.0.1 and stops by itself; PostgreSQL gets a database of its own, dropped
 // at the end. Results: bench/results/scale.md (and printed).
 import { SERVER_ENV, SERVER_NODE_FLAGS } from '../scripts/server-node-flags.mjs';
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -29,10 +32,8 @@ import { SCALE, driverEmail, scaleFillStatements } from './scale-fill.mjs';
 import { request, startProcess, stopChildren, stopProcess } from './bench-process.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const MIGRATIONS = path.join(ROOT, 'src/server/db/migrations');
-const SERVER = path.join(ROOT, 'dist/server/main.js');
 const RESULTS = path.join(ROOT, 'bench/results/scale.md');
-const RUN_LIMIT_MS = 40 * 60 * 1000;
+const RUN_LIMIT_MS = 60 * 60 * 1000;
 const TARGET_P95_MS = 100;
 
 const args = Object.fromEntries(
@@ -46,6 +47,7 @@ const WARMUP = Number(args.warmup ?? 20);
 const CONCURRENCIES = (args.concurrency ?? '1,4').split(',').map(Number);
 const adminUrl = process.env.TEST_DATABASE_URL;
 const kind = args.db ?? 'postgres';
+const PREVIOUS = args.previous ? path.resolve(args.previous) : undefined;
 /** --scale=0.1: a tenth of the data, to try the bench quickly (not a result). */
 const FACTOR = Number(args.scale ?? 1);
 const DATA = Object.fromEntries(Object.entries(SCALE).map(([key, n]) => [key, Math.round(n * FACTOR)]));
@@ -227,11 +229,11 @@ async function fill(run) {
   return performance.now() - started;
 }
 
-async function preparePglite(dataDir) {
+async function preparePglite(dataDir, migrations) {
   const client = new PGlite(path.join(dataDir, 'db'), { extensions: { pg_trgm } });
   await client.waitReady;
   try {
-    await migratePglite(drizzlePglite(client), { migrationsFolder: MIGRATIONS });
+    await migratePglite(drizzlePglite(client), { migrationsFolder: migrations });
     const fillMs = await fill((statement) => client.exec(statement));
     const version = (await client.query('select version()')).rows[0].version;
     return {
@@ -244,7 +246,7 @@ async function preparePglite(dataDir) {
   }
 }
 
-async function preparePostgres() {
+async function preparePostgres(migrations) {
   const host = new URL(adminUrl).hostname;
   if (!['127.0.0.1', 'localhost', '[::1]', '::1'].includes(host))
     throw new Error(`The benchmark only talks to this machine; TEST_DATABASE_URL points at ${host}`);
@@ -265,7 +267,7 @@ async function preparePostgres() {
   url.pathname = `/${name}`;
   const pool = new pg.Pool({ connectionString: url.href, max: 1 });
   try {
-    await migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS });
+    await migratePg(drizzlePg(pool), { migrationsFolder: migrations });
     const fillMs = await fill((statement) => pool.query(statement));
     const version = (await pool.query('show server_version')).rows[0].server_version;
     return { env: { DATABASE_URL: url.href }, fillMs, version: `PostgreSQL ${version}` };
@@ -341,25 +343,8 @@ async function measure(port, call, cookies, requests, concurrency, firstK) {
 
 // --- Report -------------------------------------------------------------------------------------
 
-function report(run, started, startLoad) {
-  const endLoad = os.loadavg()[0];
-  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+function table(run) {
   const lines = [
-    '# 10× data: latency of the reads that grow with the data',
-    '',
-    `Run of ${new Date(started).toISOString()} on ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ` +
-      `load ${startLoad.toFixed(2)} at the start and ${endLoad.toFixed(2)} at the end; ${run.version}; ` +
-      `\`node bench/scale.bench.mjs --db=${kind} --requests=${REQUESTS} --concurrency=${CONCURRENCIES.join(',')}\`.`,
-    '',
-    `Data (bench/scale-fill.mjs): ${DATA.products.toLocaleString('en-US')} products of ${DATA.sellers.toLocaleString('en-US')} sellers, ` +
-      `${DATA.orders.toLocaleString('en-US')} orders (${DATA.offered.toLocaleString('en-US')} waiting for a driver, ` +
-      `${DATA.underway.toLocaleString('en-US')} underway, the rest delivered and reviewed), ${DATA.drivers.toLocaleString('en-US')} ` +
-      `verified drivers, ${DATA.buyers.toLocaleString('en-US')} buyers; filled in ${(run.fillMs / 1000).toFixed(0)} s.`,
-    '',
-    `Each call ${REQUESTS} times after ${WARMUP} to warm up, its path changing every request (another page, word, driver`,
-    `or day), so no kept answer is measured; at each concurrency, from the built server (NODE_ENV=production) over`,
-    `keep-alive connections. Target: p95 under ${TARGET_P95_MS} ms.`,
-    '',
     `| call | rows | ${CONCURRENCIES.map((c) => `c=${c} p50 ms | c=${c} p95 ms | c=${c} p99 ms`).join(' | ')} | failed | p95 < ${TARGET_P95_MS} ms |`,
     `|---|---:|${CONCURRENCIES.map(() => '---:|---:|---:').join('|')}|---:|---|`,
   ];
@@ -373,86 +358,135 @@ function report(run, started, startLoad) {
         )} | ${row.results.reduce((n, r) => n + r.failures, 0)} | ${worst < TARGET_P95_MS ? 'yes' : '**no**'} |`,
     );
   }
+  return lines;
+}
+
+function report(runs, started, startLoad) {
+  const endLoad = os.loadavg()[0];
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  const lines = [
+    '# 10× data: latency of the reads that grow with the data',
+    '',
+    `Run of ${new Date(started).toISOString()} on ${os.cpus().length} × ${cpu}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ` +
+      `load ${startLoad.toFixed(2)} at the start and ${endLoad.toFixed(2)} at the end; ${runs[0]?.version}; ` +
+      `\`node bench/scale.bench.mjs --db=${kind} --requests=${REQUESTS} --concurrency=${CONCURRENCIES.join(',')}${PREVIOUS ? ' --previous=…' : ''}\`.`,
+    '',
+    `Data (bench/scale-fill.mjs): ${DATA.products.toLocaleString('en-US')} products of ${DATA.sellers.toLocaleString('en-US')} sellers, ` +
+      `${DATA.orders.toLocaleString('en-US')} orders (${DATA.offered.toLocaleString('en-US')} waiting for a driver, ` +
+      `${DATA.underway.toLocaleString('en-US')} underway, the rest delivered and reviewed), ${DATA.drivers.toLocaleString('en-US')} ` +
+      `verified drivers, ${DATA.buyers.toLocaleString('en-US')} buyers, filled afresh for each build.`,
+    '',
+    `Each call ${REQUESTS} times after ${WARMUP} to warm up, its path changing every request (another page, word, driver`,
+    `or day), so no kept answer is measured; at each concurrency, from the built server (NODE_ENV=production) over`,
+    `keep-alive connections. Target: p95 under ${TARGET_P95_MS} ms.`,
+  ];
+  for (const run of runs)
+    lines.push(
+      '',
+      `## ${run.build}`,
+      '',
+      `Filled in ${(run.fillMs / 1000).toFixed(0)} s.`,
+      '',
+      ...table(run),
+    );
   return lines.join('\n');
+}
+
+function commitOf(root) {
+  try {
+    return execFileSync('git', ['-C', root, 'log', '-1', '--format=%h %s'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'not a git checkout';
+  }
+}
+
+/** Fills a database, starts `root`'s built server on it and measures every call. */
+async function benchBuild(root, build) {
+  const server_ = path.join(root, 'dist/server/main.js');
+  if (!fs.existsSync(server_)) throw new Error(`${server_} is missing: run npm run build:server there first`);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mkt-scale-'));
+  cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  log(`\n[${build}]`);
+  log(
+    `[${kind}] filling ${DATA.products.toLocaleString('en-US')} products, ${DATA.orders.toLocaleString('en-US')} orders…`,
+  );
+  const migrations = path.join(root, 'src/server/db/migrations');
+  const prepared =
+    kind === 'postgres' ? await preparePostgres(migrations) : await preparePglite(dataDir, migrations);
+  log(
+    `[${kind}] filled in ${(prepared.fillMs / 1000).toFixed(0)} s (${prepared.version}); starting the server…`,
+  );
+  const server = await startProcess(
+    [...SERVER_NODE_FLAGS, server_],
+    {
+      ...SERVER_ENV,
+      PATH: process.env.PATH,
+      NODE_ENV: 'production',
+      ALLOW_TEST_PAYMENTS: 'true',
+      SESSION_SECRET: crypto.randomBytes(32).toString('hex'),
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DATA_DIR: dataDir,
+      DEMO_DATA: 'off',
+      LOG_LEVEL: 'warn',
+      ...prepared.env,
+    },
+    /is running at http:\/\/[^:]+:(\d+)/,
+    root,
+  );
+  try {
+    const admin = await signIn(server.port, ADMIN);
+    const buyer = await signIn(server.port, BUYER);
+    const drivers = [];
+    for (const email of SIGNED_IN_DRIVERS) drivers.push(await signIn(server.port, email));
+    const cookiesOf = {
+      admin: () => admin,
+      buyer: () => buyer,
+      visitor: () => undefined,
+      driver: (k) => drivers[k % drivers.length],
+    };
+    const rows = [];
+    // Each call's k runs on from where its last run stopped: every request a path not asked before.
+    for (const call of calls) {
+      const results = [];
+      let k = 0;
+      await measure(server.port, call, cookiesOf[call.as], WARMUP, 1, k);
+      k += WARMUP;
+      for (const concurrency of CONCURRENCIES) {
+        results.push(await measure(server.port, call, cookiesOf[call.as], REQUESTS, concurrency, k));
+        k += REQUESTS;
+      }
+      log(
+        `${call.name.padEnd(36)} rows ${results[0].rows.toFixed(0).padStart(3)}  ${results
+          .map(
+            (r, i) =>
+              `c=${CONCURRENCIES[i]} p50 ${r.p50.toFixed(1)} p95 ${r.p95.toFixed(1)} p99 ${r.p99.toFixed(1)}`,
+          )
+          .join('   ')}${results.some((r) => r.failures) ? '  FAILURES' : ''}`,
+      );
+      rows.push({ name: call.name, results });
+    }
+    return { build, version: prepared.version, fillMs: prepared.fillMs, rows };
+  } finally {
+    await stopProcess(server.child);
+  }
 }
 
 async function main() {
   const started = Date.now();
   const startLoad = os.loadavg()[0];
-  if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: run npm run build:server first`);
   if (kind === 'postgres' && !adminUrl) throw new Error('--db=postgres needs TEST_DATABASE_URL');
   if (kind !== 'postgres' && kind !== 'pglite') throw new Error(`Unknown database ${kind}`);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mkt-scale-'));
-  cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
-  let run;
+  const runs = [];
   try {
-    log(
-      `[${kind}] filling ${DATA.products.toLocaleString('en-US')} products, ${DATA.orders.toLocaleString('en-US')} orders…`,
-    );
-    const prepared = kind === 'postgres' ? await preparePostgres() : await preparePglite(dataDir);
-    log(
-      `[${kind}] filled in ${(prepared.fillMs / 1000).toFixed(0)} s (${prepared.version}); starting the server…`,
-    );
-    const server = await startProcess(
-      [...SERVER_NODE_FLAGS, SERVER],
-      {
-        ...SERVER_ENV,
-        PATH: process.env.PATH,
-        NODE_ENV: 'production',
-        ALLOW_TEST_PAYMENTS: 'true',
-        SESSION_SECRET: crypto.randomBytes(32).toString('hex'),
-        HOST: '127.0.0.1',
-        PORT: '0',
-        DATA_DIR: dataDir,
-        DEMO_DATA: 'off',
-        LOG_LEVEL: 'warn',
-        ...prepared.env,
-      },
-      /is running at http:\/\/[^:]+:(\d+)/,
-      ROOT,
-    );
-    try {
-      const admin = await signIn(server.port, ADMIN);
-      const buyer = await signIn(server.port, BUYER);
-      const drivers = [];
-      for (const email of SIGNED_IN_DRIVERS) drivers.push(await signIn(server.port, email));
-      const cookiesOf = {
-        admin: () => admin,
-        buyer: () => buyer,
-        visitor: () => undefined,
-        driver: (k) => drivers[k % drivers.length],
-      };
-      const rows = [];
-      // Each call's k runs on from where its last run stopped: every request a path not asked before.
-      for (const call of calls) {
-        const results = [];
-        let k = 0;
-        await measure(server.port, call, cookiesOf[call.as], WARMUP, 1, k);
-        k += WARMUP;
-        for (const concurrency of CONCURRENCIES) {
-          results.push(await measure(server.port, call, cookiesOf[call.as], REQUESTS, concurrency, k));
-          k += REQUESTS;
-        }
-        log(
-          `${call.name.padEnd(36)} rows ${results[0].rows.toFixed(0).padStart(3)}  ${results
-            .map(
-              (r, i) =>
-                `c=${CONCURRENCIES[i]} p50 ${r.p50.toFixed(1)} p95 ${r.p95.toFixed(1)} p99 ${r.p99.toFixed(1)}`,
-            )
-            .join('   ')}${results.some((r) => r.failures) ? '  FAILURES' : ''}`,
-        );
-        rows.push({ name: call.name, results });
-      }
-      run = { version: prepared.version, fillMs: prepared.fillMs, rows };
-    } finally {
-      await stopProcess(server.child);
-    }
+    if (PREVIOUS) runs.push(await benchBuild(PREVIOUS, `Previous: ${commitOf(PREVIOUS)}`));
+    runs.push(await benchBuild(ROOT, `This build: ${commitOf(ROOT)}`));
   } finally {
     stopChildren();
     for (const cleanup of cleanups.reverse())
       await cleanup().catch((error) => log(`cleanup: ${error.message}`));
   }
-  const text = report(run, started, startLoad);
+  const text = report(runs, started, startLoad);
   if (!only && FACTOR === 1) {
     fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
     fs.writeFileSync(RESULTS, `${text}\n`);
