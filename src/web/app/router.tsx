@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, type ComponentType } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
+import { ErrorBoundary } from '../components/error-boundary';
 import { PageLoading } from '../components/page-loading';
 import { AfterHydration } from '../lib/early-input';
 import { useAuth } from '../lib/use-auth';
@@ -21,18 +22,23 @@ function lazyPage<Name extends string>(
 ): ComponentType & { preload: () => Promise<unknown> } {
   const { Component: Page, preload } = preloadableLazy(async () => (await load())[name]);
   function LazyPage() {
+    const [location] = useLocation();
+    // A page whose code cannot be fetched, or that throws, says so under the header; another
+    // address clears it.
     return (
-      <Suspense
-        fallback={
-          <SiteLayout>
-            <PageLoading label={label} fillsPage />
-          </SiteLayout>
-        }
-      >
-        <Page />
-        {/* React hydrates this boundary after the rest: what was typed into it is handed over then. */}
-        <AfterHydration />
-      </Suspense>
+      <ErrorBoundary resetKey={location} frame={(message) => <SiteLayout>{message}</SiteLayout>}>
+        <Suspense
+          fallback={
+            <SiteLayout>
+              <PageLoading label={label} fillsPage />
+            </SiteLayout>
+          }
+        >
+          <Page />
+          {/* React hydrates this boundary after the rest: what was typed into it is handed over then. */}
+          <AfterHydration />
+        </Suspense>
+      </ErrorBoundary>
     );
   }
   LazyPage.displayName = `Lazy(${name})`;
@@ -197,9 +203,12 @@ export function AppRouter() {
       <ScrollToTop />
       {isAuthenticated ? <SignedInRoutes /> : <SignedOutRoutes isLoading={isLoading} />}
       {user ? (
-        <Suspense fallback={null}>
-          <LiveUpdates userId={user.id} />
-        </Suspense>
+        // Live updates are an extra: if their code cannot be fetched the page goes on without them.
+        <ErrorBoundary frame={() => null}>
+          <Suspense fallback={null}>
+            <LiveUpdates userId={user.id} />
+          </Suspense>
+        </ErrorBoundary>
       ) : null}
     </>
   );

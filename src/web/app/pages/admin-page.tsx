@@ -18,6 +18,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { Category } from '@domain/categories';
 import type { Order } from '@domain/orders';
 import { PageHeading } from '../../components/page-heading';
+import { ErrorBoundary } from '../../components/error-boundary';
 import { PageLoading } from '../../components/page-loading';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
@@ -257,22 +258,24 @@ function AdminDashboard() {
                 <CardDescription>{description}</CardDescription>
               </CardHeader>
               <CardContent>
-                <Suspense fallback={<PageLoading label={`Loading ${label}...`} />}>
-                  {value === 'users' ? <UsersTab adminId={user.id} /> : null}
-                  {value === 'orders' ? <OrdersTab renderDetails={renderDetails} /> : null}
-                  {value === 'products' ? (
-                    <ProductsTab categories={categoryNames} onEdit={setEditing} />
-                  ) : null}
-                  {value === 'categories' ? <CategoriesTab /> : null}
-                  {value === 'commission' ? <CommissionSettingsTab /> : null}
-                  {value === 'drivers' ? <DriverVerificationTab adminId={user.id} /> : null}
-                  {value === 'refunds' ? <RefundsTab /> : null}
-                  {value === 'disputes' ? <DisputesTab /> : null}
-                  {value === 'payouts' ? <PayoutsTab /> : null}
-                  {value === 'mail' ? <MailTab /> : null}
-                  {value === 'jobs' ? <JobsTab /> : null}
-                  {value === 'activity' ? <ActivityTab /> : null}
-                </Suspense>
+                <ErrorBoundary>
+                  <Suspense fallback={<PageLoading label={`Loading ${label}...`} />}>
+                    {value === 'users' ? <UsersTab adminId={user.id} /> : null}
+                    {value === 'orders' ? <OrdersTab renderDetails={renderDetails} /> : null}
+                    {value === 'products' ? (
+                      <ProductsTab categories={categoryNames} onEdit={setEditing} />
+                    ) : null}
+                    {value === 'categories' ? <CategoriesTab /> : null}
+                    {value === 'commission' ? <CommissionSettingsTab /> : null}
+                    {value === 'drivers' ? <DriverVerificationTab adminId={user.id} /> : null}
+                    {value === 'refunds' ? <RefundsTab /> : null}
+                    {value === 'disputes' ? <DisputesTab /> : null}
+                    {value === 'payouts' ? <PayoutsTab /> : null}
+                    {value === 'mail' ? <MailTab /> : null}
+                    {value === 'jobs' ? <JobsTab /> : null}
+                    {value === 'activity' ? <ActivityTab /> : null}
+                  </Suspense>
+                </ErrorBoundary>
               </CardContent>
             </Card>
           </TabsContent>
