@@ -36,7 +36,11 @@ export function Pager({
         <ChevronLeft aria-hidden="true" />
         Previous
       </Button>
-      <p className="text-sm text-muted-foreground" aria-live="polite" data-testid="text-page">
+      <p
+        className="text-sm whitespace-nowrap text-muted-foreground"
+        aria-live="polite"
+        data-testid="text-page"
+      >
         Page {page} of {pageCount}
         {pageCountIsLowerBound ? '+' : ''}
       </p>
