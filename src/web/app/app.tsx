@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { Router } from 'wouter';
+import { ErrorBoundary } from '../components/error-boundary';
 import { Providers } from './providers';
 import { AppRouter } from './router';
 
@@ -18,9 +19,13 @@ export function App({
 }) {
   return (
     <Providers client={client}>
-      <Router ssrPath={ssrPath} ssrSearch={ssrSearch}>
-        <AppRouter />
-      </Router>
+      {/* The last resort: each page has its own boundary under the header (router.tsx); an error
+          that escapes it (the header itself failing) shows the message instead of a blank page. */}
+      <ErrorBoundary>
+        <Router ssrPath={ssrPath} ssrSearch={ssrSearch}>
+          <AppRouter />
+        </Router>
+      </ErrorBoundary>
     </Providers>
   );
 }

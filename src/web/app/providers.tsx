@@ -1,5 +1,6 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, type ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { OptionalPart } from '../components/error-boundary';
 import { queryClient as defaultQueryClient } from '../lib/query-client';
 import { ThemeProvider } from '../lib/theme';
 import { useHasHydrated } from '../lib/use-has-hydrated';
@@ -25,9 +26,9 @@ export function Providers({
       <ThemeProvider>
         {children}
         {hasHydrated ? (
-          <Suspense fallback={null}>
+          <OptionalPart>
             <Toaster />
-          </Suspense>
+          </OptionalPart>
         ) : null}
       </ThemeProvider>
     </QueryClientProvider>

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, type ComponentType } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
-import { ErrorBoundary } from '../components/error-boundary';
+import { ErrorBoundary, OptionalPart } from '../components/error-boundary';
 import { PageLoading } from '../components/page-loading';
 import { AfterHydration } from '../lib/early-input';
 import { useAuth } from '../lib/use-auth';
@@ -204,11 +204,9 @@ export function AppRouter() {
       {isAuthenticated ? <SignedInRoutes /> : <SignedOutRoutes isLoading={isLoading} />}
       {user ? (
         // Live updates are an extra: if their code cannot be fetched the page goes on without them.
-        <ErrorBoundary frame={() => null}>
-          <Suspense fallback={null}>
-            <LiveUpdates userId={user.id} />
-          </Suspense>
-        </ErrorBoundary>
+        <OptionalPart>
+          <LiveUpdates userId={user.id} />
+        </OptionalPart>
       ) : null}
     </>
   );

@@ -1,7 +1,6 @@
 import {
   cloneElement,
   lazy,
-  Suspense,
   useState,
   type ComponentType,
   type HTMLAttributes,
@@ -9,6 +8,7 @@ import {
   type ReactElement,
 } from 'react';
 import { useHasHydrated } from '../lib/use-has-hydrated';
+import { OptionalPart } from './error-boundary';
 
 /** What a deferred control receives besides its own props. */
 export interface DeferredControlProps {
@@ -45,7 +45,10 @@ export function deferredControl<Props extends DeferredControlProps>(
     const controlProps = { ...props, defaultOpen: isWanted } as Props;
     // The server's HTML has the stand-in; the control loads once the page has hydrated
     // (docs/decisions/0014-first-load.md, The first screen in the HTML).
-    return <Suspense fallback={standIn}>{hasHydrated ? <Control {...controlProps} /> : standIn}</Suspense>;
+    // If the control's code cannot be fetched, the stand-in stays (the error goes to the console).
+    return (
+      <OptionalPart fallback={standIn}>{hasHydrated ? <Control {...controlProps} /> : standIn}</OptionalPart>
+    );
   }
   return DeferredControl;
 }

@@ -6,6 +6,7 @@ import {
   CHUNK_FAILED_MESSAGE,
   ErrorBoundary,
   isChunkLoadError,
+  OptionalPart,
   RENDER_FAILED_MESSAGE,
 } from './error-boundary';
 
@@ -88,5 +89,24 @@ describe('a part of the app that fails (docs/product-rules.md, Bad input and fai
     ])
       expect(isChunkLoadError(new TypeError(message)), message).toBe(true);
     expect(isChunkLoadError(new Error('Cannot read properties of undefined'))).toBe(false);
+  });
+
+  it('keeps the stand-in of a part the page can do without while it loads and when its code cannot be fetched', async () => {
+    let fail: (error: Error) => void = () => undefined;
+    const Part = lazy(() => new Promise<{ default: () => null }>((_, reject) => (fail = reject)));
+    render(
+      <>
+        <h1>Header</h1>
+        <OptionalPart fallback={<button type="button">Menu</button>}>
+          <Part />
+        </OptionalPart>
+      </>,
+    );
+    expect(screen.getByRole('button', { name: 'Menu' })).toBeVisible();
+    fail(new TypeError('Importing a module script failed.'));
+    await vi.waitFor(() => expect(console.error).toHaveBeenCalled());
+    expect(screen.getByRole('button', { name: 'Menu' })).toBeVisible();
+    expect(screen.getByRole('heading', { name: 'Header' })).toBeVisible();
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Component, Suspense, type ErrorInfo, type ReactNode } from 'react';
 import { LoadFailed } from './load-failed';
 
 /**
@@ -73,4 +73,19 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
     );
     return this.props.frame ? this.props.frame(message) : message;
   }
+}
+
+/**
+ * A part loaded on demand that the page can do without (a tooltip, a menu's code, the unread
+ * count, the toasts, live updates): `fallback` shows while its code loads and, if the code cannot
+ * be fetched or the part throws, stays in its place. The part must not be left to the page's
+ * boundary: the header is drawn again around the page's message, and a part of the header that
+ * fails again there would leave the whole app blank. The error goes to the console.
+ */
+export function OptionalPart({ children, fallback = null }: { children: ReactNode; fallback?: ReactNode }) {
+  return (
+    <ErrorBoundary frame={() => fallback}>
+      <Suspense fallback={fallback}>{children}</Suspense>
+    </ErrorBoundary>
+  );
 }

@@ -1,9 +1,10 @@
-import { lazy, Suspense } from 'react';
+import { lazy } from 'react';
 import { Link, useLocation } from 'wouter';
 import { LogOut, MapPin, Menu, UserRound } from 'lucide-react';
 import { displayName, headerLinksFor } from '@domain/roles';
 import type { CurrentUser } from '@domain/users';
 import { BrandLink } from '../../components/brand';
+import { OptionalPart } from '../../components/error-boundary';
 import { ThemeToggle } from '../../components/theme-toggle';
 import { Button } from '../../components/ui/button';
 import { deferredControl } from '../../components/deferred-control';
@@ -98,9 +99,9 @@ export function AppHeader({ user }: { user: CurrentUser }) {
             </Button>
           </WithTooltip>
           {hasHydrated ? (
-            <Suspense fallback={null}>
+            <OptionalPart>
               <UnreadMessagesMenu />
-            </Suspense>
+            </OptionalPart>
           ) : null}
           <CartSheet />
           <ThemeToggle />

@@ -1,9 +1,11 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, type ReactNode } from 'react';
 import { useHasHydrated } from '../../lib/use-has-hydrated';
+import { OptionalPart } from '../error-boundary';
 
 /**
  * The tooltip itself (Radix and its positioning) is not part of the first load
- * (docs/decisions/0014-first-load.md): until it has arrived, the control shows without one.
+ * (docs/decisions/0014-first-load.md): until it has arrived, or if it cannot be fetched, the control
+ * shows without one.
  */
 const LoadedTooltip = lazy(async () => ({ default: (await import('./loaded-tooltip')).LoadedTooltip }));
 
@@ -12,8 +14,8 @@ export function WithTooltip({ label, children }: { label: ReactNode; children: R
   // Not in the server's HTML: hydration does not wait for it (docs/decisions/0014-first-load.md).
   const hasHydrated = useHasHydrated();
   return (
-    <Suspense fallback={children}>
+    <OptionalPart fallback={children}>
       {hasHydrated ? <LoadedTooltip label={label}>{children}</LoadedTooltip> : children}
-    </Suspense>
+    </OptionalPart>
   );
 }

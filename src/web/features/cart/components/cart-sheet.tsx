@@ -1,5 +1,6 @@
-import { lazy, Suspense, useRef, useState } from 'react';
+import { lazy, useRef, useState } from 'react';
 import { ShoppingCart } from 'lucide-react';
+import { OptionalPart } from '../../../components/error-boundary';
 import { Button } from '../../../components/ui/button';
 import { WithTooltip } from '../../../components/ui/tooltip';
 import { dismissToasts } from '../../../components/ui/use-toast';
@@ -57,9 +58,9 @@ export function CartSheet() {
         </Button>
       </WithTooltip>
       {hasHydrated ? (
-        <Suspense fallback={null}>
+        <OptionalPart>
           <CartPanel open={open} onOpenChange={onOpenChange} triggerRef={triggerRef} />
-        </Suspense>
+        </OptionalPart>
       ) : null}
     </>
   );
