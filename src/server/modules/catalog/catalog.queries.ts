@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, isNotNull, ne, not, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { alias, type SubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { addresses, categories, productCounts, productImages, products, users } from '../../db/schema';
 import { boundingBoxOf, EARTH_RADIUS_MILES, type LatLng } from '../../../domain/geo';
@@ -247,6 +247,23 @@ function arrayLiteral(values: number[], digits?: number): string {
   return `{${values.map(item).join(',')}}`;
 }
 
+/** A page of products with their distance: the cards' joins (seller, place, rating) for its rows only, nearest first. */
+function cardsOfDistancePage(
+  db: Db,
+  page: SubqueryWithSelection<{ id: typeof products.id; distance: SQL.Aliased<number> }, 'page'>,
+): Promise<ProductCardRow[]> {
+  return db
+    .select({ ...cardFields(null), distance: page.distance })
+    .from(page)
+    .innerJoin(products, eq(products.id, page.id))
+    .innerJoin(users, eq(users.id, products.sellerId))
+    .leftJoin(
+      sellerAddress,
+      and(eq(sellerAddress.userId, products.sellerId), eq(sellerAddress.isPrimary, true)),
+    )
+    .orderBy(asc(page.distance), desc(products.createdAt), asc(products.id));
+}
+
 /**
  * One page of available products whose seller's primary address has coordinates, nearest seller
  * first, then newest, then id (docs/product-rules.md, Catalog and distance). Built so Postgres reads
@@ -317,16 +334,7 @@ export async function listNearbyProductCards(db: Db, query: DistancePageQuery): 
     .limit(query.limit)
     .offset(query.offset)
     .as('page');
-  return db
-    .select({ ...cardFields(null), distance: page.distance })
-    .from(page)
-    .innerJoin(products, eq(products.id, page.id))
-    .innerJoin(users, eq(users.id, products.sellerId))
-    .leftJoin(
-      sellerAddress,
-      and(eq(sellerAddress.userId, products.sellerId), eq(sellerAddress.isPrimary, true)),
-    )
-    .orderBy(asc(page.distance), desc(products.createdAt), asc(products.id));
+  return cardsOfDistancePage(db, page);
 }
 
 /**
@@ -362,16 +370,7 @@ export async function listFewMatchingProductCardsByDistance(
     .limit(query.limit)
     .offset(query.offset)
     .as('page');
-  return db
-    .select({ ...cardFields(null), distance: page.distance })
-    .from(page)
-    .innerJoin(products, eq(products.id, page.id))
-    .innerJoin(users, eq(users.id, products.sellerId))
-    .leftJoin(
-      sellerAddress,
-      and(eq(sellerAddress.userId, products.sellerId), eq(sellerAddress.isPrimary, true)),
-    )
-    .orderBy(asc(page.distance), desc(products.createdAt), asc(products.id));
+  return cardsOfDistancePage(db, page);
 }
 
 /** How many available products match the filters among sellers whose primary address has coordinates. */
