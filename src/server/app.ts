@@ -29,7 +29,13 @@ import { registerInputGuard } from './platform/input-guard';
 import { withPrivateLogging } from './platform/logging';
 import { openApiTransform } from './platform/openapi';
 import { createClientErrorHandler, createFrameworkErrorHandler } from './platform/raw-errors';
-import { createRateLimits, DEFAULT_RATE_LIMITS, type RateLimitSettings } from './platform/rate-limit';
+import {
+  createRateLimits,
+  DEFAULT_RATE_LIMITS,
+  type RateCounts,
+  type RateLimitSettings,
+} from './platform/rate-limit';
+import type { RedisRateCounts } from './adapters/redis/redis-rate-counts';
 import { createSecurityHeaders, registerSecurity, securityHeaderList } from './platform/security';
 import { registerCompression } from './platform/compression';
 import { KeptPrivateReads } from './platform/kept-private-reads';
@@ -82,6 +88,11 @@ export interface BuildOptions {
   webRoot?: string | undefined;
   logger?: FastifyServerOptions['logger'];
   rateLimits?: Partial<RateLimitSettings>;
+  /**
+   * Where the limiters count, replacing the store chosen by the config (the database, or Redis when
+   * REDIS_URL is set); its owner then closes it.
+   */
+  rateCounts?: RateCounts;
   mailer?: Mailer;
   identity?: IdentityProvider;
   geocoder?: Geocoder;
@@ -117,6 +128,22 @@ function createMailer(app: App, config: Config): Mailer {
   const mailer = new SmtpMailer(config.smtpUrl, config.mailFrom);
   app.addHook('onClose', async () => mailer.close());
   return mailer;
+}
+
+/**
+ * Redis when REDIS_URL is set (docs/decisions/0003-rate-limits.md, Counted in Redis), its client
+ * loaded only then; otherwise the database counts. Closed with the app.
+ */
+async function createRateCounts(
+  app: App,
+  config: Config,
+  now: () => number,
+): Promise<RedisRateCounts | undefined> {
+  if (!config.redisUrl) return undefined;
+  const { connectRedisRateCounts } = await import('./adapters/redis/redis-rate-counts');
+  const counts = await connectRedisRateCounts(config.redisUrl, now, app.log);
+  app.addHook('onClose', () => counts.close());
+  return counts;
 }
 
 /** Builds the whole server without listening (tests inject into it). */
@@ -209,6 +236,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   // First of the hooks: a repeated public catalog call is answered from memory before the others
   // run (docs/decisions/0015-catalog-and-checkout-throughput.md).
   const now = options.now ?? (() => new Date());
+  const rateCounts = options.rateCounts ?? (await createRateCounts(app, config, () => now().getTime()));
   const catalogCache = new PublicAnswerCache(database, app.log, {
     ...DEFAULT_PUBLIC_CACHE_OPTIONS,
     clock: () => now().getTime(),
@@ -234,7 +262,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     config,
     mailer: options.mailer ?? createMailer(app, config),
     identity: options.identity ?? (config.oidc ? await createOidcIdentityProvider(config.oidc) : undefined),
-    rateLimits: createRateLimits({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, () => now().getTime()),
+    rateLimits: createRateLimits(
+      { ...DEFAULT_RATE_LIMITS, ...options.rateLimits },
+      () => now().getTime(),
+      rateCounts,
+    ),
     geocoder: options.geocoder ?? new ZipCentroidGeocoder(),
     signingKey,
     now,
@@ -251,7 +283,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.addHook('onReady', () => ctx.live.start());
   app.addHook('onClose', () => ctx.live.stop());
 
-  registerHealthRoutes(app, database);
+  registerHealthRoutes(app, database, { rateCounts });
   registerJobRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
   registerUserRoutes(app, ctx);

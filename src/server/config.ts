@@ -206,6 +206,14 @@ const envSchema = z
       emptyToUndefined,
       z.url({ protocol: /^smtps?$/, message: 'must be an smtp:// or smtps:// URL' }).optional(),
     ),
+    /**
+     * Rate limits counted in Redis instead of the database (docs/decisions/0003-rate-limits.md,
+     * Counted in Redis); the database counts them when absent.
+     */
+    REDIS_URL: z.preprocess(
+      emptyToUndefined,
+      z.url({ protocol: /^rediss?$/, message: 'must be a redis:// or rediss:// URL' }).optional(),
+    ),
     MAIL_FROM: z.preprocess(
       emptyToUndefined,
       z.string().default('Local Delivery Marketplace <no-reply@localhost>'),
@@ -351,6 +359,8 @@ export interface Config {
   smtpUrl: string | undefined;
   /** MAIL_FROM: the sender of every mail. */
   mailFrom: string;
+  /** REDIS_URL: rate limits are counted there; undefined means in the database. */
+  redisUrl: string | undefined;
   /** SUPPORT_EMAIL: where contact messages go. */
   supportEmail: string;
   /** Secret for signing cookies and upload URLs; generated and kept under dataDir when not given. */
@@ -404,7 +414,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       parsed.error.issues.map((issue) => {
         const key = issue.path.join('.') || 'environment';
         const value = typeof issue.path[0] === 'string' ? source[issue.path[0]] : undefined;
-        const shown = value === undefined || /SECRET|PRIVATE|SMTP_URL/.test(key) ? '' : ` (got "${value}")`;
+        const shown =
+          value === undefined || /SECRET|PRIVATE|SMTP_URL|REDIS_URL/.test(key) ? '' : ` (got "${value}")`;
         return `${key}: ${issue.message}${shown}`;
       }),
     );
@@ -421,6 +432,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     siteUrl: env.PUBLIC_URL?.replace(/\/+$/, '') ?? `http://localhost:${env.PORT}`,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
+    redisUrl: env.REDIS_URL,
     supportEmail: env.SUPPORT_EMAIL ?? COMPANY.email,
     sessionSecret: env.SESSION_SECRET,
     adminEmails: env.ADMIN_EMAILS ? splitList(env.ADMIN_EMAILS) : [],

@@ -16,12 +16,31 @@ export interface RateWindow {
 }
 
 /**
+ * Where the limiters count: the database by default, Redis when REDIS_URL is set
+ * (docs/decisions/0003-rate-limits.md). Either way every instance draws on one budget per key. A
+ * window starts at a key's first hit and lasts `windowMs`, on the app's clock. `db` is the handle
+ * of the request; a store that keeps its counts elsewhere ignores it.
+ */
+export interface RateCounts {
+  /** Counts one hit and answers the key's count in its window, this hit included. */
+  add(db: Db, key: string, windowMs: number): Promise<RateWindow>;
+  /** The key's current window, or undefined when it has none or it has ended. */
+  read(db: Db, key: string): Promise<RateWindow | undefined>;
+  clear(db: Db, key: string): Promise<void>;
+  /**
+   * Throws when a store outside the database does not answer (`/api/ready` asks it); the
+   * database's counts have none, the database being asked anyway.
+   */
+  ping?(): Promise<void>;
+}
+
+/**
  * The counts of an instance's limiters, kept in `rate_limit_hits` so that every instance on the
  * database draws on one budget (docs/decisions/0003-rate-limits.md, Counted in the database). A
  * window starts at a key's first hit and lasts `windowMs`; the first hit after it ends starts the
  * next one. Time is the app's clock, so tests move it instead of sleeping.
  */
-export class RateLimitCounts {
+export class RateLimitCounts implements RateCounts {
   private hitsSincePrune = 0;
 
   constructor(
@@ -114,7 +133,7 @@ export class RateLimiter {
     private readonly name: string,
     private readonly max: number,
     private readonly windowMs: number,
-    private readonly counts: RateLimitCounts,
+    private readonly counts: RateCounts,
   ) {}
 
   /** Counts one attempt; answers the seconds to wait when the limit is exceeded, else 0. */
@@ -146,7 +165,7 @@ export class FailureSlowdown {
   constructor(
     private readonly name: string,
     private readonly settings: { free: number; baseMs: number; capMs: number; windowMs: number },
-    private readonly counts: RateLimitCounts,
+    private readonly counts: RateCounts,
   ) {}
 
   /** How long the next attempt for this key waits before it is answered, in milliseconds. */
@@ -217,11 +236,14 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
 };
 
 /**
- * The app's limiters, each naming its rows, on one set of counts: `now` is the app's clock in
- * milliseconds.
+ * The app's limiters, each naming its rows, on one set of counts (the database's unless another
+ * store is given): `now` is the app's clock in milliseconds.
  */
-export function createRateLimits(settings: RateLimitSettings, now: () => number): RateLimits {
-  const counts = new RateLimitCounts(now);
+export function createRateLimits(
+  settings: RateLimitSettings,
+  now: () => number,
+  counts: RateCounts = new RateLimitCounts(now),
+): RateLimits {
   return {
     signInPerIp: new RateLimiter('sign-in-ip', settings.signInPerIpPerMinute, 60_000, counts),
     signInFailuresPerAccount: new FailureSlowdown(

@@ -10,13 +10,48 @@ import { rateLimitHits } from '../db/schema';
 import { seedEssentials } from '../db/seed/demo';
 import { createPostgresDatabase, createUser, TEST_DB_KIND, type TestApp } from '../testing/test-app';
 import type { App } from './context';
-import { RateLimitCounts, RateLimiter, type RateLimitSettings } from './rate-limit';
+import { Redis } from 'ioredis';
+import {
+  connectRedisRateCounts,
+  RedisRateCounts,
+  REDIS_UNAVAILABLE,
+} from '../adapters/redis/redis-rate-counts';
+import { RateLimitCounts, RateLimiter, type RateCounts, type RateLimitSettings } from './rate-limit';
 
 /**
  * Two app instances on one database share one budget per key (docs/decisions/0003-rate-limits.md,
  * Counted in the database): on PGlite both apps use the one embedded database, on PostgreSQL each
- * has a pool of its own, as two processes behind a load balancer would.
+ * has a pool of its own, as two processes behind a load balancer would. With REDIS_URL set they
+ * count in Redis instead (Counted in Redis), each instance with a client of its own.
  */
+
+/** The Redis of these tests: TEST_REDIS_URL, or the one on this machine's usual port. */
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redisAnswers = await (async () => {
+  const probe = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  probe.on('error', () => undefined);
+  try {
+    await probe.connect();
+    await probe.ping();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+})();
+// CI runs beside a Redis: there these tests must run, never quietly skip.
+if (!redisAnswers && process.env.CI) throw new Error(`no Redis answers at ${REDIS_URL}`);
+const STORES = redisAnswers ? (['database', 'redis'] as const) : (['database'] as const);
+type Store = (typeof STORES)[number];
+/** Redis's connection failures are no news in these tests. */
+const silentLog = { warn: () => undefined };
+/** This run's keys in Redis start with it, so runs and tests never share a count. */
+const redisPrefix = () => `test-rate:${crypto.randomUUID()}:`;
 
 const NO_LIMITS: RateLimitSettings = {
   signInPerIpPerMinute: 10_000,
@@ -78,13 +113,36 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Instances A and B of one deployment (one session secret), with these limits, on the test's clock. */
-async function twoInstances(limits: Partial<RateLimitSettings>): Promise<{ a: App; b: App }> {
+/** The Redis counts of the current test's instances, closed after it. */
+let redisCounts: RedisRateCounts[] = [];
+/** The key prefix in Redis of the current test. */
+let prefix = '';
+
+afterEach(async () => {
+  for (const counts of redisCounts) await counts.close();
+  redisCounts = [];
+});
+
+/**
+ * Instances A and B of one deployment (one session secret), with these limits, on the test's clock,
+ * counting in the database or in Redis.
+ */
+async function twoInstances(
+  limits: Partial<RateLimitSettings>,
+  store: Store = 'database',
+): Promise<{ a: App; b: App }> {
   clock = Date.now();
   pauses = { a: [], b: [] };
+  prefix = redisPrefix();
   const sessionSecret = crypto.randomBytes(32).toString('hex');
   const built: App[] = [];
   for (const [i, name] of (['a', 'b'] as const).entries()) {
+    let rateCounts: RateCounts | undefined;
+    if (store === 'redis') {
+      const counts = await connectRedisRateCounts(REDIS_URL, () => clock, silentLog, prefix);
+      redisCounts.push(counts);
+      rateCounts = counts;
+    }
     const app = await buildApp({
       config,
       database: databases[i] ?? databases[0],
@@ -92,6 +150,7 @@ async function twoInstances(limits: Partial<RateLimitSettings>): Promise<{ a: Ap
       now: () => new Date(clock),
       payoutRetryMs: 0,
       rateLimits: { ...NO_LIMITS, ...limits, pause: async (ms) => void pauses[name].push(ms) },
+      rateCounts,
     });
     app.addHook('onResponse', async (_request, reply) => {
       statuses.push(reply.statusCode);
@@ -134,9 +193,23 @@ function sendContact(app: App, remoteAddress: string) {
   return app.inject({ method: 'POST', url: '/api/contact', remoteAddress, payload: contact });
 }
 
-describe('rate limits shared by two instances on one database', () => {
+/** The keys the current test's counts are stored under (the database's rows, or Redis's keys without the prefix). */
+async function storedKeys(store: Store): Promise<string[]> {
+  if (store === 'database')
+    return (await databases[0].db.select({ key: rateLimitHits.key }).from(rateLimitHits)).map(
+      (row) => row.key,
+    );
+  const redis = new Redis(REDIS_URL);
+  try {
+    return (await redis.keys(`${prefix}*`)).map((key) => key.slice(prefix.length));
+  } finally {
+    redis.disconnect();
+  }
+}
+
+describe.each(STORES)('rate limits shared by two instances, counted in the %s', (store) => {
   it('refuses sign-ins from one address split across both instances at the total one instance allows', async () => {
-    const { a, b } = await twoInstances({ signInPerIpPerMinute: 4 });
+    const { a, b } = await twoInstances({ signInPerIpPerMinute: 4 }, store);
     const user = await newUser(a);
     for (const app of [a, b, a, b])
       expect((await signIn(app, '203.0.113.7', user.email, user.password)).statusCode).toBe(200);
@@ -155,7 +228,7 @@ describe('rate limits shared by two instances on one database', () => {
   });
 
   it('counts hits arriving at the same time on both instances exactly, none lost and none doubled', async () => {
-    const { a, b } = await twoInstances({ contactPerIpPer10Minutes: 10 });
+    const { a, b } = await twoInstances({ contactPerIpPer10Minutes: 10 }, store);
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) => sendContact(i % 2 === 0 ? a : b, '203.0.113.30')),
     );
@@ -165,7 +238,7 @@ describe('rate limits shared by two instances on one database', () => {
   });
 
   it('slows the next try on one instance down after failures counted on the other', async () => {
-    const { a, b } = await twoInstances({ signInFreeFailuresPerAccountAndAddress: 3 });
+    const { a, b } = await twoInstances({ signInFreeFailuresPerAccountAndAddress: 3 }, store);
     const user = await newUser(a);
     for (let i = 0; i < 3; i++)
       expect((await signIn(a, '192.0.2.1', user.email, 'wrong password')).statusCode).toBe(401);
@@ -183,7 +256,7 @@ describe('rate limits shared by two instances on one database', () => {
   });
 
   it('keeps the counts of different keys and different limits apart', async () => {
-    const { a, b } = await twoInstances({ signInPerIpPerMinute: 2, contactPerIpPer10Minutes: 2 });
+    const { a, b } = await twoInstances({ signInPerIpPerMinute: 2, contactPerIpPer10Minutes: 2 }, store);
     const user = await newUser(a);
     for (const app of [a, b])
       expect((await signIn(app, '203.0.113.50', user.email, user.password)).statusCode).toBe(200);
@@ -198,17 +271,18 @@ describe('rate limits shared by two instances on one database', () => {
     );
     expect((await signIn(b, '203.0.113.51', user.email, user.password)).statusCode).toBe(200);
 
-    // Rows are named by their limit and hold a digest, not the address.
-    const keys = (await databases[0].db.select({ key: rateLimitHits.key }).from(rateLimitHits)).map(
-      (row) => row.key,
-    );
+    // Rows (or Redis keys) are named by their limit and hold a digest, not the address.
+    const keys = await storedKeys(store);
     expect(keys.some((key) => key.includes('203.0.113.'))).toBe(false);
     expect(keys.filter((key) => key.startsWith('sign-in-ip:')).length).toBeGreaterThanOrEqual(2);
     expect(keys.filter((key) => key.startsWith('contact-ip:')).length).toBeGreaterThanOrEqual(1);
   });
 
   it('starts a window again once it has ended, the wait told counted from its first hit', async () => {
-    const { a, b } = await twoInstances({ signUpPerIpPerHour: 1, signInFreeFailuresPerAccountAndAddress: 0 });
+    const { a, b } = await twoInstances(
+      { signUpPerIpPerHour: 1, signInFreeFailuresPerAccountAndAddress: 0 },
+      store,
+    );
     const signUp = (app: App, n: number) =>
       app.inject({
         method: 'POST',
@@ -295,5 +369,88 @@ describe('the rate limits table', () => {
     await limiter.reset(db, 'x');
     expect(await limiter.check(db, 'x')).toBe(0);
     expect(await limiter.hit(db, 'x')).toBe(0);
+  });
+});
+
+describe.skipIf(!redisAnswers)('rate limits counted in Redis', () => {
+  it('answers 503 with a sentence while Redis does not answer, /api/ready says so, and both recover when it is back', async () => {
+    clock = Date.now();
+    prefix = redisPrefix();
+    const redis = new Redis(REDIS_URL, {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+    });
+    redis.on('error', () => undefined);
+    await redis.connect();
+    const counts = new RedisRateCounts(redis, () => clock, prefix);
+    redisCounts.push(counts);
+    const app = await buildApp({
+      config,
+      database: databases[0],
+      sessionSecret: crypto.randomBytes(32).toString('hex'),
+      now: () => new Date(clock),
+      payoutRetryMs: 0,
+      rateLimits: { ...NO_LIMITS, contactPerIpPer10Minutes: 1 },
+      rateCounts: counts,
+    });
+    apps.push(app);
+    await app.ready();
+
+    expect((await sendContact(app, '203.0.113.120')).statusCode).toBe(201);
+    expect((await app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
+
+    const ended = new Promise((resolve) => redis.once('end', resolve));
+    redis.disconnect();
+    await ended;
+    const refused = await sendContact(app, '203.0.113.121');
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json()).toEqual({
+      message: REDIS_UNAVAILABLE,
+      code: 'unavailable',
+      requestId: expect.any(String),
+    });
+    const ready = await app.inject({ method: 'GET', url: '/api/ready' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json().message).toBe('Redis is unreachable');
+    // Nothing was stored for the refused message.
+    expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+
+    await redis.connect();
+    expect((await app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
+    // The count kept in Redis through the outage: the first address is still at its limit.
+    expect((await sendContact(app, '203.0.113.120')).statusCode).toBe(429);
+    expect((await sendContact(app, '203.0.113.121')).statusCode).toBe(201);
+    // The 503s were this test's point, not a failure of it.
+    statuses = statuses.filter((status) => status !== 503);
+  });
+
+  it('keeps a server from starting when REDIS_URL names a Redis that does not answer', async () => {
+    await expect(connectRedisRateCounts('redis://127.0.0.1:1', () => clock, silentLog)).rejects.toThrow(
+      'REDIS_URL is set but Redis at 127.0.0.1:1 cannot be reached',
+    );
+  });
+
+  it('counts in Redis when REDIS_URL is set, and nothing in the database', async () => {
+    clock = Date.now();
+    const before = (await databases[0].db.select({ key: rateLimitHits.key }).from(rateLimitHits)).length;
+    const app = await buildApp({
+      config: { ...config, redisUrl: REDIS_URL },
+      database: databases[0],
+      sessionSecret: crypto.randomBytes(32).toString('hex'),
+      now: () => new Date(clock),
+      payoutRetryMs: 0,
+      rateLimits: { ...NO_LIMITS, contactPerIpPer10Minutes: 1 },
+    });
+    apps.push(app);
+    await app.ready();
+    // An address of this run only: the key in Redis outlives the test by its 10-minute window.
+    const address = `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+    expect((await sendContact(app, address)).statusCode).toBe(201);
+    expect((await sendContact(app, address)).statusCode).toBe(429);
+    expect((await app.inject({ method: 'GET', url: '/api/ready' })).statusCode).toBe(200);
+    expect((await databases[0].db.select({ key: rateLimitHits.key }).from(rateLimitHits)).length).toBe(
+      before,
+    );
   });
 });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { errorBodySchema } from '../../../domain/errors';
 import { AppError } from '../../platform/errors';
 import type { App } from '../../platform/context';
+import type { RateCounts } from '../../platform/rate-limit';
 import { migrationsFolder, type Database } from '../../db/client';
 import { rowsOf } from '../../db/rows-of';
 
@@ -16,7 +17,12 @@ const okSchema = z.object({ status: z.literal('ok') });
  * `/api/ready` asks the database and its migrations, so a load balancer sends requests only to an
  * instance that can serve them, and stops as soon as the instance starts shutting down.
  */
-export function registerHealthRoutes(app: App, database: Pick<Database, 'db' | 'ping'>): void {
+export function registerHealthRoutes(
+  app: App,
+  database: Pick<Database, 'db' | 'ping'>,
+  /** Where the rate limits are counted: Redis (REDIS_URL) is asked too. */
+  outside: { rateCounts?: Pick<RateCounts, 'ping'> | undefined } = {},
+): void {
   let closing = false;
   app.addHook('preClose', (done) => {
     closing = true;
@@ -41,7 +47,8 @@ export function registerHealthRoutes(app: App, database: Pick<Database, 'db' | '
     {
       schema: {
         tags: ['operations'],
-        summary: 'Answers 200 when the database is reachable and every committed migration is applied',
+        summary:
+          'Answers 200 when the database (and Redis, when REDIS_URL is set) is reachable and every committed migration is applied',
         response: { 200: okSchema, 503: errorBodySchema },
       },
     },
@@ -57,6 +64,14 @@ export function registerHealthRoutes(app: App, database: Pick<Database, 'db' | '
       }
       if (applied === undefined || applied < expected) {
         throw new AppError('unavailable', 'The database migrations are not all applied yet');
+      }
+      if (outside.rateCounts?.ping) {
+        try {
+          await outside.rateCounts.ping();
+        } catch (error) {
+          request.log.error({ err: error }, 'readiness check: redis unreachable');
+          throw new AppError('unavailable', 'Redis is unreachable');
+        }
       }
       return { status: 'ok' as const };
     },
