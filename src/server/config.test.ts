@@ -77,6 +77,16 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('counts rate limits in Redis only when REDIS_URL is a redis URL, never printing it', () => {
+    expect(loadConfig({}).redisUrl).toBeUndefined();
+    expect(loadConfig({ REDIS_URL: 'rediss://:pw@cache.example:6380' }).redisUrl).toBe(
+      'rediss://:pw@cache.example:6380',
+    );
+    expect(problemsOf({ REDIS_URL: 'http://:secret-pw@cache.example' })).toEqual([
+      'REDIS_URL: must be a redis:// or rediss:// URL',
+    ]);
+  });
+
   it('requires a session secret in production', () => {
     expect(problemsOf({ NODE_ENV: 'production', ALLOW_TEST_PAYMENTS: 'true' })).toEqual([
       'SESSION_SECRET: is required in production',
