@@ -13,6 +13,8 @@
 //                          straight against a fresh database of the same data with as many pg
 //                          clients as buyers (fresh ids each time): the machine's ceiling, and the
 //                          app's share of it; written to the "Ceiling" section of the results
+//   … --rounds=N           with --ceiling: the app and the replay take N turns each of seconds÷N
+//                          (default 4), so the machine's drift during the run weighs on both alike
 //   … --app-root=DIR       run the server built in another checkout (its dist/ and migrations)
 //
 // Sessions are written straight into the database with cookies signed by the server's secret, so
@@ -52,8 +54,11 @@ const SERVER = path.join(APP_ROOT, 'dist/server/main.js');
 const FLASH = args.flash === 'true';
 const CEILING = args.ceiling === 'true';
 const BUYERS = Number(args.buyers ?? (FLASH ? 16 : 64));
-const SECONDS = Number(args.seconds ?? 20);
+// With --ceiling, 40: four turns of 10 s each for the app and for the replay.
+const SECONDS = Number(args.seconds ?? (args.ceiling === 'true' ? 40 : 20));
 const WARMUP_SECONDS = Number(args.warmup ?? 3);
+/** --rounds=N: with --ceiling, the app's and the replay's seconds are split into N turns each. */
+const ROUNDS = CEILING ? Number(args.rounds ?? 4) : 1;
 const SELLERS = 100;
 const HOT_PRODUCTS = FLASH ? 8 : 5;
 const HOT_STOCK = Number(args['hot-stock'] ?? (FLASH ? 1_000_000 : 20));
@@ -572,7 +577,40 @@ function substituted(trace, index, buyer) {
  * a product by the run's mix and its own buyer, and sends its statements one after another. A
  * checkout whose statements went on several connections in the server goes on as many here.
  */
-async function replayCeiling(traces, buyers) {
+/**
+ * Waits until the app's server and database use under 5% of a core over half a second, twice in a
+ * row (its jobs done), at most 60 s; answers the seconds until the first of those quiet half
+ * seconds began (the time the app still worked) and the CPU its server and database used meanwhile.
+ */
+async function settle(serverPid, databaseName) {
+  const started = performance.now();
+  let quietSince;
+  let quiet = 0;
+  let cpuMs = 0;
+  while (quiet < 2 && performance.now() - started < 60_000) {
+    const before = await cpuSnapshot(serverPid, databaseName);
+    const t0 = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const spent = cpuSpent(before, await cpuSnapshot(serverPid, databaseName));
+    cpuMs += spent.app + spent.database;
+    if ((spent.app + spent.database) / (performance.now() - t0) < 0.05) {
+      quietSince ??= t0;
+      quiet++;
+    } else {
+      quietSince = undefined;
+      quiet = 0;
+    }
+  }
+  return { seconds: ((quietSince ?? performance.now()) - started) / 1000, cpuMs };
+}
+
+/**
+ * The ceiling's database, made once with the same data, and its replaying clients: `run(seconds)`
+ * replays kept checkouts for that long (as many clients as buyers, each with a first connection
+ * opened before the clock starts) and answers that round's checkouts a second; `summary()` adds
+ * the rounds up.
+ */
+async function openReplay(traces, buyers) {
   const prepared = await preparePostgres(buyers);
   const connect = async () => {
     const client = new pg.Client({ connectionString: prepared.env.DATABASE_URL });
@@ -580,64 +618,107 @@ async function replayCeiling(traces, buyers) {
     await client.connect();
     return client;
   };
-  const stats = { checkouts: 0, failed: 0, failures: new Map(), latencies: [] };
+  const stats = { checkouts: 0, failed: 0, failures: new Map(), latencies: [], seconds: 0, loads: [] };
   const random = seeded(42);
   let next = 0;
-  const connections = [];
-  const worker = async (buyer, opened) => {
-    const clients = new Map();
-    let spare = opened;
-    const deadline = performance.now() + SECONDS * 1000;
-    while (performance.now() < deadline) {
-      const trace = traces[next++ % traces.length];
-      const t0 = performance.now();
-      let failed;
-      for (const statement of substituted(trace, pickProduct(random), buyer)) {
-        if (!clients.has(statement.client)) {
-          const client = spare ?? (await connect());
-          spare = undefined;
-          connections.push(client);
-          clients.set(statement.client, client);
+  let firstConnections;
+  cleanups.push(async () => {
+    await Promise.all((firstConnections ?? []).map((client) => client.end().catch(() => {})));
+  });
+  const run = async (seconds) => {
+    const connections = [];
+    let checkouts = 0;
+    const worker = async (buyer, opened) => {
+      const clients = new Map();
+      let spare = opened;
+      const deadline = performance.now() + seconds * 1000;
+      while (performance.now() < deadline) {
+        const trace = traces[next++ % traces.length];
+        const t0 = performance.now();
+        let failed;
+        for (const statement of substituted(trace, pickProduct(random), buyer)) {
+          if (!clients.has(statement.client)) {
+            const client = spare ?? (await connect());
+            spare = undefined;
+            connections.push(client);
+            clients.set(statement.client, client);
+          }
+          const client = clients.get(statement.client);
+          try {
+            await client.query({ text: statement.text, values: statement.values });
+          } catch (error) {
+            failed ??= error.message.slice(0, 80);
+            await client.query('rollback').catch(() => {});
+          }
         }
-        const client = clients.get(statement.client);
-        try {
-          await client.query({ text: statement.text, values: statement.values });
-        } catch (error) {
-          failed ??= error.message.slice(0, 80);
-          await client.query('rollback').catch(() => {});
+        if (failed) {
+          stats.failed++;
+          stats.failures.set(failed, (stats.failures.get(failed) ?? 0) + 1);
+        } else {
+          checkouts++;
+          stats.latencies.push(performance.now() - t0);
         }
       }
-      if (failed) {
-        stats.failed++;
-        stats.failures.set(failed, (stats.failures.get(failed) ?? 0) + 1);
-      } else {
-        stats.checkouts++;
-        stats.latencies.push(performance.now() - t0);
-      }
+    };
+    // Each client's first connection is opened once, before the first round's clock starts, and
+    // kept for the next rounds.
+    firstConnections ??= await Promise.all(buyers.map(() => connect()));
+    const opened = firstConnections;
+    const loadBefore = os.loadavg()[0];
+    const started = performance.now();
+    try {
+      await Promise.all(buyers.map((buyer, i) => worker(buyer, opened[i])));
+    } finally {
+      const others = connections.filter((client) => !opened.includes(client));
+      await Promise.all(others.map((client) => client.end().catch(() => {})));
     }
+    const elapsed = (performance.now() - started) / 1000;
+    stats.checkouts += checkouts;
+    stats.seconds += elapsed;
+    stats.loads.push((loadBefore + os.loadavg()[0]) / 2);
+    return checkouts / elapsed;
   };
-  // A client's first connection is opened before the clock starts.
-  const opened = await Promise.all(buyers.map(() => connect()));
-  const loadBefore = os.loadavg()[0];
-  const started = performance.now();
-  try {
-    await Promise.all(buyers.map((buyer, i) => worker(buyer, opened[i])));
-  } finally {
-    await Promise.all(connections.map((client) => client.end().catch(() => {})));
-  }
-  const seconds = (performance.now() - started) / 1000;
-  stats.latencies.sort((a, b) => a - b);
+  const summary = () => {
+    stats.latencies.sort((a, b) => a - b);
+    return {
+      checkouts: stats.checkouts,
+      failed: stats.failed,
+      failures: stats.failures,
+      seconds: stats.seconds,
+      perSecond: stats.checkouts / stats.seconds,
+      p50: stats.latencies[Math.floor(stats.latencies.length / 2)] ?? 0,
+      load: stats.loads.reduce((sum, load) => sum + load, 0) / Math.max(1, stats.loads.length),
+      statementsPerCheckout:
+        traces.reduce((sum, trace) => sum + trace.statements.length, 0) / Math.max(1, traces.length),
+      connectionsPerCheckout:
+        traces.reduce((sum, trace) => sum + new Set(trace.statements.map((s) => s.client)).size, 0) /
+        Math.max(1, traces.length),
+    };
+  };
+  return { run, summary };
+}
+
+/** Rounds of buyers as one run: their counts added, their latencies pooled. */
+function mergeRuns(parts) {
+  const failures = new Map();
+  for (const part of parts)
+    for (const [what, n] of part.failures) failures.set(what, (failures.get(what) ?? 0) + n);
+  const latencies = parts.flatMap((part) => part.latencies).sort((a, b) => a - b);
+  const sum = (key) => parts.reduce((total, part) => total + part[key], 0);
+  const seconds = sum('seconds');
+  const at = (q) => latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] ?? 0;
   return {
-    ...stats,
+    paid: sum('paid'),
+    paidUnits: sum('paidUnits'),
+    soldOut: sum('soldOut'),
+    failed: sum('failed'),
+    failures,
+    latencies,
     seconds,
-    perSecond: stats.checkouts / seconds,
-    p50: stats.latencies[Math.floor(stats.latencies.length / 2)] ?? 0,
-    load: (loadBefore + os.loadavg()[0]) / 2,
-    statementsPerCheckout:
-      traces.reduce((sum, trace) => sum + trace.statements.length, 0) / Math.max(1, traces.length),
-    connectionsPerCheckout:
-      traces.reduce((sum, trace) => sum + new Set(trace.statements.map((s) => s.client)).size, 0) /
-      Math.max(1, traces.length),
+    ordersPerSecond: sum('paid') / seconds,
+    p50: at(0.5),
+    p95: at(0.95),
+    p99: at(0.99),
   };
 }
 
@@ -671,15 +752,54 @@ async function benchDatabase(kind) {
   });
   let result;
   let traced;
+  let replay;
+  const roundRatios = [];
+  const appDuringReplay = { cpuMs: 0, ms: 0 };
+  const settled = [];
   try {
-    if (CEILING) traced = await traceCheckouts(server, buyers[0], countsFile, traceFile);
+    if (CEILING) {
+      traced = await traceCheckouts(server, buyers[0], countsFile, traceFile);
+      replay = await openReplay(traced.traces, buyers);
+    }
     if (WARMUP_SECONDS > 0) await runBuyers(server.port, buyers.slice(0, 8), WARMUP_SECONDS, seeded(7));
     if (COUNT_STATEMENTS) await takeStatementCounts(server.child, countsFile);
-    const cpuBefore = await cpuSnapshot(server.child.pid, prepared.databaseName);
-    const loadBefore = os.loadavg()[0];
-    result = await runBuyers(server.port, buyers, SECONDS, seeded(42));
-    const cpu = cpuSpent(cpuBefore, await cpuSnapshot(server.child.pid, prepared.databaseName));
-    result.load = (loadBefore + os.loadavg()[0]) / 2;
+    // With --ceiling the app and the replay take turns, ROUNDS each, so that a machine that slows
+    // down or speeds up during the run weighs on both sides of the ratio alike.
+    const parts = [];
+    const cpu = { app: 0, database: 0, client: 0 };
+    const loads = [];
+    const random = seeded(42);
+    for (let round = 0; round < ROUNDS; round++) {
+      const cpuBefore = await cpuSnapshot(server.child.pid, prepared.databaseName);
+      const loadBefore = os.loadavg()[0];
+      const part = await runBuyers(server.port, buyers, SECONDS / ROUNDS, random);
+      if (replay) {
+        // The round's work is not done when its buyers are: the app's jobs go on (the orders' mail,
+        // say). Before the replay takes its turn the app finishes it, and the time that takes is
+        // the app's: its orders a second count it.
+        const finished = await settle(server.child.pid, prepared.databaseName);
+        part.seconds += finished.seconds;
+        part.ordersPerSecond = part.paid / part.seconds;
+        settled.push(finished);
+      }
+      const spent = cpuSpent(cpuBefore, await cpuSnapshot(server.child.pid, prepared.databaseName));
+      for (const key of Object.keys(cpu)) cpu[key] += spent[key];
+      loads.push((loadBefore + os.loadavg()[0]) / 2);
+      parts.push(part);
+      if (replay) {
+        // The app's server and database stay up, idle but for its jobs finishing this round's
+        // work (mail of the orders, say): what that costs during the replay is reported beside it.
+        const idleBefore = await cpuSnapshot(server.child.pid, prepared.databaseName);
+        const replayStarted = performance.now();
+        const ceilingPerSecond = await replay.run(SECONDS / ROUNDS);
+        const idle = cpuSpent(idleBefore, await cpuSnapshot(server.child.pid, prepared.databaseName));
+        appDuringReplay.cpuMs += idle.app + idle.database;
+        appDuringReplay.ms += performance.now() - replayStarted;
+        roundRatios.push(part.ordersPerSecond / ceilingPerSecond);
+      }
+    }
+    result = mergeRuns(parts);
+    result.load = loads.reduce((sum, load) => sum + load, 0) / loads.length;
     // What one paid order costs the server, the database and the buyers' process, whatever else runs
     // on the machine.
     const perOrder = (ms) => ms / Math.max(1, result.paid);
@@ -712,14 +832,21 @@ async function benchDatabase(kind) {
   log(`[${kind}] books: ${JSON.stringify(books)}`);
   let ceiling;
   if (CEILING) {
-    ceiling = await replayCeiling(traced.traces, buyers);
+    ceiling = replay.summary();
     ceiling.traced = traced.traced;
     ceiling.kept = traced.traces.length;
+    ceiling.roundRatios = roundRatios;
+    ceiling.appCpuShare = appDuringReplay.cpuMs / Math.max(1, appDuringReplay.ms);
+    ceiling.settled = settled;
     log(
       `[${kind}] ceiling: ${traced.traces.length} of ${traced.traced} traced checkouts (${ceiling.statementsPerCheckout.toFixed(1)} statements, ` +
         `${ceiling.connectionsPerCheckout.toFixed(1)} connections each) replayed ${ceiling.checkouts} times in ` +
         `${ceiling.seconds.toFixed(1)} s: ${ceiling.perSecond.toFixed(0)}/s, p50 ${ceiling.p50.toFixed(0)} ms, ` +
-        `${ceiling.failed} failed; load ${ceiling.load.toFixed(1)}; the app reached ${(result.ordersPerSecond / ceiling.perSecond).toFixed(2)} of it`,
+        `${ceiling.failed} failed; load ${ceiling.load.toFixed(1)}; the app reached ${(result.ordersPerSecond / ceiling.perSecond).toFixed(2)} of it ` +
+        `(rounds: ${roundRatios.map((ratio) => ratio.toFixed(2)).join(', ')}); ` +
+        `the app's jobs took ${settled.map((f) => f.seconds.toFixed(1)).join(', ')} s to finish after its rounds ` +
+        `(${settled.map((f) => (f.cpuMs / 1000).toFixed(1)).join(', ')} s of CPU), ` +
+        `and its idle server and database used ${(ceiling.appCpuShare * 100).toFixed(1)}% of a core during the replay`,
     );
     for (const [what, n] of ceiling.failures) log(`  ${n} × ${what}`);
   }
@@ -799,7 +926,7 @@ function ceilingSection(previous, runs, started) {
     const c = run.ceiling;
     const ratio = run.result.ordersPerSecond / c.perSecond;
     rows.push(
-      `| ${new Date(started).toISOString().slice(0, 16)} | ${LABEL} | ${FLASH ? `flash sale: ${BUYERS} buyers, ${HOT_PRODUCTS} products` : `hot and cold: ${BUYERS} buyers`} | ${run.result.ordersPerSecond.toFixed(0)} | ${run.result.load.toFixed(1)} | ${c.perSecond.toFixed(0)} | ${c.load.toFixed(1)} | ${ratio.toFixed(2)} (target ${FLASH ? '0.3' : '0.5'}) | ${c.kept} of ${c.traced} | ${c.statementsPerCheckout.toFixed(0)} | ${run.result.p50.toFixed(0)} / ${c.p50.toFixed(0)} | ${c.failed} | \`${command}\` |`,
+      `| ${new Date(started).toISOString().slice(0, 16)} | ${LABEL} | ${FLASH ? `flash sale: ${BUYERS} buyers, ${HOT_PRODUCTS} products` : `hot and cold: ${BUYERS} buyers`} | ${run.result.ordersPerSecond.toFixed(0)} | ${run.result.load.toFixed(1)} | ${c.perSecond.toFixed(0)} | ${c.load.toFixed(1)} | ${ratio.toFixed(2)} (${c.roundRatios.length > 1 ? `rounds ${Math.min(...c.roundRatios).toFixed(2)}–${Math.max(...c.roundRatios).toFixed(2)}; ` : ''}target ${FLASH ? '0.3' : '0.5'}) | ${c.kept} of ${c.traced} | ${c.statementsPerCheckout.toFixed(0)} | ${run.result.p50.toFixed(0)} / ${c.p50.toFixed(0)} | ${c.failed} | \`${command}\` |`,
     );
   }
   if (!rows.length) return '';
@@ -810,9 +937,14 @@ function ceilingSection(previous, runs, started) {
     "  run's mix one after another until 30 are paid, and the server (node --import bench/count-statements.mjs,",
     '  BENCH_STATEMENT_TRACE) records every statement it sends with its parameter values and its connection;',
     '  the checkouts whose window holds the commonest sequence of statements are kept (the others caught the',
-    "  server's background jobs too). Then the app is measured as above. Then a fresh database with the same",
-    '  data is made, and as many pg clients as buyers each replay a kept checkout after another (round robin),',
-    '  statement by statement (BEGIN … COMMIT included) on one connection, for the same seconds, each made a',
+    "  server's background jobs too). A fresh database with the same data is made beside the app's. Then the",
+    '  app (measured as above) and the replay take turns, 4 rounds each of 10 s (40 s in all; since',
+    "  2026-11-29; earlier rows: the app, then the replay, the app's jobs left unfinished), so that the machine",
+    '  speeding up or slowing down during the run weighs on both sides alike. After each of its rounds the app',
+    "  finishes its jobs' work (the orders' mail, say) before the replay's turn, and that time counts as the",
+    "  app's (until its server and database use under 5% of a core); the ratio adds the rounds up.",
+    '  In the replay as many pg clients as buyers each replay a kept checkout after another (round robin),',
+    '  statement by statement (BEGIN … COMMIT included) on one connection, each made a',
     "  new checkout: product by the same mix (its seller with it), the client's own buyer, address and session,",
     '  and fresh row ids, provider ids, order numbers and checkout keys. Replayed checkouts a second is the',
     '  ceiling; ratio = app orders/s ÷ ceiling. Each replay is the statements of a paid checkout: a hot',
