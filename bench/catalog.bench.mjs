@@ -18,11 +18,10 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { catalogFillStatements, productId, sellerId } from './catalog-fill.mjs';
 import { request, startProcess as startIn, stopChildren, stopProcess } from './bench-process.mjs';
+import { preparePostgresDatabase } from './bench-database.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const startProcess = (args, env, ready) => startIn(args, env, ready, ROOT);
@@ -119,12 +118,6 @@ function log(line) {
   process.stdout.write(`${line}\n`);
 }
 
-function assertLoopback(url) {
-  const host = new URL(url).hostname;
-  if (!['127.0.0.1', 'localhost', '[::1]', '::1'].includes(host))
-    throw new Error(`The benchmark only talks to this machine; TEST_DATABASE_URL points at ${host}`);
-}
-
 // --- Databases ---------------------------------------------------------------------------------
 
 const SHOPPER = { email: 'bench-shopper@example.com', password: 'bench password 123' };
@@ -179,30 +172,8 @@ function pgliteVersion() {
   return JSON.parse(fs.readFileSync(file, 'utf8')).version;
 }
 
-async function preparePostgres() {
-  assertLoopback(adminUrl);
-  const name = `mkt_bench_${crypto.randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  cleanups.push(async () => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`drop database if exists "${name}" with (force)`);
-    await client.end();
-  });
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const pool = new pg.Pool({ connectionString: url.href, max: 1 });
-  try {
-    await migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS });
-    const fillMs = await fill((statement) => pool.query(statement));
-    const version = (await pool.query('show server_version')).rows[0].server_version;
-    return { env: { DATABASE_URL: url.href }, fillMs, version: `PostgreSQL ${version}` };
-  } finally {
-    await pool.end();
-  }
+function preparePostgres() {
+  return preparePostgresDatabase({ adminUrl, migrationsFolder: MIGRATIONS, fill, cleanups });
 }
 
 // --- Processes ---------------------------------------------------------------------------------

@@ -31,9 +31,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { preparePostgresDatabase } from './bench-database.mjs';
 import { md5Uuid, uuidOf } from './bench-ids.mjs';
 import { productId } from './catalog-fill.mjs';
 
@@ -157,32 +156,15 @@ async function preparePglite(dataDir, sessions) {
   }
 }
 
-async function preparePostgres(sessions) {
-  const host = new URL(adminUrl).hostname;
-  if (!['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host))
-    throw new Error(`The benchmark only talks to this machine; TEST_DATABASE_URL points at ${host}`);
-  const name = `mkt_bench_${crypto.randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  cleanups.push(async () => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    await client.query(`drop database if exists "${name}" with (force)`);
-    await client.end();
+function preparePostgres(sessions) {
+  return preparePostgresDatabase({
+    adminUrl,
+    migrationsFolder: MIGRATIONS,
+    fill: async (query) => {
+      for (const statement of fillStatements(sessions)) await query(statement);
+    },
+    cleanups,
   });
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const pool = new pg.Pool({ connectionString: url.href, max: 1 });
-  try {
-    await migratePg(drizzlePg(pool), { migrationsFolder: MIGRATIONS });
-    for (const statement of fillStatements(sessions)) await pool.query(statement);
-    const version = (await pool.query('show server_version')).rows[0].server_version;
-    return { env: { DATABASE_URL: url.href }, version: `PostgreSQL ${version}`, databaseName: name };
-  } finally {
-    await pool.end();
-  }
 }
 
 /** Reads the books after the run: on PGlite once the server has stopped (it is single-process). */

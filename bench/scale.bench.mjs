@@ -25,11 +25,9 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import pg from 'pg';
 import { SCALE, driverEmail, scaleFillStatements } from './scale-fill.mjs';
 import { request, startProcess, stopChildren, stopProcess } from './bench-process.mjs';
+import { preparePostgresDatabase } from './bench-database.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const RESULTS = path.join(ROOT, 'bench/results/scale.md');
@@ -246,34 +244,15 @@ async function preparePglite(dataDir, migrations) {
   }
 }
 
-async function preparePostgres(migrations) {
-  const host = new URL(adminUrl).hostname;
-  if (!['127.0.0.1', 'localhost', '[::1]', '::1'].includes(host))
-    throw new Error(`The benchmark only talks to this machine; TEST_DATABASE_URL points at ${host}`);
-  const name = `mkt_bench_${crypto.randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  if (args.keep) log(`[postgres] database ${name} is kept (--keep): drop it when done`);
-  else
-    cleanups.push(async () => {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`drop database if exists "${name}" with (force)`);
-      await client.end();
-    });
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const pool = new pg.Pool({ connectionString: url.href, max: 1 });
-  try {
-    await migratePg(drizzlePg(pool), { migrationsFolder: migrations });
-    const fillMs = await fill((statement) => pool.query(statement));
-    const version = (await pool.query('show server_version')).rows[0].server_version;
-    return { env: { DATABASE_URL: url.href }, fillMs, version: `PostgreSQL ${version}` };
-  } finally {
-    await pool.end();
-  }
+function preparePostgres(migrations) {
+  return preparePostgresDatabase({
+    adminUrl,
+    migrationsFolder: migrations,
+    fill,
+    cleanups,
+    keep: Boolean(args.keep),
+    log,
+  });
 }
 
 // --- Load ---------------------------------------------------------------------------------------
