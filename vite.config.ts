@@ -1,4 +1,4 @@
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, parseAst, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { VitePWA } from 'vite-plugin-pwa';
@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { insertWaitsBetweenModules } from './scripts/vite/yield-between-modules';
 
 const outDir = path.resolve(import.meta.dirname, 'dist/web');
 /** The server's renderer of the first screen (src/web/entry-server.tsx), built with `--ssr`. */
@@ -97,6 +98,25 @@ function leaveOutZodJsonSchema(): Plugin {
 }
 
 /**
+ * Each chunk loaded on demand waits for the browser's turn between its modules once 8 ms of
+ * evaluation have passed (scripts/vite/yield-between-modules.ts; src/web/lib/yield-during-load.ts,
+ * installed by main.tsx; docs/decisions/0014-first-load.md, Module evaluation in slices): a page's
+ * modules are then evaluated in short tasks instead of one long one. The first load is left as it
+ * is: an await in it would put the bundler's helpers in a file of their own, a request more.
+ */
+function yieldBetweenLazyModules(): Plugin {
+  return {
+    name: 'yield-between-lazy-modules',
+    apply: 'build',
+    renderChunk(code, chunk) {
+      if (chunk.isEntry || !chunk.fileName.startsWith('assets/')) return null;
+      const sliced = insertWaitsBetweenModules(code, parseAst(code).body);
+      return sliced === null ? null : { code: sliced, map: null };
+    },
+  };
+}
+
+/**
  * The service worker (src/web/sw.ts) built on its own, with the list of the built files put in
  * place of `self.__WB_MANIFEST`: the app shell it keeps (docs/decisions/0019-reaching-people.md,
  * Push and the installable app). index.html is left out (the server fills it in per request), and
@@ -137,7 +157,9 @@ export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     react(),
     tailwindcss(),
-    ...(isSsrBuild ? [] : [leaveOutZodJsonSchema(), ...serviceWorker(), compressBuiltFiles()]),
+    ...(isSsrBuild
+      ? []
+      : [leaveOutZodJsonSchema(), yieldBetweenLazyModules(), ...serviceWorker(), compressBuiltFiles()]),
   ],
   resolve: { alias: { '@domain': path.resolve(import.meta.dirname, 'src/domain') } },
   // The renderer's packages bundled into it, shaken to what the pages use: loaded from node_modules

@@ -32,7 +32,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['src/domain/**/*.test.ts', 'src/web/**/*.test.{ts,tsx}'],
+          include: ['src/domain/**/*.test.ts', 'src/web/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
           environment: 'node',
           setupFiles: ['src/web/test-support/jest-dom.ts'],
         },

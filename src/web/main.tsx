@@ -7,8 +7,12 @@ import { AfterHydration, holdEarlyInput } from './lib/early-input';
 import { marketplaceTimeZone } from './lib/format';
 import { queryClient } from './lib/query-client';
 import { cn } from './lib/utils';
+import { installYieldDuringLoad } from './lib/yield-during-load';
 import { FIRST_SCREEN_DATA_ID } from '@domain/first-screen';
 import './index.css';
+
+// Before any page's code is loaded: its modules give way to the browser as they are evaluated.
+installYieldDuringLoad();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element');
