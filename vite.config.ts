@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { reactSentinelsWithoutStack, zodWithoutEvalProbe } from './scripts/vite/first-load-errors';
 import { insertWaitsBetweenModules } from './scripts/vite/yield-between-modules';
 
 const outDir = path.resolve(import.meta.dirname, 'dist/web');
@@ -98,6 +99,38 @@ function leaveOutZodJsonSchema(): Plugin {
 }
 
 /**
+ * Evaluating the first load creates no error object: zod starts without its eval probe, and React
+ * DOM's client creates its sentinel errors without a stack (scripts/vite/first-load-errors.ts;
+ * docs/decisions/0014-first-load.md, Errors while the first load is evaluated). The build fails if
+ * either library (pinned) changes the lines replaced.
+ */
+function firstLoadWithoutErrors(): Plugin {
+  const changes: [RegExp, (code: string) => string][] = [
+    [/[\\/]node_modules[\\/]zod[\\/]v4[\\/]core[\\/]core\.js$/, zodWithoutEvalProbe],
+    [
+      /[\\/]node_modules[\\/]react-dom[\\/]cjs[\\/]react-dom-client\.production\.js$/,
+      reactSentinelsWithoutStack,
+    ],
+  ];
+  return {
+    name: 'first-load-without-errors',
+    apply: 'build',
+    transform: {
+      filter: { id: changes.map(([file]) => file) },
+      handler(code, id) {
+        const change = changes.find(([file]) => file.test(id))?.[1];
+        if (!change) return null;
+        try {
+          return { code: change(code), map: null };
+        } catch (error) {
+          this.error(error instanceof Error ? error.message : String(error));
+        }
+      },
+    },
+  };
+}
+
+/**
  * Each chunk loaded on demand waits for the browser's turn between its modules once 8 ms of
  * evaluation have passed (scripts/vite/yield-between-modules.ts; src/web/lib/yield-during-load.ts,
  * installed by main.tsx; docs/decisions/0014-first-load.md, Module evaluation in slices): a page's
@@ -159,7 +192,13 @@ export default defineConfig(({ isSsrBuild }) => ({
     tailwindcss(),
     ...(isSsrBuild
       ? []
-      : [leaveOutZodJsonSchema(), yieldBetweenLazyModules(), ...serviceWorker(), compressBuiltFiles()]),
+      : [
+          leaveOutZodJsonSchema(),
+          firstLoadWithoutErrors(),
+          yieldBetweenLazyModules(),
+          ...serviceWorker(),
+          compressBuiltFiles(),
+        ]),
   ],
   resolve: { alias: { '@domain': path.resolve(import.meta.dirname, 'src/domain') } },
   // The renderer's packages bundled into it, shaken to what the pages use: loaded from node_modules

@@ -93,8 +93,8 @@ export async function signInAs(page: Page, email: string, password = DEMO_PASSWO
 }
 
 /**
- * Every test fails on an unexpected console error or uncaught exception in the page
- * (docs/product-rules.md, Code layout rules). A test that expects one (a 401 while signed out)
+ * Every test fails on an unexpected console error, uncaught exception or breach of the content
+ * security policy in the page (docs/product-rules.md, Code layout rules). A test that expects one (a 401 while signed out)
  * lists its text in `allowedConsoleErrors`.
  */
 export const test = base.extend<{ allowedConsoleErrors: RegExp[]; consoleGuard: void }>({
@@ -111,6 +111,17 @@ export const test = base.extend<{ allowedConsoleErrors: RegExp[]; consoleGuard: 
         problems.push(text);
       });
       page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
+      // A blocked eval or script is not always logged: the page reports each violation itself.
+      await page.exposeFunction('__reportPolicyViolation', (violation: string) =>
+        problems.push(`content security policy: ${violation}`),
+      );
+      await page.addInitScript(() => {
+        document.addEventListener('securitypolicyviolation', (event) => {
+          const report = (window as unknown as { __reportPolicyViolation: (violation: string) => void })
+            .__reportPolicyViolation;
+          report(`${event.violatedDirective} ${event.blockedURI} in ${event.sourceFile}:${event.lineNumber}`);
+        });
+      });
       await use();
       expect(problems, 'console errors in the page').toEqual([]);
     },

@@ -14,50 +14,59 @@ import './index.css';
 // Before any page's code is loaded: its modules give way to the browser as they are evaluated.
 installYieldDuringLoad();
 
-const container = document.getElementById('root');
-if (!container) throw new Error('index.html has no #root element');
+// The app starts right after this script has been evaluated, from a function rather than from the
+// script's top level: with DevTools attached, as Lighthouse is, each timer, style change or request
+// records the stack it came from, and a stack that holds this file's top level makes the browser
+// work out the source positions of the whole first load again (docs/decisions/0014-first-load.md,
+// Errors while the first load is evaluated).
+queueMicrotask(start);
 
-const app = (
-  <StrictMode>
-    <App />
-  </StrictMode>
-);
+function start() {
+  const container = document.getElementById('root');
+  if (!container) throw new Error('index.html has no #root element');
+  // In a task of its own, right after the app's script has run: adding a link for each of the
+  // page's chunks is main-thread work that would otherwise lengthen that one long task.
+  setTimeout(() => void preloadStartPage(window.location.pathname), 0);
 
-// The server rendered the first screen with these API answers (docs/decisions/0014-first-load.md,
-// The first screen in the HTML): hydrate with the very same ones, once the page's own code has
-// arrived so that hydration finishes in one pass, and in a transition so that React yields to the
-// browser between small slices of work instead of one long task. Until then a press on the page
-// could not be answered: the page takes none; what is typed meanwhile is kept, and Enter and
-// submissions are held and replayed once hydration has committed (lib/early-input.ts).
-const firstScreenData = document.getElementById(FIRST_SCREEN_DATA_ID)?.textContent;
-if (firstScreenData && container.firstElementChild) {
-  container.style.pointerEvents = 'none';
-  holdEarlyInput(container);
-  hydrate(queryClient, JSON.parse(firstScreenData));
-  // While the page's code downloads, each in a task of its own rather than in this one or in the
-  // middle of hydration: the page's chunks are asked for (router.tsx), and tailwind-merge builds
-  // the tables it builds on its first use.
-  setTimeout(() => cn('p-0'), 0);
-  // The first formatter of a time zone loads the browser's zone data (tens of milliseconds on a
-  // phone): in a task of its own too, not in the render of the first date on the page.
-  setTimeout(() => marketplaceTimeZone(), 0);
-  void new Promise((resolve) => setTimeout(resolve, 0))
-    .then(() => preloadStartPage(window.location.pathname))
-    .catch(() => undefined)
-    .then(() => {
-      startTransition(() => {
-        hydrateRoot(
-          container,
-          <StrictMode>
-            <App />
-            <AfterHydration />
-          </StrictMode>,
-        );
+  // The server rendered the first screen with these API answers (docs/decisions/0014-first-load.md,
+  // The first screen in the HTML): hydrate with the very same ones, once the page's own code has
+  // arrived so that hydration finishes in one pass, and in a transition so that React yields to the
+  // browser between small slices of work instead of one long task. Until then a press on the page
+  // could not be answered: the page takes none; what is typed meanwhile is kept, and Enter and
+  // submissions are held and replayed once hydration has committed (lib/early-input.ts).
+  const firstScreenData = document.getElementById(FIRST_SCREEN_DATA_ID)?.textContent;
+  if (firstScreenData && container.firstElementChild) {
+    container.style.pointerEvents = 'none';
+    holdEarlyInput(container);
+    hydrate(queryClient, JSON.parse(firstScreenData));
+    // While the page's code downloads, in a task of its own rather than in this one or in the
+    // middle of hydration: tailwind-merge builds the tables it builds on its first use.
+    setTimeout(() => cn('p-0'), 0);
+    // The first formatter of a time zone loads the browser's zone data (tens of milliseconds on a
+    // phone): in a task of its own too, not in the render of the first date on the page.
+    setTimeout(() => marketplaceTimeZone(), 0);
+    void new Promise((resolve) => setTimeout(resolve, 0))
+      .then(() => preloadStartPage(window.location.pathname))
+      .catch(() => undefined)
+      .then(() => {
+        startTransition(() => {
+          hydrateRoot(
+            container,
+            <StrictMode>
+              <App />
+              <AfterHydration />
+            </StrictMode>,
+          );
+        });
+        container.style.removeProperty('pointer-events');
       });
-      container.style.removeProperty('pointer-events');
-    });
-} else {
-  createRoot(container).render(app);
+  } else {
+    createRoot(container).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  }
 }
 
 // The service worker, once the page has loaded, from a chunk of its own (docs/decisions/0019-reaching-people.md).

@@ -88,9 +88,6 @@ const START_PAGES: [RegExp, () => Promise<unknown>][] = [
 export function preloadStartPage(pathname: string): Promise<unknown> {
   return START_PAGES.find(([path]) => path.test(pathname))?.[1]() ?? Promise.resolve();
 }
-// In a task of its own, right after the app's script has run: adding a link for each of the page's
-// chunks is main-thread work that would otherwise lengthen that one long task.
-if (typeof window !== 'undefined') setTimeout(() => void preloadStartPage(window.location.pathname), 0);
 
 /** Live updates for a signed-in user (docs/product-rules.md, Live updates), outside the first load. */
 const LiveUpdates = lazy(async () => ({
