@@ -114,14 +114,24 @@ export class JobQueue {
             Math.min(this.settings.pollingIntervalSeconds, job.everyMs / 1000),
           ),
         },
-        async () => {
+        async (runs) => {
+          // The run's outcome is written before the handler returns: pg-boss writes it without
+          // waiting once the handler has returned, and closing waits only for handlers, so an app
+          // closing right after a run could leave it active, to be counted as failed at expiry.
+          const ids = runs.map((run) => run.id);
           try {
             await job.run();
           } catch (error) {
             // Recorded as the run's failure for the admin's Jobs tab; the next run tries again.
             this.log.error({ err: error, job: job.name }, 'job failed; it runs again at the next interval');
-            throw error;
+            await boss.fail(
+              job.name,
+              ids,
+              typeof error === 'object' && error !== null ? error : { value: error },
+            );
+            return;
           }
+          await boss.complete(job.name, ids);
         },
       );
       this.workers.set(job.name, workerId);
