@@ -233,7 +233,6 @@ try {
       finalUrl: results[0].finalUrl,
       failing: [...new Set(results.flatMap((r) => r.failing))],
       warnings: [...new Set(results.flatMap((r) => r.warnings))],
-      benchmarkIndex: pick('benchmarkIndex'),
       // Each run's score beside the benchmark index Lighthouse measured for it: on a shared machine
       // the index moves from run to run, and the score with it.
       runs: results.map((r) => `${r.performance} (${Math.round(r.benchmarkIndex)})`).join(', '),

@@ -94,8 +94,8 @@ export async function signInAs(page: Page, email: string, password = DEMO_PASSWO
 
 /**
  * Every test fails on an unexpected console error, uncaught exception or breach of the content
- * security policy in the page (docs/product-rules.md, Code layout rules). A test that expects one (a 401 while signed out)
- * lists its text in `allowedConsoleErrors`.
+ * security policy in the page (docs/product-rules.md, Code layout rules). A test that expects one
+ * (a 401 while signed out) lists its text in `allowedConsoleErrors`.
  */
 export const test = base.extend<{ allowedConsoleErrors: RegExp[]; consoleGuard: void }>({
   // A visitor's GET /api/auth/user answers 401 by design
