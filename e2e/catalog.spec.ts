@@ -57,14 +57,19 @@ test.describe('catalog: home and product pages (docs/product-rules.md, Catalog s
 
     // Search: a case-insensitive part of a name, done by the server.
     const all = await getJson<Row[]>(page.request, '/api/products?limit=100');
-    const target = all.find((row) => row.name.split(' ').length >= 2);
+    // The oldest of the newest hundred: a demo product, not one another test just listed (and may hide).
+    const target = all.findLast((row) => row.name.split(' ').length >= 2);
     if (!target) throw new Error('the demo catalog has no product to search for');
     const term = target.name.split(' ').slice(-2).join(' ').toLowerCase();
-    const expected = await getJson<Row[]>(
-      page.request,
-      `/api/products?search=${encodeURIComponent(term)}&limit=24&offset=0`,
-    );
+    // The page's own answer (see the category chip below), checked to hold only matching names.
+    const answer = page.waitForResponse((response) => {
+      const url = new URL(response.url());
+      return url.pathname === '/api/products' && url.searchParams.get('search') === term;
+    });
     await page.getByRole('searchbox', { name: 'Search products' }).fill(term);
+    const expected = (await (await answer).json()) as Row[];
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected.every((row) => row.name.toLowerCase().includes(term))).toBe(true);
     await expect.poll(() => cardIds(page)).toEqual(expected.map((row) => row.id));
     for (const name of await grid(page).getByRole('heading', { level: 3 }).allTextContents()) {
       expect(name.toLowerCase()).toContain(term);
@@ -77,16 +82,23 @@ test.describe('catalog: home and product pages (docs/product-rules.md, Catalog s
     await expect(grid(page).getByText('No products found')).toBeVisible();
 
     // A category chip: exactly that category's products.
+    // Compared with the page's own answer: other tests list Furniture meanwhile, and a list read
+    // again here could hold a product the page, which does not read it again, never saw.
     await page.getByRole('searchbox', { name: 'Search products' }).fill('');
+    const chipAnswer = page.waitForResponse((response) => {
+      const { pathname, searchParams } = new URL(response.url());
+      return (
+        pathname === '/api/products' &&
+        searchParams.get('category') === 'Furniture' &&
+        !searchParams.get('search')
+      );
+    });
     await page.getByRole('button', { name: 'Furniture', exact: true }).click();
     await expect(page.getByRole('button', { name: 'Furniture', exact: true })).toHaveAttribute(
       'aria-pressed',
       'true',
     );
-    const furniture = await getJson<Row[]>(
-      page.request,
-      '/api/products?category=Furniture&limit=24&offset=0',
-    );
+    const furniture = (await (await chipAnswer).json()) as Row[];
     expect(furniture.length).toBeGreaterThan(0);
     expect(furniture.every((row) => row.category === 'Furniture')).toBe(true);
     await expect.poll(() => cardIds(page)).toEqual(furniture.map((row) => row.id));

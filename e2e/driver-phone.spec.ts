@@ -1,6 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { test, expect } from './support/fixtures';
-import { approvedDriver, offerIn } from './support/drivers';
+import { approvedDriver, offerIn, type Place } from './support/drivers';
 
 /**
  * A driver's day on a phone (issue 24; docs/product-rules.md, Driver dashboard): the offers are the
@@ -18,11 +18,21 @@ async function expectOnFirstScreen(page: Page, target: Locator) {
   expect(box.y + box.height).toBeLessThanOrEqual(844);
 }
 
+/**
+ * The first test's own town: offers are listed nearest first, then oldest, so an older offer at the
+ * same distance (the other test's, in Springfield, running at the same time) would come first.
+ */
+const PEORIA: Place = { addressLine1: '1 Main St', city: 'Peoria', state: 'IL', zipCode: '61602' };
+
 test('a new offer is on the first screen and is accepted without scrolling; the delivery opens with its way there', async ({
   browser,
 }) => {
-  const driver = await approvedDriver(browser);
-  const { order, buyer } = await offerIn(browser, { productName: 'Walnut Bookcase', quantity: 2 });
+  const driver = await approvedDriver(browser, PEORIA);
+  const { order, buyer } = await offerIn(browser, {
+    place: PEORIA,
+    productName: 'Walnut Bookcase',
+    quantity: 2,
+  });
   try {
     const page = driver.page;
     await page.goto('/driver/dashboard');
@@ -45,7 +55,7 @@ test('a new offer is on the first screen and is accepted without scrolling; the 
     await expect(toPickup).toHaveAttribute('href', /^https:\/\/www\.openstreetmap\.org\/directions\?/);
     await expect(actions.getByTestId('link-directions-dropoff')).toHaveAttribute('href', /to=9\+Elm\+St/);
     // The delivery card names both ends.
-    await expect(page.getByTestId(`text-card-pickup-${order.id}`)).toContainText('Springfield, IL 62701');
+    await expect(page.getByTestId(`text-card-pickup-${order.id}`)).toContainText('Peoria, IL 61602');
     await expect(page.getByTestId(`text-card-dropoff-${order.id}`)).toContainText('9 Elm St');
   } finally {
     await buyer.context.close();
