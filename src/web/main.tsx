@@ -26,7 +26,8 @@ function start() {
   if (!container) throw new Error('index.html has no #root element');
   // In a task of its own, right after the app's script has run: adding a link for each of the
   // page's chunks is main-thread work that would otherwise lengthen that one long task.
-  setTimeout(() => void preloadStartPage(window.location.pathname), 0);
+  const { pathname, search } = window.location;
+  setTimeout(() => void preloadStartPage(pathname, search), 0);
 
   // The server rendered the first screen with these API answers (docs/decisions/0014-first-load.md,
   // The first screen in the HTML): hydrate with the very same ones, once the page's own code has
@@ -46,7 +47,7 @@ function start() {
     // phone): in a task of its own too, not in the render of the first date on the page.
     setTimeout(() => marketplaceTimeZone(), 0);
     void new Promise((resolve) => setTimeout(resolve, 0))
-      .then(() => preloadStartPage(window.location.pathname))
+      .then(() => preloadStartPage(pathname, search))
       .catch(() => undefined)
       .then(() => {
         startTransition(() => {

@@ -73,7 +73,7 @@ const TestPayoutOnboardingPage = lazyPage(
  * current user, instead of after it (docs/decisions/0014-first-load.md). Before hydrating a page the
  * server rendered, the browser waits for it (main.tsx).
  */
-const START_PAGES: [RegExp, () => Promise<unknown>][] = [
+const START_PAGES: [RegExp, (search: string) => Promise<unknown>][] = [
   [/^\/$/, preloadLandingParts],
   [/^\/products\/[^/]+\/?$/, ProductPage.preload],
   [/^\/products\/?$/, BrowsePage.preload],
@@ -81,12 +81,19 @@ const START_PAGES: [RegExp, () => Promise<unknown>][] = [
   [/^\/checkout\/?$/, CheckoutPage.preload],
   [/^\/driver\/dashboard\/?$/, DriverDashboardPage.preload],
   [/^\/seller\/dashboard\/?$/, SellerDashboardPage.preload],
-  [/^\/admin\/?$/, AdminPage.preload],
+  // The admin page, then the tab its address names (`?tab=`).
+  [
+    /^\/admin\/?$/,
+    async (search) => {
+      await AdminPage.preload();
+      await (await import('./pages/admin-page')).preloadAdminTab(search);
+    },
+  ],
 ];
 
-/** Loads the lazy parts of the page at `pathname` (nothing for a page without). */
-export function preloadStartPage(pathname: string): Promise<unknown> {
-  return START_PAGES.find(([path]) => path.test(pathname))?.[1]() ?? Promise.resolve();
+/** Loads the lazy parts of the page at `pathname` and `search` (nothing for a page without). */
+export function preloadStartPage(pathname: string, search = ''): Promise<unknown> {
+  return START_PAGES.find(([path]) => path.test(pathname))?.[1](search) ?? Promise.resolve();
 }
 
 /** Live updates for a signed-in user (docs/product-rules.md, Live updates), outside the first load. */

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import {
   Cog,
   History,
@@ -22,6 +22,7 @@ import { ErrorBoundary } from '../../components/error-boundary';
 import { PageLoading } from '../../components/page-loading';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
+import { preloadableLazy } from '../../lib/preloadable-lazy';
 import { useSignedInUser } from '../../lib/use-auth';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useErrorToast } from '../../lib/use-error-toast';
@@ -131,44 +132,53 @@ const TABS = [
 type TabValue = (typeof TABS)[number]['value'];
 
 /**
- * Every tab but Users (the one the page opens on) is loaded when first opened: the page's own chunk
- * stays small, and so does the work of starting it on a phone (docs/decisions/0014-first-load.md).
+ * Every tab but Users (the one the page opens on) is loaded when first opened, or before the page
+ * hydrates when the address names it (`preloadAdminTab`): the page's own chunk stays small, and so
+ * does the work of starting it on a phone (docs/decisions/0014-first-load.md).
  */
-const ActivityTab = lazy(async () => ({
-  default: (await import('../../features/admin/components/activity-tab')).ActivityTab,
-}));
-const CategoriesTab = lazy(async () => ({
-  default: (await import('../../features/admin/components/categories-tab')).CategoriesTab,
-}));
-const CommissionSettingsTab = lazy(async () => ({
-  default: (await import('../../features/admin/components/commission-settings-tab')).CommissionSettingsTab,
-}));
-const DriverVerificationTab = lazy(async () => ({
-  default: (await import('../../features/admin/components/driver-verification-tab')).DriverVerificationTab,
-}));
-const OrdersTab = lazy(async () => ({
-  default: (await import('../../features/admin/components/orders-tab')).OrdersTab,
-}));
-const RefundsTab = lazy(async () => ({
-  default: (await import('../../features/admin/components/refunds-tab')).RefundsTab,
-}));
-const DisputesTab = lazy(async () => ({
-  default: (await import('../../features/admin/components/disputes-tab')).DisputesTab,
-}));
-const PayoutsTab = lazy(async () => ({
-  default: (await import('../../features/admin/components/payouts-tab')).PayoutsTab,
-}));
-const MailTab = lazy(async () => ({
-  default: (await import('../../features/admin/components/mail-tab')).MailTab,
-}));
-const JobsTab = lazy(async () => ({
-  default: (await import('../../features/admin/components/jobs-tab')).JobsTab,
-}));
-const ProductsTab = lazy(async () => ({
-  default: (await import('../../features/admin/components/products-tab')).ProductsTab,
-}));
+const TAB_PARTS = {
+  activity: preloadableLazy(
+    async () => (await import('../../features/admin/components/activity-tab')).ActivityTab,
+  ),
+  categories: preloadableLazy(
+    async () => (await import('../../features/admin/components/categories-tab')).CategoriesTab,
+  ),
+  commission: preloadableLazy(
+    async () =>
+      (await import('../../features/admin/components/commission-settings-tab')).CommissionSettingsTab,
+  ),
+  drivers: preloadableLazy(
+    async () =>
+      (await import('../../features/admin/components/driver-verification-tab')).DriverVerificationTab,
+  ),
+  orders: preloadableLazy(async () => (await import('../../features/admin/components/orders-tab')).OrdersTab),
+  refunds: preloadableLazy(
+    async () => (await import('../../features/admin/components/refunds-tab')).RefundsTab,
+  ),
+  disputes: preloadableLazy(
+    async () => (await import('../../features/admin/components/disputes-tab')).DisputesTab,
+  ),
+  payouts: preloadableLazy(
+    async () => (await import('../../features/admin/components/payouts-tab')).PayoutsTab,
+  ),
+  mail: preloadableLazy(async () => (await import('../../features/admin/components/mail-tab')).MailTab),
+  jobs: preloadableLazy(async () => (await import('../../features/admin/components/jobs-tab')).JobsTab),
+  products: preloadableLazy(
+    async () => (await import('../../features/admin/components/products-tab')).ProductsTab,
+  ),
+};
 
 const isTab = (value: string | null): value is TabValue => TABS.some((tab) => tab.value === value);
+
+/**
+ * Loads the code of the tab named in `search` (`?tab=`), for a page the server rendered on that tab:
+ * the browser hydrates once it is here, so a press on the tab (its pager, say) is never lost on a
+ * part still waiting for its code (docs/decisions/0014-first-load.md, The first screen in the HTML).
+ */
+export function preloadAdminTab(search: string): Promise<unknown> {
+  const tab = new URLSearchParams(search).get('tab');
+  return isTab(tab) && tab !== 'users' ? TAB_PARTS[tab].preload() : Promise.resolve();
+}
 
 /** The listing form's images field is the uploader's multi-image editor, as on the seller's page. */
 function renderImagesField(props: ListingImagesFieldProps): ReactNode {
@@ -261,19 +271,19 @@ function AdminDashboard() {
                 <ErrorBoundary>
                   <Suspense fallback={<PageLoading label={`Loading ${label}...`} />}>
                     {value === 'users' ? <UsersTab adminId={user.id} /> : null}
-                    {value === 'orders' ? <OrdersTab renderDetails={renderDetails} /> : null}
+                    {value === 'orders' ? <TAB_PARTS.orders.Component renderDetails={renderDetails} /> : null}
                     {value === 'products' ? (
-                      <ProductsTab categories={categoryNames} onEdit={setEditing} />
+                      <TAB_PARTS.products.Component categories={categoryNames} onEdit={setEditing} />
                     ) : null}
-                    {value === 'categories' ? <CategoriesTab /> : null}
-                    {value === 'commission' ? <CommissionSettingsTab /> : null}
-                    {value === 'drivers' ? <DriverVerificationTab adminId={user.id} /> : null}
-                    {value === 'refunds' ? <RefundsTab /> : null}
-                    {value === 'disputes' ? <DisputesTab /> : null}
-                    {value === 'payouts' ? <PayoutsTab /> : null}
-                    {value === 'mail' ? <MailTab /> : null}
-                    {value === 'jobs' ? <JobsTab /> : null}
-                    {value === 'activity' ? <ActivityTab /> : null}
+                    {value === 'categories' ? <TAB_PARTS.categories.Component /> : null}
+                    {value === 'commission' ? <TAB_PARTS.commission.Component /> : null}
+                    {value === 'drivers' ? <TAB_PARTS.drivers.Component adminId={user.id} /> : null}
+                    {value === 'refunds' ? <TAB_PARTS.refunds.Component /> : null}
+                    {value === 'disputes' ? <TAB_PARTS.disputes.Component /> : null}
+                    {value === 'payouts' ? <TAB_PARTS.payouts.Component /> : null}
+                    {value === 'mail' ? <TAB_PARTS.mail.Component /> : null}
+                    {value === 'jobs' ? <TAB_PARTS.jobs.Component /> : null}
+                    {value === 'activity' ? <TAB_PARTS.activity.Component /> : null}
                   </Suspense>
                 </ErrorBoundary>
               </CardContent>
