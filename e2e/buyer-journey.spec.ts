@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { test, expect, signUpFresh } from './support/fixtures';
 import { expectNoAccessibilityViolations } from './support/accessibility';
+import { demoProducts } from './support/demo-catalog';
 import { cents, money } from './support/money';
 import { choosePickupTime, firstOfferedSlot, offeredSlots, slotToPay } from './support/slots';
 
@@ -19,6 +20,7 @@ interface Row {
   stock: number;
   offerPickup: boolean;
   sellerId: string;
+  sellerName: string;
 }
 
 interface OrderRow {
@@ -49,14 +51,15 @@ async function freshBuyerWithAddress(page: Page): Promise<void> {
 }
 
 /**
- * A product a buyer can take `units` of, chosen through the API: with pickup or without (so the
- * tests, which run in parallel, buy different products), the `nth` that fits.
+ * A demo product a buyer can take `units` of, chosen through the API: with pickup or without (so
+ * the tests, which run in parallel, buy different products), the `nth` that fits. Not another
+ * test's product: it may be hidden or its seller suspended before the order is paid.
  */
 async function pickProduct(
   request: APIRequestContext,
   options: { units: number; pickup: boolean; nth?: number },
 ): Promise<Row> {
-  const rows = await getJson<Row[]>(request, '/api/products?limit=100');
+  const rows = await demoProducts<Row>(request);
   let skip = options.nth ?? 0;
   for (const row of rows) {
     if (!row.available || row.stock < options.units + 2 || row.offerPickup !== options.pickup) continue;

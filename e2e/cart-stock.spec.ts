@@ -1,5 +1,6 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { test, expect, signInAs, signUpFresh, DEMO } from './support/fixtures';
+import { someoneElse } from './support/people';
 
 /**
  * A stock-aware cart, and sellers who cannot buy their own products (issue 14;
@@ -17,21 +18,36 @@ interface Row {
   category: string;
 }
 
-async function catalog(request: APIRequestContext): Promise<Row[]> {
-  const response = await request.get('/api/products?limit=100');
+async function catalog(request: APIRequestContext, search?: string): Promise<Row[]> {
+  const query = search === undefined ? '' : `&search=${encodeURIComponent(search)}`;
+  const response = await request.get(`/api/products?limit=100${query}`);
   expect(response.status()).toBe(200);
   return (await response.json()) as Row[];
 }
 
 /**
- * A product with little stock. Stock 2 first: the buyer journeys running beside these tests only
- * buy products with at least 3, so nobody changes it under this test.
+ * A product with little stock, listed for this test by a seller of its own: another test's product
+ * with that stock may be bought or cancelled meanwhile, and nobody else buys this one.
  */
-async function scarceProduct(request: APIRequestContext): Promise<Row> {
-  const rows = (await catalog(request)).filter((row) => row.available && row.stock >= 2);
-  const row = rows.find((candidate) => candidate.stock === 2) ?? rows.sort((a, b) => a.stock - b.stock)[0];
-  if (!row) throw new Error('the demo catalog has no product in stock');
-  return row;
+async function scarceProduct(browser: Browser): Promise<Row> {
+  const seller = await someoneElse(browser, 'seller');
+  try {
+    const address = await seller.request.post('/api/addresses', {
+      data: { addressLine1: '20 N State St', city: 'Chicago', state: 'IL', zipCode: '60602' },
+    });
+    expect(address.status(), await address.text()).toBe(201);
+    const name = `Scarce Stool ${Date.now()} ${test.info().workerIndex}`;
+    const created = await seller.request.post('/api/products', {
+      data: { name, price: '30.00', category: 'Furniture', stock: 2 },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    // As the catalog lists it, what the cart keeps of a product.
+    const [row] = await catalog(seller.request, name);
+    if (!row || row.name !== name) throw new Error(`${name} is not in the catalog`);
+    return row;
+  } finally {
+    await seller.context.close();
+  }
 }
 
 /** Puts lines in the cart of this browser, as a visit before this one left them. */
@@ -41,9 +57,9 @@ async function leaveInCart(page: Page, lines: (Row & { quantity: number; stock: 
 }
 
 test.describe('the cart knows the stock', () => {
-  test('the + button stops at the stock, with a message', async ({ page }) => {
+  test('the + button stops at the stock, with a message', async ({ page, browser }) => {
     await signUpFresh(page);
-    const product = await scarceProduct(page.request);
+    const product = await scarceProduct(browser);
 
     await page.goto(`/products/${product.id}`);
     await page.getByRole('button', { name: 'Add to Cart' }).click();
@@ -70,9 +86,9 @@ test.describe('the cart knows the stock', () => {
     );
   });
 
-  test('opening the cart takes the current stock from the catalog', async ({ page }) => {
+  test('opening the cart takes the current stock from the catalog', async ({ page, browser }) => {
     await signUpFresh(page);
-    const product = await scarceProduct(page.request);
+    const product = await scarceProduct(browser);
     // A cart from an earlier visit that believed there were 99, holding 5.
     await leaveInCart(page, [{ ...product, stock: 99, quantity: 5 }]);
 

@@ -1,6 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { test, expect, mailedLink } from './support/fixtures';
 import { expectNoAccessibilityViolations } from './support/accessibility';
+import { demoProducts } from './support/demo-catalog';
 import { cents, money } from './support/money';
 
 /**
@@ -17,14 +18,15 @@ interface Row {
   stock: number;
   sellerId: string;
   sellerName: string;
+  imageUrl: string | null;
 }
 
 async function productToShare(request: APIRequestContext): Promise<Row> {
-  const response = await request.get('/api/products?limit=100');
-  expect(response.status()).toBe(200);
-  const rows = (await response.json()) as Row[];
-  // Enough stock that the buyer journeys running beside this one cannot sell it out.
-  const row = rows.find((candidate) => candidate.available && candidate.stock >= 4);
+  // A demo seller's, with a picture for the link preview (the products other tests list have none,
+  // and may be hidden or their seller suspended meanwhile), and enough stock that the buyer
+  // journeys running beside this one cannot sell it out.
+  const rows = await demoProducts<Row>(request);
+  const row = rows.find((candidate) => candidate.imageUrl !== null && candidate.stock >= 4);
   if (!row) throw new Error('the demo catalog has no product to share');
   return row;
 }
