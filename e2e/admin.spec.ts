@@ -3,6 +3,7 @@ import { test, expect, signInAs, DEMO } from './support/fixtures';
 import { expectNoAccessibilityViolations } from './support/accessibility';
 import { getJson, someoneElse } from './support/people';
 import { makePng } from './support/png';
+import { openTab } from './support/tabs';
 
 /**
  * The admin area as an admin clicks it (issue 10, "Shown by"): find a user by email and make them a
@@ -108,7 +109,7 @@ test('finds a user by email and makes them a seller', async ({ page, browser }) 
   await expect(page.getByTestId(`select-role-${adminId}`)).toBeDisabled();
 
   // The change is in the activity, with the values before and after.
-  await page.getByRole('tab', { name: 'Activity' }).click();
+  await openTab(page, 'Activity');
   const entry = page.getByTestId('row-activity-user.role_changed').filter({ hasText: newcomer.email });
   await expect(entry).toContainText('Changed a role');
   await expect(entry).toContainText('Role: Buyer → Seller');
@@ -120,7 +121,7 @@ test('approves a driver after looking at the vehicle and license images', async 
   await saveDriverImage(driver.request, 'license', [200, 60, 40]);
 
   await openAdmin(page);
-  await page.getByRole('tab', { name: 'Driver Verification' }).click();
+  await openTab(page, 'Driver Verification');
   await page.getByLabel('Search drivers').fill(driver.email);
   const card = page.getByTestId(`card-driver-${driver.id}`);
   await expect(card.getByTestId('badge-driver-status')).toHaveText('Pending review');
@@ -163,7 +164,7 @@ test.describe('categories', () => {
   test('adds, renames and deletes a category', async ({ page }) => {
     const name = `Lanterns ${Date.now().toString(36)}`;
     await openAdmin(page);
-    await page.getByRole('tab', { name: 'Categories' }).click();
+    await openTab(page, 'Categories');
 
     await page.getByLabel('New category').fill('   ');
     await page.getByTestId('button-add-category').click();
@@ -241,7 +242,7 @@ test('changes a commission rate, and the next order uses it', async ({ page, bro
   await seller.context.close();
 
   await openAdmin(page);
-  await page.getByRole('tab', { name: 'Commission Settings' }).click();
+  await openTab(page, 'Commission Settings');
   const reduction = page.getByLabel('Sales price tier reduction (%)');
   await expect(reduction).toHaveValue('1');
   await expect(page.getByLabel('Base commission rate (%)')).toHaveValue('10');
@@ -267,7 +268,7 @@ test('changes a commission rate, and the next order uses it', async ({ page, bro
     const order = await buy(buyer.request, productId);
     await buyer.context.close();
 
-    await page.getByRole('tab', { name: 'Orders' }).click();
+    await openTab(page, 'Orders');
     await page.getByLabel('Search orders by order number').fill(order.orderNumber);
     await page.getByTestId(`row-order-${order.orderNumber}`).click();
     const details = page.getByTestId(`order-details-${order.id}`);
@@ -276,7 +277,7 @@ test('changes a commission rate, and the next order uses it', async ({ page, bro
     await expect(details.getByText('Sales commission (7%)')).toBeVisible();
     await expect(details.getByTestId('text-sales-commission')).toHaveText('$35.00');
   } finally {
-    await page.getByRole('tab', { name: 'Commission Settings' }).click();
+    await openTab(page, 'Commission Settings');
     await page.getByLabel('Sales price tier reduction (%)').fill('1');
     await page.getByTestId('button-save-commission').click();
     await expect(
@@ -305,7 +306,7 @@ test('pages through orders and cancels one that is not finished', async ({ page,
   for (let made = 1; total + made <= 10; made++) order = await buy(buyer.request, product.id);
   await buyer.context.close();
 
-  await page.getByRole('tab', { name: 'Orders' }).click();
+  await openTab(page, 'Orders');
   const pageText = page.getByTestId('text-page');
   await expect(pageText).toHaveText(/^Page 1 of \d+$/);
   const rows = page.locator('[data-testid^="row-order-"]');
@@ -334,7 +335,7 @@ test('pages through orders and cancels one that is not finished', async ({ page,
   await expect(page.getByTestId(`row-order-${order.orderNumber}`)).toContainText('Cancelled');
   await expect(details.getByTestId('button-cancel-order')).toHaveCount(0);
 
-  await page.getByRole('tab', { name: 'Activity' }).click();
+  await openTab(page, 'Activity');
   await expect(
     page.getByTestId('row-activity-order.cancelled').filter({ hasText: order.orderNumber }),
   ).toContainText('Status: Pending → Cancelled');

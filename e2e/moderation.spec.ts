@@ -3,6 +3,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { expectNoAccessibilityViolations } from './support/accessibility';
 import { getJson, someoneElse } from './support/people';
 import { test, expect, signInAs, DEMO } from './support/fixtures';
+import { openTab } from './support/tabs';
 
 /**
  * Running the marketplace (issue 25, moderation), as an admin clicks it: take a role away and
@@ -52,7 +53,7 @@ async function openAdmin(page: Page, tab: string) {
   await signInAs(page, DEMO.admin);
   await page.goto('/admin');
   await expect(page.getByRole('heading', { name: 'Admin Dashboard', level: 1 })).toBeVisible();
-  await page.getByRole('tab', { name: tab }).click();
+  await openTab(page, tab);
 }
 
 /** Finds the user by email on the Users tab and opens their details. */
@@ -126,7 +127,7 @@ test('an admin takes the seller role away and suspends a user, whose open tab is
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByTestId(`row-user-${seller.id}`)).toContainText('Suspended');
-  await page.getByRole('tab', { name: 'Activity' }).click();
+  await openTab(page, 'Activity');
   await expect(
     page.getByTestId('row-activity-user.suspended').filter({ hasText: seller.email }),
   ).toContainText('Suspended a user');
@@ -192,7 +193,7 @@ test('the orders of a suspended seller are flagged, found by seller and days, an
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toBeHidden();
 
-  await page.getByRole('tab', { name: 'Orders' }).click();
+  await openTab(page, 'Orders');
   await page.getByRole('searchbox', { name: 'Seller' }).fill(seller.email);
   const row = page.getByTestId(`row-order-${order.orderNumber}`);
   await expect(row).toContainText('Seller suspended');

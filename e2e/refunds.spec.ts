@@ -6,6 +6,7 @@ import { expectNoAccessibilityViolations } from './support/accessibility';
 import { cents, money } from './support/money';
 import { getJson, someoneElse } from './support/people';
 import { deliverWithPhoto } from './support/deliveries';
+import { openTab } from './support/tabs';
 
 /**
  * Refunds everyone can see (issue 22, "Shown by"; docs/decisions/0018-money-against-stripe.md,
@@ -103,7 +104,7 @@ test('an admin refunds part of a delivered order; buyer, seller, driver and admi
     await admin.goto('/admin');
     await useTheme(admin, 'light');
     await admin.reload();
-    await admin.getByRole('tab', { name: 'Orders' }).click();
+    await openTab(admin, 'Orders');
     await admin.getByLabel('Search orders by order number').fill(order.orderNumber.toLowerCase());
     await admin.getByTestId(`row-order-${order.orderNumber}`).click();
     const details = admin.getByTestId(`order-details-${order.id}`);
@@ -129,7 +130,7 @@ test('an admin refunds part of a delivered order; buyer, seller, driver and admi
     if (SHOTS) {
       await useTheme(admin, 'dark');
       await admin.reload();
-      await admin.getByRole('tab', { name: 'Orders' }).click();
+      await openTab(admin, 'Orders');
       await admin.getByLabel('Search orders by order number').fill(order.orderNumber.toLowerCase());
       await admin.getByTestId(`row-order-${order.orderNumber}`).click();
       await expect(details.getByTestId('badge-refund-partially_refunded')).toBeVisible();
