@@ -3,7 +3,8 @@ import type { ToastActionElement, ToastProps } from './toast';
 
 /**
  * One toast at a time; a dismissed toast is removed after 1,000,000 ms
- * (docs/product-rules.md, Client behaviour).
+ * (docs/product-rules.md, Client behaviour). A live notice (`notice`) never takes the place of a
+ * toast about the person's own action: it waits until that one closes.
  */
 export const TOAST_LIMIT = 1;
 export const TOAST_REMOVE_DELAY_MS = 1_000_000;
@@ -17,13 +18,21 @@ export type ToasterToast = ToastProps & {
 
 type Action =
   | { type: 'ADD_TOAST'; toast: ToasterToast }
+  | { type: 'ADD_NOTICE'; toast: ToasterToast }
   | { type: 'UPDATE_TOAST'; toast: Partial<ToasterToast> & { id: string } }
   | { type: 'DISMISS_TOAST'; toastId?: string }
   | { type: 'REMOVE_TOAST'; toastId?: string };
 
 interface State {
   toasts: ToasterToast[];
+  /** The id of the toast showing when it is a live notice, which the next toast may replace. */
+  noticeShowing?: string;
+  /** The newest live notice that came while a toast of the person's own was showing. */
+  held?: ToasterToast;
 }
+
+const show = (state: State, toast: ToasterToast): ToasterToast[] =>
+  [toast, ...state.toasts].slice(0, TOAST_LIMIT);
 
 let count = 0;
 function genId(): string {
@@ -45,22 +54,31 @@ function scheduleRemoval(toastId: string): void {
 export function reducer(state: State, action: Action): State {
   switch (action.type) {
     case 'ADD_TOAST':
-      return { toasts: [action.toast, ...state.toasts].slice(0, TOAST_LIMIT) };
+      // The person's own toast shows at once; a notice held behind the one it replaces waits on.
+      return { toasts: show(state, action.toast), held: state.held };
+    case 'ADD_NOTICE': {
+      const showing = state.toasts.find((t) => t.open !== false);
+      if (showing && showing.id !== state.noticeShowing) return { ...state, held: action.toast };
+      return { toasts: show(state, action.toast), noticeShowing: action.toast.id };
+    }
     case 'UPDATE_TOAST':
       return {
+        ...state,
         toasts: state.toasts.map((t) => (t.id === action.toast.id ? { ...t, ...action.toast } : t)),
       };
     case 'DISMISS_TOAST': {
       const { toastId } = action;
-      return {
-        toasts: state.toasts.map((t) =>
-          toastId === undefined || t.id === toastId ? { ...t, open: false } : t,
-        ),
-      };
+      // Closing every toast (a sheet opening) drops the held notice too: nothing shows over the sheet.
+      if (toastId === undefined) return { toasts: state.toasts.map((t) => ({ ...t, open: false })) };
+      const closed = state.toasts.map((t) => (t.id === toastId ? { ...t, open: false } : t));
+      const stillShowing = closed.some((t) => t.open !== false);
+      if (state.held && !stillShowing)
+        return { toasts: show({ toasts: closed }, state.held), noticeShowing: state.held.id };
+      return { ...state, toasts: closed };
     }
     case 'REMOVE_TOAST':
       if (action.toastId === undefined) return { toasts: [] };
-      return { toasts: state.toasts.filter((t) => t.id !== action.toastId) };
+      return { ...state, toasts: state.toasts.filter((t) => t.id !== action.toastId) };
   }
 }
 
@@ -79,13 +97,12 @@ function dispatch(action: Action): void {
 
 export type ToastInput = Omit<ToasterToast, 'id'>;
 
-/** Shows a toast from anywhere (components, mutation callbacks). */
-export function toast(props: ToastInput) {
+function raise(type: 'ADD_TOAST' | 'ADD_NOTICE', props: ToastInput) {
   const id = genId();
   const dismiss = () => dispatch({ type: 'DISMISS_TOAST', toastId: id });
   const update = (next: ToastInput) => dispatch({ type: 'UPDATE_TOAST', toast: { ...next, id } });
   dispatch({
-    type: 'ADD_TOAST',
+    type,
     toast: {
       ...props,
       id,
@@ -96,6 +113,19 @@ export function toast(props: ToastInput) {
     },
   });
   return { id, dismiss, update };
+}
+
+/** Shows a toast about the person's own action from anywhere (components, mutation callbacks). */
+export function toast(props: ToastInput) {
+  return raise('ADD_TOAST', props);
+}
+
+/**
+ * Shows a live notice of what someone else did (docs/product-rules.md, Live updates): at once over
+ * an earlier notice, but after the toast of the person's own action showing, once that one closes.
+ */
+export function notice(props: ToastInput) {
+  return raise('ADD_NOTICE', props);
 }
 
 /**

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { liveEventSchema } from '@domain/live-events';
 import type { SessionUser } from '@domain/users';
-import { toast } from '../../components/ui/use-toast';
+import { notice as showNotice } from '../../components/ui/use-toast';
 import { CURRENT_USER_KEY } from '../../lib/use-auth';
 import { applyLiveEvent, LIVE_QUERY_PREFIXES } from './apply-live-event';
 
@@ -39,7 +39,7 @@ export function LiveUpdates({ userId }: { userId: string }) {
       const parsed = liveEventSchema.safeParse(data);
       if (!parsed.success) return;
       const notice = applyLiveEvent(parsed.data, queryClient, userId);
-      if (notice) toast(notice);
+      if (notice) showNotice(notice);
     };
     source.onerror = () => {
       hasDropped = true;
