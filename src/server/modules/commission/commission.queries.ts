@@ -1,13 +1,19 @@
 import { eq } from 'drizzle-orm';
+import { builtOnce } from '../../db/built-once';
 import type { Db } from '../../db/client';
 import { commissionSettings } from '../../db/schema';
 import type { CommissionSettingsText } from '../../../domain/fees';
 
 export type CommissionSettingsRow = typeof commissionSettings.$inferSelect;
 
+/** Built once: every paid checkout prices its orders with these. */
+const settingsRow = builtOnce((db) =>
+  db.select().from(commissionSettings).where(eq(commissionSettings.id, 1)).limit(1).prepare(''),
+);
+
 /** The marketplace's one row of settings (id 1, seeded by seedEssentials). */
 export async function findCommissionSettings(db: Db): Promise<CommissionSettingsRow | undefined> {
-  const rows = await db.select().from(commissionSettings).where(eq(commissionSettings.id, 1)).limit(1);
+  const rows = await settingsRow(db).execute();
   return rows[0];
 }
 

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { builtOnce } from '../../db/built-once';
 import type { Db } from '../../db/client';
 import {
   addresses,
@@ -20,7 +21,13 @@ const delivery = alias(addresses, 'mail_delivery');
 
 /** An order as its mail tells it: the stored row, its buyer and seller, pickup and delivery area. */
 export async function findOrderForMail(db: Db, orderId: string) {
-  const [row] = await db
+  const [row] = await orderForMail(db).execute({ orderId });
+  return row;
+}
+
+/** Built once: every order's mail reads it (docs/decisions/0015-catalog-and-checkout-throughput.md). */
+const orderForMail = builtOnce((db) =>
+  db
     .select({
       order: orders,
       buyer: { id: buyer.id, email: buyer.email, firstName: buyer.firstName, roles: buyer.roles },
@@ -38,20 +45,25 @@ export async function findOrderForMail(db: Db, orderId: string) {
     .innerJoin(seller, eq(seller.id, orders.sellerId))
     .leftJoin(pickup, eq(pickup.id, orders.pickupAddressId))
     .leftJoin(delivery, eq(delivery.id, orders.deliveryAddressId))
-    .where(eq(orders.id, orderId));
-  return row;
-}
+    .where(eq(orders.id, sql.placeholder('orderId')))
+    .prepare(''),
+);
 export type OrderForMail = NonNullable<Awaited<ReturnType<typeof findOrderForMail>>>;
 
 /** The order's items as charged: name, quantity and the stored unit price. */
 export function listOrderItemsForMail(db: Db, orderId: string) {
-  return db
+  return orderItemsForMail(db).execute({ orderId });
+}
+
+const orderItemsForMail = builtOnce((db) =>
+  db
     .select({ name: products.name, quantity: orderItems.quantity, price: orderItems.price })
     .from(orderItems)
     .innerJoin(products, eq(products.id, orderItems.productId))
-    .where(eq(orderItems.orderId, orderId))
-    .orderBy(asc(orderItems.createdAt), asc(orderItems.id));
-}
+    .where(eq(orderItems.orderId, sql.placeholder('orderId')))
+    .orderBy(asc(orderItems.createdAt), asc(orderItems.id))
+    .prepare(''),
+);
 
 /**
  * Drivers who asked for offer mail, not suspended, whose primary address is within `maxMiles` of the

@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, getTableColumns, gte, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { builtOnce } from '../../db/built-once';
 import type { Db } from '../../db/client';
 import { addresses, orderItems, orders, orderStatusEvents, products, refunds } from '../../db/schema';
 import { offeredSql } from '../../db/sql-offers';
@@ -124,20 +125,31 @@ export async function sumSalesOfSellers(
   to: Date,
 ): Promise<Map<string, string>> {
   if (sellerIds.length === 0) return new Map();
-  const rows = await db
+  // Dates as drizzle writes them: their ISO form.
+  const rows = await salesOfSellers(db).execute({
+    sellerIds: [...sellerIds],
+    from: from.toISOString(),
+    to: to.toISOString(),
+  });
+  return new Map(rows.map((row) => [row.sellerId, row.total]));
+}
+
+/** Built once: every paid checkout reads its sellers' sales of the month (the commission's tier). */
+const salesOfSellers = builtOnce((db) =>
+  db
     .select({ sellerId: orders.sellerId, total: sql<string>`sum(${orders.productSubtotal})::text` })
     .from(orders)
     .where(
       and(
-        inArray(orders.sellerId, [...sellerIds]),
+        sql`${orders.sellerId} = any(${sql.placeholder('sellerIds')}::uuid[])`,
         ne(orders.status, 'cancelled'),
-        gte(orders.createdAt, from),
-        lt(orders.createdAt, to),
+        gte(orders.createdAt, sql.placeholder('from')),
+        lt(orders.createdAt, sql.placeholder('to')),
       ),
     )
-    .groupBy(orders.sellerId);
-  return new Map(rows.map((row) => [row.sellerId, row.total]));
-}
+    .groupBy(orders.sellerId)
+    .prepare(''),
+);
 
 /** A new order with its items (its first status event is written with it). */
 export interface NewOrder {

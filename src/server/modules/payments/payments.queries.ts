@@ -30,30 +30,58 @@ export async function findPaymentById(db: Db, id: string): Promise<PaymentRow | 
   return rows[0];
 }
 
+/** Built once: every confirmation and webhook finds its payment by the provider's id. */
+const paymentByProviderId = builtOnce((db) =>
+  db
+    .select()
+    .from(payments)
+    .where(
+      and(
+        eq(payments.provider, sql.placeholder('provider')),
+        eq(payments.providerPaymentId, sql.placeholder('providerPaymentId')),
+      ),
+    )
+    .limit(1)
+    .prepare(''),
+);
+
 export async function findPaymentByProviderId(
   db: Db,
   provider: string,
   providerPaymentId: string,
 ): Promise<PaymentRow | undefined> {
-  const rows = await db
-    .select()
-    .from(payments)
-    .where(and(eq(payments.provider, provider), eq(payments.providerPaymentId, providerPaymentId)))
-    .limit(1);
+  const rows = await paymentByProviderId(db).execute({ provider, providerPaymentId });
   return rows[0];
 }
 
-/** Not yet processed, and charged or possibly charged: the exactly-once claim below may take it. */
-const claimable = (id: string) =>
-  and(
-    eq(payments.id, id),
-    isNull(payments.processedAt),
-    inArray(payments.status, ['requires_payment', 'succeeded']),
+/**
+ * The exactly-once claim, built once for each outcome (every paid checkout runs one): marks the
+ * payment `status` and processed at `now` (its ISO form, as drizzle writes a date) if it is not yet
+ * processed and charged or possibly charged, keeping the provider's charge once known (`chargeId`
+ * null leaves it as it is; see setPaymentCharge).
+ */
+const claimAs = (status: 'succeeded' | 'refunded') =>
+  builtOnce((db) =>
+    db
+      .update(payments)
+      .set({
+        status,
+        processedAt: sql`${sql.placeholder('now')}`,
+        updatedAt: sql`${sql.placeholder('now')}`,
+        providerChargeId: sql`coalesce(${payments.providerChargeId}, ${sql.placeholder('chargeId')})`,
+      })
+      .where(
+        and(
+          eq(payments.id, sql.placeholder('id')),
+          isNull(payments.processedAt),
+          inArray(payments.status, ['requires_payment', 'succeeded']),
+        ),
+      )
+      .returning()
+      .prepare(''),
   );
-
-/** The provider's charge, once known, never changes (see setPaymentCharge). */
-const keepCharge = (chargeId: string | null) =>
-  chargeId === null ? undefined : sql`coalesce(${payments.providerChargeId}, ${chargeId})`;
+const claimForOrders = claimAs('succeeded');
+const claimForRefund = claimAs('refunded');
 
 /**
  * The exactly-once gate (docs/product-rules.md, Payments): marks the payment succeeded and
@@ -67,11 +95,7 @@ export async function claimPaymentForOrders(
   now: Date,
   chargeId: string | null = null,
 ): Promise<PaymentRow | undefined> {
-  const rows = await db
-    .update(payments)
-    .set({ status: 'succeeded', processedAt: now, updatedAt: now, providerChargeId: keepCharge(chargeId) })
-    .where(claimable(id))
-    .returning();
+  const rows = await claimForOrders(db).execute({ id, now: now.toISOString(), chargeId });
   return rows[0];
 }
 
@@ -82,11 +106,7 @@ export async function claimPaymentForRefund(
   now: Date,
   chargeId: string | null = null,
 ): Promise<PaymentRow | undefined> {
-  const rows = await db
-    .update(payments)
-    .set({ status: 'refunded', processedAt: now, updatedAt: now, providerChargeId: keepCharge(chargeId) })
-    .where(claimable(id))
-    .returning();
+  const rows = await claimForRefund(db).execute({ id, now: now.toISOString(), chargeId });
   return rows[0];
 }
 
@@ -326,6 +346,16 @@ export async function listPaymentsWithoutFee(
     .limit(limit);
 }
 
+/** Built once: every paid checkout keeps its charge's fee. */
+const providerFeeOnce = builtOnce((db) =>
+  db
+    .update(payments)
+    .set({ providerFee: sql`${sql.placeholder('fee')}`, updatedAt: sql`${sql.placeholder('now')}` })
+    .where(and(eq(payments.id, sql.placeholder('id')), isNull(payments.providerFee)))
+    .returning()
+    .prepare(''),
+);
+
 /** Keeps the charge's fee, once: answers the row only to the caller that set it. */
 export async function setPaymentProviderFee(
   db: Db,
@@ -333,10 +363,6 @@ export async function setPaymentProviderFee(
   fee: string,
   now: Date,
 ): Promise<PaymentRow | undefined> {
-  const rows = await db
-    .update(payments)
-    .set({ providerFee: fee, updatedAt: now })
-    .where(and(eq(payments.id, id), isNull(payments.providerFee)))
-    .returning();
+  const rows = await providerFeeOnce(db).execute({ id, fee, now: now.toISOString() });
   return rows[0];
 }
