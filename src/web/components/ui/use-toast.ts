@@ -17,68 +17,53 @@ export type ToasterToast = ToastProps & {
 };
 
 type Action =
-  | { type: 'ADD_TOAST'; toast: ToasterToast }
-  | { type: 'ADD_NOTICE'; toast: ToasterToast }
-  | { type: 'UPDATE_TOAST'; toast: Partial<ToasterToast> & { id: string } }
+  // `notice`: a live notice of what someone else did, which waits while the person's own toast shows.
+  | { type: 'ADD_TOAST'; toast: ToasterToast; notice?: boolean }
   | { type: 'DISMISS_TOAST'; toastId?: string }
-  | { type: 'REMOVE_TOAST'; toastId?: string };
+  | { type: 'REMOVE_TOAST'; toastId: string };
 
 interface State {
   toasts: ToasterToast[];
   /** The id of the toast showing when it is a live notice, which the next toast may replace. */
-  noticeShowing?: string;
+  noticeShowing?: string | false;
   /** The newest live notice that came while a toast of the person's own was showing. */
   held?: ToasterToast;
 }
 
-const show = (state: State, toast: ToasterToast): ToasterToast[] =>
-  [toast, ...state.toasts].slice(0, TOAST_LIMIT);
-
 let count = 0;
-function genId(): string {
-  count = (count + 1) % Number.MAX_SAFE_INTEGER;
-  return count.toString();
-}
 
-const removeTimeouts = new Map<string, ReturnType<typeof setTimeout>>();
-
+/** Removes a dismissed toast later; removing one already gone changes nothing. */
 function scheduleRemoval(toastId: string): void {
-  if (removeTimeouts.has(toastId)) return;
-  const timeout = setTimeout(() => {
-    removeTimeouts.delete(toastId);
-    dispatch({ type: 'REMOVE_TOAST', toastId });
-  }, TOAST_REMOVE_DELAY_MS);
-  removeTimeouts.set(toastId, timeout);
+  setTimeout(() => dispatch({ type: 'REMOVE_TOAST', toastId }), TOAST_REMOVE_DELAY_MS);
 }
 
 export function reducer(state: State, action: Action): State {
+  const { toasts, held } = state;
   switch (action.type) {
-    case 'ADD_TOAST':
-      // The person's own toast shows at once; a notice held behind the one it replaces waits on.
-      return { toasts: show(state, action.toast), held: state.held };
-    case 'ADD_NOTICE': {
-      const showing = state.toasts.find((t) => t.open !== false);
-      if (showing && showing.id !== state.noticeShowing) return { ...state, held: action.toast };
-      return { toasts: show(state, action.toast), noticeShowing: action.toast.id };
-    }
-    case 'UPDATE_TOAST':
+    case 'ADD_TOAST': {
+      const { toast, notice } = action;
+      const showing = toasts.find((t) => t.open !== false);
+      if (notice && showing && showing.id !== state.noticeShowing) return { ...state, held: toast };
+      // A notice held behind the person's own toast that this one replaces waits on.
       return {
-        ...state,
-        toasts: state.toasts.map((t) => (t.id === action.toast.id ? { ...t, ...action.toast } : t)),
+        toasts: [toast, ...toasts].slice(0, TOAST_LIMIT),
+        held,
+        noticeShowing: notice && toast.id,
       };
+    }
     case 'DISMISS_TOAST': {
       const { toastId } = action;
+      const closed = toasts.map((t) =>
+        toastId === undefined || t.id === toastId ? { ...t, open: false } : t,
+      );
       // Closing every toast (a sheet opening) drops the held notice too: nothing shows over the sheet.
-      if (toastId === undefined) return { toasts: state.toasts.map((t) => ({ ...t, open: false })) };
-      const closed = state.toasts.map((t) => (t.id === toastId ? { ...t, open: false } : t));
-      const stillShowing = closed.some((t) => t.open !== false);
-      if (state.held && !stillShowing)
-        return { toasts: show({ toasts: closed }, state.held), noticeShowing: state.held.id };
-      return { ...state, toasts: closed };
+      if (toastId === undefined) return { toasts: closed };
+      return held && !closed.some((t) => t.open !== false)
+        ? reducer({ toasts: closed }, { type: 'ADD_TOAST', toast: held, notice: true })
+        : { ...state, toasts: closed };
     }
     case 'REMOVE_TOAST':
-      if (action.toastId === undefined) return { toasts: [] };
-      return { ...state, toasts: state.toasts.filter((t) => t.id !== action.toastId) };
+      return { ...state, toasts: toasts.filter((t) => t.id !== action.toastId) };
   }
 }
 
@@ -97,12 +82,12 @@ function dispatch(action: Action): void {
 
 export type ToastInput = Omit<ToasterToast, 'id'>;
 
-function raise(type: 'ADD_TOAST' | 'ADD_NOTICE', props: ToastInput) {
-  const id = genId();
+function raise(props: ToastInput, notice?: boolean) {
+  const id = String(++count);
   const dismiss = () => dispatch({ type: 'DISMISS_TOAST', toastId: id });
-  const update = (next: ToastInput) => dispatch({ type: 'UPDATE_TOAST', toast: { ...next, id } });
   dispatch({
-    type,
+    type: 'ADD_TOAST',
+    notice,
     toast: {
       ...props,
       id,
@@ -112,12 +97,12 @@ function raise(type: 'ADD_TOAST' | 'ADD_NOTICE', props: ToastInput) {
       },
     },
   });
-  return { id, dismiss, update };
+  return { id, dismiss };
 }
 
 /** Shows a toast about the person's own action from anywhere (components, mutation callbacks). */
 export function toast(props: ToastInput) {
-  return raise('ADD_TOAST', props);
+  return raise(props);
 }
 
 /**
@@ -125,7 +110,7 @@ export function toast(props: ToastInput) {
  * an earlier notice, but after the toast of the person's own action showing, once that one closes.
  */
 export function notice(props: ToastInput) {
-  return raise('ADD_NOTICE', props);
+  return raise(props, true);
 }
 
 /**
@@ -149,9 +134,5 @@ export function useToast() {
     };
   }, []);
 
-  return {
-    ...state,
-    toast,
-    dismiss: (toastId?: string) => dispatch({ type: 'DISMISS_TOAST', toastId }),
-  };
+  return state;
 }
