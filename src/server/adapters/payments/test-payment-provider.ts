@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { and, eq, gte, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import { builtOnce } from '../../db/built-once';
 import type { Db } from '../../db/client';
 import { payments, refunds, testTransfers } from '../../db/schema';
 import { CARD_DECLINED_MESSAGE, normaliseCardNumber } from '../../../domain/checkout';
@@ -36,6 +37,24 @@ const CARD_OUTCOMES: Readonly<Record<string, { outcome: 'succeeded' } | CardOutc
 const chargeIdOf = (providerPaymentId: string) => `tch_${providerPaymentId.replace(/^tp_/, '')}`;
 
 const NOT_A_TEST_CARD = `${CARD_DECLINED_MESSAGE} Test mode accepts test cards only, such as 4242 4242 4242 4242.`;
+
+/**
+ * The card charged: the ledger row goes from requires_payment to succeeded. Built once: every paid
+ * checkout on the built-in provider runs it (docs/decisions/0015-catalog-and-checkout-throughput.md).
+ */
+const chargeOnce = builtOnce((db) =>
+  db
+    .update(payments)
+    .set({ status: 'succeeded', updatedAt: sql`${sql.placeholder('now')}::timestamptz` })
+    .where(
+      and(
+        eq(payments.provider, 'test'),
+        eq(payments.providerPaymentId, sql.placeholder('providerPaymentId')),
+        eq(payments.status, 'requires_payment'),
+      ),
+    )
+    .prepare(''),
+);
 
 /**
  * The built-in provider of the embedded default. Its ledger is the database itself: a payment is
@@ -91,16 +110,7 @@ export class TestPaymentProvider implements PaymentProvider {
       message: NOT_A_TEST_CARD,
     };
     if (outcome.outcome === 'declined') return outcome;
-    await this.db
-      .update(payments)
-      .set({ status: 'succeeded', updatedAt: new Date() })
-      .where(
-        and(
-          eq(payments.provider, this.name),
-          eq(payments.providerPaymentId, providerPaymentId),
-          eq(payments.status, 'requires_payment'),
-        ),
-      );
+    await chargeOnce(this.db).execute({ providerPaymentId, now: new Date() });
     return { outcome: 'succeeded', chargeId: chargeIdOf(providerPaymentId) };
   }
 

@@ -1,19 +1,42 @@
 import { and, asc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { builtOnce } from '../../db/built-once';
 import type { Db } from '../../db/client';
 import { ledgerEntries, payments } from '../../db/schema';
 
 export type LedgerRow = typeof ledgerEntries.$inferSelect;
 export type NewLedgerRow = typeof ledgerEntries.$inferInsert;
 
+/** A movement as it is appended: every column named, null where it does not apply. */
+export type NewLedgerEntry = Required<Omit<NewLedgerRow, 'id'>>;
+
 /** Appends one movement; an entry whose key is taken is a retry and writes nothing. */
-export async function insertLedgerEntry(db: Db, entry: NewLedgerRow): Promise<boolean> {
-  const rows = await db
-    .insert(ledgerEntries)
-    .values(entry)
-    .onConflictDoNothing({ target: ledgerEntries.entryKey })
-    .returning({ id: ledgerEntries.id });
+export async function insertLedgerEntry(db: Db, entry: NewLedgerEntry): Promise<boolean> {
+  const rows = await ledgerInsert(db).execute(entry);
   return rows.length > 0;
 }
+
+/** Built once: every paid checkout appends its charge (docs/decisions/0015-catalog-and-checkout-throughput.md). */
+const ledgerInsert = builtOnce((db) =>
+  db
+    .insert(ledgerEntries)
+    .values({
+      entryKey: sql.placeholder('entryKey'),
+      kind: sql.placeholder('kind'),
+      amount: sql.placeholder('amount'),
+      currency: sql.placeholder('currency'),
+      paymentId: sql.placeholder('paymentId'),
+      orderId: sql.placeholder('orderId'),
+      userId: sql.placeholder('userId'),
+      refundId: sql.placeholder('refundId'),
+      payoutId: sql.placeholder('payoutId'),
+      disputeId: sql.placeholder('disputeId'),
+      providerReference: sql.placeholder('providerReference'),
+      createdAt: sql.placeholder('createdAt'),
+    })
+    .onConflictDoNothing({ target: ledgerEntries.entryKey })
+    .returning({ id: ledgerEntries.id })
+    .prepare(''),
+);
 
 /** One page of the ledger in the order it was written, after the entry `afterId`. */
 export async function listLedgerPage(db: Db, afterId: number, limit: number): Promise<LedgerRow[]> {

@@ -70,11 +70,20 @@ const orderItemsForMail = builtOnce((db) =>
  * order's pickup (the driver dashboard's default distance), with what the offer rules need of them.
  * A driver who declined the order (or handed it back) is left out.
  */
-export function listOfferAlertDrivers(
+export async function listOfferAlertDrivers(
   db: Db,
   order: { id: string; pickupAddressId: string },
   maxMiles: number,
 ) {
+  return offerAlertDrivers(db).execute({
+    orderId: order.id,
+    pickupAddressId: order.pickupAddressId,
+    maxMiles,
+  });
+}
+
+/** Built once: every new order's offer mail reads it (docs/decisions/0015-catalog-and-checkout-throughput.md). */
+const offerAlertDrivers = builtOnce((db) => {
   const home = alias(addresses, 'driver_home');
   const distance = haversineMilesSql(pointOf(home), pointOf(pickup));
   return db
@@ -92,17 +101,18 @@ export function listOfferAlertDrivers(
     .from(emailPreferences)
     .innerJoin(users, eq(users.id, emailPreferences.userId))
     .innerJoin(home, and(eq(home.userId, users.id), eq(home.isPrimary, true)))
-    .innerJoin(pickup, eq(pickup.id, order.pickupAddressId))
+    .innerJoin(pickup, eq(pickup.id, sql`${sql.placeholder('pickupAddressId')}::uuid`))
     .where(
       and(
         eq(emailPreferences.offerAlerts, true),
         isNull(users.suspendedAt),
         sql`'driver' = any(${users.roles})`,
-        sql`${distance} <= ${maxMiles}::float8`,
-        sql`not exists (select 1 from ${driverDeclines} where ${driverDeclines.orderId} = ${order.id} and ${driverDeclines.driverId} = ${users.id})`,
+        sql`${distance} <= ${sql.placeholder('maxMiles')}::float8`,
+        sql`not exists (select 1 from ${driverDeclines} where ${driverDeclines.orderId} = ${sql.placeholder('orderId')}::uuid and ${driverDeclines.driverId} = ${users.id})`,
       ),
-    );
-}
+    )
+    .prepare('');
+});
 
 /** The user's mail switches; every switch off without a row. */
 export async function findEmailPreferences(db: Db, userId: string): Promise<{ offerAlerts: boolean }> {

@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { builtOnce } from '../../db/built-once';
 import {
   addresses,
   driverDeclines,
@@ -113,13 +114,12 @@ function orderRecipients(event: StoredLiveEvent, order: OrderRow, candidates: re
 }
 
 /**
- * Verified drivers with a device who may take the order now (the live offer rule, trailer
- * included) and whose primary address is within {@link OFFER_PUSH_RADIUS_MILES} of the pickup.
+ * Drivers with a device, not suspended, who did not decline the order (or hand it back), with what
+ * the offer rules need of them. Built once: every new order's offer push reads it
+ * (docs/decisions/0015-catalog-and-checkout-throughput.md).
  */
-async function driversNear(tx: Db, event: StoredLiveEvent, order: OrderRow): Promise<string[]> {
-  if (order.pickupLatitude === null || order.pickupLongitude === null) return [];
-  const pickup = { latitude: Number(order.pickupLatitude), longitude: Number(order.pickupLongitude) };
-  const rows = await tx
+const offerPushDrivers = builtOnce((db) =>
+  db
     .select({
       id: users.id,
       roles: users.roles,
@@ -137,10 +137,20 @@ async function driversNear(tx: Db, event: StoredLiveEvent, order: OrderRow): Pro
         isNull(users.suspendedAt),
         sql`'driver' = any(${users.roles})`,
         sql`exists (select 1 from ${pushSubscriptions} where ${pushSubscriptions.userId} = ${users.id})`,
-        // A driver who declined it (or handed it back) is not offered it again.
-        sql`not exists (select 1 from ${driverDeclines} where ${driverDeclines.orderId} = ${order.id} and ${driverDeclines.driverId} = ${users.id})`,
+        sql`not exists (select 1 from ${driverDeclines} where ${driverDeclines.orderId} = ${sql.placeholder('orderId')}::uuid and ${driverDeclines.driverId} = ${users.id})`,
       ),
-    );
+    )
+    .prepare(''),
+);
+
+/**
+ * Verified drivers with a device who may take the order now (the live offer rule, trailer
+ * included) and whose primary address is within {@link OFFER_PUSH_RADIUS_MILES} of the pickup.
+ */
+async function driversNear(tx: Db, event: StoredLiveEvent, order: OrderRow): Promise<string[]> {
+  if (order.pickupLatitude === null || order.pickupLongitude === null) return [];
+  const pickup = { latitude: Number(order.pickupLatitude), longitude: Number(order.pickupLongitude) };
+  const rows = await offerPushDrivers(tx).execute({ orderId: order.id });
   return rows
     .filter(
       (driver) =>

@@ -151,9 +151,45 @@ const salesOfSellers = builtOnce((db) =>
     .prepare(''),
 );
 
+/** The columns a paid checkout writes of each order; the rest take their defaults. */
+const PLACED_COLUMNS = [
+  'orderNumber',
+  'buyerId',
+  'sellerId',
+  'status',
+  'isPickup',
+  'sellerDelivery',
+  'requiresTrailer',
+  'deliveryCode',
+  'productSubtotal',
+  'deliveryFee',
+  'total',
+  'sellerEarnings',
+  'driverEarnings',
+  'purchasePlatformFee',
+  'deliveryPlatformFee',
+  'platformFee',
+  'salesCommissionRate',
+  'deliveryCommissionRate',
+  'seller30DaySales',
+  'deliveryAddress',
+  'deliveryAddressId',
+  'deliveryNotes',
+  'pickupAddressId',
+  'scheduledPickupTime',
+  'paymentIntentId',
+  'paymentId',
+  'createdAt',
+  'updatedAt',
+] as const satisfies readonly (keyof typeof orders.$inferInsert)[];
+
+type PlacedColumn = (typeof PLACED_COLUMNS)[number];
+
 /** A new order with its items (its first status event is written with it). */
 export interface NewOrder {
-  values: typeof orders.$inferInsert & { orderNumber: string };
+  values: { [K in PlacedColumn]-?: Exclude<(typeof orders.$inferInsert)[K], undefined> } & {
+    orderNumber: string;
+  };
   items: readonly { productId: string; quantity: number; price: string }[];
 }
 
@@ -172,41 +208,21 @@ export async function insertOrdersWithItems(
   event: { actorId: string; createdAt: Date },
 ): Promise<OrderWithDetails[]> {
   if (placing.length === 0) return [];
-  const ifAddressExists = (id: string | null | undefined) =>
-    id ? sql`(select ${addresses.id} from ${addresses} where ${addresses.id} = ${id})` : null;
-  const insert = db
-    .insert(orders)
-    .values(
-      placing.map(({ values }) => ({
-        ...values,
-        deliveryAddressId: ifAddressExists(values.deliveryAddressId),
-        pickupAddressId: ifAddressExists(values.pickupAddressId),
-      })),
-    )
-    .onConflictDoNothing({ target: orders.orderNumber })
-    .returning();
-  const items = placing.flatMap(({ values, items: lines }) =>
-    lines.map(
-      (item) =>
-        sql`(${values.orderNumber}, ${item.productId}::uuid, ${item.quantity}::int, ${item.price}::numeric)`,
+  const rows = await ordersWithItemsInsert(db).execute({
+    orders: JSON.stringify(placing.map(({ values }) => placedRecord(values))),
+    items: JSON.stringify(
+      placing.flatMap(({ values, items: lines }) =>
+        lines.map((item) => ({
+          order_number: values.orderNumber,
+          product_id: item.productId,
+          quantity: item.quantity,
+          price: item.price,
+        })),
+      ),
     ),
-  );
-  const inserted = db.$with('inserted', getTableColumns(orders)).as(insert.getSQL());
-  const itemsInserted = db.$with('items_inserted', {}).as(
-    sql`insert into ${orderItems} (order_id, product_id, quantity, price, created_at)
-        select inserted.id, item.product_id, item.quantity, item.price, ${event.createdAt}::timestamptz
-        from inserted join (values ${sql.join(items, sql`, `)}) as item(order_number, product_id, quantity, price)
-          on item.order_number = inserted.order_number`,
-  );
-  const eventsInserted = db.$with('events_inserted', {}).as(
-    sql`insert into ${orderStatusEvents} (order_id, from_status, to_status, actor_id, created_at)
-        select inserted.id, null, 'pending', ${event.actorId}::uuid, ${event.createdAt}::timestamptz from inserted`,
-  );
-  const rows = await db
-    .with(inserted, itemsInserted, eventsInserted)
-    .select({ order: inserted._.selectedFields, pickup: addresses })
-    .from(inserted)
-    .leftJoin(addresses, eq(addresses.id, inserted.pickupAddressId));
+    actorId: event.actorId,
+    createdAt: event.createdAt.toISOString(),
+  });
   const units = new Map(
     placing.map(({ values, items: lines }) => [
       values.orderNumber,
@@ -221,6 +237,61 @@ export async function insertOrdersWithItems(
     refundList: [],
   }));
 }
+
+const orderColumns = getTableColumns(orders);
+
+/** An order's values as a record of `jsonb_to_recordset`: keyed by column name, dates as ISO text. */
+function placedRecord(values: NewOrder['values']): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  for (const key of PLACED_COLUMNS) {
+    const value = values[key];
+    record[orderColumns[key].name] = value instanceof Date ? value.toISOString() : value;
+  }
+  return record;
+}
+
+/**
+ * Built once: every paid checkout runs it. Whatever the number of orders and items, they come as
+ * two JSON arrays, so the statement's text never changes.
+ */
+const ordersWithItemsInsert = builtOnce((db) => {
+  const column = (key: PlacedColumn) => sql.raw(`"${orderColumns[key].name}"`);
+  const given = (key: PlacedColumn) => sql.raw(`given."${orderColumns[key].name}"`);
+  const ifAddressExists = (key: PlacedColumn) =>
+    sql`(select ${addresses.id} from ${addresses} where ${addresses.id} = ${given(key)})`;
+  const insert = sql`insert into ${orders} (${sql.join(PLACED_COLUMNS.map(column), sql`, `)})
+    select ${sql.join(
+      PLACED_COLUMNS.map((key) =>
+        key === 'deliveryAddressId' || key === 'pickupAddressId' ? ifAddressExists(key) : given(key),
+      ),
+      sql`, `,
+    )}
+    from jsonb_to_recordset(${sql.placeholder('orders')}::jsonb) as given(${sql.raw(
+      PLACED_COLUMNS.map((key) => `"${orderColumns[key].name}" ${orderColumns[key].getSQLType()}`).join(', '),
+    )})
+    on conflict (${column('orderNumber')}) do nothing
+    returning *`;
+  const inserted = db.$with('inserted', orderColumns).as(insert);
+  const itemsInserted = db.$with('items_inserted', {}).as(
+    sql`insert into ${orderItems} (order_id, product_id, quantity, price, created_at)
+        select inserted.id, item.product_id, item.quantity, item.price, ${sql.placeholder('createdAt')}::timestamptz
+        from inserted
+        join jsonb_to_recordset(${sql.placeholder('items')}::jsonb)
+          as item(order_number text, product_id uuid, quantity int, price numeric)
+          on item.order_number = inserted.order_number`,
+  );
+  const eventsInserted = db.$with('events_inserted', {}).as(
+    sql`insert into ${orderStatusEvents} (order_id, from_status, to_status, actor_id, created_at)
+        select inserted.id, null, 'pending', ${sql.placeholder('actorId')}::uuid, ${sql.placeholder('createdAt')}::timestamptz
+        from inserted`,
+  );
+  return db
+    .with(inserted, itemsInserted, eventsInserted)
+    .select({ order: inserted._.selectedFields, pickup: addresses })
+    .from(inserted)
+    .leftJoin(addresses, eq(addresses.id, inserted.pickupAddressId))
+    .prepare('');
+});
 
 export async function insertStatusEvent(
   db: Db,

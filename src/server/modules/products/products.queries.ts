@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { builtOnce } from '../../db/built-once';
 import type { Db } from '../../db/client';
 import { categories, productImages, products } from '../../db/schema';
 
@@ -129,26 +130,41 @@ export async function takeStockOfLines(
   lines: readonly { productId: string; quantity: number }[],
 ): Promise<Set<string>> {
   if (lines.length === 0) return new Set();
-  if (lines.length > 1)
-    await db
-      .select({ id: products.id })
-      .from(products)
-      .where(
-        inArray(
-          products.id,
-          lines.map((line) => line.productId),
-        ),
-      )
-      .orderBy(asc(products.id))
-      .for('update');
-  const wanted = sql`(values ${sql.join(
-    lines.map((line) => sql`(${line.productId}::uuid, ${line.quantity}::int)`),
-    sql`, `,
-  )}) as wanted(product_id, quantity)`;
-  const rows = await db
+  const ids = lines.map((line) => line.productId);
+  if (lines.length > 1) await lockProducts(db).execute({ ids });
+  const rows = await takeStock(db).execute({
+    ids,
+    quantities: lines.map((line) => line.quantity),
+    now: new Date(),
+  });
+  return new Set(rows.map((row) => row.id));
+}
+
+/**
+ * Built once, as the two statements of every paid checkout that take its stock
+ * (docs/decisions/0015-catalog-and-checkout-throughput.md): the lines are two arrays, ids and
+ * quantities, in the same order.
+ */
+const lockProducts = builtOnce((db) =>
+  db
+    .select({ id: products.id })
+    .from(products)
+    .where(sql`${products.id} = any(${sql.placeholder('ids')}::uuid[])`)
+    .orderBy(asc(products.id))
+    .for('update')
+    .prepare(''),
+);
+
+const takeStock = builtOnce((db) =>
+  db
     .update(products)
-    .set({ stock: sql`${products.stock} - wanted.quantity`, updatedAt: new Date() })
-    .from(wanted)
+    .set({
+      stock: sql`${products.stock} - wanted.quantity`,
+      updatedAt: sql`${sql.placeholder('now')}::timestamptz`,
+    })
+    .from(
+      sql`unnest(${sql.placeholder('ids')}::uuid[], ${sql.placeholder('quantities')}::int[]) as wanted(product_id, quantity)`,
+    )
     .where(
       and(
         sql`${products.id} = wanted.product_id`,
@@ -156,9 +172,9 @@ export async function takeStockOfLines(
         eq(products.onSale, true),
       ),
     )
-    .returning({ id: products.id });
-  return new Set(rows.map((row) => row.id));
-}
+    .returning({ id: products.id })
+    .prepare(''),
+);
 
 export async function restoreStock(db: Db, productId: string, quantity: number): Promise<void> {
   await db
