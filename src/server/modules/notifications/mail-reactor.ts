@@ -24,15 +24,41 @@ import {
  */
 export function mailReactor(config: Pick<Config, 'siteUrl'>): LiveEventReactor {
   return async (tx, events) => {
+    const reads = orderReads(tx);
     const items: OutboxItem[] = [];
     for (const event of events) {
       const data = event.data;
-      if (data.type === 'order.changed') items.push(...(await orderChangeMail(tx, config.siteUrl, data)));
+      if (data.type === 'order.changed') items.push(...(await orderChangeMail(reads, config.siteUrl, data)));
       if (data.type === 'offers.changed' && data.isNew)
-        items.push(...(await offerMail(tx, config.siteUrl, event, data.orderId)));
+        items.push(...(await offerMail(reads, config.siteUrl, event, data.orderId)));
     }
     return items;
   };
+}
+
+/**
+ * A batch's reads of its orders, each read once: a new order's receipt and its offer mail are two
+ * events of the same batch, about the same order as it is now.
+ */
+interface OrderReads {
+  tx: Db;
+  order: (orderId: string) => ReturnType<typeof findOrderForMail>;
+  items: (orderId: string) => ReturnType<typeof listOrderItemsForMail>;
+}
+
+function orderReads(tx: Db): OrderReads {
+  const once = <T>(read: (db: Db, orderId: string) => Promise<T>) => {
+    const done = new Map<string, Promise<T>>();
+    return (orderId: string) => {
+      let answer = done.get(orderId);
+      if (answer === undefined) {
+        answer = read(tx, orderId);
+        done.set(orderId, answer);
+      }
+      return answer;
+    };
+  };
+  return { tx, order: once(findOrderForMail), items: once(listOrderItemsForMail) };
 }
 
 function mailItem(kind: string, userId: string, content: MailContent): OutboxItem {
@@ -56,11 +82,11 @@ function addressLine(
 }
 
 async function orderChangeMail(
-  tx: Db,
+  reads: OrderReads,
   siteUrl: string,
   event: { orderId: string; status: OrderStatus; from: OrderStatus | null },
 ): Promise<OutboxItem[]> {
-  const found = await findOrderForMail(tx, event.orderId);
+  const found = await reads.order(event.orderId);
   if (!found) return [];
   const { order } = found;
   const buyerMay = canViewOrder(found.buyer, order);
@@ -82,7 +108,7 @@ async function orderChangeMail(
       }),
     ];
   }
-  const lines = await listOrderItemsForMail(tx, order.id);
+  const lines = await reads.items(order.id);
   const itemRows = lines.map((line) => ({
     label: `${line.name} × ${line.quantity}`,
     value: formatUsd(parseCents(line.price) * line.quantity),
@@ -185,18 +211,22 @@ function statusMail(
 }
 
 async function offerMail(
-  tx: Db,
+  reads: OrderReads,
   siteUrl: string,
   event: StoredLiveEvent,
   orderId: string,
 ): Promise<OutboxItem[]> {
-  const found = await findOrderForMail(tx, orderId);
+  const found = await reads.order(orderId);
   const pickupAddressId = found?.order.pickupAddressId;
   if (!found || !pickupAddressId) return [];
   const { order } = found;
   // "Near" is the driver dashboard's default distance from the driver's primary address.
-  const drivers = await listOfferAlertDrivers(tx, { id: order.id, pickupAddressId }, DRIVER_DISTANCE.default);
-  const units = (await listOrderItemsForMail(tx, order.id)).reduce((sum, line) => sum + line.quantity, 0);
+  const drivers = await listOfferAlertDrivers(
+    reads.tx,
+    { id: order.id, pickupAddressId },
+    DRIVER_DISTANCE.default,
+  );
+  const units = (await reads.items(order.id)).reduce((sum, line) => sum + line.quantity, 0);
   const deliveryArea = found.deliveryArea;
   const area = deliveryArea?.city
     ? `${deliveryArea.city}, ${deliveryArea.state ?? ''} ${deliveryArea.zipCode ?? ''}`.trim()
