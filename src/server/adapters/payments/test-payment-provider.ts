@@ -36,6 +36,9 @@ const CARD_OUTCOMES: Readonly<Record<string, { outcome: 'succeeded' } | CardOutc
 /** The test provider's charge is named after its payment, as Stripe's latest_charge names one. */
 const chargeIdOf = (providerPaymentId: string) => `tch_${providerPaymentId.replace(/^tp_/, '')}`;
 
+/** The built-in provider's name, as its payments' rows record it. */
+const TEST_PROVIDER = 'test';
+
 const NOT_A_TEST_CARD = `${CARD_DECLINED_MESSAGE} Test mode accepts test cards only, such as 4242 4242 4242 4242.`;
 
 /**
@@ -48,7 +51,7 @@ const chargeOnce = builtOnce((db) =>
     .set({ status: 'succeeded', updatedAt: sql`${sql.placeholder('now')}::timestamptz` })
     .where(
       and(
-        eq(payments.provider, 'test'),
+        eq(payments.provider, TEST_PROVIDER),
         eq(payments.providerPaymentId, sql.placeholder('providerPaymentId')),
         eq(payments.status, 'requires_payment'),
       ),
@@ -62,7 +65,7 @@ const chargeOnce = builtOnce((db) =>
  * `refunds` row the service writes; there is nothing outside to call.
  */
 export class TestPaymentProvider implements PaymentProvider {
-  readonly name = 'test' as const;
+  readonly name = TEST_PROVIDER;
   readonly publishableKey = null;
 
   constructor(private readonly db: Db) {}

@@ -8,21 +8,27 @@ import { orders, payments, refunds } from '../../db/schema';
 export type PaymentRow = typeof payments.$inferSelect;
 export type RefundRow = typeof refunds.$inferSelect;
 
-/** A new payment, as the checkout writes it: its id is made by the caller. */
-export interface NewPayment {
-  id: string;
-  buyerId: string;
-  provider: string;
-  providerPaymentId: string;
-  amount: string;
-  currency: string;
-  status: PaymentStatus;
-  checkout: unknown;
-  checkoutKey: string | null;
-  transferGroup: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+/**
+ * A new payment, as the checkout writes it: every column the insert names, its id made by the
+ * caller. Taken from the schema, so a column's type changes here with it; the status is one the
+ * domain knows (the column is text).
+ */
+export type NewPayment = { status: PaymentStatus } & Required<
+  Pick<
+    typeof payments.$inferInsert,
+    | 'id'
+    | 'buyerId'
+    | 'provider'
+    | 'providerPaymentId'
+    | 'amount'
+    | 'currency'
+    | 'checkout'
+    | 'checkoutKey'
+    | 'transferGroup'
+    | 'createdAt'
+    | 'updatedAt'
+  >
+>;
 
 export async function insertPayment(db: Db, values: NewPayment): Promise<void> {
   await paymentInsert(db).execute({ ...values });
