@@ -22,7 +22,7 @@ export function safeReturnTo(value: unknown): string {
   return value;
 }
 
-const optionalIntent = selfServiceRoleSchema.optional().catch(undefined);
+const optionalIntent = z.optional(selfServiceRoleSchema).catch(undefined);
 const returnToSchema = z.string().max(2000).optional();
 
 export const signInBodySchema = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export const categorySchema = z.object({ id: z.string(), name: z.string() });
 export type Category = z.infer<typeof categorySchema>;

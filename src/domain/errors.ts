@@ -1,11 +1,11 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** The one error body every failing call answers with (docs/product-rules.md, Bad input and failure). */
 export const errorBodySchema = z.object({
   message: z.string(),
   code: z.string(),
   requestId: z.string(),
-  fields: z.record(z.string(), z.string()).optional(),
+  fields: z.optional(z.record(z.string(), z.string())),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 

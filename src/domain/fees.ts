@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { applyRate, BASIS_POINTS_PER_UNIT, formatCents, formatRate, parseCents, parseRate } from './money';
 import type { BasisPoints, Cents } from './money';
 
@@ -77,8 +77,8 @@ export interface CommissionSettingsText {
   loyaltyTierReduction: string;
 }
 
-const rateText = z.string().regex(/^\d+\.\d{4}$/);
-const amountText = z.string().regex(/^\d+\.\d{2}$/);
+const rateText = z.string().check(z.regex(/^\d+\.\d{4}$/));
+const amountText = z.string().check(z.regex(/^\d+\.\d{2}$/));
 
 /**
  * GET /api/commission-settings (public; docs/product-rules.md, Fees and commission): the 8 fields

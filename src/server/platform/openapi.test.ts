@@ -54,6 +54,17 @@ describe('the OpenAPI document', () => {
     }
   });
 
+  it('describes a response on its own copy of the shared error body, leaving the others as they are', () => {
+    const responses = document.paths['/api/verify-email']?.get?.responses as Record<
+      string,
+      { description?: string }
+    >;
+    expect(responses['400']?.description).toBe(
+      'A missing link; an expired or used one gets the page (text/html)',
+    );
+    expect(responses['403']?.description).not.toBe(responses['400']?.description);
+  });
+
   it('passes redocly lint with the recommended rules', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'openapi-'));
     const file = path.join(dir, 'openapi.json');

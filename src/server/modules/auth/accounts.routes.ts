@@ -162,7 +162,11 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
         querystring: verifyEmailQuerySchema,
         response: {
           302: z.null().describe('Signed in; redirect to returnTo or /'),
-          400: errorBodySchema.describe('A missing link; an expired or used one gets the page (text/html)'),
+          // The shared error body is a zod/mini schema (src/domain/errors.ts): described on a copy, as
+          // classic zod's describe() does.
+          400: errorBodySchema.clone().register(z.globalRegistry, {
+            description: 'A missing link; an expired or used one gets the page (text/html)',
+          }),
           403: errorBodySchema,
         },
       },

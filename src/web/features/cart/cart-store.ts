@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /**
  * The cart lives in the browser's local storage under 'cart'
@@ -16,17 +16,17 @@ const buildCartItemSchema = () =>
     name: z.string(),
     price: z.union([z.number(), z.string()]),
     sellerId: z.string(),
-    quantity: z.number().int().positive(),
-    category: z.string().nullish(),
-    description: z.string().nullish(),
-    imageUrl: z.string().nullish(),
-    available: z.boolean().optional(),
-    stock: z.number().optional(),
-    requiresTrailer: z.boolean().optional(),
-    sellerDelivery: z.boolean().optional(),
-    sellerDeliveryFee: z.union([z.number(), z.string()]).nullish(),
-    offerPickup: z.boolean().optional(),
-    sellerName: z.string().nullish(),
+    quantity: z.int().check(z.positive()),
+    category: z.nullish(z.string()),
+    description: z.nullish(z.string()),
+    imageUrl: z.nullish(z.string()),
+    available: z.optional(z.boolean()),
+    stock: z.optional(z.number()),
+    requiresTrailer: z.optional(z.boolean()),
+    sellerDelivery: z.optional(z.boolean()),
+    sellerDeliveryFee: z.nullish(z.union([z.number(), z.string()])),
+    offerPickup: z.optional(z.boolean()),
+    sellerName: z.nullish(z.string()),
   });
 /**
  * Built on the first read of a stored cart, not when the app's script runs: the page's first

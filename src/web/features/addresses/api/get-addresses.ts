@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { Address } from '@domain/addresses';
 import { apiGet } from '../../../lib/api-client';
 

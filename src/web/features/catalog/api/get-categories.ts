@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { categorySchema, type Category } from '@domain/categories';
 import { apiGet } from '../../../lib/api-client';
 

@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import type { ProductListItem } from '@domain/catalog';
 import { ANY_DISTANCE_MILES, distanceLimitOf, MIN_DISTANCE_MILES } from '@domain/catalog-distance';
 import { apiGet } from '../../../lib/api-client';
