@@ -1,6 +1,5 @@
 import { useEffect } from 'react';
 import { useQueries } from '@tanstack/react-query';
-import { productDetailSchema } from '@domain/catalog';
 import { apiGet, statusOf } from '../../../lib/api-client';
 import type { ProductStockNews } from '../cart-store';
 import { useCart } from '../use-cart';
@@ -11,9 +10,14 @@ import { useCart } from '../use-cart';
  */
 async function fetchStock(id: string, signal?: AbortSignal): Promise<ProductStockNews> {
   try {
-    const product = productDetailSchema.parse(
-      await apiGet(`/api/products/${encodeURIComponent(id)}`, signal),
-    );
+    // The schema loads with the first request, beside it: the cart panel is on every page, and
+    // building the catalog's schemas (with classic zod) is no part of showing one
+    // (docs/decisions/0014-first-load.md).
+    const [{ productDetailSchema }, body] = await Promise.all([
+      import('@domain/catalog'),
+      apiGet(`/api/products/${encodeURIComponent(id)}`, signal),
+    ]);
+    const product = productDetailSchema.parse(body);
     return { id, stock: product.stock, available: product.available };
   } catch (error) {
     if (statusOf(error) === 404) return { id, stock: 0, available: false };
