@@ -162,8 +162,8 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
         querystring: verifyEmailQuerySchema,
         response: {
           302: z.null().describe('Signed in; redirect to returnTo or /'),
-          // The shared error body is a zod/mini schema (src/domain/errors.ts): described on a copy, as
-          // classic zod's describe() does.
+          // The shared error body is a zod/mini schema (docs/decisions/0014-first-load.md, The first
+          // load's schemas on zod/mini): described on a copy, as classic zod's describe() does.
           400: errorBodySchema.clone().register(z.globalRegistry, {
             description: 'A missing link; an expired or used one gets the page (text/html)',
           }),
