@@ -92,6 +92,22 @@ export async function signInAs(page: Page, email: string, password = DEMO_PASSWO
   expect(response.status(), await response.text()).toBe(200);
 }
 
+/** The page's last 40 API calls, as `METHOD path → status` (or the network failure), oldest first. */
+function recordApiCalls(page: Page): string[] {
+  const calls: string[] = [];
+  const note = (url: string, method: string, outcome: string) => {
+    const { pathname, search } = new URL(url);
+    if (!pathname.startsWith('/api/')) return;
+    calls.push(`${new Date().toISOString().slice(11, 23)} ${method} ${pathname}${search} → ${outcome}`);
+    if (calls.length > 40) calls.shift();
+  };
+  page.on('response', (answer) => note(answer.url(), answer.request().method(), String(answer.status())));
+  page.on('requestfailed', (sent) =>
+    note(sent.url(), sent.method(), `failed: ${sent.failure()?.errorText ?? 'unknown'}`),
+  );
+  return calls;
+}
+
 /**
  * Every test fails on an unexpected console error, uncaught exception or breach of the content
  * security policy in the page (docs/product-rules.md, Code layout rules). A test that expects one
@@ -102,8 +118,9 @@ export const test = base.extend<{ allowedConsoleErrors: RegExp[]; consoleGuard: 
   // (docs/product-rules.md, Sessions and sign-in); Chromium logs that.
   allowedConsoleErrors: [[/status of 401 \(Unauthorized\)/], { option: true }],
   consoleGuard: [
-    async ({ page, allowedConsoleErrors }, use) => {
+    async ({ page, allowedConsoleErrors }, use, testInfo) => {
       const problems: string[] = [];
+      const calls = recordApiCalls(page);
       page.on('console', (message) => {
         if (message.type() !== 'error') return;
         const text = message.text();
@@ -123,6 +140,10 @@ export const test = base.extend<{ allowedConsoleErrors: RegExp[]; consoleGuard: 
         });
       });
       await use();
+      if (testInfo.status !== testInfo.expectedStatus) {
+        // CI keeps only its log: the page's last API calls tell a lost press from a refused request.
+        process.stderr.write(`${testInfo.title}: the page's last API calls\n${calls.join('\n')}\n`);
+      }
       expect(problems, 'console errors in the page').toEqual([]);
     },
     { auto: true },
