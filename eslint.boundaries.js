@@ -56,8 +56,8 @@ export const WEB_FEATURE_ENTRY_POINTS = {
   cart: ['use-cart.ts'],
   // What the checkout kept for the payment page, and the body both send.
   checkout: ['checkout-session.ts'],
-  // Live updates refresh the offers.
-  deliveries: ['api/get-available-orders.ts'],
+  // Live updates refresh the offers (by their key alone: docs/decisions/0014-first-load.md).
+  deliveries: ['api/delivery-keys.ts'],
   messages: [
     // Live updates refresh conversations and toast a message unless its conversation is on screen.
     'api/message-keys.ts',
@@ -67,7 +67,7 @@ export const WEB_FEATURE_ENTRY_POINTS = {
   ],
   // The orders' key and list: refreshed by live updates, filled in by a payment; its failure text.
   // The orders handed back from this page: their offer event is no news to the driver who did it.
-  orders: ['api/get-orders.ts', 'handed-back-orders.ts'],
+  orders: ['api/get-orders.ts', 'api/order-keys.ts', 'handed-back-orders.ts'],
   reviews: [
     // Live updates refresh an order's reviews.
     'api/review-keys.ts',
@@ -76,7 +76,7 @@ export const WEB_FEATURE_ENTRY_POINTS = {
     'components/user-reviews-list.tsx',
   ],
   // Payouts sit under the earnings key, so an order that finishes refreshes both.
-  seller: ['api/get-earnings.ts'],
+  seller: ['api/earnings-keys.ts'],
   // The profile photo opens one picker from two buttons, so it builds on the hook, not on
   // ImageUploadButton; pages pass the ready-made uploaders to the other features.
   uploads: ['use-image-upload.ts', 'components/upload-notices.tsx', 'components/upload-progress.tsx'],

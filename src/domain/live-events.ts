@@ -1,4 +1,6 @@
-import { z } from 'zod';
+// zod/mini: every signed-in page reads its events, and building classic schemas is no part of
+// showing a page (docs/decisions/0014-first-load.md).
+import * as z from 'zod/mini';
 import { orderStatusSchema } from './order-status';
 
 /**
@@ -27,9 +29,9 @@ export const liveEventSchema = z.discriminatedUnion('type', [
      * The status it left: null when it was placed; `assigned` to `pending` is a driver handing it
      * back (`isHandBack` in src/domain/order-status.ts), not a new order.
      */
-    from: orderStatusSchema.nullable(),
+    from: z.nullable(orderStatusSchema),
     /** Who changed it: the browser does not tell people about their own changes. */
-    actorId: z.string().nullable(),
+    actorId: z.nullable(z.string()),
   }),
   /** A new message in an order's conversation. */
   z.object({
@@ -75,7 +77,7 @@ export const liveEventSchema = z.discriminatedUnion('type', [
 export type LiveEvent = z.infer<typeof liveEventSchema>;
 
 /** The `Last-Event-ID` a reconnecting browser sends: the id of the last event it received. */
-export const lastEventIdSchema = z.string().regex(/^\d{1,15}$/);
+export const lastEventIdSchema = z.string().check(z.regex(/^\d{1,15}$/));
 
 /**
  * GET /api/events?since=: the page's live cursor (the newest event id when the page first read
@@ -83,14 +85,12 @@ export const lastEventIdSchema = z.string().regex(/^\d{1,15}$/);
  * it, as a reconnect does after `Last-Event-ID` (docs/product-rules.md, Live updates).
  */
 export const eventsQuerySchema = z.object({
-  since: z
-    .string({ error: 'since must be an event id' })
-    .regex(/^\d{1,15}$/, { error: 'since must be an event id' })
-    .optional(),
+  since: z.optional(
+    z
+      .string({ error: 'since must be an event id' })
+      .check(z.regex(/^\d{1,15}$/, { error: 'since must be an event id' })),
+  ),
 });
-
-/** The live cursor: the id of the newest live event, 0 when there is none. */
-export const liveCursorSchema = z.number().int().nonnegative();
 
 /** Names shown in an event are cut to this length (the whole event must stay small). */
 export const LIVE_NAME_MAX_LENGTH = 80;

@@ -1,4 +1,6 @@
-import { z } from 'zod';
+// zod/mini: the live updates of every signed-in page read the badges and hand backs here, without
+// classic zod (docs/decisions/0014-first-load.md).
+import * as z from 'zod/mini';
 
 /** The stored values (docs/product-rules.md, Order lifecycle); 'in-transit' keeps the spec's hyphen. */
 export const ORDER_STATUSES = [

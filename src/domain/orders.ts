@@ -142,7 +142,7 @@ export const orderEventSchema = z.object({
   id: z.string(),
   orderId: z.string(),
   /** null for the first event (the order was placed). */
-  fromStatus: orderStatusSchema.nullable(),
+  fromStatus: z.nullable(orderStatusSchema),
   toStatus: orderStatusSchema,
   actorId: z.string().nullable(),
   createdAt: z.string(),

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { liveCursorSchema } from './live-events';
 import { roleSchema, selfServiceRoleSchema } from './roles';
 import { visibleText } from './visible-text-schema';
 
@@ -31,6 +30,9 @@ export const currentUserSchema = z.object({
   localAccount: z.boolean(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
+
+/** The live cursor: the id of the newest live event, 0 when there is none. */
+export const liveCursorSchema = z.number().int().nonnegative();
 
 /**
  * GET /api/auth/user answers the user and the live cursor, the newest live event's id as the page

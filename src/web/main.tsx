@@ -4,7 +4,6 @@ import { hydrate } from '@tanstack/react-query';
 import { App } from './app/app';
 import { preloadStartPage } from './app/router';
 import { AfterHydration, holdEarlyInput } from './lib/early-input';
-import { marketplaceTimeZone } from './lib/format';
 import { queryClient } from './lib/query-client';
 import { cn } from './lib/utils';
 import { installYieldDuringLoad } from './lib/yield-during-load';
@@ -43,9 +42,6 @@ function start() {
     // While the page's code downloads, in a task of its own rather than in this one or in the
     // middle of hydration: tailwind-merge builds the tables it builds on its first use.
     setTimeout(() => cn('p-0'), 0);
-    // The first formatter of a time zone loads the browser's zone data (tens of milliseconds on a
-    // phone): in a task of its own too, not in the render of the first date on the page.
-    setTimeout(() => marketplaceTimeZone(), 0);
     void new Promise((resolve) => setTimeout(resolve, 0))
       .then(() => preloadStartPage(pathname, search))
       .catch(() => undefined)

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client';
 import type { Actor } from '../../platform/sessions';
-import type { UnreadMessages, UnreadThread } from '../../../domain/messages';
+import type { UnreadMessages, UnreadThread } from '../../../domain/unread-messages';
 import { nameOf } from './message-views';
 import { listUnreadOrderThreads, listUnreadProductThreads } from './messages.queries';
 

@@ -8,8 +8,8 @@ import {
   productMessageSchema,
   productMessagesQuerySchema,
   productThreadSchema,
-  unreadMessagesSchema,
 } from '../../../domain/messages';
+import { unreadMessagesSchema } from '../../../domain/unread-messages';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
 import { countUnreadMessages } from './count-unread-messages';

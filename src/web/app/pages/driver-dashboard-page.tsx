@@ -21,7 +21,8 @@ import {
   DriverVerificationCard,
   type DriverImageUploader,
 } from '../../features/deliveries/components/driver-verification-card';
-import { ORDERS_KEY, useOrders } from '../../features/orders/api/get-orders';
+import { useOrders } from '../../features/orders/api/get-orders';
+import { ORDERS_KEY } from '../../features/orders/api/order-keys';
 import type { PhotoUploader } from '../../features/orders/components/delivery-photo-dialog';
 import { MyDeliveriesPanel } from '../../features/orders/components/my-deliveries-panel';
 import { PayoutCard } from '../../features/payouts/components/payout-card';

@@ -11,7 +11,7 @@ import { useHasHydrated } from '../../lib/use-has-hydrated';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { useCategories } from '../../features/catalog/api/get-categories';
 import { SellerOrdersPanel } from '../../features/orders/components/seller-orders-panel';
-import { EARNINGS_KEY } from '../../features/seller/api/get-earnings';
+import { EARNINGS_KEY } from '../../features/seller/api/earnings-keys';
 import { useSellerProducts } from '../../features/seller/api/get-seller-products';
 import { CancelListingDialog } from '../../features/seller/components/cancel-listing-dialog';
 import { CommissionStructure } from '../../features/seller/components/commission-structure';

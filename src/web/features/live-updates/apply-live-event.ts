@@ -4,7 +4,7 @@ import { isHandBack, STATUS_BADGE } from '@domain/order-status';
 import type { ToastInput } from '../../components/ui/use-toast';
 import { formatDateTime } from '../../lib/format';
 import { CURRENT_USER_KEY } from '../../lib/use-auth';
-import { AVAILABLE_ORDERS_KEY } from '../deliveries/api/get-available-orders';
+import { AVAILABLE_ORDERS_KEY } from '../deliveries/api/delivery-keys';
 import {
   ORDER_MESSAGES_KEY,
   PRODUCT_MESSAGES_KEY,
@@ -13,10 +13,10 @@ import {
   orderMessagesKey,
 } from '../messages/api/message-keys';
 import { isConversationShown, orderConversation, productConversation } from '../messages/open-conversations';
-import { ORDERS_KEY } from '../orders/api/get-orders';
+import { ORDERS_KEY } from '../orders/api/order-keys';
 import { isHandedBackHere } from '../orders/handed-back-orders';
 import { ORDER_REVIEWS_KEY } from '../reviews/api/review-keys';
-import { EARNINGS_KEY } from '../seller/api/get-earnings';
+import { EARNINGS_KEY } from '../seller/api/earnings-keys';
 
 /** The prefixes of everything an event may change: read again after a reconnect. */
 export const LIVE_QUERY_PREFIXES = [

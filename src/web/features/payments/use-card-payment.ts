@@ -13,7 +13,8 @@ import { errorMessage, fieldErrorsOf, statusOf } from '../../lib/api-client';
 import { toastMutationError } from '../../lib/mutation-errors';
 import { useCart } from '../cart/use-cart';
 import { clearCheckoutSession } from '../checkout/checkout-session';
-import { ORDERS_KEY, ordersQueryOptions } from '../orders/api/get-orders';
+import { ordersQueryOptions } from '../orders/api/get-orders';
+import { ORDERS_KEY } from '../orders/api/order-keys';
 import { useConfirmPayment } from './api/confirm-payment';
 import type { CardFieldErrors } from './components/test-card-form';
 

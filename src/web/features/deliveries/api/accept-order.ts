@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { orderSchema, type Order } from '@domain/orders';
 import { apiSend } from '../../../lib/api-client';
-import { AVAILABLE_ORDERS_KEY } from './get-available-orders';
+import { AVAILABLE_ORDERS_KEY } from './delivery-keys';
 
 /**
  * POST /api/orders/{id}/assign (docs/product-rules.md, Deliveries): the order becomes the driver's,

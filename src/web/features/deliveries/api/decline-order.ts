@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
-import { AVAILABLE_ORDERS_KEY } from './get-available-orders';
+import { AVAILABLE_ORDERS_KEY } from './delivery-keys';
 
 /** POST /api/orders/{id}/decline: hides the order from this driver only (docs/product-rules.md, Deliveries). */
 export async function declineOrder(orderId: string): Promise<void> {

@@ -2,9 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { availableOrderSchema, driverDistanceLimitOf, type AvailableOrder } from '@domain/deliveries';
 import { apiGet } from '../../../lib/api-client';
-
-/** Every available-orders query starts with this key: accepting or declining refreshes them all. */
-export const AVAILABLE_ORDERS_KEY = ['/api/orders/available'] as const;
+import { AVAILABLE_ORDERS_KEY } from './delivery-keys';
 
 /**
  * Offers change while the driver looks: the list is read again every 60 s, like the orders list

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
-import { AVAILABLE_ORDERS_KEY } from './get-available-orders';
+import { AVAILABLE_ORDERS_KEY } from './delivery-keys';
 
 /**
  * DELETE /api/orders/{id}/decline: a mistaken Decline undone, the order offered to this driver

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { unreadMessagesSchema, type UnreadMessages } from '@domain/messages';
+import { unreadMessagesSchema, type UnreadMessages } from '@domain/unread-messages';
 import { apiGet } from '../../../lib/api-client';
 import { UNREAD_MESSAGES_KEY } from './message-keys';
 

@@ -1,6 +1,6 @@
 import { Link } from 'wouter';
 import { MessageSquare } from 'lucide-react';
-import type { UnreadThread } from '@domain/messages';
+import type { UnreadThread } from '@domain/unread-messages';
 import { Button } from '../../../components/ui/button';
 import {
   DropdownMenu,

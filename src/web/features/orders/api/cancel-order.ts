@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { orderSchema, type Order } from '@domain/orders';
 import { apiSend } from '../../../lib/api-client';
-import { ORDERS_KEY } from './get-orders';
+import { ORDERS_KEY } from './order-keys';
 
 /**
  * POST /api/orders/{id}/cancel: the server refunds the order in full and puts the stock back

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { orderSchema, type Order, type OrderStatusChangeBody } from '@domain/orders';
 import { apiSend } from '../../../lib/api-client';
-import { ORDERS_KEY } from './get-orders';
+import { ORDERS_KEY } from './order-keys';
 
 /**
  * PATCH /api/orders/{id}/status: one step forward on the order's path (docs/product-rules.md, Order

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DeliverBody } from '@domain/delivery-proof';
 import { orderSchema, type Order } from '@domain/orders';
 import { apiSend } from '../../../lib/api-client';
-import { ORDERS_KEY } from './get-orders';
+import { ORDERS_KEY } from './order-keys';
 
 /**
  * POST /api/orders/{id}/deliver: Mark Delivered with its proof, the drop-off photo and/or the

@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { orderEventSchema, type OrderEvent } from '@domain/orders';
 import { apiGet } from '../../../lib/api-client';
-import { ORDERS_KEY } from './get-orders';
+import { ORDERS_KEY } from './order-keys';
 
 /**
  * GET /api/orders/{id}/events: every status change with its time, oldest first

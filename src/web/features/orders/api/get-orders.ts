@@ -2,9 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { orderSchema, type Order } from '@domain/orders';
 import { apiGet } from '../../../lib/api-client';
-
-/** Every order query starts with this key: invalidating it refreshes lists, items and timelines. */
-export const ORDERS_KEY = ['/api/orders'] as const;
+import { ORDERS_KEY } from './order-keys';
 
 /** The orders list is polled every 60 s (docs/product-rules.md, Order screens; Constants). */
 export const ORDERS_POLL_MS = 60_000;

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 import { rememberHandedBack } from '../handed-back-orders';
-import { ORDERS_KEY } from './get-orders';
+import { ORDERS_KEY } from './order-keys';
 
 /**
  * POST /api/orders/{id}/hand-back: the assigned driver gives an accepted order back before Start

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DeliveryPhotoBody } from '@domain/deliveries';
 import { orderSchema, type Order } from '@domain/orders';
 import { apiSend } from '../../../lib/api-client';
-import { ORDERS_KEY } from './get-orders';
+import { ORDERS_KEY } from './order-keys';
 
 /**
  * PATCH /api/orders/{id}/delivery-photo {deliveryPhotoUrl} (docs/product-rules.md, Deliveries): the

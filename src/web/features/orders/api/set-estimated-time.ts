@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { EstimatedTimeBody } from '@domain/deliveries';
 import { orderSchema, type Order } from '@domain/orders';
 import { apiSend } from '../../../lib/api-client';
-import { ORDERS_KEY } from './get-orders';
+import { ORDERS_KEY } from './order-keys';
 
 /**
  * PATCH /api/orders/{id}/estimated-time {estimatedDeliveryTime} as ISO (docs/product-rules.md,

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { myPayoutsSchema, type MyPayouts } from '@domain/payouts';
 import { apiGet } from '../../../lib/api-client';
-import { EARNINGS_KEY } from '../../seller/api/get-earnings';
+import { EARNINGS_KEY } from '../../seller/api/earnings-keys';
 
 /** GET /api/payouts: the caller's payouts per order and the sums owed, paid out and reversed. */
 export async function fetchMyPayouts(signal?: AbortSignal): Promise<MyPayouts> {

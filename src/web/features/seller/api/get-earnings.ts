@@ -8,9 +8,7 @@ import {
   type WeeklyEarnings,
 } from '@domain/earnings';
 import { apiGet } from '../../../lib/api-client';
-
-/** Every earnings query starts with this key: an order that finishes refreshes them all. */
-export const EARNINGS_KEY = ['/api/earnings'] as const;
+import { EARNINGS_KEY } from './earnings-keys';
 
 /** GET /api/earnings/seller: total earnings and the number of finished orders. */
 export async function fetchSellerEarnings(signal?: AbortSignal): Promise<SellerEarnings> {
