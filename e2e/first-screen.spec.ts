@@ -59,6 +59,47 @@ test('the server-rendered landing and product page hydrate and respond to a clic
   await expect(page.getByTestId('cart-count')).toHaveText('1');
 });
 
+test("the header's controls are hydrated once, not drawn again when their tooltips arrive", async ({
+  page,
+}) => {
+  // A press on a control being replaced is lost (components/ui/tooltip.tsx): the page records every
+  // header control taken out of it while it loads.
+  const watched = ['link-profile', 'link-addresses', 'button-cart', 'button-theme-toggle', 'button-logout'];
+  await page.addInitScript((testIds: string[]) => {
+    const removed: string[] = [];
+    (window as unknown as { removedControls: string[] }).removedControls = removed;
+    new MutationObserver((records) => {
+      for (const record of records) {
+        for (const node of record.removedNodes) {
+          if (!(node instanceof Element)) continue;
+          for (const control of [node, ...node.querySelectorAll('[data-testid]')]) {
+            const testId = control.getAttribute('data-testid');
+            if (testId && testIds.includes(testId)) removed.push(testId);
+          }
+        }
+      }
+    }).observe(document, { childList: true, subtree: true });
+  }, watched);
+  await signUpFresh(page);
+
+  await page.goto('/');
+  const logout = page.getByTestId('button-logout');
+  await expect(logout).toBeVisible();
+  // Once the page has hydrated (it takes presses again), the tooltip shows when the pointer comes
+  // onto the button: its code has arrived. A pointer already resting there sends no event, so it
+  // comes from elsewhere each time.
+  await expect(page.locator('#root')).not.toHaveCSS('pointer-events', 'none');
+  await expect(async () => {
+    await page.mouse.move(0, 0);
+    await logout.hover();
+    await expect(page.getByRole('tooltip', { name: 'Log out' })).toBeVisible({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+  for (const testId of watched) await expect(page.getByTestId(testId)).toBeVisible();
+  expect(
+    await page.evaluate(() => (window as unknown as { removedControls: string[] }).removedControls),
+  ).toEqual([]);
+});
+
 /**
  * What is typed into the server's HTML while the page's code is still on its way is kept, and Enter
  * pressed meanwhile is answered once the page has hydrated (docs/decisions/0014-first-load.md,

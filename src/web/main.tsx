@@ -3,6 +3,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { hydrate } from '@tanstack/react-query';
 import { App } from './app/app';
 import { preloadStartPage } from './app/router';
+import { preloadTooltip } from './components/ui/tooltip';
 import { AfterHydration, holdEarlyInput } from './lib/early-input';
 import { queryClient } from './lib/query-client';
 import { cn } from './lib/utils';
@@ -43,7 +44,8 @@ function start() {
     // middle of hydration: tailwind-merge builds the tables it builds on its first use.
     setTimeout(() => cn('p-0'), 0);
     void new Promise((resolve) => setTimeout(resolve, 0))
-      .then(() => preloadStartPage(pathname, search))
+      // The header's tooltips too: hydrated with their controls, those are never drawn again.
+      .then(() => Promise.all([preloadStartPage(pathname, search), preloadTooltip().catch(() => undefined)]))
       .catch(() => undefined)
       .then(() => {
         startTransition(() => {
@@ -58,6 +60,7 @@ function start() {
         container.style.removeProperty('pointer-events');
       });
   } else {
+    void preloadTooltip().catch(() => undefined);
     createRoot(container).render(
       <StrictMode>
         <App />

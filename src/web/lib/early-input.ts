@@ -48,8 +48,8 @@ type Held =
 
 /**
  * What tells one button from the others to a person: its name and test id. A control React renders
- * again in another place of its tree right after hydration (a tooltip wrapped around it once its code
- * has loaded, components/ui/tooltip.tsx) is a new element with the same signature.
+ * again in another place of its tree right after hydration (a menu's trigger once the menu's code has
+ * loaded, components/deferred-control.tsx) is a new element with the same signature.
  */
 function signatureOf(button: HTMLButtonElement): string {
   return JSON.stringify([
