@@ -13,7 +13,8 @@ export const SERVER_MODULE_ENTRY_POINTS = {
   // Handing an order back (an orders operation) declines it for its driver in its transaction.
   deliveries: ['require-verified-driver.ts', 'driver-declines.ts'],
   // Payouts ask whether a dispute holds an order's transfers; the orders' views show its dispute.
-  disputes: ['dispute-holds.ts', 'order-disputes.ts'],
+  // An order that finishes gives back its parts of lost disputes (handle-lost-dispute.ts).
+  disputes: ['dispute-holds.ts', 'handle-lost-dispute.ts', 'order-disputes.ts'],
   // The command line's reconcile (src/server/reconcile.ts) runs the ledger's checks, and with
   // --provider the match against the provider's balance transactions.
   ledger: ['ledger-csv.ts', 'reconcile.ts', 'provider-reconcile.ts'],
@@ -39,8 +40,9 @@ export const SERVER_MODULE_ENTRY_POINTS = {
     'payout-jobs.ts',
     'record-order-payouts.ts',
     'settle-payouts.ts',
-    // A lost dispute takes back the order's shares as a refund does.
+    // A lost dispute takes back the order's shares as a refund does; a failed refund gives them back.
     'take-back-order-share.ts',
+    'undo-take-back.ts',
   ],
   products: ['product-stock.ts'],
   uploads: ['image-copies.ts'],

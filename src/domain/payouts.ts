@@ -66,16 +66,21 @@ export type FailedPayout = z.infer<typeof failedPayoutSchema>;
 export const PAYOUT_NOT_FOUND = 'Payout not found';
 export const PAYOUT_NOT_RETRYABLE = 'Only a failed or refused payout can be sent again.';
 
-/** GET /api/admin/payouts, `losses`: a share the provider refused to give back; the platform bore it. */
+/**
+ * GET /api/admin/payouts, `losses`: a share the provider refused to give back, or money already
+ * refunded that a lost dispute took again (docs/decisions/0022-money-in-combinations.md); the
+ * platform bore it.
+ */
 export const reversalLossSchema = z.object({
   id: z.string(),
   orderId: z.string(),
+  /** The order's number; for a dispute, the numbers of its payment's orders. */
   orderNumber: z.string(),
-  /** The party the share was paid to, and their name. */
-  kind: z.enum(['seller', 'driver']),
+  /** Who was paid: the seller or driver whose share stayed with them, or the buyer through a dispute. */
+  kind: z.enum(['seller', 'driver', 'dispute']),
   userName: z.string(),
   amount: moneyStringSchema,
-  /** The provider's message when it refused the reversal. */
+  /** The provider's message when it refused the reversal, or what the dispute took. */
   providerMessage: z.string().nullable(),
   at: z.string(),
 });
@@ -131,6 +136,9 @@ export const ORDER_NOT_FINISHED_FOR_REFUND =
 export const REFUND_AMOUNT_OR_ITEMS = 'Refund either an amount or items, not both.';
 export const REFUND_AMOUNT_POSITIVE = 'The refund must be more than $0.00.';
 export const REFUND_ITEM_UNKNOWN = 'Choose items of this order.';
+/** An admin's refund while the payment's dispute holds its funds (409; docs/decisions/0022-money-in-combinations.md). */
+export const PAYMENT_DISPUTED_REFUND =
+  'This payment is disputed: it can be refunded once the dispute is decided.';
 
 /** A refund larger than what is left of the order (409). */
 export function refundExceedsMessage(left: string): string {
@@ -140,6 +148,12 @@ export function refundExceedsMessage(left: string): string {
 /** An item refunded beyond its quantity (400). */
 export function refundItemQuantityMessage(name: string, quantity: number): string {
   return `Only ${quantity} of ${name} ${quantity === 1 ? 'was' : 'were'} ordered.`;
+}
+
+/** More of an item than is left to refund of it (409): each item is refunded at most as often as it was bought. */
+export function refundItemsLeftMessage(name: string, left: number): string {
+  if (left <= 0) return `All of ${name} has already been refunded.`;
+  return `Only ${left} of ${name} ${left === 1 ? 'is' : 'are'} left to refund.`;
 }
 
 /** Cells a spreadsheet would run as a formula get a leading apostrophe (CSV injection). */

@@ -375,12 +375,18 @@ export const orderItems = pgTable(
       .references(() => products.id),
     quantity: integer('quantity').notNull(),
     price: money('price').notNull(),
+    /** How many of this item refunds by items gave back, never more than were bought (docs/decisions/0022-money-in-combinations.md; migration 0027). */
+    refundedQuantity: integer('refunded_quantity').notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
     index('order_items_order_idx').on(t.orderId),
     index('order_items_product_idx').on(t.productId),
     check('order_items_quantity_check', sql`${t.quantity} > 0`),
+    check(
+      'order_items_refunded_quantity_check',
+      sql`${t.refundedQuantity} >= 0 and ${t.refundedQuantity} <= ${t.quantity}`,
+    ),
     check('order_items_price_check', sql`${t.price} >= 0`),
   ],
 );
@@ -477,6 +483,10 @@ export const refunds = pgTable(
     lastError: text('last_error'),
     attempts: integer('attempts').notNull().default(0),
     lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
+    /** The items a refund by items gave back ({orderItemId, quantity}), so a failed refund gives them back again (migration 0027). */
+    items: jsonb('items').$type<Array<{ orderItemId: string; quantity: number }>>(),
+    /** A failed or cancelled refund whose take-back was undone (docs/decisions/0022-money-in-combinations.md). */
+    undoneAt: timestamp('undone_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -536,6 +546,13 @@ export const payouts = pgTable(
     refusals: integer('refusals').notNull().default(0),
     /** A finished order's transfer waits for the return window until then (PAYOUT_HOLD_HOURS; migration 0015). */
     heldUntil: timestamp('held_until', { withTimezone: true }),
+    /**
+     * Which idempotency key the transfer uses: a refusal proves no transfer was made under the key,
+     * and the next attempt takes a new one (docs/decisions/0022-money-in-combinations.md; migration 0027).
+     */
+    keyGeneration: integer('key_generation').notNull().default(0),
+    /** The last attempt's answer was lost: the transfer may exist, so the payout is never reduced (migration 0027). */
+    isUncertain: boolean('is_uncertain').notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -562,7 +579,10 @@ export const payouts = pgTable(
  * What a refund (or a lost dispute) takes back from one payout (docs/decisions/0018-money-against-stripe.md,
  * Refunds; migration 0015): `cancelled` when the payout had not gone out and was reduced instead,
  * `pending` until the transfer's reversal is made, `reversed`, or `unrecovered` when the provider
- * refused it and the platform bears the loss.
+ * refused it and the platform bears the loss. When its refund fails it is undone
+ * (docs/decisions/0022-money-in-combinations.md, A refund that fails; migration 0027): `void` when no
+ * money had moved (the reduction given back, the reversal never made, the loss cancelled),
+ * `restoring` while the reversed share is transferred back, then `restored`.
  */
 export const payoutReversals = pgTable(
   'payout_reversals',
@@ -576,6 +596,10 @@ export const payoutReversals = pgTable(
     amount: money('amount').notNull(),
     status: text('status').notNull().default('pending'),
     providerReversalId: text('provider_reversal_id'),
+    /** The transfer the reversal takes from: the payout's own (null) or one that gave a share back (migration 0027). */
+    providerTransferId: text('provider_transfer_id'),
+    /** The transfer that gave this share back after its refund failed (`restored`; migration 0027). */
+    restoreTransferId: text('restore_transfer_id'),
     attempts: integer('attempts').notNull().default(0),
     firstAttemptAt: timestamp('first_attempt_at', { withTimezone: true }),
     lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
@@ -598,7 +622,7 @@ export const payoutReversals = pgTable(
       .where(sql`${t.status} = 'pending'`),
     check(
       'payout_reversals_status_check',
-      sql`${t.status} in ('pending','reversed','unrecovered','cancelled')`,
+      sql`${t.status} in ('pending','reversed','unrecovered','cancelled','void','restoring','restored')`,
     ),
     check('payout_reversals_amount_check', sql`${t.amount} > 0`),
     check('payout_reversals_attempts_check', sql`${t.attempts} >= 0`),
@@ -636,9 +660,12 @@ export const ledgerEntries = pgTable(
     index('ledger_entries_fee_refund_idx')
       .on(t.orderId)
       .where(sql`${t.kind} = 'platform_fee_refund'`),
+    index('ledger_entries_fee_restored_idx')
+      .on(t.orderId)
+      .where(sql`${t.kind} = 'platform_fee_restored'`),
     check(
       'ledger_entries_kind_check',
-      sql`${t.kind} in ('charge','refund','transfer','reversal','platform_fee','platform_fee_refund','provider_fee','dispute','dispute_fee','dispute_reinstated','dispute_fee_reinstated','reversal_loss')`,
+      sql`${t.kind} in ('charge','refund','transfer','reversal','platform_fee','platform_fee_refund','provider_fee','dispute','dispute_fee','dispute_reinstated','dispute_fee_reinstated','reversal_loss','refund_failure','platform_fee_restored','loss_cancelled','dispute_loss','restore_transfer')`,
     ),
     check('ledger_entries_amount_check', sql`${t.amount} > 0`),
   ],
@@ -683,6 +710,31 @@ export const disputes = pgTable(
       sql`${t.status} in ('warning_needs_response','warning_under_review','warning_closed','needs_response','under_review','won','lost','prevented')`,
     ),
     check('disputes_amount_check', sql`${t.amount} > 0 and ${t.fee} >= 0`),
+  ],
+);
+
+/**
+ * One order's part of a lost dispute (docs/decisions/0022-money-in-combinations.md, A lost dispute;
+ * migration 0027): the lost amount split over the payment's orders by what was left of each. A
+ * finished order gives its part back at once (`taken_back_at`); an unfinished one when it finishes.
+ */
+export const disputeParts = pgTable(
+  'dispute_parts',
+  {
+    disputeId: uuid('dispute_id')
+      .notNull()
+      .references(() => disputes.id),
+    orderId: uuid('order_id')
+      .notNull()
+      .references(() => orders.id),
+    amount: money('amount').notNull(),
+    takenBackAt: timestamp('taken_back_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.disputeId, t.orderId] }),
+    index('dispute_parts_order_idx').on(t.orderId),
+    check('dispute_parts_amount_check', sql`${t.amount} > 0`),
   ],
 );
 

@@ -1,4 +1,5 @@
 import { StripeHttpError, type FakeStripeRoute } from './stripe-server';
+import { invalidParameter } from './stripe-protocol';
 import type { FakeConnectAccount } from './stripe-connect-accounts';
 import { PLATFORM, type FakeBalances } from './stripe-balances';
 
@@ -10,7 +11,10 @@ import { PLATFORM, type FakeBalances } from './stripe-balances';
  * - POST /v1/transfers/:id/reversals (amount, metadata[…]) and GET /v1/transfers/:id/reversals
  * The destination must be a known connected account whose transfers capability is active; a
  * source_transaction must be a charge of this server and the transfers from it cannot exceed it;
- * reversals cannot exceed what is left of the transfer. The server's idempotency handling applies.
+ * reversals cannot exceed what is left of the transfer. The server's idempotency handling applies:
+ * a refusal made by the endpoint (a destination that cannot receive transfers, insufficient funds,
+ * `balance_insufficient` for a reversal) is saved under the request's key and answered again to its
+ * retries; a malformed amount or a missing currency (validation) is not.
  *
  * Bound to the server's balances (as `startStripeWorld` does), money moves as at Stripe
  * (docs/decisions/0018-money-against-stripe.md, The fake Stripe): a transfer is a `transfer` balance
@@ -20,6 +24,10 @@ import { PLATFORM, type FakeBalances } from './stripe-balances';
  * `payment_refund` on the account, and is refused with `balance_insufficient` when the account's
  * balance cannot cover it (paid out to the bank): Stripe reverses a transfer_group transfer "only if
  * the destination account has enough balance to cover the reversal".
+ *
+ * A reversal is immediate, as at Stripe: "Transfer reversals add to the platform's balance and
+ * subtract from the destination account's balance" (API reference, Transfer Reversals), and the
+ * TransferReversal object has no status to wait in; it is made, or refused.
  */
 
 /** Stripe's test-mode answer to a transfer the platform's available balance cannot cover. */
@@ -84,7 +92,8 @@ export interface FakeConnectTransfers {
 
 type ChargeLike = { amount: number; currency: string; balance_transaction?: string | null };
 
-const invalid = (message: string, param?: string, code = 'parameter_invalid') =>
+/** A refusal by the endpoint (saved under the request's idempotency key). */
+const invalid = (message: string, param: string | undefined, code: string) =>
   new StripeHttpError(400, 'invalid_request_error', message, code, param);
 
 function page<T extends { id: string }>(items: T[], query: URLSearchParams, url: string) {
@@ -119,9 +128,13 @@ export function createFakeConnectTransfers(): FakeConnectTransfers {
     const created = Math.floor(ctx.now() / 1000);
     if (path === '/v1/transfers' && method === 'POST') {
       const amount = Number(form.flat.get('amount'));
-      if (!Number.isInteger(amount) || amount <= 0) throw invalid('Invalid positive integer', 'amount');
+      if (!Number.isInteger(amount) || amount <= 0)
+        throw invalidParameter('Invalid positive integer', 'amount');
       const currency = form.flat.get('currency');
-      if (!currency) throw invalid('Missing required param: currency.', 'currency', 'parameter_missing');
+      if (!currency)
+        throw invalidParameter('Missing required param: currency.', 'currency', 'parameter_missing');
+      if (!form.flat.get('destination'))
+        throw invalidParameter('Missing required param: destination.', 'destination', 'parameter_missing');
       const destination = form.flat.get('destination') ?? '';
       const account = accounts.get(destination);
       if (!account) throw invalid(`No such destination: '${destination}'`, 'destination', 'resource_missing');
@@ -206,10 +219,13 @@ export function createFakeConnectTransfers(): FakeConnectTransfers {
     if (method !== 'POST') return undefined;
     const left = transfer.amount - transfer.amount_reversed;
     const amount = form.flat.has('amount') ? Number(form.flat.get('amount')) : left;
-    if (!Number.isInteger(amount) || amount <= 0 || amount > left)
+    if (form.flat.has('amount') && (!Number.isInteger(amount) || amount <= 0))
+      throw invalidParameter('Invalid positive integer', 'amount');
+    if (amount <= 0 || amount > left)
       throw invalid(
         `Transfer reversal amount (${amount}) is greater than the amount left to reverse (${left}).`,
         'amount',
+        'amount_too_large',
       );
     const id = ctx.id('trr');
     let platformTxnId: string | null = null;

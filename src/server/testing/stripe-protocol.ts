@@ -88,15 +88,46 @@ export function parseForm(body: string): ParsedForm {
   };
 }
 
-/** Throw from a route to answer Stripe's error envelope `{error: {type, message, code, param}}`. */
+/** Stripe's error codes for parameters that fail validation (API reference, Error codes). */
+const VALIDATION_CODES = new Set([
+  'parameter_missing',
+  'parameter_invalid_empty',
+  'parameter_invalid_integer',
+  'parameter_invalid_string_blank',
+  'parameter_invalid_string_empty',
+  'parameter_invalid_string',
+  'parameter_unknown',
+  'parameters_exclusive',
+  'url_invalid',
+  'amount_too_small',
+]);
+
+/**
+ * Throw from a route to answer Stripe's error envelope `{error: {type, message, code, param}}`.
+ *
+ * Stripe saves the answer of a request made with an idempotency key once the endpoint began,
+ * errors included, but saves nothing when "incoming parameters fail validation" (API reference,
+ * Idempotent requests). An error is taken as a failed validation (not saved) when it says so
+ * (`beforeExecution`), or when its code is one of Stripe's parameter codes (`parameter_missing`,
+ * `parameter_invalid_*`, `parameter_unknown`, …: the request's parameters themselves are wrong);
+ * any other error is the endpoint's answer and is saved under the key.
+ */
 export class StripeHttpError extends Error {
+  readonly beforeExecution: boolean;
+
   constructor(
     readonly status: number,
     readonly type: string,
     message: string,
     readonly code?: string,
     readonly param?: string,
+    options: { beforeExecution?: boolean } = {},
   ) {
     super(message);
+    this.beforeExecution = options.beforeExecution ?? (code !== undefined && VALIDATION_CODES.has(code));
   }
 }
+
+/** A request whose parameters fail validation: a 400 that Stripe does not save under the key. */
+export const invalidParameter = (message: string, param: string, code = 'parameter_invalid_integer') =>
+  new StripeHttpError(400, 'invalid_request_error', message, code, param, { beforeExecution: true });

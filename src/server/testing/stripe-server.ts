@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  invalidParameter,
   parseForm,
   StripeHttpError,
   type FakeStripeContext,
@@ -14,6 +15,7 @@ import {
   pageOf,
   PLATFORM,
   type FakeBalances,
+  type FakeBalanceTransaction,
   type FakeBalancesOptions,
   type FakePayout,
 } from './stripe-balances';
@@ -27,13 +29,27 @@ import {
  * - POST /v1/payment_intents/:id/cancel (cancellation_reason)
  * - POST /v1/refunds (payment_intent, amount, reason, metadata[…]); GET /v1/refunds/:id; GET /v1/refunds?payment_intent=
  * with Bearer authentication, Stripe's error envelope `{error: {type, code, message, param}}`, and
- * Stripe's idempotency: the same key answers the first answer again for 24 hours, a key reused with
- * other parameters (or on another endpoint) is a 400 `idempotency_error`, and only answers of an
- * endpoint that ran are saved (a failed validation can be retried under the same key). The clock
- * is the server's own (`advance(ms)`), so a test can let keys expire. Tests play the browser's
- * Stripe.js part with `succeed(id)`, `requireAction(id)` and `process(id)`, decide how the next
- * refund ends with `setNextRefundOutcome`, settle a pending refund with `settleRefund`, and post
- * the events these return (signed with `signWebhook`) to the app's webhook.
+ * Stripe's idempotency (API reference, Idempotent requests): the status and body of the first
+ * request made with a key are saved once the endpoint began, whether it succeeded or failed (a 4xx
+ * such as `charge_disputed` or `balance_insufficient` included, and a 500), and answered again to
+ * every retry with that key for 24 hours; a key reused with other parameters (or on another
+ * endpoint) is a 400 `idempotency_error`; a request that failed before the endpoint ran (parameter
+ * validation, authentication, `failNext`) saves nothing and can be retried under the same key. The
+ * clock is the server's own (`advance(ms)`), so a test can let keys expire. Tests play the
+ * browser's Stripe.js part with `succeed(id)`, `requireAction(id)` and `process(id)`, decide how
+ * the next refund ends with `setNextRefundOutcome`, settle a pending refund with `settleRefund`,
+ * fail a refund after it succeeded with `failRefund`, and post the events these return (signed with
+ * `signWebhook`) to the app's webhook. Events Stripe sends on its own after an API request or as
+ * the clock moves (a refund waiting for funds that completes, an inquiry closed by a full refund,
+ * a dispute accepted through the API) are queued and handed out by `takeEvents()`.
+ *
+ * Refunds follow Stripe's balance (Refunds, "Refund and cancel payments": refunds use the available
+ * balance, not pending amounts; a card refund the available balance cannot cover is held `pending`
+ * until the balance is sufficient): such a refund is `pending` with `pending_reason`
+ * `insufficient_funds`, its `refund` balance transaction already taken (the balance goes
+ * negative), and it completes (`refund.updated`, `charge.refund.updated`) once the available
+ * balance covers it, oldest first, as the clock makes pending funds available or money comes in.
+ * The platform starts with `platformAvailable` (an option, 0 by default) available from before.
  *
  * Other endpoints (Stripe Connect) are added by passing `routes`: each runs inside the same
  * authentication and idempotency handling; throwing `StripeHttpError` answers Stripe's envelope.
@@ -91,6 +107,9 @@ export interface FakePaymentIntent {
 
 export type FakeRefundStatus = 'pending' | 'succeeded' | 'failed' | 'requires_action' | 'canceled';
 
+/** Why a refund is pending (API reference, The Refund object, `pending_reason`). */
+export type FakeRefundPendingReason = 'processing' | 'insufficient_funds' | 'charge_pending';
+
 export interface FakeRefund {
   id: string;
   object: 'refund';
@@ -100,6 +119,8 @@ export interface FakeRefund {
   charge: string | null;
   reason: string | null;
   status: FakeRefundStatus;
+  /** Set while `pending`: `insufficient_funds` when it waits for the available balance. */
+  pending_reason: FakeRefundPendingReason | null;
   failure_reason: string | null;
   /** The `refund` balance transaction on the platform, once the refund moved money. */
   balance_transaction: string | null;
@@ -140,6 +161,35 @@ export interface FakeStripeServer {
     status: 'succeeded' | 'failed' | 'canceled',
     failureReason?: string,
   ): FakeStripeEvent;
+  /**
+   * A refund that succeeded (or is pending) fails afterwards, as when the card was closed (Refunds,
+   * "Failed refunds"): `failed` with `failure_reason` (`expired_or_canceled_card` by default), a
+   * `refund_failure` balance transaction that gives the money back to the platform
+   * (`failure_balance_transaction`), and the events Stripe sends: `refund.failed`,
+   * `charge.refund.updated`.
+   */
+  failRefund(id: string, failureReason?: string): FakeStripeEvent[];
+  /**
+   * A refund Stripe makes on its own (a dispute resolved by dispute prevention): as POST /v1/refunds
+   * would make it, waiting for funds alike; answers it and its events (`refund.created`,
+   * `charge.refunded`). `amount` defaults to what is left of the charge.
+   */
+  refund(
+    paymentIntentId: string,
+    options?: { amount?: number; reason?: string | null; metadata?: Record<string, string> },
+  ): { refund: FakeRefund; events: FakeStripeEvent[] };
+  /** Money added to the platform's available balance (a `topup`); refunds waiting for it complete. */
+  topUp(amount: number, currency?: string): FakeBalanceTransaction;
+  /**
+   * The events Stripe sent on its own since the last call (after API requests and as the clock
+   * moved: refunds that completed, inquiries closed by a refund, disputes answered through the
+   * API), oldest first; the queue is emptied. Controls that answer events do not queue them.
+   */
+  takeEvents(): FakeStripeEvent[];
+  /** Queues an event Stripe sends on its own (for the routes: see `takeEvents`). */
+  emit(...events: FakeStripeEvent[]): void;
+  /** Completes the refunds waiting for funds that the available balance now covers (queues their events). */
+  payWaitingRefunds(): FakeStripeEvent[];
   /** An event as Stripe sends it to a webhook endpoint. */
   event(type: string, object: unknown): FakeStripeEvent;
   /**
@@ -176,6 +226,8 @@ export interface FakeStripeServer {
   addResolver(resolve: (id: string) => unknown): void;
   /** A check run before a refund is made: throw a StripeHttpError to refuse it (disputed charges). */
   addRefundGuard(guard: (charge: FakeCharge) => void): void;
+  /** Run after a refund is made (an inquiry closed by a full refund): answers the events it causes. */
+  addRefundListener(listener: (refund: FakeRefund, charge: FakeCharge) => FakeStripeEvent[]): void;
   close(): Promise<void>;
 }
 
@@ -210,6 +262,11 @@ export interface FakeStripeOptions {
   routes?: FakeStripeRoute[];
   /** Processing fee, days until funds are available, payout hour (src/server/testing/stripe-balances.ts). */
   balances?: FakeBalancesOptions;
+  /**
+   * What the platform has available from before the server started (cents, 0 by default): a
+   * `topup` balance transaction dated 30 days earlier, so a refund is covered at once up to it.
+   */
+  platformAvailable?: number;
 }
 
 export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<FakeStripeServer> {
@@ -231,6 +288,26 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   const balances = createFakeBalances(ctx, options.balances);
   const routes = [balances.route, ...(options.routes ?? [])];
   const refundGuards: ((charge: FakeCharge) => void)[] = [];
+  const refundListeners: ((refund: FakeRefund, charge: FakeCharge) => FakeStripeEvent[])[] = [];
+  const outbox: FakeStripeEvent[] = [];
+  const event = (type: string, object: unknown): FakeStripeEvent => ({
+    id: stripeId('evt'),
+    object: 'event',
+    type,
+    data: { object: structuredClone(object) },
+    created: seconds(),
+    livemode: false,
+  });
+  if (options.platformAvailable)
+    balances.record(PLATFORM, {
+      amount: options.platformAvailable,
+      currency: 'usd',
+      type: 'topup',
+      reporting_category: 'topup',
+      source: stripeId('tu'),
+      description: 'Balance before the server started',
+      created: seconds() - 30 * 24 * 60 * 60,
+    });
   const resolvers: ((id: string) => unknown)[] = [
     (id) => intents.get(id),
     (id) => charges.get(id),
@@ -309,15 +386,44 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
 
   const createRefund = (form: ParsedForm): FakeRefund => {
     const intentId = form.flat.get('payment_intent');
-    const intent = intentId ? intents.get(intentId) : undefined;
+    if (!intentId)
+      throw invalidParameter(
+        'Missing required param: payment_intent.',
+        'payment_intent',
+        'parameter_missing',
+      );
+    const intent = intents.get(intentId);
     if (!intent)
       throw new StripeHttpError(
         400,
         'invalid_request_error',
-        `No such payment_intent: '${intentId ?? ''}'`,
+        `No such payment_intent: '${intentId}'`,
         'resource_missing',
         'payment_intent',
       );
+    let amount: number | undefined;
+    if (form.flat.has('amount')) {
+      amount = Number(form.flat.get('amount'));
+      if (!Number.isInteger(amount) || amount <= 0)
+        throw invalidParameter('Invalid positive integer', 'amount');
+    }
+    const made = refundIntent(intent, {
+      amount,
+      reason: form.flat.get('reason') ?? null,
+      metadata: form.nested.get('metadata') ?? {},
+    });
+    outbox.push(...made.events);
+    return made.refund;
+  };
+
+  /**
+   * Makes a refund of an intent's charge as Stripe does (the endpoint's work, after its parameters
+   * passed validation); answers it with the events Stripe sends for it.
+   */
+  const refundIntent = (
+    intent: FakePaymentIntent,
+    request: { amount?: number; reason?: string | null; metadata?: Record<string, string> },
+  ): { refund: FakeRefund; events: FakeStripeEvent[] } => {
     if (intent.status !== 'succeeded')
       throw new StripeHttpError(
         400,
@@ -326,8 +432,15 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         'charge_not_refundable',
       );
     const refunded = refundedOf(intent.id);
-    const amount = form.flat.has('amount') ? Number(form.flat.get('amount')) : intent.amount - refunded;
-    if (!Number.isInteger(amount) || amount <= 0 || refunded + amount > intent.amount)
+    if (refunded >= intent.amount)
+      throw new StripeHttpError(
+        400,
+        'invalid_request_error',
+        `Charge ${intent.latest_charge ?? intent.id} has already been refunded.`,
+        'charge_already_refunded',
+      );
+    const amount = request.amount ?? intent.amount - refunded;
+    if (refunded + amount > intent.amount)
       throw new StripeHttpError(
         400,
         'invalid_request_error',
@@ -337,7 +450,13 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       );
     const charge = intent.latest_charge ? charges.get(intent.latest_charge) : undefined;
     if (charge) for (const guard of refundGuards) guard(charge);
-    const outcome = nextRefund ?? { status: 'succeeded', failureReason: undefined };
+    // Refunds use the available balance, not pending funds: one it cannot cover waits (Refunds).
+    const waitsForFunds =
+      nextRefund === undefined && balances.balanceOf(PLATFORM, intent.currency).available < amount;
+    const outcome = nextRefund ?? {
+      status: waitsForFunds ? 'pending' : 'succeeded',
+      failureReason: undefined,
+    };
     nextRefund = undefined;
     const refund: FakeRefund = {
       id: stripeId('re'),
@@ -346,17 +465,19 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       currency: intent.currency,
       payment_intent: intent.id,
       charge: intent.latest_charge,
-      reason: form.flat.get('reason') ?? null,
+      reason: request.reason ?? null,
       status: outcome.status,
+      pending_reason:
+        outcome.status === 'pending' ? (waitsForFunds ? 'insufficient_funds' : 'processing') : null,
       failure_reason: outcome.status === 'failed' ? (outcome.failureReason ?? 'unknown') : null,
       balance_transaction: null,
       failure_balance_transaction: null,
-      metadata: form.nested.get('metadata') ?? {},
+      metadata: request.metadata ?? {},
       created: seconds(),
     };
     refunds.push(refund);
-    // The money leaves the balance when the refund is made (a pending one too); the processing
-    // fee of the charge is not given back.
+    // The money leaves the balance when the refund is made (a pending one too, the balance going
+    // negative while it waits for funds); the processing fee of the charge is not given back.
     if (outcome.status !== 'failed' && outcome.status !== 'canceled') {
       refund.balance_transaction = balances.record(PLATFORM, {
         amount: -amount,
@@ -371,7 +492,64 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         charge.refunded = charge.amount_refunded >= charge.amount;
       }
     }
-    return refund;
+    const events = [event('refund.created', refund)];
+    if (charge) {
+      events.push(event('charge.refunded', charge));
+      for (const listener of refundListeners) events.push(...listener(refund, charge));
+    }
+    return { refund, events };
+  };
+
+  /** A refund settles as `status`; a failed or cancelled one that took money gives it back. */
+  const settle = (
+    refund: FakeRefund,
+    status: 'succeeded' | 'failed' | 'canceled',
+    failureReason?: string,
+  ) => {
+    const tookMoney = refund.balance_transaction !== null && refund.failure_balance_transaction === null;
+    refund.status = status;
+    refund.pending_reason = null;
+    refund.failure_reason = status === 'failed' ? (failureReason ?? 'unknown') : null;
+    if (status !== 'succeeded' && tookMoney) {
+      // A refund that failed (or was cancelled) gives its money back: `refund_failure`.
+      refund.failure_balance_transaction = balances.record(PLATFORM, {
+        amount: refund.amount,
+        currency: refund.currency,
+        type: 'refund_failure',
+        reporting_category: 'refund_failure',
+        source: refund.id,
+        description: 'REFUND FAILURE',
+      }).id;
+      const charge = refund.charge ? charges.get(refund.charge) : undefined;
+      if (charge) {
+        charge.amount_refunded -= refund.amount;
+        charge.refunded = charge.amount_refunded >= charge.amount;
+      }
+    }
+  };
+
+  /**
+   * Refunds waiting for funds complete, oldest first, while the available balance covers them
+   * (their own withdrawals are already in it): `refund.updated` and `charge.refund.updated` each.
+   */
+  const payWaitingRefunds = (): FakeStripeEvent[] => {
+    const sent: FakeStripeEvent[] = [];
+    const waiting = refunds.filter(
+      (r) => r.status === 'pending' && r.pending_reason === 'insufficient_funds',
+    );
+    for (const currency of new Set(waiting.map((r) => r.currency))) {
+      const queue = waiting.filter((r) => r.currency === currency);
+      let covered =
+        balances.balanceOf(PLATFORM, currency).available + queue.reduce((sum, r) => sum + r.amount, 0);
+      for (const refund of queue) {
+        if (refund.amount > covered) break;
+        covered -= refund.amount;
+        settle(refund, 'succeeded');
+        sent.push(event('refund.updated', refund), event('charge.refund.updated', refund));
+      }
+    }
+    outbox.push(...sent);
+    return sent;
   };
 
   const listCharges = (query: URLSearchParams) => {
@@ -425,7 +603,14 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       const answer = route(req, ctx);
       if (answer) return answer;
     }
-    throw new StripeHttpError(404, 'invalid_request_error', `Unrecognized request URL (${method}: ${path}).`);
+    throw new StripeHttpError(
+      404,
+      'invalid_request_error',
+      `Unrecognized request URL (${method}: ${path}).`,
+      undefined,
+      undefined,
+      { beforeExecution: true },
+    );
   };
 
   /** `expand[]=a.b`: each id on the path is replaced by its object (lists' `data.` too). */
@@ -541,28 +726,23 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         payload = JSON.stringify(expandAnswer(answer.body, [...expansions(queryForm), ...expansions(form)]));
       } catch (error) {
         if (!(error instanceof StripeHttpError)) throw error;
-        // Stripe saves a request's answer once the endpoint began, a 500 included; a request that
-        // failed validation (4xx) saves nothing and may be retried under the same key.
-        if (keyId && error.status >= 500)
+        // Stripe saves a request's answer once the endpoint began, whether it succeeded or failed
+        // (a 4xx the endpoint answered and a 500 alike); a request whose parameters failed
+        // validation saves nothing and may be retried under the same key.
+        if (keyId && !error.beforeExecution)
           keys.set(keyId, { fingerprint, at: now(), status: error.status, body: errorBody(error) });
+        payWaitingRefunds();
         sendError(error);
         return;
       }
       if (keyId) keys.set(keyId, { fingerprint, at: now(), status, body: payload });
+      payWaitingRefunds();
       send(status, payload);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo; // listening on TCP, so address() is an AddressInfo
 
-  const event = (type: string, object: unknown): FakeStripeEvent => ({
-    id: stripeId('evt'),
-    object: 'event',
-    type,
-    data: { object: structuredClone(object) },
-    created: seconds(),
-    livemode: false,
-  });
   const moveIntent = (id: string, status: string) => {
     const intent = intents.get(id);
     if (!intent) throw new Error(`no intent ${id}`);
@@ -632,32 +812,51 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     settleRefund(id, status, failureReason) {
       const refund = refunds.find((r) => r.id === id);
       if (!refund) throw new Error(`no refund ${id}`);
-      const tookMoney = refund.balance_transaction !== null && refund.failure_balance_transaction === null;
-      refund.status = status;
-      refund.failure_reason = status === 'failed' ? (failureReason ?? 'unknown') : null;
-      if (status !== 'succeeded' && tookMoney) {
-        // A refund that failed (or was cancelled) gives its money back: `refund_failure`.
-        refund.failure_balance_transaction = balances.record(PLATFORM, {
-          amount: refund.amount,
-          currency: refund.currency,
-          type: 'refund_failure',
-          reporting_category: 'refund_failure',
-          source: refund.id,
-          description: 'REFUND FAILURE',
-        }).id;
-        const charge = refund.charge ? charges.get(refund.charge) : undefined;
-        if (charge) {
-          charge.amount_refunded -= refund.amount;
-          charge.refunded = charge.amount_refunded >= charge.amount;
-        }
-      }
-      return event(status === 'failed' ? 'refund.failed' : 'refund.updated', refund);
+      settle(refund, status, failureReason);
+      const answer = event(status === 'failed' ? 'refund.failed' : 'refund.updated', refund);
+      payWaitingRefunds();
+      return answer;
     },
+    failRefund(id, failureReason = 'expired_or_canceled_card') {
+      const refund = refunds.find((r) => r.id === id);
+      if (!refund) throw new Error(`no refund ${id}`);
+      if (refund.status !== 'succeeded' && refund.status !== 'pending')
+        throw new Error(`refund ${id} is ${refund.status}: only a succeeded or pending refund can fail`);
+      settle(refund, 'failed', failureReason);
+      const events = [event('refund.failed', refund), event('charge.refund.updated', refund)];
+      payWaitingRefunds();
+      return events;
+    },
+    refund(paymentIntentId, refundOptions = {}) {
+      const made = refundIntent(intentOf(paymentIntentId), refundOptions);
+      return made;
+    },
+    topUp(amount, currency = 'usd') {
+      const txn = balances.record(PLATFORM, {
+        amount,
+        currency,
+        type: 'topup',
+        reporting_category: 'topup',
+        source: stripeId('tu'),
+        description: 'Top-up',
+      });
+      payWaitingRefunds();
+      return txn;
+    },
+    takeEvents() {
+      return outbox.splice(0, outbox.length);
+    },
+    emit(...events) {
+      outbox.push(...events);
+    },
+    payWaitingRefunds,
     event,
     advance(ms) {
       const from = now();
       offsetMs += ms;
-      return balances.tick(from, now());
+      const payouts = balances.tick(from, now());
+      payWaitingRefunds();
+      return payouts;
     },
     failNext(count) {
       failures = count;
@@ -676,6 +875,9 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     },
     addRefundGuard(guard) {
       refundGuards.push(guard);
+    },
+    addRefundListener(listener) {
+      refundListeners.push(listener);
     },
     close: () =>
       new Promise<void>((resolve, reject) => {

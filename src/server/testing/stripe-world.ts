@@ -19,6 +19,8 @@ export interface StripeWorldOptions {
   balances?: FakeBalancesOptions;
   /** disputeFee (1500), counterFee (0), returnDisputeFeeOnWin (false), evidenceDueInDays (14). */
   disputes?: FakeDisputesOptions;
+  /** What the platform has available from before (cents, 0): refunds up to it need not wait for funds. */
+  platformAvailable?: number;
 }
 
 export interface StripeWorld {
@@ -42,6 +44,7 @@ export async function startStripeWorld(options: StripeWorldOptions = {}): Promis
     secretKey: options.secretKey,
     routes: [connect.route, transfers.route, disputes.route],
     balances: options.balances,
+    platformAvailable: options.platformAvailable,
   });
   transfers.bind({ accounts: connect.accounts, charges: server.charges, balances: server.balances });
   server.balances.bind({ schedules: connect.schedules });

@@ -57,6 +57,8 @@ export interface ProviderRefund {
   failureReason: string | null;
   /** Our refunds.id from the metadata; null for a refund made elsewhere (the Dashboard). */
   refundId: string | null;
+  /** What it gives back, in cents (known when listed from the provider). */
+  amount?: Cents;
 }
 
 /** The card fields of the test provider's form, already checked for shape. */
@@ -171,6 +173,21 @@ export class WebhookSignatureError extends Error {
 }
 
 /** The provider could not be reached or answered with a server error: worth retrying later. */
+/**
+ * The provider refused a refund for good (Stripe: a 4xx such as `charge_disputed` or an
+ * `idempotency_error`): Stripe saves that answer under the key, so asking again never helps. The
+ * refund is failed and undone (docs/decisions/0022-money-in-combinations.md, A refund that fails).
+ */
+export class RefundRefusedError extends Error {
+  /** The provider's error code (`charge_disputed`, `idempotency_error`, …) or null. */
+  readonly code: string | null;
+  constructor(message: string, code: string | null, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'RefundRefusedError';
+    this.code = code;
+  }
+}
+
 export class PaymentProviderUnavailableError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
@@ -216,6 +233,11 @@ export interface PaymentProvider {
    * disputes (docs/decisions/0018-money-against-stripe.md, Disputes).
    */
   retrieveDispute?(providerDisputeId: string): Promise<ProviderDispute>;
+  /**
+   * The refunds of a payment at the provider, ours and those it made on its own (Stripe refunds the
+   * cardholder of a prevented dispute: docs/decisions/0022-money-in-combinations.md).
+   */
+  listRefunds?(providerPaymentId: string): Promise<ProviderRefund[]>;
   /** Stripe only: check a webhook's signature over the raw body and read the event. */
   parseWebhook?(rawBody: Buffer, signature: string | undefined): PaymentWebhookEvent;
 }

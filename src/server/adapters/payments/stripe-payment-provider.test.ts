@@ -13,7 +13,8 @@ let provider: StripePaymentProvider;
 const webhookSecret = 'whsec_adaptertest';
 
 beforeAll(async () => {
-  fake = await startFakeStripe();
+  // The platform has money available, so a refund is made at once (Stripe holds it pending otherwise).
+  fake = await startFakeStripe({ platformAvailable: 100_000 });
   provider = new StripePaymentProvider({
     secretKey: fake.secretKey,
     publishableKey: 'pk_test_adapter',

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { StripeConfig } from '../../config';
 import {
   PaymentProviderUnavailableError,
+  RefundRefusedError,
   UnknownDisputeError,
   WebhookSignatureError,
   type ChargeFee,
@@ -264,6 +265,19 @@ export class StripePaymentProvider implements PaymentProvider {
       );
       return providerRefund(refund);
     } catch (error) {
+      // A refusal is final: Stripe saves it under the key and answers it to every retry.
+      if (
+        error instanceof Stripe.errors.StripeInvalidRequestError ||
+        error instanceof Stripe.errors.StripeIdempotencyError ||
+        error instanceof Stripe.errors.StripePermissionError
+      )
+        throw new RefundRefusedError(
+          `Stripe refused the refund: ${error.message}`,
+          error.code ?? error.type,
+          {
+            cause: error,
+          },
+        );
       throw translateError(error, 'refund');
     }
   }
@@ -278,6 +292,17 @@ export class StripePaymentProvider implements PaymentProvider {
         if (refund.metadata?.refundId === refundId) return providerRefund(refund);
       }
       return undefined;
+    } catch (error) {
+      throw translateError(error, 'list refunds');
+    }
+  }
+
+  async listRefunds(providerPaymentId: string): Promise<ProviderRefund[]> {
+    try {
+      const found: ProviderRefund[] = [];
+      for await (const refund of this.stripe.refunds.list({ payment_intent: providerPaymentId, limit: 100 }))
+        found.push({ ...providerRefund(refund), amount: refund.amount });
+      return found;
     } catch (error) {
       throw translateError(error, 'list refunds');
     }

@@ -12,7 +12,10 @@ function translateError(error: unknown, what: string): unknown {
   }
   if (
     error instanceof Stripe.errors.StripeInvalidRequestError ||
-    error instanceof Stripe.errors.StripePermissionError
+    error instanceof Stripe.errors.StripePermissionError ||
+    // A key reused with other parameters: Stripe will answer the same every time, as the built-in
+    // provider does (docs/decisions/0022-money-in-combinations.md, Transfers and their keys).
+    error instanceof Stripe.errors.StripeIdempotencyError
   ) {
     return new PayoutRefusedError(`Stripe refused the ${what}: ${error.message}`, { cause: error });
   }

@@ -342,7 +342,7 @@ export async function seedDemoOrders(db: Db, now: Date = new Date()): Promise<nu
         salesOf.push({ sellerId, at: placedAt.getTime(), subtotal: amounts.productSubtotal });
       }
       // The demo's sellers and drivers have not set up payouts yet: their earnings are owed until they do.
-      if (status === 'delivered' || status === 'completed') await recordOrderPayouts(tx, order, lastAt);
+      if (status === 'delivered' || status === 'completed') await recordOrderPayouts(tx, order, lastAt, 0);
       made += 1;
     }
   });

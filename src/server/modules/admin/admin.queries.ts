@@ -312,12 +312,15 @@ export async function countSummary(db: Db) {
     .select({
       n: count(),
       // Net of refunds of finished orders: the fee given back, and the total refunded (docs/decisions/0018-money-against-stripe.md).
+      // A fee earned again when a refund failed counts again (docs/decisions/0022-money-in-combinations.md).
       revenue: sql<string>`(coalesce(sum(${orders.platformFee}) filter (where ${orders.status} <> 'cancelled'), 0)
         - (select coalesce(sum(le.amount), 0) from ledger_entries le join orders o on o.id = le.order_id
-            where le.kind = 'platform_fee_refund' and o.status <> 'cancelled'))::text`,
+            where le.kind = 'platform_fee_refund' and o.status <> 'cancelled')
+        + (select coalesce(sum(le.amount), 0) from ledger_entries le join orders o on o.id = le.order_id
+            where le.kind = 'platform_fee_restored' and o.status <> 'cancelled'))::text`,
       gross: sql<string>`(coalesce(sum(${orders.total}) filter (where ${orders.status} <> 'cancelled'), 0)
         - (select coalesce(sum(r.amount), 0) from refunds r join orders o on o.id = r.order_id
-            where o.status <> 'cancelled'))::text`,
+            where o.status <> 'cancelled' and r.undone_at is null))::text`,
     })
     .from(orders);
   return {

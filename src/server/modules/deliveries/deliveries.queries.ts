@@ -122,7 +122,7 @@ export async function deleteDecline(db: Db, driverId: string, orderId: string): 
 
 /** The driver's share of their delivered orders net of refunds (docs/decisions/0018-money-against-stripe.md), as numeric text, and how many there are. */
 /** A delivery's driver earnings less what refunds reversed of its payout (docs/product-rules.md, Deliveries). */
-const netDriverEarnings = sql<string>`(${orders.driverEarnings} - (select coalesce(sum(pr.amount), 0) from payout_reversals pr join payouts p on p.id = pr.payout_id where p.order_id = "orders"."id" and p.kind = 'driver'))`;
+const netDriverEarnings = sql<string>`(${orders.driverEarnings} - (select coalesce(sum(pr.amount), 0) from payout_reversals pr join payouts p on p.id = pr.payout_id where p.order_id = "orders"."id" and p.kind = 'driver' and pr.status in ('pending','reversed','unrecovered','cancelled')))`;
 
 /** When the delivery was made: its recorded time, else its last step to delivered, else its last change. */
 const deliveredAtSql = sql<Date>`coalesce(${orders.deliveredAt},

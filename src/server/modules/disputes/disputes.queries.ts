@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { disputes, orders, payments } from '../../db/schema';
+import { disputeParts, disputes, ledgerEntries, orders, payments, users } from '../../db/schema';
 
 export type DisputeRow = typeof disputes.$inferSelect;
 export type NewDisputeRow = typeof disputes.$inferInsert;
@@ -15,14 +15,19 @@ export async function findPaymentOfDispute(
   provider: string,
   chargeId: string | null,
   providerPaymentId: string | null,
-): Promise<{ id: string; buyerId: string; currency: string } | undefined> {
+): Promise<{ id: string; buyerId: string; currency: string; providerPaymentId: string } | undefined> {
   const matches = [
     chargeId ? eq(payments.providerChargeId, chargeId) : undefined,
     providerPaymentId ? eq(payments.providerPaymentId, providerPaymentId) : undefined,
   ].filter((m) => m !== undefined);
   if (matches.length === 0) return undefined;
   const [row] = await db
-    .select({ id: payments.id, buyerId: payments.buyerId, currency: payments.currency })
+    .select({
+      id: payments.id,
+      buyerId: payments.buyerId,
+      currency: payments.currency,
+      providerPaymentId: payments.providerPaymentId,
+    })
     .from(payments)
     .where(and(eq(payments.provider, provider), or(...matches)))
     .limit(1);
@@ -134,5 +139,84 @@ export async function listDisputesWithOrders(db: Db, limit: number) {
       desc(disputes.createdAt),
       asc(disputes.id),
     )
+    .limit(limit);
+}
+
+/**
+ * Is the payment's charge disputed with its funds withdrawn and undecided (`needs_response`,
+ * `under_review`): Stripe refuses to refund it then (`charge_disputed`); an inquiry does not
+ * (docs/decisions/0022-money-in-combinations.md, A refund while the payment is disputed).
+ */
+export async function findRefundBlockingDispute(db: Db, paymentId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: disputes.id })
+    .from(disputes)
+    .where(
+      and(
+        eq(disputes.paymentId, paymentId),
+        inArray(disputes.status, ['needs_response', 'under_review']),
+        isNull(disputes.closedAt),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** The orders of a payment, their rows locked, in a fixed order (a lost dispute splits over them). */
+export async function lockOrdersOfPayment(db: Db, paymentId: string) {
+  return db
+    .select({ id: orders.id, orderNumber: orders.orderNumber, total: orders.total, status: orders.status })
+    .from(orders)
+    .where(eq(orders.paymentId, paymentId))
+    .orderBy(asc(orders.createdAt), asc(orders.orderNumber))
+    .for('update');
+}
+
+/** Records one order's part of a lost dispute; taken back now (a finished order) or when it finishes. */
+export async function insertDisputePart(
+  db: Db,
+  part: { disputeId: string; orderId: string; amount: string; takenBackAt: Date | null; now: Date },
+): Promise<void> {
+  await db
+    .insert(disputeParts)
+    .values({
+      disputeId: part.disputeId,
+      orderId: part.orderId,
+      amount: part.amount,
+      takenBackAt: part.takenBackAt,
+      createdAt: part.now,
+    })
+    .onConflictDoNothing();
+}
+
+/** The parts of lost disputes an order has not given back yet, claimed (taken back) in the caller's transaction. */
+export async function claimUntakenDisputeParts(db: Db, orderId: string, now: Date) {
+  return db
+    .update(disputeParts)
+    .set({ takenBackAt: now })
+    .where(and(eq(disputeParts.orderId, orderId), isNull(disputeParts.takenBackAt)))
+    .returning();
+}
+
+/** Money already refunded that lost disputes took again (`dispute_loss`), newest first, with the buyer and the orders. */
+export async function listDisputeLosses(db: Db, limit: number) {
+  return db
+    .select({
+      id: ledgerEntries.id,
+      amount: ledgerEntries.amount,
+      at: ledgerEntries.createdAt,
+      disputeAmount: disputes.amount,
+      reason: disputes.reason,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      orderId: sql<string>`(select o.id::text from orders o where o.payment_id = ${disputes.paymentId} order by o.created_at, o.order_number limit 1)`,
+      orderNumbers: sql<string>`(select string_agg(o.order_number, ', ' order by o.created_at, o.order_number) from orders o where o.payment_id = ${disputes.paymentId})`,
+    })
+    .from(ledgerEntries)
+    .innerJoin(disputes, eq(disputes.id, ledgerEntries.disputeId))
+    .innerJoin(payments, eq(payments.id, disputes.paymentId))
+    .innerJoin(users, eq(users.id, payments.buyerId))
+    .where(eq(ledgerEntries.kind, 'dispute_loss'))
+    .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
     .limit(limit);
 }

@@ -17,8 +17,8 @@ import {
 import { formatCents, parseCents } from '../../../domain/money';
 import { recordMovement } from '../ledger/ledger.service';
 import { settleOrderPayouts } from '../payouts/pay-payout';
-import { takeBackOrderShare } from '../payouts/take-back-order-share';
-import { handleLostDispute, type TakeBackOrderShare } from './handle-lost-dispute';
+import { executeRefund, settleRefundsOfPayment, type RefundRow } from '../payments/refunds.service';
+import { handleLostDispute } from './handle-lost-dispute';
 import {
   findPaymentOfDispute,
   insertDisputeIfNew,
@@ -28,15 +28,6 @@ import {
   updateDispute,
   type DisputeRow,
 } from './disputes.queries';
-
-/**
- * A lost dispute takes the orders' shares back from their sellers and drivers as a refund would
- * (docs/decisions/0018-money-against-stripe.md, Disputes): the payouts module's take-back, inside
- * the transaction that records the outcome.
- */
-const takeBackShare: TakeBackOrderShare = async (tx, share) => {
-  await takeBackOrderShare(tx, share);
-};
 
 /** What handling a dispute needs: the database, the payment provider that reads it, the payouts it releases. */
 export interface DisputeDeps {
@@ -51,6 +42,10 @@ export interface DisputeDeps {
 interface Applied {
   /** Orders whose payouts may go out (a dispute won or closed) or were reduced (a lost one). */
   settle: string[];
+  /** Refunds a lost dispute made anew (what the chargeback did not cover of a cancelled order). */
+  refunds: RefundRow[];
+  /** The dispute is decided: refunds that waited for it may be made. */
+  decided: boolean;
   status: string;
 }
 
@@ -97,6 +92,7 @@ export async function applyDisputeEvent(
     );
     return;
   }
+  const preventionRefunds = await findPreventionRefunds(deps, dispute, payment.providerPaymentId);
   const now = deps.now();
   const applied = await deps.db.transaction(async (tx) => {
     await insertDisputeIfNew(tx, {
@@ -114,7 +110,7 @@ export async function applyDisputeEvent(
     });
     const row = await lockDispute(tx, provider.name, dispute.providerDisputeId);
     if (!row) throw new Error(`dispute ${dispute.providerDisputeId} was not stored`);
-    return applyDisputeState(tx, row, dispute, payment, now);
+    return applyDisputeState(tx, row, dispute, payment, now, preventionRefunds);
   });
   deps.log.info(
     { providerDisputeId, paymentId: payment.id, status: applied.status, eventType },
@@ -123,6 +119,8 @@ export async function applyDisputeEvent(
   // After the commit, as when an order finishes (docs/decisions/0013-money-movement.md): never
   // failing the webhook, the retry job pays anything missed.
   for (const orderId of applied.settle) await settleOrderPayouts(deps, orderId);
+  for (const refund of applied.refunds) await executeRefund(deps, refund);
+  if (applied.decided) await settleRefundsOfPayment(deps, payment.id);
 }
 
 /**
@@ -135,6 +133,7 @@ async function applyDisputeState(
   dispute: ProviderDispute,
   payment: { id: string; buyerId: string; currency: string },
   now: Date,
+  preventionRefunds: PreventionRefund[],
 ): Promise<Applied> {
   const patch: Parameters<typeof updateDispute>[2] = {};
   const amount = formatCents(dispute.amount);
@@ -206,6 +205,7 @@ async function applyDisputeState(
   }
   const status = disputeStatusSchema.parse(dispute.status);
   const settle: string[] = [];
+  const refunds: RefundRow[] = [];
   if (!isDisputeOpen(status) && !row.closedAt) {
     patch.closedAt = now;
     // Won or closed in the platform's favour: the payouts it held may go out now.
@@ -213,11 +213,70 @@ async function applyDisputeState(
       settle.push(...(await listOrdersOfDisputedPayment(tx, row.paymentId)).map((order) => order.id));
   }
   if (Object.keys(patch).length > 0) await updateDispute(tx, row.id, { ...patch, updatedAt: now });
-  if (isDisputeLost(status) && !row.outcomeHandledAt) {
-    const current = { ...row, ...patch, amount } as DisputeRow;
-    settle.push(...(await handleLostDispute(tx, takeBackShare, current, now)));
+  // A prevented dispute withdrew nothing: the provider refunded the cardholder instead. That refund is
+  // the money the dispute took (docs/decisions/0022-money-in-combinations.md, A lost dispute).
+  let lostAmount = amount;
+  if (status === 'prevented') {
+    let refunded = 0;
+    for (const refund of preventionRefunds) {
+      refunded += refund.amount;
+      await recordMovement(tx, {
+        ...movement,
+        kind: 'dispute',
+        key: `${row.id}:${refund.providerRefundId}`,
+        amount: refund.amount,
+        disputeId: row.id,
+        providerReference: refund.providerRefundId,
+      });
+    }
+    if (!row.fundsWithdrawnAt && refunded > 0) patch.fundsWithdrawnAt = now;
+    lostAmount = formatCents(refunded);
   }
-  return { settle, status };
+  if (isDisputeLost(status) && !row.outcomeHandledAt && parseCents(lostAmount) > 0) {
+    const current = { ...row, ...patch, amount: lostAmount } as DisputeRow;
+    const outcome = await handleLostDispute(tx, current, now);
+    settle.push(...outcome.settle);
+    refunds.push(...outcome.refunds);
+  }
+  return { settle, refunds, decided: !isDisputeOpen(status), status };
+}
+
+/** A refund the provider made on its own for a prevented dispute, with its amount in cents. */
+interface PreventionRefund {
+  providerRefundId: string;
+  amount: number;
+}
+
+/**
+ * The refunds the provider made to resolve a prevented dispute: those of the payment that are not
+ * ours (no refund id of ours in their metadata) and did not fail. None yet is a 503: the event is
+ * sent again once Stripe has made it.
+ */
+async function findPreventionRefunds(
+  deps: DisputeDeps,
+  dispute: ProviderDispute,
+  providerPaymentId: string,
+): Promise<PreventionRefund[]> {
+  if (dispute.status !== 'prevented' || !deps.payments.listRefunds) return [];
+  let refunds;
+  try {
+    refunds = await deps.payments.listRefunds(providerPaymentId);
+  } catch (error) {
+    if (error instanceof PaymentProviderUnavailableError)
+      throw new AppError('unavailable', 'The payment provider is not reachable; send the event again later.');
+    throw error;
+  }
+  const found = refunds.flatMap((refund) =>
+    refund.refundId === null && refund.status !== 'failed' && refund.status !== 'canceled'
+      ? [{ providerRefundId: refund.providerRefundId, amount: refund.amount ?? 0 }]
+      : [],
+  );
+  if (found.length === 0)
+    throw new AppError(
+      'unavailable',
+      "The prevented dispute's refund is not at the provider yet; send the event again later.",
+    );
+  return found;
 }
 
 /** The admin's dashboard link of a dispute: Stripe's, in test mode when the keys are test keys. */

@@ -1,72 +1,105 @@
 import type { Db } from '../../db/client';
-import { parseCents, type Cents } from '../../../domain/money';
-import { claimDisputeOutcome, listOrdersOfDisputedPayment, type DisputeRow } from './disputes.queries';
+import { formatCents, parseCents, type Cents } from '../../../domain/money';
+import { splitLostAmount } from '../../../domain/money-split';
+import { recordMovement } from '../ledger/ledger.service';
+import {
+  cancelRefundsHeldByDispute,
+  findWhatIsLeftOfOrder,
+  recordOrderRefund,
+  type RefundRow,
+} from '../payments/refunds.service';
+import { takeBackOrderShare } from '../payouts/take-back-order-share';
+import {
+  claimDisputeOutcome,
+  claimUntakenDisputeParts,
+  insertDisputePart,
+  lockOrdersOfPayment,
+  type DisputeRow,
+} from './disputes.queries';
 
-/** One order's part of a lost dispute, taken back by the same rules as a refund of that amount. */
-export interface OrderShareTakeBack {
-  orderId: string;
-  amountCents: Cents;
-  disputeId: string;
-  now: Date;
+const FINISHED = new Set(['delivered', 'completed']);
+
+/** What follows a lost dispute's commit: payouts to settle, refunds to make. */
+export interface LostDisputeOutcome {
+  settle: string[];
+  refunds: RefundRow[];
 }
 
 /**
- * The payouts module's operation that takes an order's lost amount back from its seller and driver
- * in proportion (reversing what went out, cancelling or shrinking what did not) and gives back the
- * platform fee's share, inside the caller's transaction (docs/decisions/0018-money-against-stripe.md,
- * Disputes; Refunds).
+ * A lost dispute (docs/decisions/0022-money-in-combinations.md, A lost dispute), once
+ * (`outcome_handled_at`), inside the caller's transaction, whatever the orders' states:
+ * 1. refunds of cancelled orders that waited for the dispute are not made: the chargeback gave the
+ *    buyer money back instead, and covers first what the buyer was owed already;
+ * 2. the rest of the lost amount is split over the orders by what is left of each; a finished order
+ *    gives its part back at once as a refund would, an unfinished one when it finishes;
+ * 3. what no order had left (money refunded before the dispute took it again) is a `dispute_loss`;
+ * 4. what the chargeback did not cover of the cancelled orders' refunds is refunded anew.
  */
-export type TakeBackOrderShare = (tx: Db, share: OrderShareTakeBack) => Promise<void>;
-
-/**
- * Splits a lost amount over a payment's orders in proportion to what each cost (largest remainder,
- * so the parts add up to the amount exactly); no order gives more than its total.
- */
-export function splitLostAmount(amount: Cents, orderTotals: readonly Cents[]): Cents[] {
-  const whole = orderTotals.reduce((sum, total) => sum + total, 0);
-  if (whole <= 0) return orderTotals.map(() => 0);
-  const lost = Math.min(amount, whole);
-  const exact = orderTotals.map((total) => (lost * total) / whole);
-  const parts = exact.map((value) => Math.floor(value));
-  let left = lost - parts.reduce((sum, part) => sum + part, 0);
-  const byRemainder = exact
-    .map((value, index) => ({ index, remainder: value - Math.floor(value) }))
-    .sort((a, b) => b.remainder - a.remainder || a.index - b.index);
-  for (const { index } of byRemainder) {
-    if (left <= 0) break;
-    parts[index] = (parts[index] ?? 0) + 1;
-    left -= 1;
-  }
-  return parts;
-}
-
-/**
- * A lost dispute is handled as a refund of the lost amount (docs/decisions/0018-money-against-stripe.md,
- * Disputes), once: `outcome_handled_at` is claimed in the caller's transaction, then each order of
- * the payment gives back its proportional part. Answers the orders whose payouts to settle after
- * the commit. While an order of the payment is not finished nothing is claimed: the dispute stays
- * unhandled, its orders' payouts stay held and reconcile names the loss.
- */
-export async function handleLostDispute(
-  tx: Db,
-  takeBackOrderShare: TakeBackOrderShare | undefined,
-  dispute: DisputeRow,
-  now: Date,
-): Promise<string[]> {
-  if (!takeBackOrderShare) return [];
-  const orders = await listOrdersOfDisputedPayment(tx, dispute.paymentId);
-  // Only a finished order has earnings to take back. Until every order of the payment is finished
-  // the dispute stays unhandled: its payouts stay held and reconcile names it for a person to decide.
-  if (orders.some((order) => order.status !== 'delivered' && order.status !== 'completed')) return [];
-  if (!(await claimDisputeOutcome(tx, dispute.id, now))) return [];
-  const parts = splitLostAmount(
-    parseCents(dispute.amount),
-    orders.map((order) => parseCents(order.total)),
+export async function handleLostDispute(tx: Db, dispute: DisputeRow, now: Date): Promise<LostDisputeOutcome> {
+  if (!(await claimDisputeOutcome(tx, dispute.id, now))) return { settle: [], refunds: [] };
+  const orders = await lockOrdersOfPayment(tx, dispute.paymentId);
+  const owedByOrder = await cancelRefundsHeldByDispute(tx, dispute.paymentId, now);
+  const owed = orders.map((order) => owedByOrder.get(order.id) ?? 0);
+  const left: Cents[] = [];
+  for (const order of orders) left.push(await findWhatIsLeftOfOrder(tx, order));
+  const first = splitLostAmount(parseCents(dispute.amount), owed);
+  const second = splitLostAmount(
+    first.loss,
+    left.map((cents, i) => cents - (owed[i] ?? 0)),
   );
-  for (const [index, order] of orders.entries()) {
-    const amountCents = parts[index] ?? 0;
-    if (amountCents === 0) continue;
-    await takeBackOrderShare(tx, { orderId: order.id, amountCents, disputeId: dispute.id, now });
+  const settle: string[] = [];
+  for (const [i, order] of orders.entries()) {
+    const part = (first.parts[i] ?? 0) + (second.parts[i] ?? 0);
+    if (part === 0) continue;
+    const finished = FINISHED.has(order.status);
+    await insertDisputePart(tx, {
+      disputeId: dispute.id,
+      orderId: order.id,
+      amount: formatCents(part),
+      takenBackAt: finished ? now : null,
+      now,
+    });
+    if (finished) {
+      await takeBackOrderShare(tx, { orderId: order.id, amountCents: part, disputeId: dispute.id, now });
+      settle.push(order.id);
+    }
   }
-  return orders.map((order) => order.id);
+  await recordMovement(tx, {
+    kind: 'dispute_loss',
+    key: dispute.id,
+    amount: second.loss,
+    currency: dispute.currency,
+    paymentId: dispute.paymentId,
+    disputeId: dispute.id,
+    at: now,
+  });
+  const refunds: RefundRow[] = [];
+  for (const [i, order] of orders.entries()) {
+    const rest = (owed[i] ?? 0) - (first.parts[i] ?? 0);
+    if (rest <= 0) continue;
+    const refund = await recordOrderRefund(tx, {
+      paymentId: dispute.paymentId,
+      orderId: order.id,
+      amount: rest,
+      reason: 'Order cancelled',
+      now,
+    });
+    if (refund) refunds.push(refund);
+  }
+  return { settle, refunds };
+}
+
+/**
+ * When an order finishes, inside the status change's transaction: its parts of lost disputes not
+ * given back yet are taken back from its new payouts and fee, as a refund would
+ * (docs/decisions/0022-money-in-combinations.md, A lost dispute).
+ */
+export async function takeBackDisputeParts(tx: Db, orderId: string, now: Date): Promise<void> {
+  for (const part of await claimUntakenDisputeParts(tx, orderId, now))
+    await takeBackOrderShare(tx, {
+      orderId,
+      amountCents: parseCents(part.amount),
+      disputeId: part.disputeId,
+      now,
+    });
 }

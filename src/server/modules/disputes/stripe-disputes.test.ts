@@ -18,7 +18,6 @@ import { makeAccountReady, moveOrder, orderInTransit, payoutsOf } from '../../te
 import { StripePayoutTransfers } from '../../adapters/payouts/stripe-payout-transfers';
 import { reconcile } from '../ledger/reconcile';
 import { retryPayouts } from '../payouts/settle-payouts';
-import { splitLostAmount } from './handle-lost-dispute';
 
 /**
  * Disputes with Stripe as the provider (docs/decisions/0018-money-against-stripe.md, Disputes),
@@ -474,34 +473,43 @@ describe('a lost dispute', () => {
     expect((await reconcile(t.database.db)).discrepancies).toEqual([]);
   });
 
-  it('handles a prevented dispute (Stripe refunded the buyer) as a lost one: its payouts stay held', async () => {
+  it("handles a prevented dispute at once as a lost one: Stripe's refund is what it took, and the order gives it back when it finishes", async () => {
     const s = await orderInTransit(t, {}, {}, payWithStripe);
     await onboard(s.seller.id);
     await onboard(s.driver.id);
     const payment = await paymentOfOrder(s.order.id);
     const { dispute } = openDispute(payment);
     await post(preventDispute(dispute.id));
+    // Handled at once (docs/decisions/0022-money-in-combinations.md): the refund Stripe made to the
+    // cardholder is recorded as the money the dispute took, by its id.
+    const [row] = await t.database.db
+      .select()
+      .from(disputes)
+      .where(eq(disputes.providerDisputeId, dispute.id));
+    expect(row).toMatchObject({ status: 'prevented' });
+    expect(row?.outcomeHandledAt).not.toBeNull();
+    const stripeRefund = world.server.refunds.find((r) => r.payment_intent === payment.providerPaymentId);
+    const taken = (
+      await t.database.db.select().from(ledgerEntries).where(eq(ledgerEntries.paymentId, payment.id))
+    ).filter((e) => e.kind === 'dispute');
+    expect(taken.map((e) => [e.amount, e.providerReference])).toEqual([[payment.amount, stripeRefund?.id]]);
+    expect((await reconcile(t.database.db)).discrepancies).toEqual([]);
+    // The order, delivered after, gives the whole of it back: nothing goes out to its payees.
     expect((await moveOrder(t, s.driver, s.order.id, 'delivered')).statusCode).toBe(200);
     expect(transfersOfOrder(s.order.id)).toHaveLength(0);
-    expect((await reconcile(t.database.db)).discrepancies).toContainEqual({
-      subject: `dispute ${dispute.id}`,
-      message: `prevented $${payment.amount}, not taken back from the sellers and drivers yet`,
-    });
+    const payouts = await payoutsOf(t, s.order.id);
+    expect([payouts.seller?.status, payouts.driver?.status]).toEqual(['cancelled', 'cancelled']);
+    expect((await reconcile(t.database.db)).discrepancies).toEqual([]);
   });
 });
 
 /**
- * The one override of the local Stripe in this file: it has no `prevented` outcome (a dispute
- * settled by the card network's early resolution, the buyer refunded rather than funds withdrawn),
- * so the world's dispute is set to that state by hand — status `prevented`, no balance
- * transactions — and the `charge.dispute.closed` Stripe would send is made from it.
+ * Stripe's dispute prevention resolves the dispute (nothing of which was delivered yet) as it comes
+ * in: status `prevented`, nothing withdrawn and no dispute fee, the buyer refunded by Stripe
+ * (`world.disputes.prevent`); answers the `charge.dispute.closed` Stripe sends.
  */
 function preventDispute(id: string): FakeStripeEvent {
-  const dispute = world.disputes.disputes.get(id);
-  if (!dispute) throw new Error(`no dispute ${id}`);
-  // `prevented` is outside the world's FakeDisputeStatus: the override is this file's.
-  Object.assign(dispute, { status: 'prevented', balance_transactions: [] });
-  return world.server.event('charge.dispute.closed', dispute);
+  return eventOf(world.disputes.prevent(id).events, 'charge.dispute.closed');
 }
 
 describe('GET /api/admin/disputes', () => {
@@ -529,15 +537,5 @@ describe('GET /api/admin/disputes', () => {
     const positions = ids.map((id) => open.findIndex((row) => row.providerDisputeId === id));
     expect(positions.every((p) => p >= 0)).toBe(true);
     expect(positions[1]).toBeLessThan(positions[0] ?? -1);
-  });
-});
-
-describe('splitLostAmount', () => {
-  it('splits a lost amount over the orders in proportion, adding up exactly', () => {
-    expect(splitLostAmount(10_000, [6_000, 4_000])).toEqual([6_000, 4_000]);
-    expect(splitLostAmount(1_000, [3_333, 3_333, 3_334])).toEqual([333, 333, 334]);
-    expect(splitLostAmount(100, [1, 1, 1]).reduce((a, b) => a + b, 0)).toBe(3);
-    expect(splitLostAmount(101, [50, 50, 1])).toEqual([50, 50, 1]);
-    expect(splitLostAmount(0, [500])).toEqual([0]);
   });
 });

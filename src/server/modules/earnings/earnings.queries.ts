@@ -7,7 +7,7 @@ import { EARNING_STATUSES } from '../../../domain/earnings';
  * The seller's stored earnings of an order less what refunds took back from them (their proportional
  * share; docs/decisions/0018-money-against-stripe.md, Refunds).
  */
-const netSellerEarnings = sql`(${orders.sellerEarnings} - (select coalesce(sum(pr.amount), 0) from payout_reversals pr join payouts p on p.id = pr.payout_id where p.order_id = "orders"."id" and p.kind = 'seller'))`;
+const netSellerEarnings = sql`(${orders.sellerEarnings} - (select coalesce(sum(pr.amount), 0) from payout_reversals pr join payouts p on p.id = pr.payout_id where p.order_id = "orders"."id" and p.kind = 'seller' and pr.status in ('pending','reversed','unrecovered','cancelled')))`;
 
 /** The sum of the seller's finished orders' earnings net of refunds, as numeric text, and their count. */
 export async function sumFinishedSellerEarnings(

@@ -74,6 +74,12 @@ export const PLATFORM_BALANCE_SIGNS = {
   dispute_fee: -1,
   dispute_fee_reinstated: 1,
   reversal_loss: -1,
+  // A refund that failed is undone (docs/decisions/0022-money-in-combinations.md): the fee's part is
+  // earned again and a loss borne for it is cancelled. Money a lost dispute took again after a refund
+  // had given it back is the platform's loss.
+  platform_fee_restored: 1,
+  loss_cancelled: 1,
+  dispute_loss: -1,
 } as const;
 
 /** The platform's balance (see PLATFORM_BALANCE_SIGNS), as numeric text. */
@@ -98,5 +104,14 @@ export async function sumOrderLedger(db: Db, orderId: string, kind: string): Pro
     .select({ total: sql<string>`coalesce(sum(${ledgerEntries.amount}), 0)::text` })
     .from(ledgerEntries)
     .where(and(eq(ledgerEntries.orderId, orderId), eq(ledgerEntries.kind, kind)));
+  return row?.total ?? '0';
+}
+
+/** The ledger's total of one kind for a refund, as numeric text. */
+export async function sumRefundLedger(db: Db, refundId: string, kind: string): Promise<string> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${ledgerEntries.amount}), 0)::text` })
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.refundId, refundId), eq(ledgerEntries.kind, kind)));
   return row?.total ?? '0';
 }

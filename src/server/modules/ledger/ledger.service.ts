@@ -1,6 +1,12 @@
 import type { Db } from '../../db/client';
 import { formatCents, parseCents, type Cents } from '../../../domain/money';
-import { findPaymentOfLedger, insertLedgerEntry, sumOrderLedger, sumPlatformBalance } from './ledger.queries';
+import {
+  findPaymentOfLedger,
+  insertLedgerEntry,
+  sumOrderLedger,
+  sumPlatformBalance,
+  sumRefundLedger,
+} from './ledger.queries';
 
 /**
  * The kinds of movement (docs/decisions/0013-money-movement.md, Transfers and the ledger): the
@@ -22,7 +28,14 @@ export type LedgerKind =
   | 'dispute_reinstated'
   | 'dispute_fee_reinstated'
   /** A transfer that could not be taken back: the platform bears it, by name (docs/decisions/0018-money-against-stripe.md). */
-  | 'reversal_loss';
+  | 'reversal_loss'
+  /** Undoing a refund that failed (docs/decisions/0022-money-in-combinations.md): its money back, the fee's part earned again, a loss cancelled, a reversed share transferred back. */
+  | 'refund_failure'
+  | 'platform_fee_restored'
+  | 'loss_cancelled'
+  | 'restore_transfer'
+  /** Money a lost dispute took that had already been refunded: the platform bears it. */
+  | 'dispute_loss';
 
 export interface Movement {
   kind: LedgerKind;
@@ -150,4 +163,9 @@ export async function getPlatformBalance(db: Db): Promise<Cents> {
 /** The ledger's total of one kind of movement for an order, in cents (what a take-back gave back so far). */
 export async function sumOrderMovements(db: Db, orderId: string, kind: LedgerKind): Promise<Cents> {
   return parseCents(await sumOrderLedger(db, orderId, kind));
+}
+
+/** The ledger's total of one kind of movement for a refund, in cents. */
+export async function sumRefundMovements(db: Db, refundId: string, kind: LedgerKind): Promise<Cents> {
+  return parseCents(await sumRefundLedger(db, refundId, kind));
 }

@@ -51,6 +51,9 @@ export const PROVIDER_KINDS = [
   'dispute_fee',
   'dispute_reinstated',
   'dispute_fee_reinstated',
+  // Counted as a refund's failure and as a transfer (docs/decisions/0022-money-in-combinations.md).
+  'refund_failure',
+  'restore_transfer',
 ] as const;
 
 interface Expected {
@@ -160,7 +163,18 @@ export function matchProviderTransactions(input: ProviderMatchInput): ProviderMa
         discrepancies.push(`ledger ${entry.entryKey} ${money(entry.amount)} names no provider id`);
       continue;
     }
-    add(ledger, keyOf(entry.kind, entry.reference), entry.amount, entry.createdAt, entry);
+    // A refund's failure gives its money back: at the provider it nets the refund (refund_failure); a
+    // share transferred back after a failed refund is a transfer like any other.
+    // A prevented dispute's money left through a refund Stripe made (docs/decisions/0022-money-in-combinations.md).
+    const [kind, amount] =
+      entry.kind === 'refund_failure'
+        ? ['refund', -entry.amount]
+        : entry.kind === 'restore_transfer'
+          ? ['transfer', entry.amount]
+          : entry.kind === 'dispute' && entry.reference.startsWith('re_')
+            ? ['refund', entry.amount]
+            : [entry.kind, entry.amount];
+    add(ledger, keyOf(kind, entry.reference), amount, entry.createdAt, entry);
   }
 
   for (const key of new Set([...provider.keys(), ...ledger.keys()])) {

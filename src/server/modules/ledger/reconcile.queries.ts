@@ -1,6 +1,7 @@
 import { isNotNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
+  disputeParts,
   disputes,
   ledgerEntries,
   orders,
@@ -23,7 +24,7 @@ export async function readReconcileFacts(db: Db) {
         total: sql<string>`sum(${ledgerEntries.amount})::text`,
       })
       .from(ledgerEntries)
-      .where(sql`${ledgerEntries.kind} in ('charge','refund')`)
+      .where(sql`${ledgerEntries.kind} in ('charge','refund','refund_failure')`)
       .groupBy(ledgerEntries.paymentId, ledgerEntries.kind),
     db
       .select({
@@ -35,10 +36,14 @@ export async function readReconcileFacts(db: Db) {
       .where(isNotNull(ledgerEntries.orderId))
       .groupBy(ledgerEntries.orderId, ledgerEntries.kind),
     db
-      .select({ refundId: ledgerEntries.refundId, total: sql<string>`sum(${ledgerEntries.amount})::text` })
+      .select({
+        refundId: ledgerEntries.refundId,
+        kind: ledgerEntries.kind,
+        total: sql<string>`sum(${ledgerEntries.amount})::text`,
+      })
       .from(ledgerEntries)
-      .where(sql`${ledgerEntries.kind} = 'refund'`)
-      .groupBy(ledgerEntries.refundId),
+      .where(sql`${ledgerEntries.kind} in ('refund','refund_failure')`)
+      .groupBy(ledgerEntries.refundId, ledgerEntries.kind),
     db
       .select({
         payoutId: ledgerEntries.payoutId,
@@ -46,7 +51,9 @@ export async function readReconcileFacts(db: Db) {
         total: sql<string>`sum(${ledgerEntries.amount})::text`,
       })
       .from(ledgerEntries)
-      .where(sql`${ledgerEntries.kind} in ('transfer','reversal','reversal_loss')`)
+      .where(
+        sql`${ledgerEntries.kind} in ('transfer','reversal','reversal_loss','restore_transfer','loss_cancelled')`,
+      )
       .groupBy(ledgerEntries.payoutId, ledgerEntries.kind),
     db
       .select({ kind: ledgerEntries.kind, total: sql<string>`sum(${ledgerEntries.amount})::text` })
@@ -62,7 +69,7 @@ export async function readReconcileFacts(db: Db) {
       })
       .from(ledgerEntries)
       .where(
-        sql`${ledgerEntries.kind} in ('dispute','dispute_fee','dispute_reinstated','dispute_fee_reinstated')`,
+        sql`${ledgerEntries.kind} in ('dispute','dispute_fee','dispute_reinstated','dispute_fee_reinstated','dispute_loss')`,
       )
       .groupBy(ledgerEntries.disputeId, ledgerEntries.kind),
     db
@@ -75,7 +82,7 @@ export async function readReconcileFacts(db: Db) {
       })
       .from(disputes),
   ]);
-  const [paymentRows, orderRows, refundRows, payoutRows, reversalRows, disputeFeeBackRows] =
+  const [paymentRows, orderRows, refundRows, payoutRows, reversalRows, disputeFeeBackRows, disputePartRows] =
     await Promise.all([
       db
         .select({ id: payments.id, amount: payments.amount, processedAt: payments.processedAt })
@@ -101,6 +108,7 @@ export async function readReconcileFacts(db: Db) {
           orderId: refunds.orderId,
           amount: refunds.amount,
           status: refunds.status,
+          undoneAt: refunds.undoneAt,
         })
         .from(refunds),
       db
@@ -120,6 +128,7 @@ export async function readReconcileFacts(db: Db) {
           disputeId: payoutReversals.disputeId,
           status: payoutReversals.status,
           amount: payoutReversals.amount,
+          providerReversalId: payoutReversals.providerReversalId,
         })
         .from(payoutReversals),
       // The platform fee given back for lost disputes (the rest was given back for refunds).
@@ -128,6 +137,15 @@ export async function readReconcileFacts(db: Db) {
         .from(ledgerEntries)
         .where(sql`${ledgerEntries.kind} = 'platform_fee_refund' and ${ledgerEntries.disputeId} is not null`)
         .groupBy(ledgerEntries.orderId),
+      // Each order's parts of lost disputes (docs/decisions/0022-money-in-combinations.md).
+      db
+        .select({
+          disputeId: disputeParts.disputeId,
+          orderId: disputeParts.orderId,
+          amount: disputeParts.amount,
+          takenBackAt: disputeParts.takenBackAt,
+        })
+        .from(disputeParts),
     ]);
   return {
     ledgerByPayment,
@@ -143,6 +161,7 @@ export async function readReconcileFacts(db: Db) {
     disputeRows,
     reversalRows,
     disputeFeeBackRows,
+    disputePartRows,
   };
 }
 

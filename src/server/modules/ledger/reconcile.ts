@@ -34,6 +34,8 @@ export interface ReconcileReport {
 }
 
 const FINISHED = new Set(['delivered', 'completed']);
+/** The states of a take-back that still take its share (docs/decisions/0022-money-in-combinations.md). */
+const TAKING = new Set(['pending', 'reversed', 'unrecovered', 'cancelled']);
 const NOT_TRANSFERRED = new Set(['owed', 'pending', 'failed', 'refused']);
 
 const money = (cents: Cents) => `$${formatCents(cents)}`;
@@ -52,18 +54,31 @@ function sumsBy<K extends string>(
   return sums;
 }
 
+/** `a − b` per key, keeping every key of either. */
+function minus(a: Map<string | null, Cents>, b: Map<string | null, Cents>): Map<string | null, Cents> {
+  const out = new Map(a);
+  for (const [key, cents] of b) out.set(key, (out.get(key) ?? 0) - cents);
+  return out;
+}
+
 /** Records a discrepancy. */
 type Flag = (subject: string, message: string) => void;
 
 /** The ledger's entries summed by what they belong to, and by kind. */
 interface LedgerSums {
   charges: Map<string | null, Cents>;
+  /** Refunds made less refunds that failed afterwards (`refund_failure`), per payment. */
   refundsMade: Map<string | null, Cents>;
+  /** The same, per refund. */
   refundedById: Map<string | null, Cents>;
   transfersByPayout: Map<string | null, Cents>;
+  /** Shares transferred back after their refund failed (docs/decisions/0022-money-in-combinations.md). */
+  restoresByPayout: Map<string | null, Cents>;
   reversalsByPayout: Map<string | null, Cents>;
+  /** Losses borne less losses cancelled when their refund failed. */
   lossesByPayout: Map<string | null, Cents>;
   feesByOrder: Map<string | null, Cents>;
+  /** The fee given back less the fee earned again when a refund failed. */
   feeRefundsByOrder: Map<string | null, Cents>;
   /** The ledger's total of one kind of entry. */
   total: (kind: string) => Cents;
@@ -120,8 +135,9 @@ export function findDiscrepancies(facts: ReconcileFacts): ReconcileReport {
     refundsInFlight: refunds.refundsInFlight,
     reversalsInFlight: orders.reversalsInFlight,
     fundsInDispute: disputes.fundsInDispute,
-    lossesBorne: ledger.total('reversal_loss'),
-    lossCount: orders.lossCount,
+    lossesBorne:
+      ledger.total('reversal_loss') - ledger.total('loss_cancelled') + ledger.total('dispute_loss'),
+    lossCount: orders.lossCount + disputes.lossCount,
   };
 }
 
@@ -131,6 +147,8 @@ interface DisputeTotals {
   fundsInDispute: Cents;
   /** Dispute fees withdrawn less those given back: the platform's cost. */
   disputeFees: Cents;
+  /** Lost disputes that took money already refunded (`dispute_loss`). */
+  lossCount: number;
 }
 
 /**
@@ -155,10 +173,12 @@ function checkDisputes(facts: ReconcileFacts, flag: Flag): DisputeTotals {
       );
   let fundsInDispute = 0;
   let disputeFees = 0;
+  let lossCount = 0;
   for (const dispute of facts.disputeRows) {
     const kinds = byDispute.get(dispute.id);
     const of = (kind: string) => kinds?.get(kind) ?? 0;
     disputeFees += of('dispute_fee') - of('dispute_fee_reinstated');
+    if (of('dispute_loss') > 0) lossCount += 1;
     const lost = dispute.status === 'lost' || dispute.status === 'prevented';
     if (!lost) fundsInDispute += of('dispute') - of('dispute_reinstated');
     else if (!dispute.outcomeHandledAt)
@@ -167,24 +187,39 @@ function checkDisputes(facts: ReconcileFacts, flag: Flag): DisputeTotals {
         `${dispute.status} ${money(parseCents(dispute.amount))}, not taken back from the sellers and drivers yet`,
       );
   }
-  return { fundsInDispute, disputeFees };
+  return { fundsInDispute, disputeFees, lossCount };
 }
 
 /** The ledger's entries summed once, for every check. */
 function sumLedger(facts: ReconcileFacts): LedgerSums {
   const totals = new Map(facts.ledgerByKind.map((row) => [row.kind, parseCents(row.total)]));
+  const of = <K extends string>(
+    rows: Array<{ total: string; kind: string } & Record<K, string | null>>,
+    key: K,
+    kind: string,
+  ) => sumsBy(rows, key, { field: 'kind', value: kind });
   return {
-    charges: sumsBy(facts.ledgerByPayment, 'paymentId', { field: 'kind', value: 'charge' }),
-    refundsMade: sumsBy(facts.ledgerByPayment, 'paymentId', { field: 'kind', value: 'refund' }),
-    refundedById: sumsBy(facts.ledgerByRefund, 'refundId'),
-    transfersByPayout: sumsBy(facts.ledgerByPayout, 'payoutId', { field: 'kind', value: 'transfer' }),
-    reversalsByPayout: sumsBy(facts.ledgerByPayout, 'payoutId', { field: 'kind', value: 'reversal' }),
-    lossesByPayout: sumsBy(facts.ledgerByPayout, 'payoutId', { field: 'kind', value: 'reversal_loss' }),
-    feesByOrder: sumsBy(facts.ledgerByOrder, 'orderId', { field: 'kind', value: 'platform_fee' }),
-    feeRefundsByOrder: sumsBy(facts.ledgerByOrder, 'orderId', {
-      field: 'kind',
-      value: 'platform_fee_refund',
-    }),
+    charges: of(facts.ledgerByPayment, 'paymentId', 'charge'),
+    refundsMade: minus(
+      of(facts.ledgerByPayment, 'paymentId', 'refund'),
+      of(facts.ledgerByPayment, 'paymentId', 'refund_failure'),
+    ),
+    refundedById: minus(
+      of(facts.ledgerByRefund, 'refundId', 'refund'),
+      of(facts.ledgerByRefund, 'refundId', 'refund_failure'),
+    ),
+    transfersByPayout: of(facts.ledgerByPayout, 'payoutId', 'transfer'),
+    restoresByPayout: of(facts.ledgerByPayout, 'payoutId', 'restore_transfer'),
+    reversalsByPayout: of(facts.ledgerByPayout, 'payoutId', 'reversal'),
+    lossesByPayout: minus(
+      of(facts.ledgerByPayout, 'payoutId', 'reversal_loss'),
+      of(facts.ledgerByPayout, 'payoutId', 'loss_cancelled'),
+    ),
+    feesByOrder: of(facts.ledgerByOrder, 'orderId', 'platform_fee'),
+    feeRefundsByOrder: minus(
+      of(facts.ledgerByOrder, 'orderId', 'platform_fee_refund'),
+      of(facts.ledgerByOrder, 'orderId', 'platform_fee_restored'),
+    ),
     total: (kind: string) => totals.get(kind) ?? 0,
   };
 }
@@ -198,9 +233,15 @@ function checkRefunds(facts: ReconcileFacts, { refundedById }: LedgerSums, flag:
   for (const refund of facts.refundRows) {
     refundIds.add(refund.id);
     const amount = parseCents(refund.amount);
+    const inLedger = refundedById.get(refund.id) ?? 0;
+    // A refund that failed is undone: no money went back (docs/decisions/0022-money-in-combinations.md).
+    if (refund.undoneAt) {
+      if (inLedger !== 0)
+        flag(`refund ${refund.id}`, `failed and was undone, yet the ledger has ${money(inLedger)} refunded`);
+      continue;
+    }
     if (refund.orderId)
       refundedByOrder.set(refund.orderId, (refundedByOrder.get(refund.orderId) ?? 0) + amount);
-    const inLedger = refundedById.get(refund.id) ?? 0;
     if (refund.status === 'succeeded') {
       if (inLedger !== amount)
         flag(`refund ${refund.id}`, `refunded ${money(amount)}, the ledger has ${money(inLedger)}`);
@@ -212,7 +253,7 @@ function checkRefunds(facts: ReconcileFacts, { refundedById }: LedgerSums, flag:
     }
   }
   for (const [refundId, amount] of refundedById)
-    if (!refundId || !refundIds.has(refundId))
+    if (amount !== 0 && (!refundId || !refundIds.has(refundId)))
       flag(
         `refund ${refundId ?? '(none)'}`,
         `the ledger has a refund of ${money(amount)} no refund record explains`,
@@ -258,7 +299,7 @@ function checkPayments(
       );
   }
   for (const [paymentId, amount] of [...charges, ...refundsMade])
-    if (!paymentId || !paymentIds.has(paymentId))
+    if (amount !== 0 && (!paymentId || !paymentIds.has(paymentId)))
       flag(
         `payment ${paymentId ?? '(none)'}`,
         `the ledger has ${money(amount)} of charges or refunds no payment explains`,
@@ -273,7 +314,20 @@ function checkFinishedOrders(
   refundedByOrder: Map<string, Cents>,
   flag: Flag,
 ): OrderTotals {
-  const { feesByOrder, feeRefundsByOrder, transfersByPayout, reversalsByPayout, lossesByPayout } = ledger;
+  const {
+    feesByOrder,
+    feeRefundsByOrder,
+    transfersByPayout,
+    reversalsByPayout,
+    lossesByPayout,
+    restoresByPayout,
+  } = ledger;
+  const partsByOrder = new Map<string, ReconcileFacts['disputePartRows']>();
+  for (const part of facts.disputePartRows) {
+    const list = partsByOrder.get(part.orderId) ?? [];
+    list.push(part);
+    partsByOrder.set(part.orderId, list);
+  }
   const payoutsByOrder = new Map<string, ReconcileFacts['payoutRows']>();
   for (const payout of facts.payoutRows) {
     const list = payoutsByOrder.get(payout.orderId) ?? [];
@@ -301,8 +355,11 @@ function checkFinishedOrders(
     const fee = feesByOrder.get(order.id) ?? 0;
     const feeBack = feeRefundsByOrder.get(order.id) ?? 0;
     const orderPayouts = payoutsByOrder.get(order.id) ?? [];
+    const parts = partsByOrder.get(order.id) ?? [];
+    const lostToDisputes = parts.reduce((sum, part) => sum + parseCents(part.amount), 0);
     if (!FINISHED.has(order.status)) {
-      if (order.status !== 'cancelled') totals.heldForOrders += parseCents(order.total) - refunded;
+      // What is left of it is held for it: for a cancelled order, what a failed refund did not give back.
+      totals.heldForOrders += parseCents(order.total) - refunded - lostToDisputes;
       if (fee !== 0 || feeBack !== 0)
         flag(subject, `is ${order.status}, yet the ledger has its platform fee`);
       if (orderPayouts.length > 0) flag(subject, `is ${order.status}, yet it has payouts`);
@@ -319,13 +376,20 @@ function checkFinishedOrders(
     ];
     if (order.driverId)
       parties.push({ kind: 'driver', userId: order.driverId, earnings: parseCents(order.driverEarnings) });
-    // Each refund is taken back from the seller, the driver and the fee, to the cent.
-    let takenForRefunds = feeBack - (disputeFeeBack.get(order.id) ?? 0);
+    // Each refund, and each part of a lost dispute, is taken back from the seller, the driver and
+    // the fee, to the cent (an undone take-back no longer counts).
+    const feeBackForDisputes = disputeFeeBack.get(order.id) ?? 0;
+    let takenForRefunds = feeBack - feeBackForDisputes;
+    let takenForDisputes = feeBackForDisputes;
     for (const party of parties) {
       const payout = orderPayouts.find((row) => row.kind === party.kind);
       const shares = payout ? (sharesByPayout.get(payout.id) ?? []) : [];
-      takenForRefunds += shares
+      const taking = shares.filter((share) => TAKING.has(share.status));
+      takenForRefunds += taking
         .filter((share) => share.disputeId === null)
+        .reduce((sum, share) => sum + parseCents(share.amount), 0);
+      takenForDisputes += taking
+        .filter((share) => share.disputeId !== null)
         .reduce((sum, share) => sum + parseCents(share.amount), 0);
       const inFlight = checkPayout({ subject, party, payout, shares, ledger, flag });
       totals.owedPayouts += inFlight.owedPayouts;
@@ -337,9 +401,19 @@ function checkFinishedOrders(
         subject,
         `refunded ${money(refunded)}, yet ${money(takenForRefunds)} was taken back from its payouts and fee`,
       );
+    if (takenForDisputes !== lostToDisputes || parts.some((part) => part.takenBackAt === null))
+      flag(
+        subject,
+        `lost ${money(lostToDisputes)} to disputes, yet ${money(takenForDisputes)} was taken back from its payouts and fee`,
+      );
   }
-  for (const [payoutId, amount] of [...transfersByPayout, ...reversalsByPayout, ...lossesByPayout])
-    if (!payoutId || !payoutIds.has(payoutId))
+  for (const [payoutId, amount] of [
+    ...transfersByPayout,
+    ...reversalsByPayout,
+    ...lossesByPayout,
+    ...restoresByPayout,
+  ])
+    if (amount !== 0 && (!payoutId || !payoutIds.has(payoutId)))
       flag(`payout ${payoutId ?? '(none)'}`, `the ledger moves ${money(amount)} for no payout`);
   return totals;
 }
@@ -364,7 +438,7 @@ function checkPayout({
   party,
   payout,
   shares,
-  ledger: { transfersByPayout, reversalsByPayout, lossesByPayout },
+  ledger: { transfersByPayout, reversalsByPayout, lossesByPayout, restoresByPayout },
   flag,
 }: {
   subject: string;
@@ -390,34 +464,56 @@ function checkPayout({
   const transferred = transfersByPayout.get(payout.id) ?? 0;
   const reversed = reversalsByPayout.get(payout.id) ?? 0;
   const lost = lossesByPayout.get(payout.id) ?? 0;
+  const restoredInLedger = restoresByPayout.get(payout.id) ?? 0;
   const reversalsInFlight = sumShares(shares, 'pending');
+  // Shares given back after their refund failed (docs/decisions/0022-money-in-combinations.md): one
+  // that had been reversed was reversed, one that had been a reduction grew the payout back after
+  // its transfer went out at the reduced amount; either is owed until transferred back.
+  const givenBack = shares.filter((share) => share.status === 'restoring' || share.status === 'restored');
+  const wasReversed = (share: (typeof shares)[number]) => share.providerReversalId !== null;
+  const restoring = sumShares(shares, 'restoring');
   const expected = {
     transferred: 0,
-    reversed: sumShares(shares, 'reversed'),
+    reversed:
+      sumShares(shares, 'reversed') +
+      givenBack.filter(wasReversed).reduce((sum, share) => sum + parseCents(share.amount), 0),
     lost: sumShares(shares, 'unrecovered'),
+    restored: sumShares(shares, 'restored'),
   };
+  const grownBack = givenBack
+    .filter((share) => !wasReversed(share))
+    .reduce((sum, share) => sum + parseCents(share.amount), 0);
+  owedPayouts += restoring;
   switch (payout.status) {
     case 'paid':
-      expected.transferred = amount;
+      expected.transferred = amount - grownBack;
       break;
-    case 'reversed':
-      expected.transferred = amount;
-      if (expected.reversed !== amount)
+    case 'reversed': {
+      expected.transferred = amount - grownBack;
+      // Everything that went out came back: its transfer and any that gave a share back.
+      const sent = expected.transferred + expected.restored;
+      if (expected.reversed !== sent)
         flag(
           subject,
-          `the ${party.kind}'s transfer is reversed, yet only ${money(expected.reversed)} of ${money(amount)} was taken back`,
+          `the ${party.kind}'s transfer is reversed, yet only ${money(expected.reversed)} of ${money(sent)} was taken back`,
         );
       break;
+    }
     case 'cancelled':
       if (amount !== 0) flag(subject, `the ${party.kind}'s payout was cancelled with ${money(amount)} left`);
       break;
     default:
       if (NOT_TRANSFERRED.has(payout.status)) owedPayouts += amount;
   }
-  if (transferred !== expected.transferred || reversed !== expected.reversed || lost !== expected.lost)
+  if (
+    transferred !== expected.transferred ||
+    reversed !== expected.reversed ||
+    lost !== expected.lost ||
+    restoredInLedger !== expected.restored
+  )
     flag(
       subject,
-      `the ${party.kind}'s payout is ${payout.status}: the ledger has ${money(transferred)} transferred, ${money(reversed)} reversed and ${money(lost)} lost, expected ${money(expected.transferred)}, ${money(expected.reversed)} and ${money(expected.lost)}`,
+      `the ${party.kind}'s payout is ${payout.status}: the ledger has ${money(transferred)} transferred, ${money(reversed)} reversed, ${money(lost)} lost and ${money(restoredInLedger)} transferred back, expected ${money(expected.transferred)}, ${money(expected.reversed)}, ${money(expected.lost)} and ${money(expected.restored)}`,
     );
   const losses = shares.filter((share) => share.status === 'unrecovered').length;
   return { owedPayouts, reversalsInFlight, losses };
@@ -434,8 +530,10 @@ function checkPlatform(
   // The provider's fees and disputes leave the platform's cash (docs/decisions/0018-money-against-stripe.md).
   const platformCash =
     total('charge') -
-    total('refund') -
-    total('transfer') +
+    total('refund') +
+    total('refund_failure') -
+    total('transfer') -
+    total('restore_transfer') +
     total('reversal') -
     total('provider_fee') -
     total('dispute') -
@@ -469,7 +567,7 @@ export function formatReconcileReport(report: ReconcileReport): string {
   // Explicit and balanced, so not a discrepancy; named so nobody mistakes it for money in flight.
   if (report.lossesBorne > 0)
     lines.push(
-      `loss borne by the platform: ${money(report.lossesBorne)} (${report.lossCount} ${report.lossCount === 1 ? 'share' : 'shares'} of refunded orders the provider refused to reverse)`,
+      `loss borne by the platform: ${money(report.lossesBorne)} (${report.lossCount} ${report.lossCount === 1 ? 'loss' : 'losses'}: shares of refunded orders the provider refused to reverse, and money already refunded that lost disputes took again)`,
     );
   lines.push(
     `${report.discrepancies.length === 0 ? 'OK' : `${report.discrepancies.length} discrepancies`}: ` +

@@ -3,8 +3,7 @@ import { announceOrderChange } from '../../platform/live-events';
 import { actsAsAdminOn, canCancelOrder, partiesOf } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
 import { recordAdminAction } from '../audit/audit.service';
-import { executeRefund, recordOrderRefund } from '../payments/refunds.service';
-import { parseCents } from '../../../domain/money';
+import { executeRefund, findWhatIsLeftOfOrder, recordOrderRefund } from '../payments/refunds.service';
 import { orderStatusSchema, STATUS_BADGE, type OrderStatus, type Party } from '../../../domain/order-status';
 import type { Order } from '../../../domain/orders';
 import { findVisibleOrder, getOrder } from './get-order';
@@ -50,10 +49,14 @@ export async function cancelOrder(deps: OrderDeps, actor: Actor, id: string): Pr
     }
     await restoreStockFor(tx, await listItemRowsOfOrder(tx, id));
     if (!order.paymentId) return undefined;
+    // What is left of it: a lost dispute may already have given part of it back
+    // (docs/decisions/0022-money-in-combinations.md, What is left of an order).
+    const left = await findWhatIsLeftOfOrder(tx, order);
+    if (left <= 0) return undefined;
     return recordOrderRefund(tx, {
       paymentId: order.paymentId,
       orderId: id,
-      amount: parseCents(order.total),
+      amount: left,
       reason: 'Order cancelled',
       now,
     });

@@ -33,7 +33,11 @@ import { toOrder } from './order-views';
 import { findOrderDisputes } from '../disputes/order-disputes';
 
 /** The status change pays out a finished order's earnings after its commit. */
-export type ChangeStatusDeps = PayoutDeps;
+/**
+ * What a status change needs: the payouts' deps and the payout hold, which every caller must give
+ * (PAYOUT_HOLD_HOURS; a caller that forgot it must not pay out at once: docs/decisions/0022-money-in-combinations.md).
+ */
+export type ChangeStatusDeps = PayoutDeps & { holdMs: number };
 
 /** Why the actor may not make this step: who may, or why not now (docs/product-rules.md, Order lifecycle). */
 export function refusal(actor: Actor, found: OrderWithDetails, to: OrderStatus): AppError {
@@ -105,7 +109,7 @@ export async function recordStepInTransaction(
     to: OrderStatus;
     actor: Actor;
     now: Date;
-    holdMs?: number | undefined;
+    holdMs: number;
   },
 ): Promise<void> {
   const { order, from, to, actor, now } = step;

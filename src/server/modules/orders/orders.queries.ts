@@ -27,10 +27,11 @@ function selectOrders(db: Db) {
       order: orders,
       pickup: addresses,
       itemCount: sql<number>`(select coalesce(sum(${orderItems.quantity}), 0)::int from ${orderItems} where ${orderItems.orderId} = ${orders.id})`,
-      refunded: sql<string>`(select coalesce(sum(${refunds.amount}), 0)::text from ${refunds} where ${refunds.orderId} = ${orders.id})`,
+      // A failed refund was undone and is not shown (docs/decisions/0022-money-in-combinations.md).
+      refunded: sql<string>`(select coalesce(sum(${refunds.amount}), 0)::text from ${refunds} where ${refunds.orderId} = ${orders.id} and ${refunds.undoneAt} is null)`,
       refundList: sql<
         OrderWithDetails['refundList']
-      >`(select coalesce(json_agg(json_build_object('id', r.id, 'amount', r.amount::text, 'createdAt', r.created_at) order by r.created_at, r.id), '[]'::json) from ${refunds} r where r.order_id = "orders"."id")`,
+      >`(select coalesce(json_agg(json_build_object('id', r.id, 'amount', r.amount::text, 'createdAt', r.created_at) order by r.created_at, r.id), '[]'::json) from ${refunds} r where r.order_id = "orders"."id" and r.undone_at is null)`,
     })
     .from(orders)
     .leftJoin(addresses, eq(addresses.id, orders.pickupAddressId));

@@ -3,7 +3,7 @@ import { builtOnce } from '../../db/built-once';
 import type { Db } from '../../db/client';
 import type { PaymentStatus } from '../../../domain/checkout';
 import type { RefundStatus } from '../../../domain/refunds';
-import { orders, payments, refunds } from '../../db/schema';
+import { disputeParts, orderItems, orders, payments, refunds } from '../../db/schema';
 
 export type PaymentRow = typeof payments.$inferSelect;
 export type RefundRow = typeof refunds.$inferSelect;
@@ -253,12 +253,12 @@ export async function insertRefund(db: Db, values: typeof refunds.$inferInsert):
   return row;
 }
 
-/** What has been refunded of a payment so far, in cents as numeric text. */
+/** What has been refunded of a payment so far (undone refunds aside), in cents as numeric text. */
 export async function sumRefundsOfPayment(db: Db, paymentId: string): Promise<string> {
   const rows = await db
     .select({ total: sql<string>`coalesce(sum(${refunds.amount}), 0)::text` })
     .from(refunds)
-    .where(eq(refunds.paymentId, paymentId));
+    .where(and(eq(refunds.paymentId, paymentId), isNull(refunds.undoneAt)));
   return rows[0]?.total ?? '0';
 }
 
@@ -408,4 +408,128 @@ export async function setPaymentProviderFee(
 ): Promise<PaymentRow | undefined> {
   const rows = await providerFeeOnce(db).execute({ id, fee, now: now.toISOString() });
   return rows[0];
+}
+
+/** The refund's row, locked while its state changes. */
+export async function lockRefund(db: Db, id: string): Promise<RefundRow | undefined> {
+  const [row] = await db.select().from(refunds).where(eq(refunds.id, id)).for('update');
+  return row;
+}
+
+/** Marks a failed or refused refund undone, once: answers false when it already was. */
+export async function markRefundUndone(db: Db, id: string, now: Date): Promise<boolean> {
+  const rows = await db
+    .update(refunds)
+    .set({ undoneAt: now, updatedAt: now })
+    .where(and(eq(refunds.id, id), isNull(refunds.undoneAt)))
+    .returning({ id: refunds.id });
+  return rows.length > 0;
+}
+
+/** The refund ends without money moving: refused by the provider (`failed`) or not to be made (`canceled`); never sent again. */
+export async function setRefundRefused(
+  db: Db,
+  id: string,
+  state: { status: 'failed' | 'canceled'; failureReason: string; error: string; now: Date },
+): Promise<void> {
+  await db
+    .update(refunds)
+    .set({
+      status: state.status,
+      failureReason: state.failureReason,
+      lastError: state.error,
+      updatedAt: state.now,
+    })
+    .where(eq(refunds.id, id));
+}
+
+/** Items a refund by items gave back are refundable again (its refund failed). */
+export async function giveBackRefundedItems(db: Db, orderItemId: string, quantity: number): Promise<void> {
+  await db
+    .update(orderItems)
+    .set({ refundedQuantity: sql`greatest(${orderItems.refundedQuantity} - ${quantity}, 0)` })
+    .where(eq(orderItems.id, orderItemId));
+}
+
+/**
+ * Takes `quantity` more of an item of the order as refunded, if that many are left to refund of it
+ * (docs/decisions/0022-money-in-combinations.md): answers the item as it stands after, or undefined
+ * when fewer are left (nothing changed).
+ */
+export async function takeRefundedItems(db: Db, orderId: string, orderItemId: string, quantity: number) {
+  const [row] = await db
+    .update(orderItems)
+    .set({ refundedQuantity: sql`${orderItems.refundedQuantity} + ${quantity}` })
+    .where(
+      and(
+        eq(orderItems.id, orderItemId),
+        eq(orderItems.orderId, orderId),
+        sql`${orderItems.refundedQuantity} + ${quantity} <= ${orderItems.quantity}`,
+      ),
+    )
+    .returning({ id: orderItems.id });
+  return row;
+}
+
+/** How many of an item of the order are left to refund. */
+export async function findRefundableQuantity(db: Db, orderId: string, orderItemId: string) {
+  const [row] = await db
+    .select({ left: sql<number>`(${orderItems.quantity} - ${orderItems.refundedQuantity})::int` })
+    .from(orderItems)
+    .where(and(eq(orderItems.id, orderItemId), eq(orderItems.orderId, orderId)));
+  return row?.left;
+}
+
+/**
+ * What has gone back to the buyer of the order so far, as numeric text: its refunds that were not
+ * undone (a failed or cancelled refund is; docs/decisions/0022-money-in-combinations.md) and its
+ * parts of lost disputes. What is left of the order is its total less this.
+ */
+export async function sumTakenFromOrder(db: Db, orderId: string): Promise<string> {
+  const [row] = await db
+    .select({
+      total: sql<string>`(
+        coalesce((select sum(${refunds.amount}) from ${refunds} where ${refunds.orderId} = ${orderId} and ${refunds.undoneAt} is null), 0)
+        + coalesce((select sum(${disputeParts.amount}) from ${disputeParts} where ${disputeParts.orderId} = ${orderId}), 0)
+      )::text`,
+    })
+    .from(sql`(select 1) as one`);
+  return row?.total ?? '0';
+}
+
+/** Refunds of the payment's cancelled orders never sent to the provider (no attempt made), locked. */
+export async function lockUnsentRefundsOfCancelledOrders(db: Db, paymentId: string): Promise<RefundRow[]> {
+  const rows = await db
+    .select({ refund: refunds })
+    .from(refunds)
+    .innerJoin(orders, eq(orders.id, refunds.orderId))
+    .where(
+      and(
+        eq(refunds.paymentId, paymentId),
+        eq(orders.status, 'cancelled'),
+        eq(refunds.status, 'pending'),
+        eq(refunds.attempts, 0),
+        isNull(refunds.providerRefundId),
+        isNull(refunds.undoneAt),
+      ),
+    )
+    .orderBy(asc(refunds.createdAt), asc(refunds.id))
+    .for('update', { of: refunds });
+  return rows.map((row) => row.refund);
+}
+
+/** Refunds of the payment not made at the provider yet (pending, no provider id), oldest first. */
+export async function listUnsentRefundsOfPayment(db: Db, paymentId: string): Promise<RefundRow[]> {
+  return db
+    .select()
+    .from(refunds)
+    .where(
+      and(
+        eq(refunds.paymentId, paymentId),
+        eq(refunds.status, 'pending'),
+        isNull(refunds.providerRefundId),
+        isNull(refunds.undoneAt),
+      ),
+    )
+    .orderBy(asc(refunds.createdAt), asc(refunds.id));
 }

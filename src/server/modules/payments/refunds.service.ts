@@ -1,13 +1,27 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
-import type { PaymentProvider, ProviderRefund } from '../../adapters/payments/payment-provider';
+import {
+  RefundRefusedError,
+  type PaymentProvider,
+  type ProviderRefund,
+} from '../../adapters/payments/payment-provider';
+import { isRefundHeldByDispute } from '../disputes/dispute-holds';
+import { undoTakeBack } from '../payouts/undo-take-back';
 import { formatCents, parseCents, type Cents } from '../../../domain/money';
 import type { RefundNeedingAttention } from '../../../domain/refunds';
-import { recordRefundMade } from '../ledger/ledger.service';
+import { recordMovement, recordRefundMade, sumRefundMovements } from '../ledger/ledger.service';
 import {
   findPaymentById,
   findRefundById,
   findRefundByProviderId,
+  findRefundableQuantity as findRefundableQuantityRow,
+  giveBackRefundedItems,
+  takeRefundedItems as takeRefundedItemRows,
+  listUnsentRefundsOfPayment,
+  lockUnsentRefundsOfCancelledOrders,
+  lockRefund,
+  markRefundUndone,
+  setRefundRefused,
   insertRefund,
   listRefundsNeedingAttention,
   listUnfinishedRefunds,
@@ -16,6 +30,7 @@ import {
   setRefundLastError,
   setRefundState,
   sumRefundsOfPayment,
+  sumTakenFromOrder,
   type PageCursor,
   type RefundRow,
 } from './payments.queries';
@@ -36,6 +51,11 @@ export const IDEMPOTENCY_WINDOW_MS = 23 * 60 * 60 * 1000;
 
 const PAGE = 100;
 
+export type { RefundRow };
+
+/** What a refund held by a dispute says to the admin (docs/decisions/0022-money-in-combinations.md). */
+export const REFUND_WAITS_FOR_DISPUTE = 'Waits until the dispute on this payment is decided.';
+
 /**
  * Records the refund of one order (a cancellation) inside the caller's transaction, and sets the
  * payment to refunded or partially_refunded. The money moves afterwards, in `executeRefund`: the
@@ -44,7 +64,15 @@ const PAGE = 100;
  */
 export async function recordOrderRefund(
   tx: Db,
-  input: { paymentId: string; orderId: string; amount: Cents; reason: string; now: Date },
+  input: {
+    paymentId: string;
+    orderId: string;
+    amount: Cents;
+    reason: string;
+    now: Date;
+    /** The items a refund by items gives back, kept so a failed refund gives them back again. */
+    items?: Array<{ orderItemId: string; quantity: number }>;
+  },
 ): Promise<RefundRow | undefined> {
   const payment = await findPaymentById(tx, input.paymentId);
   if (!payment || input.amount <= 0) return undefined;
@@ -53,13 +81,63 @@ export async function recordOrderRefund(
     orderId: input.orderId,
     amount: formatCents(input.amount),
     reason: input.reason,
+    items: input.items ?? null,
     createdAt: input.now,
     updatedAt: input.now,
   });
-  const refunded = parseCents(await sumRefundsOfPayment(tx, input.paymentId));
-  const status = refunded >= parseCents(payment.amount) ? 'refunded' : 'partially_refunded';
-  await setPaymentStatus(tx, input.paymentId, status, input.now);
+  await updatePaymentRefundStatus(tx, input.paymentId, input.now);
   return refund;
+}
+
+/**
+ * What is left of an order (docs/decisions/0022-money-in-combinations.md, What is left of an order):
+ * its total less its refunds not undone and its parts of lost disputes, in cents. Inside the
+ * caller's transaction, with the order's row locked when a refund is to be recorded from it.
+ */
+export async function findWhatIsLeftOfOrder(tx: Db, order: { id: string; total: string }): Promise<Cents> {
+  return parseCents(order.total) - parseCents(await sumTakenFromOrder(tx, order.id));
+}
+
+/** The payment's status after its refunds changed: refunded, partially refunded, or succeeded again. */
+async function updatePaymentRefundStatus(tx: Db, paymentId: string, now: Date): Promise<void> {
+  const payment = await findPaymentById(tx, paymentId);
+  if (!payment) return;
+  const refunded = parseCents(await sumRefundsOfPayment(tx, paymentId));
+  const status =
+    refunded >= parseCents(payment.amount) ? 'refunded' : refunded > 0 ? 'partially_refunded' : 'succeeded';
+  await setPaymentStatus(tx, paymentId, status, now);
+}
+
+/**
+ * A refund that failed, or that the provider refused, is undone inside the caller's transaction
+ * (docs/decisions/0022-money-in-combinations.md, A refund that fails): it no longer counts against
+ * what is left of its order, its items may be refunded again, the money a refund that had succeeded
+ * took comes back (`refund_failure`), and what it took back from the seller, the driver and the
+ * fee is given back. Once: a refund already undone is left as it is.
+ */
+async function undoRefund(tx: Db, refund: RefundRow, now: Date): Promise<boolean> {
+  if (!(await markRefundUndone(tx, refund.id, now))) return false;
+  for (const line of refund.items ?? []) await giveBackRefundedItems(tx, line.orderItemId, line.quantity);
+  const made = await sumRefundMovements(tx, refund.id, 'refund');
+  if (made > 0) {
+    const current = await findRefundById(tx, refund.id);
+    const payment = await findPaymentById(tx, refund.paymentId);
+    await recordMovement(tx, {
+      kind: 'refund_failure',
+      key: refund.id,
+      amount: made,
+      currency: payment?.currency ?? 'usd',
+      paymentId: refund.paymentId,
+      orderId: refund.orderId,
+      userId: payment?.buyerId ?? null,
+      refundId: refund.id,
+      providerReference: current?.providerRefundId ?? refund.providerRefundId,
+      at: now,
+    });
+  }
+  await undoTakeBack(tx, refund, now);
+  await updatePaymentRefundStatus(tx, refund.paymentId, now);
+  return true;
 }
 
 function describeError(error: unknown): string {
@@ -73,16 +151,29 @@ async function applyProviderRefund(
   found: ProviderRefund,
 ): Promise<void> {
   const now = deps.now();
-  // A refund that succeeded goes to the ledger with its state, once (docs/decisions/0013-money-movement.md, Transfers and the ledger).
-  await deps.db.transaction(async (tx) => {
+  // A refund that succeeded goes to the ledger with its state, once (docs/decisions/0013-money-movement.md,
+  // Transfers and the ledger); one that failed is final and undone (docs/decisions/0022-money-in-combinations.md).
+  const applied = await deps.db.transaction(async (tx) => {
+    const current = await lockRefund(tx, refund.id);
+    if (!current || current.undoneAt) return false;
     await setRefundState(tx, refund.id, {
       providerRefundId: found.providerRefundId,
       status: found.status,
       failureReason: found.failureReason,
       now,
     });
-    if (found.status === 'succeeded') await recordRefundMade(tx, refund, found.providerRefundId, now);
+    if (found.status === 'succeeded') await recordRefundMade(tx, current, found.providerRefundId, now);
+    if (found.status === 'failed' || found.status === 'canceled')
+      await undoRefund(tx, { ...current, providerRefundId: found.providerRefundId }, now);
+    return true;
   });
+  if (!applied) {
+    deps.log.info(
+      { refundId: refund.id, status: found.status },
+      'refund already failed and undone; state ignored',
+    );
+    return;
+  }
   const log = found.status === 'failed' ? deps.log.error.bind(deps.log) : deps.log.info.bind(deps.log);
   log(
     {
@@ -107,6 +198,12 @@ export async function executeRefund(deps: RefundDeps, refund: RefundRow): Promis
   const payment = await findPaymentById(deps.db, refund.paymentId);
   if (!payment) return false;
   const now = deps.now();
+  // Stripe refuses to refund a charge whose dispute withdrew the funds: the refund waits for the
+  // dispute's outcome (docs/decisions/0022-money-in-combinations.md, A refund while the payment is disputed).
+  if (!refund.providerRefundId && (await isRefundHeldByDispute(deps.db, payment.id))) {
+    await setRefundLastError(deps.db, refund.id, REFUND_WAITS_FOR_DISPUTE, now);
+    return false;
+  }
   // The first call was made at or after the row was written, so its key is surely alive within the window.
   const pastKeyWindow =
     refund.attempts > 0 && now.getTime() - refund.createdAt.getTime() > IDEMPOTENCY_WINDOW_MS;
@@ -128,6 +225,25 @@ export async function executeRefund(deps: RefundDeps, refund: RefundRow): Promis
     await applyProviderRefund(deps, refund, made);
     return true;
   } catch (error) {
+    if (error instanceof RefundRefusedError) {
+      // Final: Stripe answers the same refusal to the same key (docs/decisions/0022-money-in-combinations.md).
+      await deps.db.transaction(async (tx) => {
+        const current = await lockRefund(tx, refund.id);
+        if (!current || current.undoneAt || current.providerRefundId) return;
+        await setRefundRefused(tx, refund.id, {
+          status: 'failed',
+          failureReason: error.code ?? 'refused',
+          error: describeError(error),
+          now,
+        });
+        await undoRefund(tx, current, now);
+      });
+      deps.log.error(
+        { err: error, refundId: refund.id, paymentId: payment.id, code: error.code },
+        'refund refused by the provider; undone',
+      );
+      return false;
+    }
     await setRefundLastError(deps.db, refund.id, describeError(error), now);
     deps.log.error({ err: error, refundId: refund.id, paymentId: payment.id }, 'refund not made; will retry');
     return false;
@@ -211,4 +327,61 @@ export async function listRefundsForAdmin(db: Db): Promise<RefundNeedingAttentio
     lastAttemptAt: row.lastAttemptAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
   }));
+}
+
+/**
+ * A lost dispute gave the buyer money back through the card network: refunds of the payment's
+ * cancelled orders that waited for the dispute and were never sent are cancelled and undone, inside
+ * the caller's transaction (docs/decisions/0022-money-in-combinations.md, A lost dispute). Answers
+ * what each order was owed by them, in cents; the dispute's handler covers that first.
+ */
+export async function cancelRefundsHeldByDispute(
+  tx: Db,
+  paymentId: string,
+  now: Date,
+): Promise<Map<string, Cents>> {
+  const owed = new Map<string, Cents>();
+  for (const refund of await lockUnsentRefundsOfCancelledOrders(tx, paymentId)) {
+    if (!refund.orderId) continue;
+    await setRefundRefused(tx, refund.id, {
+      status: 'canceled',
+      failureReason: 'dispute_lost',
+      error: 'The buyer got this money back through the lost dispute.',
+      now,
+    });
+    if (await undoRefund(tx, refund, now))
+      owed.set(refund.orderId, (owed.get(refund.orderId) ?? 0) + parseCents(refund.amount));
+  }
+  return owed;
+}
+
+/** After a dispute is decided: refunds of the payment that waited for it are made now. */
+export async function settleRefundsOfPayment(deps: RefundDeps, paymentId: string): Promise<void> {
+  for (const refund of await listUnsentRefundsOfPayment(deps.db, paymentId))
+    await executeRefund(deps, refund);
+}
+
+/**
+ * Refunded quantities per order item (docs/decisions/0022-money-in-combinations.md, What is left of
+ * an order): a refund by items takes them inside its transaction, with the order's row locked; a
+ * failed refund gives them back.
+ */
+
+/** Takes `quantity` more of the item as refunded when that many are left; answers whether it did. */
+export async function takeRefundedItems(
+  tx: Db,
+  orderId: string,
+  orderItemId: string,
+  quantity: number,
+): Promise<boolean> {
+  return (await takeRefundedItemRows(tx, orderId, orderItemId, quantity)) !== undefined;
+}
+
+/** How many of the item are left to refund (undefined for an item not of this order). */
+export function findRefundableQuantity(
+  tx: Db,
+  orderId: string,
+  orderItemId: string,
+): Promise<number | undefined> {
+  return findRefundableQuantityRow(tx, orderId, orderItemId);
 }

@@ -24,7 +24,8 @@ const webhookSecret = 'whsec_checkouttest';
 const signer = new Stripe('sk_test_signeronly');
 
 beforeAll(async () => {
-  fake = await startFakeStripe();
+  // The platform has money available, so a refund is made at once (Stripe holds it pending otherwise).
+  fake = await startFakeStripe({ platformAvailable: 100_000 });
   t = await createTestApp({
     env: {
       STRIPE_SECRET_KEY: fake.secretKey,

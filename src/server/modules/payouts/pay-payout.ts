@@ -17,6 +17,8 @@ import {
   cancelUnsentPayout,
   claimPayout,
   claimPayoutReversal,
+  claimRestoringShare,
+  endRestoringShare,
   endPayoutAttempt,
   endPayoutReversal,
   endReversalAttempt,
@@ -25,6 +27,8 @@ import {
   findReadyAccount,
   listPayoutsOfOrder,
   listPendingReversalsOfPayout,
+  listTransfersWithRoom,
+  setReversalTransfer,
   markPayoutPaid,
   markPayoutReversedWhenWhole,
   refusePayoutAttempt,
@@ -54,17 +58,18 @@ export async function payPayout(deps: PayoutDeps, payout: PayoutRow): Promise<Pa
   const charge = await findChargeOfOrder(deps.db, payout.orderId);
   const transferGroup =
     charge?.transferGroup ?? (charge ? `payment_${charge.paymentId}` : `order_${payout.orderId}`);
-  const idempotencyKey = transferKeyOf(payout);
+  const idempotencyKey = transferKeyOf(claimed);
   try {
     // Shares a refund took back while this payout may have been on its way (reversed once it is paid).
     const takenBack = (await listPendingReversalsOfPayout(deps.db, payout.id)).reduce(
       (sum, row) => sum + parseCents(row.amount),
       0,
     );
-    const mayHaveReachedProvider = payout.attempts > 0;
+    // Only an attempt whose answer was lost may have made a transfer under this key.
+    const mayHaveReachedProvider = claimed.isUncertain;
     // Counted from the first attempt: Stripe forgets a key 24 hours after its first use, however
     // many retries came since (docs/decisions/0018-money-against-stripe.md, Transfers exactly once).
-    const firstAttemptAt = payout.firstAttemptAt ?? payout.lastAttemptAt;
+    const firstAttemptAt = claimed.firstAttemptAt;
     const keyForgotten =
       firstAttemptAt !== null && now.getTime() - firstAttemptAt.getTime() >= PROVIDER_KEY_WINDOW_MS;
     if (mayHaveReachedProvider && (keyForgotten || takenBack > 0)) {
@@ -140,7 +145,8 @@ async function finishPaid(
     await recordMovement(tx, {
       kind: 'transfer',
       key: row.id,
-      amount: parseCents(row.amount),
+      // What was sent: the claimed amount (a refund that failed meanwhile may have grown the row).
+      amount: parseCents(payout.amount),
       currency: row.currency,
       paymentId: charge?.paymentId ?? null,
       orderId: row.orderId,
@@ -173,7 +179,8 @@ export async function reverseShare(
   payout: PayoutRow,
   reversal: PayoutReversalRow,
 ): Promise<ReversalOutcome> {
-  if (payout.status !== 'paid' || !payout.providerTransferId) return 'skipped';
+  const ownTransferId = payout.providerTransferId;
+  if (payout.status !== 'paid' || !ownTransferId) return 'skipped';
   const now = deps.now();
   const claimed = await claimPayoutReversal(
     deps.db,
@@ -183,6 +190,11 @@ export async function reverseShare(
   );
   if (!claimed) return 'skipped';
   const key = reversalKeyOf(claimed);
+  // Which transfer it takes from: the payout's own, or one that gave a share back after a failed
+  // refund once the first has nothing left to reverse (docs/decisions/0022-money-in-combinations.md).
+  const transferId =
+    claimed.providerTransferId ??
+    (await chooseTransferToReverse(deps, { ...payout, providerTransferId: ownTransferId }, claimed));
   const lookFirst =
     claimed.attempts > 1 &&
     claimed.firstAttemptAt !== null &&
@@ -215,7 +227,7 @@ export async function reverseShare(
   };
   try {
     const { providerReversalId } = await deps.payouts.reverseTransfer({
-      providerTransferId: payout.providerTransferId,
+      providerTransferId: transferId,
       amount: parseCents(claimed.amount),
       idempotencyKey: key,
       metadata: { orderId: payout.orderId, party: payout.kind, key },
@@ -276,4 +288,103 @@ export async function settleOrderPayouts(deps: PayoutDeps, orderId: string): Pro
       );
     }
   }
+}
+
+/**
+ * Transfers back one share its refund's failure returned to a seller or driver
+ * (docs/decisions/0022-money-in-combinations.md, A refund that fails): a transfer of the share to
+ * the payee's account, keyed by the take-back (`restore-<id>`; past the key window it is looked for
+ * first), written to the ledger as `restore_transfer`. An account not ready waits; a refusal is tried
+ * again after the payouts' backoff.
+ */
+export async function restoreShare(
+  deps: PayoutDeps,
+  payout: PayoutRow,
+  share: PayoutReversalRow,
+): Promise<'restored' | 'waiting' | 'skipped'> {
+  const now = deps.now();
+  const accountId = await findReadyAccount(deps.db, payout.userId);
+  if (!accountId) return 'waiting';
+  const claimed = await claimRestoringShare(deps.db, share, now, new Date(now.getTime() + PAYOUT_LEASE_MS));
+  if (!claimed) return 'skipped';
+  const charge = await findChargeOfOrder(deps.db, payout.orderId);
+  const transferGroup =
+    charge?.transferGroup ?? (charge ? `payment_${charge.paymentId}` : `order_${payout.orderId}`);
+  const idempotencyKey = `restore-${claimed.id}`;
+  try {
+    const keyForgotten =
+      claimed.attempts > 1 &&
+      claimed.firstAttemptAt !== null &&
+      now.getTime() - claimed.firstAttemptAt.getTime() >= PROVIDER_KEY_WINDOW_MS;
+    const found = keyForgotten ? await deps.payouts.findTransfer({ transferGroup, idempotencyKey }) : null;
+    const { providerTransferId } =
+      found ??
+      (await deps.payouts.transfer({
+        amount: parseCents(claimed.amount),
+        currency: payout.currency,
+        destinationAccountId: accountId,
+        // From the platform's balance: the failed refund's money came back to it, and the charge's
+        // funds were already transferred once (Stripe caps the transfers of a source transaction).
+        sourceChargeId: null,
+        transferGroup,
+        idempotencyKey,
+        metadata: { orderId: payout.orderId, party: payout.kind, key: idempotencyKey },
+      }));
+    await deps.db.transaction(async (tx) => {
+      const row = await endRestoringShare(
+        tx,
+        claimed.id,
+        { restored: true, transferId: providerTransferId },
+        deps.now(),
+      );
+      if (!row) return;
+      await recordMovement(tx, {
+        kind: 'restore_transfer',
+        key: row.id,
+        amount: parseCents(row.amount),
+        currency: payout.currency,
+        paymentId: charge?.paymentId ?? null,
+        orderId: payout.orderId,
+        userId: payout.userId,
+        refundId: row.refundId,
+        payoutId: payout.id,
+        providerReference: providerTransferId,
+        at: deps.now(),
+      });
+    });
+    deps.log.info({ payoutId: payout.id, shareId: claimed.id, providerTransferId }, 'share transferred back');
+    return 'restored';
+  } catch (error) {
+    const refused = error instanceof PayoutRefusedError;
+    await endRestoringShare(
+      deps.db,
+      claimed.id,
+      {
+        restored: false,
+        error: describeError(error),
+        retryAt: refused ? new Date(deps.now().getTime() + payoutBackoffMs(claimed.attempts)) : null,
+      },
+      deps.now(),
+    );
+    deps.log.error(
+      { err: error, payoutId: payout.id, shareId: claimed.id },
+      'share not transferred back; will retry',
+    );
+    return 'skipped';
+  }
+}
+
+/** The first of the payout's transfers with room for the whole share (else the one with most room), kept on the row. */
+async function chooseTransferToReverse(
+  deps: PayoutDeps,
+  payout: PayoutRow & { providerTransferId: string },
+  reversal: PayoutReversalRow,
+): Promise<string> {
+  const transfers = await listTransfersWithRoom(deps.db, payout, reversal.id);
+  const share = parseCents(reversal.amount);
+  const chosen =
+    transfers.find((transfer) => transfer.room >= share) ?? [...transfers].sort((a, b) => b.room - a.room)[0];
+  const transferId = chosen?.transferId ?? payout.providerTransferId;
+  await setReversalTransfer(deps.db, reversal.id, transferId);
+  return transferId;
 }

@@ -8,8 +8,6 @@ export interface PayoutDeps {
   payouts: PayoutTransfers;
   now: () => Date;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
-  /** How long a finished order's transfers wait for the return window (PAYOUT_HOLD_HOURS); 0 when absent. */
-  holdMs?: number;
   /** Where links in mail point (Config.siteUrl); mail about payouts has no link without it. */
   siteUrl?: string;
 }
@@ -33,9 +31,15 @@ export function payoutBackoffMs(refusals: number): number {
   return 15 * 60 * 1000 * 4 ** Math.max(0, refusals - 1);
 }
 
-/** One key per order and party: the transfer of that payout, however often it is asked for. */
-export function transferKeyOf(payout: { orderId: string; kind: string }): string {
-  return `payout-${payout.orderId}-${payout.kind}`;
+/**
+ * One key per order and party and key generation: the transfer of that payout, however often it is
+ * asked for. A refusal proves no transfer was made under the key, and Stripe answers that refusal to
+ * every retry with it, so the next attempt takes the next generation
+ * (docs/decisions/0022-money-in-combinations.md, Transfers and their keys).
+ */
+export function transferKeyOf(payout: { orderId: string; kind: string; keyGeneration: number }): string {
+  const base = `payout-${payout.orderId}-${payout.kind}`;
+  return payout.keyGeneration > 0 ? `${base}-g${payout.keyGeneration}` : base;
 }
 
 /** One key per reversal row (a refund or a lost dispute takes back a share of one payout). */

@@ -19,7 +19,7 @@ export function registerPayoutJobs(app: App, ctx: AppContext, options: { everyMs
         log: app.log,
         siteUrl: ctx.config.siteUrl,
       });
-      if (report.paid > 0 || report.reversed > 0)
+      if (report.paid > 0 || report.reversed > 0 || report.restored > 0)
         app.log.info(report, 'payout retry job finished unfinished payouts');
     },
   });

@@ -2,6 +2,7 @@ import type { Db } from '../../db/client';
 import { notFound } from '../../platform/errors';
 import { hasRole, isAdmin } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
+import { listDisputeLossesForAdmin } from '../disputes/dispute-holds';
 import { getPlatformBalance } from '../ledger/ledger.service';
 import { formatCents, parseCents } from '../../../domain/money';
 import type {
@@ -68,26 +69,32 @@ export async function getMyPayouts(db: Db, actor: Actor): Promise<MyPayouts> {
 
 /** GET /api/admin/payouts: the platform's balance, the payouts that fail and the losses the platform bore. */
 export async function getAdminPayouts(db: Db): Promise<AdminPayouts> {
-  const [balance, failing, unsent, losses] = await Promise.all([
+  const [balance, failing, unsent, losses, disputeLosses] = await Promise.all([
     getPlatformBalance(db),
     listFailingPayouts(db, HISTORY_LENGTH),
     sumUnsentPayouts(db),
     listReversalLosses(db, HISTORY_LENGTH),
+    listDisputeLossesForAdmin(db, HISTORY_LENGTH),
   ]);
   return {
     platformBalance: formatCents(balance),
     owedPayouts: formatCents(parseCents(unsent)),
     failed: failing.map(toFailedPayout),
-    losses: losses.map((row) => ({
-      id: row.reversal.id,
-      orderId: row.orderId,
-      orderNumber: row.orderNumber,
-      kind: row.kind === 'driver' ? 'driver' : 'seller',
-      userName: [row.firstName, row.lastName].filter(Boolean).join(' ') || 'Unnamed user',
-      amount: formatCents(parseCents(row.reversal.amount)),
-      providerMessage: row.reversal.lastError,
-      at: row.reversal.updatedAt.toISOString(),
-    })),
+    losses: [
+      ...losses.map((row) => ({
+        id: row.reversal.id,
+        orderId: row.orderId,
+        orderNumber: row.orderNumber,
+        kind: row.kind === 'driver' ? ('driver' as const) : ('seller' as const),
+        userName: [row.firstName, row.lastName].filter(Boolean).join(' ') || 'Unnamed user',
+        amount: formatCents(parseCents(row.reversal.amount)),
+        providerMessage: row.reversal.lastError,
+        at: row.reversal.updatedAt.toISOString(),
+      })),
+      ...disputeLosses,
+    ]
+      .sort((a, b) => b.at.localeCompare(a.at))
+      .slice(0, HISTORY_LENGTH),
   };
 }
 

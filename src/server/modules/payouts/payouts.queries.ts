@@ -1,6 +1,7 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { orders, payments, payoutReversals, payouts, refunds, users } from '../../db/schema';
+import { rowsOf } from '../../db/rows-of';
+import { orders, payments, payoutReversals, payouts, users } from '../../db/schema';
 
 export type PayoutRow = typeof payouts.$inferSelect;
 export type NewPayoutRow = typeof payouts.$inferInsert;
@@ -115,6 +116,7 @@ export async function markPayoutPaid(
       refusals: 0,
       nextAttemptAt: null,
       lockedUntil: null,
+      isUncertain: false,
       updatedAt: now,
     })
     .where(and(eq(payouts.id, id), eq(payouts.status, 'pending')))
@@ -122,16 +124,25 @@ export async function markPayoutPaid(
   return row;
 }
 
-/** Ends an attempt without a transfer: still pending (try again) or owed (the account is not ready). */
+/**
+ * Ends an attempt without a transfer: still pending (try again; its answer was lost, so the transfer
+ * may exist) or owed (the account is not ready; no call was made).
+ */
 export async function endPayoutAttempt(
   db: Db,
   id: string,
-  outcome: { status: 'pending' | 'owed'; error: string | null },
+  outcome: { status: 'pending'; error: string } | { status: 'owed'; error: null },
   now: Date,
 ): Promise<void> {
   await db
     .update(payouts)
-    .set({ status: outcome.status, lastError: outcome.error, lockedUntil: null, updatedAt: now })
+    .set({
+      status: outcome.status,
+      lastError: outcome.error,
+      lockedUntil: null,
+      ...(outcome.status === 'pending' ? { isUncertain: true } : {}),
+      updatedAt: now,
+    })
     .where(and(eq(payouts.id, id), eq(payouts.status, 'pending')));
 }
 
@@ -162,6 +173,11 @@ export async function refusePayoutAttempt(
         nextAttemptAt: final ? null : new Date(now.getTime() + outcome.backoffMs(refusals)),
         lastError: outcome.error,
         lockedUntil: null,
+        // Nothing was made under this key, and Stripe answers the refusal to it again: a new key, whose
+        // window starts with its first use (docs/decisions/0022-money-in-combinations.md).
+        keyGeneration: sql`${payouts.keyGeneration} + 1`,
+        firstAttemptAt: null,
+        isUncertain: false,
         updatedAt: now,
       })
       .where(and(eq(payouts.id, id), eq(payouts.status, 'pending')))
@@ -316,13 +332,19 @@ export async function lockOrderMoney(db: Db, orderId: string) {
   return row;
 }
 
-/** What has been taken back from each payout of the order so far, in any state, as numeric text. */
+/**
+ * The states of a take-back that still take its share: reduced, to reverse, reversed or lost. An
+ * undone one (its refund failed) no longer does (docs/decisions/0022-money-in-combinations.md).
+ */
+export const TAKING_STATES = ['pending', 'reversed', 'unrecovered', 'cancelled'] as const;
+
+/** What has been taken back from each payout of the order so far (undone take-backs aside), as numeric text. */
 export async function sumTakenBackByPayout(db: Db, orderId: string): Promise<Map<string, string>> {
   const rows = await db
     .select({ payoutId: payoutReversals.payoutId, total: sql<string>`sum(${payoutReversals.amount})::text` })
     .from(payoutReversals)
     .innerJoin(payouts, eq(payouts.id, payoutReversals.payoutId))
-    .where(eq(payouts.orderId, orderId))
+    .where(and(eq(payouts.orderId, orderId), inArray(payoutReversals.status, [...TAKING_STATES])))
     .groupBy(payoutReversals.payoutId);
   return new Map(rows.map((row) => [row.payoutId, row.total]));
 }
@@ -349,13 +371,11 @@ export async function reduceUnsentPayout(
       and(
         eq(payouts.id, payout.id),
         sql`${payouts.amount} >= ${share}::numeric`,
+        // A transfer whose answer was lost may exist: never reduced (docs/decisions/0022-money-in-combinations.md).
+        eq(payouts.isUncertain, false),
         or(
           inArray(payouts.status, ['owed', 'failed', 'refused']),
-          and(
-            eq(payouts.status, 'pending'),
-            eq(payouts.attempts, 0),
-            or(isNull(payouts.lockedUntil), lt(payouts.lockedUntil, now)),
-          ),
+          and(eq(payouts.status, 'pending'), or(isNull(payouts.lockedUntil), lt(payouts.lockedUntil, now))),
         ),
       ),
     )
@@ -430,7 +450,24 @@ export async function endPayoutReversal(
     )
     .where(and(eq(payoutReversals.id, id), eq(payoutReversals.status, 'pending')))
     .returning();
-  return row;
+  if (row || outcome.status !== 'reversed') return row;
+  // Its refund failed while the reversal was on its way: the money came back all the same and
+  // goes out again (docs/decisions/0022-money-in-combinations.md, A refund that fails).
+  const [voided] = await db
+    .update(payoutReversals)
+    .set({
+      status: 'restoring',
+      providerReversalId: outcome.providerReversalId,
+      reversedAt: now,
+      lastError: null,
+      lockedUntil: null,
+      attempts: 0,
+      firstAttemptAt: null,
+      updatedAt: now,
+    })
+    .where(and(eq(payoutReversals.id, id), eq(payoutReversals.status, 'void')))
+    .returning();
+  return voided;
 }
 
 /** An attempt that did not reach an answer (network, provider 5xx): the retry job tries again. */
@@ -475,15 +512,6 @@ export async function cancelUnsentPayout(db: Db, id: string, now: Date): Promise
       .set({ amount: '0', status: 'cancelled', lockedUntil: null, updatedAt: now })
       .where(and(eq(payouts.id, id), eq(payouts.status, 'pending')));
   });
-}
-
-/** What has been refunded of the order so far (every refund recorded, in any state), as numeric text. */
-export async function sumRefundsOfOrder(db: Db, orderId: string): Promise<string> {
-  const [row] = await db
-    .select({ total: sql<string>`coalesce(sum(${refunds.amount}), 0)::text` })
-    .from(refunds)
-    .where(eq(refunds.orderId, orderId));
-  return row?.total ?? '0';
 }
 
 /** A user's payouts, newest first, with their orders' numbers. */
@@ -587,4 +615,206 @@ export async function sumReversedOfUser(db: Db, userId: string): Promise<string>
     .innerJoin(payouts, eq(payouts.id, payoutReversals.payoutId))
     .where(and(eq(payouts.userId, userId), eq(payoutReversals.status, 'reversed')));
   return row?.total ?? '0';
+}
+
+/** The take-backs a refund made, each with its payout as it stands now, the rows locked. */
+export async function lockTakeBacksOfRefund(db: Db, refundId: string) {
+  return db
+    .select({ reversal: payoutReversals, payout: payouts })
+    .from(payoutReversals)
+    .innerJoin(payouts, eq(payouts.id, payoutReversals.payoutId))
+    .where(eq(payoutReversals.refundId, refundId))
+    .orderBy(asc(payoutReversals.createdAt), asc(payoutReversals.id))
+    .for('update');
+}
+
+/** Sets a take-back's state when its refund is undone (docs/decisions/0022-money-in-combinations.md). */
+export async function setTakeBackState(
+  db: Db,
+  id: string,
+  status: 'void' | 'restoring',
+  now: Date,
+): Promise<void> {
+  await db
+    .update(payoutReversals)
+    .set({ status, lockedUntil: null, attempts: 0, firstAttemptAt: null, lastError: null, updatedAt: now })
+    .where(eq(payoutReversals.id, id));
+}
+
+/**
+ * Gives a reduced share back to a payout that has not gone out (its refund failed): the amount grows
+ * again and a payout cancelled for nothing left is pending again. Answers false when the payout went
+ * out (or is going out) meanwhile: the share must then be transferred.
+ */
+export async function restoreUnsentPayout(
+  db: Db,
+  payoutId: string,
+  share: string,
+  now: Date,
+): Promise<boolean> {
+  const rows = await db
+    .update(payouts)
+    .set({
+      amount: sql`${payouts.amount} + ${share}::numeric`,
+      status: sql`case when ${payouts.status} = 'cancelled' then 'pending' else ${payouts.status} end`,
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(payouts.id, payoutId),
+        isNull(payouts.providerTransferId),
+        or(
+          inArray(payouts.status, ['owed', 'failed', 'refused', 'cancelled']),
+          and(eq(payouts.status, 'pending'), or(isNull(payouts.lockedUntil), lt(payouts.lockedUntil, now))),
+        ),
+      ),
+    )
+    .returning({ id: payouts.id });
+  return rows.length > 0;
+}
+
+/**
+ * A payout that went out at a reduced amount, or whose share was reversed, owes that share again: its
+ * amount grows by a reduction given back, and a payout reversed in whole is paid again.
+ */
+export async function reopenPaidPayout(
+  db: Db,
+  payoutId: string,
+  addToAmount: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(payouts)
+    .set({
+      amount: sql`${payouts.amount} + ${addToAmount}::numeric`,
+      status: sql`case when ${payouts.status} = 'reversed' then 'paid' else ${payouts.status} end`,
+      updatedAt: now,
+    })
+    .where(eq(payouts.id, payoutId));
+}
+
+/** The retry job's next page of shares to transfer back (their refund failed), free to claim. */
+export async function listRestoringShares(
+  db: Db,
+  after: { createdAt: Date; id: string } | null,
+  now: Date,
+  limit: number,
+) {
+  return db
+    .select({ reversal: payoutReversals, payout: payouts })
+    .from(payoutReversals)
+    .innerJoin(payouts, eq(payouts.id, payoutReversals.payoutId))
+    .where(
+      and(
+        eq(payoutReversals.status, 'restoring'),
+        or(isNull(payoutReversals.lockedUntil), lt(payoutReversals.lockedUntil, now)),
+        // A reduction given back to a payout still being sent waits until it is paid.
+        inArray(payouts.status, ['paid', 'reversed']),
+        after
+          ? sql`(${payoutReversals.createdAt}, ${payoutReversals.id}) > (${after.createdAt.toISOString()}::timestamptz, ${after.id}::uuid)`
+          : undefined,
+      ),
+    )
+    .orderBy(asc(payoutReversals.createdAt), asc(payoutReversals.id))
+    .limit(limit);
+}
+
+/** Takes a share to transfer back for one attempt, with a lease. */
+export async function claimRestoringShare(
+  db: Db,
+  reversal: PayoutReversalRow,
+  now: Date,
+  leaseUntil: Date,
+): Promise<PayoutReversalRow | undefined> {
+  const [row] = await db
+    .update(payoutReversals)
+    .set({
+      attempts: sql`${payoutReversals.attempts} + 1`,
+      firstAttemptAt: sql`coalesce(${payoutReversals.firstAttemptAt}, ${now.toISOString()}::timestamptz)`,
+      lastAttemptAt: now,
+      lockedUntil: leaseUntil,
+      updatedAt: now,
+    })
+    .where(
+      and(
+        eq(payoutReversals.id, reversal.id),
+        eq(payoutReversals.status, 'restoring'),
+        eq(payoutReversals.attempts, reversal.attempts),
+        or(isNull(payoutReversals.lockedUntil), lt(payoutReversals.lockedUntil, now)),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+/** Ends an attempt to transfer a share back: made (`restored`), or not (tried again after `retryAt`). */
+export async function endRestoringShare(
+  db: Db,
+  id: string,
+  outcome: { restored: true; transferId: string } | { restored: false; error: string; retryAt: Date | null },
+  now: Date,
+): Promise<PayoutReversalRow | undefined> {
+  const [row] = await db
+    .update(payoutReversals)
+    .set(
+      outcome.restored
+        ? {
+            status: 'restored',
+            restoreTransferId: outcome.transferId,
+            lastError: null,
+            lockedUntil: null,
+            updatedAt: now,
+          }
+        : { lastError: outcome.error, lockedUntil: outcome.retryAt, updatedAt: now },
+    )
+    .where(and(eq(payoutReversals.id, id), eq(payoutReversals.status, 'restoring')))
+    .returning();
+  return row;
+}
+
+/**
+ * The transfers a paid payout made, with what each moved, and what reversals took or hold of each
+ * (docs/decisions/0022-money-in-combinations.md, A refund that fails): the payout's own transfer
+ * (the ledger's `transfer`), then each transfer that gave a share back (`restore_transfer`).
+ */
+export async function listTransfersWithRoom(
+  db: Db,
+  payout: { id: string; providerTransferId: string | null },
+  exceptReversalId: string,
+): Promise<Array<{ transferId: string; room: number }>> {
+  if (!payout.providerTransferId) return [];
+  const own = payout.providerTransferId;
+  const rows = await rowsOf<{ transfer_id: string; moved: string; taken: string }>(
+    db,
+    sql`
+    with moved as (
+      select ${own}::text as transfer_id,
+        coalesce((select sum(amount) from ledger_entries where payout_id = ${payout.id} and kind = 'transfer'), 0) as amount,
+        0 as position
+      union all
+      select restore_transfer_id, amount, 1 from payout_reversals
+        where payout_id = ${payout.id} and status = 'restored' and restore_transfer_id is not null
+    ),
+    taken as (
+      select coalesce(provider_transfer_id, ${own}) as transfer_id, sum(amount) as amount from payout_reversals
+        where payout_id = ${payout.id} and id <> ${exceptReversalId}::uuid
+          and (status in ('reversed','restoring','restored') or (status = 'pending' and provider_transfer_id is not null))
+        group by 1
+    )
+    select moved.transfer_id, moved.amount::text as moved, coalesce(taken.amount, 0)::text as taken
+      from moved left join taken on taken.transfer_id = moved.transfer_id
+      order by moved.position, moved.transfer_id`,
+  );
+  return rows.map((row) => ({
+    transferId: row.transfer_id,
+    room: Math.round(Number(row.moved) * 100) - Math.round(Number(row.taken) * 100),
+  }));
+}
+
+/** Records which transfer a reversal takes from, before its first call (its key then always names the same transfer). */
+export async function setReversalTransfer(db: Db, id: string, transferId: string): Promise<void> {
+  await db
+    .update(payoutReversals)
+    .set({ providerTransferId: transferId })
+    .where(and(eq(payoutReversals.id, id), isNull(payoutReversals.providerTransferId)));
 }

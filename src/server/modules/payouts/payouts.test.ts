@@ -77,6 +77,7 @@ describe('transfers on completion with the test provider (docs/decisions/0013-mo
     expect(await retryPayouts(deps(new TestPayoutTransfers(t.database.db)))).toEqual({
       paid: 0,
       reversed: 0,
+      restored: 0,
     });
     expect(await transfersOf(s.order.id)).toHaveLength(2);
     await expectReconciled();
@@ -177,6 +178,7 @@ describe('transfers on completion with the test provider (docs/decisions/0013-mo
     expect(await retryPayouts(deps(new TestPayoutTransfers(t.database.db)))).toEqual({
       paid: 0,
       reversed: 0,
+      restored: 0,
     });
     const payouts = await payoutsOf(t, s.order.id);
     expect([payouts.seller?.status, payouts.driver?.status]).toEqual(['cancelled', 'cancelled']);
@@ -495,7 +497,7 @@ describe('partial refunds, the return window and losses (docs/decisions/0018-mon
         log,
       };
       // Nothing goes out within the window, even when the retry job runs.
-      expect(await retryPayouts(jobDeps)).toEqual({ paid: 0, reversed: 0 });
+      expect(await retryPayouts(jobDeps)).toEqual({ paid: 0, reversed: 0, restored: 0 });
       const admin = await signedInAs(held, 'admin');
       const refunded = await refund(held, admin, s.order.id, { amount: '10.00' });
       expect(refunded.statusCode, refunded.body).toBe(200);
@@ -513,7 +515,7 @@ describe('partial refunds, the return window and losses (docs/decisions/0018-mon
       expect((await reconcile(held.database.db)).discrepancies).toEqual([]);
 
       clock = new Date(clock.getTime() + 73 * 60 * 60 * 1000);
-      expect(await retryPayouts(jobDeps)).toEqual({ paid: 2, reversed: 0 });
+      expect(await retryPayouts(jobDeps)).toEqual({ paid: 2, reversed: 0, restored: 0 });
       const after = await payoutsOf(held, s.order.id);
       expect(after.seller).toMatchObject({ status: 'paid', amount: before.seller?.amount });
       const sent = await held.database.db
@@ -586,6 +588,7 @@ describe('partial refunds, the return window and losses (docs/decisions/0018-mon
       expect(await retryPayouts({ db: refusing.database.db, payouts: provider, now: later, log })).toEqual({
         paid: 0,
         reversed: 0,
+        restored: 0,
       });
       expect(reversalCalls).toBe(2);
     } finally {

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client';
 import { recordMovement } from '../ledger/ledger.service';
+import { takeBackDisputeParts } from '../disputes/handle-lost-dispute';
 import { parseCents } from '../../../domain/money';
 import { findChargeOfOrder, insertPayouts, listReadyUsers, type NewPayoutRow } from './payouts.queries';
 
@@ -21,7 +22,12 @@ interface FinishedOrder {
  * `holdMs` has passed (the return window, PAYOUT_HOLD_HOURS: a refund within it moves no money;
  * docs/decisions/0018-money-against-stripe.md, Refunds).
  */
-export async function recordOrderPayouts(tx: Db, order: FinishedOrder, now: Date, holdMs = 0): Promise<void> {
+export async function recordOrderPayouts(
+  tx: Db,
+  order: FinishedOrder,
+  now: Date,
+  holdMs: number,
+): Promise<void> {
   const charge = await findChargeOfOrder(tx, order.id);
   const currency = charge?.currency ?? 'usd';
   const parties: Array<{ kind: 'seller' | 'driver'; userId: string; amount: number }> = [
@@ -55,4 +61,6 @@ export async function recordOrderPayouts(tx: Db, order: FinishedOrder, now: Date
     orderId: order.id,
     at: now,
   });
+  // Parts of lost disputes of its payment it has not given back yet (docs/decisions/0022-money-in-combinations.md).
+  await takeBackDisputeParts(tx, order.id, now);
 }

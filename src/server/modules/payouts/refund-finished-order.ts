@@ -4,26 +4,41 @@ import { canRefundFinishedOrder, isAdmin } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
 import { recordAdminAction } from '../audit/audit.service';
 import { getOrder, getOrderItems, findVisibleOrder } from '../orders/get-order';
-import { executeRefund, recordOrderRefund } from '../payments/refunds.service';
+import {
+  executeRefund,
+  findRefundableQuantity,
+  findWhatIsLeftOfOrder,
+  recordOrderRefund,
+  takeRefundedItems,
+} from '../payments/refunds.service';
 import { formatCents, parseCents, type Cents } from '../../../domain/money';
 import { ORDER_NOT_FOUND, type Order } from '../../../domain/orders';
 import {
   ORDER_ALREADY_REFUNDED,
   ORDER_NOT_FINISHED_FOR_REFUND,
+  PAYMENT_DISPUTED_REFUND,
   REFUND_AMOUNT_OR_ITEMS,
   REFUND_AMOUNT_POSITIVE,
   REFUND_ITEM_UNKNOWN,
   refundExceedsMessage,
   refundItemQuantityMessage,
+  refundItemsLeftMessage,
   type RefundFinishedOrderBody,
 } from '../../../domain/payouts';
 import { settleOrderPayouts } from './pay-payout';
 import { queueRefundMail } from './payout-mail';
 import type { PayoutDeps } from './payout-deps';
-import { lockOrderMoney, sumRefundsOfOrder } from './payouts.queries';
+import { lockOrderMoney } from './payouts.queries';
+import { isRefundHeldByDispute } from '../disputes/dispute-holds';
 import { takeBackOrderShare } from './take-back-order-share';
 
 export type RefundFinishedDeps = PayoutDeps & { payments: PaymentProvider };
+
+/** What the body asks to refund: the amount in cents (null for "all that is left") and the items, each once. */
+interface Asked {
+  cents: Cents | null;
+  items?: Array<{ orderItemId: string; quantity: number; name: string }>;
+}
 
 /** What the body asks to refund, in cents: the items' price × quantity, the amount, or null for "all that is left". */
 async function askedAmount(
@@ -31,28 +46,30 @@ async function askedAmount(
   actor: Actor,
   id: string,
   body: RefundFinishedOrderBody,
-): Promise<Cents | null> {
+): Promise<Asked> {
   if (body.amount !== undefined && body.items !== undefined) throw badRequest(REFUND_AMOUNT_OR_ITEMS);
   if (body.amount !== undefined) {
     const cents = parseCents(body.amount);
     if (cents <= 0) throw badRequest(REFUND_AMOUNT_POSITIVE);
-    return cents;
+    return { cents };
   }
-  if (body.items === undefined) return null;
+  if (body.items === undefined) return { cents: null };
   const items = await getOrderItems(deps.db, actor, id);
   const asked = new Map<string, number>();
   for (const line of body.items)
     asked.set(line.orderItemId, (asked.get(line.orderItemId) ?? 0) + line.quantity);
   let cents = 0;
+  const lines: NonNullable<Asked['items']> = [];
   for (const [itemId, quantity] of asked) {
     const item = items.find((row) => row.id === itemId);
     if (!item?.price) throw badRequest(REFUND_ITEM_UNKNOWN);
     if (quantity > item.quantity)
       throw badRequest(refundItemQuantityMessage(item.productName, item.quantity));
     cents += parseCents(item.price) * quantity;
+    lines.push({ orderItemId: itemId, quantity, name: item.productName });
   }
   if (cents <= 0) throw badRequest(REFUND_AMOUNT_POSITIVE);
-  return cents;
+  return { cents, items: lines };
 }
 
 /**
@@ -83,16 +100,28 @@ export async function refundFinishedOrder(
   const refund = await deps.db.transaction(async (tx) => {
     const locked = await lockOrderMoney(tx, id);
     if (!locked) throw notFound(ORDER_NOT_FOUND);
-    const left = parseCents(locked.total) - parseCents(await sumRefundsOfOrder(tx, id));
+    // Refused before anything is taken from the payees (docs/decisions/0022-money-in-combinations.md).
+    if (await isRefundHeldByDispute(tx, paymentId)) throw conflict(PAYMENT_DISPUTED_REFUND);
+    // What is left: the total less refunds not undone and parts of lost disputes.
+    const left = await findWhatIsLeftOfOrder(tx, locked);
     if (left <= 0) throw conflict(ORDER_ALREADY_REFUNDED);
-    const amount = asked ?? left;
+    const amount = asked.cents ?? left;
     if (amount > left) throw conflict(refundExceedsMessage(formatCents(left)));
+    // Each item at most as often as it was bought (the order's row lock keeps two refunds apart).
+    for (const line of asked.items ?? [])
+      if (!(await takeRefundedItems(tx, id, line.orderItemId, line.quantity)))
+        throw conflict(
+          refundItemsLeftMessage(line.name, (await findRefundableQuantity(tx, id, line.orderItemId)) ?? 0),
+        );
     const recorded = await recordOrderRefund(tx, {
       paymentId,
       orderId: id,
       amount,
       reason: body.reason,
       now,
+      ...(asked.items
+        ? { items: asked.items.map(({ orderItemId, quantity }) => ({ orderItemId, quantity })) }
+        : {}),
     });
     if (!recorded) throw conflict('This order has no payment to refund.');
     await takeBackOrderShare(tx, { orderId: id, amountCents: amount, refundId: recorded.id, now });

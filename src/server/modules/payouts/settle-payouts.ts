@@ -1,9 +1,10 @@
-import { payPayout, retryReversal } from './pay-payout';
+import { payPayout, restoreShare, retryReversal } from './pay-payout';
 import type { PayoutDeps } from './payout-deps';
 import {
   findReadyAccount,
   listPendingPayoutsOfUser,
   listPendingReversals,
+  listRestoringShares,
   listUnfinishedPayouts,
   listUsersOwedAndReady,
   releaseOwedPayouts,
@@ -39,6 +40,8 @@ export async function settleOwedPayouts(
 export interface PayoutRetryReport {
   paid: number;
   reversed: number;
+  /** Shares transferred back to payees after their refund failed. */
+  restored: number;
 }
 
 const PAGE_SIZE = 200;
@@ -50,7 +53,7 @@ const PAGE_SIZE = 200;
  * shares refunds took back from paid payouts are reversed; a transient error is tried again next time. Nothing a crash left between the database and the provider is lost.
  */
 export async function retryPayouts(deps: PayoutDeps): Promise<PayoutRetryReport> {
-  const report: PayoutRetryReport = { paid: 0, reversed: 0 };
+  const report: PayoutRetryReport = { paid: 0, reversed: 0, restored: 0 };
   const settled = new Set<string>();
   for (;;) {
     const users = (await listUsersOwedAndReady(deps.db, PAGE_SIZE, deps.now())).filter(
@@ -77,6 +80,16 @@ export async function retryPayouts(deps: PayoutDeps): Promise<PayoutRetryReport>
     for (const reversal of page)
       if ((await retryReversal(deps, reversal)) === 'reversed') report.reversed += 1;
     const last = page.at(-1);
+    if (!last || page.length < PAGE_SIZE) break;
+    after = { createdAt: last.createdAt, id: last.id };
+  }
+  // Shares a failed refund gave back to their payees (docs/decisions/0022-money-in-combinations.md).
+  after = null;
+  for (;;) {
+    const page = await listRestoringShares(deps.db, after, deps.now(), PAGE_SIZE);
+    for (const { reversal, payout } of page)
+      if ((await restoreShare(deps, payout, reversal)) === 'restored') report.restored += 1;
+    const last = page.at(-1)?.reversal;
     if (!last || page.length < PAGE_SIZE) break;
     after = { createdAt: last.createdAt, id: last.id };
   }

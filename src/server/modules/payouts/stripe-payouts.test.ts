@@ -275,6 +275,7 @@ describe('transfers on completion with Stripe', () => {
             paidAt: null,
             firstAttemptAt: lastAttempt,
             lastAttemptAt: lastAttempt,
+            isUncertain: true,
           })
           .where(eq(table.id, payout.id));
       }

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client';
 import { recordMovement, sumOrderMovements } from '../ledger/ledger.service';
-import { formatCents, parseCents, shareOf, type Cents } from '../../../domain/money';
+import { formatCents, parseCents, type Cents } from '../../../domain/money';
+import { splitTakeBack } from '../../../domain/money-split';
 import {
   findChargeOfOrder,
   insertPayoutReversal,
@@ -47,49 +48,43 @@ export async function takeBackOrderShare(tx: Db, input: TakeBackInput): Promise<
     throw new Error('A take-back names either a refund or a dispute');
   const order = await lockOrderMoney(tx, input.orderId);
   if (!order) throw new Error(`No order ${input.orderId}`);
-  const total = parseCents(order.total);
   const payouts = await listPayoutsOfOrder(tx, input.orderId);
   const taken = await sumTakenBackByPayout(tx, input.orderId);
   const parties = (['seller', 'driver'] as const).map((kind) => {
     const payout = payouts.find((row) => row.kind === kind);
-    const earnings = payout ? parseCents(kind === 'seller' ? order.sellerEarnings : order.driverEarnings) : 0;
-    return { kind, payout, earnings, taken: payout ? parseCents(taken.get(payout.id) ?? '0') : 0 };
+    const earned = payout ? parseCents(kind === 'seller' ? order.sellerEarnings : order.driverEarnings) : 0;
+    return { kind, payout, earned, taken: payout ? parseCents(taken.get(payout.id) ?? '0') : 0 };
   });
-  const fee = parseCents(order.platformFee);
-  const feeTaken = await sumOrderMovements(tx, input.orderId, 'platform_fee_refund');
-  const after = feeTaken + parties.reduce((sum, party) => sum + party.taken, 0) + input.amountCents;
-  if (input.amountCents <= 0 || after > total)
-    throw new Error(`A take-back of ${input.amountCents} exceeds what is left of order ${input.orderId}`);
-  // Cumulative shares: each party's target after this take-back, less what it gave already.
-  const shares = parties.map((party) => {
-    const target = total === 0 ? 0 : shareOf(party.earnings, after, total);
-    return Math.min(Math.max(target - party.taken, 0), party.earnings - party.taken);
-  });
-  let feePart = input.amountCents - shares.reduce((sum, cents) => sum + cents, 0);
-  const feeLeft = fee - feeTaken;
-  // Rounding can leave the fee's part a cent outside what is left of it: the parties absorb it.
-  for (let i = 0; feePart < 0 && i < shares.length; i += 1) {
-    const give = Math.min(-feePart, shares[i] ?? 0);
-    shares[i] = (shares[i] ?? 0) - give;
-    feePart += give;
+  const feeTaken =
+    (await sumOrderMovements(tx, input.orderId, 'platform_fee_refund')) -
+    (await sumOrderMovements(tx, input.orderId, 'platform_fee_restored'));
+  // A party without a payout earned nothing; what it would have earned stays in the fee's figure.
+  const feeEarned = parseCents(order.total) - parties.reduce((sum, party) => sum + party.earned, 0);
+  let split;
+  try {
+    split = splitTakeBack({
+      total: parseCents(order.total),
+      seller: { earned: parties[0]?.earned ?? 0, taken: parties[0]?.taken ?? 0 },
+      driver: { earned: parties[1]?.earned ?? 0, taken: parties[1]?.taken ?? 0 },
+      platformFee: { earned: feeEarned, taken: feeTaken },
+      amount: input.amountCents,
+    });
+  } catch (error) {
+    throw new Error(`A take-back of ${input.amountCents} exceeds what is left of order ${input.orderId}`, {
+      cause: error,
+    });
   }
-  for (let i = 0; feePart > feeLeft && i < parties.length; i += 1) {
-    const party = parties[i];
-    if (!party) continue;
-    const room = party.earnings - party.taken - (shares[i] ?? 0);
-    const take = Math.min(feePart - feeLeft, room);
-    shares[i] = (shares[i] ?? 0) + take;
-    feePart -= take;
-  }
-  if (feePart < 0 || feePart > feeLeft)
-    throw new Error(`Order ${input.orderId} cannot give back ${input.amountCents}`);
+  const shares = [split.seller, split.driver];
+  const feePart = split.platformFee;
   let reversalsPending = false;
   for (const [i, party] of parties.entries()) {
     const share = shares[i] ?? 0;
     if (share === 0 || !party.payout) continue;
     const amount = formatCents(share);
+    // A payout whose transfer may exist is never reduced: the share waits as a reversal
+    // (docs/decisions/0022-money-in-combinations.md, Transfers and their keys).
     const reduced = await reduceUnsentPayout(tx, party.payout, amount, input.now);
-    if (!reduced && !['paid', 'pending'].includes(party.payout.status))
+    if (!reduced && !['paid', 'pending', 'owed', 'failed', 'refused'].includes(party.payout.status))
       throw new Error(`Payout ${party.payout.id} is ${party.payout.status}; nothing left to take back`);
     await insertPayoutReversal(tx, {
       payoutId: party.payout.id,
@@ -105,7 +100,8 @@ export async function takeBackOrderShare(tx: Db, input: TakeBackInput): Promise<
   const charge = await findChargeOfOrder(tx, input.orderId);
   await recordMovement(tx, {
     kind: 'platform_fee_refund',
-    key: input.refundId ?? `dispute-${input.disputeId ?? ''}`,
+    // One entry per refund, or per order of a lost dispute (a dispute may take from several orders).
+    key: input.refundId ?? `dispute-${input.disputeId ?? ''}-${input.orderId}`,
     amount: feePart,
     currency: charge?.currency ?? 'usd',
     paymentId: charge?.paymentId ?? null,

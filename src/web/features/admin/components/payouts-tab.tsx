@@ -94,11 +94,11 @@ export function PayoutsTab() {
       <ListState
         query={payouts}
         isEmpty={losses.length === 0}
-        emptyText="No loss: every refunded share was taken back"
+        emptyText="No loss: every refunded share was taken back and no dispute took refunded money again"
         what="losses"
       >
         <DataTable
-          caption="Losses borne by the platform (reversals the provider refused)"
+          caption="Losses borne by the platform (reversals the provider refused, refunded money lost disputes took again)"
           minWidthClass="lg:min-w-[48rem]"
           columns={['Order', 'Paid to', 'Amount', "Provider's message", 'When']}
         >
