@@ -15,7 +15,9 @@ export async function findPaymentOfDispute(
   provider: string,
   chargeId: string | null,
   providerPaymentId: string | null,
-): Promise<{ id: string; buyerId: string; currency: string; providerPaymentId: string } | undefined> {
+): Promise<
+  { id: string; buyerId: string; currency: string; providerPaymentId: string; amount: string } | undefined
+> {
   const matches = [
     chargeId ? eq(payments.providerChargeId, chargeId) : undefined,
     providerPaymentId ? eq(payments.providerPaymentId, providerPaymentId) : undefined,
@@ -27,6 +29,7 @@ export async function findPaymentOfDispute(
       buyerId: payments.buyerId,
       currency: payments.currency,
       providerPaymentId: payments.providerPaymentId,
+      amount: payments.amount,
     })
     .from(payments)
     .where(and(eq(payments.provider, provider), or(...matches)))

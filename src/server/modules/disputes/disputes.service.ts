@@ -17,7 +17,13 @@ import {
 import { formatCents, parseCents } from '../../../domain/money';
 import { recordMovement } from '../ledger/ledger.service';
 import { settleOrderPayouts } from '../payouts/pay-payout';
-import { executeRefund, settleRefundsOfPayment, type RefundRow } from '../payments/refunds.service';
+import {
+  executeRefund,
+  refreshRefundsOfPayment,
+  settleRefundsOfPayment,
+  sumRefundedOfPayment,
+  type RefundRow,
+} from '../payments/refunds.service';
 import { handleLostDispute } from './handle-lost-dispute';
 import {
   findPaymentOfDispute,
@@ -92,7 +98,20 @@ export async function applyDisputeEvent(
     );
     return;
   }
-  const preventionRefunds = await findPreventionRefunds(deps, dispute, payment.providerPaymentId);
+  // A lost dispute is split by what is left of the orders: their refunds as they stand at the provider.
+  if (isDisputeLost(disputeStatusSchema.parse(dispute.status))) {
+    try {
+      await refreshRefundsOfPayment(deps, payment.id);
+    } catch (error) {
+      if (error instanceof PaymentProviderUnavailableError)
+        throw new AppError(
+          'unavailable',
+          'The payment provider is not reachable; send the event again later.',
+        );
+      throw error;
+    }
+  }
+  const preventionRefunds = await findPreventionRefunds(deps, dispute, payment);
   const now = deps.now();
   const applied = await deps.db.transaction(async (tx) => {
     await insertDisputeIfNew(tx, {
@@ -232,7 +251,7 @@ async function applyDisputeState(
     if (!row.fundsWithdrawnAt && refunded > 0) patch.fundsWithdrawnAt = now;
     lostAmount = formatCents(refunded);
   }
-  if (isDisputeLost(status) && !row.outcomeHandledAt && parseCents(lostAmount) > 0) {
+  if (isDisputeLost(status) && !row.outcomeHandledAt) {
     const current = { ...row, ...patch, amount: lostAmount } as DisputeRow;
     const outcome = await handleLostDispute(tx, current, now);
     settle.push(...outcome.settle);
@@ -255,23 +274,28 @@ interface PreventionRefund {
 async function findPreventionRefunds(
   deps: DisputeDeps,
   dispute: ProviderDispute,
-  providerPaymentId: string,
+  payment: { id: string; providerPaymentId: string; amount: string },
 ): Promise<PreventionRefund[]> {
   if (dispute.status !== 'prevented' || !deps.payments.listRefunds) return [];
   let refunds;
   try {
-    refunds = await deps.payments.listRefunds(providerPaymentId);
+    refunds = await deps.payments.listRefunds(payment.providerPaymentId);
   } catch (error) {
     if (error instanceof PaymentProviderUnavailableError)
       throw new AppError('unavailable', 'The payment provider is not reachable; send the event again later.');
     throw error;
   }
-  const found = refunds.flatMap((refund) =>
-    refund.refundId === null && refund.status !== 'failed' && refund.status !== 'canceled'
+  // Not ours; one that failed gave the cardholder nothing (its money came back) and counts for nothing.
+  const theirs = refunds.filter((refund) => refund.refundId === null);
+  const found = theirs.flatMap((refund) =>
+    refund.status !== 'failed' && refund.status !== 'canceled'
       ? [{ providerRefundId: refund.providerRefundId, amount: refund.amount ?? 0 }]
       : [],
   );
-  if (found.length === 0)
+  if (theirs.length > 0) return found;
+  // Nothing left of the charge to refund (our refunds gave it all back): the dispute took nothing.
+  const left = parseCents(payment.amount) - (await sumRefundedOfPayment(deps.db, payment.id));
+  if (found.length === 0 && left > 0)
     throw new AppError(
       'unavailable',
       "The prevented dispute's refund is not at the provider yet; send the event again later.",

@@ -37,6 +37,8 @@ export interface LostDisputeOutcome {
  */
 export async function handleLostDispute(tx: Db, dispute: DisputeRow, now: Date): Promise<LostDisputeOutcome> {
   if (!(await claimDisputeOutcome(tx, dispute.id, now))) return { settle: [], refunds: [] };
+  // A prevented dispute on a charge refunded in full took nothing.
+  if (parseCents(dispute.amount) === 0) return { settle: [], refunds: [] };
   const orders = await lockOrdersOfPayment(tx, dispute.paymentId);
   const owedByOrder = await cancelRefundsHeldByDispute(tx, dispute.paymentId, now);
   const owed = orders.map((order) => owedByOrder.get(order.id) ?? 0);

@@ -17,6 +17,7 @@ import {
   findRefundableQuantity as findRefundableQuantityRow,
   giveBackRefundedItems,
   takeRefundedItems as takeRefundedItemRows,
+  listRefundsOfPayment,
   listUnsentRefundsOfPayment,
   lockUnsentRefundsOfCancelledOrders,
   lockRefund,
@@ -156,6 +157,9 @@ async function applyProviderRefund(
   const applied = await deps.db.transaction(async (tx) => {
     const current = await lockRefund(tx, refund.id);
     if (!current || current.undoneAt) return false;
+    // Events come in any order: a succeeded refund only ever fails afterwards, it is never pending again.
+    if (current.status === 'succeeded' && found.status !== 'failed' && found.status !== 'canceled')
+      return false;
     await setRefundState(tx, refund.id, {
       providerRefundId: found.providerRefundId,
       status: found.status,
@@ -384,4 +388,28 @@ export function findRefundableQuantity(
   orderItemId: string,
 ): Promise<number | undefined> {
   return findRefundableQuantityRow(tx, orderId, orderItemId);
+}
+
+/** What the payment's refunds not undone gave back, in cents. */
+export async function sumRefundedOfPayment(db: Db, paymentId: string): Promise<Cents> {
+  return parseCents(await sumRefundsOfPayment(db, paymentId));
+}
+
+/**
+ * Brings the payment's refunds known to the provider up to date before a lost dispute is split
+ * (docs/decisions/0022-money-in-combinations.md, A lost dispute): Stripe fails a refund still
+ * pending when the charge is disputed, and its event may arrive after the dispute's.
+ */
+export async function refreshRefundsOfPayment(deps: RefundDeps, paymentId: string): Promise<void> {
+  for (const refund of await listRefundsOfPayment(deps.db, paymentId)) {
+    if (
+      refund.undoneAt ||
+      !refund.providerRefundId ||
+      refund.status === 'failed' ||
+      refund.status === 'canceled'
+    )
+      continue;
+    const found = await deps.payments.retrieveRefund(refund.providerRefundId);
+    if (found.status !== refund.status) await applyProviderRefund(deps, refund, found);
+  }
 }
