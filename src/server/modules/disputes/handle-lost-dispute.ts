@@ -28,12 +28,12 @@ export interface LostDisputeOutcome {
 /**
  * A lost dispute (docs/decisions/0022-money-in-combinations.md, A lost dispute), once
  * (`outcome_handled_at`), inside the caller's transaction, whatever the orders' states:
- * 1. refunds of cancelled orders that waited for the dispute are not made: the chargeback gave the
- *    buyer money back instead, and covers first what the buyer was owed already;
+ * 1. refunds of the payment never made at the provider are not made: the chargeback gave the buyer
+ *    money back instead, and covers first what the buyer was owed already;
  * 2. the rest of the lost amount is split over the orders by what is left of each; a finished order
  *    gives its part back at once as a refund would, an unfinished one when it finishes;
  * 3. what no order had left (money refunded before the dispute took it again) is a `dispute_loss`;
- * 4. what the chargeback did not cover of the cancelled orders' refunds is refunded anew.
+ * 4. what the chargeback did not cover of those refunds is refunded anew.
  */
 export async function handleLostDispute(tx: Db, dispute: DisputeRow, now: Date): Promise<LostDisputeOutcome> {
   if (!(await claimDisputeOutcome(tx, dispute.id, now))) return { settle: [], refunds: [] };
@@ -79,14 +79,21 @@ export async function handleLostDispute(tx: Db, dispute: DisputeRow, now: Date):
   for (const [i, order] of orders.entries()) {
     const rest = (owed[i] ?? 0) - (first.parts[i] ?? 0);
     if (rest <= 0) continue;
+    const finished = FINISHED.has(order.status);
     const refund = await recordOrderRefund(tx, {
       paymentId: dispute.paymentId,
       orderId: order.id,
       amount: rest,
-      reason: 'Order cancelled',
+      reason: finished ? 'Refund' : 'Order cancelled',
       now,
     });
-    if (refund) refunds.push(refund);
+    if (!refund) continue;
+    // A finished order's refund takes its share back from the payees, as any refund does.
+    if (finished) {
+      await takeBackOrderShare(tx, { orderId: order.id, amountCents: rest, refundId: refund.id, now });
+      if (!settle.includes(order.id)) settle.push(order.id);
+    }
+    refunds.push(refund);
   }
   return { settle, refunds };
 }

@@ -497,25 +497,21 @@ export async function sumTakenFromOrder(db: Db, orderId: string): Promise<string
   return row?.total ?? '0';
 }
 
-/** Refunds of the payment's cancelled orders never sent to the provider (no attempt made), locked. */
-export async function lockUnsentRefundsOfCancelledOrders(db: Db, paymentId: string): Promise<RefundRow[]> {
-  const rows = await db
-    .select({ refund: refunds })
+/** Refunds of the payment not made at the provider (no provider id; one tried was looked for first), locked. */
+export async function lockUnsentRefundsOfPayment(db: Db, paymentId: string): Promise<RefundRow[]> {
+  return db
+    .select()
     .from(refunds)
-    .innerJoin(orders, eq(orders.id, refunds.orderId))
     .where(
       and(
         eq(refunds.paymentId, paymentId),
-        eq(orders.status, 'cancelled'),
         eq(refunds.status, 'pending'),
-        eq(refunds.attempts, 0),
         isNull(refunds.providerRefundId),
         isNull(refunds.undoneAt),
       ),
     )
     .orderBy(asc(refunds.createdAt), asc(refunds.id))
-    .for('update', { of: refunds });
-  return rows.map((row) => row.refund);
+    .for('update');
 }
 
 /** Refunds of the payment not made at the provider yet (pending, no provider id), oldest first. */

@@ -19,7 +19,7 @@ import {
   takeRefundedItems as takeRefundedItemRows,
   listRefundsOfPayment,
   listUnsentRefundsOfPayment,
-  lockUnsentRefundsOfCancelledOrders,
+  lockUnsentRefundsOfPayment,
   lockRefund,
   markRefundUndone,
   setRefundRefused,
@@ -334,10 +334,11 @@ export async function listRefundsForAdmin(db: Db): Promise<RefundNeedingAttentio
 }
 
 /**
- * A lost dispute gave the buyer money back through the card network: refunds of the payment's
- * cancelled orders that waited for the dispute and were never sent are cancelled and undone, inside
- * the caller's transaction (docs/decisions/0022-money-in-combinations.md, A lost dispute). Answers
- * what each order was owed by them, in cents; the dispute's handler covers that first.
+ * A lost dispute gave the buyer money back through the card network: refunds of the payment never
+ * made at the provider (a cancellation's that waited for the dispute, an admin's whose call did not
+ * get through: Stripe refuses to refund a charge whose dispute is lost) are cancelled and undone,
+ * inside the caller's transaction (docs/decisions/0022-money-in-combinations.md, A lost dispute).
+ * Answers what each order was owed by them, in cents; the dispute's handler covers that first.
  */
 export async function cancelRefundsHeldByDispute(
   tx: Db,
@@ -345,7 +346,7 @@ export async function cancelRefundsHeldByDispute(
   now: Date,
 ): Promise<Map<string, Cents>> {
   const owed = new Map<string, Cents>();
-  for (const refund of await lockUnsentRefundsOfCancelledOrders(tx, paymentId)) {
+  for (const refund of await lockUnsentRefundsOfPayment(tx, paymentId)) {
     if (!refund.orderId) continue;
     await setRefundRefused(tx, refund.id, {
       status: 'canceled',
@@ -401,15 +402,17 @@ export async function sumRefundedOfPayment(db: Db, paymentId: string): Promise<C
  * pending when the charge is disputed, and its event may arrive after the dispute's.
  */
 export async function refreshRefundsOfPayment(deps: RefundDeps, paymentId: string): Promise<void> {
+  const payment = await findPaymentById(deps.db, paymentId);
+  if (!payment) return;
   for (const refund of await listRefundsOfPayment(deps.db, paymentId)) {
-    if (
-      refund.undoneAt ||
-      !refund.providerRefundId ||
-      refund.status === 'failed' ||
-      refund.status === 'canceled'
-    )
-      continue;
-    const found = await deps.payments.retrieveRefund(refund.providerRefundId);
-    if (found.status !== refund.status) await applyProviderRefund(deps, refund, found);
+    if (refund.undoneAt || refund.status === 'failed' || refund.status === 'canceled') continue;
+    if (refund.providerRefundId) {
+      const found = await deps.payments.retrieveRefund(refund.providerRefundId);
+      if (found.status !== refund.status) await applyProviderRefund(deps, refund, found);
+    } else if (refund.attempts > 0) {
+      // Tried, its answer lost: made at the provider or not; a lost dispute cancels it only if not.
+      const found = await deps.payments.findRefund(payment.providerPaymentId, refund.id);
+      if (found) await applyProviderRefund(deps, refund, found);
+    }
   }
 }

@@ -876,8 +876,9 @@ export async function firstCheckout(m: MoneyModel, s: Sequence, spec: CheckoutOr
  * settles the refunds it left processing, and the clock moves past Stripe's key window (+25 h) and
  * the payout hold (+73 h); at each point every event Stripe sent is delivered (in the order sent)
  * and the jobs run. What still waits for the platform's available balance at the end is covered by
- * a top-up (what an operator does) and the jobs run a day later. Then every invariant holds, and
- * the settled ones too (./invariants.ts, 6).
+ * a top-up (what an operator does) and the jobs run again over the next week (past the saved
+ * refusals' keys and the retries' backoff). Then every invariant holds, and the settled ones too
+ * (./invariants.ts, 6).
  */
 export async function settle(m: MoneyModel, s: Sequence): Promise<void> {
   s.step += 1;
@@ -942,9 +943,12 @@ export async function settle(m: MoneyModel, s: Sequence): Promise<void> {
   if (needed > 0 && available < needed) {
     world.server.topUp(needed - available);
     done.push(`top-up of ${dollars(needed - available)} for what waits for the platform's funds`);
-    s.mw.moveClocks(25 * HOUR_MS);
-    await deliverAll();
-    await jobs();
+    // Past the refusals' saved keys (24 h) and the retries' backoff (up to 64 h after a fifth refusal).
+    for (const hours of [25, 73, 73]) {
+      s.mw.moveClocks(hours * HOUR_MS);
+      await deliverAll();
+      await jobs();
+    }
   }
   const notes = absorbFaults(m, s);
   const orderIds = new Set(m.orders.map((o) => o.id));
