@@ -12,9 +12,6 @@ export const SERVER_MODULE_ENTRY_POINTS = {
   // The order of a driver who may take offers: accepting is an orders operation that asks it too.
   // Handing an order back (an orders operation) declines it for its driver in its transaction.
   deliveries: ['require-verified-driver.ts', 'driver-declines.ts'],
-  // Payouts ask whether a dispute holds an order's transfers; the orders' views show its dispute.
-  // An order that finishes gives back its parts of lost disputes (handle-lost-dispute.ts).
-  disputes: ['dispute-holds.ts', 'handle-lost-dispute.ts', 'order-disputes.ts'],
   // The command line's reconcile (src/server/reconcile.ts) runs the ledger's checks, and with
   // --provider the match against the provider's balance transactions.
   ledger: ['ledger-csv.ts', 'reconcile.ts', 'provider-reconcile.ts'],
@@ -29,25 +26,37 @@ export const SERVER_MODULE_ENTRY_POINTS = {
     'list-orders.ts',
     'order-number.ts',
     'order-records.ts',
+    // The steps an order announces and the money follows (docs/ARCHITECTURE.md, Money flows one way).
+    'order-steps.ts',
     'place-orders.ts',
     'set-delivery-photo.ts',
     'set-estimated-time.ts',
   ],
-  payments: ['payment-deps.ts', 'refunds.service.ts'],
+  payments: ['payment-deps.ts'],
   payouts: [
     'pay-payout.ts',
     'payout-deps.ts',
     'payout-jobs.ts',
     'record-order-payouts.ts',
     'settle-payouts.ts',
-    // A lost dispute takes back the order's shares as a refund does; a failed refund gives them back.
+    // A refund or a lost dispute takes back the order's shares; a failed refund gives them back.
     'take-back-order-share.ts',
     'undo-take-back.ts',
   ],
+  // The app hands the orders' operations the money that follows their steps; a lost dispute is
+  // taken from the orders of its payment as their refunds are.
+  refunds: ['follow-order-steps.ts', 'lost-dispute.ts'],
   products: ['product-stock.ts'],
   uploads: ['image-copies.ts'],
   users: ['user-records.ts'],
 };
+
+/**
+ * Money flows one way (docs/ARCHITECTURE.md, Money flows one way): a module of this list may import
+ * the ones after it, never one before it. Orders come last: they announce their steps
+ * (`orders/order-steps.ts`) and the money follows; they never call it.
+ */
+export const MONEY_FLOW = ['payments', 'disputes', 'refunds', 'payouts', 'ledger', 'orders'];
 
 /**
  * A web feature is used by another only through the files listed here (the app's pages may use

@@ -5,7 +5,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import importX from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import globals from 'globals';
-import { SERVER_MODULE_ENTRY_POINTS, WEB_FEATURE_ENTRY_POINTS } from './eslint.boundaries.js';
+import { MONEY_FLOW, SERVER_MODULE_ENTRY_POINTS, WEB_FEATURE_ENTRY_POINTS } from './eslint.boundaries.js';
 
 /**
  * The walls of the code (docs/ARCHITECTURE.md, Boundaries): which files may import which. Each is a
@@ -48,6 +48,12 @@ const zones = [
       ...(SERVER_MODULE_ENTRY_POINTS[name] ?? []).map((file) => `./${file}`),
     ],
     message: `Call the ${name} module through its service operations (eslint.boundaries.js), not its queries or internals.`,
+  })),
+  // Money flows one way: no module of the flow imports one before it, whatever the file.
+  ...MONEY_FLOW.slice(1).map((name, i) => ({
+    target: `./src/server/modules/${name}`,
+    from: MONEY_FLOW.slice(0, i + 1).map((earlier) => `./src/server/modules/${earlier}`),
+    message: `Money flows one way (${MONEY_FLOW.join(' → ')}): ${name} does not import ${MONEY_FLOW.slice(0, i + 1).join(', ')} (docs/ARCHITECTURE.md, Money flows one way).`,
   })),
   // Platform code serves every module and knows none of them but through their services.
   {

@@ -132,7 +132,7 @@ export type RefundFinishedOrderBody = z.infer<typeof refundFinishedOrderBodySche
 
 export const ORDER_ALREADY_REFUNDED = 'This order has already been refunded in full.';
 export const ORDER_NOT_FINISHED_FOR_REFUND =
-  'Only a delivered or completed order is refunded here. Cancel an order that is not finished instead.';
+  'Only a delivered, completed or cancelled order is refunded here. Cancel an order that is not finished instead.';
 export const REFUND_AMOUNT_OR_ITEMS = 'Refund either an amount or items, not both.';
 export const REFUND_AMOUNT_POSITIVE = 'The refund must be more than $0.00.';
 export const REFUND_ITEM_UNKNOWN = 'Choose items of this order.';

@@ -68,6 +68,8 @@ import { registerOrderRoutes } from './modules/orders/orders.routes';
 import { registerPaymentRoutes } from './modules/payments/payments.routes';
 import { registerPayoutJobs } from './modules/payouts/payout-jobs';
 import { registerPayoutRoutes } from './modules/payouts/payouts.routes';
+import { followOrderSteps } from './modules/refunds/follow-order-steps';
+import { registerRefundRoutes } from './modules/refunds/refunds.routes';
 import { registerPayoutAccountRoutes } from './modules/payout-accounts/payout-accounts.routes';
 import { registerProductRoutes } from './modules/products/products.routes';
 import { registerHealthRoutes } from './modules/health/health.routes';
@@ -257,6 +259,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerInputGuard(app);
 
   const signingKey = crypto.createHmac('sha256', options.sessionSecret).update('signing key').digest();
+  const payments = options.payments ?? (await createPaymentProvider(config, database.db));
+  const payouts = options.payouts ?? (await createPayoutProvider(config, database.db, { signingKey, now }));
   const ctx: AppContext = {
     db: database.db,
     config,
@@ -271,8 +275,16 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     signingKey,
     now,
     storage,
-    payments: options.payments ?? (await createPaymentProvider(config, database.db)),
-    payouts: options.payouts ?? (await createPayoutProvider(config, database.db, { signingKey, now })),
+    payments,
+    payouts,
+    orderSteps: followOrderSteps({
+      db: database.db,
+      payments,
+      payouts,
+      now,
+      holdMs: config.payoutHoldMs,
+      siteUrl: config.siteUrl,
+    }),
     live: new LiveEventHub(database, app.log),
     catalogCache,
     privateReads,
@@ -307,6 +319,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerPayoutAccountRoutes(app, ctx);
   registerEventRoutes(app, ctx, { heartbeatMs: options.liveHeartbeatMs });
   registerPayoutRoutes(app, ctx);
+  registerRefundRoutes(app, ctx);
   registerDisputeRoutes(app, ctx);
   registerPayoutJobs(app, ctx, { everyMs: options.payoutRetryMs ?? ctx.config.payoutRetryIntervalMs });
   registerNotificationRoutes(app, ctx);

@@ -19,6 +19,7 @@ import type { LiveEventHub } from './live-event-hub';
 import type { PublicAnswerCache } from './public-cache';
 import type { KeptPrivateReads } from './kept-private-reads';
 import type { VapidKeys } from '../secrets';
+import type { OrderStepFollower } from '../modules/orders/order-steps';
 
 /** What every module's routes get: the database, the settings and the adapters. */
 export interface AppContext {
@@ -59,6 +60,11 @@ export interface AppContext {
    * or Stripe Connect when configured (docs/decisions/0013-money-movement.md, Transfers and the ledger).
    */
   payouts: PayoutProvider;
+  /**
+   * The money that follows an order's steps: refunds on cancel, payouts when it finishes
+   * (docs/ARCHITECTURE.md, Money flows one way).
+   */
+  orderSteps: OrderStepFollower;
   /**
    * The live-update streams of this instance (GET /api/events), fed by LISTEN on the database
    * (docs/product-rules.md, Live updates).

@@ -2,6 +2,7 @@ import {
   canBeHandedBack,
   canTransition,
   fulfilmentOf,
+  isFinished,
   orderStatusSchema,
   type OrderStatus,
   type Party,
@@ -130,10 +131,12 @@ export function canCancelOrder(actor: PolicyActor, order: OrderForChange): boole
 
 /**
  * Our addition (docs/decisions/0013-money-movement.md, Transfers and the ledger): an admin refunds a
- * delivered or completed order in full, which takes its payouts back.
+ * delivered or completed order, which takes its payouts back, or a cancelled one whose own refund
+ * failed for good (docs/decisions/0022-money-in-combinations.md, A refund that fails).
  */
 export function canRefundFinishedOrder(actor: PolicyActor, order: { status: string }): boolean {
-  return isAdmin(actor) && (order.status === 'delivered' || order.status === 'completed');
+  const status = orderStatusSchema.safeParse(order.status);
+  return isAdmin(actor) && status.success && isFinished(status.data);
 }
 
 /** A payment is the buyer's who created it; nobody else, admins included, reads or confirms it. */

@@ -172,10 +172,8 @@ export function registerDeliveryRoutes(app: App, ctx: AppContext): void {
         {
           ...deps,
           storage: ctx.storage,
-          payouts: ctx.payouts,
           log: request.log,
-          holdMs: ctx.config.payoutHoldMs,
-          siteUrl: ctx.config.siteUrl,
+          orderSteps: ctx.orderSteps,
         },
         actorOf(request),
         request.params.id,

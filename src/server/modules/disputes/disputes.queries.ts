@@ -1,6 +1,6 @@
-import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { disputeParts, disputes, ledgerEntries, orders, payments, users } from '../../db/schema';
+import { disputes, orders, payments } from '../../db/schema';
 
 export type DisputeRow = typeof disputes.$inferSelect;
 export type NewDisputeRow = typeof disputes.$inferInsert;
@@ -87,38 +87,6 @@ export async function listOrdersOfDisputedPayment(db: Db, paymentId: string) {
 }
 
 /**
- * Does a dispute on the order's payment hold its payouts: one not closed yet, or one lost (or
- * prevented, `isDisputeLost`) whose share has not been taken back from the sellers and drivers yet.
- */
-export async function findHoldingDispute(db: Db, orderId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: disputes.id })
-    .from(disputes)
-    .innerJoin(orders, eq(orders.paymentId, disputes.paymentId))
-    .where(
-      and(
-        eq(orders.id, orderId),
-        or(
-          sql`${disputes.status} not in ('won','lost','warning_closed','prevented')`,
-          and(inArray(disputes.status, ['lost', 'prevented']), isNull(disputes.outcomeHandledAt)),
-        ),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
-}
-
-/** The newest dispute of each payment. */
-export async function listDisputesOfPayments(db: Db, paymentIds: readonly string[]): Promise<DisputeRow[]> {
-  if (paymentIds.length === 0) return [];
-  return db
-    .select()
-    .from(disputes)
-    .where(inArray(disputes.paymentId, [...paymentIds]))
-    .orderBy(asc(disputes.createdAt), asc(disputes.id));
-}
-
-/**
  * The admin's list: open disputes first, the soonest evidence deadline first; then the closed ones,
  * the latest first. Each with the numbers of the orders its payment paid for.
  */
@@ -142,84 +110,5 @@ export async function listDisputesWithOrders(db: Db, limit: number) {
       desc(disputes.createdAt),
       asc(disputes.id),
     )
-    .limit(limit);
-}
-
-/**
- * Is the payment's charge disputed with its funds withdrawn and undecided (`needs_response`,
- * `under_review`): Stripe refuses to refund it then (`charge_disputed`); an inquiry does not
- * (docs/decisions/0022-money-in-combinations.md, A refund while the payment is disputed).
- */
-export async function findRefundBlockingDispute(db: Db, paymentId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: disputes.id })
-    .from(disputes)
-    .where(
-      and(
-        eq(disputes.paymentId, paymentId),
-        inArray(disputes.status, ['needs_response', 'under_review']),
-        isNull(disputes.closedAt),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
-}
-
-/** The orders of a payment, their rows locked, in a fixed order (a lost dispute splits over them). */
-export async function lockOrdersOfPayment(db: Db, paymentId: string) {
-  return db
-    .select({ id: orders.id, orderNumber: orders.orderNumber, total: orders.total, status: orders.status })
-    .from(orders)
-    .where(eq(orders.paymentId, paymentId))
-    .orderBy(asc(orders.createdAt), asc(orders.orderNumber))
-    .for('update');
-}
-
-/** Records one order's part of a lost dispute; taken back now (a finished order) or when it finishes. */
-export async function insertDisputePart(
-  db: Db,
-  part: { disputeId: string; orderId: string; amount: string; takenBackAt: Date | null; now: Date },
-): Promise<void> {
-  await db
-    .insert(disputeParts)
-    .values({
-      disputeId: part.disputeId,
-      orderId: part.orderId,
-      amount: part.amount,
-      takenBackAt: part.takenBackAt,
-      createdAt: part.now,
-    })
-    .onConflictDoNothing();
-}
-
-/** The parts of lost disputes an order has not given back yet, claimed (taken back) in the caller's transaction. */
-export async function claimUntakenDisputeParts(db: Db, orderId: string, now: Date) {
-  return db
-    .update(disputeParts)
-    .set({ takenBackAt: now })
-    .where(and(eq(disputeParts.orderId, orderId), isNull(disputeParts.takenBackAt)))
-    .returning();
-}
-
-/** Money already refunded that lost disputes took again (`dispute_loss`), newest first, with the buyer and the orders. */
-export async function listDisputeLosses(db: Db, limit: number) {
-  return db
-    .select({
-      id: ledgerEntries.id,
-      amount: ledgerEntries.amount,
-      at: ledgerEntries.createdAt,
-      disputeAmount: disputes.amount,
-      reason: disputes.reason,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      orderId: sql<string>`(select o.id::text from orders o where o.payment_id = ${disputes.paymentId} order by o.created_at, o.order_number limit 1)`,
-      orderNumbers: sql<string>`(select string_agg(o.order_number, ', ' order by o.created_at, o.order_number) from orders o where o.payment_id = ${disputes.paymentId})`,
-    })
-    .from(ledgerEntries)
-    .innerJoin(disputes, eq(disputes.id, ledgerEntries.disputeId))
-    .innerJoin(payments, eq(payments.id, disputes.paymentId))
-    .innerJoin(users, eq(users.id, payments.buyerId))
-    .where(eq(ledgerEntries.kind, 'dispute_loss'))
-    .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
     .limit(limit);
 }

@@ -23,9 +23,10 @@ import {
   settleRefundsOfPayment,
   sumRefundedOfPayment,
   type RefundRow,
-} from '../payments/refunds.service';
-import { handleLostDispute } from './handle-lost-dispute';
+} from '../refunds/refunds.service';
+import { takeLostDispute } from '../refunds/lost-dispute';
 import {
+  claimDisputeOutcome,
   findPaymentOfDispute,
   insertDisputeIfNew,
   listDisputesWithOrders,
@@ -252,10 +253,13 @@ async function applyDisputeState(
     lostAmount = formatCents(refunded);
   }
   if (isDisputeLost(status) && !row.outcomeHandledAt) {
-    const current = { ...row, ...patch, amount: lostAmount } as DisputeRow;
-    const outcome = await handleLostDispute(tx, current, now);
-    settle.push(...outcome.settle);
-    refunds.push(...outcome.refunds);
+    // Once: the lost amount is taken from the orders by the refunds module (docs/ARCHITECTURE.md,
+    // Money flows one way).
+    if (await claimDisputeOutcome(tx, row.id, now)) {
+      const outcome = await takeLostDispute(tx, { ...row, ...patch, amount: lostAmount }, now);
+      settle.push(...outcome.settle);
+      refunds.push(...outcome.refunds);
+    }
   }
   return { settle, refunds, decided: !isDisputeOpen(status), status };
 }

@@ -3,7 +3,6 @@ import { announceOrderChange } from '../../platform/live-events';
 import { actsAsAdminOn, canCancelOrder, partiesOf } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
 import { recordAdminAction } from '../audit/audit.service';
-import { executeRefund, findWhatIsLeftOfOrder, recordOrderRefund } from '../payments/refunds.service';
 import { orderStatusSchema, STATUS_BADGE, type OrderStatus, type Party } from '../../../domain/order-status';
 import type { Order } from '../../../domain/orders';
 import { findVisibleOrder, getOrder } from './get-order';
@@ -27,15 +26,16 @@ function cancelRefusal(status: OrderStatus, parties: Party[]): AppError {
 /**
  * POST /api/orders/{id}/cancel (docs/product-rules.md, Order lifecycle): the buyer or the seller
  * while pending, an admin until finished. One transaction changes the status conditionally, records
- * the event, puts the stock back and records the refund of the order's total; the refund is then
- * made through the provider.
+ * the event, puts the stock back and announces the cancellation, which records the refund of what
+ * is left of the order; the refund is then made through the provider
+ * (docs/ARCHITECTURE.md, Money flows one way).
  */
 export async function cancelOrder(deps: OrderDeps, actor: Actor, id: string): Promise<Order> {
   const { order } = await findVisibleOrder(deps.db, actor, id);
   const status = orderStatusSchema.parse(order.status);
   if (!canCancelOrder(actor, { ...order, status })) throw cancelRefusal(status, partiesOf(actor, order));
   const now = deps.now();
-  const refund = await deps.db.transaction(async (tx) => {
+  const afterCommit = await deps.db.transaction(async (tx) => {
     await recordStatusChange(tx, { orderId: id, from: status, to: 'cancelled', actor, now });
     // A cancellation only the admin role allows goes to the audit trail (docs/product-rules.md, Admin).
     if (actsAsAdminOn(actor, (asParty) => canCancelOrder(asParty, { ...order, status }))) {
@@ -48,21 +48,10 @@ export async function cancelOrder(deps: OrderDeps, actor: Actor, id: string): Pr
       });
     }
     await restoreStockFor(tx, await listItemRowsOfOrder(tx, id));
-    if (!order.paymentId) return undefined;
-    // What is left of it: a lost dispute may already have given part of it back
-    // (docs/decisions/0022-money-in-combinations.md, What is left of an order).
-    const left = await findWhatIsLeftOfOrder(tx, order);
-    if (left <= 0) return undefined;
-    return recordOrderRefund(tx, {
-      paymentId: order.paymentId,
-      orderId: id,
-      amount: left,
-      reason: 'Order cancelled',
-      now,
-    });
+    return deps.orderSteps.cancelled(tx, order, now);
   });
   await announceOrderChange(deps.db, { ...order, status: 'cancelled' }, { from: status, actorId: actor.id });
-  if (refund) await executeRefund(deps, refund);
+  await afterCommit(deps.log);
   deps.log.info({ orderId: id, actorId: actor.id, from: status }, 'order cancelled');
   return getOrder(deps.db, actor, id);
 }

@@ -1,6 +1,3 @@
-import type { PayoutDeps } from '../payouts/payout-deps';
-import { settleOrderPayouts } from '../payouts/pay-payout';
-import { recordOrderPayouts } from '../payouts/record-order-payouts';
 import { AppError, conflict, forbidden, notFound } from '../../platform/errors';
 import { announceOrderChange } from '../../platform/live-events';
 import {
@@ -30,14 +27,15 @@ import { findOrderById, type OrderRow, type OrderWithDetails } from './orders.qu
 import { getDeliveryProofSettings } from '../delivery-proof/delivery-proof.service';
 import { recordStatusChange } from './record-status-change';
 import { toOrder } from './order-views';
-import { findOrderDisputes } from '../disputes/order-disputes';
+import { findOrderDisputes } from './order-disputes';
+import type { OrderDeps } from './order-deps';
+import type { AfterCommit } from './order-steps';
 
-/** The status change pays out a finished order's earnings after its commit. */
 /**
- * What a status change needs: the payouts' deps and the payout hold, which every caller must give
- * (PAYOUT_HOLD_HOURS; a caller that forgot it must not pay out at once: docs/decisions/0022-money-in-combinations.md).
+ * What a status change needs: the order operations' deps, whose money follower pays out a finished
+ * order's earnings (docs/ARCHITECTURE.md, Money flows one way).
  */
-export type ChangeStatusDeps = PayoutDeps & { holdMs: number };
+export type ChangeStatusDeps = OrderDeps;
 
 /** Why the actor may not make this step: who may, or why not now (docs/product-rules.md, Order lifecycle). */
 export function refusal(actor: Actor, found: OrderWithDetails, to: OrderStatus): AppError {
@@ -90,31 +88,33 @@ export async function changeOrderStatus(
     if (needed.photo || needed.code) throw conflict(proofMissingMessage(needed));
   }
   const now = deps.now();
-  await deps.db.transaction((tx) =>
-    recordStepInTransaction(tx, { order, from, to, actor, now, holdMs: deps.holdMs }),
+  const afterCommit = await deps.db.transaction((tx) =>
+    recordStepInTransaction(tx, deps, { order, from, to, actor, now }),
   );
-  return finishStep(deps, actor, id, from, to);
+  return finishStep(deps, actor, id, { from, to, afterCommit });
 }
 
 /**
- * The step inside the caller's transaction: the conditional status change with its event, and for a
- * finished order its earnings as payouts; the money moves after the commit, and the retry job
- * finishes it if this process dies in between (docs/product-rules.md, Order lifecycle).
+ * The step inside the caller's transaction: the conditional status change with its event, and a
+ * finished order announced to the money, which records its earnings as payouts; the money moves
+ * after the commit (the answer), and the retry job finishes it if this process dies in between
+ * (docs/product-rules.md, Order lifecycle; docs/ARCHITECTURE.md, Money flows one way).
  */
 export async function recordStepInTransaction(
   tx: Db,
+  deps: Pick<ChangeStatusDeps, 'orderSteps'>,
   step: {
     order: OrderRow;
     from: OrderStatus;
     to: OrderStatus;
     actor: Actor;
     now: Date;
-    holdMs: number;
   },
-): Promise<void> {
+): Promise<AfterCommit | undefined> {
   const { order, from, to, actor, now } = step;
   await recordStatusChange(tx, { orderId: order.id, from, to, actor, now });
-  if (to === 'delivered' || to === 'completed') await recordOrderPayouts(tx, order, now, step.holdMs);
+  if (to === 'delivered' || to === 'completed') return deps.orderSteps.finished(tx, order, now);
+  return undefined;
 }
 
 /** After the commit: the payouts of a finished order are sent, the parties told, the order answered. */
@@ -122,10 +122,10 @@ export async function finishStep(
   deps: ChangeStatusDeps,
   actor: Actor,
   id: string,
-  from: OrderStatus,
-  to: OrderStatus,
+  step: { from: OrderStatus; to: OrderStatus; afterCommit: AfterCommit | undefined },
 ): Promise<Order> {
-  if (to === 'delivered' || to === 'completed') await settleOrderPayouts(deps, id);
+  const { from } = step;
+  if (step.afterCommit) await step.afterCommit(deps.log);
   const changed = await findOrderById(deps.db, id);
   if (!changed) throw notFound(ORDER_NOT_FOUND);
   await announceOrderChange(deps.db, changed.order, { from, actorId: actor.id });

@@ -17,6 +17,7 @@ import { ORDER_NOT_FOUND, type Order } from '../../../domain/orders';
 import { getDeliveryProofSettings } from '../delivery-proof/delivery-proof.service';
 import { claimUpload } from '../uploads/uploads.service';
 import { finishStep, recordStepInTransaction, refusal, type ChangeStatusDeps } from './change-order-status';
+import type { AfterCommit } from './order-steps';
 import { deliveryCodeMatches } from './delivery-code';
 import { countWrongDeliveryCode, findOrderById, setDropOffProof } from './orders.queries';
 import { ORDER_CHANGED_MEANWHILE } from './record-status-change';
@@ -72,8 +73,9 @@ export async function deliverOrder(
     body.latitude !== undefined && body.longitude !== undefined
       ? { latitude: body.latitude, longitude: body.longitude }
       : null;
+  let afterCommit: AfterCommit | undefined;
   const record = async (tx: Db, dropOffPhotoUrl: string | null) => {
-    await recordStepInTransaction(tx, { order, from, to: 'delivered', actor, now, holdMs: deps.holdMs });
+    afterCommit = await recordStepInTransaction(tx, deps, { order, from, to: 'delivered', actor, now });
     const saved = await setDropOffProof(tx, {
       orderId: id,
       driverId: actor.id,
@@ -94,5 +96,5 @@ export async function deliverOrder(
   } else {
     await deps.db.transaction((tx) => record(tx, null));
   }
-  return finishStep(deps, actor, id, from, 'delivered');
+  return finishStep(deps, actor, id, { from, to: 'delivered', afterCommit });
 }

@@ -4,7 +4,7 @@ import { canReadDeliveryCode, canSeeOrderPrices, canViewOrder } from '../../plat
 import type { Actor } from '../../platform/sessions';
 import { ORDER_NOT_FOUND, type Order, type OrderEvent, type OrderItem } from '../../../domain/orders';
 import { toOrder, toOrderEvent, toOrderItem } from './order-views';
-import { findOrderDisputes } from '../disputes/order-disputes';
+import { findOrderDisputes } from './order-disputes';
 import { findOrderById, listEventsOfOrder, listItemsOfOrder, type OrderWithDetails } from './orders.queries';
 
 /**

@@ -3,7 +3,7 @@ import { canReadDeliveryCode, canSeeOrderPrices, isAdmin } from '../../platform/
 import type { Actor } from '../../platform/sessions';
 import type { Order, OrderListQuery } from '../../../domain/orders';
 import { toOrder } from './order-views';
-import { findOrderDisputes } from '../disputes/order-disputes';
+import { findOrderDisputes } from './order-disputes';
 import { listOrders, listOrdersOfPayment, type OrderWithDetails } from './orders.queries';
 
 /**

@@ -1,11 +1,14 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
-import type { PaymentProvider } from '../../adapters/payments/payment-provider';
+import type { OrderStepFollower } from './order-steps';
 
-/** What an operation that changes an order needs: the database, the payment provider (refunds), the clock and a log. */
+/**
+ * What an operation that moves an order needs: the database, the clock, a log, and the money that
+ * follows its steps (docs/ARCHITECTURE.md, Money flows one way).
+ */
 export interface OrderDeps {
   db: Db;
-  payments: PaymentProvider;
   now: () => Date;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  orderSteps: OrderStepFollower;
 }

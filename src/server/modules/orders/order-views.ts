@@ -3,7 +3,7 @@ import { formatCents, formatRate, parseCents, parseRate } from '../../../domain/
 import { isFinished, orderStatusSchema } from '../../../domain/order-status';
 import type { Order, OrderEvent, OrderItem } from '../../../domain/orders';
 import type { OrderEventRow, OrderItemRow, OrderWithDetails } from './orders.queries';
-import { toOrderDispute, type OrderDisputeFacts } from '../disputes/order-disputes';
+import { toOrderDispute, type OrderDisputeFacts } from './order-disputes';
 
 const iso = (date: Date | null) => (date === null ? null : date.toISOString());
 const money = (value: string) => formatCents(parseCents(value));

@@ -1,7 +1,15 @@
 import { and, asc, desc, eq, getTableColumns, gte, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
 import { builtOnce } from '../../db/built-once';
 import type { Db } from '../../db/client';
-import { addresses, orderItems, orders, orderStatusEvents, products, refunds } from '../../db/schema';
+import {
+  addresses,
+  disputes,
+  orderItems,
+  orders,
+  orderStatusEvents,
+  products,
+  refunds,
+} from '../../db/schema';
 import { offeredSql } from '../../db/sql-offers';
 import { ACTIVE_DELIVERY_STATUSES } from '../../../domain/order-status';
 
@@ -453,4 +461,17 @@ export async function releaseAssignedOrder(
     )
     .returning({ id: orders.id });
   return rows.length === 1;
+}
+
+/** The newest dispute of each payment. */
+export async function listDisputesOfPayments(
+  db: Db,
+  paymentIds: readonly string[],
+): Promise<Array<typeof disputes.$inferSelect>> {
+  if (paymentIds.length === 0) return [];
+  return db
+    .select()
+    .from(disputes)
+    .where(inArray(disputes.paymentId, [...paymentIds]))
+    .orderBy(asc(disputes.createdAt), asc(disputes.id));
 }

@@ -103,7 +103,7 @@ export function registerOrderRoutes(app: App, ctx: AppContext): void {
     },
     async (request) =>
       cancelOrder(
-        { db, payments: ctx.payments, now: ctx.now, log: request.log },
+        { db, now: ctx.now, log: request.log, orderSteps: ctx.orderSteps },
         actorOf(request),
         request.params.id,
       ),
@@ -123,14 +123,7 @@ export function registerOrderRoutes(app: App, ctx: AppContext): void {
     },
     async (request) =>
       changeOrderStatus(
-        {
-          db,
-          payouts: ctx.payouts,
-          now: ctx.now,
-          log: request.log,
-          holdMs: ctx.config.payoutHoldMs,
-          siteUrl: ctx.config.siteUrl,
-        },
+        { db, now: ctx.now, log: request.log, orderSteps: ctx.orderSteps },
         actorOf(request),
         request.params.id,
         request.body,

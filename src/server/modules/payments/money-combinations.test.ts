@@ -32,7 +32,7 @@ import { reconcile } from '../ledger/reconcile';
 import { reconcileWithProvider } from '../ledger/provider-reconcile';
 import { retryPayouts } from '../payouts/settle-payouts';
 import { transferKeyOf } from '../payouts/payout-deps';
-import { settleUnfinishedRefunds } from './refunds.service';
+import { settleUnfinishedRefunds } from '../refunds/refunds.service';
 
 /**
  * Refunds, disputes and payouts interleaved (docs/decisions/0022-money-in-combinations.md), against
@@ -608,6 +608,42 @@ describe('a refund reported succeeded that later fails', () => {
       [cents(s.order.total), 'succeeded'],
     ]);
     expect([keptBy(sellerAccount), keptBy(driverAccount)]).toEqual([0, 0]);
+    await expectReconcileClean();
+    await expectProviderReconcileClean();
+  });
+});
+
+describe('a cancelled order whose refund failed for good', () => {
+  it('is refunded again by an admin: the buyer is paid, nobody earned anything to take back, and the books balance', async () => {
+    const { buyer, orders: made, payment } = await onePayment([{ price: '20.00' }]);
+    const [order] = made;
+    if (!order) throw new Error('no order');
+    const cancel = await as(t, buyer, { method: 'POST', url: `/api/orders/${order.id}/cancel` });
+    expect(cancel.statusCode, said(cancel)).toBe(200);
+    const [made1] = world.server.refunds.filter((r) => r.payment_intent === payment.providerPaymentId);
+    expect(made1?.status).toBe('succeeded');
+    // The card was closed: the cancellation's refund fails and its money comes back to the platform.
+    await post(...world.server.failRefund(made1?.id ?? '', 'expired_or_canceled_card'));
+    const shown = await as(t, admin, { method: 'GET', url: `/api/orders/${order.id}` });
+    expect(shown.json()).toMatchObject({ status: 'cancelled', refundState: 'none' });
+    await expectReconcileClean();
+    await expectProviderReconcileClean();
+
+    const again = await refund(order.id);
+    expect(again.statusCode, said(again)).toBe(200);
+    expect(again.json()).toMatchObject({ status: 'cancelled', refundState: 'refunded' });
+    expect(
+      world.server.refunds
+        .filter((r) => r.payment_intent === payment.providerPaymentId)
+        .map((r) => [r.amount, r.status]),
+    ).toEqual([
+      [cents(order.total), 'failed'],
+      [cents(order.total), 'succeeded'],
+    ]);
+    // Nothing was earned on a cancelled order, so no fee was given back.
+    expect((await ledgerOfKind('platform_fee_refund')).filter((e) => e.orderId === order.id)).toEqual([]);
+    const twice = await refund(order.id);
+    expect(twice.statusCode, said(twice)).toBe(409);
     await expectReconcileClean();
     await expectProviderReconcileClean();
   });

@@ -6,7 +6,8 @@ import type { Order } from '../../../domain/orders';
 import type { PaymentResult } from '../../../domain/checkout';
 import { formatCents, parseCents } from '../../../domain/money';
 import type { PaymentDeps } from './payment-deps';
-import { findPaymentById, listRefundsOfPayment, type PaymentRow } from './payments.queries';
+import { findRefundReplacingOrders } from '../refunds/refunds.service';
+import { findPaymentById, type PaymentRow } from './payments.queries';
 
 /** What a processed payment came to: its orders, or the refund that replaced them. */
 export async function readPaymentResult(deps: PaymentDeps, payment: PaymentRow): Promise<PaymentResult> {
@@ -19,8 +20,7 @@ export async function readPaymentResult(deps: PaymentDeps, payment: PaymentRow):
   const fresh = (await findPaymentById(deps.db, payment.id)) ?? payment;
   let message: string | null = null;
   if (orders.length === 0 && fresh.processedAt) {
-    const refunds = await listRefundsOfPayment(deps.db, payment.id);
-    message = refunds.find((refund) => refund.orderId === null)?.reason ?? null;
+    message = await findRefundReplacingOrders(deps.db, payment.id);
   }
   return paymentResultOf(fresh, orders, message);
 }

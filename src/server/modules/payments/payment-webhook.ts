@@ -4,7 +4,7 @@ import type { PaymentDeps } from './payment-deps';
 import { findPaymentByProviderId } from './payments.queries';
 import { processPaidPayment } from './process-paid-payment';
 import { chargeMatches } from './charge-check';
-import { applyRefundEvent } from './refunds.service';
+import { applyRefundEvent } from '../refunds/refunds.service';
 import type { PayoutTransfers } from '../../adapters/payouts/payout-provider';
 import { applyDisputeEvent } from '../disputes/disputes.service';
 

@@ -16,7 +16,7 @@ import { getPayment } from './get-payment';
 import type { PaymentDeps } from './payment-deps';
 import { handlePaymentWebhook } from './payment-webhook';
 import { recoverPaidCheckouts, type RecoveryReport } from './recover-paid-checkouts';
-import { listRefundsForAdmin } from './refunds.service';
+import { listRefundsForAdmin } from '../refunds/refunds.service';
 
 declare module 'fastify' {
   interface FastifyInstance {

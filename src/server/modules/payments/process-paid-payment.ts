@@ -10,11 +10,10 @@ import { QUOTE_VALID_MS } from './payment-times';
 import {
   claimPaymentForOrders,
   claimPaymentForRefund,
-  insertRefund,
   setPaymentCharge,
   type PaymentRow,
 } from './payments.queries';
-import { executeRefund } from './refunds.service';
+import { executeRefund, recordPaymentRefund } from '../refunds/refunds.service';
 import { learnProviderFeeQuietly } from './provider-fees';
 import { recordCharge } from '../ledger/ledger.service';
 import { findUserById } from '../users/user-records';
@@ -139,13 +138,11 @@ export async function processPaidPayment(
       const claimed = await claimPaymentForRefund(tx, paymentId, now, chargeId);
       if (!claimed) return undefined;
       await recordCharge(tx, claimed, now);
-      const row = await insertRefund(tx, {
+      const row = await recordPaymentRefund(tx, {
         paymentId,
-        orderId: null,
         amount: claimed.amount,
         reason: error.message,
-        createdAt: now,
-        updatedAt: now,
+        now,
       });
       return { row, payment: claimed };
     });

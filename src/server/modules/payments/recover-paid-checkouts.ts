@@ -8,7 +8,7 @@ import {
   type PaymentRow,
 } from './payments.queries';
 import { processPaidPayment } from './process-paid-payment';
-import { settleUnfinishedRefunds } from './refunds.service';
+import { settleUnfinishedRefunds } from '../refunds/refunds.service';
 import { learnMissingProviderFees } from './provider-fees';
 
 const PAGE = 100;

@@ -1,6 +1,5 @@
 import { PayoutRefusedError } from '../../adapters/payouts/payout-errors';
 import { recordMovement } from '../ledger/ledger.service';
-import { hasOpenDispute } from '../disputes/dispute-holds';
 import { parseCents } from '../../../domain/money';
 import { queuePayoutMail } from './payout-mail';
 import {
@@ -14,10 +13,10 @@ import {
   type PayoutDeps,
 } from './payout-deps';
 import {
+  findHoldingDispute,
   cancelUnsentPayout,
   claimPayout,
   claimPayoutReversal,
-  claimRestoringShare,
   endRestoringShare,
   endPayoutAttempt,
   endPayoutReversal,
@@ -39,6 +38,14 @@ import {
 export type PayoutOutcome =
   'paid' | 'owed' | 'failed' | 'refused' | 'retry' | 'cancelled' | 'held' | 'skipped';
 
+/** The order's charge and the transfer group its transfers go in (the charge's, or one named after it). */
+async function transferGroupOf(deps: PayoutDeps, orderId: string) {
+  const charge = await findChargeOfOrder(deps.db, orderId);
+  const transferGroup =
+    charge?.transferGroup ?? (charge ? `payment_${charge.paymentId}` : `order_${orderId}`);
+  return { charge, transferGroup };
+}
+
 /**
  * Transfers one pending payout to its party's account (docs/decisions/0013-money-movement.md,
  * Transfers and the ledger). The payout is claimed first (one worker at a time); the transfer names
@@ -49,15 +56,13 @@ export type PayoutOutcome =
 export async function payPayout(deps: PayoutDeps, payout: PayoutRow): Promise<PayoutOutcome> {
   // A dispute on the order's payment holds it pending, unclaimed; the retry job pays it once the
   // dispute is won or closed (docs/decisions/0018-money-against-stripe.md, Disputes).
-  if (await hasOpenDispute(deps.db, payout.orderId)) return 'held';
+  if (await findHoldingDispute(deps.db, payout.orderId)) return 'held';
   const now = deps.now();
   // Within the return window nothing goes out (docs/decisions/0018-money-against-stripe.md, Refunds).
   if (payout.heldUntil !== null && payout.heldUntil > now) return 'held';
   const claimed = await claimPayout(deps.db, payout, now, new Date(now.getTime() + PAYOUT_LEASE_MS));
   if (!claimed) return 'skipped';
-  const charge = await findChargeOfOrder(deps.db, payout.orderId);
-  const transferGroup =
-    charge?.transferGroup ?? (charge ? `payment_${charge.paymentId}` : `order_${payout.orderId}`);
+  const { charge, transferGroup } = await transferGroupOf(deps, payout.orderId);
   const idempotencyKey = transferKeyOf(claimed);
   try {
     // Shares a refund took back while this payout may have been on its way (reversed once it is paid).
@@ -305,11 +310,15 @@ export async function restoreShare(
   const now = deps.now();
   const accountId = await findReadyAccount(deps.db, payout.userId);
   if (!accountId) return 'waiting';
-  const claimed = await claimRestoringShare(deps.db, share, now, new Date(now.getTime() + PAYOUT_LEASE_MS));
+  const claimed = await claimPayoutReversal(
+    deps.db,
+    share,
+    now,
+    new Date(now.getTime() + PAYOUT_LEASE_MS),
+    'restoring',
+  );
   if (!claimed) return 'skipped';
-  const charge = await findChargeOfOrder(deps.db, payout.orderId);
-  const transferGroup =
-    charge?.transferGroup ?? (charge ? `payment_${charge.paymentId}` : `order_${payout.orderId}`);
+  const { charge, transferGroup } = await transferGroupOf(deps, payout.orderId);
   const idempotencyKey = `restore-${claimed.id}`;
   try {
     const keyForgotten =

@@ -2,7 +2,6 @@ import type { Db } from '../../db/client';
 import { notFound } from '../../platform/errors';
 import { hasRole, isAdmin } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
-import { listDisputeLossesForAdmin } from '../disputes/dispute-holds';
 import { getPlatformBalance } from '../ledger/ledger.service';
 import { formatCents, parseCents } from '../../../domain/money';
 import type {
@@ -13,6 +12,7 @@ import type {
   PayoutView,
 } from '../../../domain/payouts';
 import {
+  listDisputeLosses,
   type FailingPayoutRow,
   listFailingPayouts,
   listPayoutsOfUser,
@@ -108,4 +108,19 @@ export function toFailedPayout(row: FailingPayoutRow): FailedPayout {
     nextAttemptAt: row.payout.nextAttemptAt?.toISOString() ?? null,
     lastError: row.payout.lastError,
   };
+}
+
+/** Lost disputes that took money already refunded: the platform's losses, as the admin's Losses table lists them. */
+async function listDisputeLossesForAdmin(db: Db, limit: number) {
+  const rows = await listDisputeLosses(db, limit);
+  return rows.map((row) => ({
+    id: `dispute-loss-${row.id}`,
+    orderId: row.orderId,
+    orderNumber: row.orderNumbers,
+    kind: 'dispute' as const,
+    userName: [row.firstName, row.lastName].filter(Boolean).join(' ') || 'Unnamed user',
+    amount: formatCents(parseCents(row.amount)),
+    providerMessage: `Lost a dispute of $${formatCents(parseCents(row.disputeAmount))} (${row.reason}) after $${formatCents(parseCents(row.amount))} had been refunded`,
+    at: row.at.toISOString(),
+  }));
 }

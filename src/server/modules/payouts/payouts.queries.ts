@@ -1,7 +1,7 @@
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows-of';
-import { orders, payments, payoutReversals, payouts, users } from '../../db/schema';
+import { disputes, ledgerEntries, orders, payments, payoutReversals, payouts, users } from '../../db/schema';
 
 export type PayoutRow = typeof payouts.$inferSelect;
 export type NewPayoutRow = typeof payouts.$inferInsert;
@@ -399,12 +399,16 @@ export async function listPendingReversalsOfPayout(db: Db, payoutId: string): Pr
     .orderBy(asc(payoutReversals.createdAt), asc(payoutReversals.id));
 }
 
-/** Takes a pending reversal for one attempt (conditional on the count it was read with), counting its first attempt. */
+/**
+ * Takes a reversal for one attempt (conditional on the count it was read with), counting its first
+ * attempt: a `pending` one to reverse, or a `restoring` share to transfer back.
+ */
 export async function claimPayoutReversal(
   db: Db,
   reversal: PayoutReversalRow,
   now: Date,
   leaseUntil: Date,
+  status: 'pending' | 'restoring' = 'pending',
 ): Promise<PayoutReversalRow | undefined> {
   const [row] = await db
     .update(payoutReversals)
@@ -418,7 +422,7 @@ export async function claimPayoutReversal(
     .where(
       and(
         eq(payoutReversals.id, reversal.id),
-        eq(payoutReversals.status, 'pending'),
+        eq(payoutReversals.status, status),
         eq(payoutReversals.attempts, reversal.attempts),
         or(isNull(payoutReversals.lockedUntil), lt(payoutReversals.lockedUntil, now)),
       ),
@@ -719,34 +723,6 @@ export async function listRestoringShares(
     .limit(limit);
 }
 
-/** Takes a share to transfer back for one attempt, with a lease. */
-export async function claimRestoringShare(
-  db: Db,
-  reversal: PayoutReversalRow,
-  now: Date,
-  leaseUntil: Date,
-): Promise<PayoutReversalRow | undefined> {
-  const [row] = await db
-    .update(payoutReversals)
-    .set({
-      attempts: sql`${payoutReversals.attempts} + 1`,
-      firstAttemptAt: sql`coalesce(${payoutReversals.firstAttemptAt}, ${now.toISOString()}::timestamptz)`,
-      lastAttemptAt: now,
-      lockedUntil: leaseUntil,
-      updatedAt: now,
-    })
-    .where(
-      and(
-        eq(payoutReversals.id, reversal.id),
-        eq(payoutReversals.status, 'restoring'),
-        eq(payoutReversals.attempts, reversal.attempts),
-        or(isNull(payoutReversals.lockedUntil), lt(payoutReversals.lockedUntil, now)),
-      ),
-    )
-    .returning();
-  return row;
-}
-
 /** Ends an attempt to transfer a share back: made (`restored`), or not (tried again after `retryAt`). */
 export async function endRestoringShare(
   db: Db,
@@ -817,4 +793,49 @@ export async function setReversalTransfer(db: Db, id: string, transferId: string
     .update(payoutReversals)
     .set({ providerTransferId: transferId })
     .where(and(eq(payoutReversals.id, id), isNull(payoutReversals.providerTransferId)));
+}
+
+/**
+ * Does a dispute on the order's payment hold its payouts: one not closed yet, or one lost (or
+ * prevented, `isDisputeLost`) whose share has not been taken back from the sellers and drivers yet.
+ */
+export async function findHoldingDispute(db: Db, orderId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: disputes.id })
+    .from(disputes)
+    .innerJoin(orders, eq(orders.paymentId, disputes.paymentId))
+    .where(
+      and(
+        eq(orders.id, orderId),
+        or(
+          sql`${disputes.status} not in ('won','lost','warning_closed','prevented')`,
+          and(inArray(disputes.status, ['lost', 'prevented']), isNull(disputes.outcomeHandledAt)),
+        ),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** Money already refunded that lost disputes took again (`dispute_loss`), newest first, with the buyer and the orders. */
+export async function listDisputeLosses(db: Db, limit: number) {
+  return db
+    .select({
+      id: ledgerEntries.id,
+      amount: ledgerEntries.amount,
+      at: ledgerEntries.createdAt,
+      disputeAmount: disputes.amount,
+      reason: disputes.reason,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      orderId: sql<string>`(select o.id::text from orders o where o.payment_id = ${disputes.paymentId} order by o.created_at, o.order_number limit 1)`,
+      orderNumbers: sql<string>`(select string_agg(o.order_number, ', ' order by o.created_at, o.order_number) from orders o where o.payment_id = ${disputes.paymentId})`,
+    })
+    .from(ledgerEntries)
+    .innerJoin(disputes, eq(disputes.id, ledgerEntries.disputeId))
+    .innerJoin(payments, eq(payments.id, disputes.paymentId))
+    .innerJoin(users, eq(users.id, payments.buyerId))
+    .where(eq(ledgerEntries.kind, 'dispute_loss'))
+    .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
+    .limit(limit);
 }

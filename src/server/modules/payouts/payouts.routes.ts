@@ -1,25 +1,18 @@
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import { errorBodySchema } from '../../../domain/errors';
-import { orderSchema } from '../../../domain/orders';
-import {
-  adminPayoutsSchema,
-  failedPayoutSchema,
-  myPayoutsSchema,
-  refundFinishedOrderBodySchema,
-} from '../../../domain/payouts';
+import { adminPayoutsSchema, failedPayoutSchema, myPayoutsSchema } from '../../../domain/payouts';
 import { idParamsSchema } from '../../../domain/users';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
 import { ledgerCsvLines } from '../ledger/ledger-csv';
 import { getAdminPayouts, getMyPayouts } from './payout-views';
-import { refundFinishedOrder } from './refund-finished-order';
 import { retryPayout } from './retry-payout';
 
 const ADMIN_ONLY = { roles: ['admin'], forbiddenMessage: 'You must be an admin to do this' } as const;
 const errors = { 401: errorBodySchema, 403: errorBodySchema };
 
-/** Payouts to sellers and drivers, the ledger export and the refund of a finished order (docs/decisions/0013-money-movement.md). */
+/** Payouts to sellers and drivers and the ledger export (docs/decisions/0013-money-movement.md). */
 export function registerPayoutRoutes(app: App, ctx: AppContext): void {
   const { db } = ctx;
 
@@ -72,41 +65,6 @@ export function registerPayoutRoutes(app: App, ctx: AppContext): void {
           .send(Readable.from(ledgerCsvLines(db)) as unknown as string)
       );
     },
-  );
-
-  app.post(
-    '/api/admin/orders/:id/refund',
-    {
-      config: ADMIN_ONLY,
-      schema: {
-        tags: ['admin'],
-        summary:
-          "Admin (our addition): refund a delivered or completed order, whole or in part (an amount or items); the seller's, driver's and platform's shares are taken back in proportion",
-        params: idParamsSchema,
-        body: refundFinishedOrderBodySchema,
-        response: {
-          200: orderSchema,
-          400: errorBodySchema,
-          404: errorBodySchema,
-          409: errorBodySchema,
-          ...errors,
-        },
-      },
-    },
-    async (request) =>
-      refundFinishedOrder(
-        {
-          db,
-          payments: ctx.payments,
-          payouts: ctx.payouts,
-          now: ctx.now,
-          log: request.log,
-          siteUrl: ctx.config.siteUrl,
-        },
-        actorOf(request),
-        request.params.id,
-        request.body,
-      ),
   );
 
   app.post(

@@ -1,6 +1,5 @@
 import type { Db } from '../../db/client';
 import { recordMovement } from '../ledger/ledger.service';
-import { takeBackDisputeParts } from '../disputes/handle-lost-dispute';
 import { parseCents } from '../../../domain/money';
 import { findChargeOfOrder, insertPayouts, listReadyUsers, type NewPayoutRow } from './payouts.queries';
 
@@ -61,6 +60,4 @@ export async function recordOrderPayouts(
     orderId: order.id,
     at: now,
   });
-  // Parts of lost disputes of its payment it has not given back yet (docs/decisions/0022-money-in-combinations.md).
-  await takeBackDisputeParts(tx, order.id, now);
 }

@@ -20,7 +20,9 @@ const dollars = (cents: number) => (cents / 100).toFixed(2);
  * Our addition (docs/decisions/0018-money-against-stripe.md, Refunds): an admin refunds a delivered
  * or completed order — all that is left, an amount, or chosen items — after saying why and
  * confirming; the seller's, the driver's and the platform's shares are taken back in proportion.
- * Not offered once the order is refunded in full.
+ * A cancelled order whose refund failed for good is refunded the same way
+ * (docs/decisions/0022-money-in-combinations.md, A refund that fails). Not offered once the order
+ * is refunded in full.
  */
 export function RefundOrderButton({ order }: { order: Order }) {
   const [open, setOpen] = useState(false);
@@ -29,7 +31,9 @@ export function RefundOrderButton({ order }: { order: Order }) {
   const [amount, setAmount] = useState('');
   const [chosen, setChosen] = useState<Record<string, number>>({});
   const refund = useRefundFinishedOrder();
-  const finished = order.status === 'delivered' || order.status === 'completed';
+  // A cancelled order is offered only while its own refund failed (nothing of it refunded).
+  const finished =
+    order.status === 'delivered' || order.status === 'completed' || order.status === 'cancelled';
   const items = useOrderItemsToRefund(order.id, finished && mode === 'items');
   if (!finished || order.refundState === 'refunded') return null;
   const left = toCents(order.total) - toCents(order.refundedAmount);

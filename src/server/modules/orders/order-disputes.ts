@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client';
 import { disputeStatusSchema, type OrderDispute } from '../../../domain/disputes';
 import { formatCents, parseCents } from '../../../domain/money';
-import { listDisputesOfPayments } from './disputes.queries';
+import { listDisputesOfPayments } from './orders.queries';
 
 /** A dispute as an order shows it, before the viewer's prices are decided. */
 export interface OrderDisputeFacts {

@@ -8,9 +8,10 @@ import {
   executeRefund,
   findRefundableQuantity,
   findWhatIsLeftOfOrder,
+  isRefundHeldByDispute,
   recordOrderRefund,
   takeRefundedItems,
-} from '../payments/refunds.service';
+} from './refunds.service';
 import { formatCents, parseCents, type Cents } from '../../../domain/money';
 import { ORDER_NOT_FOUND, type Order } from '../../../domain/orders';
 import {
@@ -25,12 +26,11 @@ import {
   refundItemsLeftMessage,
   type RefundFinishedOrderBody,
 } from '../../../domain/payouts';
-import { settleOrderPayouts } from './pay-payout';
-import { queueRefundMail } from './payout-mail';
-import type { PayoutDeps } from './payout-deps';
-import { lockOrderMoney } from './payouts.queries';
-import { isRefundHeldByDispute } from '../disputes/dispute-holds';
-import { takeBackOrderShare } from './take-back-order-share';
+import { settleOrderPayouts } from '../payouts/pay-payout';
+import type { PayoutDeps } from '../payouts/payout-deps';
+import { takeBackOrderShare } from '../payouts/take-back-order-share';
+import { queueRefundMail } from './refund-mail';
+import { lockOrderForRefund } from './refunds.queries';
 
 export type RefundFinishedDeps = PayoutDeps & { payments: PaymentProvider };
 
@@ -95,10 +95,11 @@ export async function refundFinishedOrder(
   if (!order.paymentId)
     throw forbidden('This order was not paid through the marketplace, so there is nothing to refund.');
   const paymentId = order.paymentId;
+  const cancelled = order.status === 'cancelled';
   const asked = await askedAmount(deps, actor, id, body);
   const now = deps.now();
   const refund = await deps.db.transaction(async (tx) => {
-    const locked = await lockOrderMoney(tx, id);
+    const locked = await lockOrderForRefund(tx, id);
     if (!locked) throw notFound(ORDER_NOT_FOUND);
     // Refused before anything is taken from the payees (docs/decisions/0022-money-in-combinations.md).
     if (await isRefundHeldByDispute(tx, paymentId)) throw conflict(PAYMENT_DISPUTED_REFUND);
@@ -124,7 +125,9 @@ export async function refundFinishedOrder(
         : {}),
     });
     if (!recorded) throw conflict('This order has no payment to refund.');
-    await takeBackOrderShare(tx, { orderId: id, amountCents: amount, refundId: recorded.id, now });
+    // A cancelled order earned nobody anything: there is nothing to take back.
+    if (!cancelled)
+      await takeBackOrderShare(tx, { orderId: id, amountCents: amount, refundId: recorded.id, now });
     await recordAdminAction(tx, actor, {
       action: 'order.refunded',
       target: { type: 'order', id, label: order.orderNumber },
@@ -148,7 +151,7 @@ export async function refundFinishedOrder(
     return recorded;
   });
   // Reverse first, then refund the buyer (docs/decisions/0018-money-against-stripe.md, Refunds).
-  await settleOrderPayouts(deps, id);
+  if (!cancelled) await settleOrderPayouts(deps, id);
   await executeRefund(deps, refund);
   deps.log.info({ orderId: id, actorId: actor.id, refundId: refund.id }, 'finished order refunded');
   return getOrder(deps.db, actor, id);

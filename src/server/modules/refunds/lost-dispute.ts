@@ -2,20 +2,22 @@ import type { Db } from '../../db/client';
 import { formatCents, parseCents, type Cents } from '../../../domain/money';
 import { splitLostAmount } from '../../../domain/money-split';
 import { recordMovement } from '../ledger/ledger.service';
-import {
-  cancelRefundsHeldByDispute,
-  findWhatIsLeftOfOrder,
-  recordOrderRefund,
-  type RefundRow,
-} from '../payments/refunds.service';
+import { cancelRefundsHeldByDispute, findWhatIsLeftOfOrder, recordOrderRefund } from './refunds.service';
 import { takeBackOrderShare } from '../payouts/take-back-order-share';
 import {
-  claimDisputeOutcome,
   claimUntakenDisputeParts,
   insertDisputePart,
   lockOrdersOfPayment,
-  type DisputeRow,
-} from './disputes.queries';
+  type RefundRow,
+} from './refunds.queries';
+
+/** What a lost dispute is, for the split: its payment, what the card network took, and the currency. */
+export interface LostDispute {
+  id: string;
+  paymentId: string;
+  amount: string;
+  currency: string;
+}
 
 const FINISHED = new Set(['delivered', 'completed']);
 
@@ -26,8 +28,9 @@ export interface LostDisputeOutcome {
 }
 
 /**
- * A lost dispute (docs/decisions/0022-money-in-combinations.md, A lost dispute), once
- * (`outcome_handled_at`), inside the caller's transaction, whatever the orders' states:
+ * A lost dispute (docs/decisions/0022-money-in-combinations.md, A lost dispute), inside the
+ * transaction of the disputes module that claimed its outcome once (`outcome_handled_at`), whatever
+ * the orders' states:
  * 1. refunds of the payment never made at the provider are not made: the chargeback gave the buyer
  *    money back instead, and covers first what the buyer was owed already;
  * 2. the rest of the lost amount is split over the orders by what is left of each; a finished order
@@ -35,8 +38,7 @@ export interface LostDisputeOutcome {
  * 3. what no order had left (money refunded before the dispute took it again) is a `dispute_loss`;
  * 4. what the chargeback did not cover of those refunds is refunded anew.
  */
-export async function handleLostDispute(tx: Db, dispute: DisputeRow, now: Date): Promise<LostDisputeOutcome> {
-  if (!(await claimDisputeOutcome(tx, dispute.id, now))) return { settle: [], refunds: [] };
+export async function takeLostDispute(tx: Db, dispute: LostDispute, now: Date): Promise<LostDisputeOutcome> {
   // A prevented dispute on a charge refunded in full took nothing.
   if (parseCents(dispute.amount) === 0) return { settle: [], refunds: [] };
   const orders = await lockOrdersOfPayment(tx, dispute.paymentId);

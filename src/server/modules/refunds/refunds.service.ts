@@ -5,13 +5,13 @@ import {
   type PaymentProvider,
   type ProviderRefund,
 } from '../../adapters/payments/payment-provider';
-import { isRefundHeldByDispute } from '../disputes/dispute-holds';
 import { undoTakeBack } from '../payouts/undo-take-back';
 import { formatCents, parseCents, type Cents } from '../../../domain/money';
 import type { RefundNeedingAttention } from '../../../domain/refunds';
 import { recordMovement, recordRefundMade, sumRefundMovements } from '../ledger/ledger.service';
 import {
-  findPaymentById,
+  findPaymentOfRefund as findPaymentById,
+  findRefundBlockingDispute,
   findRefundById,
   findRefundByProviderId,
   findRefundableQuantity as findRefundableQuantityRow,
@@ -19,7 +19,6 @@ import {
   takeRefundedItems as takeRefundedItemRows,
   listRefundsOfPayment,
   listUnsentRefundsOfPayment,
-  lockUnsentRefundsOfPayment,
   lockRefund,
   markRefundUndone,
   setRefundRefused,
@@ -27,14 +26,14 @@ import {
   listRefundsNeedingAttention,
   listUnfinishedRefunds,
   recordRefundAttempt,
-  setPaymentStatus,
+  setPaymentRefundStatus as setPaymentStatus,
   setRefundLastError,
   setRefundState,
   sumRefundsOfPayment,
   sumTakenFromOrder,
   type PageCursor,
   type RefundRow,
-} from './payments.queries';
+} from './refunds.queries';
 
 export interface RefundDeps {
   db: Db;
@@ -53,6 +52,15 @@ export const IDEMPOTENCY_WINDOW_MS = 23 * 60 * 60 * 1000;
 const PAGE = 100;
 
 export type { RefundRow };
+
+/**
+ * Whether a refund of the payment must wait: its charge is disputed and the funds withdrawn, which
+ * Stripe refuses to refund (docs/decisions/0022-money-in-combinations.md, A refund while the payment
+ * is disputed).
+ */
+export function isRefundHeldByDispute(db: Db, paymentId: string): Promise<boolean> {
+  return findRefundBlockingDispute(db, paymentId);
+}
 
 /** What a refund held by a dispute says to the admin (docs/decisions/0022-money-in-combinations.md). */
 export const REFUND_WAITS_FOR_DISPUTE = 'Waits until the dispute on this payment is decided.';
@@ -88,6 +96,30 @@ export async function recordOrderRefund(
   });
   await updatePaymentRefundStatus(tx, input.paymentId, input.now);
   return refund;
+}
+
+/**
+ * Records the refund of a whole payment that placed no order (its checkout changed before it
+ * arrived), inside the caller's transaction; `executeRefund` makes it after the commit.
+ */
+export function recordPaymentRefund(
+  tx: Db,
+  input: { paymentId: string; amount: string; reason: string; now: Date },
+): Promise<RefundRow> {
+  return insertRefund(tx, {
+    paymentId: input.paymentId,
+    orderId: null,
+    amount: input.amount,
+    reason: input.reason,
+    createdAt: input.now,
+    updatedAt: input.now,
+  });
+}
+
+/** Why a payment that placed no order was refunded (the message its buyer sees), or null. */
+export async function findRefundReplacingOrders(db: Db, paymentId: string): Promise<string | null> {
+  const refunds = await listRefundsOfPayment(db, paymentId);
+  return refunds.find((refund) => refund.orderId === null)?.reason ?? null;
 }
 
 /**
@@ -346,7 +378,7 @@ export async function cancelRefundsHeldByDispute(
   now: Date,
 ): Promise<Map<string, Cents>> {
   const owed = new Map<string, Cents>();
-  for (const refund of await lockUnsentRefundsOfPayment(tx, paymentId)) {
+  for (const refund of await listUnsentRefundsOfPayment(tx, paymentId, { lock: true })) {
     if (!refund.orderId) continue;
     await setRefundRefused(tx, refund.id, {
       status: 'canceled',

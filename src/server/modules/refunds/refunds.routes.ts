@@ -1,0 +1,50 @@
+import { errorBodySchema } from '../../../domain/errors';
+import { orderSchema } from '../../../domain/orders';
+import { refundFinishedOrderBodySchema } from '../../../domain/payouts';
+import { idParamsSchema } from '../../../domain/users';
+import { actorOf } from '../../platform/access';
+import type { App, AppContext } from '../../platform/context';
+import { refundFinishedOrder } from './refund-order';
+
+const ADMIN_ONLY = { roles: ['admin'], forbiddenMessage: 'You must be an admin to do this' } as const;
+const errors = { 401: errorBodySchema, 403: errorBodySchema };
+
+/** The admin's refund of a finished order (docs/decisions/0018-money-against-stripe.md, Refunds). */
+export function registerRefundRoutes(app: App, ctx: AppContext): void {
+  const { db } = ctx;
+
+  app.post(
+    '/api/admin/orders/:id/refund',
+    {
+      config: ADMIN_ONLY,
+      schema: {
+        tags: ['admin'],
+        summary:
+          "Admin (our addition): refund a delivered or completed order, whole or in part (an amount or items); the seller's, driver's and platform's shares are taken back in proportion",
+        params: idParamsSchema,
+        body: refundFinishedOrderBodySchema,
+        response: {
+          200: orderSchema,
+          400: errorBodySchema,
+          404: errorBodySchema,
+          409: errorBodySchema,
+          ...errors,
+        },
+      },
+    },
+    async (request) =>
+      refundFinishedOrder(
+        {
+          db,
+          payments: ctx.payments,
+          payouts: ctx.payouts,
+          now: ctx.now,
+          log: request.log,
+          siteUrl: ctx.config.siteUrl,
+        },
+        actorOf(request),
+        request.params.id,
+        request.body,
+      ),
+  );
+}
