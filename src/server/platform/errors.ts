@@ -77,10 +77,74 @@ function inputErrorOfDatabase(sqlState: string | undefined): AppError | undefine
   return undefined;
 }
 
+/**
+ * SQLSTATEs of a database that is restarting, refusing or overloaded, or of a statement stopped by
+ * a timeout: the same request may well succeed a moment later (docs/operations.md, Database faults).
+ */
+const TRANSIENT_SQL_STATES = new Set([
+  '57P01', // admin_shutdown: the server is shutting down or the session was terminated
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now: the server is starting up or in recovery
+  '53300', // too_many_connections
+  '57014', // query_canceled: the statement timeout
+  '25P03', // idle_in_transaction_session_timeout
+  '40001', // serialization_failure
+  '40P01', // deadlock_detected
+]);
+
+/** Node's socket errors of a connection that could not be made or broke. */
+const TRANSIENT_SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+
+/** pg's and its pool's own errors for a connection that broke, timed out or was closed. */
+const TRANSIENT_MESSAGES = [
+  /^Connection terminated/,
+  /^Query read timeout/,
+  /^timeout exceeded when trying to connect/,
+  /is not queryable$/,
+  /^Closed: another connection of the pool stopped answering/,
+];
+
+/**
+ * Whether an error means the database could not be reached or answer for now (a restart, a
+ * failover, a network cut, a timeout), looking through drizzle's wrapper: such a request answers
+ * 503 with Retry-After, never 500 (docs/operations.md, Database faults).
+ */
+export function isTransientDatabaseError(error: unknown): boolean {
+  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
+    const { code, message } = current as { code?: unknown; message?: unknown };
+    if (typeof code === 'string') {
+      if (TRANSIENT_SQL_STATES.has(code) || code.startsWith('08') || TRANSIENT_SOCKET_CODES.has(code))
+        return true;
+    }
+    if (typeof message === 'string' && TRANSIENT_MESSAGES.some((pattern) => pattern.test(message)))
+      return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** Seconds a client is told to wait before trying again after a 503. */
+export const RETRY_AFTER_SECONDS = 5;
+
 /** Turns any thrown thing into the status and the error body the client sees. */
 export function toErrorBody(error: unknown, requestId: string): { status: number; body: ErrorBody } {
   const fromDatabase = inputErrorOfDatabase(sqlStateOf(error));
   if (fromDatabase) return toErrorBody(fromDatabase, requestId);
+  if (isTransientDatabaseError(error)) {
+    return toErrorBody(
+      new AppError('unavailable', 'The service is briefly unavailable; please try again in a moment'),
+      requestId,
+    );
+  }
   if (error instanceof AppError) {
     return {
       status: STATUS_OF[error.code],
@@ -173,7 +237,11 @@ export function serializeErrorForLog(error: unknown): Record<string, unknown> {
 /** Sends the error answer; the error hooks and the router's own failures all end here. */
 export function replyWithError(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const { status, body } = toErrorBody(error, request.id);
-  if (status >= 500) request.log.error({ err: error, requestId: request.id }, 'request failed');
+  if (status === 503) {
+    // The database or the instance is away for a moment: logged with its cause, not as a fault of ours.
+    request.log.warn({ err: error, requestId: request.id }, `unavailable: ${body.message}`);
+    void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+  } else if (status >= 500) request.log.error({ err: error, requestId: request.id }, 'request failed');
   else request.log.info({ requestId: request.id, status, code: body.code }, body.message);
   return reply
     .status(status)
