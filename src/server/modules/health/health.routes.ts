@@ -56,8 +56,10 @@ export function registerHealthRoutes(
       if (closing) throw new AppError('unavailable', 'This instance is shutting down');
       let applied: number | undefined;
       try {
-        await database.ping();
-        applied = await lastAppliedMigration(database);
+        applied = await withinDeadline(
+          database.ping().then(() => lastAppliedMigration(database)),
+          READINESS_DEADLINE_MS,
+        );
       } catch (error) {
         request.log.error({ err: error }, 'readiness check: database unreachable');
         throw new AppError('unavailable', 'The database is unreachable');
@@ -76,6 +78,23 @@ export function registerHealthRoutes(
       return { status: 'ok' as const };
     },
   );
+}
+
+/**
+ * How long readiness waits for the database: whatever the database does (refuses, resets, goes
+ * silent, or every pooled connection is stuck), /api/ready answers 503 within this, well inside a
+ * load balancer's check timeout (docs/operations.md, Database timeouts).
+ */
+const READINESS_DEADLINE_MS = 1_500;
+
+/** `work`'s answer, or a rejection once `ms` have passed (the work itself runs on to its own timeout). */
+function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  work.catch(() => {});
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
 /** The `when` of the newest committed migration, which drizzle's migrator records as `created_at`. */

@@ -61,6 +61,22 @@ describe('GET /api/ready', () => {
       await unreachable.app.close();
     }
   });
+
+  it('answers 503 within 2 s when the database does not answer at all', async () => {
+    const silent = await createTestApp();
+    try {
+      // A database that went silent (a network cut): its queries neither answer nor fail.
+      silent.database.ping = () => new Promise(() => {});
+      const started = Date.now();
+      const ready = await silent.app.inject({ method: 'GET', url: '/api/ready' });
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(ready.statusCode).toBe(503);
+      expect(ready.headers['retry-after']).toBeDefined();
+      expect(ready.json()).toMatchObject({ message: 'The database is unreachable', code: 'unavailable' });
+    } finally {
+      await silent.close();
+    }
+  });
 });
 
 describe('GET /api/openapi.json', () => {
