@@ -14,6 +14,7 @@ import {
   type EmbeddedProcess,
 } from './db/embedded-database';
 import { resolveSessionSecret, resolveVapidKeys } from './secrets';
+import { logUnhandledRejections } from './platform/process-errors';
 
 function projectRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
@@ -104,6 +105,7 @@ async function start(): Promise<void> {
       logger: { level: config.logLevel },
     });
 
+    logUnhandledRejections(app.log);
     installShutdown(app, database);
     const url = await listen(app, config);
     writeBanner({ url, config, database, demoSignIns, startedAt });

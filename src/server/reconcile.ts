@@ -62,6 +62,8 @@ async function main(): Promise<number> {
     databaseUrl: config.databaseUrl,
     preparedStatements: config.preparedStatements,
     dataDir: config.databaseUrl ? undefined : config.dataDir,
+    // It may run longer than a request's statement timeout (docs/operations.md, Database timeouts).
+    longWork: true,
   });
   try {
     const report = await reconcile(database.db);

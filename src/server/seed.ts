@@ -10,6 +10,8 @@ async function main(): Promise<void> {
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.databaseUrl ? undefined : config.dataDir,
+    // It may run longer than a request's statement timeout (docs/operations.md, Database timeouts).
+    longWork: true,
   });
   try {
     await migrateDatabase(database);

@@ -10,6 +10,12 @@ import pg from 'pg';
 import * as schema from './schema';
 import { nameStatementsOf, StatementNames } from './statement-names';
 import {
+  connectionSettings,
+  createPostgresPool,
+  guardedClientClass,
+  type DatabaseTimeouts,
+} from './postgres-connections';
+import {
   createPglite,
   DataDirLockedError,
   EMBEDDED_SOCKET_PORT,
@@ -100,27 +106,41 @@ export interface OpenOptions {
    * (PgBouncer in transaction mode before 1.21). The embedded database always names them.
    */
   preparedStatements?: boolean;
-  /** Where errors of idle PostgreSQL connections go; standard error by default. */
+  /** Where errors of PostgreSQL connections go; standard error by default. */
   onError?: (error: Error) => void;
+  /**
+   * Work that may legitimately run long (`npm run reconcile`, `npm run seed`): PostgreSQL's
+   * connections then have no statement timeout (docs/operations.md, Database timeouts).
+   */
+  longWork?: boolean;
+  /** Shorter timeouts for tests that make the database fail; the documented ones by default. */
+  timeouts?: DatabaseTimeouts;
 }
+
+/**
+ * Work that may run longer than a request's statement timeout, on a connection of its own
+ * (migrations; docs/operations.md, Database timeouts). Only PostgreSQL has one; the embedded
+ * database runs it on its own handle.
+ */
+const longWorkOf = new WeakMap<Database, <T>(work: (db: Db) => Promise<T>) => Promise<T>>();
 
 export async function openDatabase(options: OpenOptions): Promise<Database> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const databaseUrl = options.databaseUrl;
+    const onError = options.onError ?? reportConnectionError;
+    // A connection that the server drops (restart, failover, a network cut), idle or in use, must
+    // not crash the process: its statements fail (a 503 to the client), the pool replaces it on
+    // the next query, and /api/ready answers 503 while it cannot (docs/operations.md).
+    const pool = createPostgresPool(
+      { ...connectionSettings(databaseUrl, options.longWork, options.timeouts), max: 10 },
+      onError,
+    );
     if (options.preparedStatements !== false) {
       const names = new StatementNames();
       pool.on('connect', (client) => nameStatementsOf(client, names));
     }
-    // An idle connection that the server drops (restart, failover) must not crash the process:
-    // the pool replaces it on the next query, and /api/health reports while it cannot.
-    pool.on('error', (error) => {
-      (options.onError ?? ((e: Error) => process.stderr.write(`database connection error: ${e.message}\n`)))(
-        error,
-      );
-    });
     const db = drizzlePg(pool, { schema });
-    const databaseUrl = options.databaseUrl;
-    return {
+    const database: Database = {
       db,
       kind: 'postgres',
       driver: 'pg',
@@ -131,8 +151,24 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       executeSql: (text, values) => pool.query(text, values),
       close: () => pool.end(),
       listen: (channel, handlers) =>
-        listenOnPostgres(databaseUrl, channel, handlers, options.onError ?? reportConnectionError),
+        listenOnPostgres(
+          connectionSettings(databaseUrl, false, options.timeouts),
+          channel,
+          handlers,
+          onError,
+        ),
     };
+    longWorkOf.set(database, async (work) => {
+      const LongWorkClient = guardedClientClass(onError, () => {});
+      const client = new LongWorkClient(connectionSettings(databaseUrl, true, options.timeouts));
+      await client.connect();
+      try {
+        return await work(drizzlePg(client, { schema }));
+      } finally {
+        await client.end();
+      }
+    });
+    return database;
   }
   if (options.embedded === 'process') {
     if (!options.dataDir)
@@ -217,6 +253,9 @@ async function openEmbeddedProcess(dataDir: string, options: OpenOptions): Promi
     Client: EmbeddedClient,
   });
   pool.on('error', options.onError ?? reportConnectionError);
+  // A connection in use has no listener of the pool's: one that broke while a transaction held it
+  // would end the process with an unheard 'error' (the database process's end is reported apart).
+  pool.on('connect', (client) => client.on('error', () => {}));
   const names = new StatementNames();
   pool.on('connect', (client) => nameStatementsOf(client, names));
   const channels = new Map<string, Set<NotificationHandlers>>();
@@ -318,9 +357,15 @@ function reportConnectionError(error: Error): void {
 
 /** Waits before reconnecting the listening connection: 1 s, doubling up to 30 s. */
 const LISTEN_RETRY_MS = { first: 1_000, max: 30_000 };
+/**
+ * How often the listening connection asks the database something: a connection that went silent
+ * (a network cut) would otherwise wait for notifications forever (docs/operations.md, Database
+ * timeouts); the question fails within the read timeout and the connection is made again.
+ */
+const LISTEN_HEARTBEAT_MS = 15_000;
 
 async function listenOnPostgres(
-  databaseUrl: string,
+  settings: pg.ClientConfig,
   channel: string,
   handlers: NotificationHandlers,
   onError: (error: Error) => void,
@@ -331,12 +376,23 @@ async function listenOnPostgres(
   let retryTimer: NodeJS.Timeout | undefined;
   let delay = LISTEN_RETRY_MS.first;
 
+  const ListeningClient = guardedClientClass(
+    () => {},
+    () => {},
+  );
   const connect = async (): Promise<boolean> => {
-    const client = new pg.Client({ connectionString: databaseUrl });
+    const client = new ListeningClient(settings);
     let dropped = false;
+    const heartbeat = setInterval(() => {
+      client.query('select 1').catch((error: unknown) => {
+        drop(error instanceof Error ? error : new Error(String(error)));
+      });
+    }, LISTEN_HEARTBEAT_MS);
+    heartbeat.unref();
     const drop = (error?: Error) => {
       if (dropped) return;
       dropped = true;
+      clearInterval(heartbeat);
       if (error) onError(error);
       if (current === client) current = undefined;
       void client.end().catch(() => {});
@@ -380,7 +436,11 @@ async function listenOnPostgres(
 
 export async function migrateDatabase(database: Database): Promise<void> {
   const folder = migrationsFolder();
-  if (database.driver === 'pg') {
+  const longWork = longWorkOf.get(database);
+  if (longWork) {
+    // A migration may take longer than a request's statement timeout (a new index on a big table).
+    await longWork((db) => migratePg(db as Parameters<typeof migratePg>[0], { migrationsFolder: folder }));
+  } else if (database.driver === 'pg') {
     // Both adapters produce the same PgDatabase; the migrators only differ in their driver type.
     await migratePg(database.db as Parameters<typeof migratePg>[0], { migrationsFolder: folder });
   } else {
