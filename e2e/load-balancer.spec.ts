@@ -128,6 +128,8 @@ test.beforeAll(async () => {
       '  default_backend marketplace',
       'backend marketplace',
       '  balance roundrobin',
+      // Once sent, only a GET or HEAD is sent again: a write never twice (docs/deploy/README.md, Retries).
+      '  http-request disable-l7-retry if !METH_GET',
       '  option httpchk GET /api/ready',
       '  http-check expect status 200',
       // Which instance answered, for the test to see both at work.
