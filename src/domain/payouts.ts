@@ -60,11 +60,17 @@ export const failedPayoutSchema = payoutViewSchema.extend({
   /** When the retry job tries a failed payout again; null once refused for good. */
   nextAttemptAt: z.string().nullable(),
   lastError: z.string().nullable(),
+  /**
+   * What the provider refused five times in a row to give back to the payee after a failed refund
+   * (docs/decisions/0022-money-in-combinations.md, Transfers and their keys); null when nothing is.
+   */
+  refusedShare: z.string().nullable(),
 });
 export type FailedPayout = z.infer<typeof failedPayoutSchema>;
 
 export const PAYOUT_NOT_FOUND = 'Payout not found';
-export const PAYOUT_NOT_RETRYABLE = 'Only a failed or refused payout can be sent again.';
+export const PAYOUT_NOT_RETRYABLE =
+  'Only a failed or refused payout, or a share refused while given back, can be sent again.';
 
 /**
  * GET /api/admin/payouts, `losses`: a share the provider refused to give back, or money already

@@ -582,7 +582,9 @@ export const payouts = pgTable(
  * refused it and the platform bears the loss. When its refund fails it is undone
  * (docs/decisions/0022-money-in-combinations.md, A refund that fails; migration 0027): `void` when no
  * money had moved (the reduction given back, the reversal never made, the loss cancelled),
- * `restoring` while the reversed share is transferred back, then `restored`.
+ * `restoring` while the reversed share is transferred back, then `restored`; `refused` when the
+ * provider refused to transfer it back five times in a row, until an admin sends it again
+ * (docs/decisions/0022-money-in-combinations.md, Transfers and their keys; migration 0028).
  */
 export const payoutReversals = pgTable(
   'payout_reversals',
@@ -600,6 +602,10 @@ export const payoutReversals = pgTable(
     providerTransferId: text('provider_transfer_id'),
     /** The transfer that gave this share back after its refund failed (`restored`; migration 0027). */
     restoreTransferId: text('restore_transfer_id'),
+    /** Refusals in a row of the transfer giving the share back; the next try takes a new key (migration 0028). */
+    refusals: integer('refusals').notNull().default(0),
+    /** Which key gives the share back: `restore-<id>`, then `restore-<id>-g<n>` after each refusal (migration 0028). */
+    keyGeneration: integer('key_generation').notNull().default(0),
     attempts: integer('attempts').notNull().default(0),
     firstAttemptAt: timestamp('first_attempt_at', { withTimezone: true }),
     lastAttemptAt: timestamp('last_attempt_at', { withTimezone: true }),
@@ -622,7 +628,7 @@ export const payoutReversals = pgTable(
       .where(sql`${t.status} = 'pending'`),
     check(
       'payout_reversals_status_check',
-      sql`${t.status} in ('pending','reversed','unrecovered','cancelled','void','restoring','restored')`,
+      sql`${t.status} in ('pending','reversed','unrecovered','cancelled','void','restoring','restored','refused')`,
     ),
     check('payout_reversals_amount_check', sql`${t.amount} > 0`),
     check('payout_reversals_attempts_check', sql`${t.attempts} >= 0`),

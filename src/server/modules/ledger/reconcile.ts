@@ -468,10 +468,13 @@ function checkPayout({
   const reversalsInFlight = sumShares(shares, 'pending');
   // Shares given back after their refund failed (docs/decisions/0022-money-in-combinations.md): one
   // that had been reversed was reversed, one that had been a reduction grew the payout back after
-  // its transfer went out at the reduced amount; either is owed until transferred back.
-  const givenBack = shares.filter((share) => share.status === 'restoring' || share.status === 'restored');
+  // its transfer went out at the reduced amount; either is owed until transferred back, refused
+  // (until an admin sends it again) or not.
+  const givenBack = shares.filter(
+    (share) => share.status === 'restoring' || share.status === 'refused' || share.status === 'restored',
+  );
   const wasReversed = (share: (typeof shares)[number]) => share.providerReversalId !== null;
-  const restoring = sumShares(shares, 'restoring');
+  const restoring = sumShares(shares, 'restoring') + sumShares(shares, 'refused');
   const expected = {
     transferred: 0,
     reversed:

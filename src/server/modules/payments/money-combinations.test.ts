@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import Stripe from 'stripe';
 import { eq } from 'drizzle-orm';
-import { disputes, ledgerEntries, orders } from '../../db/schema';
+import { disputes, ledgerEntries, orders, payoutReversals } from '../../db/schema';
 import { as, createTestApp, signedInAs, type TestApp, type TestUser } from '../../testing/test-app';
 import type { FakeStripeEvent } from '../../testing/stripe-server';
 import { startStripeWorld, type StripeWorld } from '../../testing/stripe-world';
@@ -608,6 +608,62 @@ describe('a refund reported succeeded that later fails', () => {
       [cents(s.order.total), 'succeeded'],
     ]);
     expect([keptBy(sellerAccount), keptBy(driverAccount)]).toEqual([0, 0]);
+    await expectReconcileClean();
+    await expectProviderReconcileClean();
+  });
+});
+
+describe('a share given back that Stripe refuses', () => {
+  it('is tried with a new key after each refusal, refused for good at the fifth, shown to the admin, and sent by the admin once the account is fixed', async () => {
+    const s = await orderInTransit(t, {}, { price: '30.00' }, payWithStripe);
+    const sellerAccount = await onboard(s.seller.id);
+    await onboard(s.driver.id);
+    expect((await moveOrder(t, s.driver, s.order.id, 'delivered')).statusCode).toBe(200);
+    const payment = await paymentOfOrder(s.order.id);
+    expect((await refund(s.order.id)).statusCode).toBe(200);
+    const [made] = world.server.refunds.filter((r) => r.payment_intent === payment.providerPaymentId);
+    // The seller's account can no longer take transfers, and nobody told the marketplace yet.
+    world.connect.restrict(sellerAccount);
+    await post(...world.server.failRefund(made?.id ?? '', 'expired_or_canceled_card'));
+    const restoreKeys = () =>
+      world.server.requests
+        .filter((r) => r.path === '/v1/transfers' && (r.idempotencyKey ?? '').startsWith('restore-'))
+        .map((r) => r.idempotencyKey);
+    // Tried at once, then after each backoff (15 minutes, 1 hour, 4 hours, 16 hours).
+    for (const wait of [0, 15, 60, 240, 960]) {
+      moveClocks(wait * 60 * 1000 + 1000);
+      await retryPayouts(payoutDeps());
+    }
+    const sellerKeys = restoreKeys().filter((key) => key !== undefined);
+    // One key per refusal (Stripe answers a refused key's refusal again for 24 hours); the driver's
+    // share went back at once.
+    expect(new Set(sellerKeys).size).toBe(sellerKeys.length);
+    expect(sellerKeys.length).toBe(6);
+    const sellerPayout = (await payoutsOf(t, s.order.id)).seller;
+    const shares = await t.database.db
+      .select()
+      .from(payoutReversals)
+      .where(eq(payoutReversals.payoutId, sellerPayout?.id ?? ''));
+    expect(shares.map((share) => [share.status, share.refusals])).toEqual([['refused', 5]]);
+    // Nothing more is tried by the job.
+    moveClocks(48 * HOUR);
+    await retryPayouts(payoutDeps());
+    expect(restoreKeys().length).toBe(6);
+    const listed = (await adminPayouts()).failed.find((p) => p.id === sellerPayout?.id);
+    expect(listed).toMatchObject({ refusedShare: s.order.sellerEarnings });
+    expect(listed?.lastError).toContain('capabilities');
+    await expectReconcileClean();
+    await expectProviderReconcileClean();
+
+    // The seller fixes the account at Stripe; the admin sends the share again.
+    world.connect.complete(sellerAccount);
+    const retried = await as(t, admin, {
+      method: 'POST',
+      url: `/api/admin/payouts/${sellerPayout?.id ?? ''}/retry`,
+    });
+    expect(retried.statusCode, said(retried)).toBe(200);
+    expect(retried.json()).toMatchObject({ status: 'paid', lastError: null, refusedShare: null });
+    expect(keptBy(sellerAccount)).toBe(cents(s.order.sellerEarnings));
     await expectReconcileClean();
     await expectProviderReconcileClean();
   });

@@ -7,6 +7,7 @@ import {
   PAYOUT_LEASE_MS,
   PAYOUT_REFUSALS_BEFORE_FINAL,
   payoutBackoffMs,
+  restoreKeyOf,
   PROVIDER_KEY_WINDOW_MS,
   reversalKeyOf,
   transferKeyOf,
@@ -18,6 +19,7 @@ import {
   claimPayout,
   claimPayoutReversal,
   endRestoringShare,
+  refuseRestoringShare,
   endPayoutAttempt,
   endPayoutReversal,
   endReversalAttempt,
@@ -300,7 +302,8 @@ export async function settleOrderPayouts(deps: PayoutDeps, orderId: string): Pro
  * (docs/decisions/0022-money-in-combinations.md, A refund that fails): a transfer of the share to
  * the payee's account, keyed by the take-back (`restore-<id>`; past the key window it is looked for
  * first), written to the ledger as `restore_transfer`. An account not ready waits; a refusal is tried
- * again after the payouts' backoff.
+ * again after the payouts' backoff under a new key, and the fifth in a row is final until an admin
+ * sends it again (docs/decisions/0022-money-in-combinations.md, Transfers and their keys).
  */
 export async function restoreShare(
   deps: PayoutDeps,
@@ -319,7 +322,7 @@ export async function restoreShare(
   );
   if (!claimed) return 'skipped';
   const { charge, transferGroup } = await transferGroupOf(deps, payout.orderId);
-  const idempotencyKey = `restore-${claimed.id}`;
+  const idempotencyKey = restoreKeyOf(claimed);
   try {
     const keyForgotten =
       claimed.attempts > 1 &&
@@ -364,15 +367,31 @@ export async function restoreShare(
     deps.log.info({ payoutId: payout.id, shareId: claimed.id, providerTransferId }, 'share transferred back');
     return 'restored';
   } catch (error) {
-    const refused = error instanceof PayoutRefusedError;
+    if (error instanceof PayoutRefusedError) {
+      const refusals = claimed.refusals + 1;
+      const final = refusals >= PAYOUT_REFUSALS_BEFORE_FINAL;
+      await refuseRestoringShare(
+        deps.db,
+        claimed.id,
+        {
+          error: describeError(error),
+          final,
+          retryAt: new Date(deps.now().getTime() + payoutBackoffMs(refusals)),
+        },
+        deps.now(),
+      );
+      deps.log.error(
+        { err: error, payoutId: payout.id, shareId: claimed.id, refusals },
+        final
+          ? 'share refused for good; an admin sends it again'
+          : 'share not transferred back; tried again with a new key',
+      );
+      return 'skipped';
+    }
     await endRestoringShare(
       deps.db,
       claimed.id,
-      {
-        restored: false,
-        error: describeError(error),
-        retryAt: refused ? new Date(deps.now().getTime() + payoutBackoffMs(claimed.attempts)) : null,
-      },
+      { restored: false, error: describeError(error), retryAt: null },
       deps.now(),
     );
     deps.log.error(

@@ -42,6 +42,11 @@ export function transferKeyOf(payout: { orderId: string; kind: string; keyGenera
   return payout.keyGeneration > 0 ? `${base}-g${payout.keyGeneration}` : base;
 }
 
+/** The key of the transfer giving a share back: a new generation after each refusal. */
+export function restoreKeyOf(share: { id: string; keyGeneration: number }): string {
+  return share.keyGeneration > 0 ? `restore-${share.id}-g${share.keyGeneration}` : `restore-${share.id}`;
+}
+
 /** One key per reversal row (a refund or a lost dispute takes back a share of one payout). */
 export function reversalKeyOf(reversal: { id: string }): string {
   return `reversal-${reversal.id}`;

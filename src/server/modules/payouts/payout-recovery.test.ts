@@ -13,7 +13,7 @@ import { confirm, paymentRow, startPayment, type OrderJson, type PaymentJson } f
 import { makeAccountReady, moveOrder, orderInTransit, payoutsOf } from '../../testing/payout-scenes';
 import { StripePayoutTransfers } from '../../adapters/payouts/stripe-payout-transfers';
 import type { PayoutProvider, PayoutTransfers } from '../../adapters/payouts/payout-provider';
-import type { FailedPayout, MyPayouts } from '../../../domain/payouts';
+import { PAYOUT_NOT_RETRYABLE, type FailedPayout, type MyPayouts } from '../../../domain/payouts';
 import { reconcile } from '../ledger/reconcile';
 import { retryPayouts } from './settle-payouts';
 
@@ -227,7 +227,7 @@ describe('a payout the provider refuses', () => {
     expect(transfersOf(s.order.id, 'seller')).toHaveLength(1);
     const again = await as(t, admin, { method: 'POST', url: `/api/admin/payouts/${payoutId}/retry` });
     expect(again.statusCode).toBe(409);
-    expect(again.json()).toMatchObject({ message: 'Only a failed or refused payout can be sent again.' });
+    expect(again.json()).toMatchObject({ message: PAYOUT_NOT_RETRYABLE });
     const unknown = await as(t, admin, {
       method: 'POST',
       url: '/api/admin/payouts/00000000-0000-4000-8000-000000000000/retry',

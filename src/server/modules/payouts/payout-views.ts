@@ -106,7 +106,8 @@ export function toFailedPayout(row: FailingPayoutRow): FailedPayout {
     attempts: row.payout.attempts,
     refusals: row.payout.refusals,
     nextAttemptAt: row.payout.nextAttemptAt?.toISOString() ?? null,
-    lastError: row.payout.lastError,
+    lastError: row.payout.lastError ?? row.refusedShareError,
+    refusedShare: row.refusedShare === null ? null : formatCents(parseCents(row.refusedShare)),
   };
 }
 

@@ -541,17 +541,27 @@ export async function sumPayoutsOfUser(
     .groupBy(payouts.status);
 }
 
+/** What the payout's shares refused for good would give back (null when none is). */
+const refusedShareSql = sql<
+  string | null
+>`(select sum(r.amount)::text from payout_reversals r where r.payout_id = ${payouts.id} and r.status = 'refused')`;
 const failingColumns = {
   payout: payouts,
   orderNumber: orders.orderNumber,
   firstName: users.firstName,
   lastName: users.lastName,
+  refusedShare: refusedShareSql,
+  refusedShareError: sql<
+    string | null
+  >`(select r.last_error from payout_reversals r where r.payout_id = ${payouts.id} and r.status in ('refused','restoring') and r.last_error is not null order by r.updated_at desc limit 1)`,
 };
 export type FailingPayoutRow = {
   payout: PayoutRow;
   orderNumber: string;
   firstName: string | null;
   lastName: string | null;
+  refusedShare: string | null;
+  refusedShareError: string | null;
 };
 
 /** One payout with its order's number and its party's name, as the admin's failing list shows it. */
@@ -576,6 +586,7 @@ export async function listFailingPayouts(db: Db, limit: number): Promise<Failing
       or(
         inArray(payouts.status, ['failed', 'refused']),
         and(inArray(payouts.status, ['pending', 'paid']), isNotNull(payouts.lastError)),
+        isNotNull(refusedShareSql),
       ),
     )
     .orderBy(asc(payouts.createdAt), asc(payouts.id))
@@ -838,4 +849,52 @@ export async function listDisputeLosses(db: Db, limit: number) {
     .where(eq(ledgerEntries.kind, 'dispute_loss'))
     .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
     .limit(limit);
+}
+
+/**
+ * A transfer giving a share back was refused (docs/decisions/0022-money-in-combinations.md,
+ * Transfers and their keys): the next try takes a new key (Stripe answers a refused key's refusal
+ * again for 24 hours), after the payouts' backoff; at the last refusal in a row the share is
+ * `refused` until an admin sends it again or the account becomes ready again.
+ */
+export async function refuseRestoringShare(
+  db: Db,
+  id: string,
+  outcome: { error: string; final: boolean; retryAt: Date },
+  now: Date,
+): Promise<PayoutReversalRow | undefined> {
+  const [row] = await db
+    .update(payoutReversals)
+    .set({
+      status: outcome.final ? 'refused' : 'restoring',
+      refusals: sql`${payoutReversals.refusals} + 1`,
+      keyGeneration: sql`${payoutReversals.keyGeneration} + 1`,
+      firstAttemptAt: null,
+      lastError: outcome.error,
+      lockedUntil: outcome.final ? null : outcome.retryAt,
+      updatedAt: now,
+    })
+    .where(and(eq(payoutReversals.id, id), eq(payoutReversals.status, 'restoring')))
+    .returning();
+  return row;
+}
+
+/** Shares refused for good, of one payout or of every payout of a user, go back to `restoring` with their refusals forgotten. */
+export async function releaseRefusedShares(
+  db: Db,
+  of: { payoutId: string } | { userId: string },
+  now: Date,
+): Promise<PayoutReversalRow[]> {
+  return db
+    .update(payoutReversals)
+    .set({ status: 'restoring', refusals: 0, lockedUntil: null, updatedAt: now })
+    .where(
+      and(
+        eq(payoutReversals.status, 'refused'),
+        'payoutId' in of
+          ? eq(payoutReversals.payoutId, of.payoutId)
+          : sql`${payoutReversals.payoutId} in (select id from payouts where user_id = ${of.userId})`,
+      ),
+    )
+    .returning();
 }

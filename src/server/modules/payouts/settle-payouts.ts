@@ -8,6 +8,7 @@ import {
   listUnfinishedPayouts,
   listUsersOwedAndReady,
   releaseOwedPayouts,
+  releaseRefusedShares,
 } from './payouts.queries';
 
 /**
@@ -30,6 +31,8 @@ export async function settleOwedPayouts(
   await releaseOwedPayouts(deps.db, userId, deps.now(), {
     includeRefused: options.accountBecameReady === true,
   });
+  // Shares refused while given back after a failed refund are tried again the same way.
+  if (options.accountBecameReady === true) await releaseRefusedShares(deps.db, { userId }, deps.now());
   let paid = 0;
   for (const payout of await listPendingPayoutsOfUser(deps.db, userId)) {
     if ((await payPayout(deps, payout)) === 'paid') paid += 1;

@@ -486,9 +486,10 @@ async function checkLosses(s: Sequence, m: MoneyModel, readers: Readers, rows: R
         (r) => cents(r.amount),
       );
     const transferred = payout.status === 'paid' || payout.status === 'reversed';
-    // A share being given back (`restoring`: reversed, its restore transfer not made yet) is still out of the payee's hands.
+    // A share being given back (`restoring`: reversed, its restore transfer not made yet; `refused`:
+    // refused five times, until an admin sends it again) is still out of the payee's hands.
     const expected = transferred
-      ? share + ofStatus('unrecovered') + ofStatus('pending') - ofStatus('restoring')
+      ? share + ofStatus('unrecovered') + ofStatus('pending') - ofStatus('restoring') - ofStatus('refused')
       : 0;
     if (kept !== expected)
       violations.push(

@@ -175,6 +175,7 @@ describe('an admin list (docs/product-rules.md, Admin screens)', () => {
     attempts: 5,
     refusals: 5,
     nextAttemptAt: null,
+    refusedShare: null,
     createdAt: '2026-11-01T16:00:00.000Z',
     paidAt: null,
     reversedAt: null,

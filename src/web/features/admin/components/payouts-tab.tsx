@@ -123,12 +123,15 @@ export function PayoutsTab() {
   );
 }
 
-/** Sends a failed or refused payout again at once; a payout still being sent has nothing to retry. */
+/**
+ * Sends a failed or refused payout, or a share refused while given back, again at once; a payout
+ * still being sent has nothing to retry.
+ */
 function RetryPayoutButton({ payout }: { payout: FailedPayout }) {
   const retry = useRetryPayout({
     onDone: (after) =>
       toast(
-        after.status === 'paid'
+        after.status === 'paid' && after.lastError === null
           ? {
               title: 'Payout sent',
               description: `${after.orderNumber}: ${formatPrice(after.amount)} paid out.`,
@@ -141,7 +144,9 @@ function RetryPayoutButton({ payout }: { payout: FailedPayout }) {
       ),
     onFailed: (error) => toastMutationError(error, 'Failed to retry payout', { appendServerMessage: true }),
   });
-  if (payout.status !== 'failed' && payout.status !== 'refused') return <span aria-hidden="true">—</span>;
+  // A share refused while given back after a failed refund is sent again the same way.
+  const retryable = payout.status === 'failed' || payout.status === 'refused' || payout.refusedShare !== null;
+  if (!retryable) return <span aria-hidden="true">—</span>;
   return (
     <Button
       size="sm"
