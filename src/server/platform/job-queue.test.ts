@@ -1,11 +1,12 @@
 import crypto from 'node:crypto';
+import PgBoss from 'pg-boss';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import type { AdminJobs } from '../../domain/jobs';
 import { as, createTestApp, signedInAs, type TestApp } from '../testing/test-app';
 import type { App } from './context';
-import { JOB_SCHEMA, type RecurringJob } from './job-queue';
+import { JOB_SCHEMA, RUN_LOST_MESSAGE, type RecurringJob } from './job-queue';
 
 /**
  * The durable job queue (docs/decisions/0021-durable-jobs.md): jobs in the database, run once at a
@@ -13,7 +14,12 @@ import { JOB_SCHEMA, type RecurringJob } from './job-queue';
  * up and done again, and closing waiting for a run in progress.
  */
 
-const FAST = { pollingIntervalSeconds: 0.5, maintenanceIntervalSeconds: 1, stopTimeoutMs: 5_000 };
+const FAST = {
+  pollingIntervalSeconds: 0.5,
+  maintenanceIntervalSeconds: 1,
+  leaseSeconds: 2,
+  stopTimeoutMs: 5_000,
+};
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -121,35 +127,88 @@ describe('the job queue', () => {
     expect(refused.statusCode).toBe(403);
   });
 
-  it('gives up a run whose instance died mid-run, then the next run does the work, once', async () => {
+  it('holds a run as long as its instance lives, renewing its lease, however long it runs', async () => {
     const done: string[] = [];
-    const job: RecurringJob = {
-      name: 'lost-and-found',
-      everyMs: 60_000,
-      run: async () => {
-        done.push('run');
-      },
-    };
-    // An instance took a run and died mid-run (as after a SIGKILL): its run stays active, an hour on.
+    const job: RecurringJob = { name: 'long-run', everyMs: 60_000, run: async () => void done.push('run') };
     const t = await createTestApp();
     cleanups.push(() => t.close());
     const held = gate();
     cleanups.push(async () => held.open());
-    await secondInstance(t, { ...job, run: () => held.promise });
-    await expect.poll(async () => (await activeRuns(t, job.name)).length, { timeout: 20_000 }).toBe(1);
-    await t.database.executeSql(
-      `update ${JOB_SCHEMA}.job set started_on = now() - interval '1 hour' where name = $1 and state = 'active'`,
-      [job.name],
-    );
+    let holding = true;
+    await secondInstance(t, {
+      ...job,
+      run: async () => {
+        if (holding) await held.promise;
+        holding = false;
+      },
+    });
+    await expect.poll(async () => (await leaseEnds(t, job.name)).length, { timeout: 20_000 }).toBe(1);
+    const [first = 0] = await leaseEnds(t, job.name);
+    // Another instance asks for the job meanwhile, and waits: the run is renewed past several leases.
+    await secondInstance(t, job);
+    await expect
+      .poll(async () => (await leaseEnds(t, job.name))[0] ?? 0, { timeout: 20_000 })
+      .toBeGreaterThan(first + 3 * 1000 * FAST.leaseSeconds);
+    expect(done).toEqual([]);
+    // Once it ends, the run the other instance asked for runs (on either instance).
+    held.open();
+    await expect.poll(() => completedRuns(t, job.name), { timeout: 20_000 }).toBe(2);
+  });
 
-    // A restarted instance: the lost run times out, the next one runs, and only once.
+  it('gives up a run whose instance died once its lease runs out, and another runs the job, once', async () => {
+    const done: string[] = [];
+    const job: RecurringJob = {
+      name: 'lost-and-found',
+      everyMs: 60_000,
+      run: async () => void done.push('run'),
+    };
+    const t = await createTestApp();
+    cleanups.push(() => t.close());
+    // An instance took a run and died (as after a SIGKILL): nobody renews its lease, nobody records it.
+    const dead = new PgBoss({
+      db: { executeSql: (text, values) => t.database.executeSql(text, values) },
+      schema: JOB_SCHEMA,
+      supervise: false,
+    });
+    await dead.start();
+    await dead.createQueue(job.name, {
+      name: job.name,
+      policy: 'stately',
+      retryLimit: 0,
+      expireInSeconds: 3 * FAST.leaseSeconds,
+    });
+    await dead.send(job.name, {});
+    const [lost] = await dead.fetch(job.name);
+    await dead.stop({ graceful: false, close: false });
+    expect(lost).toBeDefined();
+
     await secondInstance(t, job);
     await expect.poll(() => done.length, { timeout: 20_000 }).toBe(1);
     const jobs = await adminJobs(t);
-    expect(jobs.failures.find((failure) => failure.name === job.name)?.message).toBe(
-      'Stopped before it finished (its instance stopped, or it ran past its time limit)',
-    );
+    expect(jobs.failures.find((failure) => failure.name === job.name)).toMatchObject({
+      id: lost?.id,
+      message: RUN_LOST_MESSAGE,
+    });
     expect(done).toEqual(['run']);
+  });
+
+  it('gives up a run past its time limit, and runs the job again', async () => {
+    let started = 0;
+    const t = await instance({
+      name: 'hangs',
+      everyMs: 300,
+      timeLimitSeconds: 1,
+      run: async () => {
+        started += 1;
+        // The first run never answers (a call without a timeout); the next ones finish.
+        if (started === 1) await new Promise(() => {});
+      },
+    });
+    await expect.poll(() => started, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    const jobs = await adminJobs(t);
+    expect(jobs.failures.find((failure) => failure.name === 'hangs')?.message).toBe(
+      'Stopped before it finished: it ran past its time limit of 1 s',
+    );
   });
 
   it('waits for a run in progress when the app closes', async () => {
@@ -183,10 +242,19 @@ describe('the job queue', () => {
   });
 });
 
-async function activeRuns(t: TestApp, name: string): Promise<unknown[]> {
-  return (
-    await t.database.executeSql(`select id from ${JOB_SCHEMA}.job where name = $1 and state = 'active'`, [
-      name,
-    ])
-  ).rows;
+/** When the lease of each active run of the job runs out (pg-boss's expiry), in ms since 1970. */
+async function leaseEnds(t: TestApp, name: string): Promise<number[]> {
+  const { rows } = await t.database.executeSql(
+    `select (extract(epoch from started_on + expire_in) * 1000)::float8 as ends from ${JOB_SCHEMA}.job where name = $1 and state = 'active'`,
+    [name],
+  );
+  return (rows as { ends: number }[]).map((row) => Number(row.ends));
+}
+
+async function completedRuns(t: TestApp, name: string): Promise<number> {
+  const { rows } = await t.database.executeSql(
+    `select count(*)::int as n from ${JOB_SCHEMA}.job where name = $1 and state = 'completed'`,
+    [name],
+  );
+  return (rows as { n: number }[])[0]?.n ?? 0;
 }

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { AdminJobFailure, AdminJobQueue } from '../../../domain/jobs';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows-of';
-import { JOB_SCHEMA } from '../../platform/job-queue';
+import { JOB_SCHEMA, RUN_LOST_MESSAGE } from '../../platform/job-queue';
 
 const schema = sql.raw(JOB_SCHEMA);
 
@@ -49,7 +49,10 @@ export async function jobQueueStates(db: Db, since: Date): Promise<AdminJobQueue
   }));
 }
 
-/** What pg-boss records of a run still active past its time limit: its instance died, or it hung. */
+/**
+ * What pg-boss's maintenance records of a run still active long after its instance stopped renewing
+ * its lease (docs/decisions/0021-durable-jobs.md, A dead instance's run): the backstop of ours.
+ */
 const TIMED_OUT = 'job failed by timeout in active state';
 
 /** The latest failed runs since `since`, newest first, with what went wrong (never the stack). */
@@ -71,10 +74,7 @@ export async function recentJobFailures(db: Db, since: Date, limit: number): Pro
     id: row.id,
     name: row.name,
     failedAt: new Date(row.failed_at).toISOString(),
-    message:
-      row.message === TIMED_OUT
-        ? 'Stopped before it finished (its instance stopped, or it ran past its time limit)'
-        : (row.message ?? 'No reason was recorded'),
+    message: row.message === TIMED_OUT ? RUN_LOST_MESSAGE : (row.message ?? 'No reason was recorded'),
   }));
 }
 
