@@ -6,7 +6,13 @@ import { buildApp } from '../app';
 import type { AdminJobs } from '../../domain/jobs';
 import { as, createTestApp, signedInAs, type TestApp } from '../testing/test-app';
 import type { App } from './context';
-import { JOB_SCHEMA, RUN_LOST_MESSAGE, type RecurringJob } from './job-queue';
+import {
+  DEFAULT_JOB_QUEUE_SETTINGS,
+  JOB_SCHEMA,
+  JobQueue,
+  RUN_LOST_MESSAGE,
+  type RecurringJob,
+} from './job-queue';
 
 /**
  * The durable job queue (docs/decisions/0021-durable-jobs.md): jobs in the database, run once at a
@@ -209,6 +215,40 @@ describe('the job queue', () => {
     expect(jobs.failures.find((failure) => failure.name === 'hangs')?.message).toBe(
       'Stopped before it finished: it ran past its time limit of 1 s',
     );
+  });
+
+  it('goes on through a database outage: nothing left unhandled, and the job runs again once it is back', async () => {
+    const t = await createTestApp();
+    cleanups.push(() => t.close());
+    // The database goes away right as a run ends, so its outcome cannot be recorded, and stays away
+    // for a while: every call fails as pg does when its connection is gone.
+    let away = false;
+    let refused = 0;
+    const flaky = {
+      executeSql: (text: string, values?: unknown[]) => {
+        if (!away) return t.database.executeSql(text, values);
+        refused += 1;
+        return Promise.reject(new Error('Connection terminated unexpectedly'));
+      },
+    };
+    let runs = 0;
+    const queue = new JobQueue(flaky, t.app.log, { ...DEFAULT_JOB_QUEUE_SETTINGS, ...FAST });
+    queue.every({
+      name: 'outage',
+      everyMs: 200,
+      run: async () => {
+        runs += 1;
+        if (runs === 2) away = true;
+      },
+    });
+    await queue.start();
+    cleanups.push(() => queue.stop());
+    await expect.poll(() => runs, { timeout: 20_000 }).toBe(2);
+    // Asks, fetches, lease renewals and pg-boss's maintenance all fail meanwhile.
+    await expect.poll(() => refused, { timeout: 20_000 }).toBeGreaterThanOrEqual(20);
+    away = false;
+    // The run whose outcome was lost is given up once its lease runs out, and runs go on.
+    await expect.poll(() => runs, { timeout: 20_000 }).toBeGreaterThanOrEqual(4);
   });
 
   it('waits for a run in progress when the app closes', async () => {
