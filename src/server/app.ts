@@ -119,6 +119,11 @@ export interface BuildOptions {
   vapid?: VapidKeys;
   /** The job queue's timings (docs/decisions/0021-durable-jobs.md); tests shorten them. */
   jobQueue?: Partial<JobQueueSettings>;
+  /**
+   * When the job queue starts: once the app is ready (tests, which never listen), or once it listens
+   * (the server, src/server/main.ts: a start that cannot listen has taken no job run).
+   */
+  startJobs?: 'when-ready' | 'when-listening';
 }
 
 /**
@@ -225,14 +230,16 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   if (!options.storage) app.addHook('onClose', () => storage.close());
 
   // Work that must finish even when nobody asks again runs as jobs in the database
-  // (docs/decisions/0021-durable-jobs.md). The queue starts after the app is ready, so start-up never
-  // waits for its tables; closing stops asking for runs and waits for those in progress.
+  // (docs/decisions/0021-durable-jobs.md). The queue starts after the app is ready (or listens), so
+  // start-up never waits for its tables; closing stops asking for runs and waits for those in progress.
   const jobs = new JobQueue(database, app.log, { ...DEFAULT_JOB_QUEUE_SETTINGS, ...options.jobQueue });
   app.decorate('jobs', jobs);
-  app.addHook('onReady', async () => {
+  const startJobs = async () => {
     if (jobs.hasJobs)
       void jobs.start().catch((error: unknown) => app.log.error({ err: error }, 'job queue did not start'));
-  });
+  };
+  if (options.startJobs === 'when-listening') app.addHook('onListen', startJobs);
+  else app.addHook('onReady', startJobs);
   app.addHook('onClose', () => jobs.stop());
 
   // First of the hooks: a repeated public catalog call is answered from memory before the others

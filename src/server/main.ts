@@ -7,14 +7,9 @@ import type { PreparedDemoData, DemoAccount } from './db/seed/demo';
 import type { App } from './platform/context';
 import type { ObjectStorage } from './adapters/storage/object-storage';
 import type { FirstScreenRenderer } from './platform/web-app';
-import {
-  DataDirLockedError,
-  pgliteDir,
-  startEmbeddedProcess,
-  type EmbeddedProcess,
-} from './db/embedded-database';
+import { pgliteDir, startEmbeddedProcess, type EmbeddedProcess } from './db/embedded-database';
 import { resolveSessionSecret, resolveVapidKeys } from './secrets';
-import { logUnhandledRejections } from './platform/process-errors';
+import { describeStartupFailure, startupFailureStacks } from './startup-failure';
 
 function projectRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
@@ -38,6 +33,40 @@ function paymentProviderLine(config: Config): string {
 function fail(message: string): never {
   process.stderr.write(`\n${message}\n\n`);
   process.exit(1);
+}
+
+/** LOG_LEVEL=debug (or trace), once the configuration is read: a failed start prints its stack too. */
+let debugging = false;
+
+/**
+ * A start that failed: one line naming the cause (docs/operations.md, Start-up messages), its stack
+ * only with LOG_LEVEL=debug, and exit code 1.
+ */
+function failStart(error: unknown): never {
+  if (error instanceof ConfigError) fail(error.message);
+  const line = `Start-up failed: ${describeStartupFailure(error)}`;
+  if (debugging) process.stderr.write(`\n${startupFailureStacks(error)}\n`);
+  fail(line);
+}
+
+/** Where an unhandled rejection is logged once the app has its logger; standard error before. */
+let processLog: App['log'] | undefined;
+
+/**
+ * A promise rejected with nobody to handle it (a library's call left unawaited, the database gone
+ * meanwhile) is logged with its cause and the server goes on: Node's default would end it, and with
+ * it every request in flight. The parts that must end the server end it themselves: the embedded
+ * database's process (`onEmbeddedExit`), a failed start (`failStart`), the signals.
+ */
+function keepRunningOnUnhandledRejection(): void {
+  process.on('unhandledRejection', (reason: unknown) => {
+    if (processLog) {
+      processLog.error({ err: reason }, 'unhandled rejection; the server goes on');
+      return;
+    }
+    process.stderr.write(`Unhandled rejection: ${describeStartupFailure(reason)}\n`);
+    if (debugging) process.stderr.write(`${startupFailureStacks(reason)}\n`);
+  });
 }
 
 /**
@@ -67,6 +96,7 @@ interface DemoSignIns {
 async function start(): Promise<void> {
   const startedAt = performance.now();
   const config = readConfig();
+  debugging = config.logLevel === 'debug' || config.logLevel === 'trace';
 
   const sessionSecret = resolveSessionSecret(config);
   const vapid = resolveVapidKeys(config);
@@ -89,13 +119,14 @@ async function start(): Promise<void> {
   appModule.catch(() => undefined);
   firstScreen?.catch(() => undefined);
 
-  const database = await awaitDatabase(opening);
+  const database = await opening;
 
+  let app: App | undefined;
   try {
     const demoSignIns = await migrateAndSeed(database, client, seed, demoStart);
 
     const { buildApp } = await appModule;
-    const app = await buildApp({
+    app = await buildApp({
       config,
       database,
       sessionSecret,
@@ -103,15 +134,35 @@ async function start(): Promise<void> {
       webRoot,
       firstScreen: await firstScreen,
       logger: { level: config.logLevel },
+      // Only a server that listens takes job runs: a start that cannot listen holds none.
+      startJobs: 'when-listening',
     });
+    processLog = app.log;
 
-    logUnhandledRejections(app.log);
     installShutdown(app, database);
     const url = await listen(app, config);
     writeBanner({ url, config, database, demoSignIns, startedAt });
   } catch (error) {
-    await database.close();
+    await stopFailedStart(app, database);
     throw error;
+  }
+}
+
+/**
+ * A start that failed stops what it started, in reverse order: the app (its job queue, which
+ * records a run it took as failed, its timers and connections), then the database and its process.
+ */
+async function stopFailedStart(app: App | undefined, database: Database): Promise<void> {
+  processLog = undefined;
+  try {
+    await app?.close();
+  } catch (error) {
+    process.stderr.write(`The app did not close cleanly: ${describeStartupFailure(error)}\n`);
+  }
+  try {
+    await database.close();
+  } catch (error) {
+    process.stderr.write(`The database did not close cleanly: ${describeStartupFailure(error)}\n`);
   }
 }
 
@@ -120,8 +171,7 @@ function readConfig(): Config {
   try {
     return loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) fail(error.message);
-    throw error;
+    failStart(error);
   }
 }
 
@@ -134,7 +184,7 @@ function startDatabaseProcess(config: Config): EmbeddedProcess | undefined {
     try {
       return startEmbeddedProcess(config.dataDir);
     } catch (error) {
-      fail(`Could not open the database: ${error instanceof Error ? error.message : String(error)}`);
+      failStart(error);
     }
   }
   return undefined;
@@ -195,16 +245,6 @@ function loadFirstScreenRenderer(
   return appModule
     .then(() => import('./platform/web-app'))
     .then(({ loadBuiltRenderer }) => loadBuiltRenderer(webRoot));
-}
-
-/** The database once open; one that cannot be opened ends the process with the reason. */
-async function awaitDatabase(opening: Promise<Database>): Promise<Database> {
-  try {
-    return await opening;
-  } catch (error) {
-    if (error instanceof DataDirLockedError) fail(error.message);
-    fail(`Could not open the database: ${error instanceof Error ? error.message : String(error)}`);
-  }
 }
 
 /**
@@ -292,9 +332,5 @@ function writeBanner({
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-start().catch((error: unknown) => {
-  process.stderr.write(
-    `Start-up failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  process.exit(1);
-});
+keepRunningOnUnhandledRejection();
+start().catch(failStart);

@@ -239,11 +239,21 @@ export function startEmbeddedProcess(dataDir: string, program = builtEmbeddedPro
     // taken straight from the kernel go back to it when freed, and two malloc arenas at most.
     env: { ...process.env, MALLOC_MMAP_THRESHOLD_: '32768', MALLOC_ARENA_MAX: '2' },
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // The process removes its socket's directory when it closes; one killed (SIGKILL, the kernel's
+  // out-of-memory killer) cannot, so the server removes it once the process has gone.
+  let socketDir: string | undefined;
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      if (socketDir) fs.rmSync(socketDir, { recursive: true, force: true });
+      resolve();
+    }),
+  );
   const ready = new Promise<string>((resolve, reject) => {
     const onMessage = (message: EmbeddedProcessMessage) => {
-      if (message.type === 'ready') resolve(message.socketDir);
-      else if (message.type === 'failed')
+      if (message.type === 'ready') {
+        socketDir = message.socketDir;
+        resolve(message.socketDir);
+      } else if (message.type === 'failed')
         reject(
           message.locked
             ? new DataDirLockedError(message.locked.dir, message.locked.pid)
