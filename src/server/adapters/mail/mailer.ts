@@ -7,6 +7,12 @@ export interface MailMessage {
   /** The same message as HTML (docs/decisions/0019-reaching-people.md); plain text alone when absent. */
   html?: string | undefined;
   replyTo?: string | undefined;
+  /**
+   * The Message-ID header, `<…@domain>`: one per outbox row, so a mail sent again after a crash
+   * between the sending and its record is the same message to the recipient's mail client
+   * (docs/operations.md, Mail). The SMTP server makes one up when absent.
+   */
+  messageId?: string | undefined;
 }
 
 /**

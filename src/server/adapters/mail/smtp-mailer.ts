@@ -31,6 +31,7 @@ export class SmtpMailer implements Mailer {
       text: message.text,
       ...(message.html ? { html: message.html } : {}),
       ...(message.replyTo ? { replyTo: message.replyTo } : {}),
+      ...(message.messageId ? { messageId: message.messageId } : {}),
       // Header values are already single-line (renderMail); nodemailer folds and encodes them.
       disableFileAccess: true,
       disableUrlAccess: true,

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../platform/context';
 import type { OutboxChannel, OutboxDeliverer } from '../../platform/outbox';
@@ -10,10 +11,11 @@ export function outboxDeliverers(
   ctx: AppContext,
   log: FastifyBaseLogger,
 ): Partial<Record<OutboxChannel, OutboxDeliverer>> {
+  const messageIds = outboxMessageIds(ctx.config.siteUrl, ctx.config.mailFrom);
   return {
     mail: async (item) => {
       try {
-        await ctx.mailer.send(item.payload as MailMessage);
+        await ctx.mailer.send({ ...(item.payload as MailMessage), messageId: messageIds(item.id) });
         return { outcome: 'sent' };
       } catch (error) {
         const text = describeMailError(error);
@@ -29,6 +31,17 @@ export function outboxDeliverers(
     },
     push: pushDeliverer(ctx),
   };
+}
+
+/**
+ * The Message-ID of an outbox row's mail: the same at every try of that row (docs/operations.md,
+ * Mail), and unlike another marketplace's (a staging site) sending as the same domain: the row's id,
+ * a short hash of this site's address, at the domain of MAIL_FROM.
+ */
+function outboxMessageIds(siteUrl: string, mailFrom: string): (outboxId: number) => string {
+  const site = crypto.createHash('sha256').update(siteUrl).digest('hex').slice(0, 10);
+  const domain = /@([^\s<>@]+)>?\s*$/.exec(mailFrom)?.[1] ?? 'localhost';
+  return (outboxId) => `<outbox-${outboxId}.${site}@${domain}>`;
 }
 
 function describeMailError(error: unknown): string {

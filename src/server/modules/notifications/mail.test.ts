@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import {
   createTestApp,
   as,
@@ -424,6 +424,38 @@ describe('sending', () => {
     expect(received.filter((m) => to(m) === 'later@example.com')).toHaveLength(1);
     const [sent] = await t.database.db.select().from(outbox).where(eq(outbox.kind, 'retry_probe'));
     expect(sent).toMatchObject({ status: 'sent', attempts: 2, lastError: null });
+  });
+
+  it('gives each mail a Message-ID of its own, the same when a crash makes it go again', async () => {
+    for (const address of ['first-id@example.com', 'second-id@example.com'])
+      await queueMail(t.database.db, {
+        kind: 'message_id_probe',
+        userId: null,
+        content: { to: address, subject: 'Hello', paragraphs: ['Hello'] },
+      });
+    const sent = await deliver();
+    expect(sent.map(to).sort()).toEqual(['first-id@example.com', 'second-id@example.com']);
+    const ids = sent.map((mail) => mail.mail.messageId);
+    for (const id of ids) expect(id).toMatch(/^<outbox-\d+\.[0-9a-f]{10}@market\.example>$/);
+    expect(new Set(ids).size).toBe(2);
+
+    // The server crashed after the SMTP server took the first mail and before its row said so: the
+    // row's claim runs out and the mail goes again, as the same message.
+    const first = sent.find((mail) => to(mail) === 'first-id@example.com');
+    await t.database.db
+      .update(outbox)
+      .set({
+        status: 'queued',
+        finishedAt: null,
+        lockedUntil: null,
+        nextAttemptAt: new Date(Date.now() + ahead - 1000),
+      })
+      .where(
+        and(eq(outbox.kind, 'message_id_probe'), sql`${outbox.payload}->>'to' = 'first-id@example.com'`),
+      );
+    const again = await deliver();
+    expect(again.map(to)).toEqual(['first-id@example.com']);
+    expect(again[0]?.mail.messageId).toBe(first?.mail.messageId);
   });
 
   it('drops a mail whose recipient the server refuses for good (550)', async () => {
