@@ -263,7 +263,7 @@ describe.runIf(TEST_DB_KIND === 'pglite')('backups of the embedded database', ()
     expect(fs.existsSync(target)).toBe(false);
   }, 60_000);
 
-  it('fails with a message, and writes nothing, when the process holding the lock does not answer', async () => {
+  it('fails with a message, and writes nothing (not even a directory), when the process holding the lock does not answer', async () => {
     // Another process holds the lock (a server with the database in process, `npm run seed`).
     const holder = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
     children.push(holder);
@@ -286,6 +286,12 @@ describe.runIf(TEST_DB_KIND === 'pglite')('backups of the embedded database', ()
         new RegExp(`in use by process ${pid}, which did not answer at`),
       );
       expect(fs.readdirSync(backups)).toEqual([]);
+      // Into a directory that is not there yet: the directories it made go too.
+      const missing = path.join(newDir('mkt-backups-'), 'made', 'daily');
+      await expect(createBackup({ dataDir: source, to: `${missing}/` })).rejects.toThrow(
+        EmbeddedBackupUnavailableError,
+      );
+      expect(fs.readdirSync(path.dirname(path.dirname(missing)))).toEqual([]);
       expect(fs.readFileSync(path.join(source, 'db.lock'), 'utf8')).toBe(String(pid));
       expect(fs.readdirSync(path.join(source, 'db'), { recursive: true }).length).toBe(before);
     } finally {

@@ -119,10 +119,14 @@ function listDataFiles(dataDir: string): { files: string[]; skipped: string[] } 
 export async function createBackup(options: BackupOptions): Promise<BackupResult> {
   const now = (options.now ?? (() => new Date()))();
   const file = targetFile(options, now);
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  // The first directory this made, if `--to` named one that is not there yet: a backup that fails
+  // leaves nothing behind, not even it (docs/operations.md, Backups).
+  const made = fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  let written = false;
   // Beside the backup, on its disk: the database's copy and its check are written here first.
-  const scratch = fs.mkdtempSync(path.join(path.dirname(file), '.marketplace-backup-'));
+  let scratch: string | undefined;
   try {
+    scratch = fs.mkdtempSync(path.join(path.dirname(file), '.marketplace-backup-'));
     const databaseEntry = await backUpDatabase(options, scratch, now);
     const { files, skipped } = listDataFiles(options.dataDir);
     const counted = { count: 0, bytes: 0 };
@@ -167,6 +171,7 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
     await writeArchive(partial, entries());
     // A link fails if the name was taken meanwhile; the backup appears whole or not at all.
     fs.linkSync(partial, file);
+    written = true;
     return {
       file,
       bytes: fs.statSync(file).size,
@@ -175,7 +180,27 @@ export async function createBackup(options: BackupOptions): Promise<BackupResult
       skipped,
     };
   } finally {
-    fs.rmSync(scratch, { recursive: true, force: true });
+    if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+    if (!written && made) removeMadeDirectories(path.dirname(file), made);
+  }
+}
+
+/**
+ * Removes the directories from `dir` up to `made`, the first one a failed backup made, each only if
+ * it is empty: anything another process put there meanwhile stays.
+ */
+function removeMadeDirectories(dir: string, made: string): void {
+  for (
+    let current = path.resolve(dir);
+    isInside(current, path.resolve(made));
+    current = path.dirname(current)
+  ) {
+    try {
+      fs.rmdirSync(current);
+    } catch {
+      return;
+    }
+    if (current === path.resolve(made)) return;
   }
 }
 
