@@ -101,6 +101,8 @@ export class JobQueue {
   private boss: PgBoss | undefined;
   private starting: Promise<void> | undefined;
   private ticking = false;
+  /** The last tick failed (the database away): its failures are logged once per outage. */
+  private tickFailing = false;
   private stopped = false;
 
   constructor(
@@ -226,7 +228,10 @@ export class JobQueue {
     };
     this.held.set(run.id, held);
     try {
-      await this.renewLeases([held]);
+      // The first renewal at once; one that fails is tried again at the next tick.
+      await this.renewLeases([held]).catch((error: unknown) =>
+        this.log.warn({ err: error, job: job.name }, 'job queue: could not renew the lease of a run'),
+      );
       await this.runHeld(boss, held);
     } finally {
       this.held.delete(run.id);
@@ -288,6 +293,17 @@ export class JobQueue {
     try {
       await this.renewLeases([...this.held.values()]);
       await this.takeOverLostRuns(boss);
+      if (this.tickFailing) this.log.info('job queue: leases are renewed again');
+      this.tickFailing = false;
+    } catch (error) {
+      // Once per outage, not every tick: another instance takes a run over if this goes on.
+      if (this.tickFailing) this.log.debug({ err: error }, 'job queue: could not renew leases');
+      else
+        this.log.warn(
+          { err: error },
+          'job queue: could not renew the leases of its runs nor look for lost ones; trying again every few seconds',
+        );
+      this.tickFailing = true;
     } finally {
       this.ticking = false;
     }
@@ -296,53 +312,42 @@ export class JobQueue {
   private async renewLeases(runs: HeldRun[]): Promise<void> {
     const live = runs.filter((run) => !run.abandoned && !run.lost);
     if (live.length === 0) return;
-    try {
-      const { rows } = await this.database.executeSql(
-        `update ${JOB_SCHEMA}.job set expire_in = (now() - started_on) + $1 * interval '1 second'
+    const { rows } = await this.database.executeSql(
+      `update ${JOB_SCHEMA}.job set expire_in = (now() - started_on) + $1 * interval '1 second'
           where state = 'active' and id in (${live.map((_, i) => `$${i + 2}`).join(', ')})
           returning id::text as id`,
-        [this.backstopSeconds, ...live.map((run) => run.id)],
-      );
-      const renewed = new Set((rows as { id: string }[]).map((row) => row.id));
-      for (const run of live) {
-        if (renewed.has(run.id)) continue;
-        run.lost = true;
-        this.log.warn(
-          { job: run.job.name, run: run.id },
-          'a job run of this instance was given up by another (its lease ran out); its result is ignored',
-        );
-      }
-    } catch (error) {
+      [this.backstopSeconds, ...live.map((run) => run.id)],
+    );
+    const renewed = new Set((rows as { id: string }[]).map((row) => row.id));
+    for (const run of live) {
+      if (renewed.has(run.id)) continue;
+      run.lost = true;
       this.log.warn(
-        { err: error },
-        'could not renew the lease of a job run; another instance takes it over if this goes on',
+        { job: run.job.name, run: run.id },
+        'a job run of this instance was given up (its lease ran out while it could not be renewed); its result is ignored',
       );
     }
   }
 
   private async takeOverLostRuns(boss: PgBoss): Promise<void> {
     const names = this.jobs.map((job) => job.name);
-    try {
-      const { rows } = await this.database.executeSql(
-        `select id::text as id, name from ${JOB_SCHEMA}.job
+    const { rows } = await this.database.executeSql(
+      `select id::text as id, name from ${JOB_SCHEMA}.job
           where state = 'active'
             and started_on + expire_in - $1 * interval '1 second' < now()
             and name in (${names.map((_, i) => `$${i + 2}`).join(', ')})`,
-        [this.backstopSeconds - this.settings.leaseSeconds, ...names],
+      [this.backstopSeconds - this.settings.leaseSeconds, ...names],
+    );
+    for (const { id, name } of rows as { id: string; name: string }[]) {
+      // This instance's own, late only because the database was busy: it goes on.
+      if (this.held.has(id) || this.stopped) continue;
+      await boss.fail(name, id, { message: RUN_LOST_MESSAGE });
+      this.log.warn(
+        { job: name, run: id },
+        'a job run whose instance stopped was given up; the job runs again',
       );
-      for (const { id, name } of rows as { id: string; name: string }[]) {
-        // This instance's own, late only because the database was busy: it goes on.
-        if (this.held.has(id) || this.stopped) continue;
-        await boss.fail(name, id, { message: RUN_LOST_MESSAGE });
-        this.log.warn(
-          { job: name, run: id },
-          'a job run whose instance stopped was given up; the job runs again',
-        );
-        const job = this.jobs.find((candidate) => candidate.name === name);
-        if (job) await this.ask(job);
-      }
-    } catch (error) {
-      this.log.warn({ err: error }, 'could not look for job runs whose instance stopped');
+      const job = this.jobs.find((candidate) => candidate.name === name);
+      if (job) await this.ask(job);
     }
   }
 
