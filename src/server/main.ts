@@ -110,11 +110,13 @@ async function start(): Promise<void> {
   const appModule = import('./app');
   const [client, seed] = await Promise.all([import('./db/client'), import('./db/seed/demo')]);
   const opening = beginOpeningDatabase(config, embeddedProcess, client);
+  // Awaited below; a failure surfaces there, not as an unhandled rejection while the demo data's
+  // modules load (a data directory in use was reported so, with a stack, before its one line).
+  opening.catch(() => undefined);
   const demoStart = await beginDemoData(config, sessionSecret, newDataDir, seed);
   const webRoot = findWebRoot();
   const firstScreen = webRoot ? loadFirstScreenRenderer(appModule, webRoot) : undefined;
   // Each is awaited below; a failure surfaces there, not as an unhandled rejection before it.
-  opening.catch(() => undefined);
   demoStart?.prepared?.catch(() => undefined);
   appModule.catch(() => undefined);
   firstScreen?.catch(() => undefined);
