@@ -67,3 +67,21 @@ describe('the listing body', () => {
     expect(productImagesBodySchema.safeParse({ imageUrls: [path(1), path(1)] }).success).toBe(false);
   });
 });
+
+describe('a product name is one line (docs/product-rules.md, Bad input and failure)', () => {
+  it.each(['Oak\nShelf', 'Oak\r\nShelf', 'Oak\u2028Shelf', 'Oak\u0085Shelf', 'Oak\u0007Shelf'])(
+    'refuses %j with a message for the field',
+    (name) => {
+      const parsed = createProductBodySchema.safeParse({ ...listing, name });
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+        ['name', 'Name must be on one line'],
+      ]);
+      expect(updateProductBodySchema.safeParse({ name }).success).toBe(false);
+    },
+  );
+
+  it('keeps a name whose line break is only at an end (trimmed away)', () => {
+    expect(createProductBodySchema.parse({ ...listing, name: 'Oak Shelf\n' }).name).toBe('Oak Shelf');
+  });
+});

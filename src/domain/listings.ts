@@ -3,6 +3,7 @@ import { productSchema } from './catalog';
 import { parseCents } from './money';
 import { objectPathSchema } from './uploads';
 import { visibleText } from './visible-text-schema';
+import { isOneLine } from './visible-text';
 
 /**
  * A seller's listings (docs/product-rules.md, Catalog and distance; Seller listings): what a seller
@@ -68,7 +69,8 @@ const nameSchema = visibleText(
     .string({ error: 'Required' })
     .trim()
     .min(1, 'Required')
-    .max(PRODUCT_NAME_MAX, `Must be at most ${PRODUCT_NAME_MAX} characters`),
+    .max(PRODUCT_NAME_MAX, `Must be at most ${PRODUCT_NAME_MAX} characters`)
+    .refine(isOneLine, 'Name must be on one line'),
 );
 
 /** An empty description (invisible characters only included) is no description. */

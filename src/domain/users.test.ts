@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { greetingFor, NEW_ACCOUNT_MINUTES } from './users';
+import { greetingFor, NEW_ACCOUNT_MINUTES, updateNamesBodySchema } from './users';
 
 describe('greetingFor (docs/product-rules.md, Catalog screens)', () => {
   const now = new Date('2026-11-23T16:00:00Z');
@@ -14,5 +14,20 @@ describe('greetingFor (docs/product-rules.md, Catalog screens)', () => {
     expect(greetingFor({ createdAt: minutesAgo(NEW_ACCOUNT_MINUTES) }, now)).toBe('Welcome back');
     expect(greetingFor({ createdAt: '2025-01-01T00:00:00Z' }, now)).toBe('Welcome back');
     expect(greetingFor({ createdAt: 'garbage' }, now)).toBe('Welcome back');
+  });
+});
+
+describe('names are one line (docs/product-rules.md, Bad input and failure)', () => {
+  it('refuses a line break or another control character in a first or last name, per field', () => {
+    const parsed = updateNamesBodySchema.safeParse({ firstName: 'Ana\r\nBcc: x', lastName: 'Li\u2029' + 'Lo' });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['firstName', 'First name must be on one line'],
+      ['lastName', 'Last name must be on one line'],
+    ]);
+    expect(updateNamesBodySchema.parse({ firstName: 'Ana', lastName: 'Li Lo' })).toEqual({
+      firstName: 'Ana',
+      lastName: 'Li Lo',
+    });
   });
 });

@@ -1,13 +1,20 @@
 import { z } from 'zod';
 import { roleSchema, selfServiceRoleSchema } from './roles';
 import { visibleText } from './visible-text-schema';
+import { isOneLine } from './visible-text';
 
 export const idSchema = z.uuid({ message: 'Must be a valid id' });
 export const idParamsSchema = z.object({ id: idSchema });
 
-const nameSchema = visibleText(
-  z.string().trim().min(1, 'Required').max(100, 'Must be at most 100 characters'),
-);
+const nameSchema = (label: string) =>
+  visibleText(
+    z
+      .string()
+      .trim()
+      .min(1, 'Required')
+      .max(100, 'Must be at most 100 characters')
+      .refine(isOneLine, `${label} must be on one line`),
+  );
 
 /** GET /api/auth/user: the signed-in user's own record. */
 export const currentUserSchema = z.object({
@@ -89,8 +96,8 @@ export type PublicUser = z.infer<typeof publicUserSchema>;
  * (mass assignment).
  */
 export const updateNamesBodySchema = z.strictObject({
-  firstName: nameSchema,
-  lastName: nameSchema,
+  firstName: nameSchema('First name'),
+  lastName: nameSchema('Last name'),
 });
 export type UpdateNamesBody = z.infer<typeof updateNamesBodySchema>;
 

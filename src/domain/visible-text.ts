@@ -58,3 +58,15 @@ export function removeInvisibleCharacters(text: string): string {
       emojiJoiner ?? scriptJoiner ?? flagTags ?? '',
   );
 }
+
+/**
+ * A line break or another control character (C0, DEL, C1, the line and paragraph separators): a
+ * name refuses it (docs/product-rules.md, Bad input and failure), as it goes into mail headers,
+ * greetings, exports and lists that are read one line per name.
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what is refused
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
+
+export function isOneLine(text: string): boolean {
+  return !CONTROL_CHARACTER.test(text);
+}

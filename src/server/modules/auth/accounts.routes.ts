@@ -172,11 +172,12 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const { token, returnTo } = request.query;
-      const user = await verifyEmail(db, token, ctx.now());
+      // Where to land is settled before the link is used up (docs/product-rules.md, Sessions and sign-in).
+      const landing = safeReturnTo(request.query.returnTo);
+      const user = await verifyEmail(db, request.query.token, ctx.now());
       if (!user) return renderPage(reply, 400, { page: 'expired', purpose: 'verify' });
       await startSession(app, db, request, reply, user.id);
-      return reply.redirect(safeReturnTo(returnTo), 302);
+      return reply.redirect(landing, 302);
     },
   );
 

@@ -280,6 +280,16 @@ describe('sign-up and email verification', () => {
     });
     expect(forged.statusCode).toBe(302);
     expect(forged.headers.location).toBe('/');
+
+    // A returnTo outside Latin-1 lands encoded, never a 500 (docs/product-rules.md, Sessions and sign-in).
+    const third = 'line-separator@example.com';
+    await post('/api/signup', { email: third, password: 'long enough', firstName: 'L', lastName: 'S' });
+    const wide = await t.app.inject({
+      method: 'GET',
+      url: `${linkIn(await newestMail(third), '/api/verify-email')}&returnTo=/%E2%80%A8?q=%C5%BC`,
+    });
+    expect(wide.statusCode).toBe(302);
+    expect(wide.headers.location).toBe('/%E2%80%A8?q=%C5%BC');
   });
 
   it('resends a link only to an account waiting for confirmation, with the same answer for every address', async () => {

@@ -269,6 +269,51 @@ describe('sign-in', () => {
     expect(evil.headers.location).toBe('/');
   });
 
+  it('takes a returnTo of any text without a 500: what is outside ASCII is encoded (docs/product-rules.md, Sessions and sign-in)', async () => {
+    const user = await createUser(t);
+    const signedIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      ...form({ email: user.email, password: user.password, returnTo: '/?search=żółw' }),
+    });
+    expect(signedIn.statusCode).toBe(303);
+    expect(signedIn.headers.location).toBe('/?search=%C5%BC%C3%B3%C5%82w');
+    const cookie = cookieFrom(signedIn);
+    for (const [returnTo, location] of [
+      ['/%E2%80%A8', '/%E2%80%A8'],
+      ['/%F0%9F%90%A2', '/%F0%9F%90%A2'],
+      ['/%7F', '/'],
+      // Bytes that are not UTF-8 stay as they came, percent-encoded.
+      ['/%ED%A0%80', '/%ED%A0%80'],
+    ]) {
+      const response = await as(t, { cookie }, { method: 'GET', url: `/api/login?returnTo=${returnTo}` });
+      expect(response.statusCode, returnTo).toBe(302);
+      expect(response.headers.location, returnTo).toBe(location);
+    }
+    // A NUL anywhere in a request is refused before any route (docs/product-rules.md, Bad input and failure).
+    expect((await as(t, { cookie }, { method: 'GET', url: '/api/login?returnTo=/a%00b' })).statusCode).toBe(400);
+    const page = await t.app.inject({ method: 'GET', url: '/api/login?returnTo=/%E2%80%A8' });
+    expect(page.statusCode).toBe(200);
+  });
+
+  it('refuses line breaks in a new account\'s names, with a message per field', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/signup',
+      payload: {
+        email: 'two-lines@example.com',
+        password: 'correct horse battery',
+        firstName: 'Ana\r\nBcc: x@example.com',
+        lastName: 'Li\u2028Lo',
+      },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().fields).toEqual({
+      firstName: 'First name must be on one line',
+      lastName: 'Last name must be on one line',
+    });
+  });
+
   it('sends a signed-in visitor of the sign-in page on to where they were going', async () => {
     const user = await createUser(t);
     const cookie = await (async () => {
