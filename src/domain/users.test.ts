@@ -19,7 +19,10 @@ describe('greetingFor (docs/product-rules.md, Catalog screens)', () => {
 
 describe('names are one line (docs/product-rules.md, Bad input and failure)', () => {
   it('refuses a line break or another control character in a first or last name, per field', () => {
-    const parsed = updateNamesBodySchema.safeParse({ firstName: 'Ana\r\nBcc: x', lastName: 'Li\u2029' + 'Lo' });
+    const parsed = updateNamesBodySchema.safeParse({
+      firstName: 'Ana\r\nBcc: x',
+      lastName: 'Li\u2029' + 'Lo',
+    });
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
       ['firstName', 'First name must be on one line'],

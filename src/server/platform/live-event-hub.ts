@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Db } from '../db/client';
 import { liveEvents, users } from '../db/schema';
 import { LIVE_REPLAY_LIMIT, LIVE_REPLAY_WINDOW_MS, liveEventSchema } from '../../domain/live-events';
-import { LIVE_EVENTS_CHANNEL, type StoredLiveEvent } from './live-events';
+import { LIVE_EVENTS_CHANNEL, type SessionsEnded, type StoredLiveEvent } from './live-events';
 import { canReceiveLiveEvent, type DriverRecord, type PolicyActor } from './policy';
 
 /** The user a stream belongs to, as the policy decides who receives what. */
@@ -17,6 +17,13 @@ export function sseFrame(event: StoredLiveEvent): string {
 /** Ids a stream has sent, so an event heard twice (a replay and a notification) goes out once. */
 const REMEMBERED_IDS = 500;
 
+/** Who a stream is, and how it is ended from outside (the user's sessions ended). */
+export interface StreamOwner {
+  /** The session the stream was opened with. */
+  sessionId: string | null;
+  end: () => void;
+}
+
 class Subscriber {
   private readonly sent = new Set<number>();
   private buffered: StoredLiveEvent[] | null = [];
@@ -24,6 +31,7 @@ class Subscriber {
   constructor(
     readonly userId: string,
     private readonly write: (frame: string) => void,
+    readonly owner: StreamOwner | undefined,
   ) {}
 
   deliver(event: StoredLiveEvent): void {
@@ -67,6 +75,15 @@ function parseStored(payload: unknown): StoredLiveEvent | undefined {
     trailerOnly: row.trailerOnly === true,
     data: data.data,
   };
+}
+
+function parseSessionsEnded(payload: unknown): SessionsEnded | undefined {
+  if (typeof payload !== 'object' || payload === null || !('sessionsEnded' in payload)) return undefined;
+  const ended: unknown = payload.sessionsEnded;
+  if (typeof ended !== 'object' || ended === null) return undefined;
+  const { userId, keepSessionId } = ended as Record<string, unknown>;
+  if (typeof userId !== 'string') return undefined;
+  return { userId, keepSessionId: typeof keepSessionId === 'string' ? keepSessionId : null };
 }
 
 /** The start of the replay window by the database's clock, the one that stamped the events. */
@@ -135,8 +152,9 @@ export class LiveEventHub {
     user: LiveUser,
     afterId: number | null,
     write: (frame: string) => void,
+    owner?: StreamOwner,
   ): Promise<() => void> {
-    const subscriber = new Subscriber(user.id, write);
+    const subscriber = new Subscriber(user.id, write, owner);
     this.subscribers.add(subscriber);
     const close = () => void this.subscribers.delete(subscriber);
     try {
@@ -188,7 +206,13 @@ export class LiveEventHub {
   private hear(payload: string): void {
     let event: StoredLiveEvent | undefined;
     try {
-      event = parseStored(JSON.parse(payload));
+      const parsed: unknown = JSON.parse(payload);
+      const ended = parseSessionsEnded(parsed);
+      if (ended) {
+        this.endStreamsOf(ended);
+        return;
+      }
+      event = parseStored(parsed);
     } catch {
       event = undefined;
     }
@@ -218,6 +242,20 @@ export class LiveEventHub {
       }
     } catch (error) {
       this.log.error({ err: error }, 'live updates not caught up after a reconnect');
+    }
+  }
+
+  /**
+   * A user's sessions ended (suspended, a password reset or change; announced by `endSessionsOf` on
+   * every instance): their streams end now, not at the next heartbeat, all but the one of the session
+   * that was kept (docs/product-rules.md, Live updates).
+   */
+  private endStreamsOf(ended: SessionsEnded): void {
+    for (const subscriber of [...this.subscribers]) {
+      if (subscriber.userId !== ended.userId) continue;
+      if (ended.keepSessionId !== null && subscriber.owner?.sessionId === ended.keepSessionId) continue;
+      this.subscribers.delete(subscriber);
+      subscriber.owner?.end();
     }
   }
 

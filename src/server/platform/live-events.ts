@@ -15,6 +15,25 @@ import { orderAudience, type LiveEventAudience, type OrderParties } from './poli
 
 export const LIVE_EVENTS_CHANNEL = 'live_events';
 
+/**
+ * Not an event but a notice on the same channel: every session of the user ended (but the one
+ * kept), so every instance ends their open streams at once (docs/product-rules.md, Live updates).
+ */
+export interface SessionsEnded {
+  userId: string;
+  keepSessionId: string | null;
+}
+
+/**
+ * Announces with the caller's handle that a user's sessions ended: inside a transaction, at its
+ * commit. Not stored: a stream opened later is refused by its session check anyway.
+ */
+export async function announceSessionsEnded(db: Db, ended: SessionsEnded): Promise<void> {
+  await db.execute(
+    sql`select pg_notify(${LIVE_EVENTS_CHANNEL}, ${JSON.stringify({ sessionsEnded: ended })})`,
+  );
+}
+
 /** An event as stored and as it travels between instances. */
 export interface StoredLiveEvent extends LiveEventAudience {
   id: number;

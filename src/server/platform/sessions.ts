@@ -6,6 +6,7 @@ import type { Db } from '../db/client';
 import { sessions, users } from '../db/schema';
 import type { Role } from '../../domain/roles';
 import type { KeptPrivateReads } from './kept-private-reads';
+import { announceSessionsEnded } from './live-events';
 
 /**
  * Sessions live in the `sessions` table (docs/product-rules.md, Sessions and sign-in); the cookie
@@ -187,6 +188,8 @@ export async function endSessionsOf(tx: Db, userId: string, exceptSessionId?: st
         ? and(eq(sessions.userId, userId), ne(sessions.sid, exceptSessionId))
         : eq(sessions.userId, userId),
     );
+  // Their open event streams end too, on every instance (docs/product-rules.md, Live updates).
+  await announceSessionsEnded(tx, { userId, keepSessionId: exceptSessionId ?? null });
 }
 
 export async function endSession(

@@ -291,12 +291,14 @@ describe('sign-in', () => {
       expect(response.headers.location, returnTo).toBe(location);
     }
     // A NUL anywhere in a request is refused before any route (docs/product-rules.md, Bad input and failure).
-    expect((await as(t, { cookie }, { method: 'GET', url: '/api/login?returnTo=/a%00b' })).statusCode).toBe(400);
+    expect((await as(t, { cookie }, { method: 'GET', url: '/api/login?returnTo=/a%00b' })).statusCode).toBe(
+      400,
+    );
     const page = await t.app.inject({ method: 'GET', url: '/api/login?returnTo=/%E2%80%A8' });
     expect(page.statusCode).toBe(200);
   });
 
-  it('refuses line breaks in a new account\'s names, with a message per field', async () => {
+  it("refuses line breaks in a new account's names, with a message per field", async () => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/signup',

@@ -113,9 +113,14 @@ export function registerEventRoutes(app: App, ctx: AppContext, options: { heartb
       raw.on('error', end);
 
       try {
-        const close = await ctx.live.subscribe(actor, afterId, (frame) => {
-          if (!ended) raw.write(frame);
-        });
+        const close = await ctx.live.subscribe(
+          actor,
+          afterId,
+          (frame) => {
+            if (!ended) raw.write(frame);
+          },
+          { sessionId: request.sessionId, end },
+        );
         if (ended) close();
         else {
           unsubscribe = close;

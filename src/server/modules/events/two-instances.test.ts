@@ -115,6 +115,33 @@ describe.skipIf(TEST_DB_KIND !== 'postgres')('two app instances on one PostgreSQ
     }
   });
 
+  it('ends the streams a user holds on instance B within a second of their suspension through instance A', async () => {
+    const user = await person('Sue', ['buyer']);
+    const other = await person('Otto', ['buyer']);
+    const admin = await createUser(a, { roles: ['buyer', 'admin'] });
+    const adminCookie = await signIn(a, admin.email, admin.password);
+    const userOnB = await openEventStream(urlB, user.cookie);
+    const otherOnB = await openEventStream(urlB, other.cookie);
+    try {
+      const suspendedAt = Date.now();
+      const suspended = await as(
+        a,
+        { cookie: adminCookie },
+        {
+          method: 'POST',
+          url: `/api/admin/users/${user.id}/suspend`,
+        },
+      );
+      expect(suspended.statusCode, suspended.body).toBe(200);
+      await userOnB.waitUntil(() => userOnB.ended(), "the suspended user's stream to end", 1_000);
+      expect(Date.now() - suspendedAt).toBeLessThan(1_000);
+      expect(otherOnB.ended()).toBe(false);
+    } finally {
+      userOnB.close();
+      otherOnB.close();
+    }
+  });
+
   it("catches a page's first stream on instance B up from the live cursor it read on instance A", async () => {
     const buyer = await person('Bo', ['buyer']);
     const seller = await person('Sam', ['buyer', 'seller']);

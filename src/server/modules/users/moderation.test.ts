@@ -151,6 +151,23 @@ describe('taking a role away', () => {
     expect((await removeRole(admin, user.id, 'driver')).statusCode).toBe(200);
   });
 
+  it("ends a suspended user's open event streams at once, and nobody else's (docs/product-rules.md, Moderation)", async () => {
+    const user = await createUser(t);
+    const cookie = await signIn(t, user.email, user.password);
+    const second = await signIn(t, user.email, user.password);
+    const bystander = await signedInAs(t, 'buyer');
+    const stream = await openEventStream(baseUrl, cookie);
+    const secondStream = await openEventStream(baseUrl, second);
+    const bystanderStream = await openEventStream(baseUrl, bystander.cookie);
+    streams.push(stream, secondStream, bystanderStream);
+
+    expect((await suspend(admin, user.id)).statusCode).toBe(200);
+    // Well within the heartbeat (25 s), which rechecks the session too.
+    await stream.waitUntil(() => stream.ended(), 'the first stream to end', 2_000);
+    await secondStream.waitUntil(() => secondStream.ended(), 'the second stream to end', 2_000);
+    expect(bystanderStream.ended()).toBe(false);
+  });
+
   it('never on the admin themself, never the last admin, never buyer, and only by an admin', async () => {
     expect((await removeRole(admin, admin.id, 'admin')).json().message).toBe(OWN_ROLE_MESSAGE);
     expect((await removeRole(admin, admin.id, 'admin')).statusCode).toBe(403);
