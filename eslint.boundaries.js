@@ -7,7 +7,8 @@
  * helpers are its own.
  */
 export const SERVER_MODULE_ENTRY_POINTS = {
-  auth: ['passwords.ts'],
+  // The notifications timer does the account requests after their answer.
+  auth: ['passwords.ts', 'account-requests.ts'],
   checkout: ['price-checkout.ts'],
   // The order of a driver who may take offers: accepting is an orders operation that asks it too.
   // Handing an order back (an orders operation) declines it for its driver in its transaction.

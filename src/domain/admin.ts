@@ -500,6 +500,7 @@ export const ADMIN_ACTIONS = [
   'payout.retried',
   'delivery_proof.updated',
   'driver.documents_changed',
+  'user.password_reset',
 ] as const;
 export const adminActionSchema = z.enum(ADMIN_ACTIONS);
 export type AdminActionKind = (typeof ADMIN_ACTIONS)[number];
@@ -523,6 +524,7 @@ export const ADMIN_ACTION_LABELS: Record<AdminActionKind, string> = {
   'payout.retried': 'Retried a payout',
   'delivery_proof.updated': 'Changed proof of delivery',
   'driver.documents_changed': 'Replaced a driver document',
+  'user.password_reset': 'Reset their password by a mailed link',
 };
 
 /** A recorded state: a few named values (a role, a name, the eight settings). */

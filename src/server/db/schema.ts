@@ -1001,7 +1001,7 @@ export const adminActions = pgTable(
     index('admin_actions_target_idx').on(t.targetType, t.targetId, t.createdAt.desc().nullsFirst()),
     check(
       'admin_actions_action_check',
-      sql`${t.action} in ('user.role_changed','driver.approved','driver.rejected','driver.revoked','category.created','category.renamed','category.deleted','commission.updated','order.cancelled','order.refunded','user.role_removed','user.suspended','user.restored','product.hidden','product.restored','payout.retried','delivery_proof.updated','driver.documents_changed')`,
+      sql`${t.action} in ('user.role_changed','driver.approved','driver.rejected','driver.revoked','category.created','category.renamed','category.deleted','commission.updated','order.cancelled','order.refunded','user.role_removed','user.suspended','user.restored','product.hidden','product.restored','payout.retried','delivery_proof.updated','driver.documents_changed','user.password_reset')`,
     ),
   ],
 );
@@ -1097,7 +1097,7 @@ export const outbox = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
   (t) => [
-    check('outbox_channel_check', sql`${t.channel} in ('mail','push')`),
+    check('outbox_channel_check', sql`${t.channel} in ('mail','push','account')`),
     check('outbox_status_check', sql`${t.status} in ('queued','sent','failed','dropped')`),
     index('outbox_due_idx')
       .on(t.nextAttemptAt, t.id)

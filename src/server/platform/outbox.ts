@@ -12,7 +12,7 @@ import { outbox } from '../db/schema';
  * attempts run out. Nothing here runs inside a request.
  */
 
-export type OutboxChannel = 'mail' | 'push';
+export type OutboxChannel = 'mail' | 'push' | 'account';
 
 export interface OutboxItem {
   channel: OutboxChannel;

@@ -1,6 +1,8 @@
 import { desc, eq } from 'drizzle-orm';
 import { outbox } from '../db/schema';
 import { cookieFrom, type TestApp } from './test-app';
+import { drainOutbox } from '../platform/outbox';
+import { accountRequestDeliverer } from '../modules/auth/account-requests';
 
 /** A mail as queued in the outbox (docs/decisions/0019-reaching-people.md, Mail). */
 export interface QueuedMail {
@@ -11,8 +13,28 @@ export interface QueuedMail {
   html: string;
 }
 
-/** The mail queued to an address, newest first. */
+/**
+ * Does the account requests queued so far, as the notifications timer does after their answer
+ * (docs/decisions/0023-accounts-an-attacker-cannot-bend.md): the mail they cause is then queued.
+ */
+export async function runAccountRequests(t: TestApp): Promise<number> {
+  const deliverer = accountRequestDeliverer({
+    db: t.database.db,
+    siteUrl: t.config.siteUrl,
+    now: () => new Date(),
+  });
+  let done = 0;
+  for (;;) {
+    const report = await drainOutbox(t.database.db, { account: deliverer }, new Date());
+    const batch = report.sent + report.dropped + report.retried + report.failed;
+    if (batch === 0) return done;
+    done += batch;
+  }
+}
+
+/** The mail queued to an address, newest first (once the account requests are done). */
 export async function mailsTo(t: TestApp, to: string): Promise<QueuedMail[]> {
+  await runAccountRequests(t);
   const rows = await t.database.db
     .select()
     .from(outbox)

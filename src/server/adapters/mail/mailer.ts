@@ -23,13 +23,19 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>;
 }
 
-/** The embedded default: the message is already stored by its module; this writes it to the log. */
+/**
+ * The embedded default: the message is already stored by its module; this writes it, text and
+ * links included, to the log, which is where an embedded install delivers its mail. The admin's Mail
+ * tab shows the same text with every link's secret hidden
+ * (docs/decisions/0023-accounts-an-attacker-cannot-bend.md): the log is the operator's, the Mail tab
+ * any admin's.
+ */
 export class LogMailer implements Mailer {
   constructor(private readonly log: Pick<FastifyBaseLogger, 'info'>) {}
 
   async send(message: MailMessage): Promise<void> {
     this.log.info(
-      { mail: { to: message.to, subject: message.subject, replyTo: message.replyTo } },
+      { mail: { to: message.to, subject: message.subject, replyTo: message.replyTo, text: message.text } },
       'mail logged',
     );
   }

@@ -37,7 +37,11 @@ export interface AdminActionRecord {
  * after and when. Pass the transaction that makes the change, so the record and the change are
  * kept or lost together.
  */
-export async function recordAdminAction(tx: Db, actor: Actor, record: AdminActionRecord): Promise<void> {
+export async function recordAdminAction(
+  tx: Db,
+  actor: Pick<Actor, 'id'>,
+  record: AdminActionRecord,
+): Promise<void> {
   await insertAdminAction(tx, {
     actorId: actor.id,
     action: record.action,

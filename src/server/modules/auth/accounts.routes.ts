@@ -22,13 +22,12 @@ import { renderAccountPage, type AccountPageState } from './login-page';
 import {
   changePassword,
   limitAccountMail,
-  requestPasswordReset,
-  resendVerification,
   resetPassword,
   tokenIsLive,
   verifyEmail,
 } from './accounts.service';
 import { isFormPost, rawField } from './form-posts';
+import { queueAccountRequest } from './account-requests';
 
 const htmlPage = z.string().describe('A page of local sign-in (text/html)');
 
@@ -76,7 +75,8 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
         if (request.validationError) throw request.validationError;
         const { email } = emailOnlyBodySchema.parse(request.body);
         await limitAccountMail(db, ctx.rateLimits.accountMailPerIp, request.ip);
-        await requestPasswordReset(db, email, config.siteUrl, ctx.now());
+        // The same work whatever the address (docs/decisions/0023-accounts-an-attacker-cannot-bend.md).
+        await queueAccountRequest(db, { purpose: 'reset', email });
       } catch (error) {
         if (!form) throw error;
         const { status, body } = toErrorBody(error, request.id);
@@ -132,7 +132,7 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
       try {
         if (request.validationError) throw request.validationError;
         const body = resetPasswordBodySchema.parse(request.body);
-        changed = await resetPassword(db, body.token, body.password, ctx.now());
+        changed = await resetPassword(db, body.token, body.password, config.siteUrl, ctx.now());
         if (!changed) throw badRequest(LINK_EXPIRED);
       } catch (error) {
         if (!form) throw error;
@@ -199,7 +199,7 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
         if (request.validationError) throw request.validationError;
         const { email } = emailOnlyBodySchema.parse(request.body);
         await limitAccountMail(db, ctx.rateLimits.accountMailPerIp, request.ip);
-        await resendVerification(db, email, config.siteUrl, ctx.now());
+        await queueAccountRequest(db, { purpose: 'verify', email });
       } catch (error) {
         if (!form) throw error;
         const { status, body } = toErrorBody(error, request.id);

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { accountTokens, passwordCredentials, users } from '../../db/schema';
 import { badRequest, conflict, forbidden } from '../../platform/errors';
@@ -15,6 +15,7 @@ import {
 } from '../../../domain/accounts';
 import { ACCOUNT_SUSPENDED_MESSAGE } from '../../../domain/users';
 import { queueMail } from '../notifications/mail-layout';
+import { recordAdminAction } from '../audit/audit.service';
 import { findUserByEmail, type UserRow } from '../users/user-records';
 import { hashPassword, verifyPassword } from './passwords';
 
@@ -39,7 +40,31 @@ export async function limitAccountMail(db: Db, limiter: RateLimiter, ip: string)
     );
 }
 
+/**
+ * Ends every link of these purposes the user still holds (docs/decisions/0023-accounts-an-attacker-cannot-bend.md):
+ * a newer link, a reset, a change of password or a confirmed address leaves no older one working.
+ */
+async function endLinksOf(
+  tx: Db,
+  userId: string,
+  purposes: readonly AccountTokenPurpose[],
+  now: Date,
+): Promise<void> {
+  await tx
+    .update(accountTokens)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(accountTokens.userId, userId),
+        inArray(accountTokens.purpose, [...purposes]),
+        isNull(accountTokens.usedAt),
+      ),
+    );
+}
+
+/** A new link; the user's older links of the same purpose stop working. */
 async function issueToken(tx: Db, userId: string, purpose: AccountTokenPurpose, now: Date): Promise<string> {
+  await endLinksOf(tx, userId, [purpose], now);
   const token = crypto.randomBytes(32).toString('base64url');
   await tx.insert(accountTokens).values({
     userId,
@@ -125,14 +150,12 @@ export async function queueVerificationMail(
   });
 }
 
-/** Sign-up with an address that has an account: its owner hears of it; the account is unchanged. */
-export async function queueAccountExistsMail(
-  tx: Db,
-  user: UserRow,
-  siteUrl: string,
-  now: Date,
-): Promise<void> {
-  const token = await issueToken(tx, user.id, 'reset', now);
+/**
+ * Sign-up with an address that has an account: its owner hears of it; the account is unchanged. The
+ * mail carries no live link, so a stranger cannot mint reset links by signing up with the address
+ * (docs/decisions/0023-accounts-an-attacker-cannot-bend.md).
+ */
+export async function queueAccountExistsMail(tx: Db, user: UserRow, siteUrl: string): Promise<void> {
   await queueMail(tx, {
     kind: 'account_exists',
     userId: user.id,
@@ -142,16 +165,18 @@ export async function queueAccountExistsMail(
       subject: 'Someone tried to create an account with this address',
       paragraphs: [
         'Someone tried to create an account with this email address, which already has one. Your account is unchanged.',
-        `Sign in: ${siteUrl}/api/login`,
-        `If you forgot your password, set a new one with the link below (it works once, for ${RESET_LINK_MINUTES} minutes). If this was not you, ignore this email.`,
+        'If it was you, sign in with the link below, or use "Forgot password?" on the sign-in page to set a new password. If it was not you, ignore this email.',
       ],
-      action: { label: 'Reset your password', url: resetUrl(siteUrl, token) },
+      action: { label: 'Sign in', url: `${siteUrl}/api/login` },
     },
   });
 }
 
-/** "Forgot password?": a reset link to an existing account, nothing to an unknown address. */
-export async function requestPasswordReset(db: Db, email: string, siteUrl: string, now: Date): Promise<void> {
+/**
+ * "Forgot password?", as the account request runs it after the answer: a reset link to an existing
+ * account that is not suspended, nothing to an unknown address.
+ */
+export async function mailPasswordReset(db: Db, email: string, siteUrl: string, now: Date): Promise<void> {
   const user = await findUserByEmail(db, email);
   if (!user || user.suspendedAt) return;
   await db.transaction(async (tx) => {
@@ -173,11 +198,37 @@ export async function requestPasswordReset(db: Db, email: string, siteUrl: strin
   });
 }
 
+/** The mail that tells the owner their password changed, with no live link in it. */
+function queuePasswordChangedMail(tx: Db, user: UserRow, siteUrl: string, how: 'reset' | 'profile') {
+  return queueMail(tx, {
+    kind: 'password_changed',
+    userId: user.id,
+    content: {
+      to: user.email,
+      greetingName: user.firstName,
+      subject: 'Your password was changed',
+      paragraphs: [
+        how === 'reset'
+          ? 'The password of your account was just set anew with a link from a reset email, and every device was signed out.'
+          : 'The password of your account was just changed, and every other device was signed out.',
+        'If this was not you, reset your password now with the link below, and contact support.',
+      ],
+      action: { label: 'Reset your password', url: `${siteUrl}/api/forgot-password` },
+    },
+  });
+}
+
 /**
  * Sets the new password of the link's user: the link is used up, every session of the user ends,
  * and the address counts as verified (the mail reached them). Null: the link expired or was used.
  */
-export async function resetPassword(db: Db, token: string, password: string, now: Date): Promise<boolean> {
+export async function resetPassword(
+  db: Db,
+  token: string,
+  password: string,
+  siteUrl: string,
+  now: Date,
+): Promise<boolean> {
   const passwordHash = await hashPassword(password);
   return db.transaction(async (tx) => {
     const userId = await consumeToken(tx, token, 'reset', now);
@@ -190,7 +241,21 @@ export async function resetPassword(db: Db, token: string, password: string, now
       .update(users)
       .set({ emailVerifiedAt: now })
       .where(and(eq(users.id, userId), isNull(users.emailVerifiedAt)));
+    // Every other link ends with it; the address is proved, so its verification links too
+    // (docs/decisions/0023-accounts-an-attacker-cannot-bend.md).
+    await endLinksOf(tx, userId, ['reset', 'verify'], now);
     await endSessionsOf(tx, userId);
+    const [user] = await tx.select().from(users).where(eq(users.id, userId)).limit(1);
+    if (!user) throw new Error("the link's user vanished");
+    // The activity log, with the user as the actor (docs/product-rules.md, Admin).
+    await recordAdminAction(tx, user, {
+      action: 'user.password_reset',
+      target: { type: 'user', id: user.id, label: user.email },
+      before: null,
+      after: null,
+      now,
+    });
+    await queuePasswordChangedMail(tx, user, siteUrl, 'reset');
     return true;
   });
 }
@@ -201,6 +266,7 @@ export async function verifyEmail(db: Db, token: string, now: Date): Promise<Use
   const user = await db.transaction(async (tx) => {
     const userId = await consumeToken(tx, token, 'verify', now);
     if (!userId) return null;
+    await endLinksOf(tx, userId, ['verify'], now);
     await tx
       .update(users)
       .set({ emailVerifiedAt: now })
@@ -212,8 +278,16 @@ export async function verifyEmail(db: Db, token: string, now: Date): Promise<Use
   return user;
 }
 
-/** A fresh verification link, only to an existing account that is not verified yet. */
-export async function resendVerification(db: Db, email: string, siteUrl: string, now: Date): Promise<void> {
+/**
+ * "Resend the link", as the account request runs it after the answer: a fresh verification link,
+ * only to an existing account that is not verified yet.
+ */
+export async function mailVerificationAgain(
+  db: Db,
+  email: string,
+  siteUrl: string,
+  now: Date,
+): Promise<void> {
   const user = await findUserByEmail(db, email);
   if (!user || user.emailVerifiedAt || user.suspendedAt) return;
   await db.transaction((tx) => queueVerificationMail(tx, user, siteUrl, now));
@@ -240,20 +314,10 @@ export async function changePassword(
   const passwordHash = await hashPassword(body.newPassword);
   await db.transaction(async (tx) => {
     await tx.update(passwordCredentials).set({ passwordHash }).where(eq(passwordCredentials.userId, user.id));
+    // A reset link mailed before the change no longer works after it
+    // (docs/decisions/0023-accounts-an-attacker-cannot-bend.md).
+    await endLinksOf(tx, user.id, ['reset'], new Date());
     await endSessionsOf(tx, user.id, keepSessionId);
-    await queueMail(tx, {
-      kind: 'password_changed',
-      userId: user.id,
-      content: {
-        to: user.email,
-        greetingName: user.firstName,
-        subject: 'Your password was changed',
-        paragraphs: [
-          'The password of your account was just changed, and every other device was signed out.',
-          'If this was not you, reset your password now with the link below, and contact support.',
-        ],
-        action: { label: 'Reset your password', url: `${siteUrl}/api/forgot-password` },
-      },
-    });
+    await queuePasswordChangedMail(tx, user, siteUrl, 'profile');
   });
 }

@@ -1,8 +1,16 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { accountTokens, sessions, users } from '../../db/schema';
-import { as, cookieFrom, createTestApp, createUser, signIn, type TestApp } from '../../testing/test-app';
-import { linkIn, mailsTo, signUpVerified } from '../../testing/accounts';
+import { accountTokens, adminActions, outbox, sessions, users } from '../../db/schema';
+import {
+  as,
+  cookieFrom,
+  createTestApp,
+  createUser,
+  signIn,
+  signedInAs,
+  type TestApp,
+} from '../../testing/test-app';
+import { linkIn, mailsTo, runAccountRequests, signUpVerified } from '../../testing/accounts';
 import {
   CONFIRM_EMAIL_FIRST,
   LINK_EXPIRED,
@@ -219,7 +227,9 @@ describe('sign-up and email verification', () => {
     expect(told.kind).toBe('account_exists');
     expect(told.subject).toBe('Someone tried to create an account with this address');
     expect(told.text).toContain(`${t.config.siteUrl}/api/login`);
-    expect(told.text).toContain(`${t.config.siteUrl}/api/reset-password?token=`);
+    // No live link: signing up with an address mints nothing
+    // (docs/decisions/0023-accounts-an-attacker-cannot-bend.md).
+    expect(told.text).not.toContain('token=');
     const [row] = await t.database.db.select().from(users).where(eq(users.id, owner.id));
     expect(row?.firstName).toBe('Owner');
     expect((await post('/api/login', { email: owner.email, password: owner.password })).statusCode).toBe(200);
@@ -385,5 +395,176 @@ describe('change of password', () => {
     });
     const me = await as(t, { cookie }, { method: 'GET', url: '/api/auth/user' });
     expect(me.json()).toMatchObject({ emailVerified: true, localAccount: true });
+  });
+});
+
+const tokenOf = (link: string) => new URL(link, 'http://x').searchParams.get('token') ?? '';
+
+async function resetLinkFor(email: string) {
+  expect((await post('/api/forgot-password', { email })).statusCode).toBe(202);
+  return tokenOf(linkIn(await newestMail(email), '/api/reset-password'));
+}
+
+describe('links an attacker cannot bend (docs/decisions/0023-accounts-an-attacker-cannot-bend.md)', () => {
+  it('ends every older reset link when a newer one is mailed or used', async () => {
+    const user = await createUser(t);
+    const first = await resetLinkFor(user.email);
+    const second = await resetLinkFor(user.email);
+    expect(first).not.toBe(second);
+    // A newer link ends the older one at once.
+    const older = await post('/api/reset-password', { token: first, password: 'older link password' });
+    expect(older.statusCode).toBe(400);
+    expect(older.json().message).toBe(LINK_EXPIRED);
+    expect(
+      (await post('/api/reset-password', { token: second, password: 'newer link password' })).statusCode,
+    ).toBe(200);
+    expect(
+      (await post('/api/login', { email: user.email, password: 'newer link password' })).statusCode,
+    ).toBe(200);
+  });
+
+  it('ends a reset link mailed before a change of password on the profile', async () => {
+    const user = await createUser(t);
+    const token = await resetLinkFor(user.email);
+    const cookie = await signIn(t, user.email, user.password);
+    const changed = await post(
+      '/api/auth/password',
+      { currentPassword: user.password, newPassword: 'changed on the profile' },
+      cookie,
+    );
+    expect(changed.statusCode).toBe(200);
+    const late = await post('/api/reset-password', { token, password: 'taken over password' });
+    expect(late.statusCode).toBe(400);
+    expect(
+      (await post('/api/login', { email: user.email, password: 'changed on the profile' })).statusCode,
+    ).toBe(200);
+  });
+
+  it('ends the verification links still out once one of them confirmed the address', async () => {
+    const email = 'two-verify-links@example.com';
+    await post('/api/signup', { email, password: 'long enough', firstName: 'T', lastName: 'V' });
+    const first = linkIn(await newestMail(email), '/api/verify-email');
+    await post('/api/resend-verification', { email });
+    const second = linkIn(await newestMail(email), '/api/verify-email');
+    expect((await t.app.inject({ method: 'GET', url: first })).statusCode).toBe(400);
+    expect((await t.app.inject({ method: 'GET', url: second })).statusCode).toBe(302);
+  });
+
+  it('mints no link when someone signs up with an address that has an account', async () => {
+    const user = await createUser(t);
+    const answer = await post('/api/signup', {
+      email: user.email,
+      password: 'anything long',
+      firstName: 'Mallory',
+      lastName: 'M',
+    });
+    expect(answer.statusCode).toBe(202);
+    const [told] = await mailsTo(t, user.email);
+    expect(told?.kind).toBe('account_exists');
+    expect(told?.text).not.toContain('token=');
+    expect(await t.database.db.select().from(accountTokens).where(eq(accountTokens.userId, user.id))).toEqual(
+      [],
+    );
+  });
+
+  it('logs a reset in the activity log and mails the owner that the password changed', async () => {
+    const user = await createUser(t);
+    const token = await resetLinkFor(user.email);
+    expect((await post('/api/reset-password', { token, password: 'a reset password' })).statusCode).toBe(200);
+    const logged = await t.database.db.select().from(adminActions).where(eq(adminActions.targetId, user.id));
+    expect(logged).toEqual([
+      expect.objectContaining({ actorId: user.id, action: 'user.password_reset', targetLabel: user.email }),
+    ]);
+    const told = await newestMail(user.email);
+    expect(told.kind).toBe('password_changed');
+    expect(told.subject).toBe('Your password was changed');
+    expect(told.text).toContain(`${t.config.siteUrl}/api/forgot-password`);
+    expect(told.text).not.toContain('token=');
+  });
+
+  it("never shows a live link on the admin's Mail tab; the mail sent keeps it", async () => {
+    const user = await createUser(t);
+    const token = await resetLinkFor(user.email);
+    const admin = await signedInAs(t, 'admin');
+    const listed = await as(t, admin, { method: 'GET', url: '/api/admin/mail?page=1' });
+    expect(listed.statusCode).toBe(200);
+    expect(listed.body).not.toContain(token);
+    const items = listed.json<{ items: { to: string; kind: string; text: string }[] }>().items;
+    const shown = items.find((item) => item.to === user.email && item.kind === 'account_reset');
+    expect(shown?.text).toContain(`${t.config.siteUrl}/api/reset-password?token=[hidden]`);
+    // What the mailer is handed still holds the link.
+    expect((await newestMail(user.email)).text).toContain(`/api/reset-password?token=${token}`);
+    // The link still works.
+    expect((await post('/api/reset-password', { token, password: 'still works fine' })).statusCode).toBe(200);
+  });
+});
+
+describe('the same work for every address (docs/decisions/0023-accounts-an-attacker-cannot-bend.md)', () => {
+  /** What a request wrote: links, mail and account requests (kind), counted. */
+  async function writtenBy(send: () => Promise<{ statusCode: number; body: string }>) {
+    const count = async () => ({
+      links: (await t.database.db.select().from(accountTokens)).length,
+      mail: (await t.database.db.select().from(outbox).where(eq(outbox.channel, 'mail'))).length,
+      requests: (
+        await t.database.db.select().from(outbox).where(eq(outbox.channel, 'account')).orderBy(outbox.id)
+      ).map((row) => row.kind),
+    });
+    await runAccountRequests(t);
+    const before = await count();
+    const answer = await send();
+    const after = await count();
+    return {
+      answer: { status: answer.statusCode, body: answer.body },
+      links: after.links - before.links,
+      mail: after.mail - before.mail,
+      requests: after.requests.slice(before.requests.length),
+    };
+  }
+
+  it('forgot password: the request writes one account request and nothing else, for any address', async () => {
+    const user = await createUser(t);
+    const known = await writtenBy(() => post('/api/forgot-password', { email: user.email }));
+    const unknown = await writtenBy(() =>
+      post('/api/forgot-password', { email: 'no-account-1@example.com' }),
+    );
+    expect(known).toEqual(unknown);
+    expect(known).toMatchObject({ links: 0, mail: 0, requests: ['reset'] });
+    // After the answer, the owner gets the link and the unknown address nothing.
+    expect((await mailsTo(t, user.email)).map((mail) => mail.kind)).toEqual(['account_reset']);
+    expect(await mailsTo(t, 'no-account-1@example.com')).toEqual([]);
+  });
+
+  it('resend the link: the same for an account waiting, a verified one and no account', async () => {
+    const waiting = 'waiting-same-work@example.com';
+    await post('/api/signup', { email: waiting, password: 'long enough', firstName: 'W', lastName: 'S' });
+    const verified = await createUser(t);
+    const results = [];
+    for (const email of [waiting, verified.email, 'no-account-2@example.com'])
+      results.push(await writtenBy(() => post('/api/resend-verification', { email })));
+    expect(results[1]).toEqual(results[0]);
+    expect(results[2]).toEqual(results[0]);
+    expect(results[0]).toMatchObject({ links: 0, mail: 0, requests: ['verify'] });
+    expect((await mailsTo(t, waiting)).filter((mail) => mail.kind === 'account_verify')).toHaveLength(2);
+  });
+
+  it('sign-up: one statement makes the account or notes the owner; links and mail come after the answer', async () => {
+    const owner = await createUser(t);
+    const existing = await writtenBy(() =>
+      post('/api/signup', { email: owner.email, password: 'long enough', firstName: 'X', lastName: 'Y' }),
+    );
+    const fresh = await writtenBy(() =>
+      post('/api/signup', {
+        email: 'brand-new-same-work@example.com',
+        password: 'long enough',
+        firstName: 'X',
+        lastName: 'Y',
+      }),
+    );
+    expect(existing).toEqual(fresh);
+    expect(fresh).toMatchObject({ links: 0, mail: 0, requests: ['sign_up'] });
+    expect((await mailsTo(t, owner.email)).map((mail) => mail.kind)).toEqual(['account_exists']);
+    expect((await mailsTo(t, 'brand-new-same-work@example.com')).map((mail) => mail.kind)).toEqual([
+      'account_verify',
+    ]);
   });
 });

@@ -140,7 +140,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
             ctx.rateLimits,
             request.ip,
             config.adminEmails,
-            { siteUrl: config.siteUrl, now: ctx.now(), returnTo: landingAfterSignIn(returnTo, intent) },
+            landingAfterSignIn(returnTo, intent),
           );
           if (form)
             await reply

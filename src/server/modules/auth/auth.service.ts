@@ -2,7 +2,7 @@ import type { Db } from '../../db/client';
 import { passwordCredentials } from '../../db/schema';
 import { AppError, conflict, forbidden } from '../../platform/errors';
 import { CONFIRM_EMAIL_FIRST } from '../../../domain/accounts';
-import { queueAccountExistsMail, queueVerificationMail } from './accounts.service';
+import { createAccountOrNote, startingRoles } from './account-requests';
 import { isAdmin } from '../../platform/policy';
 import { tooManyRequests, waitText, type RateLimits } from '../../platform/rate-limit';
 import type { SignInBody, SignUpBody } from '../../../domain/auth';
@@ -22,17 +22,6 @@ import {
 
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 
-function isUniqueViolation(error: unknown): boolean {
-  const seen = new Set<unknown>();
-  let current: unknown = error;
-  while (current && typeof current === 'object' && !seen.has(current)) {
-    seen.add(current);
-    if ((current as { code?: unknown }).code === '23505') return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
-}
-
 /**
  * ADMIN_EMAILS bootstrap (docs/product-rules.md, Roles and permissions): an email on the list is
  * granted admin at sign-in and, the first time, lands in the admin role.
@@ -50,9 +39,11 @@ async function applyIntent(db: Db, user: UserRow, intent: SelfServiceRole | unde
 }
 
 /**
- * Sign-up answers the same whether the address has an account or not
- * (docs/decisions/0019-reaching-people.md, Accounts): a new address gets an unverified account and a
- * verification link; an existing one's owner gets a mail saying someone tried, and nothing changes.
+ * Sign-up answers the same whether the address has an account or not, and does the same work in
+ * the request (docs/decisions/0023-accounts-an-attacker-cannot-bend.md): the password is hashed and
+ * one statement makes the account unless the address has one, and queues the request. After the
+ * answer, a new address gets a verification link; an existing one's owner a mail saying someone
+ * tried, without a link, and nothing changes.
  */
 export async function signUpWithPassword(
   db: Db,
@@ -60,38 +51,22 @@ export async function signUpWithPassword(
   limits: RateLimits,
   ip: string,
   adminEmails: readonly string[],
-  mail: { siteUrl: string; now: Date; returnTo?: string },
+  returnTo = '/',
 ): Promise<void> {
   const wait = await limits.signUpPerIp.hit(db, ip);
   if (wait > 0)
     throw tooManyRequests(
       `Too many accounts created from this network. Please try again in ${waitText(wait)}.`,
     );
-  // Hashed in both cases, so the time taken does not tell whether the address has an account.
   const passwordHash = await hashPassword(body.password);
-  const existing = await findUserByEmail(db, body.email);
-  if (!existing) {
-    try {
-      await db.transaction(async (tx) => {
-        let created = await insertUser(tx, {
-          email: body.email,
-          firstName: body.firstName,
-          lastName: body.lastName,
-        });
-        await tx.insert(passwordCredentials).values({ userId: created.id, passwordHash });
-        created = await applyAdminBootstrap(tx, created, adminEmails);
-        await applyIntent(tx, created, body.intent);
-        await queueVerificationMail(tx, created, mail.siteUrl, mail.now, mail.returnTo);
-      });
-      return;
-    } catch (error) {
-      // Another sign-up took the address meanwhile: told as for an existing account.
-      if (!isUniqueViolation(error)) throw error;
-    }
-  }
-  const owner = existing ?? (await findUserByEmail(db, body.email));
-  if (!owner) return;
-  await db.transaction((tx) => queueAccountExistsMail(tx, owner, mail.siteUrl, mail.now));
+  await createAccountOrNote(db, {
+    email: body.email,
+    firstName: body.firstName,
+    lastName: body.lastName,
+    passwordHash,
+    ...startingRoles(adminEmails.includes(body.email.toLowerCase()), body.intent),
+    returnTo,
+  });
 }
 
 export async function signInWithPassword(

@@ -5,6 +5,7 @@ import type { OutboxChannel, OutboxDeliverer } from '../../platform/outbox';
 import type { MailMessage } from '../../adapters/mail/mailer';
 import { pushDeliverer } from './push-deliverer';
 import { isPermanentMailRefusal } from '../../adapters/mail/smtp-mailer';
+import { accountRequestDeliverer } from '../auth/account-requests';
 
 /** How each channel of the outbox is sent (docs/decisions/0019-reaching-people.md). */
 export function outboxDeliverers(
@@ -30,6 +31,9 @@ export function outboxDeliverers(
       }
     },
     push: pushDeliverer(ctx),
+    // Account requests answered alike for every address, done after the answer
+    // (docs/decisions/0023-accounts-an-attacker-cannot-bend.md).
+    account: accountRequestDeliverer({ db: ctx.db, siteUrl: ctx.config.siteUrl, now: ctx.now }),
   };
 }
 

@@ -38,7 +38,10 @@ export function registerNotificationJobs(app: App, ctx: AppContext): void {
       dispatched += batch;
       if (batch === 0) break;
     }
-    const report = await drainOutbox(ctx.db, deliverers, ctx.now());
+    // Account requests first: the mail they cause goes out in the same run.
+    const { account, ...channels } = deliverers;
+    if (account) while ((await drainOutbox(ctx.db, { account }, ctx.now())).sent > 0);
+    const report = await drainOutbox(ctx.db, channels, ctx.now());
     return { ...report, dispatched };
   };
   app.decorate('runNotifications', run);

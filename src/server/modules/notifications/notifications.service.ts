@@ -19,6 +19,16 @@ export function setEmailPreferences(
 }
 
 /**
+ * A link's secret as the admin's Mail tab shows it: the value of every `token` parameter, in any
+ * link of the text, becomes "[hidden]" (docs/decisions/0023-accounts-an-attacker-cannot-bend.md). A
+ * reset or verification link read there would let an admin take the account over; the mail that
+ * goes out keeps it.
+ */
+export function hideLinkSecrets(text: string): string {
+  return text.replace(/([?&](?:amp;)?token=)[^\s&"'<>#]+/gi, '$1[hidden]');
+}
+
+/**
  * GET /api/admin/mail: what the marketplace sent or is sending, newest first, with its state and
  * plain text, so the admin of an embedded install (where mail is only logged) can read it.
  */
@@ -40,7 +50,7 @@ export async function listMailForAdmin(db: Db, page: number): Promise<AdminMailP
         lastError: row.lastError,
         createdAt: row.createdAt.toISOString(),
         finishedAt: row.finishedAt?.toISOString() ?? null,
-        text: String(message.text ?? ''),
+        text: hideLinkSecrets(String(message.text ?? '')),
       };
     }),
     total,

@@ -1,0 +1,6 @@
+-- Accounts an attacker cannot bend (docs/decisions/0023-accounts-an-attacker-cannot-bend.md): the outbox carries
+-- the account requests that answer alike for every address, and the activity log records a password reset.
+ALTER TABLE "admin_actions" DROP CONSTRAINT "admin_actions_action_check";--> statement-breakpoint
+ALTER TABLE "outbox" DROP CONSTRAINT "outbox_channel_check";--> statement-breakpoint
+ALTER TABLE "admin_actions" ADD CONSTRAINT "admin_actions_action_check" CHECK ("admin_actions"."action" in ('user.role_changed','driver.approved','driver.rejected','driver.revoked','category.created','category.renamed','category.deleted','commission.updated','order.cancelled','order.refunded','user.role_removed','user.suspended','user.restored','product.hidden','product.restored','payout.retried','delivery_proof.updated','driver.documents_changed','user.password_reset'));--> statement-breakpoint
+ALTER TABLE "outbox" ADD CONSTRAINT "outbox_channel_check" CHECK ("outbox"."channel" in ('mail','push','account'));
