@@ -17,6 +17,7 @@ import { SmtpMailer } from './adapters/mail/smtp-mailer';
 import type { IdentityProvider } from './adapters/identity/identity-provider';
 import type { Geocoder } from './adapters/geocoding/geocoder';
 import { ZipCentroidGeocoder } from './adapters/geocoding/zip-centroid-geocoder';
+import { resolveWithDns, type ResolveHost } from './platform/public-address';
 import type { ObjectStorage } from './adapters/storage/object-storage';
 import { createObjectStorage } from './adapters/storage/create-object-storage';
 import type { PaymentProvider } from './adapters/payments/payment-provider';
@@ -98,6 +99,8 @@ export interface BuildOptions {
   mailer?: Mailer;
   identity?: IdentityProvider;
   geocoder?: Geocoder;
+  /** How push endpoints' names are resolved before they are checked; DNS by default. */
+  resolveHost?: ResolveHost;
   /** The clock; defaults to the real time. */
   now?: () => Date;
   /** Replaces the store chosen by the config (its owner then closes it). */
@@ -279,6 +282,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       rateCounts,
     ),
     geocoder: options.geocoder ?? new ZipCentroidGeocoder(),
+    resolveHost: options.resolveHost ?? resolveWithDns,
     signingKey,
     now,
     storage,

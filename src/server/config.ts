@@ -194,6 +194,11 @@ const envSchema = z
         .regex(/^[A-Za-z0-9_-]{40,45}$/, 'must be a base64url P-256 private key')
         .optional(),
     ),
+    /**
+     * Lets push endpoints be private addresses and plain http (local development, the tests' push
+     * service); off by default (docs/decisions/0023-accounts-an-attacker-cannot-bend.md).
+     */
+    PUSH_ALLOW_PRIVATE_HOSTS: z.preprocess(emptyToUndefined, z.enum(['true', 'false']).default('false')),
     VAPID_SUBJECT: z.preprocess(
       emptyToUndefined,
       z
@@ -398,6 +403,8 @@ export interface Config {
   vapid: { publicKey: string; privateKey: string } | undefined;
   /** Whom push services may contact about this sender: VAPID_SUBJECT, else PUBLIC_URL when https. */
   vapidSubject: string;
+  /** PUSH_ALLOW_PRIVATE_HOSTS: push endpoints may be private addresses and http (development only). */
+  pushAllowPrivateHosts: boolean;
 }
 
 export class ConfigError extends Error {
@@ -487,5 +494,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       (env.PUBLIC_URL?.startsWith('https://')
         ? env.PUBLIC_URL.replace(/\/+$/, '')
         : 'mailto:push@localhost.invalid'),
+    pushAllowPrivateHosts: env.PUSH_ALLOW_PRIVATE_HOSTS === 'true',
   };
 }

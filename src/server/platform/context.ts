@@ -11,6 +11,7 @@ import type { Db } from '../db/client';
 import type { Mailer } from '../adapters/mail/mailer';
 import type { IdentityProvider } from '../adapters/identity/identity-provider';
 import type { Geocoder } from '../adapters/geocoding/geocoder';
+import type { ResolveHost } from './public-address';
 import type { ObjectStorage } from '../adapters/storage/object-storage';
 import type { PaymentProvider } from '../adapters/payments/payment-provider';
 import type { PayoutProvider } from '../adapters/payouts/payout-provider';
@@ -37,6 +38,8 @@ export interface AppContext {
    * (docs/product-rules.md, Running modes and adapters; Addresses, availability and slots).
    */
   geocoder: Geocoder;
+  /** Resolves a push endpoint's host before it is checked to be public (decision 0023). */
+  resolveHost: ResolveHost;
   /**
    * Signs what the server hands a client to show back later: the proof that an address validation
    * verified exactly some fields (docs/product-rules.md, Addresses, availability and slots). Derived

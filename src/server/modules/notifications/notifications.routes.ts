@@ -80,7 +80,8 @@ export function registerPushRoutes(app: App, ctx: AppContext): void {
     async (request, reply) => {
       const saved = await subscribePush(db, actorOf(request).id, request.body, {
         userAgent: request.headers['user-agent'],
-        production: ctx.config.env === 'production',
+        allowPrivate: ctx.config.pushAllowPrivateHosts,
+        resolve: ctx.resolveHost,
         now: ctx.now(),
       });
       return reply.status(201).send(saved);

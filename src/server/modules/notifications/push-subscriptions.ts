@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { notificationPreferences, pushSubscriptions } from '../../db/schema';
 import { badRequest, notFound } from '../../platform/errors';
+import { publicAddressesOf, type ResolveHost } from '../../platform/public-address';
 import {
   DEFAULT_NOTIFICATION_PREFERENCES,
   type NotificationPreferences,
@@ -13,22 +14,28 @@ import {
  * installable app). A subscription is its user's only: nobody else reads or removes it.
  */
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+export const PUSH_ENDPOINT_REFUSED = 'A push endpoint must be an https:// URL of a push service';
 
 /**
- * Push services are reached over https; a plain http endpoint is taken only on this machine's
- * loopback outside production (the tests' local push service), so a subscription can never point
- * the server at another host in the clear.
+ * Push services are public: the endpoint must be https and every address its host resolves to
+ * public (docs/decisions/0023-accounts-an-attacker-cannot-bend.md, Push only to public addresses), so
+ * a subscription can never point the server at this machine, the private network or the cloud's
+ * metadata service. PUSH_ALLOW_PRIVATE_HOSTS (local development, the tests' push service) lifts it.
+ * Answers whether the endpoint may be used; checked again at each send.
  */
-function checkEndpoint(endpoint: string, production: boolean): void {
-  const url = new URL(endpoint);
-  if (!production && LOOPBACK_HOSTS.has(url.hostname)) return;
-  // Push services have public names: an address or a name without a dot (an intranet host) is not one.
-  const named = url.hostname.includes('.') && !/^[\d.]+$/.test(url.hostname) && !url.hostname.startsWith('[');
-  if (url.protocol === 'https:' && named && url.hostname !== 'localhost') return;
-  throw badRequest('A push endpoint must be an https:// URL of a push service', {
-    endpoint: 'must be an https:// URL of a push service',
-  });
+export async function isPushEndpointAllowed(
+  endpoint: string,
+  options: { allowPrivate: boolean; resolve: ResolveHost },
+): Promise<boolean> {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  if (options.allowPrivate) return url.protocol === 'https:' || url.protocol === 'http:';
+  if (url.protocol !== 'https:' || url.username || url.password) return false;
+  return (await publicAddressesOf(url.hostname, options.resolve)) !== null;
 }
 
 /** A user keeps at most this many devices; subscribing one more forgets the oldest. */
@@ -68,9 +75,10 @@ export async function subscribePush(
   db: Db,
   userId: string,
   body: PushSubscribeBody,
-  options: { userAgent: string | undefined; production: boolean; now: Date },
+  options: { userAgent: string | undefined; allowPrivate: boolean; resolve: ResolveHost; now: Date },
 ) {
-  checkEndpoint(body.endpoint, options.production);
+  if (!(await isPushEndpointAllowed(body.endpoint, options)))
+    throw badRequest(PUSH_ENDPOINT_REFUSED, { endpoint: 'must be an https:// URL of a public push service' });
   const values = {
     userId,
     endpoint: body.endpoint,
