@@ -227,6 +227,8 @@ export const USER_DETAIL_ORDER_COUNT = 10;
  * payout account as stored, how many addresses they keep, and their orders as buyer, seller and driver.
  */
 export const adminUserDetailSchema = adminUserSchema.extend({
+  /** Whether the user signs in with a second factor (docs/decisions/0023-two-factor-sign-in.md). */
+  twoFactorEnabled: z.boolean(),
   driver: z.object({
     isVerified: z.boolean(),
     hasVehicleImage: z.boolean(),
@@ -501,6 +503,10 @@ export const ADMIN_ACTIONS = [
   'delivery_proof.updated',
   'driver.documents_changed',
   'user.password_reset',
+  // A user's own steps of two-factor sign-in (docs/decisions/0023-two-factor-sign-in.md).
+  'two_factor.enabled',
+  'two_factor.disabled',
+  'two_factor.recovery_code_used',
 ] as const;
 export const adminActionSchema = z.enum(ADMIN_ACTIONS);
 export type AdminActionKind = (typeof ADMIN_ACTIONS)[number];
@@ -525,6 +531,9 @@ export const ADMIN_ACTION_LABELS: Record<AdminActionKind, string> = {
   'delivery_proof.updated': 'Changed proof of delivery',
   'driver.documents_changed': 'Replaced a driver document',
   'user.password_reset': 'Reset their password by a mailed link',
+  'two_factor.enabled': 'Turned on two-factor sign-in',
+  'two_factor.disabled': 'Turned off two-factor sign-in',
+  'two_factor.recovery_code_used': 'Signed in with a recovery code',
 };
 
 /** A recorded state: a few named values (a role, a name, the eight settings). */

@@ -47,7 +47,14 @@ export const liveCursorSchema = z.number().int().nonnegative();
  * Live updates). The other answers that carry the user leave it out; a page without one opens its
  * stream without catching up.
  */
-export const sessionUserSchema = currentUserSchema.extend({ liveCursor: liveCursorSchema.optional() });
+export const sessionUserSchema = currentUserSchema.extend({
+  liveCursor: liveCursorSchema.optional(),
+  /**
+   * An administrator who must turn on two-factor sign-in before anything else; until then the
+   * roles leave admin out (docs/decisions/0023-two-factor-sign-in.md).
+   */
+  twoFactorSetupRequired: z.boolean().optional(),
+});
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 
 /**

@@ -265,7 +265,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     secure: config.publicUrl?.startsWith('https://') ?? false,
     kept: privateReads,
   });
-  registerAccessControl(app);
+  // Two-factor sign-in for administrators is the identity provider's business under OpenID Connect
+  // (docs/decisions/0023-two-factor-sign-in.md).
+  registerAccessControl(app, { adminNeedsTwoFactor: config.adminTwoFactor === 'required' && !config.oidc });
   registerInputGuard(app);
 
   const signingKey = crypto.createHmac('sha256', options.sessionSecret).update('signing key').digest();

@@ -170,6 +170,21 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('requires two-factor sign-in of admins in production unless ADMIN_TWO_FACTOR says otherwise', () => {
+    const production = {
+      NODE_ENV: 'production',
+      SESSION_SECRET: 'x'.repeat(32),
+      ALLOW_TEST_PAYMENTS: 'true',
+    };
+    expect(loadConfig(production).adminTwoFactor).toBe('required');
+    expect(loadConfig({ ...production, ADMIN_TWO_FACTOR: 'optional' }).adminTwoFactor).toBe('optional');
+    // The demo and the tests sign in as before.
+    expect(loadConfig({}).adminTwoFactor).toBe('optional');
+    expect(loadConfig({ NODE_ENV: 'test' }).adminTwoFactor).toBe('optional');
+    expect(loadConfig({ ADMIN_TWO_FACTOR: 'required' }).adminTwoFactor).toBe('required');
+    expect(problemsOf({ ADMIN_TWO_FACTOR: 'yes' })[0]).toMatch(/^ADMIN_TWO_FACTOR:/);
+  });
+
   it('keeps objects on disk without S3 settings, and wants the bucket and both keys once any S3_ is set', () => {
     expect(loadConfig({}).s3).toBeUndefined();
     expect(problemsOf({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toEqual([

@@ -83,6 +83,12 @@ const envSchema = z
     PUBLIC_URL: optionalUrl,
     SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     ADMIN_EMAILS: optionalString,
+    /**
+     * Whether administrators must sign in with a second factor (docs/decisions/0023-two-factor-sign-in.md):
+     * `required` by default in production, `optional` otherwise, so the demo and the tests sign in
+     * as before.
+     */
+    ADMIN_TWO_FACTOR: z.preprocess(emptyToUndefined, z.enum(['required', 'optional']).optional()),
     DEMO_DATA: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
     /** `off` behind a pooler that cannot keep prepared statements (src/server/db/statement-names.ts). */
     DATABASE_PREPARED_STATEMENTS: z.preprocess(emptyToUndefined, z.enum(['on', 'off']).default('on')),
@@ -371,6 +377,11 @@ export interface Config {
   /** Secret for signing cookies and upload URLs; generated and kept under dataDir when not given. */
   sessionSecret: string | undefined;
   adminEmails: string[];
+  /**
+   * ADMIN_TWO_FACTOR: administrators must turn on two-factor sign-in before anything else (local
+   * accounts only: with OpenID Connect the identity provider asks for factors).
+   */
+  adminTwoFactor: 'required' | 'optional';
   demoData: boolean;
   /** The embedded database in a process of its own, or in the server's (without DATABASE_URL). */
   embeddedDatabase: 'process' | 'in-process';
@@ -443,6 +454,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     supportEmail: env.SUPPORT_EMAIL ?? COMPANY.email,
     sessionSecret: env.SESSION_SECRET,
     adminEmails: env.ADMIN_EMAILS ? splitList(env.ADMIN_EMAILS) : [],
+    adminTwoFactor: env.ADMIN_TWO_FACTOR ?? (env.NODE_ENV === 'production' ? 'required' : 'optional'),
     demoData: env.DEMO_DATA === 'on',
     embeddedDatabase: env.EMBEDDED_DATABASE,
     oidc:

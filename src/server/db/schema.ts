@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   check,
@@ -77,6 +78,11 @@ export const users = pgTable(
      * sign-in; migration 0019); null: a local account that cannot sign in with its password yet.
      */
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    /**
+     * When the user turned on two-factor sign-in (docs/decisions/0023-two-factor-sign-in.md); null
+     * while it is off. On the row, so every request's user knows it without another read.
+     */
+    twoFactorEnabledAt: timestamp('two_factor_enabled_at', { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -1001,7 +1007,7 @@ export const adminActions = pgTable(
     index('admin_actions_target_idx').on(t.targetType, t.targetId, t.createdAt.desc().nullsFirst()),
     check(
       'admin_actions_action_check',
-      sql`${t.action} in ('user.role_changed','driver.approved','driver.rejected','driver.revoked','category.created','category.renamed','category.deleted','commission.updated','order.cancelled','order.refunded','user.role_removed','user.suspended','user.restored','product.hidden','product.restored','payout.retried','delivery_proof.updated','driver.documents_changed','user.password_reset')`,
+      sql`${t.action} in ('user.role_changed','driver.approved','driver.rejected','driver.revoked','category.created','category.renamed','category.deleted','commission.updated','order.cancelled','order.refunded','user.role_removed','user.suspended','user.restored','product.hidden','product.restored','payout.retried','delivery_proof.updated','driver.documents_changed','user.password_reset','two_factor.enabled','two_factor.disabled','two_factor.recovery_code_used')`,
     ),
   ],
 );
@@ -1224,6 +1230,36 @@ export const accountTokens = pgTable(
     index('account_tokens_user_idx').on(t.userId),
     check('account_tokens_purpose_check', sql`${t.purpose} in ('reset','verify')`),
   ],
+);
+
+/**
+ * A user's authenticator secret (docs/decisions/0023-two-factor-sign-in.md), encrypted with a key
+ * derived from the session secret. It exists from the start of the setup; it counts once
+ * `users.two_factor_enabled_at` is set. `last_used_step` is the TOTP time step of the newest code
+ * taken, so a code is never taken twice.
+ */
+export const twoFactorSecrets = pgTable('two_factor_secrets', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secretEncrypted: text('secret_encrypted').notNull(),
+  lastUsedStep: bigint('last_used_step', { mode: 'number' }).notNull().default(0),
+  createdAt: createdAt(),
+});
+
+/** One-time recovery codes of two-factor sign-in: only their sha256 is kept. */
+export const twoFactorRecoveryCodes = pgTable(
+  'two_factor_recovery_codes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('two_factor_recovery_codes_user_code_unique').on(t.userId, t.codeHash)],
 );
 
 /**

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Role } from '../../domain/roles';
+import { TWO_FACTOR_SETUP_REQUIRED_MESSAGE } from '../../domain/two-factor';
 import { AppError } from './errors';
 import type { Actor } from './sessions';
 
@@ -16,6 +17,9 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   // Signing in and out (docs/product-rules.md, Sessions and sign-in).
   'GET /api/login',
   'POST /api/login',
+  // The code step of a sign-in with two factors (docs/decisions/0023-two-factor-sign-in.md).
+  'GET /api/login/two-factor',
+  'POST /api/login/two-factor',
   'GET /api/login/assets/login.css',
   'GET /api/login/assets/login.js',
   'POST /api/signup',
@@ -74,7 +78,44 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in user on a guarded route, set by the access hook; null on public routes. */
     actor: Actor | null;
+    /**
+     * The caller holds the admin role but must turn on two-factor sign-in first: until then they
+     * count without it (docs/decisions/0023-two-factor-sign-in.md).
+     */
+    twoFactorSetupRequired: boolean;
   }
+}
+
+export interface AccessOptions {
+  /** ADMIN_TWO_FACTOR=required with local accounts: admin powers wait for the second factor. */
+  adminNeedsTwoFactor: boolean;
+}
+
+/** The user as they count until they turn on two-factor sign-in: every role but admin. */
+function withoutAdminRole(actor: Actor): Actor {
+  return Object.freeze({
+    ...actor,
+    roles: actor.roles.filter((role) => role !== 'admin'),
+    role: actor.role === 'admin' ? 'buyer' : actor.role,
+  });
+}
+
+/**
+ * An administrator without a second factor where one is required keeps their account but not its
+ * powers (docs/decisions/0023-two-factor-sign-in.md): every part of the server that asks for the
+ * request's user, guarded or public (a private file's reader), gets them without the admin role.
+ */
+function holdAdminPowers(request: FastifyRequest): void {
+  const load = request.getActor;
+  let held: Promise<Actor | null> | undefined;
+  request.getActor = () => {
+    held ??= load().then((actor) => {
+      if (!actor || actor.twoFactorEnabledAt !== null || !actor.roles.includes('admin')) return actor;
+      request.twoFactorSetupRequired = true;
+      return withoutAdminRole(actor);
+    });
+    return held;
+  };
 }
 
 export function routeKey(method: string, url: string): string {
@@ -96,7 +137,7 @@ function isGuardedPath(url: string | undefined): url is string {
 }
 
 /** The one place that decides whether a call may reach its handler at all. */
-export function registerAccessControl(app: FastifyInstance): void {
+export function registerAccessControl(app: FastifyInstance, options: AccessOptions): void {
   const table: RouteEntry[] = [];
   app.decorate('routeTable', table);
   app.addHook('onRoute', (route) => {
@@ -114,8 +155,10 @@ export function registerAccessControl(app: FastifyInstance): void {
     }
   });
   app.decorateRequest('actor', null);
+  app.decorateRequest('twoFactorSetupRequired', false);
   // Public calls pass without a promise; guarded ones wait for the session's user.
   app.addHook('onRequest', (request, _reply, done) => {
+    if (options.adminNeedsTwoFactor) holdAdminPowers(request);
     const url = request.routeOptions.url;
     if (!isGuardedPath(url) || isPublicRoute(request.method, url)) {
       done();
@@ -134,6 +177,9 @@ async function admit(request: FastifyRequest): Promise<void> {
   if (!actor) throw new AppError('unauthorized', 'Unauthorized');
   const { roles, forbiddenMessage } = request.routeOptions.config;
   if (roles && !roles.some((role) => actor.roles.includes(role))) {
+    // Said plainly, so the browser sends the administrator to the setup.
+    if (request.twoFactorSetupRequired && roles.includes('admin'))
+      throw new AppError('two_factor_setup_required', TWO_FACTOR_SETUP_REQUIRED_MESSAGE);
     throw new AppError('forbidden', forbiddenMessage ?? missingRoleMessage(roles));
   }
   request.actor = actor;

@@ -28,10 +28,15 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   rate_limited: 429,
   unavailable: 503,
   internal: 500,
+  /** A 403 that tells the browser where to send the administrator (docs/decisions/0023-two-factor-sign-in.md). */
+  two_factor_setup_required: 403,
 };
 
+/** The code of a framework's error by its status: the first code of each status, `forbidden` for 403. */
 const CODE_OF_STATUS: Record<number, ErrorCode> = Object.fromEntries(
-  Object.entries(STATUS_OF).map(([code, status]) => [status, code as ErrorCode]),
+  Object.entries(STATUS_OF)
+    .reverse()
+    .map(([code, status]) => [status, code as ErrorCode]),
 );
 
 export const notFound = (what = 'Not found') => new AppError('not_found', what);

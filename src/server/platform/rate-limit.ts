@@ -3,6 +3,7 @@ import { and, eq, gt, inArray, lte, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rateLimitHits } from '../db/schema';
 import { AppError } from './errors';
+import { TWO_FACTOR_FAILURE_WINDOW_MINUTES, TWO_FACTOR_FAILURES_PER_WINDOW } from '../../domain/two-factor';
 
 /** Each instance deletes a batch of expired rows after this many counted hits of its own. */
 export const PRUNE_EVERY_HITS = 500;
@@ -210,6 +211,11 @@ export interface RateLimits {
   contactPerIp: RateLimiter;
   /** Product and order messages together, per sender (docs/product-rules.md, Reviews and messages). */
   messagesPerUser: RateLimiter;
+  /**
+   * Refused two-factor codes per account, at sign-in and on the profile: a code has a million
+   * values, so tries are refused, not slowed (docs/decisions/0023-two-factor-sign-in.md).
+   */
+  twoFactorFailuresPerUser: RateLimiter;
 }
 
 export interface RateLimitSettings {
@@ -223,6 +229,7 @@ export interface RateLimitSettings {
   accountMailPerIpPerHour: number;
   contactPerIpPer10Minutes: number;
   messagesPerUserPerMinute: number;
+  twoFactorFailuresPerUserPer15Minutes: number;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
@@ -233,6 +240,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitSettings = {
   accountMailPerIpPerHour: 30,
   contactPerIpPer10Minutes: 5,
   messagesPerUserPerMinute: 20,
+  twoFactorFailuresPerUserPer15Minutes: TWO_FACTOR_FAILURES_PER_WINDOW,
 };
 
 /**
@@ -271,5 +279,11 @@ export function createRateLimits(
     ),
     contactPerIp: new RateLimiter('contact-ip', settings.contactPerIpPer10Minutes, 10 * 60_000, counts),
     messagesPerUser: new RateLimiter('messages-user', settings.messagesPerUserPerMinute, 60_000, counts),
+    twoFactorFailuresPerUser: new RateLimiter(
+      'two-factor-failures-user',
+      settings.twoFactorFailuresPerUserPer15Minutes,
+      TWO_FACTOR_FAILURE_WINDOW_MINUTES * 60_000,
+      counts,
+    ),
   };
 }

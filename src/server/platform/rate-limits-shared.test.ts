@@ -61,6 +61,7 @@ const NO_LIMITS: RateLimitSettings = {
   accountMailPerIpPerHour: 10_000,
   contactPerIpPer10Minutes: 10_000,
   messagesPerUserPerMinute: 10_000,
+  twoFactorFailuresPerUserPer15Minutes: 10_000,
 };
 
 let dropDatabase = async () => {};

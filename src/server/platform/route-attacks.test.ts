@@ -171,6 +171,11 @@ const SAMPLE_BODIES: Record<string, (x: Scene) => unknown> = {
     currentPassword: 'not the password',
     newPassword: 'a new long password',
   }),
+  // Two-factor sign-in (docs/decisions/0023-two-factor-sign-in.md): the actors never turn it on, so
+  // these are 409s (nothing to confirm, nothing to turn off) and a code step with no password step (401).
+  'POST /api/auth/two-factor/enable': () => ({ code: '000000' }),
+  'POST /api/auth/two-factor/disable': () => ({ password: 'not the password' }),
+  'POST /api/login/two-factor': () => ({ code: '000000' }),
   'PATCH /api/auth/user': () => ({ firstName: 'Renamed', lastName: 'Person' }),
   'POST /api/auth/user/roles': () => ({ role: 'driver' }),
   'PATCH /api/auth/user/email-preferences': () => ({ offerAlerts: true }),
@@ -498,8 +503,9 @@ describe('the authorization matrix', () => {
         if (expected !== undefined && response.statusCode !== expected)
           failures.push(`${what}, expected ${expected}`);
         if (response.statusCode >= 500) failures.push(`${what}: a server error`);
-        // A wrong password is a 401 by design; any other public route must not ask for a session.
-        const signsIn = keyOf(route) === 'POST /api/login';
+        // A wrong password, or a code step without a password step, is a 401 by design; any other
+        // public route must not ask for a session.
+        const signsIn = keyOf(route) === 'POST /api/login' || keyOf(route) === 'POST /api/login/two-factor';
         if (
           actor === 'visitor' &&
           !guarded &&

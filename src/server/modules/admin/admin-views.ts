@@ -169,6 +169,7 @@ export function toAdminUserDetail(row: UserRow, parts: UserDetailParts): AdminUs
   const status = payoutAccountStatusSchema.safeParse(row.stripeAccountStatus);
   return {
     ...toAdminUser(row),
+    twoFactorEnabled: row.twoFactorEnabledAt !== null,
     driver: {
       isVerified: row.isVerified,
       hasVehicleImage: row.vehicleImageUrl !== null,

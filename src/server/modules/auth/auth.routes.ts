@@ -15,6 +15,9 @@ import { registerAccountRoutes } from './accounts.routes';
 import { CONFIRM_EMAIL_FIRST, SIGN_UP_SENT, accountMessageSchema } from '../../../domain/accounts';
 import { signInWithIdentity, signInWithPassword, signUpWithPassword } from './auth.service';
 import { isFormPost, rawField } from './form-posts';
+import { setPendingSignIn } from './pending-sign-in';
+import { registerTwoFactorRoutes } from './two-factor.routes';
+import { TWO_FACTOR_NEEDED, twoFactorNeededSchema } from '../../../domain/two-factor';
 
 const OIDC_COOKIE = 'oidc_tx';
 const htmlResponse = { 200: z.string().describe('The sign-in page (text/html)') };
@@ -88,6 +91,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
   }
 
   registerAccountRoutes(app, ctx);
+  registerTwoFactorRoutes(app, ctx, landingAfterSignIn);
 
   const renderPage = (reply: FastifyReply, status: number, state: LoginPageState) =>
     reply
@@ -151,13 +155,20 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
           else await reply.status(202).send({ message: SIGN_UP_SENT });
           return;
         }
-        const user = await signInWithPassword(
+        const { user, needsSecondFactor } = await signInWithPassword(
           db,
           signInBodySchema.parse(request.body),
           ctx.rateLimits,
           request.ip,
           config.adminEmails,
         );
+        if (needsSecondFactor) {
+          // The code step is next; no session yet (docs/decisions/0023-two-factor-sign-in.md).
+          setPendingSignIn(app, reply, ctx.now(), { userId: user.id, returnTo, intent });
+          if (form) await reply.redirect('/api/login/two-factor', 303);
+          else await reply.status(202).send({ twoFactorRequired: true, message: TWO_FACTOR_NEEDED });
+          return;
+        }
         await startSession(app, db, request, reply, user.id);
         if (form) await reply.redirect(landingAfterSignIn(returnTo, intent), 303);
         else await reply.status(200).send(toCurrentUser(user));
@@ -188,6 +199,9 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
         body: signInBodySchema,
         response: {
           200: currentUserSchema,
+          202: twoFactorNeededSchema.describe(
+            'The password is right; the code step is next (POST /api/login/two-factor)',
+          ),
           303: z.null(),
           401: errorBodySchema,
           403: errorBodySchema,

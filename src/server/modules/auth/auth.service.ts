@@ -69,13 +69,23 @@ export async function signUpWithPassword(
   });
 }
 
+/**
+ * The password step of a sign-in. With two-factor sign-in on, the account is only named here: the
+ * code step finishes it (docs/decisions/0023-two-factor-sign-in.md), and nothing of the sign-in
+ * (the admin bootstrap, the role asked for) happens before.
+ */
+export interface PasswordSignIn {
+  user: UserRow;
+  needsSecondFactor: boolean;
+}
+
 export async function signInWithPassword(
   db: Db,
   body: SignInBody,
   limits: RateLimits,
   ip: string,
   adminEmails: readonly string[],
-): Promise<UserRow> {
+): Promise<PasswordSignIn> {
   const ipWait = await limits.signInPerIp.hit(db, ip);
   if (ipWait > 0)
     throw tooManyRequests(`Too many sign-in attempts. Please try again in ${waitText(ipWait)}.`);
@@ -104,8 +114,20 @@ export async function signInWithPassword(
   if (user.suspendedAt) throw forbidden(ACCOUNT_SUSPENDED_MESSAGE);
   // An address not proved yet (docs/decisions/0019-reaching-people.md, Accounts).
   if (!user.emailVerifiedAt) throw forbidden(CONFIRM_EMAIL_FIRST);
+  if (user.twoFactorEnabledAt) return { user, needsSecondFactor: true };
+  return { user: await finishSignIn(db, user, body.intent, adminEmails), needsSecondFactor: false };
+}
+
+/** What a sign-in does once every factor is proved: the ADMIN_EMAILS bootstrap and the role asked for. */
+export async function finishSignIn(
+  db: Db,
+  user: UserRow,
+  intent: SelfServiceRole | undefined,
+  adminEmails: readonly string[],
+): Promise<UserRow> {
+  if (user.suspendedAt) throw forbidden(ACCOUNT_SUSPENDED_MESSAGE);
   const bootstrapped = await applyAdminBootstrap(db, user, adminEmails);
-  return applyIntent(db, bootstrapped, body.intent);
+  return applyIntent(db, bootstrapped, intent);
 }
 
 /** Finds or creates the user for an OpenID Connect identity, matching a local account by email once. */

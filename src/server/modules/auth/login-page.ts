@@ -95,6 +95,30 @@ export function renderLoginPage(state: LoginPageState): string {
   );
 }
 
+/**
+ * The code step of a sign-in with two factors (docs/decisions/0023-two-factor-sign-in.md): a code
+ * of the authenticator app or a recovery code.
+ */
+export function renderTwoFactorPage(state: { error?: string | undefined }): string {
+  return pageShell(
+    'Two-factor sign-in',
+    `    <h1 id="title">Two-factor sign-in</h1>
+    <p class="intent">Enter the 6-digit code from your authenticator app.</p>
+    ${state.error ? `<p class="alert" role="alert" data-testid="login-error">${escapeHtml(state.error)}</p>` : ''}
+    <form method="post" action="/api/login/two-factor" novalidate>
+      <div class="field">
+        <label for="code">Code</label>
+        <input id="code" name="code" type="text" autocomplete="one-time-code" autocapitalize="off" spellcheck="false" maxlength="40" required autofocus aria-describedby="code-hint"${
+          state.error ? ' aria-invalid="true"' : ''
+        } data-testid="input-code">
+        <p class="hint" id="code-hint">Lost your phone? Enter one of your recovery codes instead.</p>
+      </div>
+      <button type="submit" data-testid="button-submit">Verify</button>
+    </form>
+    <p class="switch"><a href="/api/login" data-testid="link-signin">Start again</a></p>`,
+  );
+}
+
 function resendForm(email: string): string {
   return `<form method="post" action="/api/resend-verification" class="resend">
       <input type="hidden" name="email" value="${escapeHtml(email)}">

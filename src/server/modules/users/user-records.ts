@@ -15,6 +15,7 @@ export {
   insertUser,
   sendDriverBackToReview,
   setUserImage,
+  setTwoFactorEnabledAt,
   setUserVerified,
   storePayoutAccountState,
   updateUser,

@@ -152,6 +152,23 @@ export async function setSuspendedAt(
   return rows[0];
 }
 
+/**
+ * Turns two-factor sign-in on (a time) or off (null) on the user's row
+ * (docs/decisions/0023-two-factor-sign-in.md); the auth module keeps the secret and the codes.
+ */
+export async function setTwoFactorEnabledAt(
+  db: Db,
+  id: string,
+  enabledAt: Date | null,
+): Promise<UserRow | undefined> {
+  const rows = await db
+    .update(users)
+    .set({ twoFactorEnabledAt: enabledAt, updatedAt: new Date() })
+    .where(eq(users.id, id))
+    .returning();
+  return rows[0];
+}
+
 /** Sets the current role only when it is one of the granted roles (checked in the same statement). */
 export async function setCurrentRole(db: Db, id: string, role: Role): Promise<UserRow | undefined> {
   const rows = await db

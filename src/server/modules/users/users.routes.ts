@@ -36,7 +36,11 @@ export function registerUserRoutes(app: App, { db, live }: AppContext): void {
     async (request, reply) =>
       sendJsonBytes(
         reply,
-        serializeSessionUser({ ...toCurrentUser(actorOf(request)), liveCursor: await live.cursor() }),
+        serializeSessionUser({
+          ...toCurrentUser(actorOf(request)),
+          liveCursor: await live.cursor(),
+          ...(request.twoFactorSetupRequired ? { twoFactorSetupRequired: true } : {}),
+        }),
       ),
   );
 

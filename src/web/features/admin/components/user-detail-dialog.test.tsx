@@ -54,6 +54,7 @@ function detailOf(user: AdminUser, overrides: Partial<AdminUserDetail> = {}): Ad
   return {
     ...user,
     suspendedAt: null,
+    twoFactorEnabled: false,
     driver: { isVerified: false, hasVehicleImage: true, hasLicenseImage: false, hasTrailerImage: false },
     payouts: { stripeAccountStatus: 'active', onboardingComplete: true, payoutsEnabled: true },
     addressCount: 2,
