@@ -172,9 +172,22 @@ function SignedOutRoutes({ isLoading }: { isLoading: boolean }) {
   );
 }
 
-function SignedInRoutes() {
+/**
+ * An administrator who must turn on two-factor sign-in goes to the profile's setup before anything
+ * else (docs/decisions/0023-two-factor-sign-in.md); support stays open. The profile's route is the
+ * same one either way, so turning it on (which ends `setupFirst`) keeps the page and its recovery
+ * codes on screen.
+ */
+function SignedInRoutes({ setupFirst }: { setupFirst: boolean }) {
   return (
     <Switch>
+      <Route path="/profile" component={ProfilePage} />
+      <Route path="/support" component={SupportPage} />
+      {setupFirst ? (
+        <Route>
+          <Redirect to="/profile" replace />
+        </Route>
+      ) : null}
       <Route path="/" component={HomePage} />
       {/* The visitors' catalog is the home page's once signed in. */}
       <Route path="/products">
@@ -190,10 +203,8 @@ function SignedInRoutes() {
       <Route path="/admin" component={AdminPage} />
       <Route path="/addresses" component={AddressesPage} />
       <Route path="/availability" component={AvailabilityPage} />
-      <Route path="/profile" component={ProfilePage} />
       <Route path="/payouts/test-onboarding/:accountId" component={TestPayoutOnboardingPage} />
       <Route path="/payouts/test-dashboard/:accountId" component={TestPayoutDashboardPage} />
-      <Route path="/support" component={SupportPage} />
       <Route component={NotFoundPage} />
     </Switch>
   );
@@ -205,7 +216,11 @@ export function AppRouter() {
   return (
     <>
       <ScrollToTop />
-      {isAuthenticated ? <SignedInRoutes /> : <SignedOutRoutes isLoading={isLoading} />}
+      {isAuthenticated ? (
+        <SignedInRoutes setupFirst={user?.twoFactorSetupRequired === true} />
+      ) : (
+        <SignedOutRoutes isLoading={isLoading} />
+      )}
       {user ? (
         // Live updates are an extra: if their code cannot be fetched the page goes on without them.
         <OptionalPart>

@@ -22,7 +22,8 @@ export const currentUserQueryOptions = queryOptions({
 });
 
 export interface AuthState {
-  user: CurrentUser | null;
+  /** With what only the current-user call says: the live cursor, an admin's two-factor setup to do. */
+  user: SessionUser | null;
   isLoading: boolean;
   isAuthenticated: boolean;
 }

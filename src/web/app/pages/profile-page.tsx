@@ -7,11 +7,12 @@ import { PersonalInformationCard } from '../../features/users/components/persona
 import { RolesCard } from '../../features/users/components/roles-card';
 import { OfferEmailsCard } from '../../features/users/components/offer-emails-card';
 import { PasswordCard } from '../../features/users/components/password-card';
+import { TwoFactorCard } from '../../features/users/components/two-factor-card';
 import { AppLayout } from '../layouts/app-layout';
 
 /**
- * /profile (docs/product-rules.md, Account pages): names, read-only email and role, addresses,
- * roles to add.
+ * /profile (docs/product-rules.md, Account pages): names, read-only email and role, two-factor
+ * sign-in, password, addresses, roles to add.
  */
 export function ProfilePage() {
   useDocumentTitle('Profile');
@@ -23,6 +24,7 @@ export function ProfilePage() {
       <div className="grid gap-6 lg:grid-cols-3">
         <div className="flex flex-col gap-6 lg:col-span-2">
           <PersonalInformationCard user={user} />
+          <TwoFactorCard user={user} />
           <PasswordCard user={user} />
           <LazyNotificationsCard user={user} />
         </div>
