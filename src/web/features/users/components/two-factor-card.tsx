@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ShieldCheck } from 'lucide-react';
 import { RECOVERY_CODE_COUNT, TOTP_CODE_PATTERN, type TwoFactorSetup } from '@domain/two-factor';
 import type { CurrentUser } from '@domain/users';
@@ -40,6 +40,12 @@ function TwoFactorPanel() {
   const [step, setStep] = useState<Step>({ kind: 'idle' });
   const start = useStartTwoFactorSetup();
   const enabled = status.data?.enabled ?? false;
+  const setupRequired = status.data?.setupRequired ?? false;
+  const cardRef = useRef<HTMLDivElement>(null);
+  // An administrator sent here for the setup sees it first, also on a phone where the card is lower.
+  useEffect(() => {
+    if (setupRequired) cardRef.current?.scrollIntoView({ block: 'start' });
+  }, [setupRequired]);
 
   const begin = () =>
     start.mutate(undefined, {
@@ -48,7 +54,12 @@ function TwoFactorPanel() {
     });
 
   return (
-    <Card data-testid="card-two-factor" aria-labelledby="two-factor-title">
+    <Card
+      ref={cardRef}
+      className="scroll-mt-24"
+      data-testid="card-two-factor"
+      aria-labelledby="two-factor-title"
+    >
       <CardHeader>
         <div className="flex flex-wrap items-center justify-between gap-2">
           <CardTitle as="h2" id="two-factor-title">
@@ -65,7 +76,7 @@ function TwoFactorPanel() {
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
-        {status.data?.setupRequired && step.kind !== 'codes' ? (
+        {setupRequired && step.kind !== 'codes' ? (
           <p
             role="alert"
             className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
