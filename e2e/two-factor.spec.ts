@@ -4,6 +4,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { Locator, Page } from '@playwright/test';
 import { test, expect, DEMO, DEMO_PASSWORD, signUpFresh } from './support/fixtures';
 import { serverErrors, startServer, stopServer, type RunningServer } from './support/server';
+import { expectNoAccessibilityViolations } from './support/accessibility';
 
 /**
  * Two-factor sign-in as a person goes through it (docs/decisions/0023-two-factor-sign-in.md): set up
@@ -78,6 +79,7 @@ test.describe('two-factor sign-in', () => {
     const { email, password } = await signUpFresh(page);
     await page.goto('/profile');
     const { card, secret } = await startSetup(page);
+    await expectNoAccessibilityViolations(page);
 
     // A code that is not the app's is refused where it was typed.
     await card.getByLabel('Code from the app').fill('000000');
@@ -97,6 +99,7 @@ test.describe('two-factor sign-in', () => {
 
     await signOut(page);
     await passwordStep(page, email, password);
+    await expectNoAccessibilityViolations(page);
     await page.getByLabel('Code').fill('000000');
     await page.getByTestId('button-submit').click();
     await expect(page.getByTestId('login-error')).toHaveText(
@@ -151,6 +154,7 @@ test.describe('an administrator where two-factor sign-in is required', () => {
     await expect(page.getByTestId('text-two-factor-required')).toHaveText(
       'Administrators must use two-factor sign-in. Set it up to use the admin pages again.',
     );
+    await shoot(page.getByTestId('card-two-factor'), 'two-factor-required-light-wide');
     const { card, secret } = await startSetup(page);
     await confirmSetup(card, secret);
     await card.getByTestId('button-recovery-codes-done').click();
@@ -159,7 +163,11 @@ test.describe('an administrator where two-factor sign-in is required', () => {
     await page.goto(`${base}/admin`);
     await expect(page.getByRole('heading', { name: 'Admin Dashboard', level: 1 })).toBeVisible();
     // The user details say who signs in with two factors.
-    expect((await page.request.get(`${base}/api/admin/users`)).status()).toBe(200);
+    await page.getByLabel('Search users').fill(DEMO.admin);
+    const me = (await (await page.request.get(`${base}/api/auth/user`)).json()) as { id: string };
+    await page.getByTestId(`button-user-details-${me.id}`).click();
+    const details = page.getByTestId('dialog-user-detail');
+    await expect(details.getByTestId('text-user-two-factor')).toHaveText('On');
   });
 });
 
