@@ -227,7 +227,7 @@ export const USER_DETAIL_ORDER_COUNT = 10;
  * payout account as stored, how many addresses they keep, and their orders as buyer, seller and driver.
  */
 export const adminUserDetailSchema = adminUserSchema.extend({
-  /** Whether the user signs in with a second factor (docs/decisions/0023-two-factor-sign-in.md). */
+  /** Whether the user signs in with a second factor (docs/decisions/0024-two-factor-sign-in.md). */
   twoFactorEnabled: z.boolean(),
   driver: z.object({
     isVerified: z.boolean(),
@@ -503,7 +503,7 @@ export const ADMIN_ACTIONS = [
   'delivery_proof.updated',
   'driver.documents_changed',
   'user.password_reset',
-  // A user's own steps of two-factor sign-in (docs/decisions/0023-two-factor-sign-in.md).
+  // A user's own steps of two-factor sign-in (docs/decisions/0024-two-factor-sign-in.md).
   'two_factor.enabled',
   'two_factor.disabled',
   'two_factor.recovery_code_used',

@@ -22,7 +22,7 @@ export const ERROR_CODES = [
   'rate_limited',
   'unavailable',
   'internal',
-  /** An administrator without two-factor sign-in where it is required (docs/decisions/0023-two-factor-sign-in.md). */
+  /** An administrator without two-factor sign-in where it is required (docs/decisions/0024-two-factor-sign-in.md). */
   'two_factor_setup_required',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -51,7 +51,7 @@ export const sessionUserSchema = currentUserSchema.extend({
   liveCursor: liveCursorSchema.optional(),
   /**
    * An administrator who must turn on two-factor sign-in before anything else; until then the
-   * roles leave admin out (docs/decisions/0023-two-factor-sign-in.md).
+   * roles leave admin out (docs/decisions/0024-two-factor-sign-in.md).
    */
   twoFactorSetupRequired: z.boolean().optional(),
 });

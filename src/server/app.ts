@@ -266,7 +266,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     kept: privateReads,
   });
   // Two-factor sign-in for administrators is the identity provider's business under OpenID Connect
-  // (docs/decisions/0023-two-factor-sign-in.md).
+  // (docs/decisions/0024-two-factor-sign-in.md).
   registerAccessControl(app, { adminNeedsTwoFactor: config.adminTwoFactor === 'required' && !config.oidc });
   registerInputGuard(app);
 

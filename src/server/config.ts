@@ -84,7 +84,7 @@ const envSchema = z
     SESSION_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     ADMIN_EMAILS: optionalString,
     /**
-     * Whether administrators must sign in with a second factor (docs/decisions/0023-two-factor-sign-in.md):
+     * Whether administrators must sign in with a second factor (docs/decisions/0024-two-factor-sign-in.md):
      * `required` by default in production, `optional` otherwise, so the demo and the tests sign in
      * as before.
      */

@@ -79,7 +79,7 @@ export const users = pgTable(
      */
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     /**
-     * When the user turned on two-factor sign-in (docs/decisions/0023-two-factor-sign-in.md); null
+     * When the user turned on two-factor sign-in (docs/decisions/0024-two-factor-sign-in.md); null
      * while it is off. On the row, so every request's user knows it without another read.
      */
     twoFactorEnabledAt: timestamp('two_factor_enabled_at', { withTimezone: true }),
@@ -1233,7 +1233,7 @@ export const accountTokens = pgTable(
 );
 
 /**
- * A user's authenticator secret (docs/decisions/0023-two-factor-sign-in.md), encrypted with a key
+ * A user's authenticator secret (docs/decisions/0024-two-factor-sign-in.md), encrypted with a key
  * derived from the session secret. It exists from the start of the setup; it counts once
  * `users.two_factor_enabled_at` is set. `last_used_step` is the TOTP time step of the newest code
  * taken, so a code is never taken twice.

@@ -17,7 +17,7 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   // Signing in and out (docs/product-rules.md, Sessions and sign-in).
   'GET /api/login',
   'POST /api/login',
-  // The code step of a sign-in with two factors (docs/decisions/0023-two-factor-sign-in.md).
+  // The code step of a sign-in with two factors (docs/decisions/0024-two-factor-sign-in.md).
   'GET /api/login/two-factor',
   'POST /api/login/two-factor',
   'GET /api/login/assets/login.css',
@@ -80,7 +80,7 @@ declare module 'fastify' {
     actor: Actor | null;
     /**
      * The caller holds the admin role but must turn on two-factor sign-in first: until then they
-     * count without it (docs/decisions/0023-two-factor-sign-in.md).
+     * count without it (docs/decisions/0024-two-factor-sign-in.md).
      */
     twoFactorSetupRequired: boolean;
   }
@@ -102,7 +102,7 @@ function withoutAdminRole(actor: Actor): Actor {
 
 /**
  * An administrator without a second factor where one is required keeps their account but not its
- * powers (docs/decisions/0023-two-factor-sign-in.md): every part of the server that asks for the
+ * powers (docs/decisions/0024-two-factor-sign-in.md): every part of the server that asks for the
  * request's user, guarded or public (a private file's reader), gets them without the admin role.
  */
 function holdAdminPowers(request: FastifyRequest): void {

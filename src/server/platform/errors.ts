@@ -28,7 +28,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   rate_limited: 429,
   unavailable: 503,
   internal: 500,
-  /** A 403 that tells the browser where to send the administrator (docs/decisions/0023-two-factor-sign-in.md). */
+  /** A 403 that tells the browser where to send the administrator (docs/decisions/0024-two-factor-sign-in.md). */
   two_factor_setup_required: 403,
 };
 

@@ -213,7 +213,7 @@ export interface RateLimits {
   messagesPerUser: RateLimiter;
   /**
    * Refused two-factor codes per account, at sign-in and on the profile: a code has a million
-   * values, so tries are refused, not slowed (docs/decisions/0023-two-factor-sign-in.md).
+   * values, so tries are refused, not slowed (docs/decisions/0024-two-factor-sign-in.md).
    */
   twoFactorFailuresPerUser: RateLimiter;
 }

@@ -171,7 +171,7 @@ const SAMPLE_BODIES: Record<string, (x: Scene) => unknown> = {
     currentPassword: 'not the password',
     newPassword: 'a new long password',
   }),
-  // Two-factor sign-in (docs/decisions/0023-two-factor-sign-in.md): the actors never turn it on, so
+  // Two-factor sign-in (docs/decisions/0024-two-factor-sign-in.md): the actors never turn it on, so
   // these are 409s (nothing to confirm, nothing to turn off) and a code step with no password step (401).
   'POST /api/auth/two-factor/enable': () => ({ code: '000000' }),
   'POST /api/auth/two-factor/disable': () => ({ password: 'not the password' }),

@@ -174,7 +174,7 @@ function SignedOutRoutes({ isLoading }: { isLoading: boolean }) {
 
 /**
  * An administrator who must turn on two-factor sign-in goes to the profile's setup before anything
- * else (docs/decisions/0023-two-factor-sign-in.md); support stays open. The profile's route is the
+ * else (docs/decisions/0024-two-factor-sign-in.md); support stays open. The profile's route is the
  * same one either way, so turning it on (which ends `setupFirst`) keeps the page and its recovery
  * codes on screen.
  */

@@ -163,7 +163,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
           config.adminEmails,
         );
         if (needsSecondFactor) {
-          // The code step is next; no session yet (docs/decisions/0023-two-factor-sign-in.md).
+          // The code step is next; no session yet (docs/decisions/0024-two-factor-sign-in.md).
           setPendingSignIn(app, reply, ctx.now(), { userId: user.id, returnTo, intent });
           if (form) await reply.redirect('/api/login/two-factor', 303);
           else await reply.status(202).send({ twoFactorRequired: true, message: TWO_FACTOR_NEEDED });

@@ -71,7 +71,7 @@ export async function signUpWithPassword(
 
 /**
  * The password step of a sign-in. With two-factor sign-in on, the account is only named here: the
- * code step finishes it (docs/decisions/0023-two-factor-sign-in.md), and nothing of the sign-in
+ * code step finishes it (docs/decisions/0024-two-factor-sign-in.md), and nothing of the sign-in
  * (the admin bootstrap, the role asked for) happens before.
  */
 export interface PasswordSignIn {

@@ -96,7 +96,7 @@ export function renderLoginPage(state: LoginPageState): string {
 }
 
 /**
- * The code step of a sign-in with two factors (docs/decisions/0023-two-factor-sign-in.md): a code
+ * The code step of a sign-in with two factors (docs/decisions/0024-two-factor-sign-in.md): a code
  * of the authenticator app or a recovery code.
  */
 export function renderTwoFactorPage(state: { error?: string | undefined }): string {

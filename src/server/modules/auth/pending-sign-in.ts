@@ -4,7 +4,7 @@ import { PENDING_SIGN_IN_MINUTES } from '../../../domain/two-factor';
 import type { App } from '../../platform/context';
 
 /**
- * Between the password and the code of a two-factor sign-in (docs/decisions/0023-two-factor-sign-in.md):
+ * Between the password and the code of a two-factor sign-in (docs/decisions/0024-two-factor-sign-in.md):
  * a short-lived cookie signed with the session secret names the account, where to go next and until
  * when the code is awaited. It opens nothing by itself: no session exists until the code is right.
  */

@@ -10,7 +10,7 @@ import {
 } from '../../../domain/two-factor';
 
 /**
- * The secrets and codes of two-factor sign-in (docs/decisions/0023-two-factor-sign-in.md): TOTP of
+ * The secrets and codes of two-factor sign-in (docs/decisions/0024-two-factor-sign-in.md): TOTP of
  * RFC 6238 with otpauth, the secret kept encrypted (AES-256-GCM), recovery codes kept as sha256.
  */
 

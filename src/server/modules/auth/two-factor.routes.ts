@@ -40,7 +40,7 @@ const errors = {
 };
 
 /**
- * Two-factor sign-in of local accounts (docs/decisions/0023-two-factor-sign-in.md): its setup and
+ * Two-factor sign-in of local accounts (docs/decisions/0024-two-factor-sign-in.md): its setup and
  * removal from the profile, and the code step of a sign-in. Under OpenID Connect the identity
  * provider asks for factors and none of this is registered.
  */

@@ -22,7 +22,7 @@ import {
 import type { AdminActivity, Page } from '../../../domain/admin';
 
 /**
- * Two-factor sign-in (docs/decisions/0023-two-factor-sign-in.md). The app's clock is moved by the
+ * Two-factor sign-in (docs/decisions/0024-two-factor-sign-in.md). The app's clock is moved by the
  * tests, and codes are computed for it with otpauth: nothing waits on the wall clock.
  */
 const STEP_MS = 30_000;

@@ -154,7 +154,7 @@ export async function setSuspendedAt(
 
 /**
  * Turns two-factor sign-in on (a time) or off (null) on the user's row
- * (docs/decisions/0023-two-factor-sign-in.md); the auth module keeps the secret and the codes.
+ * (docs/decisions/0024-two-factor-sign-in.md); the auth module keeps the secret and the codes.
  */
 export async function setTwoFactorEnabledAt(
   db: Db,

@@ -220,7 +220,7 @@ function UserDetail({
             <span className="block text-xs text-muted-foreground">{documentsText(user.driver)}</span>
           </Fact>
           <Fact term="Payouts">{payoutText(user.payouts)}</Fact>
-          {/* docs/decisions/0023-two-factor-sign-in.md */}
+          {/* docs/decisions/0024-two-factor-sign-in.md */}
           <Fact term="Two-factor sign-in">
             <span data-testid="text-user-two-factor">{user.twoFactorEnabled ? 'On' : 'Off'}</span>
           </Fact>

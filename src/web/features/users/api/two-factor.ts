@@ -8,7 +8,7 @@ import {
 import { apiGet, apiSend } from '../../../lib/api-client';
 import { CURRENT_USER_KEY } from '../../../lib/use-auth';
 
-/** Two-factor sign-in from the profile (docs/decisions/0023-two-factor-sign-in.md). */
+/** Two-factor sign-in from the profile (docs/decisions/0024-two-factor-sign-in.md). */
 const TWO_FACTOR_KEY = ['/api/auth/two-factor'] as const;
 
 /** GET /api/auth/two-factor: on or off, recovery codes left; never the secret. */

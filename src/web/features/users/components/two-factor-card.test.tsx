@@ -16,7 +16,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 const SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 
-describe('Two-factor sign-in card (docs/decisions/0023-two-factor-sign-in.md)', () => {
+describe('Two-factor sign-in card (docs/decisions/0024-two-factor-sign-in.md)', () => {
   it('is hidden for an OpenID Connect account', () => {
     mockFetch();
     renderWithProviders(<TwoFactorCard user={makeUser({ localAccount: false })} />);

@@ -19,7 +19,7 @@ import {
 } from '../api/two-factor';
 
 /**
- * The profile's Two-factor sign-in card, for local accounts only (docs/decisions/0023-two-factor-sign-in.md):
+ * The profile's Two-factor sign-in card, for local accounts only (docs/decisions/0024-two-factor-sign-in.md):
  * set up with an authenticator app (QR code or the key typed in), confirmed with a code; the
  * recovery codes shown once; removal with the password or a current code. An administrator who must
  * turn it on is sent here and told why.
