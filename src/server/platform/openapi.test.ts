@@ -65,6 +65,27 @@ describe('the OpenAPI document', () => {
     expect(responses['403']?.description).not.toBe(responses['400']?.description);
   });
 
+  it('declares the answers of every call that are not JSON with their own content type', () => {
+    type Answers = Record<string, { content?: Record<string, unknown>; headers?: Record<string, unknown> }>;
+    const answers = (url: string, method: string) =>
+      (document.paths[url]?.[method]?.responses ?? {}) as Answers;
+    const types = (url: string, method: string, status: string) =>
+      Object.keys(answers(url, method)[status]?.content ?? {});
+    expect(types('/api/login', 'get', '200')).toEqual(['text/html']);
+    expect(types('/api/login', 'get', '302')).toEqual([]);
+    expect(types('/api/login', 'post', '401')).toEqual(['application/json', 'text/html']);
+    expect(types('/api/events', 'get', '200')).toEqual(['text/event-stream']);
+    for (const list of ['users', 'orders', 'products', 'ledger'])
+      expect(types(`/api/admin/${list}.csv`, 'get', '200'), list).toEqual(['text/csv']);
+    expect(types('/api/logout', 'post', '204')).toEqual([]);
+    for (const { url, method, operation } of operations()) {
+      const responses = operation.responses as Answers;
+      expect(responses['503']?.headers, `${method} ${url}`).toHaveProperty('retry-after');
+      expect(responses['400'], `${method} ${url}`).toBeDefined();
+      if (operation.security?.length === 1) expect(responses['401'], `${method} ${url}`).toBeDefined();
+    }
+  });
+
   it('passes redocly lint with the recommended rules', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'openapi-'));
     const file = path.join(dir, 'openapi.json');

@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import { z } from 'zod';
 import {
   adminActivityPageSchema,
   adminActivityQuerySchema,
@@ -26,6 +25,7 @@ import { errorBodySchema } from '../../../domain/errors';
 import { idParamsSchema } from '../../../domain/users';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
+import { csvFile } from '../../platform/openapi';
 import { listAdminActivity } from '../audit/audit.service';
 import { ordersCsvLines, productsCsvLines, usersCsvLines } from './admin-exports';
 import {
@@ -45,7 +45,7 @@ const ADMIN_ONLY = { roles: ['admin'], forbiddenMessage: 'You must be an admin t
 const listErrors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
 
 /** A CSV answer, as the OpenAPI document shows it (the ledger export's way). */
-const csvAnswer = z.string().describe('text/csv');
+const csvAnswer = csvFile('The list as comma-separated values, a download');
 
 /** Streams an export as it is read, as an attachment named after the list and the day. */
 function sendCsv(reply: FastifyReply, list: string, now: Date, lines: AsyncGenerator<string>) {

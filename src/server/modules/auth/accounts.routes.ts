@@ -1,10 +1,10 @@
 import type { FastifyReply } from 'fastify';
-import { z } from 'zod';
 import {
   LINK_EXPIRED,
   PASSWORD_CHANGED,
   RESET_SENT,
   VERIFICATION_SENT,
+  WRONG_CURRENT_PASSWORD,
   accountMessageSchema,
   changePasswordBodySchema,
   emailOnlyBodySchema,
@@ -28,8 +28,13 @@ import {
 } from './accounts.service';
 import { isFormPost, rawField } from './form-posts';
 import { queueAccountRequest } from './account-requests';
+import { GENERIC_BAD_REQUEST, htmlPage, jsonOrPage, noBody, refusedWith } from '../../platform/openapi';
 
-const htmlPage = z.string().describe('A page of local sign-in (text/html)');
+/** These calls take the account pages' forms too: a form gets a page, JSON the message or error body. */
+const FORM_OR_JSON = ['application/json', 'application/x-www-form-urlencoded'];
+const formRefusal = (description: string) => jsonOrPage(description, errorBodySchema);
+const FORM_BAD_REQUEST = formRefusal(`${GENERIC_BAD_REQUEST}; a form gets the page with the problem`);
+const TOO_MANY_MAILS = formRefusal('Too many mails asked from this address: try again later');
 
 /**
  * Password reset, email verification and change of password for local accounts
@@ -52,7 +57,7 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: ['auth'],
         summary: 'The "Forgot password?" page: asks the email to send a reset link to',
-        response: { 200: htmlPage },
+        response: { 200: htmlPage('The page') },
       },
     },
     async (_request, reply) => renderPage(reply, 200, { page: 'forgot' }),
@@ -65,8 +70,13 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: ['auth'],
         summary: 'Sends a password reset link; the same answer whether the address has an account or not',
+        consumes: FORM_OR_JSON,
         body: emailOnlyBodySchema,
-        response: { 202: accountMessageSchema, 400: errorBodySchema, 429: errorBodySchema },
+        response: {
+          202: jsonOrPage('Sent, or nothing to send', accountMessageSchema),
+          400: FORM_BAD_REQUEST,
+          429: TOO_MANY_MAILS,
+        },
       },
     },
     async (request, reply) => {
@@ -102,7 +112,13 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
         summary:
           'The page of a reset link: set a new password, or "This link has expired or was already used."',
         querystring: tokenQuerySchema,
-        response: { 200: htmlPage, 400: errorBodySchema },
+        response: {
+          200: htmlPage('The form for a new password'),
+          400: jsonOrPage(
+            'An expired or used link gets the page (text/html); a missing or malformed one the error body',
+            errorBodySchema,
+          ),
+        },
       },
     },
     async (request, reply) => {
@@ -121,8 +137,13 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
         tags: ['auth'],
         summary:
           'Sets a new password with a reset link: the link is used up and every session of the user ends',
+        consumes: FORM_OR_JSON,
         body: resetPasswordBodySchema,
-        response: { 200: accountMessageSchema, 400: errorBodySchema, 429: errorBodySchema },
+        response: {
+          200: jsonOrPage('The password is changed', accountMessageSchema),
+          400: refusedWith([LINK_EXPIRED], { html: true }),
+          429: TOO_MANY_MAILS,
+        },
       },
     },
     async (request, reply) => {
@@ -161,12 +182,11 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
           'The link of the verification mail: confirms the address, signs in and goes to returnTo (a page of this site) or /',
         querystring: verifyEmailQuerySchema,
         response: {
-          302: z.null().describe('Signed in; redirect to returnTo or /'),
-          // The shared error body is a zod/mini schema (docs/decisions/0014-first-load.md, The first
-          // load's schemas on zod/mini): described on a copy, as classic zod's describe() does.
-          400: errorBodySchema.clone().register(z.globalRegistry, {
-            description: 'A missing link; an expired or used one gets the page (text/html)',
-          }),
+          302: noBody('Signed in; redirect to returnTo or /'),
+          400: jsonOrPage(
+            'A missing link; an expired or used one gets the page (text/html)',
+            errorBodySchema,
+          ),
           403: errorBodySchema,
         },
       },
@@ -189,8 +209,13 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
         tags: ['auth'],
         summary:
           'Sends a new verification link to an account not confirmed yet; the same answer for any address',
+        consumes: FORM_OR_JSON,
         body: emailOnlyBodySchema,
-        response: { 202: accountMessageSchema, 400: errorBodySchema, 429: errorBodySchema },
+        response: {
+          202: jsonOrPage('Sent, or nothing to send', accountMessageSchema),
+          400: FORM_BAD_REQUEST,
+          429: TOO_MANY_MAILS,
+        },
       },
     },
     async (request, reply) => {
@@ -229,7 +254,7 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
         body: changePasswordBodySchema,
         response: {
           200: accountMessageSchema,
-          400: errorBodySchema,
+          400: refusedWith([WRONG_CURRENT_PASSWORD]),
           401: errorBodySchema,
           409: errorBodySchema,
         },

@@ -18,9 +18,17 @@ import { isFormPost, rawField } from './form-posts';
 import { setPendingSignIn } from './pending-sign-in';
 import { registerTwoFactorRoutes } from './two-factor.routes';
 import { TWO_FACTOR_NEEDED, twoFactorNeededSchema } from '../../../domain/two-factor';
+import { GENERIC_BAD_REQUEST, htmlPage, jsonOrPage, noBody } from '../../platform/openapi';
 
 const OIDC_COOKIE = 'oidc_tx';
-const htmlResponse = { 200: z.string().describe('The sign-in page (text/html)') };
+const htmlResponse = {
+  200: htmlPage('The sign-in page'),
+  302: noBody('Already signed in: a redirect to returnTo (a page of this site) or the dashboard'),
+};
+/** The sign-in and sign-up forms post here too: a form gets the page again with the problem. */
+const FORM_OR_JSON = ['application/json', 'application/x-www-form-urlencoded'];
+const formRefusal = (description: string) => jsonOrPage(description, errorBodySchema);
+const FORM_BAD_REQUEST = formRefusal(`${GENERIC_BAD_REQUEST}; a form gets the page with the problem`);
 
 /** Where a signed-in user goes next: the asked-for page, or the driver dashboard after Become a Driver. */
 function landingAfterSignIn(returnTo: unknown, intent: string | undefined): string {
@@ -196,16 +204,20 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: ['auth'],
         summary: 'Sign in with email and password (form or JSON)',
+        consumes: FORM_OR_JSON,
         body: signInBodySchema,
         response: {
           200: currentUserSchema,
           202: twoFactorNeededSchema.describe(
             'The password is right; the code step is next (POST /api/login/two-factor)',
           ),
-          303: z.null(),
-          401: errorBodySchema,
-          403: errorBodySchema,
-          429: errorBodySchema,
+          303: noBody(
+            'A form signed in: a redirect to returnTo (a page of this site) or the dashboard; with two-factor sign-in on, to the code page',
+          ),
+          400: FORM_BAD_REQUEST,
+          401: formRefusal('A wrong email or password'),
+          403: formRefusal('An account not confirmed yet, or suspended'),
+          429: formRefusal('Too many sign-in attempts: try again later'),
         },
       },
     },
@@ -219,8 +231,16 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: ['auth'],
         summary: 'Create an account with email and password (form or JSON)',
+        consumes: FORM_OR_JSON,
         body: signUpBodySchema,
-        response: { 202: accountMessageSchema, 400: errorBodySchema, 429: errorBodySchema },
+        response: {
+          202: jsonOrPage(
+            'The mail is sent (the same answer whether the address had an account)',
+            accountMessageSchema,
+          ),
+          400: FORM_BAD_REQUEST,
+          429: formRefusal('Too many sign-ups from this address: try again later'),
+        },
       },
     },
     handleAuthPost('signup'),

@@ -1,6 +1,4 @@
 import type { OutgoingHttpHeaders } from 'node:http';
-import { z } from 'zod';
-import { errorBodySchema } from '../../../domain/errors';
 import {
   LIVE_HEARTBEAT_MS,
   LIVE_RETRY_MS,
@@ -9,6 +7,7 @@ import {
 } from '../../../domain/live-events';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
+import { eventStream } from '../../platform/openapi';
 import { sseFrame } from '../../platform/live-event-hub';
 import { findSessionUser } from './events.queries';
 
@@ -51,9 +50,7 @@ export function registerEventRoutes(app: App, ctx: AppContext, options: { heartb
           "Server-sent events for the signed-in user: their orders' changes, new messages for them, new available orders for verified drivers; resumes after Last-Event-ID, or after `since` (the liveCursor of GET /api/auth/user) on a page's first connection",
         querystring: eventsQuerySchema,
         response: {
-          200: z.string().describe('text/event-stream: `id:` and `data:` (a JSON event) per event'),
-          400: errorBodySchema,
-          401: errorBodySchema,
+          200: eventStream('`retry:`, then `id:` and `data:` (a JSON event) per event'),
         },
       },
     },

@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
-import { z } from 'zod';
 import { errorBodySchema } from '../../../domain/errors';
 import { adminPayoutsSchema, failedPayoutSchema, myPayoutsSchema } from '../../../domain/payouts';
 import { idParamsSchema } from '../../../domain/users';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
+import { csvFile } from '../../platform/openapi';
 import { ledgerCsvLines } from '../ledger/ledger-csv';
 import { getAdminPayouts, getMyPayouts } from './payout-views';
 import { retryPayout } from './retry-payout';
@@ -51,7 +51,7 @@ export function registerPayoutRoutes(app: App, ctx: AppContext): void {
       schema: {
         tags: ['admin'],
         summary: 'Admin: every ledger entry (charges, refunds, transfers, reversals, platform fees) as CSV',
-        response: { 200: z.string().describe('text/csv'), ...errors },
+        response: { 200: csvFile('The ledger as comma-separated values, a download'), ...errors },
       },
     },
     async (request, reply) => {
