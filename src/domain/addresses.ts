@@ -120,7 +120,8 @@ const stateSchema = visibleText(
   requiredText('State', 50)
     .overwrite(normaliseUsState)
     .refine(isUsStateCode, 'State must be a US state, for example IL'),
-);
+  // Names and lower case are taken too; the document lists the codes (docs/ARCHITECTURE.md, Requests and errors).
+).meta({ enum: Object.keys(US_STATES) });
 const zipCodeSchema = visibleText(
   z
     .string({ error: 'ZIP code is required' })
@@ -137,7 +138,8 @@ const countrySchema = z
   .string({ error: 'Country must be US' })
   .trim()
   .toUpperCase()
-  .pipe(z.literal('US', { error: 'Only US addresses are supported' }));
+  .pipe(z.literal('US', { error: 'Only US addresses are supported' }))
+  .meta({ enum: ['US'] });
 
 /**
  * POST /api/addresses and POST /api/addresses/validate. Strict: id, userId, latitude, longitude,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isCalendarDate } from './availability';
+import { OPTIONAL_CALENDAR_DATE_PATTERN, isCalendarDate } from './availability';
 import { moneyStringSchema } from './catalog';
 import { formatRate, parseCents, parseRate } from './money';
 import { isFinished, orderStatusSchema, ORDER_STATUSES, type OrderStatus } from './order-status';
@@ -105,7 +105,7 @@ export const ORDER_DATE_RANGE_MESSAGE = 'Must be on or after the from date';
 const orderDateSchema = z
   .string({ message: ORDER_DATE_MESSAGE })
   .trim()
-  .refine((value) => value === '' || isCalendarDate(value), ORDER_DATE_MESSAGE)
+  .regex(OPTIONAL_CALENDAR_DATE_PATTERN, ORDER_DATE_MESSAGE)
   .optional();
 
 /**
@@ -410,14 +410,17 @@ export const categoryBodySchema = z.strictObject({ name: categoryNameSchema });
 
 // Commission settings
 
-/** The largest amount a numeric(10,2) column holds. */
-const MAX_AMOUNT_CENTS = 99_999_999_99;
-
 export const RATE_FIELD_MESSAGE = 'Must be a number from 0 to 1 with at most 4 decimals';
 export const AMOUNT_FIELD_MESSAGE = 'Must be an amount of at least 0 with at most 2 decimals';
 export const MIN_ABOVE_BASE_MESSAGE = 'The minimum rate cannot be above the base rate';
 
 const RATE_PATTERN = /^\d+(\.\d{1,4})?$/;
+/** RATE_PATTERN up to 1 (isRateText) as one regular expression, so that JSON Schema carries it. */
+export const RATE_TEXT_PATTERN = /^(?:0+(?:\.\d{1,4})?|0*1(?:\.0{1,4})?)$/;
+/**
+ * An amount from 0 to 99,999,999.99 (what numeric(10,2) holds) with at most 2 decimals: eight digits
+ * at most are never above it, so the pattern is the whole rule.
+ */
 const AMOUNT_PATTERN = /^\d{1,8}(\.\d{1,2})?$/;
 
 /** A fraction from 0 to 1 with at most 4 decimals, as text. */
@@ -425,16 +428,14 @@ export function isRateText(text: string): boolean {
   return RATE_PATTERN.test(text) && parseRate(text) <= 10_000;
 }
 
-/** An amount from 0 to 99,999,999.99 (what numeric(10,2) holds) with at most 2 decimals, as text. */
-export function isAmountText(text: string): boolean {
-  return AMOUNT_PATTERN.test(text) && parseCents(text) <= MAX_AMOUNT_CENTS;
-}
-
-const rateInput = z.string({ message: RATE_FIELD_MESSAGE }).trim().refine(isRateText, RATE_FIELD_MESSAGE);
+const rateInput = z
+  .string({ message: RATE_FIELD_MESSAGE })
+  .trim()
+  .regex(RATE_TEXT_PATTERN, RATE_FIELD_MESSAGE);
 const amountInput = z
   .string({ message: AMOUNT_FIELD_MESSAGE })
   .trim()
-  .refine(isAmountText, AMOUNT_FIELD_MESSAGE);
+  .regex(AMOUNT_PATTERN, AMOUNT_FIELD_MESSAGE);
 
 /**
  * PATCH /api/admin/commission-settings: the eight fields as strings

@@ -5,11 +5,19 @@ import { isOneLine } from './visible-text';
 
 export const PASSWORD_MIN_LENGTH = 8;
 
+/**
+ * An email address as the request schemas describe it in JSON Schema: the address z.email() accepts,
+ * at most 254 characters. A pipe's JSON Schema shows only its input (any string), so the schemas that
+ * trim before checking carry this rule as metadata (docs/ARCHITECTURE.md, Requests and errors).
+ */
+export const EMAIL_JSON_SCHEMA = { format: 'email', pattern: z.regexes.email.source, maxLength: 254 };
+
 export const emailSchema = z
   .string()
   .trim()
   .toLowerCase()
-  .pipe(z.email({ message: 'Invalid email address' }).max(254, 'Email is too long'));
+  .pipe(z.email({ message: 'Invalid email address' }).max(254, 'Email is too long'))
+  .meta(EMAIL_JSON_SCHEMA);
 
 /** C0 controls and DEL: a returnTo holding one goes to `/`. */
 // eslint-disable-next-line no-control-regex -- control characters are what is refused

@@ -23,15 +23,22 @@ export const DEFAULT_SCHEDULE = { dayOfWeek: 1, startTime: '09:00', endTime: '17
 
 /** The same pattern as the check constraints on availability_schedules. */
 export const TIME_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
-export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
-/** A real calendar date written YYYY-MM-DD: 2026-02-30 is refused, 2028-02-29 is not. */
+/**
+ * A real calendar date written YYYY-MM-DD, years 1000 to 9999 (what the database's date column and
+ * the calendar pickers deal in): 2026-02-30 is refused, 2028-02-29 is not. One regular expression
+ * (30-day and 31-day months, February 29 of the Gregorian leap years) so that the request schemas'
+ * JSON Schema carries the rule (docs/ARCHITECTURE.md, Requests and errors).
+ */
+const CALENDAR_DATE_SOURCE =
+  '[1-9]\\d{3}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8]))' +
+  '|(?:[1-9]\\d(?:0[48]|[2468][048]|[13579][26])|(?:[2468][048]|[13579][26])00)-02-29';
+export const CALENDAR_DATE_PATTERN = new RegExp(`^(?:${CALENDAR_DATE_SOURCE})$`);
+/** A calendar date, or nothing (an empty filter). */
+export const OPTIONAL_CALENDAR_DATE_PATTERN = new RegExp(`^(?:${CALENDAR_DATE_SOURCE})?$`);
+
 export function isCalendarDate(value: string): boolean {
-  if (!DATE_PATTERN.test(value)) return false;
-  const [year, month, day] = value.split('-').map(Number);
-  if (year === undefined || month === undefined || day === undefined) return false;
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+  return CALENDAR_DATE_PATTERN.test(value);
 }
 
 const DAY_MESSAGE = 'Day must be a whole number from 0 (Sunday) to 6 (Saturday)';
@@ -48,7 +55,7 @@ const timeSchema = (label: string) => {
 
 const dateSchema = (label: string) => {
   const message = `${label} must be a date like 2026-11-23 (YYYY-MM-DD)`;
-  return z.string({ error: message }).regex(DATE_PATTERN, message).refine(isCalendarDate, message);
+  return z.string({ error: message }).regex(CALENDAR_DATE_PATTERN, message);
 };
 
 /**

@@ -256,6 +256,9 @@ export function normaliseCardNumber(input: string): string {
   return input.replace(/[\s-]/g, '');
 }
 
+/** What parseExpiry takes, as one regular expression (the month 1 to 12 included). */
+export const CARD_EXPIRY_PATTERN = /^\s*(?:0?[1-9]|1[0-2])\s*\/\s*(?:\d{2}|\d{4})\s*$/;
+
 /** "MM/YY" (or MM/YYYY) → the last month it is valid, or null when malformed. */
 export function parseExpiry(input: string): { month: number; year: number } | null {
   const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(input);
@@ -288,6 +291,7 @@ export const paymentConfirmBodySchema = z.strictObject({
   expiry: z
     .string({ error: CARD_EXPIRY_MESSAGE })
     .refine((value) => parseExpiry(value) !== null, CARD_EXPIRY_MESSAGE)
+    .meta({ pattern: CARD_EXPIRY_PATTERN.source })
     .optional(),
   cvc: z
     .string({ error: CARD_CVC_MESSAGE })

@@ -59,6 +59,8 @@ export function proofMissingMessage(missing: ProofNeeded): string {
   return `Mark Delivered needs its proof: ${parts.join(' and ')}.`;
 }
 
+export const PLACE_BOTH_OR_NEITHER_MESSAGE = 'Give both latitude and longitude, or neither';
+
 /** POST /api/orders/{id}/deliver: the proof the driver gives; the place is optional, both or neither. */
 export const deliverBodySchema = z
   .strictObject({
@@ -72,7 +74,7 @@ export const deliverBodySchema = z
       .optional(),
   })
   .refine((body) => (body.latitude === undefined) === (body.longitude === undefined), {
-    message: 'Give both latitude and longitude, or neither',
+    message: PLACE_BOTH_OR_NEITHER_MESSAGE,
     path: ['longitude'],
   });
 export type DeliverBody = z.infer<typeof deliverBodySchema>;

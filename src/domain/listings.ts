@@ -44,6 +44,16 @@ function isNegativeNumber(text: string): boolean {
   return text.trim() !== '' && Number(text) < 0;
 }
 
+/**
+ * AMOUNT_PATTERN up to `maxCents` (a power of ten) as one regular expression, so that JSON Schema
+ * carries the maximum too.
+ */
+export function amountPatternUpTo(maxCents: number): RegExp {
+  const whole = String(maxCents / 100);
+  if (maxCents % 100 !== 0 || !/^10*$/.test(whole)) throw new Error(`not a power of ten: ${maxCents}`);
+  return new RegExp(`^(?:\\d{1,${whole.length - 1}}\\.\\d{2}|${whole}\\.00)$`);
+}
+
 function amountSchema(maxCents: number) {
   return (
     z
@@ -57,6 +67,7 @@ function amountSchema(maxCents: number) {
         (text) => !AMOUNT_PATTERN.test(text) || parseCents(text) <= maxCents,
         `Must be at most ${formatMax(maxCents)}`,
       )
+      .meta({ pattern: amountPatternUpTo(maxCents).source })
   );
 }
 

@@ -33,7 +33,9 @@ const base64Url = z
   .string()
   .min(16)
   .max(200)
-  .regex(/^[A-Za-z0-9_-]+=*$/, 'must be base64url');
+  .regex(/^[A-Za-z0-9_-]+=*$/, 'must be base64url')
+  // The same rule with the length inside the pattern, which a generator of examples can follow.
+  .meta({ pattern: '^[A-Za-z0-9_-]{16,200}=*$' });
 
 /** PushSubscription.toJSON() as the browser gives it. */
 export const pushSubscribeBodySchema = z.object({
@@ -51,6 +53,7 @@ export const pushSubscriptionSchema = z.object({
 });
 
 const minuteOfDay = z.number().int().min(0).max(1439);
+export const QUIET_HOURS_BOTH_MESSAGE = 'Quiet hours need both a start and an end';
 
 export const notificationPreferencesSchema = z
   .object({
@@ -64,7 +67,7 @@ export const notificationPreferencesSchema = z
     quietEndMinute: minuteOfDay.nullable(),
   })
   .refine((p) => (p.quietStartMinute === null) === (p.quietEndMinute === null), {
-    message: 'Quiet hours need both a start and an end',
+    message: QUIET_HOURS_BOTH_MESSAGE,
     path: ['quietEndMinute'],
   });
 export type NotificationPreferences = z.infer<typeof notificationPreferencesSchema>;

@@ -6,11 +6,13 @@ import {
   scheduleSchema,
   sellerIdParamsSchema,
   slotSchema,
+  END_BEFORE_START_MESSAGE,
 } from '../../../domain/availability';
 import { errorBodySchema } from '../../../domain/errors';
 import { idParamsSchema } from '../../../domain/users';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
+import { refusedWith } from '../../platform/openapi';
 import { compileSerializer } from '../../platform/compiled-serializer';
 import { sendCachedAnswer } from '../../platform/public-cache';
 import {
@@ -94,7 +96,7 @@ export function registerAvailabilityRoutes(app: App, { db, config, now, catalogC
         tags: ['availability'],
         summary: 'Add blackout dates (YYYY-MM-DD, both ends included)',
         body: blackoutBodySchema,
-        response: { 201: blackoutSchema, ...errors },
+        response: { 201: blackoutSchema, ...errors, 400: refusedWith([END_BEFORE_START_MESSAGE]) },
       },
     },
     async (request, reply) => {

@@ -1,8 +1,9 @@
-import { commissionSettingsBodySchema } from '../../../domain/admin';
+import { MIN_ABOVE_BASE_MESSAGE, commissionSettingsBodySchema } from '../../../domain/admin';
 import { errorBodySchema } from '../../../domain/errors';
 import { commissionSettingsSchema } from '../../../domain/fees';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
+import { refusedWith } from '../../platform/openapi';
 import { getCommissionSettings, updateCommissionSettings } from './commission.service';
 
 const ADMIN_ONLY = {
@@ -48,7 +49,7 @@ export function registerCommissionRoutes(app: App, { db, now }: AppContext): voi
         body: commissionSettingsBodySchema,
         response: {
           200: commissionSettingsSchema,
-          400: errorBodySchema,
+          400: refusedWith([MIN_ABOVE_BASE_MESSAGE]),
           401: errorBodySchema,
           403: errorBodySchema,
         },

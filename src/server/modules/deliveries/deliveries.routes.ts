@@ -9,10 +9,11 @@ import {
   driverTripsQuerySchema,
   estimatedTimeBodySchema,
 } from '../../../domain/deliveries';
-import { deliverBodySchema } from '../../../domain/delivery-proof';
+import { PLACE_BOTH_OR_NEITHER_MESSAGE, deliverBodySchema } from '../../../domain/delivery-proof';
 import { orderIdParamsSchema, orderSchema } from '../../../domain/orders';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
+import { refusedWith } from '../../platform/openapi';
 import { acceptOrder } from '../orders/accept-order';
 import { handBackOrder } from '../orders/hand-back-order';
 import { deliverOrder } from '../orders/deliver-order';
@@ -164,7 +165,12 @@ export function registerDeliveryRoutes(app: App, ctx: AppContext): void {
           "Mark Delivered with its proof: the assigned driver's drop-off photo and/or the buyer's 4-digit code as the settings ask, and the place if given; 404 for anyone else, 429 after 5 wrong codes",
         params: orderIdParamsSchema,
         body: deliverBodySchema,
-        response: { 200: orderSchema, ...orderErrors, 429: errorBodySchema },
+        response: {
+          200: orderSchema,
+          ...orderErrors,
+          400: refusedWith([PLACE_BOTH_OR_NEITHER_MESSAGE]),
+          429: errorBodySchema,
+        },
       },
     },
     async (request) =>

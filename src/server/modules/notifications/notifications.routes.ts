@@ -7,9 +7,11 @@ import {
   pushSubscriptionSchema,
   pushUnsubscribeBodySchema,
   vapidPublicKeySchema,
+  QUIET_HOURS_BOTH_MESSAGE,
 } from '../../../domain/push';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
+import { refusedWith } from '../../platform/openapi';
 import { drainOutbox, type DrainReport } from '../../platform/outbox';
 import { dispatchLiveEvents } from './dispatch-live-events';
 import { outboxDeliverers } from './deliverers';
@@ -123,7 +125,11 @@ export function registerPushRoutes(app: App, ctx: AppContext): void {
         tags: ['notifications'],
         summary: 'Save your push switches and quiet hours',
         body: notificationPreferencesSchema,
-        response: { 200: notificationPreferencesSchema, 400: errorBodySchema, 401: errorBodySchema },
+        response: {
+          200: notificationPreferencesSchema,
+          400: refusedWith([QUIET_HOURS_BOTH_MESSAGE]),
+          401: errorBodySchema,
+        },
       },
     },
     async (request) => savePreferences(db, actorOf(request).id, request.body, ctx.now()),

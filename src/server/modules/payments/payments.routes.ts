@@ -5,11 +5,18 @@ import {
   paymentIdParamsSchema,
   paymentIntentSchema,
   paymentResultSchema,
+  CARD_CVC_MESSAGE,
+  CARD_EXPIRED_MESSAGE,
+  CARD_EXPIRY_MESSAGE,
+  CARD_NAME_MESSAGE,
+  CARD_NUMBER_MESSAGE,
 } from '../../../domain/checkout';
+import { SELECT_DELIVERY_ADDRESS, SELECTED_ADDRESS_NOT_FOUND } from '../../../domain/checkout-messages';
 import { errorBodySchema } from '../../../domain/errors';
 import { refundsNeedingAttentionSchema } from '../../../domain/refunds';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
+import { refusedWith } from '../../platform/openapi';
 import { confirmPayment } from './confirm-payment';
 import { createPayment } from './create-payment';
 import { getPayment } from './get-payment';
@@ -72,7 +79,12 @@ export function registerPaymentRoutes(app: App, ctx: AppContext): void {
         summary:
           'Start paying a checkout (same body as the quote): the server prices it and creates a payment for the grand total with the active provider',
         body: checkoutBodySchema,
-        response: { 201: paymentIntentSchema, ...errors, 503: errorBodySchema },
+        response: {
+          201: paymentIntentSchema,
+          ...errors,
+          400: refusedWith([SELECT_DELIVERY_ADDRESS, SELECTED_ADDRESS_NOT_FOUND]),
+          503: errorBodySchema,
+        },
       },
     },
     async (request, reply) => {
@@ -104,7 +116,20 @@ export function registerPaymentRoutes(app: App, ctx: AppContext): void {
           'Report a payment: test provider charges the card fields; Stripe ({}) asks Stripe. Success makes the orders exactly once; 402 when declined; 409 "Out of stock: <name>" (refunded at once)',
         params: paymentIdParamsSchema,
         body: paymentConfirmBodySchema,
-        response: { 200: paymentResultSchema, ...errors, 402: errorBodySchema, 503: errorBodySchema },
+        response: {
+          200: paymentResultSchema,
+          ...errors,
+          // The test provider needs every card field; Stripe's card is confirmed in the browser.
+          400: refusedWith([
+            CARD_NUMBER_MESSAGE,
+            CARD_EXPIRY_MESSAGE,
+            CARD_EXPIRED_MESSAGE,
+            CARD_CVC_MESSAGE,
+            CARD_NAME_MESSAGE,
+          ]),
+          402: errorBodySchema,
+          503: errorBodySchema,
+        },
       },
     },
     async (request) => confirmPayment(deps(request.log), actorOf(request), request.params.id, request.body),

@@ -8,10 +8,13 @@ import {
   productVisibilityBodySchema,
   sellerProductSchema,
   updateProductBodySchema,
+  NOTHING_TO_CHANGE_MESSAGE,
+  UNKNOWN_CATEGORY_MESSAGE,
 } from '../../../domain/listings';
 import { idParamsSchema } from '../../../domain/users';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
+import { refusedWith } from '../../platform/openapi';
 import { addProductImage, arrangeProductImages, setProductMainImage } from './product-images.service';
 import {
   cancelProduct,
@@ -56,7 +59,7 @@ export function registerProductRoutes(app: App, { db, storage, now }: AppContext
         summary:
           'List a product: the seller is the caller; the category must exist; price and fee with 2 decimals; stock ≥ 0',
         body: createProductBodySchema,
-        response: { 201: sellerProductSchema, ...errors },
+        response: { 201: sellerProductSchema, ...errors, 400: refusedWith([UNKNOWN_CATEGORY_MESSAGE]) },
       },
     },
     async (request, reply) => {
@@ -74,7 +77,11 @@ export function registerProductRoutes(app: App, { db, storage, now }: AppContext
           'Its seller or an admin: change name, description, price, stock, category or delivery options (orders keep their prices)',
         params: idParamsSchema,
         body: updateProductBodySchema,
-        response: { 200: sellerProductSchema, ...changeErrors },
+        response: {
+          200: sellerProductSchema,
+          ...changeErrors,
+          400: refusedWith([UNKNOWN_CATEGORY_MESSAGE, NOTHING_TO_CHANGE_MESSAGE]),
+        },
       },
     },
     async (request) => updateProduct(deps, actorOf(request), request.params.id, request.body),

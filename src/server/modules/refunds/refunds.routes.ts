@@ -1,9 +1,16 @@
 import { errorBodySchema } from '../../../domain/errors';
 import { orderSchema } from '../../../domain/orders';
-import { refundFinishedOrderBodySchema } from '../../../domain/payouts';
+import {
+  REFUND_AMOUNT_OR_ITEMS,
+  REFUND_AMOUNT_POSITIVE,
+  REFUND_ITEM_UNKNOWN,
+  refundFinishedOrderBodySchema,
+  refundItemQuantityMessage,
+} from '../../../domain/payouts';
 import { idParamsSchema } from '../../../domain/users';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
+import { refusedWith } from '../../platform/openapi';
 import { refundFinishedOrder } from './refund-order';
 
 const ADMIN_ONLY = { roles: ['admin'], forbiddenMessage: 'You must be an admin to do this' } as const;
@@ -25,7 +32,13 @@ export function registerRefundRoutes(app: App, ctx: AppContext): void {
         body: refundFinishedOrderBodySchema,
         response: {
           200: orderSchema,
-          400: errorBodySchema,
+          400: refusedWith([
+            REFUND_AMOUNT_OR_ITEMS,
+            REFUND_AMOUNT_POSITIVE,
+            REFUND_ITEM_UNKNOWN,
+            refundItemQuantityMessage('<product>', 1),
+            refundItemQuantityMessage('<product>', 2).replace('2', '<quantity>'),
+          ]),
           404: errorBodySchema,
           409: errorBodySchema,
           ...errors,
