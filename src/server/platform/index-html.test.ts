@@ -107,6 +107,23 @@ describe('index.html as served (docs/product-rules.md, Routes and headers; Dates
   });
 });
 
+describe('an address the app has no page for (docs/ARCHITECTURE.md, Requests and errors)', () => {
+  it('answers 404 with the app, which shows its not-found page; a page of the app answers 200', async () => {
+    for (const url of ['/no-such-page', '/products/1/reviews', '/admin/x']) {
+      const response = await t.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.headers['content-type'], url).toMatch(/^text\/html/);
+      expect(response.body, url).toContain('<div id="root">');
+    }
+    for (const url of ['/cart', '/support?x=1', '/Products/', '/payouts/test-dashboard/acct_1']) {
+      expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(200);
+    }
+    const api = await t.app.inject({ method: 'GET', url: '/api/no-such-call' });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toMatchObject({ code: 'not_found' });
+  });
+});
+
 describe('renderIndexHtml', () => {
   it('escapes what it puts in and adds the zone to a page without one', () => {
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');

@@ -17,6 +17,7 @@ import { getProduct } from '../modules/catalog/catalog.service';
 import { idSchema } from '../../domain/users';
 import { formatMoney } from '../../domain/money';
 import { COMPANY } from '../../domain/support';
+import { isWebPage } from '../../domain/web-pages';
 
 /** What src/web/entry-server.tsx exports (the server cannot import the browser's code). */
 export interface FirstScreenRenderer {
@@ -64,7 +65,8 @@ async function productPageMeta(
 }
 
 /**
- * Serves the built browser app; any unknown non-API GET gets index.html (the client routes it),
+ * Serves the built browser app; a page's GET gets index.html (the client routes it; an address the
+ * app has no page for gets it with 404, and the app shows its not-found page),
  * with the marketplace time zone, the payment provider, and a product's own title, description and
  * picture on its page.
  */
@@ -153,6 +155,8 @@ export async function serveWebApp(
     if (/\.[a-z0-9]+$/i.test(urlPath)) {
       return reply.status(404).send({ message: 'Not found', code: 'not_found', requestId: request.id });
     }
+    // An address the app has no page for: its not-found page, with the status that says so.
+    if (!isWebPage(urlPath)) return sendIndex(reply.status(404));
     return sendPage(request, reply, urlPath);
   });
 }

@@ -6,6 +6,7 @@ import { AfterHydration } from '../lib/early-input';
 import { useAuth } from '../lib/use-auth';
 import { noteRouteChange } from '../lib/use-go-back';
 import { preloadableLazy } from '../lib/preloadable-lazy';
+import { SIGNED_IN_PAGES } from '@domain/web-pages';
 import { SiteLayout } from './layouts/site-layout';
 import { HomePage } from './pages/home-page';
 import { LandingPage, preloadLandingParts } from './pages/landing-page';
@@ -117,20 +118,7 @@ function ScrollToTop() {
 }
 
 /** The pages that need an account; a visitor is asked to sign in there and comes back. */
-const SIGNED_IN_ONLY = [
-  '/checkout',
-  '/payment',
-  '/buyer/orders',
-  '/seller/dashboard',
-  '/driver/dashboard',
-  '/admin',
-  '/addresses',
-  '/availability',
-  '/profile',
-  // The test payout provider's pages (docs/product-rules.md, Payout accounts).
-  '/payouts/test-onboarding/:accountId',
-  '/payouts/test-dashboard/:accountId',
-] as const;
+const SIGNED_IN_ONLY = SIGNED_IN_PAGES;
 
 function WaitForUser() {
   return (
