@@ -7,7 +7,7 @@ import { serverErrors, startServer, stopServer, type RunningServer } from './sup
 import { expectNoAccessibilityViolations } from './support/accessibility';
 
 /**
- * Two-factor sign-in as a person goes through it (docs/decisions/0023-two-factor-sign-in.md): set up
+ * Two-factor sign-in as a person goes through it (docs/decisions/0024-two-factor-sign-in.md): set up
  * from the profile with the key read off the page, the codes computed as an authenticator app
  * would, then signing in with a code and with a recovery code; and an administrator who must set
  * it up first, on a server of its own started with ADMIN_TWO_FACTOR=required.
