@@ -30,6 +30,7 @@ export const SIGN_IN_CODE_EXPIRED = 'Your sign-in waited too long. Please sign i
 export const TWO_FACTOR_SETUP_REQUIRED_MESSAGE =
   'Administrators must turn on two-factor sign-in first: set it up on your profile.';
 export const WRONG_PASSWORD_OR_CODE = 'The password or code is not correct.';
+export const PASSWORD_OR_CODE_NEEDED = 'Enter your password or a current code';
 
 const codeField = z.string().trim().min(1, 'Enter a code').max(40, 'That code is too long');
 
@@ -46,7 +47,7 @@ export const disableTwoFactorBodySchema = z
     code: codeField.optional(),
   })
   .refine((body) => body.password !== undefined || body.code !== undefined, {
-    message: 'Enter your password or a current code',
+    message: PASSWORD_OR_CODE_NEEDED,
     path: ['password'],
   });
 export type DisableTwoFactorBody = z.infer<typeof disableTwoFactorBodySchema>;

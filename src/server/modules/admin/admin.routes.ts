@@ -20,12 +20,13 @@ import {
   adminUsersCsvQuerySchema,
   adminUsersQuerySchema,
   verifyDriverBodySchema,
+  ORDER_DATE_RANGE_MESSAGE,
 } from '../../../domain/admin';
 import { errorBodySchema } from '../../../domain/errors';
 import { idParamsSchema } from '../../../domain/users';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
-import { csvFile } from '../../platform/openapi';
+import { csvFile, refusedWith } from '../../platform/openapi';
 import { listAdminActivity } from '../audit/audit.service';
 import { ordersCsvLines, productsCsvLines, usersCsvLines } from './admin-exports';
 import {
@@ -128,7 +129,7 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
         summary:
           'Admin: orders newest first, 10 a page; search by order number, filter by status, buyer, seller, driver (name or email) and the days placed on',
         querystring: adminOrdersQuerySchema,
-        response: { 200: adminOrderPageSchema, ...listErrors },
+        response: { 200: adminOrderPageSchema, ...listErrors, 400: refusedWith([ORDER_DATE_RANGE_MESSAGE]) },
       },
     },
     async (request) => listOrders(db, request.query, ctx.config.marketplaceTz),
@@ -142,7 +143,7 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
         tags: ['admin'],
         summary: "Admin: every order the orders list's filters match, newest first, as CSV",
         querystring: adminOrdersCsvQuerySchema,
-        response: { 200: csvAnswer, ...listErrors },
+        response: { 200: csvAnswer, ...listErrors, 400: refusedWith([ORDER_DATE_RANGE_MESSAGE]) },
       },
     },
     async (request, reply) =>

@@ -3,7 +3,10 @@ import { z } from 'zod';
 import { currentUserSchema } from '../../../domain/users';
 import { errorBodySchema } from '../../../domain/errors';
 import {
+  PASSWORD_OR_CODE_NEEDED,
   SIGN_IN_CODE_EXPIRED,
+  WRONG_PASSWORD_OR_CODE,
+  WRONG_TWO_FACTOR_CODE,
   disableTwoFactorBodySchema,
   enableTwoFactorBodySchema,
   signInCodeBodySchema,
@@ -12,6 +15,7 @@ import {
   twoFactorStatusSchema,
 } from '../../../domain/two-factor';
 import { AppError, toErrorBody } from '../../platform/errors';
+import { refusedWith } from '../../platform/openapi';
 import { actorOf } from '../../platform/access';
 import { startSession } from '../../platform/sessions';
 import { tooManyRequests, waitText } from '../../platform/rate-limit';
@@ -89,7 +93,7 @@ export function registerTwoFactorRoutes(
         tags: ['auth'],
         summary: 'Turns it on with a current code of the app; answers 10 recovery codes, shown this once',
         body: enableTwoFactorBodySchema,
-        response: { 200: twoFactorEnabledSchema, ...errors },
+        response: { 200: twoFactorEnabledSchema, ...errors, 400: refusedWith([WRONG_TWO_FACTOR_CODE]) },
       },
     },
     async (request) => ({ recoveryCodes: await enableTwoFactor(deps, actorOf(request), request.body.code) }),
@@ -102,7 +106,11 @@ export function registerTwoFactorRoutes(
         tags: ['auth'],
         summary: 'Turns it off with the password or a current code of the app',
         body: disableTwoFactorBodySchema,
-        response: { 204: z.null().describe('Turned off'), ...errors },
+        response: {
+          204: z.null().describe('Turned off'),
+          ...errors,
+          400: refusedWith([PASSWORD_OR_CODE_NEEDED, WRONG_PASSWORD_OR_CODE]),
+        },
       },
     },
     async (request, reply) => {

