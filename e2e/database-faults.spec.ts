@@ -174,10 +174,18 @@ interface ReadyAnswer {
   instance: Name;
   mode: FaultMode;
   startedAt: number;
+  /** When the mode it was asked in began. */
+  modeSince: number;
   ms: number;
   status: number;
   retryAfter: string | null;
 }
+
+/**
+ * A probe sent in the first moments of a fault may still finish on a socket the proxy has not torn
+ * down yet: the fault is judged on the probes sent once it has taken hold.
+ */
+const FAULT_TAKES_HOLD_MS = 500;
 
 test('each instance survives a reset and a silent database, and the books balance', async () => {
   const products = await admin((client) =>
@@ -206,8 +214,10 @@ test('each instance survives a reset and a silent database, and the books balanc
   const heldBefore = (await books()).rows;
 
   let mode: FaultMode = 'pass';
+  let modeSince = Date.now();
   const setMode = (next: FaultMode) => {
     mode = next;
+    modeSince = Date.now();
     for (const { proxy } of instances) proxy.setMode(next);
   };
   let stopped = false;
@@ -231,6 +241,7 @@ test('each instance survives a reset and a silent database, and the books balanc
     while (!stopped) {
       const startedAt = Date.now();
       const during = mode;
+      const duringSince = modeSince;
       let status = 0;
       let retryAfter: string | null = null;
       try {
@@ -241,7 +252,15 @@ test('each instance survives a reset and a silent database, and the books balanc
       } catch {
         status = -1;
       }
-      ready.push({ instance: name, mode: during, startedAt, ms: Date.now() - startedAt, status, retryAfter });
+      ready.push({
+        instance: name,
+        mode: during,
+        startedAt,
+        modeSince: duringSince,
+        ms: Date.now() - startedAt,
+        status,
+        retryAfter,
+      });
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   });
@@ -311,7 +330,9 @@ test('each instance survives a reset and a silent database, and the books balanc
   }
 
   // During each fault, every readiness answer was a 503 with Retry-After, within 2 s.
-  const duringFaults = ready.filter((r) => r.mode === 'reset' || r.mode === 'cut');
+  const duringFaults = ready.filter(
+    (r) => (r.mode === 'reset' || r.mode === 'cut') && r.startedAt - r.modeSince >= FAULT_TAKES_HOLD_MS,
+  );
   expect(duringFaults.length).toBeGreaterThan(0);
   const slowest = Math.max(...duringFaults.map((r) => r.ms));
   console.log(`slowest /api/ready during a fault: ${slowest} ms of ${duringFaults.length} answers`);

@@ -43,6 +43,11 @@ export function LiveUpdates({ userId }: { userId: string }) {
     };
     source.onerror = () => {
       hasDropped = true;
+      // The server refused to take the stream back: the session ended (a suspension, a password
+      // reset), and the server ends such a user's streams at once, perhaps before the event that
+      // says so arrived. Who is signed in is read again, which signs a suspended user out.
+      if (source.readyState === EventSource.CLOSED)
+        void queryClient.invalidateQueries({ queryKey: CURRENT_USER_KEY });
     };
     source.onopen = () => {
       if (!hasDropped) return;
