@@ -43,6 +43,11 @@ export const PRODUCT_PAGE_SIZE_MAX = 100;
 export const productListQuerySchema = z.object({
   search: z.string().trim().max(200, 'Search is too long').optional(),
   category: z.string().trim().max(100, 'Category is too long').optional(),
+  /**
+   * `true`: only products with stock left, as a showcase wants them (the landing's featured strip;
+   * docs/product-rules.md, Catalog and distance).
+   */
+  inStock: z.enum(['true', 'false'], { message: 'Must be true or false' }).optional(),
   limit: z.coerce.number().int().min(1).max(PRODUCT_PAGE_SIZE_MAX).default(48),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });

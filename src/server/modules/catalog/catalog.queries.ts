@@ -12,6 +12,8 @@ function likePattern(text: string): string {
 export interface ProductFilters {
   search?: string | undefined;
   category?: string | undefined;
+  /** 'true': stock left only (docs/product-rules.md, Catalog and distance). */
+  inStock?: 'true' | 'false' | undefined;
 }
 
 /**
@@ -23,6 +25,7 @@ function filterConditions(filters: ProductFilters): SQL[] {
   if (filters.search) conditions.push(sql`${products.name} ilike ${likePattern(filters.search)}`);
   if (filters.category && filters.category !== 'All')
     conditions.push(eq(products.category, filters.category));
+  if (filters.inStock === 'true') conditions.push(sql`${products.stock} > 0`);
   return conditions;
 }
 

@@ -117,7 +117,7 @@ async function browseProductsFrom(
     if (maxDistance !== undefined) return [];
     return browseProducts(db, query);
   }
-  const filters = { search: query.search, category: query.category };
+  const filters = { search: query.search, category: query.category, inStock: query.inStock };
   const pageQuery = { ...filters, origin, maxDistance, limit: query.limit, offset: query.offset };
   // A rare word: its few matches sorted by distance; else the sellers nearest first.
   const plan = await planSearch(db, filters, query);
@@ -147,7 +147,14 @@ export type SerializeList = (items: ProductListItem[]) => Buffer;
 /** What a list answer depends on besides the data: the query, normalised (500 miles is any). */
 function listKeyOf(query: ProductListQuery | ProductDistanceQuery): string {
   const maxDistance = 'maxDistance' in query ? distanceLimitOf(query.maxDistance) : undefined;
-  return JSON.stringify([query.search ?? '', query.category ?? '', query.limit, query.offset, maxDistance]);
+  return JSON.stringify([
+    query.search ?? '',
+    query.category ?? '',
+    query.inStock === 'true',
+    query.limit,
+    query.offset,
+    maxDistance,
+  ]);
 }
 
 /**

@@ -284,6 +284,20 @@ describe('GET /api/products', () => {
     expect((await get<ProductListItem[]>('/api/products?search=_')).body).toEqual([]);
   });
 
+  it('keeps to products with stock left when asked (inStock=true), on the public cache too', async () => {
+    const all = names((await get<ProductListItem[]>('/api/products')).body);
+    expect(all).toContain('Table Lamp');
+    const inStock = await get<ProductListItem[]>('/api/products?inStock=true&limit=8');
+    expect(inStock.status).toBe(200);
+    expect(names(inStock.body)).toEqual(all.filter((name) => name !== 'Table Lamp'));
+    expect(inStock.body.every((product) => product.stock > 0)).toBe(true);
+    // false is the whole list; the answers are cached apart.
+    expect(names((await get<ProductListItem[]>('/api/products?inStock=false')).body)).toEqual(all);
+    const bad = await get<{ fields: Record<string, string> }>('/api/products?inStock=yes');
+    expect(bad.status).toBe(400);
+    expect(bad.body.fields).toEqual({ inStock: 'Must be true or false' });
+  });
+
   it('pages in the database and refuses a bad page', async () => {
     const first = await get<ProductListItem[]>('/api/products?limit=3&offset=0');
     const second = await get<ProductListItem[]>('/api/products?limit=3&offset=3');

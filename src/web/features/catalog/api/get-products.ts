@@ -27,6 +27,8 @@ export interface ProductQuery {
    * still show their miles.
    */
   maxDistance: number | null;
+  /** Only products with stock left (the landing's featured strip). */
+  inStock?: boolean;
 }
 
 export interface ProductPage {
@@ -35,8 +37,14 @@ export interface ProductPage {
 }
 
 /** The same filters always make the same query key and URL: trimmed search, "All", miles clamped to 1–500. */
-export function normaliseProductQuery({ search, category, maxDistance }: ProductQuery): ProductQuery {
+export function normaliseProductQuery({
+  search,
+  category,
+  maxDistance,
+  inStock,
+}: ProductQuery): ProductQuery {
   return {
+    ...(inStock ? { inStock } : {}),
     search: search.trim(),
     category: category.trim() || ALL_CATEGORIES,
     maxDistance:
@@ -48,7 +56,7 @@ export function normaliseProductQuery({ search, category, maxDistance }: Product
 
 /** The URL of one page of the grid; empty filters are left out. */
 export function productsUrl(query: ProductQuery, page?: ProductPage): string {
-  const { search, category, maxDistance } = normaliseProductQuery(query);
+  const { search, category, maxDistance, inStock } = normaliseProductQuery(query);
   const params = new URLSearchParams();
   if (maxDistance !== null) {
     const limit = distanceLimitOf(maxDistance);
@@ -56,6 +64,7 @@ export function productsUrl(query: ProductQuery, page?: ProductPage): string {
   }
   if (search) params.set('search', search);
   if (category !== ALL_CATEGORIES) params.set('category', category);
+  if (inStock) params.set('inStock', 'true');
   if (page) {
     params.set('limit', String(page.limit));
     params.set('offset', String(page.offset));
@@ -122,11 +131,17 @@ export function useProducts(query: ProductQuery) {
 export const FEATURED_PRODUCT_COUNT = 8;
 
 /**
- * The newest available products, one small page: the landing's featured strip, asked for only once
- * the strip is about to be seen (docs/product-rules.md, Routes and headers).
+ * The newest products a visitor can buy now, one small page: the landing's featured strip, asked
+ * for only once the strip is about to be seen (docs/product-rules.md, Routes and headers). A
+ * showcase of things one cannot buy would be no showcase: products out of stock are left out.
  */
 export function useFeaturedProducts(count = FEATURED_PRODUCT_COUNT) {
-  const query = normaliseProductQuery({ search: '', category: ALL_CATEGORIES, maxDistance: null });
+  const query = normaliseProductQuery({
+    search: '',
+    category: ALL_CATEGORIES,
+    maxDistance: null,
+    inStock: true,
+  });
   return useQuery({
     queryKey: [PRODUCTS_KEY, query, 'featured', count] as const,
     queryFn: ({ signal }) => fetchProducts(query, { limit: count, offset: 0 }, signal),
