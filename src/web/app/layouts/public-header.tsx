@@ -4,11 +4,12 @@ import { BrandLink } from '../../components/brand';
 import { ThemeToggle } from '../../components/theme-toggle';
 import { Button } from '../../components/ui/button';
 import { CartSheet } from '../../features/cart/components/cart-sheet';
+import { VisitorRoleSwitcher } from '../../features/users/components/visitor-role-switcher';
 import { signIn } from '../../lib/navigation';
 
 /**
- * Header for visitors (docs/product-rules.md, Routes and headers): the product name, the theme
- * toggle, Sign In, and the cart, which a visitor fills too (checking out asks them to sign in).
+ * Header for visitors (docs/product-rules.md, Routes and headers): the product name, the role
+ * switcher (buyer, seller, driver: each signs in as that role), the theme toggle, Sign In, and the cart, which a visitor fills too (checking out asks them to sign in).
  * Signing in from a page comes back to that page.
  */
 export function PublicHeader() {
@@ -18,8 +19,9 @@ export function PublicHeader() {
   return (
     <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-3 px-4 sm:px-6">
-        <BrandLink smallNameOnPhone />
+        <BrandLink hideNameOnPhone />
         <div className="flex shrink-0 items-center gap-1 sm:gap-2">
+          <VisitorRoleSwitcher returnTo={returnTo} />
           <ThemeToggle />
           <CartSheet />
           <Button onClick={() => signIn({ returnTo })} data-testid="button-sign-in">
