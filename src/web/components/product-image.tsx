@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { imageSrcSet } from '@domain/image-copies';
 import { cn } from '../lib/utils';
 import { ProductImagePlaceholder } from './product-image-placeholder';
@@ -49,15 +49,27 @@ export function ProductImage({
   sizes = THUMBNAIL_SIZES,
 }: ProductImageProps) {
   const [failure, setFailure] = useState<{ src: string; isFinal: boolean } | null>(null);
+  const imageRef = useRef<HTMLImageElement>(null);
+  const isPlaceholder = !src || (failure?.src === src && failure.isFinal);
+  const srcSet = !src || failure?.src === src ? undefined : imageSrcSet(src);
 
-  if (!src || (failure?.src === src && failure.isFinal)) {
+  // A page the server rendered starts loading its pictures before React listens to them: one that
+  // failed before the page hydrated has sent its error event to nobody. A finished load without a
+  // picture is that failure (docs/product-rules.md, Client behaviour).
+  useEffect(() => {
+    const image = imageRef.current;
+    if (!src || isPlaceholder || !image) return;
+    if (image.complete && image.naturalWidth === 0) setFailure({ src, isFinal: !srcSet });
+  }, [src, srcSet, isPlaceholder]);
+
+  if (isPlaceholder) {
     return <ProductImagePlaceholder className={className} label={alt} />;
   }
-  const srcSet = failure?.src === src ? undefined : imageSrcSet(src);
   return (
     <img
       // A new element when the copies are given up, so the browser forgets the failed choice.
       key={srcSet ? 'copies' : 'original'}
+      ref={imageRef}
       src={src}
       srcSet={srcSet}
       sizes={srcSet ? sizes : undefined}
