@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useSearch } from 'wouter';
 import { RotateCw, ShoppingBag } from 'lucide-react';
 import { PageHeading } from '../../components/page-heading';
@@ -32,14 +32,28 @@ export function BuyerOrdersPage() {
   const selectedId = selectedOrderId(orders.data, chosenId, requestedId);
   const selected = orders.data?.find((order) => order.id === selectedId);
 
+  const showDetails = () => {
+    if (!isStacked()) return;
+    // Scrolls at once for those who ask for reduced motion (isStacked checked matchMedia exists).
+    const behavior = window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth';
+    window.setTimeout(() => detailsRef.current?.scrollIntoView({ behavior, block: 'start' }), 0);
+  };
+
   const select = (orderId: string) => {
     setChosenId(orderId);
-    if (isStacked()) {
-      // Scrolls at once for those who ask for reduced motion (isStacked checked matchMedia exists).
-      const behavior = window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth';
-      window.setTimeout(() => detailsRef.current?.scrollIntoView({ behavior, block: 'start' }), 0);
-    }
+    showDetails();
   };
+
+  // A link to one order (`?order=`: the order just paid) is about that order: on a phone, where the
+  // details sit under the whole list, they are brought into view once it has loaded
+  // (docs/product-rules.md, Order screens).
+  const shownRequestId = useRef<string | null>(null);
+  const isRequestedShown = requestedId !== null && selected?.id === requestedId;
+  useEffect(() => {
+    if (!isRequestedShown || shownRequestId.current === requestedId) return;
+    shownRequestId.current = requestedId;
+    showDetails();
+  });
 
   return (
     <BuyerOrdersLayout>
