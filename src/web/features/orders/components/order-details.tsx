@@ -148,7 +148,7 @@ export function OrderDetails({ order, viewerRole, viewerId, actions }: OrderDeta
         {/* Finished orders ask their buyer, seller and driver for reviews (docs/product-rules.md, Reviews and messages). */}
         {viewerRole === 'admin' ? null : (
           <div className="empty:hidden md:col-span-2">
-            <ReviewPrompts orderId={order.id} status={order.status} />
+            <ReviewPrompts orderId={order.id} status={order.status} viewerId={viewerId} />
           </div>
         )}
         <Section

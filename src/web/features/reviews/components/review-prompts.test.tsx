@@ -55,7 +55,7 @@ function server(prompts: ReviewPrompt[]) {
 describe('Leave a Review (docs/product-rules.md, Reviews and messages)', () => {
   it('shows one form per counterpart left on a finished order, and disappears once all are given', async () => {
     const { posts } = server([seller, driver]);
-    renderWithProviders(<ReviewPrompts orderId={ORDER} status="delivered" />);
+    renderWithProviders(<ReviewPrompts orderId={ORDER} status="delivered" viewerId="me" />);
     const panel = await screen.findByTestId('review-prompts');
     expect(within(panel).getByRole('heading', { name: 'Leave a Review' })).toBeVisible();
     expect(
@@ -94,8 +94,58 @@ describe('Leave a Review (docs/product-rules.md, Reviews and messages)', () => {
 
   it('is not shown on an order that is not finished', () => {
     const fetchMock = mockFetch();
-    renderWithProviders(<ReviewPrompts orderId={ORDER} status="in-transit" />);
+    renderWithProviders(<ReviewPrompts orderId={ORDER} status="in-transit" viewerId="me" />);
     expect(screen.queryByTestId('review-prompts')).toBeNull();
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('drops the form of someone reviewed meanwhile in another tab, and shows that review instead', async () => {
+    // The seller was reviewed from another tab after this one read the prompts.
+    const reviewedElsewhere = {
+      id: 'r9',
+      rating: 4,
+      comment: 'Friendly',
+      createdAt: '2026-11-23T16:00:00.000Z',
+      reviewerId: 'me',
+      reviewerName: 'Bea Buyer',
+      reviewerRole: 'buyer' as const,
+      revieweeId: seller.userId,
+      revieweeRole: 'seller' as const,
+      orderId: ORDER,
+    };
+    let isReviewed = false;
+    mockFetch((url, init) => {
+      if (url === `/api/reviews/order/${ORDER}`)
+        return jsonResponse({
+          reviews: isReviewed ? [reviewedElsewhere] : [],
+          prompts: isReviewed ? [driver] : [seller, driver],
+        } satisfies OrderReviews);
+      if (url === '/api/reviews' && init?.method === 'POST') {
+        isReviewed = true;
+        return jsonResponse(
+          {
+            message: 'You have already reviewed the seller of this order.',
+            code: 'conflict',
+            requestId: 'q',
+          },
+          409,
+        );
+      }
+      return undefined;
+    });
+    renderWithProviders(<ReviewPrompts orderId={ORDER} status="delivered" viewerId="me" />);
+    const panel = await screen.findByTestId('review-prompts');
+    const sellerForm = within(panel).getByRole('form', { name: 'Review of Sol Seller, Seller' });
+    fireEvent.click(within(sellerForm).getByRole('radio', { name: '5 stars' }));
+    fireEvent.click(within(sellerForm).getByRole('button', { name: 'Submit Review' }));
+
+    expect(await screen.findByText('You have already reviewed the seller of this order.')).toBeVisible();
+    await waitFor(() =>
+      expect(within(panel).queryByRole('form', { name: 'Review of Sol Seller, Seller' })).toBeNull(),
+    );
+    expect(within(panel).getByRole('form', { name: 'Review of Dee Driver, Driver' })).toBeVisible();
+    expect(within(panel).getByTestId('given-review-seller')).toHaveTextContent(
+      'You reviewed the seller: 4 of 5 stars',
+    );
   });
 });
