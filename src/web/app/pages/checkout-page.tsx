@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { ArrowLeft, ArrowRight, ShoppingCart } from 'lucide-react';
 import { isPickupAvailable } from '@domain/pickup';
@@ -23,6 +23,7 @@ import {
   readCheckoutSession,
   saveCheckoutSession,
   toCheckoutBody,
+  type CheckoutSession,
 } from '../../features/checkout/checkout-session';
 import { DeliveryInformationSection } from '../../features/checkout/components/delivery-information-section';
 import { DeliveryMethodSection } from '../../features/checkout/components/delivery-method-section';
@@ -66,9 +67,22 @@ function EmptyCheckout() {
   );
 }
 
-/** The choices a buyer made earlier in this tab (back from /payment): start from them. */
-function useInitialChoices() {
-  const [initial] = useState(() => readCheckoutSession());
+/**
+ * The choices a buyer made earlier in this tab (back from /payment): start from them. Session
+ * storage is the browser's alone: a page the server rendered is hydrated as the server drew it (no
+ * earlier choices), and they are applied just after, so hydration meets the server's HTML
+ * (docs/decisions/0014-first-load.md, The first screen in the HTML). A page first drawn in the
+ * browser starts from them at once.
+ */
+function useInitialChoices(hasHydrated: boolean, apply: (session: CheckoutSession) => void) {
+  const [initial] = useState(() => (hasHydrated ? readCheckoutSession() : null));
+  const isRead = useRef(hasHydrated);
+  useEffect(() => {
+    if (!hasHydrated || isRead.current) return;
+    isRead.current = true;
+    const session = readCheckoutSession();
+    if (session) apply(session);
+  });
   return initial;
 }
 
@@ -77,7 +91,12 @@ function CheckoutForm() {
   const { items, setQuantity, remove, setPrice } = useCart();
   // The cart is in local storage: the server's HTML and hydration show the form still pricing it.
   const isCartKnown = useHasHydrated();
-  const initial = useInitialChoices();
+  const initial = useInitialChoices(isCartKnown, (session) => {
+    setChosenMethod(session.isPickup ? 'pickup' : 'delivery');
+    setChosenAddressId(session.deliveryAddressId || null);
+    setNotes(session.deliveryNotes);
+    setPickupTimes(session.scheduledPickupTime);
+  });
   const addresses = useAddresses();
 
   const [chosenMethod, setChosenMethod] = useState<DeliveryMethod>(initial?.isPickup ? 'pickup' : 'delivery');
