@@ -40,9 +40,10 @@ export function instantOfArrivalInput(value: string, timeZone: string): string |
   return new Date(ms).toISOString();
 }
 
-/** What the editor starts with: the time already set, else an hour from now on a quarter hour. */
-export function initialArrivalInput(current: string | null, now: Date, timeZone: string): string {
-  if (current) return arrivalInputOf(current, timeZone);
-  const quarter = 15 * 60 * 1000;
-  return arrivalInputOf(new Date(Math.ceil((now.getTime() + 60 * 60 * 1000) / quarter) * quarter), timeZone);
+/**
+ * What the editor starts with: the time already set, else nothing. A time in the field next to
+ * "Not set yet" would read as one already set and told to the buyer.
+ */
+export function initialArrivalInput(current: string | null, timeZone: string): string {
+  return current ? arrivalInputOf(current, timeZone) : '';
 }

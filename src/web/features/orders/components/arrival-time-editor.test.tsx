@@ -52,4 +52,22 @@ describe('ArrivalTimeEditor (docs/product-rules.md, Dates and times)', () => {
     fireEvent.change(screen.getByTestId('input-arrival-time'), { target: { value: '2026-11-02T10:00' } });
     expect(screen.getByText('Central Time (CST)')).toBeVisible();
   });
+
+  it('leaves the field empty while no time is set, and shows the time once one is', () => {
+    const { unmount } = renderWithProviders(<ArrivalTimeEditor order={ORDER} />);
+    expect(screen.getByTestId('text-current-arrival')).toHaveTextContent('Not set yet');
+    expect(screen.getByTestId('input-arrival-time')).toHaveValue('');
+    unmount();
+    renderWithProviders(
+      <ArrivalTimeEditor order={{ ...ORDER, estimatedDeliveryTime: '2026-10-31T20:15:00.000Z' }} />,
+    );
+    expect(screen.getByTestId('text-current-arrival')).not.toHaveTextContent('Not set yet');
+    expect(screen.getByTestId('input-arrival-time')).toHaveValue('2026-10-31T15:15');
+  });
+
+  it('asks for a time when Save is pressed with the field empty', () => {
+    renderWithProviders(<ArrivalTimeEditor order={ORDER} />);
+    fireEvent.click(screen.getByTestId('button-save-arrival'));
+    expect(screen.getByTestId('error-arrival-time')).toHaveTextContent('Arrival time needs a value');
+  });
 });

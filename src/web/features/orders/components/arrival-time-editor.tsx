@@ -34,9 +34,7 @@ export function ArrivalTimeEditor({ order }: { order: Order }) {
   const inputId = useId();
   const hintId = useId();
   const errorId = useId();
-  const [value, setValue] = useState(() =>
-    initialArrivalInput(order.estimatedDeliveryTime, new Date(), timeZone),
-  );
+  const [value, setValue] = useState(() => initialArrivalInput(order.estimatedDeliveryTime, timeZone));
   const [error, setError] = useState<string | null>(null);
   const save = useSetEstimatedTime();
   const current = formatDateTime(order.estimatedDeliveryTime);
