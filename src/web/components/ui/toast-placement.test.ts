@@ -25,6 +25,27 @@ describe('placeToast', () => {
     expect(placeToast(desktop)).toEqual({ edge: 'bottom', offset: 0 });
   });
 
+  it('moves below the header when a button the person may press next lies under the bottom area', () => {
+    // The visitor's Sign In of the message card at the bottom of a phone's screen, after Add to Cart.
+    const signIn = box(720, 756, 40, 140);
+    const addToCart = box(400, 444, 16, 374);
+    expect(placeToast({ ...phone, focused: addToCart, controls: [addToCart, signIn] })).toEqual({
+      edge: 'top',
+      offset: 64,
+    });
+    expect(placeToast({ ...phone, controls: [signIn] })).toEqual({ edge: 'top', offset: 64 });
+    // Controls under both edges: the bottom, as before.
+    expect(placeToast({ ...phone, controls: [signIn, box(80, 120, 16, 374)] })).toEqual({
+      edge: 'bottom',
+      offset: 0,
+    });
+    // A control beside the toast's area on a wide screen is not under it.
+    expect(placeToast({ ...desktop, controls: [box(720, 756, 40, 140)] })).toEqual({
+      edge: 'bottom',
+      offset: 0,
+    });
+  });
+
   it('keeps above a fixed bottom bar', () => {
     expect(placeToast({ ...phone, bottomBar: box(740, 800, 0, 390) })).toEqual({
       edge: 'bottom',

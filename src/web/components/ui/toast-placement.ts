@@ -25,6 +25,8 @@ export interface PlacementInput {
   bottomBar: Box | null;
   /** The control being used, if any. */
   focused: Box | null;
+  /** The page's other controls on screen (buttons, links, fields), which a toast should not cover. */
+  controls?: readonly Box[];
 }
 
 export interface ToastPlacement {
@@ -39,11 +41,18 @@ function overlap(a: Box, b: Box): number {
   return width > 0 && height > 0 ? width * height : 0;
 }
 
-export function placeToast({ viewport, toast, header, bottomBar, focused }: PlacementInput): ToastPlacement {
+export function placeToast({
+  viewport,
+  toast,
+  header,
+  bottomBar,
+  focused,
+  controls = [],
+}: PlacementInput): ToastPlacement {
   const bottomOffset = bottomBar ? Math.max(0, viewport.height - bottomBar.top) : 0;
   const topOffset = header ? Math.min(Math.max(0, header.bottom), viewport.height / 2) : 0;
   const bottom = { edge: 'bottom', offset: bottomOffset } as const;
-  if (!focused) return bottom;
+  const top = { edge: 'top', offset: topOffset } as const;
   const span = { left: toast.left, right: toast.right };
   const bottomArea = {
     ...span,
@@ -51,10 +60,36 @@ export function placeToast({ viewport, toast, header, bottomBar, focused }: Plac
     bottom: viewport.height - bottomOffset,
   };
   const topArea = { ...span, top: topOffset, bottom: topOffset + toast.height };
+  // Not the control being used, but a button or a link the person may press next (the Sign In
+  // under the card just used on a phone): the toast goes to the top when nothing is there to cover.
+  const coversControls = (area: Box) => controls.some((control) => overlap(area, control) > 0);
+  const isBottomInTheWay = () => coversControls(bottomArea) && !coversControls(topArea);
+  if (!focused) return isBottomInTheWay() ? top : bottom;
   const coveredAtBottom = overlap(bottomArea, focused);
-  if (coveredAtBottom === 0) return bottom;
+  if (coveredAtBottom === 0) {
+    return isBottomInTheWay() && overlap(topArea, focused) === 0 ? top : bottom;
+  }
   // Both edges cover part of a tall control: the one that covers less of it.
-  return overlap(topArea, focused) < coveredAtBottom ? { edge: 'top', offset: topOffset } : bottom;
+  return overlap(topArea, focused) < coveredAtBottom ? top : bottom;
+}
+
+/** What a person presses: the page's buttons, links and fields. */
+const CONTROLS = 'button, a[href], input, select, textarea, [role="button"]';
+
+/**
+ * The controls of the page's main content on screen, which the toast should leave uncovered: not
+ * those of the header (the toast never covers it) nor of the toast itself.
+ */
+export function visibleControlBoxes(doc: Document, viewportHeight: number): Box[] {
+  const main = doc.querySelector('main');
+  if (!main) return [];
+  const boxes: Box[] = [];
+  for (const control of main.querySelectorAll(CONTROLS)) {
+    const box = control.getBoundingClientRect();
+    if (box.bottom > 0 && box.top < viewportHeight && box.right > box.left && box.bottom > box.top)
+      boxes.push(box);
+  }
+  return boxes;
 }
 
 /** A form taller than this share of the screen is not "the control": only its focused field is. */

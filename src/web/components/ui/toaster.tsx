@@ -5,6 +5,7 @@ import {
   focusedControlBox,
   headerBox,
   placeToast,
+  visibleControlBoxes,
   type ToastPlacement,
 } from './toast-placement';
 import { useToast } from './use-toast';
@@ -41,6 +42,7 @@ function useToastPlacement(isShowing: boolean) {
         bottomBar:
           barTop < height ? { top: barTop, bottom: height, left: 0, right: window.innerWidth } : null,
         focused: focusedControlBox(document, element, height),
+        controls: visibleControlBoxes(document, height),
       });
       setPlacement((current) =>
         current.edge === next.edge && current.offset === next.offset ? current : next,
