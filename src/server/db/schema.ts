@@ -741,6 +741,8 @@ export const disputeParts = pgTable(
       .references(() => orders.id),
     amount: money('amount').notNull(),
     takenBackAt: timestamp('taken_back_at', { withTimezone: true }),
+    /** The prevented dispute's refund failed: the part no longer counts and what it took is given back (migration 0031). */
+    undoneAt: timestamp('undone_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [

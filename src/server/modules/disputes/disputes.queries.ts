@@ -67,6 +67,12 @@ export async function updateDispute(
   await db.update(disputes).set(patch).where(eq(disputes.id, id));
 }
 
+/** A dispute's row by our id, locked for the caller's transaction. */
+export async function lockDisputeById(db: Db, id: string): Promise<DisputeRow | undefined> {
+  const [row] = await db.select().from(disputes).where(eq(disputes.id, id)).for('update');
+  return row;
+}
+
 /** Marks a lost dispute's outcome handled, once: answers false when it already was. */
 export async function claimDisputeOutcome(db: Db, id: string, now: Date): Promise<boolean> {
   const rows = await db

@@ -5,6 +5,7 @@ import {
   UnknownDisputeError,
   type PaymentProvider,
   type ProviderDispute,
+  type ProviderRefund,
 } from '../../adapters/payments/payment-provider';
 import type { PayoutTransfers } from '../../adapters/payouts/payout-provider';
 import { AppError } from '../../platform/errors';
@@ -15,7 +16,7 @@ import {
   type AdminDispute,
 } from '../../../domain/disputes';
 import { formatCents, parseCents } from '../../../domain/money';
-import { recordMovement } from '../ledger/ledger.service';
+import { findDisputeOfProviderRefund, recordMovement, sumDisputeMovements } from '../ledger/ledger.service';
 import { settleOrderPayouts } from '../payouts/pay-payout';
 import {
   executeRefund,
@@ -24,7 +25,7 @@ import {
   sumRefundedOfPayment,
   type RefundRow,
 } from '../refunds/refunds.service';
-import { takeLostDispute } from '../refunds/lost-dispute';
+import { takeLostDispute, undoPreventedDispute } from '../refunds/lost-dispute';
 import {
   claimDisputeOutcome,
   findPaymentOfDispute,
@@ -32,6 +33,7 @@ import {
   listDisputesWithOrders,
   listOrdersOfDisputedPayment,
   lockDispute,
+  lockDisputeById,
   updateDispute,
   type DisputeRow,
 } from './disputes.queries';
@@ -305,6 +307,64 @@ async function findPreventionRefunds(
       "The prevented dispute's refund is not at the provider yet; send the event again later.",
     );
   return found;
+}
+
+/**
+ * A refund event about a refund that is not ours (the payments' webhook asks after the refunds module
+ * did not know it): the refund Stripe made to resolve a prevented dispute, failed after the dispute was
+ * handled (the cardholder's card was closed: Stripe returns the money to the platform's balance;
+ * Refunds, "Failed refunds"). The dispute's taking is undone as a failed refund of ours is
+ * (docs/decisions/0022-money-in-combinations.md, A prevented dispute whose refund fails). Answers
+ * whether the refund was a prevented dispute's; any other (a Dashboard refund) is the caller's to log.
+ * A refund that failed before the dispute was handled is never counted by it (`findPreventionRefunds`),
+ * so there is nothing to undo then.
+ */
+export async function applyPreventionRefundEvent(deps: DisputeDeps, event: ProviderRefund): Promise<boolean> {
+  const taken = await findDisputeOfProviderRefund(deps.db, event.providerRefundId);
+  if (!taken) return false;
+  if (event.status !== 'failed' && event.status !== 'canceled') {
+    deps.log.info(
+      { providerRefundId: event.providerRefundId, disputeId: taken.disputeId, status: event.status },
+      "prevented dispute's refund state",
+    );
+    return true;
+  }
+  const now = deps.now();
+  const settle = await deps.db.transaction(async (tx) => {
+    const dispute = await lockDisputeById(tx, taken.disputeId);
+    if (!dispute) return [];
+    // One refund resolves a prevented dispute: its taking is undone whole. A dispute whose money left
+    // through several refunds of others is not split back by one of them: named for a person instead.
+    const took =
+      (await sumDisputeMovements(tx, dispute.id, 'dispute')) -
+      (await sumDisputeMovements(tx, dispute.id, 'dispute_reinstated'));
+    // Undone already: the event came again.
+    if (took === 0) return [];
+    if (took !== taken.amount) {
+      deps.log.error(
+        { providerRefundId: event.providerRefundId, disputeId: dispute.id, took, failed: taken.amount },
+        "one of a prevented dispute's refunds failed; its taking is not undone",
+      );
+      return [];
+    }
+    return undoPreventedDispute(
+      tx,
+      {
+        disputeId: dispute.id,
+        paymentId: dispute.paymentId,
+        currency: dispute.currency,
+        providerRefundId: event.providerRefundId,
+        amount: taken.amount,
+      },
+      now,
+    );
+  });
+  deps.log.error(
+    { providerRefundId: event.providerRefundId, disputeId: taken.disputeId, status: event.status },
+    "prevented dispute's refund failed at the provider; the dispute's taking is undone",
+  );
+  for (const orderId of settle) await settleOrderPayouts(deps, orderId);
+  return true;
 }
 
 /** The admin's dashboard link of a dispute: Stripe's, in test mode when the keys are test keys. */

@@ -107,6 +107,50 @@ export async function sumOrderLedger(db: Db, orderId: string, kind: string): Pro
   return row?.total ?? '0';
 }
 
+/** The ledger's total of one kind for one order's part of a dispute, as numeric text. */
+export async function sumDisputeOrderLedger(
+  db: Db,
+  disputeId: string,
+  orderId: string,
+  kind: string,
+): Promise<string> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${ledgerEntries.amount}), 0)::text` })
+    .from(ledgerEntries)
+    .where(
+      and(
+        eq(ledgerEntries.disputeId, disputeId),
+        eq(ledgerEntries.orderId, orderId),
+        eq(ledgerEntries.kind, kind),
+      ),
+    );
+  return row?.total ?? '0';
+}
+
+/** A prevented dispute's money that left through a refund Stripe made: its `dispute` entry, by the refund's id. */
+export async function findDisputeEntryOfRefund(db: Db, providerRefundId: string) {
+  const [row] = await db
+    .select({
+      disputeId: ledgerEntries.disputeId,
+      paymentId: ledgerEntries.paymentId,
+      amount: ledgerEntries.amount,
+      currency: ledgerEntries.currency,
+    })
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.kind, 'dispute'), eq(ledgerEntries.providerReference, providerRefundId)))
+    .limit(1);
+  return row;
+}
+
+/** The ledger's total of one kind for a dispute, as numeric text. */
+export async function sumDisputeLedger(db: Db, disputeId: string, kind: string): Promise<string> {
+  const [row] = await db
+    .select({ total: sql<string>`coalesce(sum(${ledgerEntries.amount}), 0)::text` })
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.disputeId, disputeId), eq(ledgerEntries.kind, kind)));
+  return row?.total ?? '0';
+}
+
 /** The ledger's total of one kind for a refund, as numeric text. */
 export async function sumRefundLedger(db: Db, refundId: string, kind: string): Promise<string> {
   const [row] = await db

@@ -1,9 +1,12 @@
 import type { Db } from '../../db/client';
 import { formatCents, parseCents, type Cents } from '../../../domain/money';
 import {
+  findDisputeEntryOfRefund,
   findPaymentOfLedger,
   insertLedgerEntry,
   sumOrderLedger,
+  sumDisputeLedger,
+  sumDisputeOrderLedger,
   sumPlatformBalance,
   sumRefundLedger,
 } from './ledger.queries';
@@ -163,6 +166,40 @@ export async function getPlatformBalance(db: Db): Promise<Cents> {
 /** The ledger's total of one kind of movement for an order, in cents (what a take-back gave back so far). */
 export async function sumOrderMovements(db: Db, orderId: string, kind: LedgerKind): Promise<Cents> {
   return parseCents(await sumOrderLedger(db, orderId, kind));
+}
+
+/** The ledger's total of one kind of movement for one order's part of a dispute, in cents. */
+export async function sumDisputeOrderMovements(
+  db: Db,
+  disputeId: string,
+  orderId: string,
+  kind: LedgerKind,
+): Promise<Cents> {
+  return parseCents(await sumDisputeOrderLedger(db, disputeId, orderId, kind));
+}
+
+/** The ledger's total of one kind of movement for a dispute, in cents. */
+export async function sumDisputeMovements(db: Db, disputeId: string, kind: LedgerKind): Promise<Cents> {
+  return parseCents(await sumDisputeLedger(db, disputeId, kind));
+}
+
+/**
+ * The prevented dispute whose money left through the provider's refund `providerRefundId` (its
+ * `dispute` entry names the refund; docs/decisions/0022-money-in-combinations.md), with that amount
+ * in cents; undefined for a refund no dispute took.
+ */
+export async function findDisputeOfProviderRefund(
+  db: Db,
+  providerRefundId: string,
+): Promise<{ disputeId: string; paymentId: string | null; amount: Cents; currency: string } | undefined> {
+  const row = await findDisputeEntryOfRefund(db, providerRefundId);
+  if (!row?.disputeId) return undefined;
+  return {
+    disputeId: row.disputeId,
+    paymentId: row.paymentId,
+    amount: parseCents(row.amount),
+    currency: row.currency,
+  };
 }
 
 /** The ledger's total of one kind of movement for a refund, in cents. */

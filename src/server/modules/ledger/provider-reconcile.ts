@@ -173,7 +173,10 @@ export function matchProviderTransactions(input: ProviderMatchInput): ProviderMa
           ? ['transfer', entry.amount]
           : entry.kind === 'dispute' && entry.reference.startsWith('re_')
             ? ['refund', entry.amount]
-            : [entry.kind, entry.amount];
+            : // That refund failing brings it back (A prevented dispute whose refund fails).
+              entry.kind === 'dispute_reinstated' && entry.reference.startsWith('re_')
+              ? ['refund', -entry.amount]
+              : [entry.kind, entry.amount];
     add(ledger, keyOf(kind, entry.reference), amount, entry.createdAt, entry);
   }
 

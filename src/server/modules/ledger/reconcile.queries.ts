@@ -52,7 +52,8 @@ export async function readReconcileFacts(db: Db) {
       })
       .from(ledgerEntries)
       .where(
-        sql`${ledgerEntries.kind} in ('transfer','reversal','reversal_loss','restore_transfer','loss_cancelled')`,
+        // A loss cancelled for a prevented dispute's failed refund belongs to the dispute, not a payout.
+        sql`${ledgerEntries.kind} in ('transfer','reversal','reversal_loss','restore_transfer','loss_cancelled') and (${ledgerEntries.payoutId} is not null or ${ledgerEntries.disputeId} is null)`,
       )
       .groupBy(ledgerEntries.payoutId, ledgerEntries.kind),
     db
@@ -69,7 +70,7 @@ export async function readReconcileFacts(db: Db) {
       })
       .from(ledgerEntries)
       .where(
-        sql`${ledgerEntries.kind} in ('dispute','dispute_fee','dispute_reinstated','dispute_fee_reinstated','dispute_loss')`,
+        sql`(${ledgerEntries.kind} in ('dispute','dispute_fee','dispute_reinstated','dispute_fee_reinstated','dispute_loss') or (${ledgerEntries.kind} = 'loss_cancelled' and ${ledgerEntries.payoutId} is null and ${ledgerEntries.disputeId} is not null))`,
       )
       .groupBy(ledgerEntries.disputeId, ledgerEntries.kind),
     db
@@ -131,11 +132,17 @@ export async function readReconcileFacts(db: Db) {
           providerReversalId: payoutReversals.providerReversalId,
         })
         .from(payoutReversals),
-      // The platform fee given back for lost disputes (the rest was given back for refunds).
+      // The platform fee given back for lost disputes (the rest was given back for refunds), less what
+      // was earned again when a prevented dispute's refund failed.
       db
-        .select({ orderId: ledgerEntries.orderId, total: sql<string>`sum(${ledgerEntries.amount})::text` })
+        .select({
+          orderId: ledgerEntries.orderId,
+          total: sql<string>`sum(case when ${ledgerEntries.kind} = 'platform_fee_refund' then ${ledgerEntries.amount} else -${ledgerEntries.amount} end)::text`,
+        })
         .from(ledgerEntries)
-        .where(sql`${ledgerEntries.kind} = 'platform_fee_refund' and ${ledgerEntries.disputeId} is not null`)
+        .where(
+          sql`${ledgerEntries.kind} in ('platform_fee_refund','platform_fee_restored') and ${ledgerEntries.disputeId} is not null`,
+        )
         .groupBy(ledgerEntries.orderId),
       // Each order's parts of lost disputes (docs/decisions/0022-money-in-combinations.md).
       db
@@ -144,6 +151,7 @@ export async function readReconcileFacts(db: Db) {
           orderId: disputeParts.orderId,
           amount: disputeParts.amount,
           takenBackAt: disputeParts.takenBackAt,
+          undoneAt: disputeParts.undoneAt,
         })
         .from(disputeParts),
     ]);

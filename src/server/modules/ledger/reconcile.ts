@@ -178,7 +178,7 @@ function checkDisputes(facts: ReconcileFacts, flag: Flag): DisputeTotals {
     const kinds = byDispute.get(dispute.id);
     const of = (kind: string) => kinds?.get(kind) ?? 0;
     disputeFees += of('dispute_fee') - of('dispute_fee_reinstated');
-    if (of('dispute_loss') > 0) lossCount += 1;
+    if (of('dispute_loss') - of('loss_cancelled') > 0) lossCount += 1;
     const lost = dispute.status === 'lost' || dispute.status === 'prevented';
     if (!lost) fundsInDispute += of('dispute') - of('dispute_reinstated');
     else if (!dispute.outcomeHandledAt)
@@ -323,7 +323,8 @@ function checkFinishedOrders(
     restoresByPayout,
   } = ledger;
   const partsByOrder = new Map<string, ReconcileFacts['disputePartRows']>();
-  for (const part of facts.disputePartRows) {
+  // A part undone (its prevented dispute's refund failed) took nothing and gave everything back.
+  for (const part of facts.disputePartRows.filter((row) => row.undoneAt === null)) {
     const list = partsByOrder.get(part.orderId) ?? [];
     list.push(part);
     partsByOrder.set(part.orderId, list);

@@ -705,6 +705,88 @@ describe('a cancelled order whose refund failed for good', () => {
   });
 });
 
+describe('a prevented dispute whose refund fails after it was handled', () => {
+  /** Stripe's dispute prevention on the whole charge: the dispute and the refund Stripe made, all delivered. */
+  async function preventWholeCharge(payment: { providerChargeId: string; providerPaymentId: string }) {
+    const prevented = world.disputes.prevent(payment.providerChargeId, { reason: 'fraudulent' });
+    await post(...prevented.events);
+    const made = world.server.refunds.filter((r) => r.payment_intent === payment.providerPaymentId);
+    expect(made.map((r) => [r.status, r.metadata.refundId ?? null])).toEqual([['succeeded', null]]);
+    return { dispute: await disputeRow(prevented.dispute.id), stripeRefund: made[0]?.id ?? '' };
+  }
+
+  it("gives the payees back what the dispute took, records the money back by Stripe's refund, and lets the admin refund the order again", async () => {
+    const s = await orderInTransit(t, {}, { price: '30.00' }, payWithStripe);
+    const sellerAccount = await onboard(s.seller.id);
+    const driverAccount = await onboard(s.driver.id);
+    expect((await moveOrder(t, s.driver, s.order.id, 'delivered')).statusCode).toBe(200);
+    const payment = await paymentOfOrder(s.order.id);
+    const { dispute, stripeRefund } = await preventWholeCharge(payment);
+    expect(dispute.outcomeHandledAt, 'the prevented dispute is handled').not.toBeNull();
+    expect([keptBy(sellerAccount), keptBy(driverAccount)]).toEqual([0, 0]);
+    await expectReconcileClean();
+    await expectProviderReconcileClean();
+
+    // The cardholder's card was closed: Stripe's refund fails and its money comes back to the
+    // platform's balance (refund.failed, charge.refund.updated).
+    const failed = world.server.failRefund(stripeRefund, 'expired_or_canceled_card');
+    await post(...failed);
+    await retryPayouts(payoutDeps());
+    expect([keptBy(sellerAccount), keptBy(driverAccount)]).toEqual([
+      cents(s.order.sellerEarnings),
+      cents(s.order.driverEarnings),
+    ]);
+    expect(
+      (await ledgerOfKind('dispute_reinstated')).map((e) => [e.amount, e.providerReference, e.disputeId]),
+    ).toEqual([[payment.amount, stripeRefund, dispute.id]]);
+    await expectReconcileClean();
+    await expectProviderReconcileClean();
+    // Delivered again, the event changes nothing.
+    await post(...failed);
+    expect(await ledgerOfKind('dispute_reinstated')).toHaveLength(1);
+
+    // The buyer must be paid another way: the whole order can be refunded again, from the payees.
+    const again = await refund(s.order.id);
+    expect(again.statusCode, said(again)).toBe(200);
+    expect(again.json()).toMatchObject({ refundState: 'refunded' });
+    expect([keptBy(sellerAccount), keptBy(driverAccount)]).toEqual([0, 0]);
+    await expectReconcileClean();
+    await expectProviderReconcileClean();
+  });
+
+  it('on an order cancelled after the dispute, leaves the whole order for the admin to refund, and the books balance', async () => {
+    const { buyer, orders: made, payment } = await onePayment([{ price: '20.00' }]);
+    const [order] = made;
+    if (!order) throw new Error('no order');
+    const { stripeRefund } = await preventWholeCharge(payment);
+    // The dispute took the whole order: its cancellation has nothing left to refund.
+    const cancel = await as(t, buyer, { method: 'POST', url: `/api/orders/${order.id}/cancel` });
+    expect(cancel.statusCode, said(cancel)).toBe(200);
+    expect(world.server.refunds.filter((r) => r.payment_intent === payment.providerPaymentId)).toHaveLength(
+      1,
+    );
+    const taken = await refund(order.id);
+    expect(taken.statusCode, said(taken)).toBe(409);
+
+    await post(...world.server.failRefund(stripeRefund, 'expired_or_canceled_card'));
+    await expectReconcileClean();
+    await expectProviderReconcileClean();
+    const again = await refund(order.id);
+    expect(again.statusCode, said(again)).toBe(200);
+    expect(again.json()).toMatchObject({ status: 'cancelled', refundState: 'refunded' });
+    expect(
+      world.server.refunds
+        .filter((r) => r.payment_intent === payment.providerPaymentId)
+        .map((r) => [r.amount, r.status]),
+    ).toEqual([
+      [cents(order.total), 'failed'],
+      [cents(order.total), 'succeeded'],
+    ]);
+    await expectReconcileClean();
+    await expectProviderReconcileClean();
+  });
+});
+
 describe('a refund by items', () => {
   async function deliveredWithItem(price: string, quantity: number) {
     const { orders: made } = await onePayment([{ price, quantity }]);

@@ -6,7 +6,7 @@ import { processPaidPayment } from './process-paid-payment';
 import { chargeMatches } from './charge-check';
 import { applyRefundEvent } from '../refunds/refunds.service';
 import type { PayoutTransfers } from '../../adapters/payouts/payout-provider';
-import { applyDisputeEvent } from '../disputes/disputes.service';
+import { applyDisputeEvent, applyPreventionRefundEvent } from '../disputes/disputes.service';
 
 /**
  * POST /api/stripe/webhook: the signature is checked over the raw body by the Stripe library;
@@ -32,7 +32,16 @@ export async function handlePaymentWebhook(
     throw error;
   }
   if (event.type === 'refund_updated') {
-    await applyRefundEvent(deps, event.refund);
+    // A refund not ours may be the one Stripe made to resolve a prevented dispute
+    // (docs/decisions/0022-money-in-combinations.md, A prevented dispute whose refund fails).
+    const known =
+      (await applyRefundEvent(deps, event.refund)) ||
+      (await applyPreventionRefundEvent({ ...deps, payouts }, event.refund));
+    if (!known)
+      deps.log.warn(
+        { providerRefundId: event.refund.providerRefundId },
+        'refund event for an unknown refund; ignored',
+      );
     return { received: true };
   }
   if (event.type === 'dispute_changed') {

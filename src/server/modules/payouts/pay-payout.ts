@@ -359,6 +359,7 @@ export async function restoreShare(
         orderId: payout.orderId,
         userId: payout.userId,
         refundId: row.refundId,
+        disputeId: row.disputeId,
         payoutId: payout.id,
         providerReference: providerTransferId,
         at: deps.now(),

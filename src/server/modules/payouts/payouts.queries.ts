@@ -643,6 +643,17 @@ export async function lockTakeBacksOfRefund(db: Db, refundId: string) {
     .for('update');
 }
 
+/** The take-backs a lost dispute made from one order's payouts, locked (its prevention refund failed). */
+export async function lockTakeBacksOfDispute(db: Db, disputeId: string, orderId: string) {
+  return db
+    .select({ reversal: payoutReversals, payout: payouts })
+    .from(payoutReversals)
+    .innerJoin(payouts, eq(payouts.id, payoutReversals.payoutId))
+    .where(and(eq(payoutReversals.disputeId, disputeId), eq(payouts.orderId, orderId)))
+    .orderBy(asc(payoutReversals.createdAt), asc(payoutReversals.id))
+    .for('update');
+}
+
 /** Sets a take-back's state when its refund is undone (docs/decisions/0022-money-in-combinations.md). */
 export async function setTakeBackState(
   db: Db,
@@ -830,25 +841,33 @@ export async function findHoldingDispute(db: Db, orderId: string): Promise<boole
 
 /** Money already refunded that lost disputes took again (`dispute_loss`), newest first, with the buyer and the orders. */
 export async function listDisputeLosses(db: Db, limit: number) {
-  return db
-    .select({
-      id: ledgerEntries.id,
-      amount: ledgerEntries.amount,
-      at: ledgerEntries.createdAt,
-      disputeAmount: disputes.amount,
-      reason: disputes.reason,
-      firstName: users.firstName,
-      lastName: users.lastName,
-      orderId: sql<string>`(select o.id::text from orders o where o.payment_id = ${disputes.paymentId} order by o.created_at, o.order_number limit 1)`,
-      orderNumbers: sql<string>`(select string_agg(o.order_number, ', ' order by o.created_at, o.order_number) from orders o where o.payment_id = ${disputes.paymentId})`,
-    })
-    .from(ledgerEntries)
-    .innerJoin(disputes, eq(disputes.id, ledgerEntries.disputeId))
-    .innerJoin(payments, eq(payments.id, disputes.paymentId))
-    .innerJoin(users, eq(users.id, payments.buyerId))
-    .where(eq(ledgerEntries.kind, 'dispute_loss'))
-    .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
-    .limit(limit);
+  return (
+    db
+      .select({
+        id: ledgerEntries.id,
+        amount: ledgerEntries.amount,
+        at: ledgerEntries.createdAt,
+        disputeAmount: disputes.amount,
+        reason: disputes.reason,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        orderId: sql<string>`(select o.id::text from orders o where o.payment_id = ${disputes.paymentId} order by o.created_at, o.order_number limit 1)`,
+        orderNumbers: sql<string>`(select string_agg(o.order_number, ', ' order by o.created_at, o.order_number) from orders o where o.payment_id = ${disputes.paymentId})`,
+      })
+      .from(ledgerEntries)
+      .innerJoin(disputes, eq(disputes.id, ledgerEntries.disputeId))
+      .innerJoin(payments, eq(payments.id, disputes.paymentId))
+      .innerJoin(users, eq(users.id, payments.buyerId))
+      // A loss cancelled when its prevented dispute's refund failed is no loss (docs/decisions/0022-money-in-combinations.md).
+      .where(
+        and(
+          eq(ledgerEntries.kind, 'dispute_loss'),
+          sql`not exists (select 1 from ledger_entries c where c.kind = 'loss_cancelled' and c.payout_id is null and c.dispute_id = ${ledgerEntries.disputeId})`,
+        ),
+      )
+      .orderBy(desc(ledgerEntries.createdAt), desc(ledgerEntries.id))
+      .limit(limit)
+  );
 }
 
 /**

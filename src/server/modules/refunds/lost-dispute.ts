@@ -1,13 +1,15 @@
 import type { Db } from '../../db/client';
 import { formatCents, parseCents, type Cents } from '../../../domain/money';
 import { splitLostAmount } from '../../../domain/money-split';
-import { recordMovement } from '../ledger/ledger.service';
+import { recordMovement, sumDisputeMovements } from '../ledger/ledger.service';
 import { cancelRefundsHeldByDispute, findWhatIsLeftOfOrder, recordOrderRefund } from './refunds.service';
 import { takeBackOrderShare } from '../payouts/take-back-order-share';
+import { undoTakeBack } from '../payouts/undo-take-back';
 import {
   claimUntakenDisputeParts,
   insertDisputePart,
   lockOrdersOfPayment,
+  markDisputePartsUndone,
   type RefundRow,
 } from './refunds.queries';
 
@@ -113,4 +115,61 @@ export async function takeBackDisputeParts(tx: Db, orderId: string, now: Date): 
       disputeId: part.disputeId,
       now,
     });
+}
+
+/** A prevented dispute whose refund failed: the money that came back, by the provider's refund. */
+export interface FailedPreventionRefund {
+  disputeId: string;
+  paymentId: string;
+  currency: string;
+  providerRefundId: string;
+  /** What the refund would have given the cardholder, in cents. */
+  amount: Cents;
+}
+
+/**
+ * A prevented dispute's refund (Stripe's, to the cardholder) failed after the dispute was handled
+ * (docs/decisions/0022-money-in-combinations.md, A prevented dispute whose refund fails), inside the
+ * transaction of the disputes module that holds the dispute's row locked: its taking is undone as a
+ * failed refund of ours is. The money comes back in the ledger (`dispute_reinstated`, by the refund's
+ * id, which the provider reconcile nets against the refund as Stripe does); its parts are undone and no
+ * longer count against what is left of their orders; what a finished order gave back is given back to
+ * its seller, driver and fee; a loss the platform bore for it is cancelled. Once: the ledger's key and
+ * the parts' `undone_at` make a second delivery of the event change nothing. Answers the orders whose
+ * payouts regained a share (to settle after the commit).
+ */
+export async function undoPreventedDispute(
+  tx: Db,
+  failed: FailedPreventionRefund,
+  now: Date,
+): Promise<string[]> {
+  const { disputeId, paymentId, currency } = failed;
+  const cameBack = await recordMovement(tx, {
+    kind: 'dispute_reinstated',
+    key: `${disputeId}:${failed.providerRefundId}`,
+    amount: failed.amount,
+    currency,
+    paymentId,
+    disputeId,
+    providerReference: failed.providerRefundId,
+    at: now,
+  });
+  if (!cameBack) return [];
+  const settle: string[] = [];
+  for (const part of await markDisputePartsUndone(tx, disputeId, now)) {
+    // A part not taken back yet (its order had not finished) took nothing: undone, it simply no longer counts.
+    if (!part.takenBackAt) continue;
+    await undoTakeBack(tx, { disputeId, orderId: part.orderId }, now);
+    settle.push(part.orderId);
+  }
+  await recordMovement(tx, {
+    kind: 'loss_cancelled',
+    key: `dispute-${disputeId}`,
+    amount: await sumDisputeMovements(tx, disputeId, 'dispute_loss'),
+    currency,
+    paymentId,
+    disputeId,
+    at: now,
+  });
+  return settle;
 }

@@ -231,14 +231,14 @@ export async function findRefundableQuantity(db: Db, orderId: string, orderItemI
 /**
  * What has gone back to the buyer of the order so far, as numeric text: its refunds that were not
  * undone (a failed or cancelled refund is; docs/decisions/0022-money-in-combinations.md) and its
- * parts of lost disputes. What is left of the order is its total less this.
+ * parts of lost disputes not undone (a prevented dispute's refund that failed). What is left of the order is its total less this.
  */
 export async function sumTakenFromOrder(db: Db, orderId: string): Promise<string> {
   const [row] = await db
     .select({
       total: sql<string>`(
         coalesce((select sum(${refunds.amount}) from ${refunds} where ${refunds.orderId} = ${orderId} and ${refunds.undoneAt} is null), 0)
-        + coalesce((select sum(${disputeParts.amount}) from ${disputeParts} where ${disputeParts.orderId} = ${orderId}), 0)
+        + coalesce((select sum(${disputeParts.amount}) from ${disputeParts} where ${disputeParts.orderId} = ${orderId} and ${disputeParts.undoneAt} is null), 0)
       )::text`,
     })
     .from(sql`(select 1) as one`);
@@ -321,7 +321,21 @@ export async function claimUntakenDisputeParts(db: Db, orderId: string, now: Dat
   return db
     .update(disputeParts)
     .set({ takenBackAt: now })
-    .where(and(eq(disputeParts.orderId, orderId), isNull(disputeParts.takenBackAt)))
+    .where(
+      and(eq(disputeParts.orderId, orderId), isNull(disputeParts.takenBackAt), isNull(disputeParts.undoneAt)),
+    )
+    .returning();
+}
+
+/**
+ * Marks the dispute's parts undone, once (docs/decisions/0022-money-in-combinations.md, A prevented
+ * dispute whose refund fails): answers the parts it marked, none when they were undone already.
+ */
+export async function markDisputePartsUndone(db: Db, disputeId: string, now: Date) {
+  return db
+    .update(disputeParts)
+    .set({ undoneAt: now })
+    .where(and(eq(disputeParts.disputeId, disputeId), isNull(disputeParts.undoneAt)))
     .returning();
 }
 

@@ -168,7 +168,7 @@ async function undoRefund(tx: Db, refund: RefundRow, now: Date): Promise<boolean
       at: now,
     });
   }
-  await undoTakeBack(tx, refund, now);
+  await undoTakeBack(tx, { refundId: refund.id, orderId: refund.orderId }, now);
   await updatePaymentRefundStatus(tx, refund.paymentId, now);
   return true;
 }
@@ -337,20 +337,16 @@ export async function settleUnfinishedRefunds(deps: RefundDeps): Promise<RefundS
 /**
  * A refund event of the provider (Stripe: refund.updated, refund.failed, charge.refund.updated):
  * the refund is found by its provider id, or by our id in its metadata when the answer of the
- * create call never arrived. A refund of another origin (the Dashboard) is only logged.
+ * create call never arrived. Answers false for a refund that is not ours (made by the provider for a
+ * prevented dispute, or from the Dashboard): the caller asks the disputes about it.
  */
-export async function applyRefundEvent(deps: RefundDeps, event: ProviderRefund): Promise<void> {
+export async function applyRefundEvent(deps: RefundDeps, event: ProviderRefund): Promise<boolean> {
   const refund =
     (await findRefundByProviderId(deps.db, event.providerRefundId)) ??
     (event.refundId ? await findRefundById(deps.db, event.refundId) : undefined);
-  if (!refund) {
-    deps.log.warn(
-      { providerRefundId: event.providerRefundId },
-      'refund event for an unknown refund; ignored',
-    );
-    return;
-  }
+  if (!refund) return false;
   await applyProviderRefund(deps, refund, event);
+  return true;
 }
 
 /** GET /api/admin/refunds: refunds that failed or still wait, oldest first. */

@@ -106,7 +106,15 @@ async function readDisputeParts(db: Db, orderIds: string[]) {
   );
   return rowsOf<Record<string, unknown>>(parts).flatMap((row) =>
     typeof row.order_id === 'string' && typeof row.dispute_id === 'string' && row.amount !== undefined
-      ? [{ orderId: row.order_id, disputeId: row.dispute_id, amount: cents(String(row.amount)) }]
+      ? [
+          {
+            orderId: row.order_id,
+            disputeId: row.dispute_id,
+            amount: cents(String(row.amount)),
+            // Undone when a prevented dispute's refund failed (migration 0031): it no longer counts.
+            isUndone: row.undone_at !== null && row.undone_at !== undefined,
+          },
+        ]
       : [],
   );
 }
@@ -134,7 +142,8 @@ const sumOf = <T>(items: readonly T[], value: (item: T) => number) =>
  *    payout_reversals and platform_fee_refund naming the dispute (or its dispute_parts row, whichever
  *    is larger, once that table exists). For a finished order (its payouts recorded)
  *    seller + driver + platform = left, each ≥ 0; for every order left ≥ 0; a cancelled order keeps
- *    nothing unless one of its refunds failed (then the rest is the buyer's, listed for the admin).
+ *    nothing unless one of its refunds failed, or its part of a prevented dispute was undone because
+ *    Stripe's refund failed (then the rest is the buyer's, for the admin to refund).
  *    A loss the platform bore (`unrecovered`) counts as taken back from the payee: the payee's share
  *    is what it is owed, the loss is checked against Stripe in 5.
  */
@@ -173,14 +182,14 @@ function checkOrders(rows: Rows, violations: string[]) {
         (e) => cents(e.amount),
       );
     // The fee given back, less what a failed refund earned again (`platform_fee_restored`, migration 0027).
+    // A dispute's fee part is earned again when its prevented dispute's refund failed (migration 0031).
     const feeBack = (onlyDispute?: string) =>
-      feeOf('platform_fee_refund', onlyDispute) -
-      (onlyDispute === undefined ? feeOf('platform_fee_restored') : 0);
+      feeOf('platform_fee_refund', onlyDispute) - feeOf('platform_fee_restored', onlyDispute);
     let disputeParts = 0;
     for (const disputeId of lostDisputes) {
       const takenBack = takenFrom('seller', disputeId) + takenFrom('driver', disputeId) + feeBack(disputeId);
       const recorded = sumOf(
-        rows.disputeParts.filter((p) => p.orderId === order.id && p.disputeId === disputeId),
+        rows.disputeParts.filter((p) => p.orderId === order.id && p.disputeId === disputeId && !p.isUndone),
         (p) => p.amount,
       );
       disputeParts += Math.max(takenBack, recorded);
@@ -205,7 +214,9 @@ function checkOrders(rows: Rows, violations: string[]) {
     } else if (
       order.status === 'cancelled' &&
       left !== 0 &&
-      !orderRefunds.some((r) => !refundCounts(r.status))
+      !orderRefunds.some((r) => !refundCounts(r.status)) &&
+      // …or its part of a prevented dispute was undone: Stripe's refund to the card failed (0022).
+      !rows.disputeParts.some((p) => p.orderId === order.id && p.isUndone)
     )
       violations.push(`cancelled ${subject} keeps ${dollars(left)}: ${formula}`);
   }
@@ -227,24 +238,39 @@ function checkLostDisputes(rows: Rows, violations: string[]) {
       sumOf(
         rows.ledgerRows.filter((e) => e.kind === 'platform_fee_refund' && e.disputeId === dispute.id),
         (e) => cents(e.amount),
+      ) -
+      sumOf(
+        rows.ledgerRows.filter((e) => e.kind === 'platform_fee_restored' && e.disputeId === dispute.id),
+        (e) => cents(e.amount),
       );
     const recorded = sumOf(
-      rows.disputeParts.filter((p) => p.disputeId === dispute.id),
+      rows.disputeParts.filter((p) => p.disputeId === dispute.id && !p.isUndone),
       (p) => p.amount,
     );
     const parts = Math.max(taken, recorded);
-    const borne = sumOf(
-      rows.ledgerRows.filter((e) => (e.kind as string) === 'dispute_loss' && e.disputeId === dispute.id),
-      (e) => cents(e.amount),
-    );
+    // A loss cancelled when the prevented dispute's refund failed (by the dispute, no payout) is not borne.
+    const borne =
+      sumOf(
+        rows.ledgerRows.filter((e) => (e.kind as string) === 'dispute_loss' && e.disputeId === dispute.id),
+        (e) => cents(e.amount),
+      ) -
+      sumOf(
+        rows.ledgerRows.filter(
+          (e) => e.kind === 'loss_cancelled' && e.disputeId === dispute.id && e.payoutId === null,
+        ),
+        (e) => cents(e.amount),
+      );
     // A prevented dispute took what Stripe refunded the cardholder to resolve it (recorded as its
-    // `dispute` entries, by the refund's id): nothing when the charge had been refunded in full.
+    // `dispute` entries, by the refund's id): nothing when the charge had been refunded in full, and
+    // nothing once that refund failed (its money came back: `dispute_reinstated`, by the same id).
+    const ofDispute = (kind: string) =>
+      sumOf(
+        rows.ledgerRows.filter((e) => e.kind === kind && e.disputeId === dispute.id),
+        (e) => cents(e.amount),
+      );
     const amount =
       dispute.status === 'prevented'
-        ? sumOf(
-            rows.ledgerRows.filter((e) => e.kind === 'dispute' && e.disputeId === dispute.id),
-            (e) => cents(e.amount),
-          )
+        ? ofDispute('dispute') - ofDispute('dispute_reinstated')
         : cents(dispute.amount);
     if (parts + borne !== amount)
       violations.push(
@@ -405,8 +431,15 @@ async function checkLosses(s: Sequence, m: MoneyModel, readers: Readers, rows: R
     ...rows.reversalRows
       .filter((r) => r.status === 'unrecovered')
       .map((r) => `${r.id} ${dollars(cents(r.amount))}`),
+    // …but for one cancelled when its prevented dispute's refund failed (0022).
     ...rows.ledgerRows
-      .filter((e) => (e.kind as string) === 'dispute_loss')
+      .filter(
+        (e) =>
+          (e.kind as string) === 'dispute_loss' &&
+          !rows.ledgerRows.some(
+            (c) => c.kind === 'loss_cancelled' && c.payoutId === null && c.disputeId === e.disputeId,
+          ),
+      )
       .map((e) => `dispute-loss-${e.id} ${dollars(cents(e.amount))}`),
   ].sort();
   // The list holds the 200 newest; a longer one may have dropped this sequence's oldest.
