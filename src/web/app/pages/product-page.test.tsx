@@ -120,7 +120,7 @@ describe('product detail (docs/product-rules.md, Catalog screens)', { timeout: 2
   });
 
   it.each([
-    [{ requiresTrailer: true }, 'Trailer delivery$50 base plus $2 per mile'],
+    [{ requiresTrailer: true }, 'Trailer delivery$50.00A flat fee, whatever the distance'],
     [{ sellerDelivery: true, sellerDeliveryFee: '7.50' }, 'Seller delivery$7.50'],
   ])('describes the delivery of %o', async (overrides, expected) => {
     visitProduct(makeProductDetail({ name: 'Thing', ...overrides }));

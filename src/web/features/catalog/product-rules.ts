@@ -34,8 +34,12 @@ export function stockTextOf(product: { available: boolean; stock: number }): str
   return product.stock > 0 ? `${product.stock} in stock` : 'Out of Stock';
 }
 
-/** The text that describes trailer delivery (docs/product-rules.md, Catalog screens). */
-export const TRAILER_DELIVERY_TEXT = '$50 base plus $2 per mile';
+/**
+ * What trailer delivery costs, as charged: a flat fee whatever the distance, not the specification's
+ * "$50 base plus $2 per mile" (docs/product-rules.md, Catalog screens; Known differences).
+ */
+export const TRAILER_DELIVERY_TEXT =
+  'A flat fee, whatever the distance: one of our drivers delivers it with a trailer.';
 
 export type DeliveryOption =
   { kind: 'seller'; fee: string } | { kind: 'driver'; fee: string } | { kind: 'trailer'; fee: string };

@@ -71,11 +71,10 @@ function DeliveryRow({ option }: { option: DeliveryOption }) {
         </InfoRow>
       );
     case 'trailer':
-      // The screens describe trailer delivery this way; the fee charged is a flat 50.00
-      // (docs/product-rules.md, Catalog screens; Checkout and orders).
+      // The fee shown is the one charged, flat (docs/product-rules.md, Catalog screens; Known differences).
       return (
-        <InfoRow icon={Truck} title="Trailer delivery" value={TRAILER_DELIVERY_TEXT} testId="info-delivery">
-          Delivered by one of our drivers with a trailer.
+        <InfoRow icon={Truck} title="Trailer delivery" value={formatPrice(option.fee)} testId="info-delivery">
+          {TRAILER_DELIVERY_TEXT}
         </InfoRow>
       );
     case 'driver':

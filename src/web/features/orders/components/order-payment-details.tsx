@@ -98,6 +98,14 @@ export function OrderPaymentDetails({ order }: { order: Order }) {
               value={money(order.deliveryPlatformFee)}
               testId="text-delivery-commission"
             />
+          ) : order.sellerDelivery ? (
+            // The seller keeps the whole fee of a delivery they make themselves: the sales commission
+            // is the only one (docs/product-rules.md, Fees and commission; Known differences).
+            <Row
+              label="Delivery commission (none: delivered by the seller)"
+              value={money('0')}
+              testId="text-delivery-commission"
+            />
           ) : null}
           <Row
             className="border-t pt-2"
@@ -107,6 +115,11 @@ export function OrderPaymentDetails({ order }: { order: Order }) {
             testId="text-platform-fee"
           />
         </dl>
+        {order.sellerDelivery ? (
+          <p className="text-xs text-muted-foreground" data-testid="text-seller-delivered-commission">
+            Delivered by the seller: this order carries only the sales commission, on the product total.
+          </p>
+        ) : null}
       </div>
     </div>
   );

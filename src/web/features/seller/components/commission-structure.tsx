@@ -88,9 +88,11 @@ export function CommissionStructure({ sellerId }: { sellerId: string }) {
                 the marketplace and the rest to the driver.{' '}
                 {tierText(rates.deliveryFeeTierAmount, rates.deliveryFeeTierReduction, 'delivery fee')}
               </p>
-              <p className="mt-2">
-                Orders you deliver yourself carry no delivery commission: you keep your whole delivery fee.
-                Pickups have no delivery fee.
+              {/* A seller-delivered order carries the sales commission and no delivery commission
+                  (docs/product-rules.md, Fees and commission; Known differences). */}
+              <p className="mt-2" data-testid="text-seller-delivered-commission">
+                Orders you deliver yourself carry only the sales commission above, on the product total; there
+                is no delivery commission, so you keep your whole delivery fee. Pickups have no delivery fee.
               </p>
             </Part>
             <Part icon={<Award />} title="Loyalty reward" testId="commission-loyalty">
