@@ -177,16 +177,97 @@ describe('ImageUploader retries (docs/product-rules.md, Uploader)', () => {
     vi.useFakeTimers();
     const fetchMock = mockFetch(uploadUrlRoute);
     const { uploader, onUploaded } = makeUploader();
-    // Uppy's own request retries (3) fail too; the first retry of ours goes through.
-    answerWith(() => (sent.length <= 4 ? { status: 503 } : { status: 200 }));
+    answerWith(() => (sent.length <= 2 ? { status: 503 } : { status: 200 }));
     uploader.addFiles([png()]);
 
     await vi.advanceTimersByTimeAsync(10_000);
     expect(onUploaded).toHaveBeenCalledWith(objectPathOfUpload(1), 'avatar.png');
-    expect(sent).toHaveLength(5);
+    // One retry layer: two failures, then the second retry (after 0 and 1 s) goes through.
+    expect(sent).toHaveLength(3);
     expect(new Set(sent.map((request) => request.url)).size).toBe(1);
     expect(fetchMock).toHaveBeenCalledTimes(1);
     expect(messagesOf(uploader)).toEqual([]);
+  });
+
+  it('sends a file that keeps failing with 503 five times, 0, 1, 3 and 5 s apart, then says so once', async () => {
+    vi.useFakeTimers();
+    mockFetch(uploadUrlRoute);
+    const { uploader, onFailed } = makeUploader();
+    answerWith(() => ({ status: 503 }));
+    uploader.addFiles([png()]);
+
+    // The last try leaves after 0 + 1 + 3 + 5 s (and each fake request takes 10 ms).
+    await vi.advanceTimersByTimeAsync(9_000);
+    expect(sent).toHaveLength(4);
+    expect(messagesOf(uploader)).toEqual([]);
+    expect(uploader.getSnapshot().isUploading).toBe(true);
+
+    await vi.advanceTimersByTimeAsync(200);
+    expect(sent).toHaveLength(5);
+    const gaps = sent.slice(1).map((request, i) => request.at - (sent[i]?.at ?? 0));
+    expect(gaps.map((gap) => Math.round(gap / 100) * 100)).toEqual([0, 1000, 3000, 5000]);
+    expect(messagesOf(uploader)).toEqual(['Failed to upload file']);
+    expect(onFailed).toHaveBeenCalledTimes(1);
+    expect(uploader.getSnapshot().isUploading).toBe(false);
+
+    await vi.advanceTimersByTimeAsync(30_000);
+    expect(sent).toHaveLength(5);
+  });
+
+  it('takes a network failure through the same five tries', async () => {
+    vi.useFakeTimers();
+    mockFetch(uploadUrlRoute);
+    const { uploader, onFailed } = makeUploader();
+    answerWith(() => 'network-error');
+    uploader.addFiles([png()]);
+
+    await vi.advanceTimersByTimeAsync(9_500);
+    expect(sent).toHaveLength(5);
+    expect(onFailed).toHaveBeenCalledTimes(1);
+    expect(messagesOf(uploader)).toEqual(['Failed to upload file']);
+  });
+
+  it("pauses every upload for a 429's Retry-After, then goes on", async () => {
+    vi.useFakeTimers();
+    mockFetch(uploadUrlRoute);
+    const { uploader, onUploaded } = makeUploader({ maxNumberOfFiles: 2 });
+    storage.durationMs = 10;
+    let refused = false;
+    answerWith(() => {
+      if (refused) return { status: 200 };
+      refused = true;
+      return { status: 429, headers: { 'Retry-After': '4' } };
+    });
+    uploader.addFiles([png('a.png', 100)]);
+    await vi.advanceTimersByTimeAsync(20);
+    expect(sent).toHaveLength(1);
+
+    // A second file chosen during the pause waits too.
+    uploader.addFiles([png('b.png', 101)]);
+    await vi.advanceTimersByTimeAsync(3_900);
+    expect(sent).toHaveLength(1);
+    expect(onUploaded).not.toHaveBeenCalled();
+
+    await vi.advanceTimersByTimeAsync(200);
+    expect(sent).toHaveLength(3);
+    expect(sent[1]?.at).toBeGreaterThanOrEqual((sent[0]?.at ?? 0) + 4000);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(onUploaded).toHaveBeenCalledTimes(2);
+  });
+
+  it('retries a 429 without Retry-After on the spec schedule, and gives up after the last delay', async () => {
+    vi.useFakeTimers();
+    mockFetch(uploadUrlRoute);
+    const { uploader, onFailed } = makeUploader();
+    answerWith(() => ({ status: 429 }));
+    uploader.addFiles([png()]);
+
+    await vi.advanceTimersByTimeAsync(9_500);
+    expect(sent).toHaveLength(5);
+    const gaps = sent.slice(1).map((request, i) => request.at - (sent[i]?.at ?? 0));
+    expect(gaps.map((gap) => Math.round(gap / 100) * 100)).toEqual([0, 1000, 3000, 5000]);
+    expect(onFailed).toHaveBeenCalledTimes(1);
+    expect(messagesOf(uploader)).toEqual(['Failed to upload file']);
   });
 
   it("asks for a new URL after 403 'Request has expired', after 0, 1, 3 and 5 s, then gives up", async () => {

@@ -1,15 +1,16 @@
 import Uppy, { type Meta, type UppyFile } from '@uppy/core';
-import AwsS3, { type AwsBody, type AwsS3Options } from '@uppy/aws-s3';
 import type { UploadUrlAnswer } from '@domain/uploads';
 import {
   requestUploadUrl as requestUploadUrlFromServer,
   type UploadUrlRequest,
 } from './api/request-upload-url';
+import { PresignedPut, type PresignedPutBody, type PresignedTarget } from './presigned-put';
 import {
   ALLOWED_IMAGE_TYPES,
   classifyUploadError,
   MAX_IMAGE_BYTES,
   ONLINE_NOTICE_TIMEOUT_MS,
+  retryAfterOf,
   retryDelayFor,
   UPLOAD_CONCURRENCY,
   UPLOAD_NOTICE_TIMEOUT_MS,
@@ -17,9 +18,8 @@ import {
   uploadErrorDetails,
 } from './upload-rules';
 
-export type ImageUppy = Uppy<Meta, AwsBody>;
-type ImageFile = UppyFile<Meta, AwsBody>;
-type SignRequest = Extract<AwsS3Options<Meta, AwsBody>, { signRequest: unknown }>['signRequest'];
+export type ImageUppy = Uppy<Meta, PresignedPutBody>;
+type ImageFile = UppyFile<Meta, PresignedPutBody>;
 
 export interface UploadNotice {
   id: number;
@@ -79,10 +79,11 @@ let uploaderCount = 0;
 
 /**
  * Uploads images straight to object storage (docs/product-rules.md, Uploads and who sees a file)
- * with Uppy's S3 uploader: each file gets a presigned URL from POST /api/objects/upload and is sent
- * in one PUT (multipart is off: the spec's images are at most 10 MB). On top of Uppy's own short
- * retries, a failed file is retried after 0, 1, 3 and 5 seconds (docs/product-rules.md, Uploader),
- * with a new URL when the old one expired; offline, it waits until the browser is back online.
+ * with Uppy: each file gets a presigned URL from POST /api/objects/upload and is sent in one PUT
+ * (the spec's images are at most 10 MB). Each PUT is sent once; a failed file is retried here, and
+ * only here, after 0, 1, 3 and 5 seconds (docs/product-rules.md, Uploader), with a new URL when the
+ * old one expired. A 429 pauses every upload for its Retry-After (at least the next delay); offline,
+ * a file waits until the browser is back online.
  */
 export class ImageUploader {
   readonly uppy: ImageUppy;
@@ -99,12 +100,14 @@ export class ImageUploader {
   #failed = new Set<string>();
   #waitingForRetry = new Set<string>();
   #waitingForOnline = new Set<string>();
+  /** Date.now() before which no PUT is sent: a 429 pauses every upload. */
+  #pausedUntil = 0;
   #destroyed = false;
 
   constructor(options: ImageUploaderOptions) {
     this.#options = options;
     uploaderCount += 1;
-    this.uppy = new Uppy<Meta, AwsBody>({
+    this.uppy = new Uppy<Meta, PresignedPutBody>({
       id: `image-uploader-${uploaderCount}`,
       autoProceed: false,
       restrictions: {
@@ -116,13 +119,11 @@ export class ImageUploader {
       infoTimeout: UPLOAD_NOTICE_TIMEOUT_MS,
       logger: uploaderLogger,
     });
-    this.uppy.use(AwsS3, {
-      signRequest: this.#signRequest,
-      shouldUseMultipart: false,
+    this.uppy.use(PresignedPut, {
+      sign: this.#sign,
+      waitTurn: this.#waitTurn,
+      isDue: (fileId) => !this.#waitingForRetry.has(fileId) && !this.#waitingForOnline.has(fileId),
       limit: UPLOAD_CONCURRENCY,
-      allowedMetaFields: false,
-      // The key Uppy asks a URL for is the file's id, so the signer knows which file it is for.
-      generateObjectKey: (file) => file.id,
     });
 
     this.uppy.on('state-update', this.#refresh);
@@ -188,22 +189,27 @@ export class ImageUploader {
     this.#listeners.clear();
   }
 
-  #signRequest: SignRequest = async (request) => {
-    if (request.method !== 'PUT' || 'uploadId' in request)
-      throw new Error(`Only single PUT uploads are used here, not ${request.method}`);
-    const fileId = request.key;
-    let answer = this.#urls.get(fileId);
+  #sign = async (file: ImageFile): Promise<PresignedTarget> => {
+    let answer = this.#urls.get(file.id);
     if (!answer) {
-      const file = this.#fileOf(fileId);
       const requestUploadUrl = this.#options.requestUploadUrl ?? requestUploadUrlFromServer;
-      answer = await requestUploadUrl({ contentType: file?.type ?? '', size: file?.size ?? 0 });
-      this.#urls.set(fileId, answer);
+      answer = await requestUploadUrl({ contentType: file.type, size: file.size ?? 0 });
+      this.#urls.set(file.id, answer);
     }
     // The object path comes back as the uploaded file's key (response.body.key).
     return { url: answer.uploadURL, key: answer.objectPath };
   };
 
-  #onUploadSuccess = (file: ImageFile | undefined, response: { body?: AwsBody | undefined }): void => {
+  #waitTurn = (): Promise<void> => {
+    const wait = this.#pausedUntil - Date.now();
+    if (wait <= 0 || this.#destroyed) return Promise.resolve();
+    return new Promise<void>((resolve) => this.#later(resolve, wait)).then(this.#waitTurn);
+  };
+
+  #onUploadSuccess = (
+    file: ImageFile | undefined,
+    response: { body?: PresignedPutBody | undefined },
+  ): void => {
     if (!file || this.#destroyed) return;
     const objectPath = response.body?.key ?? this.#urls.get(file.id)?.objectPath;
     this.#urls.delete(file.id);
@@ -225,11 +231,16 @@ export class ImageUploader {
       return;
     }
     const retriesDone = this.#retries.get(file.id) ?? 0;
-    const delay = action === 'final' ? null : retryDelayFor(retriesDone);
-    if (delay === null) {
+    const scheduled = action === 'final' ? null : retryDelayFor(retriesDone);
+    if (scheduled === null) {
       this.#fail(file, error);
       return;
     }
+    // A 429 counts as one of the retries and pauses every upload: for the storage's Retry-After
+    // when it is longer than the next delay (docs/product-rules.md, Uploader).
+    const retryAfter = retryAfterOf(error);
+    const delay = retryAfter === undefined ? scheduled : Math.max(scheduled, retryAfter);
+    if (retryAfter !== undefined) this.#pausedUntil = Math.max(this.#pausedUntil, Date.now() + delay);
     this.#retries.set(file.id, retriesDone + 1);
     this.#waitingForRetry.add(file.id);
     this.#later(() => {

@@ -112,6 +112,22 @@ export function classifyUploadError(error: unknown): UploadFailureAction {
   return 'final';
 }
 
+/**
+ * How long a 429 asks to wait: the storage's Retry-After, or the next retry delay when it sent none
+ * (0 here; the caller takes the larger). Undefined for any other failure.
+ */
+export function retryAfterOf(error: unknown): number | undefined {
+  if (statusOfUploadError(error) !== 429) return undefined;
+  if (
+    typeof error === 'object' &&
+    error !== null &&
+    'retryAfterMs' in error &&
+    typeof error.retryAfterMs === 'number'
+  )
+    return error.retryAfterMs;
+  return 0;
+}
+
 /** The delay before retry number `retriesDone + 1`, or null when the retries are used up. */
 export function retryDelayFor(retriesDone: number): number | null {
   return UPLOAD_RETRY_DELAYS_MS[retriesDone] ?? null;
