@@ -6,6 +6,7 @@ import { isFinished, orderStatusSchema, ORDER_STATUSES, type OrderStatus } from 
 import { payoutAccountStatusSchema } from './payout-accounts';
 import { ROLES, roleSchema } from './roles';
 import { addDays, wallTimeToInstant } from './slots';
+import { trendSchema } from './trends';
 import { visibleText } from './visible-text-schema';
 
 /**
@@ -375,6 +376,16 @@ export const adminSummarySchema = z.object({
   totalProducts: z.number().int(),
   totalRevenue: moneyStringSchema,
   grossOrderValue: moneyStringSchema,
+  /**
+   * Each card's "+N% from last week" (docs/product-rules.md, Admin screens): new users, orders placed,
+   * products listed and platform fees of orders not cancelled, in the last 7 days against the 7 before.
+   */
+  trends: z.object({
+    users: trendSchema,
+    orders: trendSchema,
+    products: trendSchema,
+    revenue: trendSchema,
+  }),
 });
 export type AdminSummary = z.infer<typeof adminSummarySchema>;
 

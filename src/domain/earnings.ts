@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { moneyStringSchema } from './catalog';
 import type { OrderStatus } from './order-status';
+import { trendSchema } from './trends';
 import { idSchema } from './users';
 
 /**
@@ -15,6 +16,12 @@ export const EARNING_STATUSES = ['delivered', 'completed'] as const satisfies re
 export const sellerEarningsSchema = z.object({
   totalEarnings: moneyStringSchema,
   orderCount: z.number().int(),
+  /**
+   * The cards' "+N% from last week" (docs/product-rules.md, Seller earnings): earnings and orders
+   * finished in the last 7 days against the 7 before.
+   */
+  earningsTrend: trendSchema,
+  orderCountTrend: trendSchema,
 });
 export type SellerEarnings = z.infer<typeof sellerEarningsSchema>;
 

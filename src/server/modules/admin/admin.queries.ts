@@ -5,6 +5,7 @@ import { addresses, categories, orders, productCounts, products, users } from '.
 import type { Role } from '../../../domain/roles';
 import type { OrderStatus } from '../../../domain/order-status';
 import type { ProductStatusFilter } from '../../../domain/admin';
+import type { TrendWindows } from '../../../domain/trends';
 
 /**
  * The admin lists (docs/product-rules.md, Admin): every filter, search, count and page runs in the
@@ -329,6 +330,38 @@ export async function countSummary(db: Db) {
     orders: orderFigures?.n ?? 0,
     revenue: orderFigures?.revenue ?? '0',
     gross: orderFigures?.gross ?? '0',
+  };
+}
+
+/**
+ * What the summary cards' trends compare (docs/product-rules.md, Admin screens): for the two weeks,
+ * the users who signed up, the orders placed, the products listed and the platform fees of the
+ * orders placed that are not cancelled, each counted by when the row was created.
+ */
+export async function countSummaryWeeks(db: Db, windows: TrendWindows) {
+  const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+  const thisWeek = (column: AnyPgColumn) =>
+    sql`${column} >= ${at(windows.thisWeekFrom)} and ${column} < ${at(windows.to)}`;
+  const lastWeek = (column: AnyPgColumn) =>
+    sql`${column} >= ${at(windows.lastWeekFrom)} and ${column} < ${at(windows.thisWeekFrom)}`;
+  const countBoth = (column: AnyPgColumn) => ({
+    thisWeek: sql<number>`count(*) filter (where ${thisWeek(column)})::int`,
+    lastWeek: sql<number>`count(*) filter (where ${lastWeek(column)})::int`,
+  });
+  const [userWeeks] = await db.select(countBoth(users.createdAt)).from(users);
+  const [productWeeks] = await db.select(countBoth(products.createdAt)).from(products);
+  const [orderWeeks] = await db
+    .select({
+      ...countBoth(orders.createdAt),
+      revenueThisWeek: sql<string>`coalesce(sum(${orders.platformFee}) filter (where ${thisWeek(orders.createdAt)} and ${orders.status} <> 'cancelled'), 0)::text`,
+      revenueLastWeek: sql<string>`coalesce(sum(${orders.platformFee}) filter (where ${lastWeek(orders.createdAt)} and ${orders.status} <> 'cancelled'), 0)::text`,
+    })
+    .from(orders);
+  return {
+    users: { thisWeek: userWeeks?.thisWeek ?? 0, lastWeek: userWeeks?.lastWeek ?? 0 },
+    products: { thisWeek: productWeeks?.thisWeek ?? 0, lastWeek: productWeeks?.lastWeek ?? 0 },
+    orders: { thisWeek: orderWeeks?.thisWeek ?? 0, lastWeek: orderWeeks?.lastWeek ?? 0 },
+    revenue: { thisWeek: orderWeeks?.revenueThisWeek ?? '0', lastWeek: orderWeeks?.revenueLastWeek ?? '0' },
   };
 }
 

@@ -70,11 +70,12 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
       config: ADMIN_ONLY,
       schema: {
         tags: ['admin'],
-        summary: 'Admin: total users, orders and products; revenue (platform fees of orders not cancelled)',
+        summary:
+          'Admin: total users, orders and products; revenue (platform fees of orders not cancelled); each with its change over the last 7 days against the 7 before',
         response: { 200: adminSummarySchema, 401: errorBodySchema, 403: errorBodySchema },
       },
     },
-    async () => getSummary(db),
+    async () => getSummary(db, ctx.now()),
   );
 
   app.get(

@@ -23,6 +23,7 @@ import {
   type Page,
 } from '../../../domain/admin';
 import { formatCents, parseCents } from '../../../domain/money';
+import { trendWindowsEndingAt, weekOverWeekPercent } from '../../../domain/trends';
 import { AppError } from '../../platform/errors';
 import { listLatestAdminActions } from '../audit/audit.service';
 import {
@@ -36,6 +37,7 @@ import {
 import {
   countAddresses,
   countSummary,
+  countSummaryWeeks,
   findUser,
   listCategoriesPage,
   listDriversPage,
@@ -174,13 +176,20 @@ export async function listCategories(db: Db, query: AdminCategoriesQuery): Promi
  * GET /api/admin/summary: Total Users, Total Orders, Total Products, and Total Revenue, the
  * platform's fees of paid, not cancelled orders, with their gross value (docs/product-rules.md, Admin).
  */
-export async function getSummary(db: Db): Promise<AdminSummary> {
+export async function getSummary(db: Db, now: Date): Promise<AdminSummary> {
   const figures = await countSummary(db);
+  const weeks = await countSummaryWeeks(db, trendWindowsEndingAt(now));
   return {
     totalUsers: figures.users,
     totalOrders: figures.orders,
     totalProducts: figures.products,
     totalRevenue: formatCents(parseCents(figures.revenue)),
     grossOrderValue: formatCents(parseCents(figures.gross)),
+    trends: {
+      users: weekOverWeekPercent(weeks.users.thisWeek, weeks.users.lastWeek),
+      orders: weekOverWeekPercent(weeks.orders.thisWeek, weeks.orders.lastWeek),
+      products: weekOverWeekPercent(weeks.products.thisWeek, weeks.products.lastWeek),
+      revenue: weekOverWeekPercent(parseCents(weeks.revenue.thisWeek), parseCents(weeks.revenue.lastWeek)),
+    },
   };
 }

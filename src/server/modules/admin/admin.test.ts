@@ -20,7 +20,7 @@ import {
   type PaymentJson,
 } from '../../testing/commerce';
 import { adminActions, categories, orders, products, users } from '../../db/schema';
-import type { AdminActivity, AdminDriver, Page } from '../../../domain/admin';
+import type { AdminActivity, AdminDriver, AdminSummary, Page } from '../../../domain/admin';
 import { parseCents } from '../../../domain/money';
 
 /**
@@ -728,6 +728,57 @@ describe('GET /api/admin/summary', () => {
         totalProducts: 1,
         totalRevenue: '4.00',
         grossOrderValue: '40.00',
+        // Everything is from this week: nothing the week before to compare with.
+        trends: { users: null, orders: null, products: null, revenue: null },
+      });
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it("gives each card's change over the last 7 days against the 7 before, on the server's clock", async () => {
+    const now = new Date('2030-01-15T12:00:00.000Z');
+    const daysAgo = (days: number) => new Date(now.getTime() - days * 24 * 60 * 60 * 1000);
+    const fresh = await createTestApp({ now: () => now });
+    try {
+      const boss = await signedInAs(fresh, 'admin');
+      const shopper = await createUser(fresh, { roles: ['buyer'] });
+      const shop = await createUser(fresh, { roles: ['buyer', 'seller'] });
+      const db = fresh.database.db;
+      // Users: two signed up last week, one this week (−50%).
+      await db
+        .update(users)
+        .set({ createdAt: daysAgo(10) })
+        .where(inArray(users.id, [boss.id, shopper.id]));
+      await db
+        .update(users)
+        .set({ createdAt: daysAgo(1) })
+        .where(eq(users.id, shop.id));
+      // Products: one listed this week, none the week before (no percent).
+      const product = await createProduct(fresh, shop.id);
+      await db
+        .update(products)
+        .set({ createdAt: daysAgo(3) })
+        .where(eq(products.id, product.id));
+      // Orders: three this week (one cancelled), two last week, one older than both (+50%); fees of
+      // the ones not cancelled: 4.00 this week against 4.00 (0%).
+      await db
+        .insert(orders)
+        .values([
+          orderValues(shopper.id, shop.id, 'ORD-TRD001', 'pending', daysAgo(1)),
+          orderValues(shopper.id, shop.id, 'ORD-TRD002', 'delivered', daysAgo(6)),
+          orderValues(shopper.id, shop.id, 'ORD-TRD003', 'cancelled', daysAgo(2)),
+          orderValues(shopper.id, shop.id, 'ORD-TRD004', 'delivered', daysAgo(8)),
+          orderValues(shopper.id, shop.id, 'ORD-TRD005', 'pending', daysAgo(13)),
+          orderValues(shopper.id, shop.id, 'ORD-TRD006', 'delivered', daysAgo(20)),
+        ]);
+      const response = await as(fresh, boss, { method: 'GET', url: '/api/admin/summary' });
+      expect(response.statusCode).toBe(200);
+      expect(response.json<AdminSummary>().trends).toEqual({
+        users: -50,
+        orders: 50,
+        products: null,
+        revenue: 0,
       });
     } finally {
       await fresh.close();

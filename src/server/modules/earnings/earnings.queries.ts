@@ -2,12 +2,46 @@ import { and, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { orders, orderStatusEvents } from '../../db/schema';
 import { EARNING_STATUSES } from '../../../domain/earnings';
+import type { TrendWindows } from '../../../domain/trends';
 
 /**
  * The seller's stored earnings of an order less what refunds took back from them (their proportional
  * share; docs/decisions/0018-money-against-stripe.md, Refunds).
  */
 const netSellerEarnings = sql`(${orders.sellerEarnings} - (select coalesce(sum(pr.amount), 0) from payout_reversals pr join payouts p on p.id = pr.payout_id where p.order_id = "orders"."id" and p.kind = 'seller' and pr.status in ('pending','reversed','unrecovered','cancelled')))`;
+
+/**
+ * When an order finished: its last step to delivered or completed (its last change when no event
+ * says so).
+ */
+const finishedAt = sql`coalesce(
+    (select max(${orderStatusEvents.createdAt}) from ${orderStatusEvents}
+      where ${orderStatusEvents.orderId} = ${orders.id}
+        and ${orderStatusEvents.toStatus} in ('delivered', 'completed')),
+    ${orders.updatedAt})`;
+
+/**
+ * The seller's earnings (net of refunds, numeric text) and number of orders that finished in each of
+ * the two weeks a trend compares (docs/product-rules.md, Seller earnings).
+ */
+export async function sumSellerEarningsWeeks(db: Db, sellerId: string, windows: TrendWindows) {
+  const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
+  const thisWeek = sql`${finishedAt} >= ${at(windows.thisWeekFrom)} and ${finishedAt} < ${at(windows.to)}`;
+  const lastWeek = sql`${finishedAt} >= ${at(windows.lastWeekFrom)} and ${finishedAt} < ${at(windows.thisWeekFrom)}`;
+  const [row] = await db
+    .select({
+      earningsThisWeek: sql<string>`coalesce(sum(${netSellerEarnings}) filter (where ${thisWeek}), 0)::text`,
+      earningsLastWeek: sql<string>`coalesce(sum(${netSellerEarnings}) filter (where ${lastWeek}), 0)::text`,
+      countThisWeek: sql<number>`count(*) filter (where ${thisWeek})::int`,
+      countLastWeek: sql<number>`count(*) filter (where ${lastWeek})::int`,
+    })
+    .from(orders)
+    .where(and(eq(orders.sellerId, sellerId), inArray(orders.status, [...EARNING_STATUSES])));
+  return {
+    earnings: { thisWeek: row?.earningsThisWeek ?? '0', lastWeek: row?.earningsLastWeek ?? '0' },
+    count: { thisWeek: row?.countThisWeek ?? 0, lastWeek: row?.countLastWeek ?? 0 },
+  };
+}
 
 /** The sum of the seller's finished orders' earnings net of refunds, as numeric text, and their count. */
 export async function sumFinishedSellerEarnings(
@@ -61,11 +95,6 @@ export async function listWeeklySellerEarnings(
   params: { sellerId: string; now: Date; timeZone: string; weeks: number },
 ): Promise<WeekRow[]> {
   const { sellerId, now, timeZone, weeks } = params;
-  const finishedAt = sql`coalesce(
-    (select max(${orderStatusEvents.createdAt}) from ${orderStatusEvents}
-      where ${orderStatusEvents.orderId} = ${orders.id}
-        and ${orderStatusEvents.toStatus} in ('delivered', 'completed')),
-    ${orders.updatedAt})`;
   const thisWeek = sql`date_trunc('week', ${now.toISOString()}::timestamptz at time zone ${timeZone})`;
   const finished = db
     .select({

@@ -22,11 +22,11 @@ export function registerEarningsRoutes(app: App, { db, config, now }: AppContext
       schema: {
         tags: ['earnings'],
         summary:
-          "The caller's earnings as a seller: sellerEarnings of delivered and completed orders, and their count",
+          "The caller's earnings as a seller: sellerEarnings of delivered and completed orders, and their count, each with its change over the last 7 days against the 7 before",
         response: { 200: sellerEarningsSchema, ...errors },
       },
     },
-    async (request) => getSellerEarnings(db, actorOf(request)),
+    async (request) => getSellerEarnings(db, actorOf(request), now()),
   );
 
   app.get(

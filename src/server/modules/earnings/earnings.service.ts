@@ -9,9 +9,11 @@ import {
   type WeeklyEarnings,
 } from '../../../domain/earnings';
 import { formatCents, parseCents } from '../../../domain/money';
+import { trendWindowsEndingAt, weekOverWeekPercent } from '../../../domain/trends';
 import {
   listWeeklySellerEarnings,
   sumFinishedSellerEarnings,
+  sumSellerEarningsWeeks,
   sumSellerSalesBetween,
 } from './earnings.queries';
 
@@ -24,11 +26,21 @@ const money = (text: string) => formatCents(parseCents(text));
 /**
  * GET /api/earnings/seller (seller or admin; docs/product-rules.md, Seller earnings): the caller's
  * total earnings and the number of orders behind them, from finished orders only (delivered or
- * picked up), summing the sellerEarnings each order stored when it was placed.
+ * picked up), summing the sellerEarnings each order stored when it was placed; and the change of
+ * both over the last 7 days against the 7 before, by when each order finished.
  */
-export async function getSellerEarnings(db: Db, actor: Actor): Promise<SellerEarnings> {
+export async function getSellerEarnings(db: Db, actor: Actor, now: Date): Promise<SellerEarnings> {
   const { total, count } = await sumFinishedSellerEarnings(db, actor.id);
-  return { totalEarnings: money(total), orderCount: count };
+  const weeks = await sumSellerEarningsWeeks(db, actor.id, trendWindowsEndingAt(now));
+  return {
+    totalEarnings: money(total),
+    orderCount: count,
+    earningsTrend: weekOverWeekPercent(
+      parseCents(weeks.earnings.thisWeek),
+      parseCents(weeks.earnings.lastWeek),
+    ),
+    orderCountTrend: weekOverWeekPercent(weeks.count.thisWeek, weeks.count.lastWeek),
+  };
 }
 
 /** A seller's 30-day sales are theirs and admins' to read; anyone else is told nothing (404). */

@@ -68,7 +68,12 @@ describe('seller earnings (docs/product-rules.md, Seller earnings)', () => {
 
     const none = await get(seller, '/api/earnings/seller');
     expect(none.statusCode).toBe(200);
-    expect(none.json<SellerEarnings>()).toEqual({ totalEarnings: '0.00', orderCount: 0 });
+    expect(none.json<SellerEarnings>()).toEqual({
+      totalEarnings: '0.00',
+      orderCount: 0,
+      earningsTrend: null,
+      orderCountTrend: null,
+    });
 
     await finish(delivered.id, 'delivered');
     await finish(completed.id, 'completed');
@@ -81,7 +86,36 @@ describe('seller earnings (docs/product-rules.md, Seller earnings)', () => {
     expect(expected).toBe('333.31');
 
     const answer = await get(seller, '/api/earnings/seller');
-    expect(answer.json<SellerEarnings>()).toEqual({ totalEarnings: expected, orderCount: 2 });
+    // Both finished this week, none the week before: no percent to show.
+    expect(answer.json<SellerEarnings>()).toEqual({
+      totalEarnings: expected,
+      orderCount: 2,
+      earningsTrend: null,
+      orderCountTrend: null,
+    });
+  });
+
+  it("gives the week's change of earnings and finished orders, by when each finished (server clock)", async () => {
+    const { seller, orders: placed } = await sellerWithOrders(4);
+    const [recent, older, oldest, tooOld] = placed;
+    if (!recent || !older || !oldest || !tooOld) throw new Error('scene');
+    // This week is the 7 days up to NOW; last week the 7 before; anything earlier counts in neither.
+    await finish(recent.id, 'delivered', new Date(NOW.getTime() - 2 * DAY_MS));
+    await finish(older.id, 'completed', new Date(NOW.getTime() - 8 * DAY_MS));
+    await finish(oldest.id, 'delivered', new Date(NOW.getTime() - 13 * DAY_MS));
+    await finish(tooOld.id, 'delivered', new Date(NOW.getTime() - 15 * DAY_MS));
+    const [thisWeek, ...lastWeek] = (await storedEarnings([recent.id])).concat(
+      await storedEarnings([older.id, oldest.id]),
+    );
+    // 1 unit at 123.45 this week (111.10); 2 and 3 units the week before (222.21 + 333.31).
+    expect(thisWeek).toBe('111.10');
+    expect(formatCents(sumCents(lastWeek.map(parseCents)))).toBe('555.52');
+
+    const answer = (await get(seller, '/api/earnings/seller')).json<SellerEarnings>();
+    expect(answer.orderCount).toBe(4);
+    // 111.10 against 555.52 is −80%; 1 order against 2 is −50%.
+    expect(answer.earningsTrend).toBe(-80);
+    expect(answer.orderCountTrend).toBe(-50);
   });
 
   it('belongs to the caller: another seller sees their own (none); a buyer is refused', async () => {
@@ -91,6 +125,8 @@ describe('seller earnings (docs/product-rules.md, Seller earnings)', () => {
     expect((await get(other, '/api/earnings/seller')).json<SellerEarnings>()).toEqual({
       totalEarnings: '0.00',
       orderCount: 0,
+      earningsTrend: null,
+      orderCountTrend: null,
     });
     const buyer = await signedInAs(t, 'buyer');
     expect((await get(buyer, '/api/earnings/seller')).statusCode).toBe(403);

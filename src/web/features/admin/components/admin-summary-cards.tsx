@@ -7,7 +7,9 @@ const count = (value: number | undefined) => (value === undefined ? '—' : valu
 
 /**
  * Total Users, Total Orders, Total Products and Total Revenue (docs/product-rules.md, Admin screens):
- * revenue is the platform's fees of orders not cancelled, with the gross order value under it.
+ * revenue is the platform's fees of orders not cancelled, with the gross order value under it. Each
+ * card shows its change over the last 7 days, computed by the server; none when the week before had
+ * nothing to compare with.
  */
 export function AdminSummaryCards() {
   const summary = useAdminSummary();
@@ -18,18 +20,21 @@ export function AdminSummaryCards() {
         title="Total Users"
         value={count(data?.totalUsers)}
         icon={<Users />}
+        trend={data?.trends.users ?? undefined}
         data-testid="card-total-users"
       />
       <StatCard
         title="Total Orders"
         value={count(data?.totalOrders)}
         icon={<ShoppingCart />}
+        trend={data?.trends.orders ?? undefined}
         data-testid="card-total-orders"
       />
       <StatCard
         title="Total Products"
         value={count(data?.totalProducts)}
         icon={<Package />}
+        trend={data?.trends.products ?? undefined}
         data-testid="card-total-products"
       />
       <StatCard
@@ -37,6 +42,7 @@ export function AdminSummaryCards() {
         value={data ? formatPrice(data.totalRevenue) : '—'}
         description={data ? `Platform fees on ${formatPrice(data.grossOrderValue)} of orders` : undefined}
         icon={<DollarSign />}
+        trend={data?.trends.revenue ?? undefined}
         data-testid="card-total-revenue"
       />
       {summary.isError ? (

@@ -5,7 +5,8 @@ import { formatAmount } from '../format';
 
 /**
  * Earnings (docs/product-rules.md, Seller earnings): total earnings and orders completed, from
- * delivered and picked-up orders only, and the sales of the last 30 days.
+ * delivered and picked-up orders only, and the sales of the last 30 days. The first two show their
+ * change over the last 7 days, computed by the server.
  */
 export function EarningsSummary({ sellerId }: { sellerId: string }) {
   const earnings = useSellerEarnings();
@@ -20,6 +21,7 @@ export function EarningsSummary({ sellerId }: { sellerId: string }) {
           earnings.data ? formatAmount(earnings.data.totalEarnings) : earnings.isError ? failed : loading
         }
         icon={<DollarSign />}
+        trend={earnings.data?.earningsTrend ?? undefined}
         data-testid="stat-total-earnings"
       />
       <StatCard
@@ -32,6 +34,7 @@ export function EarningsSummary({ sellerId }: { sellerId: string }) {
               : loading
         }
         icon={<CircleCheckBig />}
+        trend={earnings.data?.orderCountTrend ?? undefined}
         data-testid="stat-orders-completed"
       />
       <StatCard
