@@ -181,7 +181,10 @@ function serviceWorker(): Plugin[] {
   });
 }
 
-// The browser app. `npm run dev` serves it with the API proxied to a running server.
+/** Where `npm run dev` runs the server (scripts/dev.mjs); Vite's dev server sends it /api and /objects. */
+const apiOrigin = `http://localhost:${process.env.PORT || '5000'}`;
+
+// The browser app. `npm run dev` serves it with the API proxied to the server it runs beside.
 // `vite build --ssr entry-server.tsx` builds the server's renderer of the first screen into
 // dist/ssr (scripts/build-server.mjs; docs/decisions/0014-first-load.md): Node runs it, so it is
 // neither compressed nor grouped.
@@ -226,5 +229,14 @@ export default defineConfig(({ isSsrBuild }) => ({
           },
         },
       },
-  server: { port: 5173, proxy: { '/api': 'http://localhost:5000', '/objects': 'http://localhost:5000' } },
+  // `npm run dev` (scripts/dev.mjs): the server runs on PORT (5000 by default) beside this one. The
+  // Host header is passed on as the browser sent it: the server refuses a write whose Origin is not
+  // the host it was asked for (src/server/platform/security.ts), and a string target would change it.
+  server: {
+    port: 5173,
+    proxy: {
+      '/api': { target: apiOrigin, changeOrigin: false },
+      '/objects': { target: apiOrigin, changeOrigin: false },
+    },
+  },
 }));
