@@ -19,7 +19,7 @@ const integration = (name: string, db: string, groupOrder: number) => ({
 });
 
 /**
- * Three tiers (docs/product-rules.md, Code layout rules): unit (domain and browser code),
+ * Three tiers (CONTRIBUTING.md, Code layout rules): unit (domain and browser code),
  * integration (the server through app.inject on PGlite, and on PostgreSQL when TEST_DATABASE_URL is
  * set) and e2e (Playwright).
  */

@@ -106,7 +106,7 @@ function recordApiCalls(page: Page): string[] {
 
 /**
  * Every test fails on an unexpected console error, uncaught exception or breach of the content
- * security policy in the page (docs/product-rules.md, Code layout rules). A test that expects one
+ * security policy in the page (CONTRIBUTING.md, Code layout rules). A test that expects one
  * (a 401 while signed out) lists its text in `allowedConsoleErrors`.
  */
 export const test = base.extend<{ allowedConsoleErrors: RegExp[]; consoleGuard: void }>({

@@ -75,7 +75,7 @@ export async function stopServer(server: Pick<RunningServer, 'process'>): Promis
 
 /**
  * Lines of the server log that record a 5xx answer: any of them fails the run
- * (docs/product-rules.md, Code layout rules).
+ * (CONTRIBUTING.md, Code layout rules).
  */
 export function serverErrors(log: string): string[] {
   return log.split('\n').filter((line) => {

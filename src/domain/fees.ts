@@ -6,7 +6,7 @@ import type { BasisPoints, Cents } from './money';
  * Delivery fees (docs/product-rules.md, Checkout and orders) and commission and earnings
  * (docs/product-rules.md, Fees and commission) as pure functions on integer cents and basis points.
  * The server stores what these compute; the browser shows the same numbers before payment by
- * importing them (docs/product-rules.md, Code layout rules).
+ * importing them (CONTRIBUTING.md, Code layout rules).
  */
 
 /**

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { COMPANY } from '../domain/company';
 
 /**
- * The only reader of process.env (docs/product-rules.md, Code layout rules). Everything the server
+ * The only reader of process.env (CONTRIBUTING.md, Code layout rules). Everything the server
  * needs from its environment is parsed and validated here; a bad value stops start-up with a
  * message naming it.
  */

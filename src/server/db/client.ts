@@ -30,7 +30,7 @@ export { DataDirLockedError };
 
 export type Schema = typeof schema;
 /**
- * The database handle every query takes first (docs/product-rules.md, Code layout rules): the pool
+ * The database handle every query takes first (CONTRIBUTING.md, Code layout rules): the pool
  * or a transaction.
  */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;

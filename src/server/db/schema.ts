@@ -20,7 +20,7 @@ import {
  * The stored data model: the product's entities, plus what docs/product-rules.md
  * needs (granted roles, password credentials, status events, payments, payouts, refunds, driver
  * declines, contact messages, uploaded objects). Money columns are numeric in SQL and integer
- * cents in TypeScript (docs/product-rules.md, Code layout rules); conversion happens at the query edge.
+ * cents in TypeScript (CONTRIBUTING.md, Code layout rules); conversion happens at the query edge.
  */
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import type { ErrorBody, ErrorCode } from '../../domain/errors';
 
-/** The one error type of the server (docs/product-rules.md, Code layout rules). */
+/** The one error type of the server (CONTRIBUTING.md, Code layout rules). */
 export class AppError extends Error {
   constructor(
     public readonly code: ErrorCode,

@@ -62,7 +62,7 @@ export interface TestApp {
   config: Config;
   /**
    * Every response status the server sent; a 5xx fails the test
-   * (docs/product-rules.md, Code layout rules).
+   * (CONTRIBUTING.md, Code layout rules).
    */
   statuses: number[];
   /** The app's object store. */

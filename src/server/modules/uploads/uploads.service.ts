@@ -198,7 +198,7 @@ export async function claimUpload<T>(
     throw new Error('A delivery or drop-off photo is claimed for an order');
   const key = objectKeyOf(uploadId);
   const row = await findUploadedObjectByKey(deps.db, key);
-  // Another user's upload is not confirmed to exist (docs/product-rules.md, Code layout rules).
+  // Another user's upload is not confirmed to exist (CONTRIBUTING.md, Code layout rules).
   if (!row || !canClaimUpload(actor, row)) throw notFound('Upload not found');
   const visibility = VISIBILITY_OF_PURPOSE[claim.purpose];
   if (row.visibility !== 'pending') {

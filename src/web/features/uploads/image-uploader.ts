@@ -58,7 +58,7 @@ const IDLE: ImageUploaderSnapshot = { isUploading: false, progress: 0, notices: 
 /**
  * Like Uppy's default logger, quiet but for errors. Uppy logs a failed request as an error; here each
  * failure is retried or shown to the person as a notice, an expected outcome rather than a fault of
- * the page, so it goes to the console as a warning (docs/product-rules.md, Code layout rules: an
+ * the page, so it goes to the console as a warning (CONTRIBUTING.md, Code layout rules: an
  * unexpected console error fails the end-to-end tests).
  */
 const uploaderLogger = {

@@ -21,7 +21,7 @@ export function missingStepsText(steps: readonly VerificationStep[]): string {
   return words.length <= 1 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words.at(-1) ?? ''}`;
 }
 
-/** The uploader is another feature's: the page passes it in (docs/product-rules.md, Code layout rules). */
+/** The uploader is another feature's: the page passes it in (CONTRIBUTING.md, Code layout rules). */
 export type DriverImageUploader = (props: {
   kind: DriverImageKind;
   /** The button's text. */

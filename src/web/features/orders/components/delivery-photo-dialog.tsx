@@ -11,7 +11,7 @@ import {
   DialogTitle,
 } from '../../../components/ui/dialog';
 
-/** The uploader is another feature's: the page passes it in (docs/product-rules.md, Code layout rules). */
+/** The uploader is another feature's: the page passes it in (CONTRIBUTING.md, Code layout rules). */
 export type PhotoUploader = (props: {
   label: string;
   onUploaded: (objectPath: string) => void;
