@@ -1,4 +1,4 @@
-// The catalog benchmark (issue 4, "Shown by"): 100,000 products of 2,000 sellers spread over the
+// The catalog benchmark: 100,000 products of 2,000 sellers spread over the
 // Chicago metro area, the real built server (dist/server/main.js) on a free loopback port, and a
 // bounded load of the product list, a search and the distance query; then the same bytes from a
 // bare node:http server, to show what the framework and the database cost.
@@ -80,7 +80,7 @@ const SCENARIOS = [
     requests: NEW_PAGE_REQUESTS,
     noBare: true,
   },
-  // Issue 26: the other public reads, and two signed-in ones.
+  // The other public reads, and two signed-in ones.
   { name: 'categories', path: '/api/categories' },
   { name: 'a product', path: `/api/products/${productId(1)}`, check: (body) => (body.id ? 1 : 0) },
   {
@@ -597,7 +597,7 @@ function report(runs, started, startLoad) {
     '  (docs/decisions/0015-catalog-and-checkout-throughput.md): a repeated call is served from memory.',
     '  On the embedded database only, it also keeps the users of sessions and lists of own orders',
     '  until a session, a user or an order changes (the same decision, Signed-in reads).',
-    '  Targets (issue 26): every public read at least 0.6 of bare on both databases; the signed-in',
+    '  Targets: every public read at least 0.6 of bare on both databases; the signed-in',
     '  reads at least 0.3 on the embedded database. "of bare" is the ratio to the bare server of the same run.',
     '  "list, a new page each call" asks for a page of its own each time (offsets 0–1,099), so every',
     '  answer is computed: the cost without the cache. No call sends If-None-Match or Accept-Encoding.',

@@ -1,4 +1,4 @@
-// The checkout benchmark (issue 13, item 6): N buyers at once quote, start a payment and pay it
+// The checkout benchmark: N buyers at once quote, start a payment and pay it
 // with the test provider's succeeding card, over HTTP against the built server
 // (dist/server/main.js), on a few hot products everyone wants and many cold ones. Then it checks
 // the books: no product sold more than it had, stock never negative, every succeeded payment has

@@ -1,4 +1,4 @@
-// The 10× data benchmark (issue 26, "Speed near the limit"): a million products of 20,000 sellers,
+// The 10× data benchmark: a million products of 20,000 sellers,
 // 100,000 orders, 10,000 drivers (bench/scale-fill.mjs), the real built server on a free loopback
 // port, and the reads that grow with the data: a driver's available orders, the admin's lists
 // (first and later pages, each filter and search) and the catalog's search. Every call's path

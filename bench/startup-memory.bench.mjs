@@ -1,4 +1,4 @@
-// Start-up, memory and the embedded database off the request thread (issue 13, items 4 and 7): the
+// Start-up, memory and the embedded database off the request thread: the
 // built server (dist/server/main.js) started as `npm start` starts it, on a free loopback port.
 //   - time from spawning it to the first 200 of /api/health and of the home page: a first start
 //     that creates and seeds the data directory, and a start on a seeded one;

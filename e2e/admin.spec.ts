@@ -6,7 +6,7 @@ import { makePng } from './support/png';
 import { openTab } from './support/tabs';
 
 /**
- * The admin area as an admin clicks it (issue 10, "Shown by"): find a user by email and make them a
+ * The admin area as an admin clicks it: find a user by email and make them a
  * seller, approve a driver after looking at the images, add, rename and delete a category, change a
  * commission rate and see the next order use it, page through orders and cancel one
  * (docs/product-rules.md, Admin).

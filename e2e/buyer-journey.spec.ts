@@ -6,7 +6,7 @@ import { cents, money } from './support/money';
 import { choosePickupTime, firstOfferedSlot, offeredSlots, slotToPay } from './support/slots';
 
 /**
- * The buyer's journey as a person clicks it (issue 4, "Shown by"): find a product, put it in the
+ * The buyer's journey as a person clicks it: find a product, put it in the
  * cart, check out with delivery or pickup, pay with the test card and follow the new order in My
  * Orders. Each test starts with a fresh buyer who has one address.
  */

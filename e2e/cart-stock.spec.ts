@@ -3,8 +3,8 @@ import { test, expect, signInAs, signUpFresh, DEMO } from './support/fixtures';
 import { someoneElse } from './support/people';
 
 /**
- * A stock-aware cart, and sellers who cannot buy their own products (issue 14;
- * docs/product-rules.md, Cart and checkout screens; Checkout and orders).
+ * A stock-aware cart, and sellers who cannot buy their own products
+ * (docs/product-rules.md, Cart and checkout screens; Checkout and orders).
  */
 
 interface Row {

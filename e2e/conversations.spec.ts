@@ -3,7 +3,7 @@ import { expectNoAccessibilityViolations } from './support/accessibility';
 import { test, expect, signInAs, DEMO } from './support/fixtures';
 
 /**
- * Conversations, reviews and live updates (issue 11; docs/product-rules.md, Reviews and messages;
+ * Conversations, reviews and live updates (docs/product-rules.md, Reviews and messages;
  * Live updates), with two people signed in in two browsers: the buyer asks about a product, the
  * seller sees the question arrive without reloading and answers, and the buyer sees the answer the
  * same way. Both boxes poll only every 30 s, far longer than these expectations wait, so only the

@@ -4,8 +4,8 @@ import { expectNoAccessibilityViolations } from './support/accessibility';
 import { makePng } from './support/png';
 
 /**
- * The driver's area as a new driver clicks it on a phone (issue 9, "Shown by";
- * docs/product-rules.md, Deliveries): become a driver, upload the vehicle and license images, get
+ * The driver's area as a new driver clicks it on a phone (docs/product-rules.md,
+ * Deliveries): become a driver, upload the vehicle and license images, get
  * approved by an admin, accept an order, set the arrival time, start and deliver it; the buyer then
  * sees it delivered on the timeline, with the times.
  */

@@ -6,7 +6,7 @@ import { test, expect, signInAs, DEMO } from './support/fixtures';
 import { openTab } from './support/tabs';
 
 /**
- * Running the marketplace (issue 25, moderation), as an admin clicks it: take a role away and
+ * Running the marketplace (docs/product-rules.md, Moderation), as an admin clicks it: take a role away and
  * suspend a user, whose open tab is signed out at once; hide a product, edit it and show it again;
  * find the flagged orders of a suspended seller and export them (docs/product-rules.md, Admin).
  * Every test makes its own people.

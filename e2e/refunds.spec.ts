@@ -9,7 +9,7 @@ import { deliverWithPhoto } from './support/deliveries';
 import { openTab } from './support/tabs';
 
 /**
- * Refunds everyone can see (issue 22, "Shown by"; docs/decisions/0018-money-against-stripe.md,
+ * Refunds everyone can see (docs/decisions/0018-money-against-stripe.md,
  * Refunds): an admin refunds part of a delivered order; the buyer, the seller, the driver and the
  * admin each see it Partially refunded (the amount where prices are shown, never to the driver),
  * in the order and its timeline, and the seller's earnings drop by their share.

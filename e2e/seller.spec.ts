@@ -5,7 +5,7 @@ import { makePng } from './support/png';
 import { choosePickupTime, slotToPay } from './support/slots';
 
 /**
- * The seller's area as a new seller clicks it (issue 8, "Shown by"): become a seller, list a product
+ * The seller's area as a new seller clicks it: become a seller, list a product
  * with three pictures and reorder them, see it on the visitors' home page, sell it for pickup, mark
  * it ready and picked up, and watch the earnings change
  * (docs/product-rules.md, Seller listings; Seller earnings; Order lifecycle).

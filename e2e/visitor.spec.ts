@@ -5,7 +5,7 @@ import { demoProducts } from './support/demo-catalog';
 import { cents, money } from './support/money';
 
 /**
- * The buyer's side as a stranger meets it (issue 14): a shared product link opens the product, the
+ * The buyer's side as a stranger meets it: a shared product link opens the product, the
  * cart fills without an account, and checking out asks to sign in and comes back to checkout with
  * the cart intact (docs/product-rules.md, Routes and headers).
  */

@@ -1,14 +1,15 @@
-// Docs that match the code (issue 21, item 7): every repository path and every symbol that the
-// Markdown documentation names must exist, so a rename in the code cannot leave a doc pointing at
-// nothing.
+// Docs that match the code: every repository path and every symbol that the Markdown documentation
+// names must exist, so a rename in the code cannot leave a doc pointing at nothing; every section a
+// doc or a code comment cites must exist; and nothing points at a tracker's numbers
+// (CONTRIBUTING.md, Comments and citations).
 //
 //   node scripts/check-docs.mjs [file.md ...]
 //
-// Without arguments it reads README.md and every Markdown file under docs/ (recursively); with
+// Without arguments it reads README.md and CONTRIBUTING.md and every Markdown file under docs/; with
 // arguments, only those files (used to try the check on a copy). Paths in a doc are resolved from
 // the repository root, wherever the doc is. Fenced code blocks are skipped; only backticked spans
 // (`...`) count. Prints each stranded reference as `docs/file.md:LINE: <what> not found` and exits
-// 1, else prints `docs: N paths and M symbols checked` and exits 0.
+// 1, else prints how many paths, symbols and cited sections it checked and exits 0.
 //
 // Paths. A backticked span (no whitespace, no `://`) is a path when it contains `/` or ends in
 // .ts .tsx .mjs .js .json .md .sql .css .html .sh, after a trailing `:LINE`, `#anchor` or `(...)` is
@@ -43,6 +44,19 @@
 // a bare name any tracked file of that name. The symbol must occur as a whole word in that text.
 // "Tracked" means listed by git ls-files, untracked files that are not ignored included, so a file
 // being added is found before it is committed. CHECK_DOCS_VERBOSE=1 lists every symbol checked.
+//
+// Sections and tracker numbers, in every tracked text file (code, tests, scripts, docs): a citation of
+// a Markdown file of the repository names a section that is a heading of that file, in one of these
+// forms (a comment's line breaks and `//`, `--`, `*` or `#` leaders are read as spaces):
+//   - `docs/product-rules.md, Order lifecycle`: after the comma, a heading of the file (or of the
+//     file's headings, the longest that the text starts with) at a word boundary; a text after the
+//     comma that starts with a lower-case letter or is no heading's start is checked only when it
+//     starts with a capital letter;
+//   - `docs/product-rules.md "Order lifecycle"`: the quoted text is a heading;
+//   - `product-rules.md#order-lifecycle`: the anchor is a heading's slug (GitHub's: lower case,
+//     punctuation dropped, spaces as hyphens).
+// The file is resolved from the repository root, else from the citing file's folder. And no file says
+// "issue" followed by a number: say what, not which tracker entry.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -245,20 +259,116 @@ function markdownUnder(folder) {
     .sort();
 }
 
+/**
+ * The sections of a Markdown file (fenced code left out), without `#`s and backticks: its headings,
+ * and the bold labels that open a paragraph or a list item (`- **Pictures**: ...`), which the docs
+ * cite as sections too.
+ */
+const headingCache = new Map();
+function headingsOf(file) {
+  if (!headingCache.has(file)) {
+    const headings = withoutCodeBlocks(fs.readFileSync(path.join(root, file), 'utf8'))
+      .split('\n')
+      .map(
+        (line) =>
+          /^#{1,6}\s+(.+?)\s*#*\s*$/.exec(line)?.[1] ??
+          /^\s*(?:[-*]\s+)?\*\*([^*]+?)[.:]?\*\*/.exec(line)?.[1],
+      )
+      .filter((heading) => heading !== undefined)
+      .map((heading) => heading.replaceAll('`', ''));
+    headingCache.set(file, headings);
+  }
+  return headingCache.get(file);
+}
+
+/** Text that goes on with a letter or a digit: a cut in the middle of a word. */
+const midWord = (text) => /^[\p{L}\p{N}]/u.test(text);
+
+/** GitHub's anchor of a heading. */
+const slugOf = (heading) =>
+  heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+
+/** The repository file a citation names, from the root or from the citing file's folder. */
+function citedFile(cited, citingFile) {
+  for (const candidate of [cited, path.posix.join(path.posix.dirname(citingFile), cited)]) {
+    const clean = path.posix.normalize(candidate.replace(/^\.\//, ''));
+    if (files.includes(clean)) return clean;
+  }
+  return undefined;
+}
+
+/** The text after a citation as one line: a comment's line breaks and leaders become one space. */
+const followingText = (text, from) =>
+  text
+    .slice(from, from + 400)
+    .replace(/\s*\n\s*(?:\/\/+|--|\*(?!\/)|#(?!#))?\s*/g, ' ')
+    .replace(/\s+/g, ' ');
+
+const TEXT_FILE = /\.(?:ts|tsx|mjs|cjs|js|md|sql|css|html|sh|yml|yaml)$|(?:^|\/)run$/;
+const TRACKER_NUMBER = /\bissues? #?\d+/gi;
+const CITATION = /[\w./-]*[\w-]\.md(#[\w-]+)?/g;
+
+function checkCitations(file, problems, counts) {
+  const text = fs.readFileSync(path.resolve(root, file), 'utf8');
+  const lineOf = (offset) => text.slice(0, offset).split('\n').length;
+  const report = (offset, message) => problems.push({ docPath: file, line: lineOf(offset), message });
+  for (const match of text.matchAll(TRACKER_NUMBER))
+    report(match.index, `"${match[0]}": say what, not which tracker entry`);
+  for (const match of text.matchAll(CITATION)) {
+    const anchor = match[1];
+    const cited = citedFile(match[0].slice(0, anchor ? -anchor.length : undefined), file);
+    if (!cited) continue;
+    const headings = headingsOf(cited);
+    if (anchor) {
+      counts.sections += 1;
+      if (!headings.some((heading) => `#${slugOf(heading)}` === anchor))
+        report(match.index, `section ${match[0]} not found`);
+      continue;
+    }
+    const after = followingText(text, match.index + match[0].length);
+    const quoted = /^,? "([^"]+)"/.exec(after);
+    if (quoted) {
+      counts.sections += 1;
+      if (!headings.includes(quoted[1])) report(match.index, `section "${quoted[1]}" of ${cited} not found`);
+      continue;
+    }
+    const named = /^, ([A-Z].*)$/.exec(after);
+    if (!named) continue;
+    counts.sections += 1;
+    // The text names a section when it starts with one, or is the start of one (a heading cited short).
+    const title = named[1].replace(/[;:.()].*$/, '').trim();
+    const found = headings.some(
+      (heading) =>
+        (named[1].startsWith(heading) && !midWord(named[1].slice(heading.length))) ||
+        (heading.startsWith(title) && !midWord(heading.slice(title.length))),
+    );
+    if (!found) report(match.index, `section "${title.slice(0, 60)}" of ${cited} not found`);
+  }
+}
+
 const args = process.argv.slice(2);
 /** A doc by its path from the repository root, or its absolute path when it is outside (a copy). */
 const docName = (arg) => {
   const relative = path.relative(root, path.resolve(arg)).split(path.sep).join('/');
   return relative.startsWith('../') ? path.resolve(arg) : relative;
 };
-const docs = args.length ? args.map(docName) : ['README.md', ...markdownUnder('docs')];
+const docs = args.length ? args.map(docName) : ['README.md', 'CONTRIBUTING.md', ...markdownUnder('docs')];
 const problems = [];
-const counts = { paths: 0, symbols: 0 };
+const counts = { paths: 0, symbols: 0, sections: 0 };
 for (const doc of docs) checkDoc(doc, problems, counts);
+const cited = args.length
+  ? docs
+  : files.filter((file) => TEXT_FILE.test(file) && !NOT_REPOSITORY.has(file.split('/')[0]));
+for (const file of cited) checkCitations(file, problems, counts);
 if (problems.length > 0) {
   problems.sort((a, b) => docs.indexOf(a.docPath) - docs.indexOf(b.docPath) || a.line - b.line);
   for (const { docPath, line, message } of problems) console.error(`${docPath}:${line}: ${message}`);
   console.error(`docs: ${problems.length} stranded reference(s)`);
   process.exit(1);
 }
-console.log(`docs: ${counts.paths} paths and ${counts.symbols} symbols checked`);
+console.log(
+  `docs: ${counts.paths} paths, ${counts.symbols} symbols and ${counts.sections} cited sections checked`,
+);

@@ -204,7 +204,7 @@ export const products = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [
-    // Each lookup of the catalog has its index (issue 4): a seller's products newest first (the
+    // Each lookup of the catalog has its index: a seller's products newest first (the
     // dashboards, and the distance query walking the nearest sellers), the public list newest first,
     // and a category of it; all in the order the lists use (created_at desc, id).
     index('products_seller_created_idx').on(t.sellerId, t.createdAt.desc().nullsFirst(), t.id),

@@ -130,9 +130,10 @@ export function canCancelOrder(actor: PolicyActor, order: OrderForChange): boole
 // Payments
 
 /**
- * Our addition (docs/decisions/0013-money-movement.md, Transfers and the ledger): an admin refunds a
- * delivered or completed order, which takes its payouts back, or a cancelled one whose own refund
- * failed for good (docs/decisions/0022-money-in-combinations.md, A refund that fails).
+ * Our addition (docs/product-rules.md, Payouts; docs/decisions/0018-money-against-stripe.md, Refunds):
+ * an admin refunds all or part of a delivered or completed order, which takes back the payouts' share
+ * of it, or of a cancelled one whose own refund failed for good
+ * (docs/decisions/0022-money-in-combinations.md, A refund that fails).
  */
 export function canRefundFinishedOrder(actor: PolicyActor, order: { status: string }): boolean {
   const status = orderStatusSchema.safeParse(order.status);

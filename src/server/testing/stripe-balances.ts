@@ -3,7 +3,7 @@ import { StripeHttpError, type FakeStripeRoute, type ParsedForm } from './stripe
 /**
  * Stripe's balances for the local Stripe server: the balance transactions of the platform and of
  * each connected account, their balances, and the automatic payouts that empty a connected account
- * (docs/decisions/0018-money-against-stripe.md, The fake Stripe). As Stripe documents them:
+ * (docs/decisions/0018-money-against-stripe.md, The local Stripe server). As Stripe documents them:
  * - GET /v1/balance: `available` and `pending` per currency (the platform also has `connect_reserved`)
  * - GET /v1/balance_transactions (created[gte|gt|lte|lt], type, source, payout, currency; limit,
  *   starting_after, ending_before), newest first; GET /v1/balance_transactions/:id

@@ -17,7 +17,7 @@ import { PLATFORM, type FakeBalances } from './stripe-balances';
  * retries; a malformed amount or a missing currency (validation) is not.
  *
  * Bound to the server's balances (as `startStripeWorld` does), money moves as at Stripe
- * (docs/decisions/0018-money-against-stripe.md, The fake Stripe): a transfer is a `transfer` balance
+ * (docs/decisions/0018-money-against-stripe.md, The local Stripe server): a transfer is a `transfer` balance
  * transaction on the platform and a `payment` (py_…) on the account, pending until the source
  * charge's funds are available; a transfer without source_transaction needs the platform's available
  * balance (`balance_insufficient`). A reversal is a `transfer_refund` on the platform and a

@@ -9,7 +9,7 @@ import {
 
 /**
  * Stripe's disputes (chargebacks and inquiries) for the local Stripe server, as Stripe documents them
- * (docs/decisions/0018-money-against-stripe.md, The fake Stripe). With separate charges and transfers
+ * (docs/decisions/0018-money-against-stripe.md, The local Stripe server). With separate charges and transfers
  * a dispute is the platform's.
  * - A chargeback (`open`): Stripe takes the disputed amount and the dispute fee from the platform's
  *   balance in one `adjustment` balance transaction ("Chargeback withdrawal for ch_…", fee_details

@@ -54,7 +54,7 @@ import {
  * Other endpoints (Stripe Connect) are added by passing `routes`: each runs inside the same
  * authentication and idempotency handling; throwing `StripeHttpError` answers Stripe's envelope.
  *
- * Money moves as at Stripe (docs/decisions/0018-money-against-stripe.md, The fake Stripe): every
+ * Money moves as at Stripe (docs/decisions/0018-money-against-stripe.md, The local Stripe server): every
  * charge makes a `charge` balance transaction with Stripe's processing fee, pending until its
  * `available_on`; a refund makes a `refund` one (the fee is not given back). The balances, their
  * transactions and the automatic payouts of connected accounts are `balances`
@@ -686,7 +686,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         .sort()
         .join('&')}`;
       // A key lives 24 hours from the first request that saved an answer under it; a replay does
-      // not extend it (docs/decisions/0018-money-against-stripe.md, The fake Stripe).
+      // not extend it (docs/decisions/0018-money-against-stripe.md, The local Stripe server).
       const keyId = key && method === 'POST' ? `${stripeAccount ?? PLATFORM} ${key}` : undefined;
       const saved = keyId ? keys.get(keyId) : undefined;
       if (saved && now() - saved.at < IDEMPOTENCY_KEY_TTL_MS) {

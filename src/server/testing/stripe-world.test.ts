@@ -5,7 +5,7 @@ import { IDEMPOTENCY_KEY_TTL_MS } from './stripe-server';
 
 /**
  * The local Stripe moves money as Stripe does where the money code relies on it
- * (docs/decisions/0018-money-against-stripe.md, The fake Stripe), called through the real `stripe`
+ * (docs/decisions/0018-money-against-stripe.md, The local Stripe server), called through the real `stripe`
  * library: processing fees on charges, refunds that keep the fee, transfers and reversals between
  * balances, automatic payouts that empty connected accounts, disputes, and idempotency keys.
  */

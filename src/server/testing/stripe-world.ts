@@ -6,7 +6,7 @@ import { createFakeDisputes, type FakeDisputes, type FakeDisputesOptions } from 
 import type { FakeBalances, FakeBalancesOptions } from './stripe-balances';
 
 /**
- * The whole local Stripe in one call (docs/decisions/0018-money-against-stripe.md, The fake Stripe):
+ * The whole local Stripe in one call (docs/decisions/0018-money-against-stripe.md, The local Stripe server):
  * the server (payment intents, charges, refunds, balances), Connect accounts, transfers and
  * reversals, and disputes, bound together so that money moves between the platform's and the
  * connected accounts' balances as it does at Stripe, and automatic payouts empty the accounts when

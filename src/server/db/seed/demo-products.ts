@@ -12,7 +12,7 @@ import { copyKeyOf } from '../../modules/uploads/image-copies';
 import manifest from './images/manifest.json';
 
 /**
- * The demo catalog (docs/product-rules.md, Running modes and adapters; issue 4 item 8): about 280
+ * The demo catalog (docs/product-rules.md, Running modes and adapters): about 280
  * products over every category and the demo sellers, each with a picture drawn by
  * scripts/generate-demo-images.mjs (a studio shot as `imageUrl`, and one or two extras: on a table,
  * close up). Deterministic: a seeded generator picks names, prices, stock and options, so every

@@ -83,7 +83,7 @@ export async function listOrdersOfPayment(db: Db, paymentId: string): Promise<Or
 /** Items with what the product says about itself now (name, description, image). */
 /**
  * An order's number, status and people: all that conversations, reviews and delivery photos need of
- * it to decide who may see or do what (docs/product-rules.md, Who sees what).
+ * it to decide who may see or do what (docs/product-rules.md, Roles and permissions).
  */
 export async function findOrderParties(db: Db, orderId: string) {
   const rows = await db

@@ -26,7 +26,7 @@ import { RoleSelect } from './role-select';
 const isRemovable = (role: string): role is RemovableRole =>
   (REMOVABLE_ROLES as readonly string[]).includes(role);
 
-/** The payout account as stored, in the payout card's words (docs/product-rules.md, Payout onboarding). */
+/** The payout account as stored, in the payout card's words (docs/product-rules.md, Payout accounts). */
 function payoutText(payouts: AdminUserDetail['payouts']): string {
   if (payouts.stripeAccountStatus === null) return 'No account';
   if (!payouts.onboardingComplete) return 'Incomplete';
