@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { OPTIONAL_CALENDAR_DATE_PATTERN, isCalendarDate } from './availability';
 import { moneyStringSchema } from './catalog';
 import { formatRate, parseCents, parseRate } from './money';
-import { isFinished, orderStatusSchema, ORDER_STATUSES, type OrderStatus } from './order-status';
+import { isClosed, orderStatusSchema, ORDER_STATUSES, type OrderStatus } from './order-status';
 import { payoutAccountStatusSchema } from './payout-accounts';
 import { ROLES, roleSchema } from './roles';
 import { addDays, wallTimeToInstant } from './slots';
@@ -185,7 +185,7 @@ export function orderFlagOf(order: {
   sellerSuspended: boolean;
   driverSuspended: boolean;
 }): OrderFlag | null {
-  if (isFinished(order.status)) return null;
+  if (isClosed(order.status)) return null;
   if (order.buyerSuspended) return 'Buyer suspended';
   if (order.sellerSuspended) return 'Seller suspended';
   if (order.driverSuspended) return 'Driver suspended';

@@ -4,13 +4,14 @@
  */
 
 /**
- * The distance slider runs from 1 to 500 miles, and 500 means any distance
- * (docs/product-rules.md, Catalog and distance).
+ * The catalog's distance slider runs from 1 to 500 miles, the driver's from 5 (DRIVER_DISTANCE in
+ * deliveries.ts); on both, 500 means any distance (docs/product-rules.md, Catalog and distance;
+ * Constants).
  */
 export const MIN_DISTANCE_MILES = 1;
 export const ANY_DISTANCE_MILES = 500;
 
-/** The distance limit a query asks for, or undefined for any distance (absent, or the slider at 500). */
+/** The distance limit a query asks for, or undefined for any distance (absent, or a slider at 500). */
 export function distanceLimitOf(maxDistance: number | undefined): number | undefined {
   return maxDistance === undefined || maxDistance >= ANY_DISTANCE_MILES ? undefined : maxDistance;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pickupAddressSchema } from './addresses';
 import { moneyStringSchema } from './catalog';
+import { ANY_DISTANCE_MILES } from './catalog-distance';
 import { objectPathSchema } from './uploads';
 
 /**
@@ -11,11 +12,11 @@ import { objectPathSchema } from './uploads';
 
 /**
  * The driver's distance slider (docs/product-rules.md, Constants): 5 to 500 miles in steps of 5,
- * 50 by default; 500 means any distance and is then left out of the query.
+ * 50 by default; 500 means any distance and is then left out of the query (`distanceLimitOf`).
  */
 export const DRIVER_DISTANCE = {
   min: 5,
-  max: 500,
+  max: ANY_DISTANCE_MILES,
   step: 5,
   default: 50,
   /** The marks under the slider; the last one reads "Any". */
@@ -40,11 +41,6 @@ export const availableOrdersQuerySchema = z.strictObject({
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });
 export type AvailableOrdersQuery = z.infer<typeof availableOrdersQuerySchema>;
-
-/** The distance limit the driver asks for, or undefined for any distance (absent, or 500). */
-export function driverDistanceLimitOf(maxDistance: number | undefined): number | undefined {
-  return maxDistance === undefined || maxDistance >= DRIVER_DISTANCE.max ? undefined : maxDistance;
-}
 
 /**
  * Where an available order goes, before the driver accepts it: the city, state and ZIP of the

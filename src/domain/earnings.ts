@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { moneyStringSchema } from './catalog';
-import type { OrderStatus } from './order-status';
 import { trendSchema } from './trends';
 import { idSchema } from './users';
 
@@ -8,9 +7,6 @@ import { idSchema } from './users';
  * A seller's earnings (docs/product-rules.md, Seller earnings): what finished orders paid the
  * seller, as stored on each order (`sellerEarnings`), never recomputed.
  */
-
-/** Orders that earned their seller money: delivered or picked up (completed). Cancelled ones never. */
-export const EARNING_STATUSES = ['delivered', 'completed'] as const satisfies readonly OrderStatus[];
 
 /** GET /api/earnings/seller: the sum of sellerEarnings of finished orders and how many there are. */
 export const sellerEarningsSchema = z.object({

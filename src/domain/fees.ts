@@ -96,6 +96,13 @@ export const commissionSettingsSchema = z.object({
 });
 
 /**
+ * The loyalty discount counts the seller's sales of the 30 days before an order (the order stores
+ * them) and the seller's 30-day sales call shows the same window (docs/product-rules.md, Fees and
+ * commission).
+ */
+export const LOYALTY_WINDOW_DAYS = 30;
+
+/**
  * Base 10%, minimum 2%; tiers 500.00, 200.00 and 1000.00 each reduce 1%
  * (docs/product-rules.md, Fees and commission).
  */

@@ -91,10 +91,22 @@ export function isActiveDelivery(status: OrderStatus | string): boolean {
   return (ACTIVE_DELIVERY_STATUSES as readonly string[]).includes(status);
 }
 
-export const FINISHED_STATUSES: readonly OrderStatus[] = ['delivered', 'completed', 'cancelled'];
+/**
+ * Fulfilled: delivered, or picked up (completed). The order reached its buyer: its seller and driver
+ * have earned their money, and its parties may review each other (docs/product-rules.md, Order
+ * lifecycle). A cancelled order is never fulfilled.
+ */
+export const FULFILLED_STATUSES = ['delivered', 'completed'] as const satisfies readonly OrderStatus[];
 
-export function isFinished(status: OrderStatus): boolean {
-  return FINISHED_STATUSES.includes(status);
+export function isFulfilled(status: OrderStatus | string): boolean {
+  return (FULFILLED_STATUSES as readonly string[]).includes(status);
+}
+
+/** Closed: fulfilled or cancelled; no step follows, and not even an admin cancels it. */
+export const CLOSED_STATUSES = [...FULFILLED_STATUSES, 'cancelled'] as const satisfies readonly OrderStatus[];
+
+export function isClosed(status: OrderStatus): boolean {
+  return (CLOSED_STATUSES as readonly string[]).includes(status);
 }
 
 /** Which party of the order an actor is, for the transition rules. */
@@ -135,7 +147,7 @@ const FORWARD: Record<Fulfilment, Partial<Record<OrderStatus, Step>>> = {
  */
 export function canTransition(path: Fulfilment, from: OrderStatus, to: OrderStatus, party: Party): boolean {
   if (to === 'cancelled') {
-    if (party === 'admin') return !isFinished(from);
+    if (party === 'admin') return !isClosed(from);
     return (party === 'buyer' || party === 'seller') && from === 'pending';
   }
   const step = FORWARD[path][from];

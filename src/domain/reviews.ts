@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { OrderStatus } from './order-status';
+import { isFulfilled, type OrderStatus } from './order-status';
 import { idSchema } from './users';
 import { visibleText } from './visible-text-schema';
 
@@ -12,9 +12,6 @@ import { visibleText } from './visible-text-schema';
 export const REVIEW_PARTIES = ['buyer', 'seller', 'driver'] as const;
 export const reviewPartySchema = z.enum(REVIEW_PARTIES);
 export type ReviewParty = z.infer<typeof reviewPartySchema>;
-
-/** Reviews open once the order reached the buyer: delivered, or picked up (completed). */
-export const REVIEWABLE_STATUSES: readonly OrderStatus[] = ['delivered', 'completed'];
 
 /**
  * The allowed pairs: buyer and seller, buyer and driver, seller and driver, each way. A driver
@@ -49,8 +46,9 @@ export interface ReviewPair {
   revieweeRole: ReviewParty;
 }
 
+/** Reviews open once the order reached the buyer: delivered, or picked up (completed). */
 export function isReviewable(status: OrderStatus): boolean {
-  return REVIEWABLE_STATUSES.includes(status);
+  return isFulfilled(status);
 }
 
 function holderOf(order: ReviewableOrder, party: ReviewParty): string | null {

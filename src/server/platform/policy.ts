@@ -2,7 +2,7 @@ import {
   canBeHandedBack,
   canTransition,
   fulfilmentOf,
-  isFinished,
+  isClosed,
   orderStatusSchema,
   type OrderStatus,
   type Party,
@@ -137,7 +137,7 @@ export function canCancelOrder(actor: PolicyActor, order: OrderForChange): boole
  */
 export function canRefundFinishedOrder(actor: PolicyActor, order: { status: string }): boolean {
   const status = orderStatusSchema.safeParse(order.status);
-  return isAdmin(actor) && status.success && isFinished(status.data);
+  return isAdmin(actor) && status.success && isClosed(status.data);
 }
 
 /** A payment is the buyer's who created it; nobody else, admins included, reads or confirms it. */

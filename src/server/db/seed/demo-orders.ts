@@ -19,7 +19,7 @@ import {
   parseCommissionSettings,
 } from '../../../domain/fees';
 import { formatCents, parseCents } from '../../../domain/money';
-import type { OrderStatus } from '../../../domain/order-status';
+import { isFulfilled, type OrderStatus } from '../../../domain/order-status';
 import { addressText, pickupText, type PricedCheckout } from '../../modules/checkout/checkout.service';
 import { newDeliveryCode } from '../../modules/orders/delivery-code';
 import { newOrderNumber } from '../../modules/orders/order-number';
@@ -342,7 +342,7 @@ export async function seedDemoOrders(db: Db, now: Date = new Date()): Promise<nu
         salesOf.push({ sellerId, at: placedAt.getTime(), subtotal: amounts.productSubtotal });
       }
       // The demo's sellers and drivers have not set up payouts yet: their earnings are owed until they do.
-      if (status === 'delivered' || status === 'completed') await recordOrderPayouts(tx, order, lastAt, 0);
+      if (isFulfilled(status)) await recordOrderPayouts(tx, order, lastAt, 0);
       made += 1;
     }
   });

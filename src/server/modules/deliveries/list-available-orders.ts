@@ -2,9 +2,9 @@ import type { Db } from '../../db/client';
 import type { Actor } from '../../platform/sessions';
 import { toPickupAddress } from '../addresses/addresses.service';
 import { formatCents, parseCents } from '../../../domain/money';
+import { distanceLimitOf } from '../../../domain/catalog-distance';
 import {
   canCarryTrailerOrders,
-  driverDistanceLimitOf,
   type AvailableOrder,
   type AvailableOrdersQuery,
 } from '../../../domain/deliveries';
@@ -30,7 +30,7 @@ export async function listOrdersAvailableTo(
     driverId: actor.id,
     hasTrailer: canCarryTrailerOrders(actor),
     origin: await findPrimaryPoint(db, actor.id),
-    maxDistance: driverDistanceLimitOf(query.maxDistance),
+    maxDistance: distanceLimitOf(query.maxDistance),
     limit: query.limit,
     offset: query.offset,
   });

@@ -1,8 +1,8 @@
 import { and, eq, gte, inArray, lte, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { orders, orderStatusEvents } from '../../db/schema';
-import { EARNING_STATUSES } from '../../../domain/earnings';
 import type { TrendWindows } from '../../../domain/trends';
+import { FULFILLED_STATUSES } from '../../../domain/order-status';
 
 /**
  * The seller's stored earnings of an order less what refunds took back from them (their proportional
@@ -36,7 +36,7 @@ export async function sumSellerEarningsWeeks(db: Db, sellerId: string, windows: 
       countLastWeek: sql<number>`count(*) filter (where ${lastWeek})::int`,
     })
     .from(orders)
-    .where(and(eq(orders.sellerId, sellerId), inArray(orders.status, [...EARNING_STATUSES])));
+    .where(and(eq(orders.sellerId, sellerId), inArray(orders.status, [...FULFILLED_STATUSES])));
   return {
     earnings: { thisWeek: row?.earningsThisWeek ?? '0', lastWeek: row?.earningsLastWeek ?? '0' },
     count: { thisWeek: row?.countThisWeek ?? 0, lastWeek: row?.countLastWeek ?? 0 },
@@ -54,7 +54,7 @@ export async function sumFinishedSellerEarnings(
       count: sql<number>`count(*)::int`,
     })
     .from(orders)
-    .where(and(eq(orders.sellerId, sellerId), inArray(orders.status, [...EARNING_STATUSES])));
+    .where(and(eq(orders.sellerId, sellerId), inArray(orders.status, [...FULFILLED_STATUSES])));
   return { total: row?.total ?? '0', count: row?.count ?? 0 };
 }
 
@@ -102,7 +102,7 @@ export async function listWeeklySellerEarnings(
       earnings: sql<string>`${netSellerEarnings}`.as('finished_earnings'),
     })
     .from(orders)
-    .where(and(eq(orders.sellerId, sellerId), inArray(orders.status, [...EARNING_STATUSES])))
+    .where(and(eq(orders.sellerId, sellerId), inArray(orders.status, [...FULFILLED_STATUSES])))
     .as('finished');
   const week = sql`w.week_start`;
   return db

@@ -8,6 +8,7 @@ import {
   type SellerEarnings,
   type WeeklyEarnings,
 } from '../../../domain/earnings';
+import { LOYALTY_WINDOW_DAYS } from '../../../domain/fees';
 import { formatCents, parseCents } from '../../../domain/money';
 import { trendWindowsEndingAt, weekOverWeekPercent } from '../../../domain/trends';
 import {
@@ -18,8 +19,6 @@ import {
 } from './earnings.queries';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-/** The loyalty discount looks at the 30 days before an order (docs/product-rules.md, Fees and commission). */
-const LOYALTY_WINDOW_DAYS = 30;
 
 const money = (text: string) => formatCents(parseCents(text));
 

@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client';
 import { formatCents, parseCents, type Cents } from '../../../domain/money';
+import { isFulfilled } from '../../../domain/order-status';
 import { PLATFORM_BALANCE_SIGNS } from './ledger.queries';
 import { readReconcileFacts, type ReconcileFacts } from './reconcile.queries';
 
@@ -33,7 +34,6 @@ export interface ReconcileReport {
   lossCount: number;
 }
 
-const FINISHED = new Set(['delivered', 'completed']);
 /** The states of a take-back that still take its share (docs/decisions/0022-money-in-combinations.md). */
 const TAKING = new Set(['pending', 'reversed', 'unrecovered', 'cancelled']);
 const NOT_TRANSFERRED = new Set(['owed', 'pending', 'failed', 'refused']);
@@ -358,7 +358,7 @@ function checkFinishedOrders(
     const orderPayouts = payoutsByOrder.get(order.id) ?? [];
     const parts = partsByOrder.get(order.id) ?? [];
     const lostToDisputes = parts.reduce((sum, part) => sum + parseCents(part.amount), 0);
-    if (!FINISHED.has(order.status)) {
+    if (!isFulfilled(order.status)) {
       // What is left of it is held for it: for a cancelled order, what a failed refund did not give back.
       totals.heldForOrders += parseCents(order.total) - refunded - lostToDisputes;
       if (fee !== 0 || feeBack !== 0)

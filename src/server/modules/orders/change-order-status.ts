@@ -11,6 +11,7 @@ import type { Db } from '../../db/client';
 import type { Actor } from '../../platform/sessions';
 import {
   fulfilmentOf,
+  isFulfilled,
   nextStepOf,
   orderStatusSchema,
   STATUS_BADGE,
@@ -113,7 +114,7 @@ export async function recordStepInTransaction(
 ): Promise<AfterCommit | undefined> {
   const { order, from, to, actor, now } = step;
   await recordStatusChange(tx, { orderId: order.id, from, to, actor, now });
-  if (to === 'delivered' || to === 'completed') return deps.orderSteps.finished(tx, order, now);
+  if (isFulfilled(to)) return deps.orderSteps.finished(tx, order, now);
   return undefined;
 }
 

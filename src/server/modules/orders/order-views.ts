@@ -1,6 +1,6 @@
 import { toPickupAddress } from '../addresses/addresses.service';
 import { formatCents, formatRate, parseCents, parseRate } from '../../../domain/money';
-import { isFinished, orderStatusSchema } from '../../../domain/order-status';
+import { isClosed, orderStatusSchema } from '../../../domain/order-status';
 import type { Order, OrderEvent, OrderItem } from '../../../domain/orders';
 import type { OrderEventRow, OrderItemRow, OrderWithDetails } from './orders.queries';
 import { toOrderDispute, type OrderDisputeFacts } from './order-disputes';
@@ -29,7 +29,7 @@ export function toOrder(
 ): Order {
   const refundedCents = parseCents(refunded);
   const status = orderStatusSchema.parse(order.status);
-  const codeShown = showDeliveryCode && order.deliveryCode !== null && !isFinished(status);
+  const codeShown = showDeliveryCode && order.deliveryCode !== null && !isClosed(status);
   const shown: Order = {
     id: order.id,
     orderNumber: order.orderNumber,

@@ -2,7 +2,7 @@ import type { Db } from '../../db/client';
 import { orderChangeEvents, publishLiveEvents } from '../../platform/live-events';
 import { getCommissionRates } from '../commission/commission.service';
 import { pickupText, type PricedCheckout } from '../checkout/checkout.service';
-import { computeOrderMoney, type OrderMoney } from '../../../domain/fees';
+import { computeOrderMoney, LOYALTY_WINDOW_DAYS, type OrderMoney } from '../../../domain/fees';
 import { formatCents, formatRate, parseCents } from '../../../domain/money';
 import { newOrderNumber } from './order-number';
 import {
@@ -37,7 +37,7 @@ export async function placeOrders(
   const sales = await sumSalesOfSellers(
     tx,
     checkout.orders.map((order) => order.sellerId),
-    new Date(now.getTime() - 30 * DAY_MS),
+    new Date(now.getTime() - LOYALTY_WINDOW_DAYS * DAY_MS),
     now,
   );
   const toPlace = checkout.orders.map((priced): NewOrder => {

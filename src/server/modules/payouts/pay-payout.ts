@@ -24,7 +24,7 @@ import {
   endPayoutReversal,
   endReversalAttempt,
   findChargeOfOrder,
-  findPayoutById,
+  findPayout,
   findReadyAccount,
   listPayoutsOfOrder,
   listPendingReversalsOfPayout,
@@ -274,7 +274,7 @@ export async function reversePayout(deps: PayoutDeps, payout: PayoutRow): Promis
 
 /** The retry job's reversal: the payout is read again, as it stands now. */
 export async function retryReversal(deps: PayoutDeps, reversal: PayoutReversalRow): Promise<ReversalOutcome> {
-  const payout = await findPayoutById(deps.db, reversal.payoutId);
+  const payout = await findPayout(deps.db, reversal.payoutId);
   return payout ? reverseShare(deps, payout, reversal) : 'skipped';
 }
 

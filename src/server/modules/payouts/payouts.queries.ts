@@ -311,11 +311,6 @@ export async function listPendingReversals(
   return rows.map((row) => row.reversal);
 }
 
-export async function findPayoutById(db: Db, id: string): Promise<PayoutRow | undefined> {
-  const [row] = await db.select().from(payouts).where(eq(payouts.id, id));
-  return row;
-}
-
 /** The order's money figures a take-back splits, its row locked so two take-backs run one after the other. */
 export async function lockOrderMoney(db: Db, orderId: string) {
   const [row] = await db

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/client';
 import { formatCents, parseCents, type Cents } from '../../../domain/money';
 import { splitLostAmount } from '../../../domain/money-split';
+import { isFulfilled } from '../../../domain/order-status';
 import { recordMovement, sumDisputeMovements } from '../ledger/ledger.service';
 import { cancelRefundsHeldByDispute, findWhatIsLeftOfOrder, recordOrderRefund } from './refunds.service';
 import { takeBackOrderShare } from '../payouts/take-back-order-share';
@@ -20,8 +21,6 @@ export interface LostDispute {
   amount: string;
   currency: string;
 }
-
-const FINISHED = new Set(['delivered', 'completed']);
 
 /** What follows a lost dispute's commit: payouts to settle, refunds to make. */
 export interface LostDisputeOutcome {
@@ -57,7 +56,7 @@ export async function takeLostDispute(tx: Db, dispute: LostDispute, now: Date): 
   for (const [i, order] of orders.entries()) {
     const part = (first.parts[i] ?? 0) + (second.parts[i] ?? 0);
     if (part === 0) continue;
-    const finished = FINISHED.has(order.status);
+    const finished = isFulfilled(order.status);
     await insertDisputePart(tx, {
       disputeId: dispute.id,
       orderId: order.id,
@@ -83,7 +82,7 @@ export async function takeLostDispute(tx: Db, dispute: LostDispute, now: Date): 
   for (const [i, order] of orders.entries()) {
     const rest = (owed[i] ?? 0) - (first.parts[i] ?? 0);
     if (rest <= 0) continue;
-    const finished = FINISHED.has(order.status);
+    const finished = isFulfilled(order.status);
     const refund = await recordOrderRefund(tx, {
       paymentId: dispute.paymentId,
       orderId: order.id,

@@ -1,6 +1,7 @@
 import { inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client';
 import { disputes, ledgerEntries, payoutReversals, payouts, refunds, orders } from '../../../db/schema';
+import { isFulfilled } from '../../../../domain/order-status';
 import { as } from '../../../testing/test-app';
 import { findDiscrepancies } from '../../ledger/reconcile';
 import { matchProviderTransactions, PROVIDER_KINDS } from '../../ledger/provider-reconcile';
@@ -44,7 +45,6 @@ export class MoneyViolation extends Error {
  * undone because its refund failed (`void`, `restoring`, `restored`, migration 0027) does not.
  */
 const TAKEN = new Set(['pending', 'reversed', 'unrecovered', 'cancelled']);
-const FINISHED = new Set(['delivered', 'completed']);
 const LOST = new Set(['lost', 'prevented']);
 const OPEN_DISPUTE = new Set([
   'warning_needs_response',
@@ -197,7 +197,7 @@ function checkOrders(rows: Rows, violations: string[]) {
     const left = total - refunded - disputeParts;
     const formula = `total ${dollars(total)} − refunds ${dollars(refunded)} − lost dispute parts ${dollars(disputeParts)}`;
     if (left < 0) violations.push(`${subject}: what is left is negative: ${formula} = ${dollars(left)}`);
-    if (FINISHED.has(order.status)) {
+    if (isFulfilled(order.status)) {
       const hasDriverPayout = orderPayouts.some((p) => p.kind === 'driver');
       const seller = cents(order.sellerEarnings) - takenFrom('seller');
       const driver = hasDriverPayout
@@ -564,7 +564,7 @@ function checkSettled(s: Sequence, m: MoneyModel, rows: Rows, violations: string
   }
   for (const payout of rows.payoutRows) {
     const order = rows.orderRows.find((o) => o.id === payout.orderId);
-    if (!order || !FINISHED.has(order.status)) continue;
+    if (!order || !isFulfilled(order.status)) continue;
     if (['paid', 'reversed', 'cancelled'].includes(payout.status)) continue;
     if (restricted.has(payout.userId) || (order.paymentId && openDispute.has(order.paymentId))) continue;
     violations.push(

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { isClosed } from '@domain/order-status';
 import type { Order } from '@domain/orders';
 import type { RefundFinishedOrderBody } from '@domain/payouts';
 import { Button } from '../../../components/ui/button';
@@ -32,8 +33,7 @@ export function RefundOrderButton({ order }: { order: Order }) {
   const [chosen, setChosen] = useState<Record<string, number>>({});
   const refund = useRefundFinishedOrder();
   // A cancelled order is offered only while its own refund failed (nothing of it refunded).
-  const finished =
-    order.status === 'delivered' || order.status === 'completed' || order.status === 'cancelled';
+  const finished = isClosed(order.status);
   const items = useOrderItemsToRefund(order.id, finished && mode === 'items');
   if (!finished || order.refundState === 'refunded') return null;
   const left = toCents(order.total) - toCents(order.refundedAmount);

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { availableOrderSchema, driverDistanceLimitOf, type AvailableOrder } from '@domain/deliveries';
+import { distanceLimitOf } from '@domain/catalog-distance';
+import { availableOrderSchema, type AvailableOrder } from '@domain/deliveries';
 import { apiGet } from '../../../lib/api-client';
 import { AVAILABLE_ORDERS_KEY } from './delivery-keys';
 
@@ -18,7 +19,7 @@ export async function fetchAvailableOrders(
   maxDistance: number,
   signal?: AbortSignal,
 ): Promise<AvailableOrder[]> {
-  const limit = driverDistanceLimitOf(maxDistance);
+  const limit = distanceLimitOf(maxDistance);
   const url = limit === undefined ? '/api/orders/available' : `/api/orders/available?maxDistance=${limit}`;
   return z.array(availableOrderSchema).parse(await apiGet(url, signal));
 }

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Star } from 'lucide-react';
+import { isFulfilled } from '@domain/order-status';
 import { capitalise } from '@domain/roles';
 import {
   RATING_AT_LEAST_ONE_STAR,
@@ -135,7 +136,7 @@ export function ReviewPrompts({
   status: string;
   viewerId: string;
 }) {
-  const isFinished = status === 'delivered' || status === 'completed';
+  const isFinished = isFulfilled(status);
   const reviews = useOrderReviews(orderId, status, isFinished);
   const prompts = reviews.data?.prompts ?? [];
   const given = (reviews.data?.reviews ?? []).filter((review) => review.reviewerId === viewerId);
