@@ -13,6 +13,19 @@ export interface MutationErrorOptions {
 }
 
 /**
+ * The logged-out handling (docs/product-rules.md, Client behaviour): "You are logged out. Logging in
+ * again..." and the sign-in after 500 ms, once however many calls answered 401 together.
+ */
+export function reportLoggedOut(): void {
+  if (!signInAgainSoon()) return;
+  toast({
+    title: 'Unauthorized',
+    description: 'You are logged out. Logging in again...',
+    variant: 'destructive',
+  });
+}
+
+/**
  * The one way a failed write is reported: a 401 says "You are logged out. Logging in again..."
  * and signs in again after 500 ms (docs/product-rules.md, Client behaviour); anything else shows `fallback`.
  */
@@ -22,12 +35,7 @@ export function toastMutationError(
   options: MutationErrorOptions = {},
 ): void {
   if (isUnauthorizedError(error)) {
-    toast({
-      title: 'Unauthorized',
-      description: 'You are logged out. Logging in again...',
-      variant: 'destructive',
-    });
-    signInAgainSoon();
+    reportLoggedOut();
     return;
   }
   const serverMessage = errorMessage(error, '');

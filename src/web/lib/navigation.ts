@@ -38,6 +38,18 @@ export function signOut(): void {
  */
 export const RELOGIN_DELAY_MS = 500;
 
-export function signInAgainSoon(): void {
-  window.setTimeout(() => signIn(), RELOGIN_DELAY_MS);
+let isSigningInAgain = false;
+
+/**
+ * Schedules the sign-in once: a write and the lists it refreshes may all answer 401 at once. Returns
+ * false when one is already on its way (its "logged out" notice is showing).
+ */
+export function signInAgainSoon(): boolean {
+  if (isSigningInAgain) return false;
+  isSigningInAgain = true;
+  window.setTimeout(() => {
+    isSigningInAgain = false;
+    signIn();
+  }, RELOGIN_DELAY_MS);
+  return true;
 }

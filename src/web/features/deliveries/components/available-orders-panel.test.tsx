@@ -172,6 +172,30 @@ describe('Available Orders (docs/product-rules.md, Driver dashboard)', () => {
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/api/login'), { timeout: 1500 });
   });
 
+  it('keeps the logged-out notice when the offers read again after the refused accept answer 401 too', async () => {
+    const assign = vi.spyOn(navigation.browserLocation, 'assign').mockImplementation(() => {});
+    let signedOut = false;
+    mockFetch((url, init) => {
+      if (url.endsWith('/assign') && init?.method === 'POST') {
+        signedOut = true;
+        return error(401, 'Unauthorized');
+      }
+      if (url.startsWith('/api/orders/available'))
+        return signedOut ? error(401, 'Unauthorized') : jsonResponse([offer()]);
+      return undefined;
+    });
+    renderWithProviders(
+      <AvailableOrdersPanel missing={[]} locationStatus="available" onAccepted={() => {}} />,
+    );
+    fireEvent.click(await screen.findByTestId(`button-accept-${offer().id}`));
+    // Once the sign-in is under way, the list has been read again (and refused) too.
+    await waitFor(() => expect(assign).toHaveBeenCalledWith('/api/login'), { timeout: 1500 });
+    await waitFor(() => expect(screen.getAllByRole('alert').length).toBeGreaterThan(0));
+    expect(assign).toHaveBeenCalledTimes(1);
+    expect(screen.getByText('You are logged out. Logging in again...')).toBeVisible();
+    expect(screen.queryAllByText('Failed to fetch orders').filter((node) => node.closest('li'))).toEqual([]);
+  });
+
   it('puts a declined order in a row with Undo, which brings its card back', async () => {
     const second = offer({ id: '20000000-0000-4000-8000-000000000002', orderNumber: 'ORD-OFFER2' });
     const calls: string[] = [];
