@@ -38,8 +38,9 @@ function renderImagesField(props: ListingImagesFieldProps): ReactNode {
 
 /**
  * /seller/dashboard (docs/product-rules.md, Dashboards; Seller screens), for sellers and admins:
- * earnings, the commission structure, the weekly earnings chart, the listing stat cards, the
- * seller's products with the create-listing and cancel dialogs, and the seller's orders.
+ * the seller's orders (those waiting for the seller first), the buyers' messages, the listing stat
+ * cards and products with the create-listing and cancel dialogs, then the earnings, the commission
+ * structure, the weekly earnings chart and the payouts.
  */
 export function SellerDashboardPage() {
   useDocumentTitle('Seller Dashboard');
@@ -68,9 +69,9 @@ function SellerDashboard() {
   const requestedThread =
     requestedProduct && requestedBuyer ? { productId: requestedProduct, buyerId: requestedBuyer } : null;
   const wantsMessages = search.get('tab') === 'messages';
-  // Messages and orders lie below a phone's first screen: a page the server rendered shows the
-  // earnings and products first and draws these right after it runs, in small slices
-  // (docs/decisions/0014-first-load.md).
+  // What needs the seller comes first: the orders, in the page the server renders, then the buyers'
+  // questions, the products and the earnings (docs/product-rules.md, Seller screens). The messages
+  // are drawn right after the page runs, in small slices (docs/decisions/0014-first-load.md).
   const showBelowFold = useHasHydrated();
   const messagesRef = useRef<HTMLElement>(null);
   const ordersRef = useRef<HTMLElement>(null);
@@ -98,30 +99,23 @@ function SellerDashboard() {
         }
       />
       <div className="flex flex-col gap-10">
-        <section aria-labelledby="earnings-heading" className="flex flex-col gap-4">
+        <section
+          ref={ordersRef}
+          aria-labelledby="orders-heading"
+          className="flex scroll-mt-20 flex-col gap-4"
+        >
           <SectionHeading
-            id="earnings-heading"
-            title="Earnings"
-            description="From orders that were delivered or picked up; cancelled orders never count."
+            id="orders-heading"
+            title="Orders"
+            description="Orders waiting for your next step first, then the rest, newest first. Move pickup and self-delivered orders forward here."
           />
-          <EarningsSummary sellerId={user.id} />
-          <EarningsChartCard />
-          <CommissionStructure sellerId={user.id} />
-          {/* Payouts go to sellers; an admin without the seller role has no payout account here. */}
-          {user.roles.includes('seller') ? <PayoutCard dashboard="seller" /> : null}
-          {user.roles.includes('seller') ? <PayoutsHistoryCard /> : null}
-        </section>
-
-        <section aria-labelledby="products-heading" className="flex flex-col gap-4">
-          <SectionHeading id="products-heading" title="My Products" />
-          <ListingStats products={products.data} />
-          <ListingsCard
-            onCreate={openCreate}
-            onEdit={(product) => setListingTarget({ mode: 'edit', product })}
-            onCancel={setCancelTarget}
+          <SellerOrdersPanel
+            key={requestedOrderId ?? 'latest'}
+            sellerId={user.id}
+            requestedId={requestedOrderId}
+            onChanged={refreshEarnings}
           />
         </section>
-
         <section
           ref={messagesRef}
           aria-labelledby="messages-heading"
@@ -142,24 +136,28 @@ function SellerDashboard() {
           ) : null}
         </section>
 
-        <section
-          ref={ordersRef}
-          aria-labelledby="orders-heading"
-          className="flex scroll-mt-20 flex-col gap-4"
-        >
-          <SectionHeading
-            id="orders-heading"
-            title="Orders"
-            description="Orders of your products, newest first. Move pickup and self-delivered orders forward here."
+        <section aria-labelledby="products-heading" className="flex flex-col gap-4">
+          <SectionHeading id="products-heading" title="My Products" />
+          <ListingStats products={products.data} />
+          <ListingsCard
+            onCreate={openCreate}
+            onEdit={(product) => setListingTarget({ mode: 'edit', product })}
+            onCancel={setCancelTarget}
           />
-          {showBelowFold ? (
-            <SellerOrdersPanel
-              key={requestedOrderId ?? 'latest'}
-              sellerId={user.id}
-              requestedId={requestedOrderId}
-              onChanged={refreshEarnings}
-            />
-          ) : null}
+        </section>
+
+        <section aria-labelledby="earnings-heading" className="flex flex-col gap-4">
+          <SectionHeading
+            id="earnings-heading"
+            title="Earnings"
+            description="From orders that were delivered or picked up; cancelled orders never count."
+          />
+          <EarningsSummary sellerId={user.id} />
+          <EarningsChartCard />
+          <CommissionStructure sellerId={user.id} />
+          {/* Payouts go to sellers; an admin without the seller role has no payout account here. */}
+          {user.roles.includes('seller') ? <PayoutCard dashboard="seller" /> : null}
+          {user.roles.includes('seller') ? <PayoutsHistoryCard /> : null}
         </section>
       </div>
 

@@ -1,11 +1,22 @@
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { Order } from '@domain/orders';
 import { LoadFailed } from '../../../components/load-failed';
 import { useOrders } from '../api/get-orders';
 import { selectedOrderId } from '../order-view';
 import { OrderDetails } from './order-details';
 import { RecentOrdersList } from './recent-orders-list';
-import { SellerOrderActions } from './seller-order-actions';
+import { SellerOrderActions, sellerStepOf } from './seller-order-actions';
+
+/**
+ * The orders waiting for the seller's own next step first (docs/product-rules.md, Seller screens),
+ * then the rest, each part in the list's own order (newest first).
+ */
+export function sellerOrdersInOrder<T extends Pick<Order, 'status' | 'isPickup' | 'sellerDelivery'>>(
+  orders: readonly T[],
+): T[] {
+  const waiting = orders.filter((order) => sellerStepOf(order) !== null);
+  return [...waiting, ...orders.filter((order) => sellerStepOf(order) === null)];
+}
 
 /** Below the lg breakpoint the details sit under the list: choosing an order scrolls to them. */
 function isStacked(): boolean {
@@ -13,8 +24,8 @@ function isStacked(): boolean {
 }
 
 /**
- * The orders of the seller's products (GET /api/orders?as=seller, polled every 60 s), the first
- * selected, with the shared order details viewed as Seller: the seller's next step and Cancel while
+ * The orders of the seller's products (GET /api/orders?as=seller, polled every 60 s), those waiting
+ * for the seller first and the first of them selected, with the shared order details viewed as Seller: the seller's next step and Cancel while
  * pending (docs/product-rules.md, Order lifecycle).
  */
 export function SellerOrdersPanel({
@@ -29,10 +40,12 @@ export function SellerOrdersPanel({
   onChanged: (order: Order) => void;
 }) {
   const orders = useOrders('seller');
+  const listed = useMemo(() => (orders.data ? sellerOrdersInOrder(orders.data) : undefined), [orders.data]);
+  const waitingCount = listed?.filter((order) => sellerStepOf(order) !== null).length ?? 0;
   const [chosenId, setChosenId] = useState<string | null>(null);
   const detailsRef = useRef<HTMLDivElement>(null);
-  const selectedId = selectedOrderId(orders.data, chosenId, requestedId);
-  const selected = orders.data?.find((order) => order.id === selectedId);
+  const selectedId = selectedOrderId(listed, chosenId, requestedId);
+  const selected = listed?.find((order) => order.id === selectedId);
 
   const select = (orderId: string) => {
     setChosenId(orderId);
@@ -48,7 +61,7 @@ export function SellerOrdersPanel({
         Loading orders...
       </p>
     );
-  if (orders.isError || !orders.data)
+  if (orders.isError || !listed)
     return (
       <LoadFailed
         message="Your orders could not be loaded."
@@ -56,7 +69,7 @@ export function SellerOrdersPanel({
         isRetrying={orders.isFetching}
       />
     );
-  if (orders.data.length === 0)
+  if (listed.length === 0)
     return (
       <p
         className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground"
@@ -66,11 +79,16 @@ export function SellerOrdersPanel({
       </p>
     );
   return (
-    <div className="grid gap-6 lg:grid-cols-3">
-      <div className="flex max-h-[48rem] flex-col gap-3 overflow-y-auto lg:pr-1">
-        <RecentOrdersList orders={orders.data} selectedId={selectedId} onSelect={select} />
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
+      <div className="flex max-h-[48rem] min-w-0 flex-col gap-3 overflow-y-auto lg:pr-1">
+        <p className="text-sm text-muted-foreground" role="status" data-testid="text-orders-waiting">
+          {waitingCount === 0
+            ? 'No order is waiting for you.'
+            : `${waitingCount} ${waitingCount === 1 ? 'order is' : 'orders are'} waiting for your next step.`}
+        </p>
+        <RecentOrdersList orders={listed} selectedId={selectedId} onSelect={select} />
       </div>
-      <div ref={detailsRef} className="scroll-mt-20 lg:col-span-2">
+      <div ref={detailsRef} className="min-w-0 scroll-mt-20 lg:col-span-2">
         {selected ? (
           <OrderDetails
             key={selected.id}
