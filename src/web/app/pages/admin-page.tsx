@@ -1,4 +1,4 @@
-import { Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import {
   Cog,
   History,
@@ -53,7 +53,7 @@ const TABS = [
     label: 'Users',
     icon: Users,
     description:
-      'Search by name or email, filter by role, change the role of any other user, and open a user to take a role away, suspend or restore them.',
+      'Search by name or email and filter by role. Current role sets the role a user works in now (granted if they lack it; the other roles they hold stay). Open Details to take a role away, suspend or restore them.',
   },
   {
     value: 'orders',
@@ -234,6 +234,17 @@ function AdminDashboard() {
   const categoryNames = (categories.data ?? []).map((category) => category.name);
   const [editing, setEditing] = useState<ListedProduct | null>(null);
   const closeEditor = useCallback(() => setEditing(null), []);
+  // The selected tab is in sight in the row, however far along the row it lies (a link to ?tab=activity).
+  const selectedTabRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const selected = selectedTabRef.current;
+    const row = selected?.parentElement;
+    if (!selected || !row) return;
+    const left = selected.offsetLeft;
+    const right = left + selected.offsetWidth;
+    if (left < row.scrollLeft) row.scrollLeft = left;
+    else if (right > row.scrollLeft + row.clientWidth) row.scrollLeft = right - row.clientWidth;
+  }, [tab]);
 
   const renderDetails = (order: Order) => (
     <div key={order.id} className="flex flex-col gap-4">
@@ -250,10 +261,22 @@ function AdminDashboard() {
       />
       <AdminSummaryCards />
       <Tabs value={tab} onValueChange={(value) => navigate(`/admin?tab=${value}`, { replace: true })}>
-        <TabsList aria-label="Admin sections" className="mb-4 flex w-full flex-wrap justify-start">
+        {/* One row that scrolls sideways on a narrow screen, never rows of tabs that push the
+            section down (docs/product-rules.md, Admin screens); the icons show on wide screens only. */}
+        <TabsList
+          aria-label="Admin sections"
+          className="relative mb-4 flex w-full justify-start overflow-x-auto overscroll-x-contain"
+          data-testid="list-admin-tabs"
+        >
           {TABS.map(({ value, label, icon: Icon }) => (
-            <TabsTrigger key={value} value={value} data-testid={`tab-${value}`}>
-              <Icon aria-hidden="true" />
+            <TabsTrigger
+              key={value}
+              value={value}
+              className="shrink-0 px-2.5"
+              data-testid={`tab-${value}`}
+              ref={value === tab ? selectedTabRef : undefined}
+            >
+              <Icon aria-hidden="true" className="hidden 2xl:block" />
               {label}
             </TabsTrigger>
           ))}

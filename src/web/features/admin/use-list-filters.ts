@@ -23,6 +23,8 @@ export function useListFilters<F extends Record<string, string>>(initial: F) {
     searchText,
     setSearchText,
     search: search || undefined,
+    /** What is typed differs from what the list was last asked for (typing has not paused yet). */
+    isSearchPending: searchText.trim() !== search,
     filters,
     setFilter: <K extends keyof F>(key: K, value: F[K]) => {
       setFilters((current) => ({ ...current, [key]: value }));

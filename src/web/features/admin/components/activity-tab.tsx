@@ -65,7 +65,13 @@ export function ActivityTab() {
   const list = useListFilters({});
   const activity = useAdminActivity({ page: list.page });
   return (
-    <PagedList query={activity} emptyText="No admin actions yet" what="activity" onPageChange={list.setPage}>
+    <PagedList
+      query={activity}
+      emptyText="No admin actions yet"
+      what="activity"
+      onPageChange={list.setPage}
+      isSearchPending={list.isSearchPending}
+    >
       {(items) => (
         <DataTable
           caption="Admin activity"

@@ -229,6 +229,7 @@ export function CategoriesTab() {
         emptyText="No categories found"
         what="categories"
         onPageChange={list.setPage}
+        isSearchPending={list.isSearchPending}
       >
         {(items) => (
           <ul className="rounded-lg border px-4" aria-label="Categories">

@@ -96,7 +96,7 @@ function CommissionForm({ settings }: { settings: CommissionSettingsText }) {
 
   return (
     <form onSubmit={submit} noValidate className="flex flex-col gap-6" aria-label="Commission settings">
-      <div className="grid gap-x-6 gap-y-5 md:grid-cols-2">
+      <div className="grid grid-cols-1 gap-x-6 gap-y-5 md:grid-cols-2">
         {COMMISSION_FIELDS.map((field) => (
           <FormField
             key={field.name}

@@ -265,10 +265,11 @@ export function DriverVerificationTab({ adminId }: { adminId: string }) {
         }
         what="drivers"
         onPageChange={list.setPage}
+        isSearchPending={list.isSearchPending}
         showRange={false}
       >
         {(items) => (
-          <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+          <div className="grid grid-cols-1 gap-4 md:grid-cols-2 xl:grid-cols-3">
             {items.map((driver) => (
               <DriverCard
                 key={driver.id}

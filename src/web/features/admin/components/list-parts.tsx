@@ -1,5 +1,5 @@
 import type { ComponentProps, ReactNode } from 'react';
-import { Download, RotateCw, Search } from 'lucide-react';
+import { Download, Loader2, RotateCw, Search } from 'lucide-react';
 import { ADMIN_PAGE_SIZE, type Page } from '@domain/admin';
 import type { Instant } from '@domain/marketplace-time';
 import { capitalise } from '@domain/roles';
@@ -132,6 +132,8 @@ interface ListQuery<D> {
   data: D | undefined;
   isLoading: boolean;
   isError: boolean;
+  /** The rows shown are an earlier answer's, kept while the answer to a new search or filter loads. */
+  isPlaceholderData?: boolean;
   refetch: () => unknown;
 }
 
@@ -184,9 +186,12 @@ export function PagedList<T>({
   what,
   onPageChange,
   showRange = true,
+  isSearchPending = false,
   children,
 }: {
   query: ListQuery<Page<T>>;
+  /** Typing has changed the search, and the list has not been asked for it yet. */
+  isSearchPending?: boolean;
   emptyText: string;
   /** "users": also names the pager for assistive technology ("Users pages"). */
   what: string;
@@ -197,26 +202,60 @@ export function PagedList<T>({
   children: (items: T[]) => ReactNode;
 }) {
   const data = query.data;
+  // Rows of an earlier search stay in sight while the new one is asked for, but cannot be pressed:
+  // an admin must never open, or suspend, a user the new search no longer lists
+  // (docs/product-rules.md, Admin screens).
+  const isStale = isSearchPending || query.isPlaceholderData === true;
   return (
-    <ListState query={query} isEmpty={data?.items.length === 0} emptyText={emptyText} what={what}>
-      {data ? (
-        <>
-          {showRange ? (
-            <p className="mb-2 text-xs text-muted-foreground">
-              {rangeText(data.page, ADMIN_PAGE_SIZE, data.items.length, data.total, data.totalIsLowerBound)}
-            </p>
+    <>
+      {isStale && data?.items.length === 0 ? (
+        <p role="status" className="py-8 text-center text-sm text-muted-foreground">
+          Searching {what}...
+        </p>
+      ) : (
+        <ListState query={query} isEmpty={data?.items.length === 0} emptyText={emptyText} what={what}>
+          {data ? (
+            <div className="relative" data-testid="list-results" data-stale={isStale}>
+              {isStale ? (
+                <p
+                  role="status"
+                  className="mb-2 flex items-center gap-2 text-xs font-medium text-foreground"
+                  data-testid="text-searching"
+                >
+                  <Loader2 className="size-3.5 animate-spin" aria-hidden="true" />
+                  Searching {what}...
+                </p>
+              ) : showRange ? (
+                <p className="mb-2 text-xs text-muted-foreground">
+                  {rangeText(
+                    data.page,
+                    ADMIN_PAGE_SIZE,
+                    data.items.length,
+                    data.total,
+                    data.totalIsLowerBound,
+                  )}
+                </p>
+              ) : null}
+              <div
+                className={cn('transition-opacity', isStale && 'pointer-events-none select-none opacity-40')}
+                aria-busy={isStale}
+                inert={isStale}
+                data-testid="list-rows"
+              >
+                {children(data.items)}
+                <Pager
+                  page={data.page}
+                  pageCount={data.pageCount}
+                  pageCountIsLowerBound={data.totalIsLowerBound}
+                  onPageChange={onPageChange}
+                  label={`${capitalise(what)} pages`}
+                />
+              </div>
+            </div>
           ) : null}
-          {children(data.items)}
-          <Pager
-            page={data.page}
-            pageCount={data.pageCount}
-            pageCountIsLowerBound={data.totalIsLowerBound}
-            onPageChange={onPageChange}
-            label={`${capitalise(what)} pages`}
-          />
-        </>
-      ) : null}
-    </ListState>
+        </ListState>
+      )}
+    </>
   );
 }
 

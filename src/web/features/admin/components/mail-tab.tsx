@@ -20,7 +20,13 @@ export function MailTab() {
   const list = useListFilters({});
   const mail = useAdminMail({ page: list.page });
   return (
-    <PagedList query={mail} emptyText="No mail so far" what="mail" onPageChange={list.setPage}>
+    <PagedList
+      query={mail}
+      emptyText="No mail so far"
+      what="mail"
+      onPageChange={list.setPage}
+      isSearchPending={list.isSearchPending}
+    >
       {(items) => (
         <DataTable
           caption="Mail, newest first"

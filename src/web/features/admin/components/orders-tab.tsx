@@ -104,7 +104,7 @@ export function OrdersTab({ renderDetails }: { renderDetails: (order: Order) => 
   };
 
   return (
-    <div className="grid gap-6 xl:grid-cols-5">
+    <div className="grid grid-cols-1 gap-6 xl:grid-cols-5">
       <div className="min-w-0 xl:col-span-2">
         <ListToolbar
           list={list}
@@ -167,7 +167,13 @@ export function OrdersTab({ renderDetails }: { renderDetails: (order: Order) => 
             </FilterField>
           </div>
         </fieldset>
-        <PagedList query={orders} emptyText="No orders found" what="orders" onPageChange={list.setPage}>
+        <PagedList
+          query={orders}
+          emptyText="No orders found"
+          what="orders"
+          onPageChange={list.setPage}
+          isSearchPending={list.isSearchPending}
+        >
           {(items) => (
             <ul className="flex flex-col gap-2" aria-label="Orders">
               {items.map((order) => {

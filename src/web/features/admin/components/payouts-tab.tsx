@@ -24,7 +24,7 @@ export function PayoutsTab() {
   const losses = data?.losses ?? [];
   return (
     <div className="flex flex-col gap-6">
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
         <StatCard
           title="Platform Balance"
           value={data ? formatPrice(data.platformBalance) : '—'}

@@ -153,7 +153,13 @@ export function ProductsTab({
           what="products"
         />
       </ListToolbar>
-      <PagedList query={products} emptyText="No products found" what="products" onPageChange={list.setPage}>
+      <PagedList
+        query={products}
+        emptyText="No products found"
+        what="products"
+        onPageChange={list.setPage}
+        isSearchPending={list.isSearchPending}
+      >
         {(items) => (
           <DataTable caption="Products" minWidthClass="lg:min-w-[56rem]" columns={COLUMNS}>
             {items.map((product) => (

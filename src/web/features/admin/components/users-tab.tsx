@@ -41,12 +41,18 @@ export function UsersTab({ adminId }: { adminId: string }) {
           what="users"
         />
       </ListToolbar>
-      <PagedList query={users} emptyText="No users found" what="users" onPageChange={list.setPage}>
+      <PagedList
+        query={users}
+        emptyText="No users found"
+        what="users"
+        onPageChange={list.setPage}
+        isSearchPending={list.isSearchPending}
+      >
         {(items) => (
           <DataTable
             caption="Users"
             minWidthClass="lg:min-w-[44rem]"
-            columns={['Name', 'Granted roles', 'Joined', 'Role', 'Actions']}
+            columns={['Name', 'Granted roles', 'Joined', 'Current role', 'Actions']}
           >
             {items.map((user) => {
               const isSelf = user.id === adminId;
@@ -80,7 +86,7 @@ export function UsersTab({ adminId }: { adminId: string }) {
                     </span>
                   </Cell>
                   <TimeCell at={user.createdAt} label="Joined" />
-                  <Cell label="Role">
+                  <Cell label="Current role">
                     <RoleSelect user={user} isSelf={isSelf} testId={`select-role-${user.id}`} />
                   </Cell>
                   <Cell className="pt-1 lg:pt-2.5">
