@@ -99,7 +99,7 @@ test('finds a user by email and makes them a seller', async ({ page, browser }) 
   await expect(page.getByTestId('text-page')).toHaveCount(0);
 
   await chooseOption(page, `select-role-${newcomer.id}`, 'Seller');
-  await expect(page.getByText('Eve Tester is now a seller.', { exact: true })).toBeVisible();
+  await expect(page.getByText("Eve Tester's current role is now Seller.", { exact: true })).toBeVisible();
   await expect(row.getByTestId(`select-role-${newcomer.id}`)).toHaveText('Seller');
   await expect(row).toContainText('Seller');
 

@@ -99,7 +99,7 @@ test('an admin takes the seller role away and suspends a user, whose open tab is
   await dialog.getByRole('button', { name: 'Remove seller role' }).click();
   await expect(page.getByText('Eve Tester is no longer a seller.', { exact: true })).toBeVisible();
   await expect(roles.getByRole('listitem')).toHaveText(['Buyer (current)']);
-  await expect(dialog.getByRole('combobox', { name: 'Role of Eve Tester' })).toHaveText('Buyer');
+  await expect(dialog.getByRole('combobox', { name: 'Current role of Eve Tester' })).toHaveText('Buyer');
   // The seller's tab follows: the role is gone from its header.
   await expect(seller.page.getByText('Your account changed', { exact: true }).first()).toBeVisible();
   await expect(seller.page.getByRole('link', { name: 'Seller Dashboard' })).toHaveCount(0);
@@ -240,7 +240,7 @@ test.describe('on a phone', () => {
       expect(fits).toBe(true);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       await row.scrollIntoViewIfNeeded();
-      await expect(row.getByRole('combobox', { name: 'Role of Eve Tester' })).toBeInViewport();
+      await expect(row.getByRole('combobox', { name: 'Current role of Eve Tester' })).toBeInViewport();
       await expect(row.getByRole('button', { name: 'Details of Eve Tester' })).toBeInViewport();
       await expectNoAccessibilityViolations(page);
 

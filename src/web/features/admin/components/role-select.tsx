@@ -1,4 +1,4 @@
-import { displayName, type Role } from '@domain/roles';
+import { capitalise, displayName, sortRoles, type Role } from '@domain/roles';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { toast } from '../../../components/ui/use-toast';
 import { toastMutationError } from '../../../lib/mutation-errors';
@@ -7,8 +7,26 @@ import { useUpdateUserRole } from '../api/update-user-role';
 import { ROLE_OPTIONS } from '../role-labels';
 
 /**
- * The role select of a user (docs/product-rules.md, Admin screens): choosing a role grants it and
- * makes it their current one. Disabled on the admin's own row; a refusal toasts the server's reason.
+ * What a role change did, in words: the role the user now works in, and the roles they still hold
+ * (a user holds several; choosing one takes none away: docs/product-rules.md, Roles and permissions).
+ */
+export function roleChangedText(user: {
+  role: Role;
+  roles: readonly Role[];
+  firstName: string | null;
+  lastName: string | null;
+}): string {
+  const kept = sortRoles(user.roles.filter((role) => role !== user.role && role !== 'buyer')).map(capitalise);
+  const now = `${displayName(user)}'s current role is now ${capitalise(user.role)}.`;
+  if (kept.length === 0) return now;
+  const list = kept.length === 1 ? kept[0] : `${kept.slice(0, -1).join(', ')} and ${kept.at(-1) ?? ''}`;
+  return `${now} They still hold ${list}: take a role away in Details.`;
+}
+
+/**
+ * The current-role select of a user (docs/product-rules.md, Admin screens): choosing a role grants
+ * it if needed and makes it the one they work in now; the other roles they hold stay, and the toast
+ * names them. Disabled on the admin's own row; a refusal toasts the server's reason.
  */
 export function RoleSelect({
   user,
@@ -23,8 +41,7 @@ export function RoleSelect({
 }) {
   const name = displayName(user);
   const update = useUpdateUserRole({
-    onUpdated: (updated) =>
-      toast({ title: 'Role updated', description: `${displayName(updated)} is now a ${updated.role}.` }),
+    onUpdated: (updated) => toast({ title: 'Current role changed', description: roleChangedText(updated) }),
     onFailed: (error) =>
       toastMutationError(error, 'Failed to update user role', { appendServerMessage: true }),
   });
@@ -36,7 +53,7 @@ export function RoleSelect({
     >
       <SelectTrigger
         className={cn('w-32', className)}
-        aria-label={`Role of ${name}`}
+        aria-label={`Current role of ${name}`}
         title={isSelf ? 'You cannot change your own role' : undefined}
         data-testid={testId}
       >

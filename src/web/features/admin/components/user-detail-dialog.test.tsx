@@ -125,7 +125,9 @@ describe("a user's details (docs/product-rules.md, Admin screens)", () => {
     ).toEqual(['Buyer', 'Seller (current)Remove seller role']);
     // Everyone keeps buyer.
     expect(within(dialog).queryByRole('button', { name: 'Remove buyer role' })).toBeNull();
-    expect(within(dialog).getByRole('combobox', { name: 'Role of Sam Seller' })).toHaveTextContent('Seller');
+    expect(within(dialog).getByRole('combobox', { name: 'Current role of Sam Seller' })).toHaveTextContent(
+      'Seller',
+    );
     expect(within(dialog).getByText('Not verified')).toBeVisible();
     expect(within(dialog).getByText('Vehicle image on file')).toBeVisible();
     expect(within(dialog).getByText('Active, payouts enabled')).toBeVisible();
@@ -160,7 +162,9 @@ describe("a user's details (docs/product-rules.md, Admin screens)", () => {
     await waitFor(() =>
       expect(within(dialog).queryByRole('button', { name: 'Remove seller role' })).toBeNull(),
     );
-    expect(within(dialog).getByRole('combobox', { name: 'Role of Sam Seller' })).toHaveTextContent('Buyer');
+    expect(within(dialog).getByRole('combobox', { name: 'Current role of Sam Seller' })).toHaveTextContent(
+      'Buyer',
+    );
     // The details say the user cannot take it back by themself.
     expect(within(dialog).getByText(/Taken away by an admin: Seller\./)).toBeVisible();
     const row = screen.getByTestId(`row-user-${SAM_ID}`);
@@ -257,7 +261,7 @@ describe("a user's details (docs/product-rules.md, Admin screens)", () => {
     expect(within(dialog).getByText(/This is you/)).toBeVisible();
     expect(within(dialog).queryByRole('button', { name: 'Remove admin role' })).toBeNull();
     expect(within(dialog).queryByRole('button', { name: 'Suspend user' })).toBeNull();
-    expect(within(dialog).getByRole('combobox', { name: 'Role of Sam Seller' })).toBeDisabled();
+    expect(within(dialog).getByRole('combobox', { name: 'Current role of Sam Seller' })).toBeDisabled();
   });
 });
 

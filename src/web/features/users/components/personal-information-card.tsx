@@ -61,7 +61,7 @@ export function PersonalInformationCard({ user }: { user: CurrentUser }) {
           className="flex flex-col gap-4"
           aria-label="Your name"
         >
-          <div className="grid gap-4 sm:grid-cols-2">
+          <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
             <FormField id="profile-first-name" label="First name" error={errors.firstName}>
               {(control) => (
                 <Input
@@ -95,7 +95,7 @@ export function PersonalInformationCard({ user }: { user: CurrentUser }) {
           <FormField
             id="profile-role"
             label="Role"
-            hint="Users cannot change their own role. Please contact an administrator if you need a different role."
+            hint="The role you use now. Switch between your roles from the header, or add seller or driver under Your Roles. Only an administrator grants admin or gives back a role taken away."
           >
             {(control) => (
               <Input {...control} value={capitalise(user.role)} readOnly data-testid="input-role" />
