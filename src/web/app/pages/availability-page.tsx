@@ -17,7 +17,7 @@ export function AvailabilityPage() {
   return (
     <AppLayout>
       <PageHeading title="Availability" subtitle={texts.subtitle} />
-      <div className="grid items-start gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
         <WeeklyScheduleCard description={texts.schedule} />
         <BlackoutDatesCard description={texts.blackouts} />
       </div>

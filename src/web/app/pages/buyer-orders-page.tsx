@@ -58,7 +58,7 @@ export function BuyerOrdersPage() {
   return (
     <BuyerOrdersLayout>
       <PageHeading title="My Orders" subtitle="Track and manage your orders" />
-      <div className="grid gap-8 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-8 lg:grid-cols-3">
         <section aria-labelledby="recent-orders-heading" className="flex flex-col gap-4">
           <h2 id="recent-orders-heading" className="text-lg font-semibold">
             Recent Orders

@@ -45,7 +45,7 @@ export function CartPage() {
           </CardContent>
         </Card>
       ) : (
-        <div className="grid gap-8 lg:grid-cols-3">
+        <div className="grid grid-cols-1 gap-8 lg:grid-cols-3">
           <section aria-labelledby="cart-items-heading" className="lg:col-span-2">
             <h2 id="cart-items-heading" className="sr-only">
               Items

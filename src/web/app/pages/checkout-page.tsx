@@ -181,7 +181,7 @@ function CheckoutForm() {
   };
 
   return (
-    <div className="grid gap-8 lg:grid-cols-5">
+    <div className="grid grid-cols-1 gap-8 lg:grid-cols-5">
       <div className="flex flex-col gap-6 lg:col-span-3">
         <DeliveryMethodSection method={method} pickupAvailable={pickupAvailable} onChange={setChosenMethod} />
         {method === 'delivery' ? (

@@ -21,7 +21,7 @@ export function ProfilePage() {
   return (
     <AppLayout>
       <PageHeading title="Profile" subtitle="Manage your personal information" />
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <div className="flex flex-col gap-6 lg:col-span-2">
           <PersonalInformationCard user={user} />
           <TwoFactorCard user={user} />

@@ -21,7 +21,7 @@ export function SupportPage() {
         title="Support & Contact"
         subtitle="Questions about an order, a payout or your account? We're here to help."
       />
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <div className="lg:col-span-2">
           <ContactForm
             // A signed-in user's name and email are filled in; they can still edit them.

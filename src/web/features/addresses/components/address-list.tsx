@@ -67,7 +67,7 @@ export function AddressList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (add
   return (
     <>
       <ul
-        className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3"
+        className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3"
         aria-label="Your addresses"
         data-testid="list-addresses"
       >

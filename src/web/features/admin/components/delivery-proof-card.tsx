@@ -28,7 +28,7 @@ function DeliveryProofForm({ settings }: { settings: DeliveryProofSettings }) {
   };
   return (
     <form onSubmit={submit} className="flex flex-col gap-4" aria-label="Proof of delivery">
-      <div className="grid gap-3 sm:grid-cols-2">
+      <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
         {SWITCHES.map((item) => (
           <label key={item.name} className="flex min-h-10 items-center gap-3 text-sm">
             <input

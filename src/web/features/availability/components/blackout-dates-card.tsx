@@ -153,7 +153,7 @@ function AddBlackoutForm() {
       <h3 id="add-blackout-heading" className="text-sm font-semibold">
         Add blackout dates
       </h3>
-      <div className="grid items-start gap-4 sm:grid-cols-2">
+      <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-2">
         <FormField id="blackout-start" label="Start date" error={errors.startDate}>
           {(control) => (
             <Input

@@ -155,7 +155,7 @@ function AddScheduleForm() {
       <h3 id="add-schedule-heading" className="text-sm font-semibold">
         Add hours
       </h3>
-      <div className="grid items-start gap-4 sm:grid-cols-3">
+      <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-3">
         <FormField id="schedule-day" label="Day" error={errors.dayOfWeek}>
           {(control) => (
             <Select value={String(dayOfWeek)} onValueChange={(value) => setDayOfWeek(Number(value))}>

@@ -35,7 +35,7 @@ export function CatalogBrowser({
 
   return (
     <>
-      <div className="grid gap-4 lg:grid-cols-[minmax(0,1fr)_22rem] lg:items-start">
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-[minmax(0,1fr)_22rem] lg:items-start">
         <div className="flex min-w-0 flex-col gap-4">
           <div className="relative max-w-xl">
             <label htmlFor={searchId} className="sr-only">

@@ -162,7 +162,7 @@ export function ProductDetail({
   const description = product.description?.trim();
 
   return (
-    <div className="grid gap-8 lg:grid-cols-2 lg:gap-12">
+    <div className="grid grid-cols-1 gap-8 lg:grid-cols-2 lg:gap-12">
       <ProductGallery name={product.name} imageUrls={galleryOf(product.imageUrl, images)} />
 
       <div className="flex min-w-0 flex-col gap-6">

@@ -70,7 +70,7 @@ export function DeliveryMethodSection({
         <CardDescription>How would you like to receive your order?</CardDescription>
       </CardHeader>
       <CardContent>
-        <fieldset className="grid gap-3 sm:grid-cols-2">
+        <fieldset className="grid grid-cols-1 gap-3 sm:grid-cols-2">
           <legend className="sr-only">Delivery method</legend>
           <MethodOption
             value="delivery"

@@ -86,7 +86,7 @@ function SellerPickupTime({
           This seller has no pickup times in the next 14 days. Please choose delivery instead.
         </p>
       ) : (
-        <div className="grid gap-3 sm:grid-cols-2">
+        <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
           <div className="grid gap-2">
             <Label htmlFor={dayId}>Pickup day</Label>
             <Select value={day} onValueChange={chooseDay}>

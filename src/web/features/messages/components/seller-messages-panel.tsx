@@ -103,7 +103,7 @@ export function SellerMessagesPanel({ sellerId, initial }: { sellerId: string; i
     );
 
   return (
-    <div className="grid gap-6 lg:grid-cols-3" data-testid="seller-messages">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-3" data-testid="seller-messages">
       <ul aria-label="Conversations" className="flex max-h-[32rem] flex-col gap-2 overflow-y-auto lg:pr-1">
         {list.map((thread) => {
           const isSelected = selected !== undefined && threadKey(thread) === threadKey(selected);

@@ -84,7 +84,7 @@ export function MyDeliveriesPanel({
   // On a phone the selected delivery's next step comes first, then the list, then its details; on a
   // wide screen the list is a column of its own beside them.
   return (
-    <div className="grid gap-4 sm:gap-6 lg:grid-cols-3 lg:items-start">
+    <div className="grid grid-cols-1 gap-4 sm:gap-6 lg:grid-cols-3 lg:items-start">
       {selected && canEditArrival(selected) ? (
         // Keyed by the order: another one starts with its own step and arrival time.
         <Card

@@ -144,7 +144,7 @@ export function OrderDetails({ order, viewerRole, viewerId, actions }: OrderDeta
           <CancelOrderDialog order={order} viewerIsBuyer={viewerRole === 'buyer'} canCancel={cancellable} />
         </div>
       </CardHeader>
-      <CardContent className="grid gap-8 pt-6 md:grid-cols-2">
+      <CardContent className="grid grid-cols-1 gap-8 pt-6 md:grid-cols-2">
         {/* Finished orders ask their buyer, seller and driver for reviews (docs/product-rules.md, Reviews and messages). */}
         {viewerRole === 'admin' ? null : (
           <div className="empty:hidden md:col-span-2">

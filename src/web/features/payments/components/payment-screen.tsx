@@ -49,7 +49,7 @@ export function PaymentScreen() {
 
   const intent = created.data;
   return (
-    <div className="grid gap-8 lg:grid-cols-5">
+    <div className="grid grid-cols-1 gap-8 lg:grid-cols-5">
       <Card className="h-fit lg:sticky lg:top-24 lg:order-last lg:col-span-2">
         <CardHeader>
           <CardTitle as="h2">Order Summary</CardTitle>

@@ -169,7 +169,7 @@ export function ReviewPrompts({
           Your feedback helps maintain a great community. Please rate your experience with this order.
         </CardDescription>
       </CardHeader>
-      <CardContent className="grid gap-4 md:grid-cols-2">
+      <CardContent className="grid grid-cols-1 gap-4 md:grid-cols-2">
         {prompts.map((prompt) => (
           <ReviewForm key={prompt.userId} orderId={orderId} prompt={prompt} />
         ))}

@@ -74,7 +74,7 @@ export function CommissionStructure({ sellerId }: { sellerId: string }) {
             Loading commission settings...
           </p>
         ) : (
-          <div className="grid gap-4 lg:grid-cols-3">
+          <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
             <Part icon={<Percent />} title="Tiered sales commission" testId="commission-sales">
               <p>
                 {formatPercent(rates.baseCommissionRate)} of an order&apos;s product total.{' '}

@@ -14,7 +14,7 @@ export function EarningsSummary({ sellerId }: { sellerId: string }) {
   const failed = '—';
   const loading = '…';
   return (
-    <div className="grid gap-4 sm:grid-cols-3">
+    <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
       <StatCard
         title="Total Earnings"
         value={

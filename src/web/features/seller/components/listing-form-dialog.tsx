@@ -200,7 +200,7 @@ function ListingForm({
         )}
       </FormField>
 
-      <div className="grid gap-5 sm:grid-cols-2">
+      <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
         <FormField id="listing-price" label="Price ($)" error={errors.price}>
           {(control) => (
             <Input

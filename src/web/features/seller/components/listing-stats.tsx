@@ -18,7 +18,7 @@ export function ListingStats({ products }: { products: readonly SellerProduct[] 
   const stats = products ? listingStatsOf(products) : undefined;
   const show = (value: number | undefined) => (value === undefined ? '–' : value.toLocaleString('en-US'));
   return (
-    <div className="grid gap-4 sm:grid-cols-3">
+    <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
       <StatCard
         title="Active Listings"
         value={show(stats?.active)}

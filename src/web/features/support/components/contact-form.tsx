@@ -132,7 +132,7 @@ export function ContactForm({ initialValues }: { initialValues?: Partial<Contact
           className="flex flex-col gap-5"
           data-testid="form-contact"
         >
-          <div className="grid gap-5 sm:grid-cols-2">
+          <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
             <FormField id="contact-name" label="Name" error={errors.name}>
               {(control) => (
                 <Input

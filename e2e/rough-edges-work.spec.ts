@@ -1,0 +1,310 @@
+import type { Page } from '@playwright/test';
+import { test, expect, DEMO, signInAs, signUpFresh } from './support/fixtures';
+import { approvedDriver, offerIn } from './support/drivers';
+import { getJson, someoneElse } from './support/people';
+
+/**
+ * Rough edges of each role's working screens, as a day of use in Chromium found them
+ * (docs/product-rules.md, Client behaviour; Driver dashboard; Seller screens; Admin screens).
+ */
+
+// Chromium logs the refused calls of a session that ended.
+test.use({ allowedConsoleErrors: [/status of 401 \(Unauthorized\)/] });
+
+test('a driver whose session ended is told they are logged out when Accept is refused, not that the orders failed', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const driver = await approvedDriver(browser);
+  const { order, buyer } = await offerIn(browser, { productName: 'Maple Dresser' });
+  try {
+    const page = driver.page;
+    await page.goto('/driver/dashboard');
+    const accept = page.getByTestId(`button-accept-${order.id}`);
+    await expect(accept).toBeVisible();
+    // The session ends (signed out elsewhere, or expired) while the page stays open.
+    const signedOut = await page.request.post('/api/logout', {
+      headers: { origin: new URL(page.url()).origin },
+    });
+    expect(signedOut.status()).toBe(204);
+
+    // Every notice the page shows, as it shows it (the page signs in again 500 ms after the first).
+    const shown: string[] = [];
+    await page.exposeFunction('__noticeShown', (text: string) => shown.push(text));
+    await page.evaluate(() => {
+      const report = (window as unknown as { __noticeShown: (text: string) => void }).__noticeShown;
+      const seen = new Set<string>();
+      new MutationObserver(() => {
+        for (const notice of document.querySelectorAll('[aria-label^="Notifications"] li')) {
+          const text = notice.textContent ?? '';
+          if (text && !seen.has(text)) {
+            seen.add(text);
+            report(text);
+          }
+        }
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    await accept.click();
+    await page.waitForURL(/\/api\/login/);
+    expect(shown.join(' | ')).toContain('You are logged out. Logging in again...');
+    expect(shown.join(' | ')).not.toContain('Failed to fetch orders');
+  } finally {
+    await buyer.context.close();
+    await driver.context.close();
+  }
+});
+
+/** The page as a person sees it once it has come: its heading there and nothing left loading. */
+async function settled(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByText(/^Loading [^.]*\.\.\.$/)).toHaveCount(0);
+  await expect(page.getByText(/^Searching [^.]*\.\.\.$/)).toHaveCount(0);
+}
+
+/** Each path whose page is wider than the screen, with its width: none, on a 360 px phone. */
+async function widerThanThePhone(page: Page, paths: readonly string[]): Promise<string[]> {
+  const wider: string[] = [];
+  for (const path of paths) {
+    await settled(page, path);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    if (width > 360) wider.push(`${path}: ${width} px`);
+  }
+  return wider;
+}
+
+const ADMIN_TABS = [
+  'users',
+  'orders',
+  'products',
+  'categories',
+  'commission',
+  'drivers',
+  'refunds',
+  'disputes',
+  'payouts',
+  'mail',
+  'jobs',
+  'activity',
+] as const;
+
+test.describe('on a 360 px phone', () => {
+  test.use({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true });
+
+  test('no main screen of a buyer, seller or admin is wider than the phone', async ({ browser }) => {
+    test.setTimeout(180_000);
+    const wider: string[] = [];
+    for (const [email, paths] of [
+      [DEMO.buyer, ['/', '/buyer/orders', '/profile', '/addresses', '/cart']],
+      [DEMO.seller, ['/seller/dashboard', '/profile', '/availability']],
+      [DEMO.admin, [...ADMIN_TABS.map((tab) => `/admin?tab=${tab}`), '/profile']],
+    ] as const) {
+      const context = await browser.newContext({ viewport: { width: 360, height: 780 }, isMobile: true });
+      try {
+        const page = await context.newPage();
+        await signInAs(page, email);
+        wider.push(...(await widerThanThePhone(page, paths)));
+      } finally {
+        await context.close();
+      }
+    }
+    expect(wider).toEqual([]);
+  });
+
+  test("no screen of a driver's is wider than the phone, with a delivery selected", async ({ browser }) => {
+    test.setTimeout(120_000);
+    const driver = await approvedDriver(browser);
+    const { order, buyer } = await offerIn(browser, { productName: 'Birch Sideboard' });
+    try {
+      const accepted = await driver.request.post(`/api/orders/${order.id}/assign`);
+      expect(accepted.status(), await accepted.text()).toBe(200);
+      await driver.page.setViewportSize({ width: 360, height: 780 });
+      const wider = await widerThanThePhone(driver.page, [
+        `/driver/dashboard?order=${order.id}`,
+        '/profile',
+        '/availability',
+        '/addresses',
+      ]);
+      // The delivery is the one selected, with its next step at hand.
+      await settled(driver.page, `/driver/dashboard?order=${order.id}`);
+      await expect(driver.page.getByTestId('button-start-delivery')).toBeVisible();
+      expect(wider).toEqual([]);
+    } finally {
+      await buyer.context.close();
+      await driver.context.close();
+    }
+  });
+});
+
+/**
+ * A new seller with a product they deliver themselves, and a new buyer who paid for it: an order
+ * waiting for the seller's next step (Start Delivery). The browsers are the caller's to close.
+ */
+async function sellerWithAnOrderToDeliver(browser: import('@playwright/test').Browser) {
+  const seller = await someoneElse(browser, 'seller');
+  const address = { addressLine1: '5 Oak St', city: 'Springfield', state: 'IL', zipCode: '62701' };
+  const home = await seller.request.post('/api/addresses', { data: address });
+  expect(home.status(), await home.text()).toBe(201);
+  const created = await seller.request.post('/api/products', {
+    data: {
+      name: 'Pine Bench',
+      price: '30.00',
+      category: 'Furniture',
+      stock: 5,
+      sellerDelivery: true,
+      sellerDeliveryFee: '4.00',
+    },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { id: productId } = (await created.json()) as { id: string };
+  const buyer = await someoneElse(browser);
+  const placed = await buyer.request.post('/api/addresses', {
+    data: { ...address, addressLine1: '9 Elm St' },
+  });
+  expect(placed.status(), await placed.text()).toBe(201);
+  const { id: deliveryAddressId } = (await placed.json()) as { id: string };
+  const payment = await buyer.request.post('/api/payments', {
+    data: { items: [{ productId, quantity: 1 }], isPickup: false, deliveryAddressId },
+  });
+  expect(payment.status(), await payment.text()).toBe(201);
+  const { paymentId } = (await payment.json()) as { paymentId: string };
+  const confirmed = await buyer.request.post(`/api/payments/${paymentId}/confirm`, {
+    data: { cardNumber: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Eve Tester' },
+  });
+  expect(confirmed.status(), await confirmed.text()).toBe(200);
+  const { orders } = (await confirmed.json()) as { orders: { id: string; orderNumber: string }[] };
+  const order = orders[0];
+  if (!order) throw new Error('no order made');
+  await buyer.context.close();
+  return { seller, order };
+}
+
+test.describe('the seller on a phone', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test('the orders waiting for the seller come first on the dashboard, before the earnings', async ({
+    browser,
+  }) => {
+    const { seller, order } = await sellerWithAnOrderToDeliver(browser);
+    try {
+      const page = seller.page;
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto('/seller/dashboard');
+      const orders = page.getByRole('heading', { name: 'Orders', level: 2 });
+      await expect(orders).toBeInViewport();
+      await expect(page.getByTestId('text-orders-waiting')).toHaveText(
+        '1 order is waiting for your next step.',
+      );
+      await expect(page.getByTestId('list-orders').getByRole('button').first()).toContainText(
+        order.orderNumber,
+      );
+      const top = async (name: string) =>
+        (await page.getByRole('heading', { name, level: 2, exact: true }).boundingBox())?.y ?? 0;
+      const ordersTop = await top('Orders');
+      for (const later of ['Messages', 'My Products', 'Earnings']) {
+        expect(await top(later), `${later} below Orders`).toBeGreaterThan(ordersTop);
+      }
+      // The next step is there, on the selected order.
+      await expect(page.getByRole('button', { name: 'Start Delivery' })).toBeVisible();
+    } finally {
+      await seller.context.close();
+    }
+  });
+});
+
+test.describe('the admin', () => {
+  test('the rows of an earlier search cannot be pressed while the new one is searched for', async ({
+    page,
+  }) => {
+    await signInAs(page, DEMO.admin);
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Admin Dashboard' }).first().click();
+    const rows = page.locator('[data-testid^="row-user-"]');
+    await expect(rows.first()).toBeVisible();
+    const { id: firstId } = await getJson<{ items: { id: string }[] }>(page.request, '/api/admin/users').then(
+      (answer) => answer.items[0] ?? { id: '' },
+    );
+    // The answer to the new search is held until the screen has been looked at.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/api\/admin\/users\?.*search=/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByLabel('Search users').fill('zzz-nobody-by-this-name');
+    await expect(page.getByTestId('text-searching')).toHaveText('Searching users...');
+    await expect(page.getByTestId('list-rows')).toHaveAttribute('aria-busy', 'true');
+    // A press on an earlier row opens nothing.
+    await page.getByTestId(`button-user-details-${firstId}`).click({ force: true });
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    release();
+    await expect(page.getByText('No users found', { exact: true })).toBeVisible();
+    await expect(page.getByTestId('text-searching')).toHaveCount(0);
+  });
+
+  test('the twelve tabs are one row on a desktop and on a phone', async ({ page }) => {
+    await signInAs(page, DEMO.admin);
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ]) {
+      await page.setViewportSize(viewport);
+      await page.goto('/admin?tab=activity');
+      const tabs = page.getByRole('tablist', { name: 'Admin sections' }).getByRole('tab');
+      await expect(tabs).toHaveCount(12);
+      const tops = new Set<number>();
+      for (const tab of await tabs.all()) tops.add(Math.round((await tab.boundingBox())?.y ?? -1));
+      expect([...tops], `rows of tabs at ${viewport.width} px`).toHaveLength(1);
+      // The tab the address names is in sight, and selected.
+      const activity = page.getByRole('tab', { name: 'Activity' });
+      await expect(activity).toHaveAttribute('aria-selected', 'true');
+      await expect(activity).toBeInViewport();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+        viewport.width,
+      );
+    }
+  });
+
+  test('the role select says it sets the current role and names the roles the user keeps', async ({
+    page,
+    browser,
+  }) => {
+    const seller = await someoneElse(browser, 'seller');
+    await seller.context.close();
+    await signInAs(page, DEMO.admin);
+    await page.goto('/admin?tab=users');
+    await page.getByLabel('Search users').fill(seller.email);
+    const row = page.getByTestId(`row-user-${seller.id}`);
+    await expect(row).toContainText(seller.email);
+    await expect(page.getByRole('columnheader', { name: 'Current role' })).toHaveCount(1);
+    await row.getByRole('combobox', { name: 'Current role of Eve Tester' }).click();
+    await page.getByRole('option', { name: 'Buyer', exact: true }).click();
+    await expect(
+      page.getByText(
+        "Eve Tester's current role is now Buyer. They still hold Seller: take a role away in Details.",
+        { exact: true },
+      ),
+    ).toBeVisible();
+    // What the screen said is what the server did.
+    const user = await getJson<{ role: string; roles: string[] }>(
+      page.request,
+      `/api/admin/users/${seller.id}`,
+    );
+    expect(user.role).toBe('buyer');
+    expect(user.roles).toEqual(['buyer', 'seller']);
+  });
+});
+
+test("a user's profile says how roles change, beside the buttons that change them", async ({ page }) => {
+  await signUpFresh(page);
+  await page.goto('/profile');
+  await expect(page.getByTestId('button-become-seller')).toBeVisible();
+  const role = page.getByTestId('input-role');
+  await expect(role).toHaveValue('Buyer');
+  await expect(page.getByText(/cannot change their own role/)).toHaveCount(0);
+  await expect(
+    page.getByText(
+      'The role you use now. Switch between your roles from the header, or add seller or driver under Your Roles. Only an administrator grants admin or gives back a role taken away.',
+    ),
+  ).toBeVisible();
+});
