@@ -34,6 +34,8 @@ export default defineConfig({
           name: 'unit',
           include: ['src/domain/**/*.test.ts', 'src/web/**/*.test.{ts,tsx}', 'scripts/**/*.test.ts'],
           environment: 'node',
+          // Typing through user-event in jsdom takes seconds on a shared two-core machine.
+          testTimeout: 15_000,
           setupFiles: ['src/web/test-support/jest-dom.ts'],
         },
       },
