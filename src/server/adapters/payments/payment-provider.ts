@@ -218,6 +218,13 @@ export interface PaymentProvider {
    */
   retrieveChargeFee(chargeId: string): Promise<ChargeFee | null>;
   /**
+   * True when the provider keeps no fee on any charge (the built-in test provider): the payment's
+   * claim then records its fee as 0 at once, which writes no ledger entry, so a paid checkout makes
+   * no second write for it (docs/decisions/0025-checkout-statements.md). Stripe leaves this out:
+   * its fee is read from the charge's balance transaction.
+   */
+  readonly chargesNoFee?: boolean;
+  /**
    * The platform's balance transactions created in [from, to), in the provider's order (Stripe:
    * newest first), read page after page. The built-in test provider answers its own records in
    * the same terms. A provider without it has nothing for reconcile to compare.

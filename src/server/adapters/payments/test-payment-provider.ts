@@ -67,6 +67,8 @@ const chargeOnce = builtOnce((db) =>
 export class TestPaymentProvider implements PaymentProvider {
   readonly name = TEST_PROVIDER;
   readonly publishableKey = null;
+  /** No fee (retrieveChargeFee), and no call needed to know it. */
+  readonly chargesNoFee = true;
 
   constructor(private readonly db: Db) {}
 

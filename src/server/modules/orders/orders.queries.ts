@@ -3,6 +3,7 @@ import { builtOnce } from '../../db/built-once';
 import type { Db } from '../../db/client';
 import {
   addresses,
+  commissionSettings,
   disputes,
   orderItems,
   orders,
@@ -142,6 +143,51 @@ export async function sumSalesOfSellers(
   });
   return new Map(rows.map((row) => [row.sellerId, row.total]));
 }
+
+/**
+ * The commission settings row (id 1) and, read with it in one statement, the sellers' sales between
+ * `from` and `to` as sumSalesOfSellers sums them (docs/product-rules.md, Fees and commission;
+ * docs/decisions/0025-checkout-statements.md). Undefined when the settings row is missing.
+ */
+export async function findSettingsWithSalesOfSellers(
+  db: Db,
+  sellerIds: readonly string[],
+  from: Date,
+  to: Date,
+): Promise<{ settings: typeof commissionSettings.$inferSelect; sales: Map<string, string> } | undefined> {
+  const rows = await settingsWithSales(db).execute({
+    sellerIds: [...sellerIds],
+    from: from.toISOString(),
+    to: to.toISOString(),
+  });
+  const row = rows[0];
+  if (!row) return undefined;
+  return { settings: row.settings, sales: new Map(Object.entries(row.sales ?? {})) };
+}
+
+/** Built once: every paid checkout reads it. The sales come as one JSON object by seller. */
+const settingsWithSales = builtOnce((db) =>
+  db
+    .select({
+      settings: commissionSettings,
+      sales: sql<Record<string, string> | null>`(
+        select json_object_agg(s.seller_id, s.total)
+        from (
+          select ${orders.sellerId} as seller_id, sum(${orders.productSubtotal})::text as total
+          from ${orders}
+          where ${orders.sellerId} = any(${sql.placeholder('sellerIds')}::uuid[])
+            and ${orders.status} <> 'cancelled'
+            and ${orders.createdAt} >= ${sql.placeholder('from')}::timestamptz
+            and ${orders.createdAt} < ${sql.placeholder('to')}::timestamptz
+          group by ${orders.sellerId}
+        ) s
+      )`,
+    })
+    .from(commissionSettings)
+    .where(eq(commissionSettings.id, 1))
+    .limit(1)
+    .prepare(''),
+);
 
 /** Built once: every paid checkout reads its sellers' sales of the month (the commission's tier). */
 const salesOfSellers = builtOnce((db) =>

@@ -2,10 +2,17 @@ import type { Db } from '../../db/client';
 import { orderChangeEvents, publishLiveEvents } from '../../platform/live-events';
 import { getCommissionRates } from '../commission/commission.service';
 import { pickupText, type PricedCheckout } from '../checkout/checkout.service';
-import { computeOrderMoney, LOYALTY_WINDOW_DAYS, type OrderMoney } from '../../../domain/fees';
+import {
+  computeOrderMoney,
+  LOYALTY_WINDOW_DAYS,
+  parseCommissionSettings,
+  type CommissionRates,
+  type OrderMoney,
+} from '../../../domain/fees';
 import { formatCents, formatRate, parseCents } from '../../../domain/money';
 import { newOrderNumber } from './order-number';
 import {
+  findSettingsWithSalesOfSellers,
   insertOrdersWithItems,
   sumSalesOfSellers,
   type NewOrder,
@@ -21,6 +28,21 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const NUMBER_ATTEMPTS = 8;
 
 /**
+ * The commission settings and the sellers' sales of the loyalty window before `now`, in one statement
+ * (docs/decisions/0025-checkout-statements.md); the default settings when their row is missing.
+ */
+async function readRatesAndSales(
+  tx: Db,
+  sellerIds: string[],
+  now: Date,
+): Promise<{ rates: CommissionRates; sales: Map<string, string> }> {
+  const from = new Date(now.getTime() - LOYALTY_WINDOW_DAYS * DAY_MS);
+  const found = await findSettingsWithSalesOfSellers(tx, sellerIds, from, now);
+  if (found) return { rates: parseCommissionSettings(found.settings), sales: found.sales };
+  return { rates: await getCommissionRates(tx), sales: await sumSalesOfSellers(tx, sellerIds, from, now) };
+}
+
+/**
  * Creates one order per seller of a paid checkout, inside the caller's transaction (which has
  * already claimed the payment and taken the stock): commission and earnings from the current
  * settings and the sellers' 30-day sales (docs/product-rules.md, Fees and commission), the items at
@@ -33,11 +55,9 @@ export async function placeOrders(
   input: { paymentId: string; providerPaymentId: string; checkout: PricedCheckout; now: Date },
 ): Promise<PlacedOrder[]> {
   const { checkout, now } = input;
-  const rates = await getCommissionRates(tx);
-  const sales = await sumSalesOfSellers(
+  const { rates, sales } = await readRatesAndSales(
     tx,
     checkout.orders.map((order) => order.sellerId),
-    new Date(now.getTime() - LOYALTY_WINDOW_DAYS * DAY_MS),
     now,
   );
   const toPlace = checkout.orders.map((priced): NewOrder => {

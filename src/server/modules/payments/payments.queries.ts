@@ -2,7 +2,7 @@ import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { builtOnce } from '../../db/built-once';
 import type { Db } from '../../db/client';
 import type { PaymentStatus } from '../../../domain/checkout';
-import { payments } from '../../db/schema';
+import { ledgerEntries, payments } from '../../db/schema';
 
 export type PaymentRow = typeof payments.$inferSelect;
 
@@ -99,28 +99,43 @@ export async function findPaymentByProviderId(
  * The exactly-once claim, built once for each outcome (every paid checkout runs one): marks the
  * payment `status` and processed at `now` (its ISO form, as drizzle writes a date) if it is not yet
  * processed and charged or possibly charged, keeping the provider's charge once known (`chargeId`
- * null leaves it as it is; see setPaymentCharge).
+ * null leaves it as it is; see setPaymentCharge) and the provider's fee when it keeps none (`fee`
+ * null leaves it to learnProviderFee). The same statement appends the buyer's charge to the ledger
+ * for the payment it claimed, as recordCharge in the ledger module writes it: `charge:<paymentId>`,
+ * once, naming the provider's charge when known, else the payment intent
+ * (docs/decisions/0025-checkout-statements.md).
  */
 const claimAs = (status: 'succeeded' | 'refunded') =>
-  builtOnce((db) =>
-    db
-      .update(payments)
-      .set({
-        status,
-        processedAt: sql`${sql.placeholder('now')}`,
-        updatedAt: sql`${sql.placeholder('now')}`,
-        providerChargeId: sql`coalesce(${payments.providerChargeId}, ${sql.placeholder('chargeId')})`,
-      })
-      .where(
-        and(
-          eq(payments.id, sql.placeholder('id')),
-          isNull(payments.processedAt),
-          inArray(payments.status, ['requires_payment', 'succeeded']),
-        ),
-      )
-      .returning()
-      .prepare(''),
-  );
+  builtOnce((db) => {
+    const claimed = db.$with('claimed').as(
+      db
+        .update(payments)
+        .set({
+          status,
+          processedAt: sql`${sql.placeholder('now')}`,
+          updatedAt: sql`${sql.placeholder('now')}`,
+          providerChargeId: sql`coalesce(${payments.providerChargeId}, ${sql.placeholder('chargeId')})`,
+          providerFee: sql`coalesce(${payments.providerFee}, ${sql.placeholder('fee')}::numeric)`,
+        })
+        .where(
+          and(
+            eq(payments.id, sql.placeholder('id')),
+            isNull(payments.processedAt),
+            inArray(payments.status, ['requires_payment', 'succeeded']),
+          ),
+        )
+        .returning(),
+    );
+    const charged = db.$with('charged', {}).as(
+      sql`insert into ${ledgerEntries} (entry_key, kind, amount, currency, payment_id, user_id, provider_reference, created_at)
+          select 'charge:' || claimed.id, 'charge', claimed.amount, claimed.currency, claimed.id, claimed.buyer_id,
+                 coalesce(claimed.provider_charge_id, claimed.provider_payment_id), ${sql.placeholder('now')}::timestamptz
+          from claimed
+          where claimed.amount > 0
+          on conflict (entry_key) do nothing`,
+    );
+    return db.with(claimed, charged).select().from(claimed).prepare('');
+  });
 const claimForOrders = claimAs('succeeded');
 const claimForRefund = claimAs('refunded');
 
@@ -135,8 +150,9 @@ export async function claimPaymentForOrders(
   id: string,
   now: Date,
   chargeId: string | null = null,
+  fee: string | null = null,
 ): Promise<PaymentRow | undefined> {
-  const rows = await claimForOrders(db).execute({ id, now: now.toISOString(), chargeId });
+  const rows = await claimForOrders(db).execute({ id, now: now.toISOString(), chargeId, fee });
   return rows[0];
 }
 
@@ -146,8 +162,9 @@ export async function claimPaymentForRefund(
   id: string,
   now: Date,
   chargeId: string | null = null,
+  fee: string | null = null,
 ): Promise<PaymentRow | undefined> {
-  const rows = await claimForRefund(db).execute({ id, now: now.toISOString(), chargeId });
+  const rows = await claimForRefund(db).execute({ id, now: now.toISOString(), chargeId, fee });
   return rows[0];
 }
 

@@ -15,7 +15,6 @@ import {
 } from './payments.queries';
 import { executeRefund, recordPaymentRefund } from '../refunds/refunds.service';
 import { learnProviderFeeQuietly } from './provider-fees';
-import { recordCharge } from '../ledger/ledger.service';
 import { findUserById } from '../users/user-records';
 
 type Processing =
@@ -100,12 +99,15 @@ export async function processPaidPayment(
 ): Promise<Processing> {
   const now = deps.now();
   const { chargeId } = charge;
+  // A provider that keeps no fee has its fee (0) kept by the claim: no write after the orders for it
+  // (docs/decisions/0025-checkout-statements.md).
+  const fee = deps.payments.chargesNoFee ? formatCents(0) : null;
   try {
     const processed = await deps.db.transaction(async (tx): Promise<Processing> => {
       // The charge is kept by the claim itself (one statement less than on its own).
-      const claimed = await claimPaymentForOrders(tx, paymentId, now, chargeId);
+      // The claim appends the buyer's charge to the ledger in the same statement.
+      const claimed = await claimPaymentForOrders(tx, paymentId, now, chargeId, fee);
       if (!claimed) return { kind: 'already' };
-      await recordCharge(tx, claimed, now);
       const checkout = await repriceLatePayment(
         deps,
         tx,
@@ -135,9 +137,8 @@ export async function processPaidPayment(
   } catch (error) {
     if (!(error instanceof RefundInsteadError)) throw error;
     const refund = await deps.db.transaction(async (tx) => {
-      const claimed = await claimPaymentForRefund(tx, paymentId, now, chargeId);
+      const claimed = await claimPaymentForRefund(tx, paymentId, now, chargeId, fee);
       if (!claimed) return undefined;
-      await recordCharge(tx, claimed, now);
       const row = await recordPaymentRefund(tx, {
         paymentId,
         amount: claimed.amount,

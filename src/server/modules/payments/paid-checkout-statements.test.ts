@@ -1,0 +1,73 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import pg from 'pg';
+import { createTestApp, signedInAs, TEST_DB_KIND, type TestApp } from '../../testing/test-app';
+import {
+  confirm,
+  createAddress,
+  createProduct,
+  paymentRow,
+  startPayment,
+  stockOf,
+  type PaymentJson,
+} from '../../testing/commerce';
+import { ledgerEntries } from '../../db/schema';
+
+/**
+ * What a paid confirmation costs the database (docs/decisions/0025-checkout-statements.md): the
+ * statements the server sends, counted as the pg driver submits them (PostgreSQL only: the embedded
+ * database of the tests is not reached through the pg driver), and the books that must still hold.
+ */
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
+afterEach(() => {
+  expect(t.statuses.filter((s) => s >= 500)).toEqual([]);
+});
+
+describe('a paid confirmation', () => {
+  it.skipIf(TEST_DB_KIND !== 'postgres')(
+    'makes its order in 12 statements: the claim keeps the fee and writes the charge, one read prices the commission',
+    async () => {
+      const seller = await signedInAs(t, 'seller');
+      await createAddress(t, seller.id);
+      const product = await createProduct(t, seller.id, { price: '25.00', stock: 5 });
+      const buyer = await signedInAs(t, 'buyer');
+      const address = await createAddress(t, buyer.id);
+      const started = await startPayment(t, buyer, {
+        items: [{ productId: product.id, quantity: 2 }],
+        isPickup: false,
+        deliveryAddressId: address.id,
+      });
+      expect(started.statusCode).toBe(201);
+      const { paymentId } = started.json<PaymentJson>();
+
+      // Every statement goes through a pg Query submitted to its connection (begin and commit too).
+      const submitted = vi.spyOn(pg.Query.prototype, 'submit');
+      const confirmed = await confirm(t, buyer, paymentId);
+      const statements = submitted.mock.calls.length;
+      submitted.mockRestore();
+
+      expect(confirmed.statusCode).toBe(200);
+      expect(confirmed.json<{ orders: unknown[] }>().orders).toHaveLength(1);
+      // The session, the payment, the test card's charge, then begin, the claim (with the ledger's
+      // charge and the fee), the stock, the commission settings with the seller's sales, the order,
+      // the live events (savepoint, insert, release) and commit: 12 (17 before).
+      expect(statements).toBeLessThanOrEqual(12);
+      // The books as before: the stock taken, the fee known, the charge in the ledger once.
+      expect(await stockOf(t, product.id)).toBe(3);
+      const payment = await paymentRow(t, paymentId);
+      expect(payment?.providerFee).toBe('0.00');
+      const charges = await t.database.db
+        .select()
+        .from(ledgerEntries)
+        .where(and(eq(ledgerEntries.paymentId, paymentId), eq(ledgerEntries.kind, 'charge')));
+      expect(charges.map((entry) => entry.amount)).toEqual([payment?.amount]);
+    },
+  );
+});
