@@ -182,6 +182,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     trustProxy: config.trustProxy,
     genReqId: () => crypto.randomUUID(),
     requestIdHeader: false,
+    // One line per answer at debug, none at the default info: an answer that failed is logged by
+    // the error handler with its request id (docs/operations.md, Logs).
+    disableRequestLogging: true,
     frameworkErrors: createFrameworkErrorHandler(headerList),
     clientErrorHandler: createClientErrorHandler(headerList, (message) => logClientError(message)),
   }).withTypeProvider<ZodTypeProvider>();
@@ -190,6 +193,14 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.log.isLevelEnabled('debug'))
+      request.log.debug(
+        { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
+        'request completed',
+      );
+    done();
+  });
   app.addHook('onSend', (request, reply, _payload, done) => {
     void reply.header('x-request-id', request.id);
     // Answers of guarded calls are personal (or an admin's): no shared cache may keep them.

@@ -6,6 +6,7 @@ import { as, createTestApp, signedInAs, type TestApp } from '../testing/test-app
 /** The log keeps paths and database error codes, never what users typed (docs/product-rules.md, Bad input and failure). */
 let t: TestApp;
 const lines: string[] = [];
+const quietLines: string[] = [];
 beforeAll(async () => {
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -14,7 +15,7 @@ beforeAll(async () => {
     },
   });
   t = await createTestApp({
-    logger: { level: 'info', stream },
+    logger: { level: 'debug', stream },
     extend: (app) =>
       app.get('/api/__broken-query', async () =>
         t.database.db.execute(sql`select * from no_such_table where name = ${'secret-param-value'}`),
@@ -26,6 +27,27 @@ afterAll(async () => {
 });
 
 describe('the log', () => {
+  it('writes no line for a request that succeeded at the default level (info)', async () => {
+    const quiet = await createTestApp({
+      logger: {
+        level: 'info',
+        stream: new Writable({
+          write: (chunk: Buffer, _e, done) => {
+            quietLines.push(chunk.toString());
+            done();
+          },
+        }),
+      },
+    });
+    try {
+      const response = await quiet.app.inject({ method: 'GET', url: '/api/health' });
+      expect(response.statusCode).toBe(200);
+      expect(quietLines.join('')).not.toContain('/api/health');
+    } finally {
+      await quiet.close();
+    }
+  });
+
   it('names the path of a request but not its query string', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/products?search=private-search-term' });
     expect(response.statusCode).toBe(200);
