@@ -1,8 +1,13 @@
 // Lighthouse on the first load of seven pages (docs/decisions/0014-first-load.md): the landing and
 // a product page as a visitor meets them, the home page and checkout (with one product in the cart)
 // signed in as the demo buyer, and the driver, seller and admin dashboards signed in as the demo
-// driver, seller and admin. Mobile, Lighthouse's default settings (simulated slow 4G and a 4x
-// slower CPU); each page loads with an empty HTTP cache.
+// driver, seller and admin. Mobile, Lighthouse's default settings (simulated slow 4G) but for the
+// CPU: the same phone on any machine. A fixed slowdown (Lighthouse's default is 4x) emulates a
+// slower phone on a slower or busier machine, and the scores move with the machine. So the slowdown
+// is the machine's benchmark index ÷ 500 (the index of the phone emulated: 4x on a machine of
+// 2000), measured by one calibration run of Lighthouse on the landing page before the measured
+// runs, and at least 1; `--cpu-slowdown N` sets it instead, and
+// `--benchmark-index N` gives the index. Each page loads with an empty HTTP cache.
 //
 //   npm run lighthouse                       # builds if dist/ is missing
 //   npm run lighthouse -- --runs 3           # the median of three runs per page
@@ -10,6 +15,7 @@
 //   npm run lighthouse -- --reports /tmp/lh  # also keeps each full report (JSON) there
 //   npm run lighthouse -- --only driver      # only the pages whose name contains "driver"
 //   npm run lighthouse -- --only dashboard   # the three dashboards
+//   npm run lighthouse -- --cpu-slowdown 4   # a fixed slowdown instead of the calibrated one
 //
 // Starts the built server (dist/server/main.js) on a free loopback port with a fresh embedded
 // database and the demo data, drives Debian's Chromium (CHROME_PATH, default /usr/bin/chromium)
@@ -24,6 +30,7 @@ import net from 'node:net';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import lighthouse from 'lighthouse';
+import { throttling } from 'lighthouse/core/config/constants.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SERVER = path.join(ROOT, 'dist/server/main.js');
@@ -43,8 +50,22 @@ const { values } = parseArgs({
     build: { type: 'boolean', default: false },
     reports: { type: 'string' },
     only: { type: 'string' },
+    'cpu-slowdown': { type: 'string' },
+    'benchmark-index': { type: 'string' },
   },
 });
+/** The benchmark index of the phone every run emulates (slowdown = the machine's index ÷ this). */
+const PHONE_BENCHMARK_INDEX = 500;
+const positive = (text, name) => {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`${name} must be a positive number, not ${text}`);
+  return value;
+};
+const fixedSlowdown = values['cpu-slowdown'] && positive(values['cpu-slowdown'], '--cpu-slowdown');
+const givenIndex = values['benchmark-index'] && positive(values['benchmark-index'], '--benchmark-index');
+/** The slowdown for a machine of this benchmark index: one decimal, never below 1 (no speed-up). */
+const slowdownFor = (index) => Math.max(1, Math.round((index / PHONE_BENCHMARK_INDEX) * 10) / 10);
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number, not ${values.runs}`);
 
@@ -164,6 +185,29 @@ try {
     { name: 'Admin dashboard (signed in as an admin)', path: '/admin', prepare: () => signInAs(ADMIN) },
   ].filter((target) => !values.only || target.name.toLowerCase().includes(values.only.toLowerCase()));
 
+  // The machine's benchmark index: given, or measured by one unrecorded run of the landing page
+  // (Lighthouse measures it before loading a page, whatever the throttling).
+  let calibration;
+  if (fixedSlowdown) calibration = { slowdown: fixedSlowdown, how: 'set by --cpu-slowdown' };
+  else {
+    let index = givenIndex;
+    if (!index) {
+      const { lhr } = await lighthouse(`${server.url}/`, {
+        port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance'],
+        disableStorageReset: true,
+      });
+      index = lhr.environment.benchmarkIndex;
+    }
+    calibration = {
+      slowdown: slowdownFor(index),
+      how: `benchmark index ${Math.round(index)} ${givenIndex ? '(--benchmark-index)' : '(a calibration run)'} ÷ ${PHONE_BENCHMARK_INDEX}`,
+    };
+  }
+  console.log(`CPU slowdown ${calibration.slowdown}x (${calibration.how})`);
+
   const rows = [];
   for (const target of pages) {
     await target.prepare();
@@ -187,6 +231,8 @@ try {
           logLevel: 'error',
           onlyCategories: ['performance', 'accessibility'],
           disableStorageReset: true,
+          // Slow 4G as by default; the CPU slowdown calibrated above.
+          throttling: { ...throttling.mobileSlow4G, cpuSlowdownMultiplier: calibration.slowdown },
         }));
         if (!lhr.runtimeError) break;
         if (attempt === 3) throw new Error(`${target.name}: ${lhr.runtimeError.message}`);
@@ -253,7 +299,8 @@ try {
     '',
     `- Date: ${new Date().toISOString()}`,
     `- Command: \`npm run lighthouse${runs > 1 ? ` -- --runs ${runs}` : ''}\` (scripts/lighthouse.mjs)`,
-    `- Lighthouse ${LIGHTHOUSE_VERSION}, mobile, default settings (simulated slow 4G, 4x CPU slowdown); ` +
+    `- Lighthouse ${LIGHTHOUSE_VERSION}, mobile, simulated slow 4G, CPU slowdown ${calibration.slowdown}x ` +
+      `(${calibration.how}, so every run emulates a phone of index ${PHONE_BENCHMARK_INDEX}); ` +
       `${runs === 1 ? 'one run' : `median of ${runs} runs`} per page, each with an empty HTTP cache and no service worker; ` +
       `Chromium ${context.browser()?.version() ?? ''} headless (${CHROME_PATH})`,
     `- Machine: ${cpus.length} × ${cpus[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB, ` +
