@@ -194,11 +194,10 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   app.addHook('onResponse', (request, reply, done) => {
-    if (request.log.isLevelEnabled('debug'))
-      request.log.debug(
-        { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
-        'request completed',
-      );
+    request.log.debug(
+      { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime },
+      'request completed',
+    );
     done();
   });
   app.addHook('onSend', (request, reply, _payload, done) => {
