@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
@@ -184,7 +184,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     requestIdHeader: false,
     // One line per answer at debug, none at the default info: an answer that failed is logged by
     // the error handler with its request id (docs/operations.md, Logs).
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     frameworkErrors: createFrameworkErrorHandler(headerList),
     clientErrorHandler: createClientErrorHandler(headerList, (message) => logClientError(message)),
   }).withTypeProvider<ZodTypeProvider>();
