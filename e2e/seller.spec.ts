@@ -142,7 +142,7 @@ test.describe('the seller area (docs/product-rules.md, Seller listings)', () => 
     await expect(card).toContainText(name);
     await expect(card).toContainText('$12.50');
     await expect(card.locator('img').first()).toHaveAttribute('src', reordered[0] ?? '');
-    // The card shows a resized copy made when the picture was attached, the one its width needs
+    // The card asks for the resized copy its width needs, made after the picture was attached
     // (docs/decisions/0014-first-load.md, Resized copies): 300 CSS px at this window's pixel ratio 1.
     await expect
       .poll(() =>

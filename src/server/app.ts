@@ -20,6 +20,7 @@ import { ZipCentroidGeocoder } from './adapters/geocoding/zip-centroid-geocoder'
 import { resolveWithDns, type ResolveHost } from './platform/public-address';
 import type { ObjectStorage } from './adapters/storage/object-storage';
 import { createObjectStorage } from './adapters/storage/create-object-storage';
+import { ImageCopyMaker } from './modules/uploads/uploads.service';
 import type { PaymentProvider } from './adapters/payments/payment-provider';
 import type { PayoutProvider } from './adapters/payouts/payout-provider';
 import { createPayoutProvider } from './adapters/payouts/create-payout-provider';
@@ -283,6 +284,10 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const signingKey = crypto.createHmac('sha256', options.sessionSecret).update('signing key').digest();
   const payments = options.payments ?? (await createPaymentProvider(config, database.db));
   const payouts = options.payouts ?? (await createPayoutProvider(config, database.db, { signingKey, now }));
+  const imageCopies = new ImageCopyMaker(storage, app.log);
+  // Before any onClose hook closes the storage: the copy being made is finished, no other started.
+  app.addHook('preClose', () => imageCopies.close());
+  app.decorate('imageCopies', imageCopies);
   const ctx: AppContext = {
     db: database.db,
     config,
@@ -298,6 +303,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     signingKey,
     now,
     storage,
+    imageCopies,
     payments,
     payouts,
     orderSteps: followOrderSteps({

@@ -13,6 +13,7 @@ import type { IdentityProvider } from '../adapters/identity/identity-provider';
 import type { Geocoder } from '../adapters/geocoding/geocoder';
 import type { ResolveHost } from './public-address';
 import type { ObjectStorage } from '../adapters/storage/object-storage';
+import type { ImageCopyScheduler } from '../modules/uploads/uploads.service';
 import type { PaymentProvider } from '../adapters/payments/payment-provider';
 import type { PayoutProvider } from '../adapters/payouts/payout-provider';
 import type { RateLimits } from './rate-limit';
@@ -53,6 +54,8 @@ export interface AppContext {
    * (docs/product-rules.md, Running modes and adapters).
    */
   storage: ObjectStorage;
+  /** Makes the resized copies of claimed product pictures (docs/decisions/0014-first-load.md). */
+  imageCopies: ImageCopyScheduler;
   /**
    * Card payments and refunds: the built-in test provider, or Stripe when configured
    * (docs/product-rules.md, Running modes and adapters).

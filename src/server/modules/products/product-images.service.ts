@@ -1,7 +1,12 @@
 import type { Db } from '../../db/client';
-import { badRequest, conflict, notFound } from '../../platform/errors';
+import { AppError, badRequest, conflict, notFound } from '../../platform/errors';
 import type { Actor } from '../../platform/sessions';
-import { claimUpload, prepareImageCopies, type ImageCopyDeps } from '../uploads/uploads.service';
+import {
+  checkProductPicture,
+  claimUpload,
+  scheduleImageCopies,
+  type ImageCopyDeps,
+} from '../uploads/uploads.service';
 import {
   MAX_PRODUCT_IMAGES,
   PRODUCT_CANCELLED_MESSAGE,
@@ -36,11 +41,20 @@ import {
  * the limit together.
  */
 
-/** The request's logger reports a picture whose copies could not be made. */
-export type ProductImageDeps = ProductDeps & Pick<ImageCopyDeps, 'log'>;
+/** A claimed picture's resized copies are made in the background (docs/decisions/0014-first-load.md). */
+export type ProductImageDeps = ProductDeps & Pick<ImageCopyDeps, 'imageCopies'>;
 
 const tooManyImages = (field: string) =>
   badRequest(`Invalid request. ${field}: ${TOO_MANY_IMAGES_MESSAGE}`, { [field]: TOO_MANY_IMAGES_MESSAGE });
+
+/**
+ * A picture of a list refused (not an image after all, too many pixels) names its place in the
+ * list, `imageUrls.<index>`, so the seller is told which one (docs/product-rules.md, Seller listings).
+ */
+function namedImageError(error: unknown, index: number): unknown {
+  if (!(error instanceof AppError) || error.code !== 'bad_request' || error.fields) return error;
+  return badRequest(error.message, { [`imageUrls.${index}`]: error.message });
+}
 
 /** The product locked for this transaction, still there and still available. */
 async function lockAvailable(tx: Db, id: string): Promise<ProductRow> {
@@ -75,7 +89,7 @@ export async function setProductMainImage(
   ensureNotCancelled(product);
   if (!product.imageUrl && (await currentImages(deps.db, product)).length >= MAX_PRODUCT_IMAGES)
     throw tooManyImages('imageUrl');
-  await prepareImageCopies(deps, actor, imageUrl);
+  await checkProductPicture(deps, actor, imageUrl);
   await claimUpload(deps, actor, imageUrl, {
     purpose: 'product',
     alreadyHeld: product.imageUrl === imageUrl,
@@ -87,6 +101,7 @@ export async function setProductMainImage(
       await setMainImage(tx, id, imageUrl, deps.now());
     },
   });
+  if (product.imageUrl !== imageUrl) scheduleImageCopies(deps, imageUrl);
   return answer(deps, id);
 }
 
@@ -105,7 +120,7 @@ export async function addProductImage(
   ensureNotCancelled(product);
   // Checked before the claim too, so a full product does not use up the upload.
   if ((await currentImages(deps.db, product)).length >= MAX_PRODUCT_IMAGES) throw tooManyImages('imageUrl');
-  await prepareImageCopies(deps, actor, body.imageUrl);
+  await checkProductPicture(deps, actor, body.imageUrl);
   await claimUpload(deps, actor, body.imageUrl, {
     purpose: 'product',
     alreadyHeld: false,
@@ -128,6 +143,7 @@ export async function addProductImage(
       await touchProduct(tx, id, now);
     },
   });
+  scheduleImageCopies(deps, body.imageUrl);
   return answer(deps, id);
 }
 
@@ -145,10 +161,15 @@ export async function arrangeProductImages(
   const product = await findManagedProduct(deps.db, actor, id);
   ensureNotCancelled(product);
   if (imageUrls.length > MAX_PRODUCT_IMAGES) throw tooManyImages('imageUrls');
-  // The copies of new uploads before the transaction, which must not wait on a resize.
+  // New uploads are decoded before the transaction, which must not wait on a decoder.
   const before = new Set(await currentImages(deps.db, product));
-  for (const imageUrl of new Set(imageUrls))
-    if (!before.has(imageUrl)) await prepareImageCopies(deps, actor, imageUrl);
+  const added = [...new Set(imageUrls)].filter((imageUrl) => !before.has(imageUrl));
+  for (const [index, imageUrl] of imageUrls.entries()) {
+    if (!added.includes(imageUrl) || imageUrls.indexOf(imageUrl) !== index) continue;
+    await checkProductPicture(deps, actor, imageUrl).catch((error: unknown) => {
+      throw namedImageError(error, index);
+    });
+  }
   await deps.db.transaction(async (tx) => {
     const locked = await lockAvailable(tx, id);
     const held = new Set(await currentImages(tx, locked));
@@ -165,5 +186,6 @@ export async function arrangeProductImages(
     await setMainImage(tx, id, imageUrls[0] ?? null, now);
     await replaceExtraImages(tx, id, imageUrls.slice(1), now);
   });
+  for (const imageUrl of added) scheduleImageCopies(deps, imageUrl);
   return answer(deps, id);
 }

@@ -33,8 +33,8 @@ const imageErrors = { ...changeErrors, 413: errorBodySchema };
  * role; changing a product needs to be its seller or an admin, and anyone else is told it does not
  * exist (404), so these calls declare no role.
  */
-export function registerProductRoutes(app: App, { db, storage, now }: AppContext): void {
-  const deps = { db, storage, now };
+export function registerProductRoutes(app: App, { db, storage, now, imageCopies }: AppContext): void {
+  const deps = { db, storage, now, imageCopies };
   const sellerOnly = { roles: ['seller', 'admin'] as const };
 
   app.get(
@@ -63,7 +63,7 @@ export function registerProductRoutes(app: App, { db, storage, now }: AppContext
       },
     },
     async (request, reply) => {
-      const product = await createProduct({ ...deps, log: request.log }, actorOf(request), request.body);
+      const product = await createProduct(deps, actorOf(request), request.body);
       return reply.status(201).send(product);
     },
   );
@@ -112,13 +112,7 @@ export function registerProductRoutes(app: App, { db, storage, now }: AppContext
         response: { 200: sellerProductSchema, ...imageErrors },
       },
     },
-    async (request) =>
-      setProductMainImage(
-        { ...deps, log: request.log },
-        actorOf(request),
-        request.params.id,
-        request.body.imageUrl,
-      ),
+    async (request) => setProductMainImage(deps, actorOf(request), request.params.id, request.body.imageUrl),
   );
 
   app.post(
@@ -133,12 +127,7 @@ export function registerProductRoutes(app: App, { db, storage, now }: AppContext
       },
     },
     async (request, reply) => {
-      const product = await addProductImage(
-        { ...deps, log: request.log },
-        actorOf(request),
-        request.params.id,
-        request.body,
-      );
+      const product = await addProductImage(deps, actorOf(request), request.params.id, request.body);
       return reply.status(201).send(product);
     },
   );
@@ -156,12 +145,7 @@ export function registerProductRoutes(app: App, { db, storage, now }: AppContext
       },
     },
     async (request) =>
-      arrangeProductImages(
-        { ...deps, log: request.log },
-        actorOf(request),
-        request.params.id,
-        request.body.imageUrls,
-      ),
+      arrangeProductImages(deps, actorOf(request), request.params.id, request.body.imageUrls),
   );
 
   app.patch(

@@ -3,7 +3,12 @@ import type { ObjectStorage } from '../../adapters/storage/object-storage';
 import { badRequest, conflict, notFound } from '../../platform/errors';
 import { canManageProduct } from '../../platform/policy';
 import { productFieldsOf } from '../catalog/catalog.service';
-import { claimUpload, prepareImageCopies, type ImageCopyDeps } from '../uploads/uploads.service';
+import {
+  checkProductPicture,
+  claimUpload,
+  scheduleImageCopies,
+  type ImageCopyDeps,
+} from '../uploads/uploads.service';
 import { recordAdminAction } from '../audit/audit.service';
 import type { Actor } from '../../platform/sessions';
 import {
@@ -114,7 +119,7 @@ function deliveryFeeOf(
  * main image in one transaction: a picture that cannot be claimed leaves no product behind.
  */
 export async function createProduct(
-  deps: ProductDeps & Pick<ImageCopyDeps, 'log'>,
+  deps: ProductDeps & Pick<ImageCopyDeps, 'imageCopies'>,
   actor: Actor,
   body: CreateProductBody,
 ): Promise<SellerProduct> {
@@ -138,12 +143,13 @@ export async function createProduct(
   };
   const { imageUrl } = body;
   if (!imageUrl) return toSellerProduct(await insertProduct(deps.db, values), []);
-  await prepareImageCopies(deps, actor, imageUrl);
+  await checkProductPicture(deps, actor, imageUrl);
   const product = await claimUpload(deps, actor, imageUrl, {
     purpose: 'product',
     alreadyHeld: false,
     assign: (tx) => insertProduct(tx, { ...values, imageUrl }),
   });
+  scheduleImageCopies(deps, imageUrl);
   return toSellerProduct(product, []);
 }
 

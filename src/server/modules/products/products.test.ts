@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ImageCopyMaker } from '../uploads/uploads.service';
 import { eq } from 'drizzle-orm';
 import { as, createTestApp, signedInAs, type TestApp, type TestUser } from '../../testing/test-app';
 import { buy, createAddress, quote } from '../../testing/commerce';
@@ -529,7 +530,12 @@ describe('product images (docs/product-rules.md, Seller listings; Uploads and wh
     const [row] = await t.database.db.select().from(users).where(eq(users.id, seller.id));
     if (!row) throw new Error('no seller row');
     const actor = { ...row, role: 'seller', roles: ['buyer', 'seller'] } satisfies Actor;
-    const deps = { db: t.database.db, storage: t.storage, now: () => new Date() };
+    const deps = {
+      db: t.database.db,
+      storage: t.storage,
+      now: () => new Date(),
+      imageCopies: new ImageCopyMaker(t.storage, { warn: () => undefined }),
+    };
     const racing = await Promise.allSettled([
       addProductImage(deps, actor, product.id, { imageUrl: images[MAX_PRODUCT_IMAGES - 1] ?? '' }),
       addProductImage(deps, actor, product.id, { imageUrl: images[MAX_PRODUCT_IMAGES] ?? '' }),

@@ -1,6 +1,6 @@
 import zlib from 'node:zlib';
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { IMAGE_COPY_WIDTHS, imageCopyUrl } from '../../../domain/image-copies';
 import type { SellerProduct } from '../../../domain/listings';
@@ -16,8 +16,8 @@ import {
 } from './image-copies';
 
 /**
- * Resized copies of product pictures (docs/decisions/0014-first-load.md, Resized copies): made when
- * a picture is attached to a product, read at `<objectPath>/w<width>`, the original when missing;
+ * Resized copies of product pictures (docs/decisions/0014-first-load.md, Resized copies): made after
+ * a picture is attached to a product, in the background, read at `<objectPath>/w<width>`, the original when missing;
  * a picture the decoder refuses is refused with a 400 and leaves nothing behind.
  */
 
@@ -189,6 +189,7 @@ describe.each([
       payload: { imageUrl },
     });
     expect(attached.statusCode).toBe(200);
+    await t.app.imageCopies.idle();
     // The API names the picture; its copies are at the addresses derived from it.
     const detail = await read(`/api/products/${product.id}`);
     expect(detail.json<{ imageUrl: string }>().imageUrl).toBe(imageUrl);
@@ -232,6 +233,7 @@ describe.each([
         })
       ).statusCode,
     ).toBe(200);
+    await t.app.imageCopies.idle();
     for (const imageUrl of [added, arranged]) {
       const copy = await read(`${imageUrl}/w320`);
       expect(copy.headers['content-type']).toBe('image/webp');
@@ -250,6 +252,7 @@ describe.each([
         })
       ).statusCode,
     ).toBe(200);
+    await t.app.imageCopies.idle();
     expect(await t.storage.head(copyKeyOf(keyOf(imageUrl), 1280))).toBeNull();
     const widest = await read(`${imageUrl}/w1280`);
     expect(widest.headers['content-type']).toBe('image/webp');
@@ -269,6 +272,7 @@ describe.each([
         })
       ).statusCode,
     ).toBe(200);
+    await t.app.imageCopies.idle();
     // As for an upload made before copies existed, or one whose resize failed.
     for (const width of IMAGE_COPY_WIDTHS) await t.storage.delete(copyKeyOf(keyOf(imageUrl), width));
     for (const width of IMAGE_COPY_WIDTHS) {
@@ -278,6 +282,66 @@ describe.each([
       expect(fallback.headers['cache-control']).toBe('public, max-age=86400');
       expect(fallback.rawPayload.equals(original)).toBe(true);
     }
+  });
+
+  it('saves without waiting for the copies: the original answers, cached a minute, until they are made', async () => {
+    const original = await jpeg(1600, 1200);
+    const imageUrl = await uploaded(original);
+    const key = keyOf(imageUrl);
+    // The copy maker's read of the picture (the second; the first is the check before the claim)
+    // waits until released, so the copies cannot be made before the save answers.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const storageRead = t.storage.read.bind(t.storage);
+    let reads = 0;
+    const spy = vi.spyOn(t.storage, 'read').mockImplementation(async (readKey) => {
+      if (readKey === key && ++reads === 2) await released;
+      return storageRead(readKey);
+    });
+    try {
+      const attached = await as(t, seller, {
+        method: 'POST',
+        url: `/api/products/${product.id}/images`,
+        payload: { imageUrl },
+      });
+      expect(attached.statusCode).toBe(201);
+      expect(t.app.imageCopies.isPending(key)).toBe(true);
+      const meanwhile = await read(`${imageUrl}/w640`);
+      expect(meanwhile.statusCode).toBe(200);
+      expect(meanwhile.headers['content-type']).toBe('image/jpeg');
+      expect(meanwhile.headers['cache-control']).toBe('public, max-age=60');
+      expect(meanwhile.rawPayload.equals(original)).toBe(true);
+    } finally {
+      release();
+      await t.app.imageCopies.idle();
+      spy.mockRestore();
+    }
+    expect(t.app.imageCopies.isPending(key)).toBe(false);
+    const card = await read(`${imageUrl}/w640`);
+    expect(card.headers['content-type']).toBe('image/webp');
+    expect(card.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('names the refused picture of a list by its place in it', async () => {
+    const current = (await read(`/api/products/${product.id}`)).json<{ imageUrl: string }>().imageUrl;
+    const good = await uploaded(await jpeg(300, 200));
+    const bad = await uploaded(FAKE_JPEG);
+    const refused = await as(t, seller, {
+      method: 'PUT',
+      url: `/api/products/${product.id}/images`,
+      payload: { imageUrls: [current, good, bad] },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      message: IMAGE_UNREADABLE_MESSAGE,
+      fields: { 'imageUrls.2': IMAGE_UNREADABLE_MESSAGE },
+    });
+    // All or nothing: the good one was not claimed either.
+    const [object] = await t.database.db
+      .select()
+      .from(uploadedObjects)
+      .where(eq(uploadedObjects.key, keyOf(good)));
+    expect(object?.visibility).toBe('pending');
   });
 
   it('keeps copies to those who may see the picture: a pending upload is its uploader’s only', async () => {

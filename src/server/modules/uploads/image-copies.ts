@@ -53,12 +53,50 @@ function loadSharp(): Promise<SharpModule> {
   return loading;
 }
 
-/** One resize at a time in this process: two 50-megapixel decodes at once would double the peak. */
-let queue: Promise<unknown> = Promise.resolve();
-function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
-  const result = queue.then(work, work);
-  queue = result.catch(() => undefined);
-  return result;
+/**
+ * Two lanes of one decode each, so at most two 50-megapixel decodes are in memory at once: the
+ * checks a request waits for (the foreground), and the copies made after a claim (the background),
+ * which never hold a request up (docs/decisions/0014-first-load.md, Resized copies).
+ */
+function lane(): <T>(work: () => Promise<T>) => Promise<T> {
+  let queue: Promise<unknown> = Promise.resolve();
+  return <T>(work: () => Promise<T>) => {
+    const result = queue.then(work, work);
+    queue = result.catch(() => undefined);
+    return result;
+  };
+}
+const foregroundLane = lane();
+const backgroundLane = lane();
+
+/** Checks running or waiting, and when the last one ended. */
+let checksInFlight = 0;
+let lastCheckEndedAt = 0;
+function oneCheckAtATime<T>(work: () => Promise<T>): Promise<T> {
+  checksInFlight += 1;
+  return foregroundLane(work).finally(() => {
+    checksInFlight -= 1;
+    lastCheckEndedAt = Date.now();
+  });
+}
+
+/**
+ * A background copy starts once no check has run for this long: the ten pictures of one save are
+ * checked one request after another, a few milliseconds apart, and their copies wait until the
+ * save is done rather than take the CPU from it. It waits at most {@link MAX_BACKGROUND_WAIT_MS}.
+ */
+const QUIET_MS = 300;
+const MAX_BACKGROUND_WAIT_MS = 10_000;
+
+async function afterChecksQuiet(): Promise<void> {
+  const started = Date.now();
+  for (;;) {
+    const now = Date.now();
+    const quietFor = now - lastCheckEndedAt;
+    if ((checksInFlight === 0 && quietFor >= QUIET_MS) || now - started >= MAX_BACKGROUND_WAIT_MS) return;
+    const wait = checksInFlight > 0 ? QUIET_MS : QUIET_MS - quietFor;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(wait, MAX_BACKGROUND_WAIT_MS)));
+  }
 }
 
 /**
@@ -70,7 +108,8 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
  * Throws ImageRefusedError when the bytes are not a decodable image or have too many pixels.
  */
 export function makeImageCopies(original: Uint8Array): Promise<ImageCopy[]> {
-  return oneAtATime(async () => {
+  return backgroundLane(async () => {
+    await afterChecksQuiet();
     const sharp = await loadSharp();
     const largest = Math.max(...IMAGE_COPY_WIDTHS);
     let base: { data: Buffer; info: { width: number; height: number; channels: 1 | 2 | 3 | 4 } };
@@ -124,7 +163,7 @@ export function makeImageCopies(original: Uint8Array): Promise<ImageCopy[]> {
  * by {@link makeImageCopies} instead.
  */
 export function assertDecodableImage(bytes: Uint8Array): Promise<void> {
-  return oneAtATime(async () => {
+  return oneCheckAtATime(async () => {
     const sharp = await loadSharp();
     try {
       await sharp(bytes, { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' })

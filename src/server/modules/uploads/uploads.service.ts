@@ -207,8 +207,8 @@ export async function claimUpload<T>(
     throw alreadyInUse();
   }
   await ensureCheckedBytes(deps, row);
-  // A product picture was decoded whole when its copies were made (prepareImageCopies); every other
-  // upload is decoded here, before anything holds it.
+  // A product picture was decoded whole before the claim (checkProductPicture); every other upload
+  // is decoded here, before anything holds it.
   if (claim.purpose !== 'product') await ensureDecodable(deps, key);
   return deps.db.transaction(async (tx) => {
     const claimed = await claimPendingObject(tx, {
@@ -350,7 +350,7 @@ export async function openUpload(
  * since copies made later should replace it.
  */
 export async function openUploadCopy(
-  deps: UploadDeps,
+  deps: UploadDeps & Partial<Pick<ImageCopyDeps, 'imageCopies'>>,
   actor: Actor | null,
   uploadId: string,
   width: ImageCopyWidth,
@@ -368,7 +368,11 @@ export async function openUploadCopy(
       };
   }
   const original = await openOriginal(deps, row);
-  return row.visibility === 'public' ? { ...original, cacheControl: 'public, max-age=86400' } : original;
+  if (row.visibility !== 'public') return original;
+  // Copies on their way are asked for again within a minute; a picture that has none keeps the
+  // original a day.
+  const cacheControl = deps.imageCopies?.isPending(row.key) ? 'public, max-age=60' : 'public, max-age=86400';
+  return { ...original, cacheControl };
 }
 
 /** Reads a stored object whole, refusing one over `limit` bytes. */
@@ -387,47 +391,114 @@ async function readAll(body: Readable, limit: number): Promise<Buffer> {
   return Buffer.concat(chunks, total);
 }
 
+/** Where the copies of a claimed product picture are made (ImageCopyMaker below). */
+export interface ImageCopyScheduler {
+  schedule(key: string): void;
+  /** The copies of `key` are queued or being made. */
+  isPending(key: string): boolean;
+}
+
 export interface ImageCopyDeps extends UploadDeps {
-  /** Where a failed resize is reported (the request's logger). */
-  log?: Pick<FastifyBaseLogger, 'warn'> | undefined;
+  imageCopies: ImageCopyScheduler;
 }
 
 /**
- * Before a picture is claimed for a product: reads the upload, makes its resized copies and writes
- * them beside it (docs/decisions/0014-first-load.md, Resized copies). Runs outside any transaction,
- * so the seconds a large photo takes hold no lock. A picture the decoder refuses (not an image after
+ * Before a picture is claimed for a product: decodes it whole, outside any transaction, so the
+ * claim's transaction never waits on a decoder. A picture the decoder refuses (not an image after
  * all, or a decompression bomb) is refused like content that fails the byte check: 400, its bytes
- * deleted, nothing claimed. Any other failure (the store, a timeout) leaves the picture without
- * copies, which its readers then get the original for. An upload the caller may not claim is left
- * alone: the claim that follows answers for it.
+ * deleted, nothing claimed. An upload the caller may not claim is left alone: the claim that
+ * follows answers for it. Its resized copies are made after the claim
+ * (docs/decisions/0014-first-load.md, Resized copies): see {@link scheduleImageCopies}.
  */
-export async function prepareImageCopies(deps: ImageCopyDeps, actor: Actor, imageUrl: string): Promise<void> {
+export async function checkProductPicture(deps: UploadDeps, actor: Actor, imageUrl: string): Promise<void> {
   const uploadId = uploadIdOfObjectPath(imageUrl);
   if (!uploadId) return;
   const key = objectKeyOf(uploadId);
   const row = await findUploadedObjectByKey(deps.db, key);
   if (!row || !canClaimUpload(actor, row) || row.visibility !== 'pending') return;
   await ensureCheckedBytes(deps, row);
-  const stored = await deps.storage.read(key);
-  if (!stored) throw badRequest('Upload not finished');
-  const original = await readAll(stored.body, MAX_UPLOAD_BYTES);
-  let copies: Awaited<ReturnType<typeof makeImageCopies>>;
-  try {
-    copies = await makeImageCopies(original);
-  } catch (error) {
-    if (error instanceof ImageRefusedError) {
-      await discardBytes(deps, key);
-      throw badRequest(error.message);
-    }
-    deps.log?.warn({ err: error, key }, 'resizing a picture failed; it is served without copies');
-    return;
+  await ensureDecodable(deps, key);
+}
+
+/** Once a product picture is claimed: its copies are made in the background. */
+export function scheduleImageCopies(deps: Pick<ImageCopyDeps, 'imageCopies'>, imageUrl: string): void {
+  const uploadId = uploadIdOfObjectPath(imageUrl);
+  if (uploadId) deps.imageCopies.schedule(objectKeyOf(uploadId));
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Makes the resized copies of claimed product pictures (docs/decisions/0014-first-load.md). */
+    imageCopies: ImageCopyMaker;
   }
-  try {
-    await Promise.all(
-      copies.map((copy) => deps.storage.put(copyKeyOf(key, copy.width), copy.bytes, 'image/webp')),
-    );
-  } catch (error) {
-    deps.log?.warn({ err: error, key }, 'storing the copies of a picture failed; it is served without them');
-    await Promise.allSettled(copies.map((copy) => deps.storage.delete(copyKeyOf(key, copy.width))));
+}
+
+/**
+ * Makes the resized copies of product pictures after they are claimed, one at a time, in the
+ * background of this process (docs/decisions/0014-first-load.md, Resized copies): saving a listing
+ * with ten photos waits for ten decodes, not for forty encodes. Until a picture's copies are written
+ * its readers get the original, which is why a failure here only costs bytes. Closing the app waits
+ * for the copy in progress and starts no other.
+ */
+export class ImageCopyMaker implements ImageCopyScheduler {
+  readonly #storage: ObjectStorage;
+  readonly #log: Pick<FastifyBaseLogger, 'warn'>;
+  readonly #pending = new Set<string>();
+  #queue: Promise<void> = Promise.resolve();
+  #closed = false;
+
+  constructor(storage: ObjectStorage, log: Pick<FastifyBaseLogger, 'warn'>) {
+    this.#storage = storage;
+    this.#log = log;
+  }
+
+  /** Queues the copies of the stored picture at `key`; a key already waiting is not queued twice. */
+  schedule(key: string): void {
+    if (this.#closed || this.#pending.has(key)) return;
+    this.#pending.add(key);
+    this.#queue = this.#queue
+      .then(() => (this.#closed ? undefined : this.#make(key)))
+      .finally(() => {
+        this.#pending.delete(key);
+      });
+  }
+
+  /** The copies of `key` are queued or being made: its readers get the original for now. */
+  isPending(key: string): boolean {
+    return this.#pending.has(key);
+  }
+
+  /** Settles once every copy queued so far is written (or given up). */
+  idle(): Promise<void> {
+    return this.#queue;
+  }
+
+  /** Starts nothing more, and waits for the copy being made. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#queue;
+  }
+
+  async #make(key: string): Promise<void> {
+    let copies: Awaited<ReturnType<typeof makeImageCopies>>;
+    try {
+      const stored = await this.#storage.read(key);
+      if (!stored) return;
+      copies = await makeImageCopies(await readAll(stored.body, MAX_UPLOAD_BYTES));
+    } catch (error) {
+      this.#log.warn({ err: error, key }, 'resizing a picture failed; it is served without copies');
+      return;
+    }
+    try {
+      await Promise.all(
+        copies.map((copy) => this.#storage.put(copyKeyOf(key, copy.width), copy.bytes, 'image/webp')),
+      );
+    } catch (error) {
+      this.#log.warn(
+        { err: error, key },
+        'storing the copies of a picture failed; it is served without them',
+      );
+      await Promise.allSettled(copies.map((copy) => this.#storage.delete(copyKeyOf(key, copy.width))));
+    }
   }
 }
