@@ -15,6 +15,13 @@ export const MAX_UPLOAD_BYTES = 10_485_760;
 export const IMAGE_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
 export type ImageContentType = (typeof IMAGE_CONTENT_TYPES)[number];
 
+/**
+ * Why a file of an image type is refused when its bytes are not a picture that can be decoded: the
+ * browser says it before the upload, the server when it makes the copies (docs/product-rules.md,
+ * Uploads and who sees a file).
+ */
+export const IMAGE_UNREADABLE_MESSAGE = 'File is not an image';
+
 /** How many leading bytes `detectImageType` needs to recognise every accepted type. */
 export const IMAGE_SIGNATURE_BYTES = 12;
 

@@ -172,6 +172,125 @@ describe('ImageUploader uploads (docs/product-rules.md, Uploader)', () => {
   });
 });
 
+describe('ImageUploader decodes each image before sending it (docs/product-rules.md, Uploader)', () => {
+  const jpeg = (name: string, size = 80) => new File([new Uint8Array(size)], name, { type: 'image/jpeg' });
+  /** A decoder the test answers by hand, file by file. */
+  function manualDecoder() {
+    const pending = new Map<string, (isPicture: boolean) => void>();
+    const decodeImage = vi.fn(
+      (file: File) => new Promise<boolean>((resolve) => pending.set(file.name, resolve)),
+    );
+    const answer = async (name: string, isPicture: boolean) => {
+      await vi.waitFor(() => expect(pending.has(name)).toBe(true));
+      pending.get(name)?.(isPicture);
+    };
+    return { decodeImage, answer };
+  }
+
+  it('refuses a file that is not a picture, with its name, and uploads the others of the choice', async () => {
+    const fetchMock = mockFetch(uploadUrlRoute);
+    const decodeImage = vi.fn(async (file: File) => file.name !== 'photo.jpg');
+    const { uploader, onUploaded } = makeUploader({ maxNumberOfFiles: MAX_PRODUCT_IMAGES, decodeImage });
+    uploader.addFiles([jpeg('first.jpg', 81), jpeg('photo.jpg', 82), jpeg('last.jpg', 83)]);
+
+    await vi.waitFor(() => expect(onUploaded).toHaveBeenCalledTimes(2));
+    expect(onUploaded.mock.calls.map(([, fileName]) => fileName).sort()).toEqual(['first.jpg', 'last.jpg']);
+    expect(uploader.getSnapshot().notices).toEqual([
+      expect.objectContaining({
+        tone: 'error',
+        message: 'Failed to upload file',
+        details: 'photo.jpg: File is not an image',
+      }),
+    ]);
+    // Neither a URL nor a PUT for the refused file.
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(sent.map((request) => (request.body as Blob).size).sort()).toEqual([81, 83]);
+    await vi.waitFor(() => expect(uploader.getSnapshot().isUploading).toBe(false));
+  });
+
+  it('names each refused file, and sends nothing when none is a picture', async () => {
+    const fetchMock = mockFetch(uploadUrlRoute);
+    const { uploader, onUploaded } = makeUploader({
+      maxNumberOfFiles: MAX_PRODUCT_IMAGES,
+      decodeImage: async () => false,
+    });
+    uploader.addFiles([jpeg('a.jpg', 81), jpeg('b.jpg', 82)]);
+
+    await vi.waitFor(() => expect(uploader.getSnapshot().notices).toHaveLength(2));
+    expect(uploader.getSnapshot().notices.map((notice) => notice.details)).toEqual([
+      'a.jpg: File is not an image',
+      'b.jpg: File is not an image',
+    ]);
+    expect(uploader.getSnapshot().isUploading).toBe(false);
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(sent).toHaveLength(0);
+    expect(onUploaded).not.toHaveBeenCalled();
+  });
+
+  it('keeps the picker closed while the files are checked, and checks a second choice after the first', async () => {
+    mockFetch(uploadUrlRoute);
+    const { decodeImage, answer } = manualDecoder();
+    const { uploader, onUploaded } = makeUploader({ maxNumberOfFiles: MAX_PRODUCT_IMAGES, decodeImage });
+    uploader.addFiles([jpeg('one.jpg', 81)]);
+    expect(uploader.getSnapshot().isUploading).toBe(true);
+    uploader.addFiles([jpeg('two.jpg', 82)]);
+
+    await answer('one.jpg', true);
+    await vi.waitFor(() => expect(onUploaded).toHaveBeenCalledTimes(1));
+    // The second choice waited for the first one's check.
+    expect(decodeImage.mock.calls.map(([file]) => file.name)).toEqual(['one.jpg', 'two.jpg']);
+    expect(uploader.getSnapshot().isUploading).toBe(true);
+
+    await answer('two.jpg', false);
+    await vi.waitFor(() => expect(uploader.getSnapshot().isUploading).toBe(false));
+    expect(onUploaded.mock.calls.map(([, fileName]) => fileName)).toEqual(['one.jpg']);
+    expect(messagesOf(uploader)).toEqual(['Failed to upload file']);
+  });
+
+  it('leaves a file of the wrong type or over 10 MB to the restrictions, undecoded', async () => {
+    const fetchMock = mockFetch(uploadUrlRoute);
+    const decodeImage = vi.fn(async () => true);
+    const { uploader } = makeUploader({ decodeImage });
+    uploader.addFiles([new File(['%PDF-1.7'], 'cv.pdf', { type: 'application/pdf' })]);
+    await vi.waitFor(() => expect(messagesOf(uploader)).toEqual(['You can only upload: image/*']));
+    uploader.addFiles([png('huge.png', MAX_IMAGE_BYTES + 1)]);
+    await vi.waitFor(() =>
+      expect(messagesOf(uploader)).toEqual([
+        'You can only upload: image/*',
+        'File exceeds maximum allowed size',
+      ]),
+    );
+    expect(decodeImage).not.toHaveBeenCalled();
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(uploader.getSnapshot().isUploading).toBe(false);
+  });
+
+  it("decodes with the browser's createImageBitmap, and closes the bitmap", async () => {
+    mockFetch(uploadUrlRoute);
+    const close = vi.fn();
+    vi.stubGlobal(
+      'createImageBitmap',
+      vi.fn(async (file: File) => {
+        if (file.name === 'photo.jpg') throw new DOMException('The source image could not be decoded.');
+        return { close };
+      }),
+    );
+    const { uploader, onUploaded } = makeUploader({ maxNumberOfFiles: 2 });
+    uploader.addFiles([jpeg('good.jpg'), jpeg('photo.jpg', 81)]);
+
+    await vi.waitFor(() => expect(onUploaded).toHaveBeenCalledTimes(1));
+    expect(onUploaded).toHaveBeenCalledWith(objectPathOfUpload(1), 'good.jpg');
+    expect(close).toHaveBeenCalledTimes(1);
+    expect(uploader.getSnapshot().notices).toEqual([
+      expect.objectContaining({
+        message: 'Failed to upload file',
+        details: 'photo.jpg: File is not an image',
+      }),
+    ]);
+    expect(sent).toHaveLength(1);
+  });
+});
+
 describe('ImageUploader retries (docs/product-rules.md, Uploader)', () => {
   it('retries a server error with the same URL, and then succeeds', async () => {
     vi.useFakeTimers();

@@ -1,5 +1,5 @@
 import Uppy, { type Meta, type UppyFile } from '@uppy/core';
-import type { UploadUrlAnswer } from '@domain/uploads';
+import { IMAGE_UNREADABLE_MESSAGE, type UploadUrlAnswer } from '@domain/uploads';
 import {
   requestUploadUrl as requestUploadUrlFromServer,
   type UploadUrlRequest,
@@ -29,7 +29,7 @@ export interface UploadNotice {
 }
 
 export interface ImageUploaderSnapshot {
-  /** Files are being sent, or wait for a retry; the picker is closed meanwhile. */
+  /** Files are being checked, sent, or wait for a retry; the picker is closed meanwhile. */
   isUploading: boolean;
   /**
    * Whole percent of all files in this batch, updated at most every 500 ms
@@ -51,6 +51,13 @@ export interface ImageUploaderOptions {
   onFailed?: (error: unknown) => void;
   /** POST /api/objects/upload; tests pass their own. */
   requestUploadUrl?: (file: UploadUrlRequest) => Promise<UploadUrlAnswer>;
+  /**
+   * Whether a chosen file is a picture the browser can decode; a file that is not is refused before
+   * it is sent (docs/product-rules.md, Uploader). By default createImageBitmap, where the browser
+   * has it; null, or a browser without it, sends every file as it is. A decoder that fails (rather
+   * than answering false) lets the file go on: the server checks its bytes again.
+   */
+  decodeImage?: ((file: File) => Promise<boolean>) | null;
 }
 
 const IDLE: ImageUploaderSnapshot = { isUploading: false, progress: 0, notices: [] };
@@ -66,6 +73,24 @@ const uploaderLogger = {
   warn: (): void => {},
   error: (...args: unknown[]): void => console.warn('[Uppy]', ...args),
 };
+
+/**
+ * The browser's own decoder: a file it cannot make a bitmap of is not a picture. Undefined where
+ * the browser has none (jsdom).
+ */
+function browserImageDecoder(): ((file: File) => Promise<boolean>) | undefined {
+  if (typeof createImageBitmap !== 'function') return undefined;
+  return async (file) => {
+    let bitmap: ImageBitmap;
+    try {
+      bitmap = await createImageBitmap(file);
+    } catch {
+      return false;
+    }
+    bitmap.close();
+    return true;
+  };
+}
 
 function isOffline(): boolean {
   return typeof navigator !== 'undefined' && navigator.onLine === false;
@@ -102,6 +127,9 @@ export class ImageUploader {
   #waitingForOnline = new Set<string>();
   /** Date.now() before which no PUT is sent: a 429 pauses every upload. */
   #pausedUntil = 0;
+  /** How many choices are being decoded; they are checked one after the other, in order. */
+  #checking = 0;
+  #checked: Promise<void> = Promise.resolve();
   #destroyed = false;
 
   constructor(options: ImageUploaderOptions) {
@@ -147,9 +175,63 @@ export class ImageUploader {
     return this.uppy.i18n('noInternetConnection');
   }
 
-  /** Adds the chosen files (the restrictions decide which) and starts uploading them. */
+  /**
+   * Adds the chosen files and starts uploading them. Each image is decoded first, when a decoder
+   * exists: one that is not a picture is refused with its name, and the others of the same choice
+   * go on (docs/product-rules.md, Uploader). The restrictions (type, size, count) then decide which
+   * files Uppy takes. The picker stays closed while the files are checked.
+   */
   addFiles(files: readonly File[]): void {
     if (this.#destroyed || files.length === 0) return;
+    const decodeImage =
+      this.#options.decodeImage === undefined ? browserImageDecoder() : this.#options.decodeImage;
+    if (!decodeImage) {
+      this.#addToUppy(files);
+      return;
+    }
+    this.#checking += 1;
+    this.#refresh();
+    this.#checked = this.#checked.then(async () => {
+      let pictures: File[] = [];
+      try {
+        pictures = await this.#keepPictures(files, decodeImage);
+      } finally {
+        this.#checking -= 1;
+      }
+      if (this.#destroyed) return;
+      this.#addToUppy(pictures);
+      this.#refresh();
+    });
+    // A choice that could not be checked leaves the picker open for the next one.
+    this.#checked = this.#checked.catch((error: unknown) => {
+      this.uppy.log(error, 'warning');
+      this.#notify('error', this.uppy.i18n('failedToUpload'));
+    });
+  }
+
+  /** The files that are pictures, and every file a restriction refuses anyway (Uppy says why). */
+  async #keepPictures(
+    files: readonly File[],
+    decodeImage: (file: File) => Promise<boolean>,
+  ): Promise<File[]> {
+    const kept: File[] = [];
+    // One at a time: a decoded 10 MB photo can take hundreds of MB until it is closed.
+    for (const file of files) {
+      if (this.#destroyed) return [];
+      if (!this.#isDecodable(file) || (await decodeImage(file).catch(() => true))) kept.push(file);
+      else
+        this.#notify('error', this.uppy.i18n('failedToUpload'), `${file.name}: ${IMAGE_UNREADABLE_MESSAGE}`);
+    }
+    return kept;
+  }
+
+  /** An image within the size limit: worth decoding (anything else gets Uppy's restriction message). */
+  #isDecodable(file: File): boolean {
+    return file.type.startsWith('image/') && file.size <= MAX_IMAGE_BYTES;
+  }
+
+  #addToUppy(files: readonly File[]): void {
+    if (files.length === 0) return;
     const before = new Set(Object.keys(this.uppy.getState().files));
     try {
       this.uppy.addFiles(files.map((file) => ({ name: file.name, type: file.type, data: file })));
@@ -338,8 +420,8 @@ export class ImageUploader {
   #refresh = (): void => {
     if (this.#destroyed) return;
     const state = this.uppy.getState();
-    const isUploading = Object.keys(state.files).length > 0;
-    const progress = isUploading ? state.totalProgress : 0;
+    const isUploading = Object.keys(state.files).length > 0 || this.#checking > 0;
+    const progress = Object.keys(state.files).length > 0 ? state.totalProgress : 0;
     const previous = this.#snapshot;
     if (
       previous.isUploading === isUploading &&
