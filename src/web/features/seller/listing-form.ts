@@ -125,3 +125,25 @@ export function parseListingChanges(
 export function sameImages(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((url, index) => url === b[index]);
 }
+
+/** Some or all of a saved listing's images were not saved: which, and why. */
+export interface UnsavedImages {
+  imageCount: number;
+  noneSaved: boolean;
+  failures: readonly { position: number; message: string | undefined }[];
+}
+
+/**
+ * The toast's title after a listing was saved without some of its images (docs/product-rules.md,
+ * Seller screens): "The listing was saved, but 1 of its 10 images was not".
+ */
+export function unsavedImagesTitle({ imageCount, noneSaved, failures }: UnsavedImages): string {
+  if (noneSaved || failures.length === 0) return 'The listing was saved, but its images were not';
+  const verb = failures.length === 1 ? 'was' : 'were';
+  return `The listing was saved, but ${failures.length} of its ${imageCount} images ${verb} not`;
+}
+
+/** Each image not saved, by its place in the list as the form shows it: "Image 7: File is not an image". */
+export function unsavedImageLines({ failures }: UnsavedImages): string[] {
+  return failures.map(({ position, message }) => `Image ${position}: ${message ?? 'Could not be saved'}`);
+}

@@ -5,7 +5,7 @@ import {
   type SellerProduct,
   type UpdateProductBody,
 } from '@domain/listings';
-import { apiSend } from '../../../lib/api-client';
+import { apiSend, errorMessage, fieldErrorsOf, isUnauthorizedError } from '../../../lib/api-client';
 import { invalidateListings } from './invalidate-listings';
 
 const productPath = (id: string) => `/api/products/${encodeURIComponent(id)}`;
@@ -36,27 +36,98 @@ export async function arrangeImages(id: string, imageUrls: readonly string[]): P
   return parse(await apiSend('PUT', `${productPath(id)}/images`, { imageUrls }));
 }
 
-/**
- * The images of a new listing, as the spec's calls send them: the first with PUT .../image, each
- * further one with POST .../images and its place.
- */
-async function attachImages(product: SellerProduct, imageUrls: readonly string[]): Promise<SellerProduct> {
-  let saved = product;
-  for (const [index, imageUrl] of imageUrls.entries()) {
-    saved =
-      index === 0 ? await setMainImage(product.id, imageUrl) : await addImage(product.id, imageUrl, index);
-  }
-  return saved;
+/** An image that was not saved: its place in the list (1 for the first) and the server's reason. */
+export interface ImageFailure {
+  position: number;
+  /** The server's own message, when it sent one. */
+  message: string | undefined;
+  error: unknown;
 }
 
-/** Why saving stopped: the listing itself, or its images after the listing was saved. */
+const failureAt = (index: number, error: unknown): ImageFailure => ({
+  position: index + 1,
+  message: errorMessage(error, '') || undefined,
+  error,
+});
+
+interface AttachedImages {
+  product: SellerProduct;
+  failures: ImageFailure[];
+}
+
+/**
+ * The images of a new listing, as the spec's calls send them: the first with PUT .../image, each
+ * further one with POST .../images and its place. One refused image does not stop the others
+ * (docs/product-rules.md, Seller screens): while no image has been saved, the next one is sent as
+ * the main image, so a listing with pictures always has one; the places of those saved stay 1, 2,
+ * 3... A signed-out answer stops here: the others would be refused alike.
+ */
+async function attachImages(product: SellerProduct, imageUrls: readonly string[]): Promise<AttachedImages> {
+  let saved = product;
+  let attached = 0;
+  const failures: ImageFailure[] = [];
+  for (const [index, imageUrl] of imageUrls.entries()) {
+    try {
+      saved =
+        attached === 0
+          ? await setMainImage(product.id, imageUrl)
+          : await addImage(product.id, imageUrl, attached);
+      attached += 1;
+    } catch (error) {
+      if (isUnauthorizedError(error)) {
+        for (let rest = index; rest < imageUrls.length; rest += 1) failures.push(failureAt(rest, error));
+        break;
+      }
+      failures.push(failureAt(index, error));
+    }
+  }
+  return { product: saved, failures };
+}
+
+/**
+ * The images an edit's PUT .../images was refused for: the server names each by its field,
+ * `imageUrls.<index>`. The call is all or nothing, so none of the list was saved either way.
+ */
+function failuresOfArrangement(error: unknown): ImageFailure[] {
+  const fields = fieldErrorsOf(error) ?? {};
+  return Object.entries(fields)
+    .flatMap(([field, message]) => {
+      const index = /^imageUrls\.(\d+)$/.exec(field)?.[1];
+      return index === undefined ? [] : [{ position: Number(index) + 1, message, error }];
+    })
+    .sort((a, b) => a.position - b.position);
+}
+
+/** What became of a listing's images when some or all of them were not saved. */
+export interface ProductImagesOutcome {
+  /** The listing as saved after the last call that succeeded. */
+  product: SellerProduct;
+  /** How many images the listing was saved with. */
+  imageCount: number;
+  /** None of them was saved (an edit's list is saved whole or not at all). */
+  noneSaved: boolean;
+  /** The images named as refused, in list order; empty when the server named none. */
+  failures: readonly ImageFailure[];
+  /** The first refusal. */
+  cause: unknown;
+}
+
+/** The listing was saved, and some or all of its images were not. */
 export class ProductImagesError extends Error {
-  constructor(
-    readonly product: SellerProduct,
-    override readonly cause: unknown,
-  ) {
+  readonly product: SellerProduct;
+  readonly imageCount: number;
+  readonly noneSaved: boolean;
+  readonly failures: readonly ImageFailure[];
+  override readonly cause: unknown;
+
+  constructor(outcome: ProductImagesOutcome) {
     super('The listing was saved, but its images were not');
     this.name = 'ProductImagesError';
+    this.product = outcome.product;
+    this.imageCount = outcome.imageCount;
+    this.noneSaved = outcome.noneSaved;
+    this.failures = outcome.failures;
+    this.cause = outcome.cause;
   }
 }
 
@@ -75,13 +146,29 @@ async function saveProduct(input: SaveProductInput): Promise<SellerProduct> {
     input.mode === 'create' ? await createProduct(input.body) : await updateProduct(input.id, input.body);
   const needsImages = input.mode === 'create' ? input.imageUrls.length > 0 : input.imagesChanged;
   if (!needsImages) return product;
-  try {
-    return input.mode === 'create'
-      ? await attachImages(product, input.imageUrls)
-      : await arrangeImages(product.id, input.imageUrls);
-  } catch (error) {
-    throw new ProductImagesError(product, error);
+  if (input.mode === 'edit') {
+    try {
+      return await arrangeImages(product.id, input.imageUrls);
+    } catch (error) {
+      throw new ProductImagesError({
+        product,
+        imageCount: input.imageUrls.length,
+        noneSaved: true,
+        failures: failuresOfArrangement(error),
+        cause: error,
+      });
+    }
   }
+  const attached = await attachImages(product, input.imageUrls);
+  const [first] = attached.failures;
+  if (!first) return attached.product;
+  throw new ProductImagesError({
+    product: attached.product,
+    imageCount: input.imageUrls.length,
+    noneSaved: attached.failures.length === input.imageUrls.length,
+    failures: attached.failures,
+    cause: first.error,
+  });
 }
 
 /** Creates or edits a listing with its images; every view of products is read again afterwards. */

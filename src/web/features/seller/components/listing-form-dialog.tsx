@@ -16,9 +16,9 @@ import { Label } from '../../../components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { Textarea } from '../../../components/ui/textarea';
 import { toast } from '../../../components/ui/use-toast';
-import { fieldErrorsOf } from '../../../lib/api-client';
+import { errorMessage, fieldErrorsOf, isUnauthorizedError } from '../../../lib/api-client';
 import { focusFirstInvalid } from '../../../lib/form-errors';
-import { toastMutationError } from '../../../lib/mutation-errors';
+import { reportLoggedOut, toastMutationError } from '../../../lib/mutation-errors';
 import { ProductImagesError, useSaveProduct } from '../api/save-product';
 import {
   effectiveCategory,
@@ -26,6 +26,8 @@ import {
   parseListingChanges,
   parseNewListing,
   sameImages,
+  unsavedImageLines,
+  unsavedImagesTitle,
   valuesOfProduct,
   type ListingFormValues,
 } from '../listing-form';
@@ -128,10 +130,27 @@ function ListingForm({
   const onFailed = (error: unknown) => {
     if (error instanceof ProductImagesError) {
       // The listing exists; its images can be saved again by editing it.
-      toastMutationError(error.cause, 'The listing was saved, but its images were not', {
-        appendServerMessage: true,
-      });
       onDone();
+      if ([error.cause, ...error.failures.map((failure) => failure.error)].some(isUnauthorizedError)) {
+        reportLoggedOut();
+        return;
+      }
+      const lines = unsavedImageLines(error);
+      const reason = errorMessage(error.cause, '');
+      toast({
+        title: unsavedImagesTitle(error),
+        description:
+          lines.length > 0 ? (
+            <span className="grid gap-0.5" data-testid="text-unsaved-images">
+              {lines.map((line) => (
+                <span key={line}>{line}</span>
+              ))}
+            </span>
+          ) : (
+            reason || undefined
+          ),
+        variant: 'destructive',
+      });
       return;
     }
     const serverFields = fieldErrorsOf(error);
