@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { test, expect, DEMO, signInAs, signUpFresh } from './support/fixtures';
 import { approvedDriver, offerIn } from './support/drivers';
 import { getJson, someoneElse } from './support/people';
+import { makePng } from './support/png';
 
 /**
  * Rough edges of each role's working screens, as a day of use in Chromium found them
@@ -207,6 +208,45 @@ test.describe('the seller on a phone', () => {
       await seller.context.close();
     }
   });
+});
+
+test('the uploader refuses a picture that cannot be shown, by name, and the others are saved', async ({
+  browser,
+}) => {
+  const seller = await someoneElse(browser, 'seller');
+  try {
+    const page = seller.page;
+    await page.goto('/seller/dashboard');
+    await page.getByRole('button', { name: 'Create Listing' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Create New Listing' });
+    await expect(dialog.getByTestId('button-add-images')).toBeEnabled();
+    // A file that says it is a JPEG, and starts like one, but is not a picture after all.
+    const broken = Buffer.concat([
+      Buffer.from([0xff, 0xd8, 0xff, 0xe0]),
+      Buffer.from('<html>not a photo</html>'),
+    ]);
+    await dialog.getByTestId('input-product-images').setInputFiles([
+      { name: 'broken.jpg', mimeType: 'image/jpeg', buffer: broken },
+      { name: 'green.png', mimeType: 'image/png', buffer: makePng(16, [40, 160, 60]) },
+    ]);
+    const notice = dialog.getByTestId('upload-notice-error');
+    await expect(notice).toContainText('Failed to upload file');
+    await expect(notice).toContainText('broken.jpg: File is not an image');
+    await expect(dialog.getByTestId('image-item-0')).toBeVisible();
+    await expect(dialog.getByTestId('text-image-count')).toContainText('1 of 10 images');
+
+    await dialog.getByLabel('Name').fill('Slate Coaster');
+    await dialog.getByLabel('Price').fill('6');
+    await dialog.getByLabel('Stock').fill('3');
+    await dialog.getByRole('button', { name: 'Create Listing' }).click();
+    await expect(page.getByText('Listing created', { exact: true })).toBeVisible();
+    const [product] = (await (await page.request.get('/api/seller/products')).json()) as {
+      imageUrls: string[];
+    }[];
+    expect(product?.imageUrls).toHaveLength(1);
+  } finally {
+    await seller.context.close();
+  }
 });
 
 test.describe('the admin', () => {

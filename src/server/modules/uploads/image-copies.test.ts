@@ -4,16 +4,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { eq } from 'drizzle-orm';
 import { IMAGE_COPY_WIDTHS, imageCopyUrl } from '../../../domain/image-copies';
 import type { SellerProduct } from '../../../domain/listings';
+import { IMAGE_UNREADABLE_MESSAGE } from '../../../domain/uploads';
 import { products, uploadedObjects } from '../../db/schema';
 import { startTestS3Server, type TestS3Server } from '../../testing/s3-server';
 import { as, createTestApp, signedInAs, type TestApp, type TestUser } from '../../testing/test-app';
-import {
-  copyKeyOf,
-  IMAGE_TOO_LARGE_MESSAGE,
-  IMAGE_UNREADABLE_MESSAGE,
-  ImageRefusedError,
-  makeImageCopies,
-} from './image-copies';
+import { copyKeyOf, IMAGE_TOO_LARGE_MESSAGE, ImageRefusedError, makeImageCopies } from './image-copies';
 
 /**
  * Resized copies of product pictures (docs/decisions/0014-first-load.md, Resized copies): made after

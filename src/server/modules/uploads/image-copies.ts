@@ -1,5 +1,6 @@
 import type { Sharp } from 'sharp';
 import { IMAGE_COPY_WIDTHS, type ImageCopyWidth } from '../../../domain/image-copies';
+import { IMAGE_UNREADABLE_MESSAGE } from '../../../domain/uploads';
 
 /**
  * Resized WebP copies of a picture (docs/decisions/0014-first-load.md, Resized copies), made with
@@ -15,7 +16,6 @@ import { IMAGE_COPY_WIDTHS, type ImageCopyWidth } from '../../../domain/image-co
  */
 export const MAX_IMAGE_PIXELS = 50_000_000;
 export const IMAGE_TOO_LARGE_MESSAGE = 'Image is too large (at most 50 megapixels)';
-export const IMAGE_UNREADABLE_MESSAGE = 'File is not an image';
 const WEBP_QUALITY = 80;
 /** A copy is at most twice as tall as wide, so a very tall strip cannot make a huge copy. */
 const MAX_ASPECT = 2;
