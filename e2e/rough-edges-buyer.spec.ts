@@ -110,6 +110,69 @@ test.describe('My Orders on a phone (docs/product-rules.md, Order screens)', () 
   });
 });
 
+test.describe('a live update about an order on a phone (docs/product-rules.md, Live updates)', () => {
+  test.use({ viewport: PHONE, isMobile: true, hasTouch: true });
+
+  test("the toast's View opens the order it is about, its details in view", async ({ page, browser }) => {
+    const seller = await someoneElse(browser, 'seller');
+    try {
+      const created = await seller.request.post('/api/products', {
+        data: {
+          name: 'Walnut Tray',
+          price: '18.00',
+          category: 'Home & Garden',
+          stock: 10,
+          sellerDelivery: true,
+          sellerDeliveryFee: '3.00',
+        },
+      });
+      expect(created.status(), await created.text()).toBe(201);
+      const { id: productId } = (await created.json()) as { id: string };
+      await signUpFresh(page);
+      const home = await page.request.post('/api/addresses', {
+        data: { addressLine1: '9 Elm St', city: 'Springfield', state: 'IL', zipCode: '62701' },
+      });
+      expect(home.status(), await home.text()).toBe(201);
+      const { id: deliveryAddressId } = (await home.json()) as { id: string };
+      // Four orders: the first placed is the last of the list, under three cards on a phone.
+      const placed: { id: string; orderNumber: string }[] = [];
+      for (let i = 0; i < 4; i++) {
+        const payment = await page.request.post('/api/payments', {
+          data: { items: [{ productId, quantity: 1 }], isPickup: false, deliveryAddressId },
+        });
+        expect(payment.status(), await payment.text()).toBe(201);
+        const { paymentId } = (await payment.json()) as { paymentId: string };
+        const confirmed = await page.request.post(`/api/payments/${paymentId}/confirm`, {
+          data: { cardNumber: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Eve Tester' },
+        });
+        expect(confirmed.status(), await confirmed.text()).toBe(200);
+        const { orders } = (await confirmed.json()) as { orders: { id: string; orderNumber: string }[] };
+        placed.push(...orders);
+      }
+      const oldest = placed[0];
+      if (!oldest) throw new Error('no order placed');
+
+      await page.goto('/buyer/orders');
+      await expect(page.getByTestId(`order-details-${placed.at(-1)?.id ?? ''}`)).toBeVisible();
+      const details = page.getByTestId(`order-details-${oldest.id}`);
+      await expect(details).toHaveCount(0);
+
+      // The seller sets off with the oldest order; the buyer is told, with a way to it.
+      const started = await seller.request.patch(`/api/orders/${oldest.id}/status`, {
+        data: { status: 'in-transit' },
+      });
+      expect(started.status(), await started.text()).toBe(200);
+      await expect(page.getByText(`${oldest.orderNumber} is now In Transit.`).first()).toBeVisible();
+      await page.getByRole('button', { name: 'View', exact: true }).click();
+      await expect(page).toHaveURL(new RegExp(`/buyer/orders\\?order=${oldest.id}$`));
+      await expect(details.getByTestId('text-order-number')).toHaveText(oldest.orderNumber);
+      await expect(details.getByTestId('text-order-number')).toBeInViewport();
+    } finally {
+      await seller.context.close();
+    }
+  });
+});
+
 test.describe("the landing's Featured Products (docs/product-rules.md, Routes and headers)", () => {
   test('leave out a product with no stock, even the newest', async ({ page, browser }) => {
     const seller = await someoneElse(browser, 'seller');

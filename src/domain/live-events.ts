@@ -32,6 +32,12 @@ export const liveEventSchema = z.discriminatedUnion('type', [
     from: z.nullable(orderStatusSchema),
     /** Who changed it: the browser does not tell people about their own changes. */
     actorId: z.nullable(z.string()),
+    /**
+     * Its buyer and seller: the toast's View opens the order where the user is its party. Absent
+     * from events stored before they were added; those toasts have no View.
+     */
+    buyerId: z.optional(z.string()),
+    sellerId: z.optional(z.string()),
   }),
   /** A new message in an order's conversation. */
   z.object({

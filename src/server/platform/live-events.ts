@@ -121,6 +121,8 @@ export function orderChangeEvents(
         status,
         from,
         actorId,
+        buyerId: order.buyerId,
+        sellerId: order.sellerId,
       },
       audience: orderAudience(order),
     },

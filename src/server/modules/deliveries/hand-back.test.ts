@@ -179,6 +179,8 @@ describe('POST /api/orders/{id}/hand-back (docs/product-rules.md, Deliveries)', 
         status: 'pending',
         from: 'assigned',
         actorId: me.id,
+        buyerId: buyer.id,
+        sellerId: seller.id,
       },
       {
         type: 'offers.changed',

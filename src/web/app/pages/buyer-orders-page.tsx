@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { Link, useSearch } from 'wouter';
 import { RotateCw, ShoppingBag } from 'lucide-react';
 import { PageHeading } from '../../components/page-heading';
@@ -9,6 +9,7 @@ import { useOrders } from '../../features/orders/api/get-orders';
 import { OrderDetails } from '../../features/orders/components/order-details';
 import { RecentOrdersList } from '../../features/orders/components/recent-orders-list';
 import { selectedOrderId } from '../../features/orders/order-view';
+import { useChosenOrder } from '../../features/orders/use-chosen-order';
 import { BuyerOrdersLayout } from '../layouts/buyer-orders-layout';
 
 /** Below the lg breakpoint the details sit under the list: choosing an order scrolls to them. */
@@ -26,7 +27,7 @@ export function BuyerOrdersPage() {
   const user = useSignedInUser();
   const requestedId = new URLSearchParams(useSearch()).get('order');
   const orders = useOrders('buyer');
-  const [chosenId, setChosenId] = useState<string | null>(null);
+  const [chosenId, setChosenId] = useChosenOrder(requestedId);
   const detailsRef = useRef<HTMLDivElement>(null);
 
   const selectedId = selectedOrderId(orders.data, chosenId, requestedId);

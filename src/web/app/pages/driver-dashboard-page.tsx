@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useSearch } from 'wouter';
 import { ClipboardList, PackageSearch, Wallet } from 'lucide-react';
@@ -101,6 +101,20 @@ function DriverDashboard() {
   );
   const [chosenId, setChosenId] = useState<string | null>(requestedOrderId);
   const tabsRef = useRef<HTMLDivElement>(null);
+  const initialOrderId = useRef(requestedOrderId);
+  // A later link to another delivery (a toast's View on this page) opens it too, from its top.
+  const [followedOrderId, setFollowedOrderId] = useState(requestedOrderId);
+  if (requestedOrderId !== followedOrderId) {
+    setFollowedOrderId(requestedOrderId);
+    if (requestedOrderId) {
+      setChosenId(requestedOrderId);
+      setPickedTab('deliveries');
+    }
+  }
+  useEffect(() => {
+    if (requestedOrderId && requestedOrderId !== initialOrderId.current)
+      tabsRef.current?.scrollIntoView({ block: 'start' });
+  }, [requestedOrderId]);
   const locationStatus = useLocationStatus();
   const deliveries = useOrders('driver');
   const isAdmin = user.roles.includes('admin');

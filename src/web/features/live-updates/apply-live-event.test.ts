@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { applyLiveEvent } from './apply-live-event';
+import { applyLiveEvent, orderLinkOf } from './apply-live-event';
 import { orderConversation, showConversation } from '../messages/open-conversations';
 import { rememberHandedBack } from '../orders/handed-back-orders';
 
@@ -49,6 +49,40 @@ describe('applyLiveEvent', () => {
     });
     expect(keys).toContainEqual(['/api/orders']);
     expect(notice).toEqual({ title: 'Order updated', description: 'ORD-7F3K9Q is now In Transit.' });
+  });
+
+  it("links an order's toast to the order on the page where the viewer is its party", () => {
+    const change = {
+      type: 'order.changed' as const,
+      orderId: 'o 1',
+      orderNumber: 'ORD-7F3K9Q',
+      status: 'in-transit' as const,
+      from: 'assigned' as const,
+      actorId: 'driver',
+      buyerId: 'buyer',
+      sellerId: 'seller',
+    };
+    expect(orderLinkOf(change, 'buyer')).toBe('/buyer/orders?order=o%201');
+    expect(orderLinkOf(change, 'seller')).toBe('/seller/dashboard?order=o%201');
+    expect(orderLinkOf(change, 'driver')).toBe('/driver/dashboard?order=o%201');
+    // An event stored before it named its parties has no link.
+    const { buyerId: _buyer, sellerId: _seller, ...unnamed } = change;
+    expect(orderLinkOf(unnamed, 'buyer')).toBeUndefined();
+    const arrival = {
+      type: 'order.arrival' as const,
+      orderId: 'o1',
+      orderNumber: 'ORD-7F3K9Q',
+      buyerId: 'buyer',
+      estimatedDeliveryTime: '2026-12-04T12:00:00.000Z',
+    };
+    expect(orderLinkOf(arrival, 'buyer')).toBe('/buyer/orders?order=o1');
+    expect(orderLinkOf(arrival, 'seller')).toBeUndefined();
+    expect(
+      orderLinkOf(
+        { type: 'offers.changed', orderId: 'o1', orderNumber: 'ORD-7F3K9Q', isNew: true },
+        'driver',
+      ),
+    ).toBeUndefined();
   });
 
   it('tells the buyer and the seller of a hand back as a change, not as a new order', () => {

@@ -105,3 +105,23 @@ export function applyLiveEvent(
     }
   }
 }
+
+/**
+ * Where a toast about an order opens it (its View): the page on which the user is its party, with
+ * the order selected (`?order=`), as the order's push notification does (docs/product-rules.md, Live
+ * updates). None for news about something else, or for an event that does not name its parties.
+ */
+export function orderLinkOf(event: LiveEvent, viewerId: string): string | undefined {
+  const selected = (page: string, orderId: string) => `${page}?order=${encodeURIComponent(orderId)}`;
+  switch (event.type) {
+    case 'order.changed':
+      if (event.buyerId === undefined || event.sellerId === undefined) return undefined;
+      if (event.buyerId === viewerId) return selected('/buyer/orders', event.orderId);
+      if (event.sellerId === viewerId) return selected('/seller/dashboard', event.orderId);
+      return selected('/driver/dashboard', event.orderId);
+    case 'order.arrival':
+      return event.buyerId === viewerId ? selected('/buyer/orders', event.orderId) : undefined;
+    default:
+      return undefined;
+  }
+}

@@ -1,10 +1,12 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { useLocation } from 'wouter';
 import { liveEventSchema } from '@domain/live-events';
 import type { SessionUser } from '@domain/users';
+import { ToastAction } from '../../components/ui/toast';
 import { notice as showNotice } from '../../components/ui/use-toast';
 import { CURRENT_USER_KEY } from '../../lib/use-auth';
-import { applyLiveEvent, LIVE_QUERY_PREFIXES } from './apply-live-event';
+import { applyLiveEvent, LIVE_QUERY_PREFIXES, orderLinkOf } from './apply-live-event';
 
 /**
  * The stream's address: on the page's first connection it catches up from the live cursor the page
@@ -24,6 +26,9 @@ function eventsUrl(liveCursor: number | undefined): string {
  */
 export function LiveUpdates({ userId }: { userId: string }) {
   const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  const navigateRef = useRef(navigate);
+  navigateRef.current = navigate;
   useEffect(() => {
     if (typeof EventSource === 'undefined') return undefined;
     const user = queryClient.getQueryData<SessionUser | null>(CURRENT_USER_KEY);
@@ -39,7 +44,22 @@ export function LiveUpdates({ userId }: { userId: string }) {
       const parsed = liveEventSchema.safeParse(data);
       if (!parsed.success) return;
       const notice = applyLiveEvent(parsed.data, queryClient, userId);
-      if (notice) showNotice(notice);
+      if (!notice) return;
+      // View opens the order, selected and in view even on a phone, where its details sit under
+      // the list (docs/product-rules.md, Live updates).
+      const link = orderLinkOf(parsed.data, userId);
+      showNotice(
+        link
+          ? {
+              ...notice,
+              action: (
+                <ToastAction altText="View the order" onClick={() => navigateRef.current(link)}>
+                  View
+                </ToastAction>
+              ),
+            }
+          : notice,
+      );
     };
     source.onerror = () => {
       hasDropped = true;

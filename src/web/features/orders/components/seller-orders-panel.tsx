@@ -1,8 +1,9 @@
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import type { Order } from '@domain/orders';
 import { LoadFailed } from '../../../components/load-failed';
 import { useOrders } from '../api/get-orders';
 import { selectedOrderId } from '../order-view';
+import { useChosenOrder } from '../use-chosen-order';
 import { OrderDetails } from './order-details';
 import { RecentOrdersList } from './recent-orders-list';
 import { SellerOrderActions, sellerStepOf } from './seller-order-actions';
@@ -42,18 +43,31 @@ export function SellerOrdersPanel({
   const orders = useOrders('seller');
   const listed = useMemo(() => (orders.data ? sellerOrdersInOrder(orders.data) : undefined), [orders.data]);
   const waitingCount = listed?.filter((order) => sellerStepOf(order) !== null).length ?? 0;
-  const [chosenId, setChosenId] = useState<string | null>(null);
+  const [chosenId, setChosenId] = useChosenOrder(requestedId);
   const detailsRef = useRef<HTMLDivElement>(null);
   const selectedId = selectedOrderId(listed, chosenId, requestedId);
   const selected = listed?.find((order) => order.id === selectedId);
 
+  const showDetails = () => {
+    if (!isStacked()) return;
+    const behavior = window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth';
+    window.setTimeout(() => detailsRef.current?.scrollIntoView({ behavior, block: 'start' }), 0);
+  };
+
   const select = (orderId: string) => {
     setChosenId(orderId);
-    if (isStacked()) {
-      const behavior = window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth';
-      window.setTimeout(() => detailsRef.current?.scrollIntoView({ behavior, block: 'start' }), 0);
-    }
+    showDetails();
   };
+
+  // A link to one order (a toast's View) is about that order: on a phone its details are brought
+  // into view once it is shown.
+  const shownRequestId = useRef<string | null>(null);
+  const isRequestedShown = requestedId !== null && selected?.id === requestedId;
+  useEffect(() => {
+    if (!isRequestedShown || shownRequestId.current === requestedId) return;
+    shownRequestId.current = requestedId;
+    showDetails();
+  });
 
   if (orders.isLoading)
     return (
