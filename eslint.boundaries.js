@@ -74,7 +74,7 @@ export const WEB_FEATURE_ENTRY_POINTS = {
     // Live updates refresh conversations and toast a message unless its conversation is on screen.
     'api/message-keys.ts',
     'open-conversations.ts',
-    // Every order's details hold its conversation (docs/product-rules.md, Order screens).
+    // Every order's details hold its conversation (docs/rules/screens-buyer.md, Order screens).
     'components/order-messages-panel.tsx',
   ],
   // The orders' key and list: refreshed by live updates, filled in by a payment; its failure text.

@@ -46,7 +46,7 @@ test.describe('addresses page', () => {
     await expect(home.getByText('101 Main St')).toBeVisible();
     await expect(home.getByText('Apt 4')).toBeVisible();
     // Its fields changed since they were verified: the badge goes
-    // (docs/product-rules.md, Addresses, availability and slots).
+    // (docs/rules/catalog-and-orders.md, Addresses, availability and slots).
     await expect(home.getByTestId('badge-verified')).toHaveCount(0);
 
     // Add a second one without validating: it is saved, and not primary.
@@ -112,7 +112,7 @@ test.describe('addresses page', () => {
       await page.addInitScript((value) => localStorage.setItem('theme', value), theme);
       await signUpFresh(page);
       // Verified only with the proof of a validation of exactly these fields
-      // (docs/product-rules.md, Addresses, availability and slots).
+      // (docs/rules/catalog-and-orders.md, Addresses, availability and slots).
       const fields = { addressLine1: '100 Main St', city: 'Springfield', state: 'IL', zipCode: '62701' };
       const validated = await page.request.post('/api/addresses/validate', { data: fields });
       const { validationToken } = (await validated.json()) as { validationToken: string | null };

@@ -9,7 +9,7 @@ import { openTab } from './support/tabs';
  * The admin area as an admin clicks it: find a user by email and make them a
  * seller, approve a driver after looking at the images, add, rename and delete a category, change a
  * commission rate and see the next order use it, page through orders and cancel one
- * (docs/product-rules.md, Admin).
+ * (docs/rules/known-differences.md, Admin).
  */
 
 /** Uploads a picture and saves it as one of the driver's images, as the driver's page does. */

@@ -98,7 +98,7 @@ async function goToPayment(page: Page): Promise<void> {
   await expect(page.getByTestId('text-payment-amount')).toBeVisible();
 }
 
-test.describe('the buyer journey (docs/product-rules.md, Checkout and orders)', () => {
+test.describe('the buyer journey (docs/rules/catalog-and-orders.md, Checkout and orders)', () => {
   test('search, filter, add, change the quantity in the sheet, check out with delivery, pay and follow the order', async ({
     page,
   }) => {

@@ -4,7 +4,7 @@ import { someoneElse } from './support/people';
 
 /**
  * A stock-aware cart, and sellers who cannot buy their own products
- * (docs/product-rules.md, Cart and checkout screens; Checkout and orders).
+ * (docs/rules/screens-buyer.md, Cart and checkout screens; docs/rules/catalog-and-orders.md, Checkout and orders).
  */
 
 interface Row {

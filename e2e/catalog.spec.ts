@@ -37,7 +37,7 @@ async function cardIds(page: Page): Promise<string[]> {
   return ids;
 }
 
-test.describe('catalog: home and product pages (docs/product-rules.md, Catalog screens)', () => {
+test.describe('catalog: home and product pages (docs/rules/screens-buyer.md, Catalog screens)', () => {
   test.beforeEach(async ({ page }) => {
     await signInAs(page, DEMO.buyer);
   });

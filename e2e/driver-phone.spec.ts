@@ -3,7 +3,7 @@ import { test, expect } from './support/fixtures';
 import { approvedDriver, offerIn, type Place } from './support/drivers';
 
 /**
- * A driver's day on a phone (docs/product-rules.md, Driver dashboard): the offers are the
+ * A driver's day on a phone (docs/rules/screens-work.md, Driver dashboard): the offers are the
  * first screen, and the next step of a delivery is at hand.
  */
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });

@@ -4,7 +4,7 @@ import { expectNoAccessibilityViolations } from './support/accessibility';
 import { makePng } from './support/png';
 
 /**
- * The driver's area as a new driver clicks it on a phone (docs/product-rules.md,
+ * The driver's area as a new driver clicks it on a phone (docs/rules/deliveries.md,
  * Deliveries): become a driver, upload the vehicle and license images, get
  * approved by an admin, accept an order, set the arrival time, start and deliver it; the buyer then
  * sees it delivered on the timeline, with the times.
@@ -202,7 +202,7 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
   await page.getByTestId('button-start-delivery').click();
   await expect(page.getByText('Delivery started', { exact: true })).toBeVisible();
   await expect(details.getByTestId('timeline-step-in-transit')).toHaveAttribute('data-done', 'true');
-  // Mark Delivered asks for the drop-off photo a standard order needs (docs/product-rules.md, Deliveries).
+  // Mark Delivered asks for the drop-off photo a standard order needs (docs/rules/deliveries.md, Deliveries).
   await page.getByTestId('button-mark-delivered').click();
   const proof = page.getByTestId('dialog-proof-of-delivery');
   await expect(proof.getByTestId('button-confirm-delivery')).toBeDisabled();

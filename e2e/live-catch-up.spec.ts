@@ -2,7 +2,7 @@ import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test
 import { test, expect, signInAs, signUpFresh, DEMO } from './support/fixtures';
 
 /**
- * Nothing lost live (docs/product-rules.md, Live updates), on a phone: a message posted
+ * Nothing lost live (docs/rules/live-updates.md, Live updates), on a phone: a message posted
  * while the page loads, before its event stream connects, still shows once it does; the arrival
  * time a driver sets shows on the buyer's order page as it happens. Both happen far sooner than
  * the 60 s polls, so only the stream can make these pass. The toast stays clear of the header and

@@ -6,9 +6,9 @@ import { test, expect, signInAs, DEMO } from './support/fixtures';
 import { openTab } from './support/tabs';
 
 /**
- * Running the marketplace (docs/product-rules.md, Moderation), as an admin clicks it: take a role away and
+ * Running the marketplace (docs/rules/accounts.md, Moderation), as an admin clicks it: take a role away and
  * suspend a user, whose open tab is signed out at once; hide a product, edit it and show it again;
- * find the flagged orders of a suspended seller and export them (docs/product-rules.md, Admin).
+ * find the flagged orders of a suspended seller and export them (docs/rules/known-differences.md, Admin).
  * Every test makes its own people.
  */
 
@@ -80,7 +80,7 @@ test('an admin takes the seller role away and suspends a user, whose open tab is
 }) => {
   const seller = await someoneElse(browser, 'seller');
   // The seller's own tab, open on their home page and listening for live updates.
-  // The first stream asks to catch up from the page's cursor: /api/events?since=… (docs/product-rules.md, Live updates).
+  // The first stream asks to catch up from the page's cursor: /api/events?since=… (docs/rules/live-updates.md, Live updates).
   const listening = seller.page.waitForResponse(
     (response) => new URL(response.url()).pathname === '/api/events',
   );

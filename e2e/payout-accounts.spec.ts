@@ -3,7 +3,7 @@ import { expectNoAccessibilityViolations } from './support/accessibility';
 import { finishTestOnboarding, payoutCard, setUpTestPayouts } from './support/payouts';
 
 /**
- * Payout accounts with the built-in test provider (docs/product-rules.md,
+ * Payout accounts with the built-in test provider (docs/rules/money.md,
  * Payout accounts): a new seller sets up payouts, leaves the setup unfinished and sees Incomplete,
  * completes it on the test onboarding page, comes back and sees Active; a ready account opens the
  * provider's dashboard in a new tab. `setUpTestPayouts` (e2e/support/payouts.ts) makes a ready

@@ -4,7 +4,7 @@ import { makePng } from './support/png';
 
 const OBJECT_PATH = /^\/objects\/uploads\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-test.describe('profile (docs/product-rules.md, Account pages)', () => {
+test.describe('profile (docs/rules/screens-buyer.md, Account pages)', () => {
   test('changes first and last name', async ({ page }) => {
     await signUpFresh(page);
     await page.goto('/profile');

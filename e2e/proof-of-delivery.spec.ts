@@ -6,7 +6,7 @@ import { uploadPicture } from './support/deliveries';
 import { makePng } from './support/png';
 
 /**
- * Proof of delivery on a phone (docs/product-rules.md, Deliveries): Mark
+ * Proof of delivery on a phone (docs/rules/deliveries.md, Deliveries): Mark
  * Delivered takes the code the buyer reads from their order page and a drop-off photo, or a photo
  * and the place; the buyer then sees the proof on the order. The marketplace's settings stay the
  * defaults (trailer orders: photo and code; standard orders: photo), as other journeys run alongside.

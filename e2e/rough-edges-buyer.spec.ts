@@ -5,7 +5,7 @@ import { getJson, someoneElse } from './support/people';
 
 /**
  * What a buyer and a visitor met in a day of use in Chromium, on a phone and on a wide screen
- * (docs/product-rules.md, Routes and headers, Catalog screens, Order screens, Client behaviour).
+ * (docs/rules/screens-buyer.md, Routes and headers, Catalog screens, Order screens, Client behaviour).
  */
 
 const PHONE = { width: 390, height: 844 };
@@ -47,7 +47,7 @@ async function failPicturesBeforeHydration(page: Page): Promise<void> {
   });
 }
 
-test.describe('a product picture that fails before the page hydrates (docs/product-rules.md, Catalog screens)', () => {
+test.describe('a product picture that fails before the page hydrates (docs/rules/screens-buyer.md, Catalog screens)', () => {
   test.use({ viewport: PHONE, isMobile: true, hasTouch: true });
   // The picture's 404 is logged by Chromium; that is the test's own doing.
   test.use({ allowedConsoleErrors: [/status of 40[14] \((Unauthorized|Not Found)\)/] });
@@ -67,7 +67,7 @@ test.describe('a product picture that fails before the page hydrates (docs/produ
   });
 });
 
-test.describe("the visitor's role switcher (docs/product-rules.md, Routes and headers)", () => {
+test.describe("the visitor's role switcher (docs/rules/screens-buyer.md, Routes and headers)", () => {
   for (const viewport of [PHONE, { width: 1280, height: 800 }]) {
     test(`offers buyer, seller and driver, each a way to sign in (${viewport.width} px)`, async ({
       page,
@@ -94,7 +94,7 @@ test.describe("the visitor's role switcher (docs/product-rules.md, Routes and he
   });
 });
 
-test.describe('My Orders on a phone (docs/product-rules.md, Order screens)', () => {
+test.describe('My Orders on a phone (docs/rules/screens-buyer.md, Order screens)', () => {
   test.use({ viewport: PHONE, isMobile: true, hasTouch: true });
 
   test('a link to one order (where paying lands) brings its details into view', async ({ page }) => {
@@ -110,7 +110,7 @@ test.describe('My Orders on a phone (docs/product-rules.md, Order screens)', () 
   });
 });
 
-test.describe('a live update about an order on a phone (docs/product-rules.md, Live updates)', () => {
+test.describe('a live update about an order on a phone (docs/rules/live-updates.md, Live updates)', () => {
   test.use({ viewport: PHONE, isMobile: true, hasTouch: true });
 
   test("the toast's View opens the order it is about, its details in view", async ({ page, browser }) => {
@@ -173,7 +173,7 @@ test.describe('a live update about an order on a phone (docs/product-rules.md, L
   });
 });
 
-test.describe("the landing's Featured Products (docs/product-rules.md, Routes and headers)", () => {
+test.describe("the landing's Featured Products (docs/rules/screens-buyer.md, Routes and headers)", () => {
   test('leave out a product with no stock, even the newest', async ({ page, browser }) => {
     const seller = await someoneElse(browser, 'seller');
     const name = `Sold Out Lamp ${Date.now()} ${test.info().workerIndex}`;
@@ -198,7 +198,7 @@ test.describe("the landing's Featured Products (docs/product-rules.md, Routes an
   });
 });
 
-test.describe('checkout with a saved address that no longer exists (docs/product-rules.md, Cart and checkout screens)', () => {
+test.describe('checkout with a saved address that no longer exists (docs/rules/screens-buyer.md, Cart and checkout screens)', () => {
   test('says "Address not found" without a hydration error in the console', async ({ page }) => {
     await signUpFresh(page);
     const product = await pictured(page.request);
@@ -225,7 +225,7 @@ test.describe('checkout with a saved address that no longer exists (docs/product
   });
 });
 
-test.describe('the "Added to cart" toast on a phone (docs/product-rules.md, Client behaviour)', () => {
+test.describe('the "Added to cart" toast on a phone (docs/rules/screens-shared.md, Client behaviour)', () => {
   test.use({ viewport: PHONE, isMobile: true, hasTouch: true });
 
   test("does not cover the Sign In of the visitor's message card", async ({ page }) => {

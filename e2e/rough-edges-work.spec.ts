@@ -6,7 +6,7 @@ import { makePng } from './support/png';
 
 /**
  * Rough edges of each role's working screens, as a day of use in Chromium found them
- * (docs/product-rules.md, Client behaviour; Driver dashboard; Seller screens; Admin screens).
+ * (docs/rules/screens-shared.md, Client behaviour; docs/rules/screens-work.md, Driver dashboard; Seller screens; docs/rules/screens-work.md, Admin screens).
  */
 
 // Chromium logs the refused calls of a session that ended.

@@ -8,7 +8,7 @@ import { choosePickupTime, slotToPay } from './support/slots';
  * The seller's area as a new seller clicks it: become a seller, list a product
  * with three pictures and reorder them, see it on the visitors' home page, sell it for pickup, mark
  * it ready and picked up, and watch the earnings change
- * (docs/product-rules.md, Seller listings; Seller earnings; Order lifecycle).
+ * (docs/rules/selling.md, Seller listings; Seller earnings; docs/rules/catalog-and-orders.md, Order lifecycle).
  */
 
 interface SellerProductRow {
@@ -59,7 +59,7 @@ async function payWithTestCard(page: Page): Promise<void> {
   await page.getByTestId('button-pay').click();
 }
 
-test.describe('the seller area (docs/product-rules.md, Seller listings)', () => {
+test.describe('the seller area (docs/rules/selling.md, Seller listings)', () => {
   test('a new seller lists a product with three images, sells it for pickup and sees the earnings', async ({
     page,
     browser,

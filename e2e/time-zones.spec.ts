@@ -3,7 +3,7 @@ import { test, expect, signUpFresh } from './support/fixtures';
 import { choosePickupTime, firstOfferedSlot, offeredSlots, slotToPay, type Slot } from './support/slots';
 
 /**
- * Times in one zone everywhere (docs/product-rules.md, Dates and times): a browser set to
+ * Times in one zone everywhere (docs/rules/running.md, Dates and times): a browser set to
  * Chicago, to UTC or to Tokyo sees the same pickup labels, at checkout and on the payment page,
  * because every time is shown in the marketplace time zone (America/Chicago in these tests).
  */

@@ -7,7 +7,7 @@ import { cents, money } from './support/money';
 /**
  * The buyer's side as a stranger meets it: a shared product link opens the product, the
  * cart fills without an account, and checking out asks to sign in and comes back to checkout with
- * the cart intact (docs/product-rules.md, Routes and headers).
+ * the cart intact (docs/rules/screens-buyer.md, Routes and headers).
  */
 
 interface Row {
@@ -31,7 +31,7 @@ async function productToShare(request: APIRequestContext): Promise<Row> {
   return row;
 }
 
-test.describe('a visitor (docs/product-rules.md, Routes and headers)', () => {
+test.describe('a visitor (docs/rules/screens-buyer.md, Routes and headers)', () => {
   test('opens a shared product link, adds it to the cart, is asked to sign in at checkout, and lands back in checkout with the cart', async ({
     page,
   }) => {

@@ -48,12 +48,12 @@
 // Sections and tracker numbers, in every tracked text file (code, tests, scripts, docs): a citation of
 // a Markdown file of the repository names a section that is a heading of that file, in one of these
 // forms (a comment's line breaks and `//`, `--`, `*` or `#` leaders are read as spaces):
-//   - `docs/product-rules.md, Order lifecycle`: after the comma, a heading of the file (or of the
+//   - `docs/rules/catalog-and-orders.md, Order lifecycle`: after the comma, a heading of the file (or of the
 //     file's headings, the longest that the text starts with) at a word boundary; a text after the
 //     comma that starts with a lower-case letter or is no heading's start is checked only when it
 //     starts with a capital letter;
-//   - `docs/product-rules.md "Order lifecycle"`: the quoted text is a heading;
-//   - `product-rules.md#order-lifecycle`: the anchor is a heading's slug (GitHub's: lower case,
+//   - `docs/rules/catalog-and-orders.md "Order lifecycle"`: the quoted text is a heading;
+//   - `rules/catalog-and-orders.md#order-lifecycle`: the anchor is a heading's slug (GitHub's: lower case,
 //     punctuation dropped, spaces as hyphens).
 // The file is resolved from the repository root, else from the citing file's folder. And no file says
 // "issue" followed by a number: say what, not which tracker entry.

@@ -26,11 +26,11 @@ describe('the docs check', () => {
     const result = checkText(
       'good.ts',
       [
-        '// Cancelled orders (docs/product-rules.md, Order lifecycle).',
-        '// A rule cited over two lines (docs/product-rules.md,',
+        '// Cancelled orders (docs/rules/catalog-and-orders.md, Order lifecycle).',
+        '// A rule cited over two lines (docs/rules/catalog-and-orders.md,',
         '// Addresses, availability and slots).',
-        '// docs/product-rules.md "Fees and commission"; a bold label: docs/decisions/0014-first-load.md, Pictures.',
-        '// An anchor: docs/product-rules.md#order-lifecycle',
+        '// docs/rules/money.md "Fees and commission"; a bold label: docs/decisions/0014-first-load.md, Pictures.',
+        '// An anchor: docs/rules/catalog-and-orders.md#order-lifecycle',
       ].join('\n'),
     );
     expect(result).toEqual({ status: 0, problems: [] });
@@ -38,7 +38,7 @@ describe('the docs check', () => {
 
   // What these tests must find wrong is written in parts, so that the check of the repository does
   // not find it in this file.
-  const rules = ['docs/product-rules', 'md'].join('.');
+  const rules = ['docs/rules/money', 'md'].join('.');
   const issue = 'issue';
 
   it('fails on a section that does not exist, in each form', () => {

@@ -20,7 +20,7 @@ export async function uploadPicture(
 
 /**
  * The assigned driver marks an order delivered with a drop-off photo, the proof a standard order
- * needs by default (docs/product-rules.md, Deliveries).
+ * needs by default (docs/rules/deliveries.md, Deliveries).
  */
 export async function deliverWithPhoto(request: APIRequestContext, orderId: string): Promise<void> {
   const dropOffPhotoUrl = await uploadPicture(request);

@@ -3,7 +3,7 @@ import { expect } from './fixtures';
 
 /**
  * The demo sellers, by the name the catalog shows for them: the sellers with products and
- * pictures of the demo marketplace (docs/product-rules.md, Running modes and adapters).
+ * pictures of the demo marketplace (docs/rules/running.md, Running modes and adapters).
  */
 const DEMO_SELLER_NAMES: ReadonlySet<string> = new Set([
   'Sam Seller',

@@ -111,7 +111,7 @@ function recordApiCalls(page: Page): string[] {
  */
 export const test = base.extend<{ allowedConsoleErrors: RegExp[]; consoleGuard: void }>({
   // A visitor's GET /api/auth/user answers 401 by design
-  // (docs/product-rules.md, Sessions and sign-in); Chromium logs that.
+  // (docs/rules/accounts.md, Sessions and sign-in); Chromium logs that.
   allowedConsoleErrors: [[/status of 401 \(Unauthorized\)/], { option: true }],
   consoleGuard: [
     async ({ page, allowedConsoleErrors }, use, testInfo) => {

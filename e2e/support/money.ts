@@ -1,5 +1,5 @@
 /**
- * Money as every screen shows it: "$1,250.00" (docs/product-rules.md, Client behaviour). Written
+ * Money as every screen shows it: "$1,250.00" (docs/rules/screens-shared.md, Client behaviour). Written
  * out here rather than imported from src/domain, so a browser test checks the screen against an
  * independent spelling of the rule.
  */

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect } from './fixtures';
 
-/** The dashboards that hold the payout card (docs/product-rules.md, Payout accounts). */
+/** The dashboards that hold the payout card (docs/rules/money.md, Payout accounts). */
 export type PayoutDashboard = 'seller' | 'driver';
 
 /** The payout card of the dashboard the page is on. */

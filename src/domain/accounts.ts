@@ -3,7 +3,7 @@ import { PASSWORD_MIN_LENGTH, emailSchema } from './auth';
 
 /**
  * Local accounts: password reset, email verification and change of password
- * (docs/decisions/0019-reaching-people.md, Accounts; docs/product-rules.md, Sessions and sign-in).
+ * (docs/decisions/0019-reaching-people.md, Accounts; docs/rules/accounts.md, Sessions and sign-in).
  */
 export const RESET_LINK_MINUTES = 30;
 export const VERIFY_LINK_HOURS = 24;

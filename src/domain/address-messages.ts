@@ -3,5 +3,5 @@
  * building the address schemas (docs/decisions/0014-first-load.md).
  */
 
-/** Texts of the checkout and the order view (docs/product-rules.md, Addresses, availability and slots). */
+/** Texts of the checkout and the order view (docs/rules/catalog-and-orders.md, Addresses, availability and slots). */
 export const PICKUP_ADDRESS_NOT_AVAILABLE = 'Pickup address not available';

@@ -107,7 +107,7 @@ const requiredText = (label: string, max: number) =>
     .min(1, { error: `${label} is required`, abort: true })
     .max(max, `${label} must be at most ${max} characters`);
 
-// Each field without its invisible characters (docs/product-rules.md, Bad input and failure).
+// Each field without its invisible characters (docs/rules/running.md, Bad input and failure).
 const addressLine1Schema = visibleText(requiredText('Address line 1', 200));
 const addressLine2Schema = visibleText(
   z
@@ -132,7 +132,7 @@ const zipCodeSchema = visibleText(
 );
 /**
  * Country defaults to US; the marketplace serves US addresses only
- * (docs/product-rules.md, Addresses, availability and slots; decision 0005).
+ * (docs/rules/catalog-and-orders.md, Addresses, availability and slots; decision 0005).
  */
 const countrySchema = z
   .string({ error: 'Country must be US' })
@@ -144,7 +144,7 @@ const countrySchema = z
 /**
  * POST /api/addresses and POST /api/addresses/validate. Strict: id, userId, latitude, longitude,
  * isVerified and isPrimary can never be set by a client
- * (docs/product-rules.md, Roles and permissions; mass assignment); the server fills coordinates and
+ * (docs/rules/accounts.md, Roles and permissions; mass assignment); the server fills coordinates and
  * verification from the geocoder and manages the primary flag.
  */
 const addressFields = {
@@ -159,7 +159,7 @@ const addressFields = {
 /**
  * The proof that POST /api/addresses/validate verified exactly these fields, as it answered it.
  * Saving with it is the only way an address becomes verified; the server checks it against the
- * fields it stores (docs/product-rules.md, Addresses, availability and slots).
+ * fields it stores (docs/rules/catalog-and-orders.md, Addresses, availability and slots).
  */
 const validationTokenSchema = z
   .string({ error: 'validationToken must be text' })
@@ -185,13 +185,13 @@ export const addressPatchBodySchema = z.strictObject({
 export type AddressPatchBody = z.infer<typeof addressPatchBodySchema>;
 
 /**
- * POST /api/addresses/validate: the form's fields (docs/product-rules.md, Account pages); country
+ * POST /api/addresses/validate: the form's fields (docs/rules/screens-buyer.md, Account pages); country
  * may be sent along.
  */
 export const addressValidateBodySchema = z.strictObject(addressFields);
 export type AddressValidateBody = z.infer<typeof addressValidateBodySchema>;
 
-/** An address as the owner sees it (docs/product-rules.md, Addresses, availability and slots). */
+/** An address as the owner sees it (docs/rules/catalog-and-orders.md, Addresses, availability and slots). */
 export const addressSchema = z.object({
   id: z.string(),
   userId: z.string(),
@@ -212,14 +212,14 @@ export type Address = z.infer<typeof addressSchema>;
 
 /**
  * Address validation: success or unavailable; the screen adds idle
- * (docs/product-rules.md, Addresses, availability and slots).
+ * (docs/rules/catalog-and-orders.md, Addresses, availability and slots).
  */
 export const addressValidationStatusSchema = z.enum(['success', 'unavailable']);
 
 /**
  * The answer of POST /api/addresses/validate: the normalised fields plus coordinates. 'unavailable'
  * (unknown ZIP) is an answer, not an error: coordinates are null, isVerified false, and the address
- * can still be saved (docs/product-rules.md, Addresses, availability and slots). 'success' with
+ * can still be saved (docs/rules/catalog-and-orders.md, Addresses, availability and slots). 'success' with
  * isVerified false: the ZIP is known but lies in another state than the one given; the coordinates
  * are the ZIP's.
  */
@@ -243,7 +243,7 @@ export type AddressValidation = z.infer<typeof addressValidationSchema>;
 
 /**
  * A seller's pickup address, answered by GET /api/addresses/primary/{sellerId}
- * (docs/product-rules.md, Addresses, availability and slots).
+ * (docs/rules/catalog-and-orders.md, Addresses, availability and slots).
  */
 export const pickupAddressSchema = z.object({
   addressLine1: z.string(),
@@ -258,6 +258,6 @@ export type PickupAddress = z.infer<typeof pickupAddressSchema>;
 
 export const sellerIdParamsSchema = z.object({ sellerId: idSchema });
 
-/** Texts of the checkout and the order view (docs/product-rules.md, Addresses, availability and slots). */
+/** Texts of the checkout and the order view (docs/rules/catalog-and-orders.md, Addresses, availability and slots). */
 export { PICKUP_ADDRESS_NOT_AVAILABLE } from './address-messages';
 export const ADDRESS_NOT_FOUND = 'Address not found';

@@ -14,7 +14,7 @@ import {
 import { ORDER_STATUSES } from './order-status';
 import { formatRate } from './money';
 
-describe('the commission form: rates as percentages (docs/product-rules.md, Admin screens)', () => {
+describe('the commission form: rates as percentages (docs/rules/screens-work.md, Admin screens)', () => {
   it('shows stored fractions as percentages and sends percentages back as fractions with 4 decimals', () => {
     expect(rateToPercent('0.1000')).toBe('10');
     expect(rateToPercent('0.0650')).toBe('6.5');
@@ -36,7 +36,7 @@ describe('the commission form: rates as percentages (docs/product-rules.md, Admi
   });
 });
 
-describe('the commission settings body (docs/product-rules.md, Admin)', () => {
+describe('the commission settings body (docs/rules/known-differences.md, Admin)', () => {
   const valid = {
     baseCommissionRate: '0.1',
     minCommissionRate: '0.02',
@@ -103,7 +103,7 @@ describe('admin paging and driver status', () => {
   });
 });
 
-describe('the admin order search (docs/product-rules.md, Admin)', () => {
+describe('the admin order search (docs/rules/known-differences.md, Admin)', () => {
   it('takes the parties and a range of days, and names a bad date or a range that ends before it starts', () => {
     const parsed = adminOrdersQuerySchema.parse({ buyer: ' Ada ', from: '2026-03-01', to: '2026-03-31' });
     expect(parsed).toMatchObject({

@@ -10,12 +10,12 @@ import { trendSchema } from './trends';
 import { visibleText } from './visible-text-schema';
 
 /**
- * The admin area (docs/product-rules.md, Admin): its lists, the summary figures, driver
+ * The admin area (docs/rules/known-differences.md, Admin): its lists, the summary figures, driver
  * verification, categories, the commission form and the audit trail. Schemas of requests and
  * answers, shared by the server and the dashboard.
  */
 
-/** Every admin list shows 10 rows a page (docs/product-rules.md, Admin). */
+/** Every admin list shows 10 rows a page (docs/rules/known-differences.md, Admin). */
 export const ADMIN_PAGE_SIZE = 10;
 
 const pageSchema = z.coerce
@@ -39,7 +39,7 @@ export function pageOf<T extends z.ZodType>(item: T) {
     pageCount: z.number().int(),
     /**
      * True when a search matched more rows than were counted: `total` and `pageCount` are then at
-     * least what they say ("Page 1 of 100+"; docs/product-rules.md, Admin).
+     * least what they say ("Page 1 of 100+"; docs/rules/known-differences.md, Admin).
      */
     totalIsLowerBound: z.boolean(),
   });
@@ -110,7 +110,7 @@ const orderDateSchema = z
   .optional();
 
 /**
- * The order filters (docs/product-rules.md, Admin): the order number, the status, each party by
+ * The order filters (docs/rules/known-differences.md, Admin): the order number, the status, each party by
  * name or email, and the days it was placed on (both ends included, marketplace time zone).
  */
 const orderFilterShape = {
@@ -176,7 +176,7 @@ export const ORDER_FLAGS = ['Buyer suspended', 'Seller suspended', 'Driver suspe
 export type OrderFlag = (typeof ORDER_FLAGS)[number];
 
 /**
- * The flag of an admin order row (docs/product-rules.md, Admin): for an order not finished, the
+ * The flag of an admin order row (docs/rules/known-differences.md, Admin): for an order not finished, the
  * first of its buyer, seller and driver who is suspended; null otherwise.
  */
 export function orderFlagOf(order: {
@@ -223,7 +223,7 @@ const adminUserOrdersSchema = z.object({
 export const USER_DETAIL_ORDER_COUNT = 10;
 
 /**
- * GET /api/admin/users/{id} (docs/product-rules.md, Admin): the list's row, whether and since when
+ * GET /api/admin/users/{id} (docs/rules/known-differences.md, Admin): the list's row, whether and since when
  * the user is suspended, their driver verification (which documents are on file, not the files), their
  * payout account as stored, how many addresses they keep, and their orders as buyer, seller and driver.
  */
@@ -253,7 +253,7 @@ export type AdminUserDetail = z.infer<typeof adminUserDetailSchema>;
 
 // Products
 
-/** Active/Inactive by the available flag (docs/product-rules.md, Admin). */
+/** Active/Inactive by the available flag (docs/rules/known-differences.md, Admin). */
 export const PRODUCT_STATUS_FILTERS = ['all', 'active', 'inactive'] as const;
 export type ProductStatusFilter = (typeof PRODUCT_STATUS_FILTERS)[number];
 
@@ -273,7 +273,7 @@ export const adminProductSchema = z.object({
   price: moneyStringSchema,
   stock: z.number().int(),
   available: z.boolean(),
-  /** An admin hid it from the catalog (docs/product-rules.md, Moderation). */
+  /** An admin hid it from the catalog (docs/rules/accounts.md, Moderation). */
   hidden: z.boolean(),
   /** In the catalog now: available, not hidden, and its seller may sell. */
   onSale: z.boolean(),
@@ -323,7 +323,7 @@ export const adminDriverSchema = z.object({
   trailerImageUrl: z.string().nullable(),
   /**
    * When the driver, once verified, replaced their vehicle or license image and so went back to
-   * review; null when approved since (docs/product-rules.md, Admin).
+   * review; null when approved since (docs/rules/known-differences.md, Admin).
    */
   documentsChangedAt: z.string().nullable(),
   /** The last Approve, Reject or Revoke, from the audit trail; null when no admin decided yet. */
@@ -342,7 +342,7 @@ export const adminDriverPageSchema = pageOf(adminDriverSchema);
 /** PATCH /api/admin/drivers/{id}/verify: Approve (true), Reject or Revoke (false). */
 export const verifyDriverBodySchema = z.strictObject({ isVerified: z.boolean() });
 
-/** Approval needs both images (docs/product-rules.md, Admin). */
+/** Approval needs both images (docs/rules/known-differences.md, Admin). */
 export const DRIVER_IMAGES_MISSING =
   'A driver needs both a vehicle image and a license image before they can be approved.';
 
@@ -351,7 +351,7 @@ export type DriverVerificationStatus =
   'verified' | 'rejected' | 'revoked' | 'awaiting-review' | 'missing-images';
 
 /**
- * Pending until both images exist and an admin approves (docs/product-rules.md, Admin); a driver
+ * Pending until both images exist and an admin approves (docs/rules/known-differences.md, Admin); a driver
  * an admin rejected or revoked says so until the next decision.
  */
 export function driverVerificationStatus(
@@ -377,7 +377,7 @@ export const adminSummarySchema = z.object({
   totalRevenue: moneyStringSchema,
   grossOrderValue: moneyStringSchema,
   /**
-   * Each card's "+N% from last week" (docs/product-rules.md, Admin screens): new users, orders placed,
+   * Each card's "+N% from last week" (docs/rules/screens-work.md, Admin screens): new users, orders placed,
    * products listed and platform fees of orders not cancelled, in the last 7 days against the 7 before.
    */
   trends: z.object({
@@ -392,7 +392,7 @@ export type AdminSummary = z.infer<typeof adminSummarySchema>;
 // Categories
 
 /**
- * Names are trimmed and must not be empty (docs/product-rules.md, Admin), once invisible characters
+ * Names are trimmed and must not be empty (docs/rules/known-differences.md, Admin), once invisible characters
  * are removed (Bad input and failure).
  */
 export const categoryNameSchema = visibleText(
@@ -450,7 +450,7 @@ const amountInput = z
 
 /**
  * PATCH /api/admin/commission-settings: the eight fields as strings
- * (docs/product-rules.md, Admin): rates and reductions 0 to 1 with up to 4 decimals, amounts at
+ * (docs/rules/known-differences.md, Admin): rates and reductions 0 to 1 with up to 4 decimals, amounts at
  * least 0 with up to 2; the minimum rate not above the base rate.
  */
 export const commissionSettingsBodySchema = z
@@ -473,7 +473,7 @@ export const commissionSettingsBodySchema = z
 export type CommissionSettingsBody = z.infer<typeof commissionSettingsBodySchema>;
 
 /**
- * The form shows rates as percentages (docs/product-rules.md, Admin): "0.0650" → "6.5". Exact:
+ * The form shows rates as percentages (docs/rules/known-differences.md, Admin): "0.0650" → "6.5". Exact:
  * basis points divided by 100.
  */
 export function rateToPercent(rate: string): string {
@@ -494,7 +494,7 @@ export function percentToRate(percent: string): string {
 
 // Audit trail
 
-/** Every admin action the audit trail records (docs/product-rules.md, Admin). */
+/** Every admin action the audit trail records (docs/rules/known-differences.md, Admin). */
 export const ADMIN_ACTIONS = [
   'user.role_changed',
   'driver.approved',

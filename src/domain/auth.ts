@@ -27,7 +27,7 @@ const NOT_PLAIN = /[^\u0021-\u007e]/gu;
 
 /**
  * Where to go after sign-in: a relative path of this site only
- * (docs/product-rules.md, Sessions and sign-in; no open redirect). A character outside printable
+ * (docs/rules/accounts.md, Sessions and sign-in; no open redirect). A character outside printable
  * ASCII is percent-encoded as UTF-8 (the answer goes into a Location header, which takes Latin-1
  * only); a control character, or text that is not whole Unicode (a lone surrogate), goes to `/`.
  */

@@ -3,7 +3,7 @@ import { idSchema } from './users';
 
 /**
  * Days are numbered 0 (Sunday) to 6 (Saturday)
- * (docs/product-rules.md, Addresses, availability and slots).
+ * (docs/rules/catalog-and-orders.md, Addresses, availability and slots).
  */
 export const DAY_NAMES = [
   'Sunday',
@@ -17,7 +17,7 @@ export const DAY_NAMES = [
 
 /**
  * The schedule form starts at Monday 09:00 to 17:00
- * (docs/product-rules.md, Addresses, availability and slots).
+ * (docs/rules/catalog-and-orders.md, Addresses, availability and slots).
  */
 export const DEFAULT_SCHEDULE = { dayOfWeek: 1, startTime: '09:00', endTime: '17:00' } as const;
 
@@ -60,8 +60,8 @@ const dateSchema = (label: string) => {
 
 /**
  * POST /api/availability/schedules. Unknown keys are refused
- * (docs/product-rules.md, Roles and permissions; mass assignment). Times are not checked for order
- * (docs/product-rules.md, Addresses, availability and slots), so 17:00 to 09:00 is accepted; such a
+ * (docs/rules/accounts.md, Roles and permissions; mass assignment). Times are not checked for order
+ * (docs/rules/catalog-and-orders.md, Addresses, availability and slots), so 17:00 to 09:00 is accepted; such a
  * schedule simply yields no slots (domain/slots.ts).
  */
 export const scheduleBodySchema = z.strictObject({
@@ -73,7 +73,7 @@ export type ScheduleBody = z.infer<typeof scheduleBodySchema>;
 
 /**
  * A weekly schedule holds each day and time range once; an overlapping range is another entry
- * (docs/product-rules.md, Addresses, availability and slots; docs/decisions/0006-pickup-slots.md).
+ * (docs/rules/catalog-and-orders.md, Addresses, availability and slots; docs/decisions/0006-pickup-slots.md).
  */
 export function duplicateScheduleMessage(schedule: ScheduleBody): string {
   const day = DAY_NAMES[schedule.dayOfWeek] ?? `Day ${schedule.dayOfWeek}`;
@@ -125,7 +125,7 @@ export type Blackout = z.infer<typeof blackoutSchema>;
 
 /**
  * A pickup time choice: `datetime` is the UTC instant as ISO 8601, `label` the wall time in the
- * marketplace time zone (docs/product-rules.md, Addresses, availability and slots).
+ * marketplace time zone (docs/rules/catalog-and-orders.md, Addresses, availability and slots).
  */
 export const slotSchema = z.object({
   datetime: z.string(),

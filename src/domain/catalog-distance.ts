@@ -5,8 +5,8 @@
 
 /**
  * The catalog's distance slider runs from 1 to 500 miles, the driver's from 5 (DRIVER_DISTANCE in
- * deliveries.ts); on both, 500 means any distance (docs/product-rules.md, Catalog and distance;
- * Constants).
+ * deliveries.ts); on both, 500 means any distance (docs/rules/catalog-and-orders.md, Catalog and distance;
+ * docs/rules/screens-shared.md, Constants).
  */
 export const MIN_DISTANCE_MILES = 1;
 export const ANY_DISTANCE_MILES = 500;

@@ -12,7 +12,7 @@ describe('the product list query', () => {
   });
 });
 
-describe('the distance query (docs/product-rules.md, Catalog and distance)', () => {
+describe('the distance query (docs/rules/catalog-and-orders.md, Catalog and distance)', () => {
   it('takes 1 to 500 miles', () => {
     expect(productDistanceQuerySchema.parse({ maxDistance: '25' }).maxDistance).toBe(25);
     for (const value of ['0', '0.5', '501', 'far', ''])

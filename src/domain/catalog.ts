@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ANY_DISTANCE_MILES, MIN_DISTANCE_MILES } from './catalog-distance';
 
-/** Money at the edges: a decimal string with 2 places (docs/product-rules.md, Fees and commission). */
+/** Money at the edges: a decimal string with 2 places (docs/rules/money.md, Fees and commission). */
 export const moneyStringSchema = z.string().regex(/^\d+\.\d{2}$/);
 
 export const productSchema = z.object({
@@ -23,7 +23,7 @@ export const productSchema = z.object({
 
 /**
  * A row of the public lists: the product plus what the card shows about its seller
- * (docs/product-rules.md, Catalog screens).
+ * (docs/rules/screens-buyer.md, Catalog screens).
  */
 export const productListItemSchema = productSchema.extend({
   sellerName: z.string(),
@@ -38,14 +38,14 @@ export const PRODUCT_PAGE_SIZE_MAX = 100;
 
 /**
  * GET /api/products: search is a case-insensitive substring of the name
- * (docs/product-rules.md, Catalog and distance).
+ * (docs/rules/catalog-and-orders.md, Catalog and distance).
  */
 export const productListQuerySchema = z.object({
   search: z.string().trim().max(200, 'Search is too long').optional(),
   category: z.string().trim().max(100, 'Category is too long').optional(),
   /**
    * `true`: only products with stock left, as a showcase wants them (the landing's featured strip;
-   * docs/product-rules.md, Catalog and distance).
+   * docs/rules/catalog-and-orders.md, Catalog and distance).
    */
   inStock: z.enum(['true', 'false'], { message: 'Must be true or false' }).optional(),
   limit: z.coerce.number().int().min(1).max(PRODUCT_PAGE_SIZE_MAX).default(48),
@@ -54,7 +54,7 @@ export const productListQuerySchema = z.object({
 export type ProductListQuery = z.infer<typeof productListQuerySchema>;
 
 /**
- * An extra image of a product (docs/product-rules.md, Catalog screens: imageUrl and displayOrder);
+ * An extra image of a product (docs/rules/screens-buyer.md, Catalog screens: imageUrl and displayOrder);
  * the main one is `imageUrl`.
  */
 export const productImageSchema = z.object({

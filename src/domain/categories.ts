@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 export const categorySchema = z.object({ id: z.string(), name: z.string() });
 export type Category = z.infer<typeof categorySchema>;
 
-/** Categories of a new marketplace (docs/product-rules.md, Running modes and adapters: demo data). */
+/** Categories of a new marketplace (docs/rules/running.md, Running modes and adapters: demo data). */
 export const DEFAULT_CATEGORIES = [
   'Electronics',
   'Furniture',

@@ -3,7 +3,7 @@
  * checkout schemas, which load with its first quote (docs/decisions/0014-first-load.md).
  */
 
-/** The checkout's validation texts (docs/product-rules.md, Checkout and orders). */
+/** The checkout's validation texts (docs/rules/catalog-and-orders.md, Checkout and orders). */
 export const MISSING_INFORMATION_TITLE = 'Missing information';
 export const SELECT_DELIVERY_ADDRESS = 'Please select a delivery address';
 export const SELECTED_ADDRESS_NOT_FOUND = 'Selected address not found';

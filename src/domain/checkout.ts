@@ -6,7 +6,7 @@ import { idSchema } from './users';
 
 /**
  * Checkout and payment calls
- * (docs/product-rules.md, Checkout and orders; Cart and checkout screens). The cart lives in the
+ * (docs/rules/catalog-and-orders.md, Checkout and orders; docs/rules/screens-buyer.md, Cart and checkout screens). The cart lives in the
  * browser; the server re-reads every product and prices the checkout from the database. Amounts a
  * client sends are never used: the only price a client may send is `expectedPrice`, the price it
  * showed, so that a change can be reported before payment.
@@ -18,7 +18,7 @@ export const PICKUP_TIME_UNAVAILABLE =
 export const EMPTY_CART = 'Your cart is empty';
 
 /**
- * A seller cannot buy their own products (docs/product-rules.md, Checkout and orders): the browser
+ * A seller cannot buy their own products (docs/rules/catalog-and-orders.md, Checkout and orders): the browser
  * disables Add for them, the quote lists this problem and POST /api/payments answers 409 with it.
  */
 export function ownProductMessage(productName: string): string {
@@ -32,7 +32,7 @@ export const MAX_LINE_QUANTITY = 999;
 
 /**
  * A price the client showed: "12.50", "12.5", "12" or the number 12.5
- * (docs/product-rules.md, Cart and checkout screens: number or numeric string).
+ * (docs/rules/screens-buyer.md, Cart and checkout screens: number or numeric string).
  */
 const expectedPriceSchema = z
   .union([
@@ -58,7 +58,7 @@ export const checkoutLineBodySchema = z.strictObject({
 
 /**
  * POST /api/checkout/quote and POST /api/payments. Strict: a client can never send prices, fees,
- * totals, ids of orders or a status (docs/product-rules.md, Roles and permissions; mass
+ * totals, ids of orders or a status (docs/rules/accounts.md, Roles and permissions; mass
  * assignment). `scheduledPickupTimes` maps a seller id to the chosen slot's `datetime`
  * (GET /api/availability/slots/{sellerId}).
  */
@@ -137,12 +137,12 @@ export const checkoutLineSchema = z.object({
 export type CheckoutLine = z.infer<typeof checkoutLineSchema>;
 
 /**
- * The order that one seller's items will become (docs/product-rules.md, Checkout and orders: one
+ * The order that one seller's items will become (docs/rules/catalog-and-orders.md, Checkout and orders: one
  * order per seller).
  */
 export const checkoutOrderSchema = z.object({
   sellerId: z.string(),
-  /** Display name (docs/product-rules.md, Client behaviour): "first last", else "Seller". */
+  /** Display name (docs/rules/screens-shared.md, Client behaviour): "first last", else "Seller". */
   sellerName: z.string(),
   isPickup: z.boolean(),
   /** Every item of this seller has sellerDelivery: the seller delivers, at their highest fee. */
@@ -163,7 +163,7 @@ export type CheckoutOrder = z.infer<typeof checkoutOrderSchema>;
 /** Answer of POST /api/checkout/quote; also part of POST /api/payments' answer. */
 export const checkoutQuoteSchema = z.object({
   isPickup: z.boolean(),
-  /** Pickup is offered only when every item offers it (docs/product-rules.md, Checkout and orders). */
+  /** Pickup is offered only when every item offers it (docs/rules/catalog-and-orders.md, Checkout and orders). */
   pickupAvailable: z.boolean(),
   deliveryAddressId: z.string().nullable(),
   /** The chosen address as one line of text (null for pickup or when none is chosen). */
@@ -182,7 +182,7 @@ export const checkoutQuoteSchema = z.object({
 export type CheckoutQuote = z.infer<typeof checkoutQuoteSchema>;
 
 /**
- * The active payment provider (docs/product-rules.md, Running modes and adapters): the built-in
+ * The active payment provider (docs/rules/running.md, Running modes and adapters): the built-in
  * test card form, or Stripe.
  */
 export const PAYMENT_PROVIDERS = ['test', 'stripe'] as const;
@@ -215,7 +215,7 @@ export const paymentIntentSchema = z.object({
 export type PaymentIntent = z.infer<typeof paymentIntentSchema>;
 
 /**
- * Test-mode card numbers (docs/product-rules.md, Running modes and adapters): the card provider's
+ * Test-mode card numbers (docs/rules/running.md, Running modes and adapters): the card provider's
  * own test numbers.
  */
 export const TEST_CARD_SUCCEEDS = '4242 4242 4242 4242';
@@ -225,7 +225,7 @@ export const CARD_DECLINED_MESSAGE = 'Your card was declined.';
 /**
  * POST /api/payments answers 409 with this when the same checkout is already paid or being paid
  * (a reload of the payment screen): the payment screen then points to My Orders instead of taking
- * the card again (docs/product-rules.md, Payments).
+ * the card again (docs/rules/money.md, Payments).
  */
 export const CHECKOUT_ALREADY_PAID_MESSAGE =
   'This checkout has already been paid. Your orders appear in My Orders as soon as the payment completes.';

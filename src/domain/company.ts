@@ -3,7 +3,7 @@
  * first load without building the support schemas (docs/decisions/0014-first-load.md).
  */
 
-/** The company details shown on the support page (docs/product-rules.md, Account pages). */
+/** The company details shown on the support page (docs/rules/screens-buyer.md, Account pages). */
 export const COMPANY = {
   name: 'Local Delivery Marketplace',
   mailingAddress: ['100 Main Street, Suite 200', 'Springfield, IL 62701', 'United States'],

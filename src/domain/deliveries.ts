@@ -5,13 +5,13 @@ import { ANY_DISTANCE_MILES } from './catalog-distance';
 import { objectPathSchema } from './uploads';
 
 /**
- * The driver's area (docs/product-rules.md, Deliveries): available orders with their distances,
+ * The driver's area (docs/rules/deliveries.md, Deliveries): available orders with their distances,
  * accepting and declining, the arrival time, the delivery photo and the driver's earnings. Pure:
  * the server validates with these schemas and the browser shows the same rules.
  */
 
 /**
- * The driver's distance slider (docs/product-rules.md, Constants): 5 to 500 miles in steps of 5,
+ * The driver's distance slider (docs/rules/screens-shared.md, Constants): 5 to 500 miles in steps of 5,
  * 50 by default; 500 means any distance and is then left out of the query (`distanceLimitOf`).
  */
 export const DRIVER_DISTANCE = {
@@ -44,7 +44,7 @@ export type AvailableOrdersQuery = z.infer<typeof availableOrdersQuerySchema>;
 
 /**
  * Where an available order goes, before the driver accepts it: the city, state and ZIP of the
- * buyer's address, never the street (docs/product-rules.md, Deliveries).
+ * buyer's address, never the street (docs/rules/deliveries.md, Deliveries).
  */
 export const deliveryAreaSchema = z.object({
   city: z.string(),
@@ -52,7 +52,7 @@ export const deliveryAreaSchema = z.object({
   zipCode: z.string(),
 });
 
-/** One line of an offer: what to carry and how many, never its price (docs/product-rules.md, Deliveries). */
+/** One line of an offer: what to carry and how many, never its price (docs/rules/deliveries.md, Deliveries). */
 export const availableOrderItemSchema = z.object({
   name: z.string(),
   quantity: z.number().int(),
@@ -60,7 +60,7 @@ export const availableOrderItemSchema = z.object({
 export type AvailableOrderItem = z.infer<typeof availableOrderItemSchema>;
 
 /**
- * One card of "Available Orders" (docs/product-rules.md, Deliveries). No prices of the buyer's
+ * One card of "Available Orders" (docs/rules/deliveries.md, Deliveries). No prices of the buyer's
  * purchase: only what the driver earns. Distances are miles with one decimal, null when an end has
  * no coordinates.
  */
@@ -100,7 +100,7 @@ export const ARRIVAL_TIME_MAX_DAYS = 14;
 export const ARRIVAL_TIME_IN_PAST = 'The arrival time must be in the future';
 export const ARRIVAL_TIME_TOO_FAR = `The arrival time must be within ${ARRIVAL_TIME_MAX_DAYS} days`;
 
-/** Why an arrival time cannot be set, or null when it can (docs/product-rules.md, Deliveries). */
+/** Why an arrival time cannot be set, or null when it can (docs/rules/deliveries.md, Deliveries). */
 export function arrivalTimeProblem(at: Date, now: Date): string | null {
   if (Number.isNaN(at.getTime())) return 'Arrival time needs a value';
   if (at.getTime() <= now.getTime()) return ARRIVAL_TIME_IN_PAST;
@@ -113,7 +113,7 @@ export const deliveryPhotoBodySchema = z.strictObject({ deliveryPhotoUrl: object
 export type DeliveryPhotoBody = z.infer<typeof deliveryPhotoBodySchema>;
 
 /** GET /api/earnings/driver: the driver's share of their delivered orders. */
-/** Weeks in the driver's earnings chart (docs/product-rules.md, Deliveries). */
+/** Weeks in the driver's earnings chart (docs/rules/deliveries.md, Deliveries). */
 export const DRIVER_EARNINGS_WEEKS = 8;
 
 export const driverEarningsSchema = z.object({
@@ -157,10 +157,10 @@ export type DriverTrip = z.infer<typeof driverTripSchema>;
 /** Of any number of drivers accepting one order at once, all but one are told this (409). */
 export const ORDER_ALREADY_TAKEN = 'This order was already taken';
 
-/** A driver who pressed Start Delivery keeps the order (docs/product-rules.md, Deliveries): 409. */
+/** A driver who pressed Start Delivery keeps the order (docs/rules/deliveries.md, Deliveries): 409. */
 export const HAND_BACK_AFTER_START = 'You started this delivery: it can no longer be handed back.';
 
-/** What a driver still needs before orders are offered (docs/product-rules.md, Deliveries). */
+/** What a driver still needs before orders are offered (docs/rules/deliveries.md, Deliveries). */
 export type VerificationStep = 'vehicle image' | 'license image' | 'admin approval';
 
 export interface DriverVerification {
@@ -170,7 +170,7 @@ export interface DriverVerification {
 
 /**
  * A driver is verified when both the vehicle and the license image are on file and an admin approved
- * (docs/product-rules.md, Deliveries); pending otherwise. The trailer image is optional: it only
+ * (docs/rules/deliveries.md, Deliveries); pending otherwise. The trailer image is optional: it only
  * opens trailer orders.
  */
 export function driverVerificationOf(user: {

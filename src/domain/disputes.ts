@@ -38,7 +38,7 @@ export function isDisputeOpen(status: DisputeStatus): boolean {
 /**
  * The dispute on an order's payment, in the order's JSON (`Order.dispute`). `amount` is the whole
  * disputed amount of the payment (one payment may pay several orders). A driver, who never sees
- * prices (docs/product-rules.md, Roles and permissions), gets the status alone.
+ * prices (docs/rules/accounts.md, Roles and permissions), gets the status alone.
  */
 export const orderDisputeSchema = z.object({
   status: disputeStatusSchema,

@@ -4,7 +4,7 @@ import { trendSchema } from './trends';
 import { idSchema } from './users';
 
 /**
- * A seller's earnings (docs/product-rules.md, Seller earnings): what finished orders paid the
+ * A seller's earnings (docs/rules/selling.md, Seller earnings): what finished orders paid the
  * seller, as stored on each order (`sellerEarnings`), never recomputed.
  */
 
@@ -13,7 +13,7 @@ export const sellerEarningsSchema = z.object({
   totalEarnings: moneyStringSchema,
   orderCount: z.number().int(),
   /**
-   * The cards' "+N% from last week" (docs/product-rules.md, Seller earnings): earnings and orders
+   * The cards' "+N% from last week" (docs/rules/selling.md, Seller earnings): earnings and orders
    * finished in the last 7 days against the 7 before.
    */
   earningsTrend: trendSchema,
@@ -24,7 +24,7 @@ export type SellerEarnings = z.infer<typeof sellerEarningsSchema>;
 /**
  * GET /api/earnings/seller-30day/{userId}: the product subtotal of the seller's orders that are not
  * cancelled, placed in the last 30 days: the amount the next order's loyalty discount is computed
- * from (docs/product-rules.md, Fees and commission).
+ * from (docs/rules/money.md, Fees and commission).
  */
 export const seller30DaySalesSchema = z.object({ total: moneyStringSchema });
 export type Seller30DaySales = z.infer<typeof seller30DaySalesSchema>;

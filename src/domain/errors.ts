@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 
-/** The one error body every failing call answers with (docs/product-rules.md, Bad input and failure). */
+/** The one error body every failing call answers with (docs/rules/running.md, Bad input and failure). */
 export const errorBodySchema = z.object({
   message: z.string(),
   code: z.string(),

@@ -21,7 +21,7 @@ const item = (overrides: Partial<Parameters<typeof deliveryFeeFor>[0][number]> =
   ...overrides,
 });
 
-describe('deliveryFeeFor (docs/product-rules.md, Checkout and orders)', () => {
+describe('deliveryFeeFor (docs/rules/catalog-and-orders.md, Checkout and orders)', () => {
   it('is 0 for pickup, whatever the items', () => {
     expect(deliveryFeeFor([item({ requiresTrailer: true })], true)).toEqual({
       deliveryFee: 0,
@@ -54,7 +54,7 @@ describe('deliveryFeeFor (docs/product-rules.md, Checkout and orders)', () => {
   });
 });
 
-describe('commission (docs/product-rules.md, Fees and commission)', () => {
+describe('commission (docs/rules/money.md, Fees and commission)', () => {
   it('reproduces the worked example', () => {
     const money = computeOrderMoney(
       {

@@ -3,15 +3,15 @@ import { applyRate, BASIS_POINTS_PER_UNIT, formatCents, formatRate, parseCents, 
 import type { BasisPoints, Cents } from './money';
 
 /**
- * Delivery fees (docs/product-rules.md, Checkout and orders) and commission and earnings
- * (docs/product-rules.md, Fees and commission) as pure functions on integer cents and basis points.
+ * Delivery fees (docs/rules/catalog-and-orders.md, Checkout and orders) and commission and earnings
+ * (docs/rules/money.md, Fees and commission) as pure functions on integer cents and basis points.
  * The server stores what these compute; the browser shows the same numbers before payment by
  * importing them (CONTRIBUTING.md, Code layout rules).
  */
 
 /**
  * 10 dollars; 50 dollars if any item requires a trailer; 0 for pickup
- * (docs/product-rules.md, Checkout and orders).
+ * (docs/rules/catalog-and-orders.md, Checkout and orders).
  */
 export const STANDARD_DELIVERY_FEE_CENTS: Cents = 10_00;
 export const TRAILER_DELIVERY_FEE_CENTS: Cents = 50_00;
@@ -32,7 +32,7 @@ export interface DeliveryFee {
 }
 
 /**
- * The delivery fee of one seller's items (docs/product-rules.md, Checkout and orders): pickup 0;
+ * The delivery fee of one seller's items (docs/rules/catalog-and-orders.md, Checkout and orders): pickup 0;
  * seller delivery when every item has sellerDelivery, at the highest sellerDeliveryFee among them;
  * otherwise 10.00, or 50.00 when any item requires a trailer.
  */
@@ -50,7 +50,7 @@ export function deliveryFeeFor(items: readonly FeeItem[], isPickup: boolean): De
   };
 }
 
-/** The commission settings in working units (docs/product-rules.md, Fees and commission). */
+/** The commission settings in working units (docs/rules/money.md, Fees and commission). */
 export interface CommissionRates {
   baseCommissionRate: BasisPoints;
   minCommissionRate: BasisPoints;
@@ -64,7 +64,7 @@ export interface CommissionRates {
 
 /**
  * The settings as strings at the edges: rates with 4 places, amounts with 2
- * (docs/product-rules.md, Fees and commission).
+ * (docs/rules/money.md, Fees and commission).
  */
 export interface CommissionSettingsText {
   baseCommissionRate: string;
@@ -81,7 +81,7 @@ const rateText = z.string().check(z.regex(/^\d+\.\d{4}$/));
 const amountText = z.string().check(z.regex(/^\d+\.\d{2}$/));
 
 /**
- * GET /api/commission-settings (public; docs/product-rules.md, Fees and commission): the 8 fields
+ * GET /api/commission-settings (public; docs/rules/money.md, Fees and commission): the 8 fields
  * as strings.
  */
 export const commissionSettingsSchema = z.object({
@@ -97,14 +97,14 @@ export const commissionSettingsSchema = z.object({
 
 /**
  * The loyalty discount counts the seller's sales of the 30 days before an order (the order stores
- * them) and the seller's 30-day sales call shows the same window (docs/product-rules.md, Fees and
+ * them) and the seller's 30-day sales call shows the same window (docs/rules/money.md, Fees and
  * commission).
  */
 export const LOYALTY_WINDOW_DAYS = 30;
 
 /**
  * Base 10%, minimum 2%; tiers 500.00, 200.00 and 1000.00 each reduce 1%
- * (docs/product-rules.md, Fees and commission).
+ * (docs/rules/money.md, Fees and commission).
  */
 export const DEFAULT_COMMISSION_RATES: CommissionRates = {
   baseCommissionRate: 1000,
@@ -157,7 +157,7 @@ function tiers(amount: Cents, tierAmount: Cents): number {
 
 /**
  * loyalty = min(floor(seller30DaySales / loyaltyTierAmount) × loyaltyTierReduction, base − min)
- * (docs/product-rules.md, Fees and commission).
+ * (docs/rules/money.md, Fees and commission).
  */
 export function loyaltyDiscount(seller30DaySales: Cents, rates: CommissionRates): BasisPoints {
   const room = Math.max(0, rates.baseCommissionRate - rates.minCommissionRate);
@@ -178,7 +178,7 @@ export function salesCommissionRate(
 
 /**
  * deliveryCommissionRate = max(min, base − floor(deliveryFee / deliveryFeeTierAmount) × reduction);
- * 0 for seller-delivered and pickup orders (no driver; docs/product-rules.md, Fees and commission).
+ * 0 for seller-delivered and pickup orders (no driver; docs/rules/money.md, Fees and commission).
  */
 export function deliveryCommissionRate(
   deliveryFee: Cents,
@@ -199,7 +199,7 @@ export interface CommissionInput {
   seller30DaySales: Cents;
 }
 
-/** Everything stored on an order about its money (docs/product-rules.md, Fees and commission). */
+/** Everything stored on an order about its money (docs/rules/money.md, Fees and commission). */
 export interface OrderMoney {
   productSubtotal: Cents;
   deliveryFee: Cents;
@@ -216,7 +216,7 @@ export interface OrderMoney {
 }
 
 /**
- * The money of one seller's order (docs/product-rules.md, Fees and commission). The shares are built so that
+ * The money of one seller's order (docs/rules/money.md, Fees and commission). The shares are built so that
  * sellerEarnings + driverEarnings + platformFee = total holds to the cent, always: each fee is
  * rounded once and the earnings are what is left.
  */
@@ -254,7 +254,7 @@ export interface SellerLine {
 
 /**
  * A cart with items of several sellers becomes one order per seller
- * (docs/product-rules.md, Checkout and orders). Sellers keep the order in which they first appear
+ * (docs/rules/catalog-and-orders.md, Checkout and orders). Sellers keep the order in which they first appear
  * in the cart; lines keep their order within a seller.
  */
 export function splitBySeller<T extends SellerLine>(lines: readonly T[]): { sellerId: string; lines: T[] }[] {

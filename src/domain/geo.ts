@@ -11,7 +11,7 @@ const toRadians = (degrees: number) => (degrees * Math.PI) / 180;
 
 /**
  * Great-circle distance in miles by the haversine formula
- * (docs/product-rules.md, Catalog and distance: distance between the buyer's and the seller's
+ * (docs/rules/catalog-and-orders.md, Catalog and distance: distance between the buyer's and the seller's
  * primary addresses). Accurate to well under 0.5% on a sphere, which is far finer than a ZIP-code
  * centroid.
  */
@@ -36,7 +36,7 @@ const toDegrees = (radians: number) => (radians * 180) / Math.PI;
 /**
  * The smallest latitude/longitude box holding every point within `miles` of `center` on the
  * sphere, widened by a hair: the prefilter an index can answer before the exact haversine check
- * (docs/product-rules.md, Catalog and distance; distance in the database). The longitude half-width
+ * (docs/rules/catalog-and-orders.md, Catalog and distance; distance in the database). The longitude half-width
  * is asin(sin δ / cos φ), the widest the circle gets; when the circle reaches a pole or crosses the
  * date line, longitude is not restricted (still correct, just not narrowed).
  */

@@ -5,7 +5,7 @@
 
 /**
  * An account younger than this is greeted "Welcome", an older one "Welcome back"
- * (docs/product-rules.md, Catalog screens): a person who has just signed up has not come back yet.
+ * (docs/rules/screens-buyer.md, Catalog screens): a person who has just signed up has not come back yet.
  */
 export const NEW_ACCOUNT_MINUTES = 15;
 

@@ -11,7 +11,7 @@ import {
 
 const listing = { name: 'Oak Shelf', price: '25.00', category: 'Furniture', stock: 3 };
 
-describe('product display status (docs/product-rules.md, Seller listings)', () => {
+describe('product display status (docs/rules/selling.md, Seller listings)', () => {
   it('is Active with stock, Out of Stock without, Cancelled when not available whatever the stock', () => {
     expect(productDisplayStatus({ available: true, stock: 3 })).toBe('active');
     expect(productDisplayStatus({ available: true, stock: 0 })).toBe('out_of_stock');
@@ -68,7 +68,7 @@ describe('the listing body', () => {
   });
 });
 
-describe('a product name is one line (docs/product-rules.md, Bad input and failure)', () => {
+describe('a product name is one line (docs/rules/running.md, Bad input and failure)', () => {
   it.each(['Oak\nShelf', 'Oak\r\nShelf', 'Oak\u2028Shelf', 'Oak\u0085Shelf', 'Oak\u0007Shelf'])(
     'refuses %j with a message for the field',
     (name) => {

@@ -6,12 +6,12 @@ import { visibleText } from './visible-text-schema';
 import { isOneLine } from './visible-text';
 
 /**
- * A seller's listings (docs/product-rules.md, Catalog and distance; Seller listings): what a seller
+ * A seller's listings (docs/rules/catalog-and-orders.md, Catalog and distance; docs/rules/selling.md, Seller listings): what a seller
  * may send to create or change a product, the limits, and the status a product shows. Pure, so the
  * create-listing dialog checks the same rules before it sends.
  */
 
-/** At most 10 images a product, the main one included (docs/product-rules.md, Seller listings). */
+/** At most 10 images a product, the main one included (docs/rules/selling.md, Seller listings). */
 export const MAX_PRODUCT_IMAGES = 10;
 
 export const PRODUCT_NAME_MAX = 120;
@@ -35,7 +35,7 @@ const formatMax = (cents: number) => (cents / 100).toFixed(2);
 
 /**
  * Price and fee at the edge: a decimal string with exactly 2 places, never negative
- * (docs/product-rules.md, Fees and commission), up to `maxCents`.
+ * (docs/rules/money.md, Fees and commission), up to `maxCents`.
  */
 const AMOUNT_PATTERN = /^\d{1,9}\.\d{2}$/;
 
@@ -74,7 +74,7 @@ function amountSchema(maxCents: number) {
 export const productPriceSchema = amountSchema(PRODUCT_PRICE_MAX_CENTS);
 export const sellerDeliveryFeeSchema = amountSchema(SELLER_DELIVERY_FEE_MAX_CENTS);
 
-/** Without its invisible characters (docs/product-rules.md, Bad input and failure). */
+/** Without its invisible characters (docs/rules/running.md, Bad input and failure). */
 const nameSchema = visibleText(
   z
     .string({ error: 'Required' })
@@ -110,7 +110,7 @@ const categorySchema = z
 const flag = z.boolean({ error: 'Must be true or false' });
 
 /**
- * The fields a seller sets (docs/product-rules.md, Seller listings). Never the seller, the id, the
+ * The fields a seller sets (docs/rules/selling.md, Seller listings). Never the seller, the id, the
  * timestamps, `available` or the images: the strict schemas refuse them (mass assignment).
  */
 const listingFields = {
@@ -131,7 +131,7 @@ export const NEW_PRODUCT_AVAILABLE_MESSAGE = 'A new product is always available:
 /**
  * POST /api/products. The spec's product form also sends `available` (always true for a new
  * product) and the main picture's `imageUrl`, an upload of the seller's own, claimed for the product
- * with it (docs/product-rules.md, Seller listings).
+ * with it (docs/rules/selling.md, Seller listings).
  */
 export const createProductBodySchema = z.strictObject({
   ...listingFields,
@@ -195,14 +195,14 @@ export const productImagesBodySchema = z.strictObject({
 export const sellerProductSchema = productSchema.extend({
   imageUrls: z.array(z.string()),
   updatedAt: z.string(),
-  /** An admin hid it from the catalog (docs/product-rules.md, Moderation). */
+  /** An admin hid it from the catalog (docs/rules/accounts.md, Moderation). */
   hidden: z.boolean(),
   /** Hidden because its seller may not sell now (the seller role taken away, or suspended). */
   sellerHidden: z.boolean(),
 });
 export type SellerProduct = z.infer<typeof sellerProductSchema>;
 
-/** The display status of a product (docs/product-rules.md, Seller listings). */
+/** The display status of a product (docs/rules/selling.md, Seller listings). */
 export type ProductDisplayStatus = 'active' | 'out_of_stock' | 'cancelled';
 
 export const PRODUCT_STATUS_LABEL: Record<ProductDisplayStatus, string> = {

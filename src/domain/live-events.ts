@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import { orderStatusSchema } from './order-status';
 
 /**
- * Live updates (docs/product-rules.md, Live updates): what `GET /api/events` sends a signed-in
+ * Live updates (docs/rules/live-updates.md, Live updates): what `GET /api/events` sends a signed-in
  * user. An event names what changed, never what it says: the browser reads the subject again
  * through the usual calls, which apply the usual access rules.
  */
@@ -88,7 +88,7 @@ export const lastEventIdSchema = z.string().check(z.regex(/^\d{1,15}$/));
 /**
  * GET /api/events?since=: the page's live cursor (the newest event id when the page first read
  * who is signed in). The stream's first connection starts with what the user may receive after
- * it, as a reconnect does after `Last-Event-ID` (docs/product-rules.md, Live updates).
+ * it, as a reconnect does after `Last-Event-ID` (docs/rules/live-updates.md, Live updates).
  */
 export const eventsQuerySchema = z.object({
   since: z.optional(

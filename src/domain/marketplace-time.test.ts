@@ -16,7 +16,7 @@ const CHICAGO = DEFAULT_MARKETPLACE_TIME_ZONE;
 // 2026-11-23 is a Monday; 16:00Z is 10:00 AM in Chicago (CST, UTC-6), 1:00 AM the next day in Tokyo.
 const MONDAY_TEN_AM_CHICAGO = '2026-11-23T16:00:00.000Z';
 
-describe('marketplace times (docs/product-rules.md, Dates and times)', () => {
+describe('marketplace times (docs/rules/running.md, Dates and times)', () => {
   const originalZone = process.env.TZ;
   afterEach(() => {
     if (originalZone === undefined) delete process.env.TZ;

@@ -1,5 +1,5 @@
 /**
- * Dates and times as the marketplace shows them (docs/product-rules.md, Dates and times): always in
+ * Dates and times as the marketplace shows them (docs/rules/running.md, Dates and times): always in
  * the marketplace time zone (MARKETPLACE_TZ, default America/Chicago), whatever the zone of the
  * server process or of the viewer's browser, so a pickup chosen as "Mon, Nov 23 · 10:00 AM" reads
  * the same at checkout, on the payment page and in the order. A time that stands alone (a pickup
@@ -118,7 +118,7 @@ export function clockLabel(minuteOfDay: number): string {
   return `${hour12}:${String(minutes).padStart(2, '0')} ${hours < 12 ? 'AM' : 'PM'}`;
 }
 
-/** "Mon, Nov 23 · 9:00 AM": a pickup slot's label (docs/product-rules.md, Addresses, availability and slots). */
+/** "Mon, Nov 23 · 9:00 AM": a pickup slot's label (docs/rules/catalog-and-orders.md, Addresses, availability and slots). */
 export function slotLabelOf(date: CalendarDate, minuteOfDay: number): string {
   return `${dayLabel(date)} · ${clockLabel(minuteOfDay)}`;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canSendMessage, MESSAGE_MAX_LENGTH, messageContentSchema } from './messages';
 
-// What a message box may send (docs/product-rules.md, Reviews and messages).
+// What a message box may send (docs/rules/selling.md, Reviews and messages).
 describe('messages', () => {
   it('never sends blank or whitespace-only text', () => {
     for (const text of ['', ' ', '\n', '\t \n  ']) expect(canSendMessage(text)).toBe(false);

@@ -4,17 +4,17 @@ import { idSchema } from './users';
 import { visibleText } from './visible-text-schema';
 
 /**
- * Product and order messages (docs/product-rules.md, Reviews and messages): the requests, the
+ * Product and order messages (docs/rules/selling.md, Reviews and messages): the requests, the
  * answers and the limits shared by the server and the message boxes.
  */
 
-/** The longest message, in characters (docs/product-rules.md, Constants). */
+/** The longest message, in characters (docs/rules/screens-shared.md, Constants). */
 export const MESSAGE_MAX_LENGTH = 2000;
 
 /** Both boxes refresh every 30 s while open; live updates usually come first (Constants). */
 export const MESSAGES_POLL_MS = 30_000;
 
-/** Heights of the message area (docs/product-rules.md, Constants). */
+/** Heights of the message area (docs/rules/screens-shared.md, Constants). */
 export const PRODUCT_MESSAGES_HEIGHT_PX = 200;
 export const ORDER_MESSAGES_HEIGHT_PX = 400;
 
@@ -25,7 +25,7 @@ export const MESSAGE_TOO_LONG = `A message has at most ${String(MESSAGE_MAX_LENG
 
 /**
  * The text of a message: trimmed, never blank or whitespace only, at most 2,000 characters
- * (docs/product-rules.md, Reviews and messages), once invisible characters are removed (Bad input and
+ * (docs/rules/selling.md, Reviews and messages), once invisible characters are removed (Bad input and
  * failure).
  */
 export const messageContentSchema = visibleText(

@@ -73,7 +73,7 @@ describe('rates', () => {
   });
 });
 
-describe('formatMoney (docs/product-rules.md, Client behaviour)', () => {
+describe('formatMoney (docs/rules/screens-shared.md, Client behaviour)', () => {
   it('groups thousands and keeps 2 decimals, from a decimal string or a number of dollars', () => {
     expect(formatMoney('1250.00')).toBe('$1,250.00');
     expect(formatMoney('1234567.5')).toBe('$1,234,567.50');

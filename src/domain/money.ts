@@ -1,5 +1,5 @@
 /**
- * Money and rates (docs/product-rules.md, Fees and commission): integer cents inside the code,
+ * Money and rates (docs/rules/money.md, Fees and commission): integer cents inside the code,
  * decimal strings with 2 places at the edges, rates with 4 places, rounding half up to the cent.
  * Rates are held as integer basis points (1 bp = 0.0001, so 0.0600 is 600), which keeps every
  * product `cents × bp` an exact integer. Pure: no floating-point arithmetic on money anywhere.
@@ -65,7 +65,7 @@ function divideHalfUp(a: number, b: number): number {
 }
 
 /**
- * cents × rate, rounded half up to the cent (docs/product-rules.md, Fees and commission):
+ * cents × rate, rounded half up to the cent (docs/rules/money.md, Fees and commission):
  * 1200.00 × 0.0600 = 72.00, 0.25 × 0.1000 = 0.03. Negative amounts round symmetrically (away from
  * zero at the half).
  */
@@ -112,7 +112,7 @@ export function formatUsd(cents: Cents): string {
 }
 
 /**
- * The one money formatter of every screen (docs/product-rules.md, Client behaviour): "$1,250.00",
+ * The one money formatter of every screen (docs/rules/screens-shared.md, Client behaviour): "$1,250.00",
  * with thousands separators and 2 decimals. Takes a decimal string as the API answers it, or a
  * number of dollars (the cart's sums, kept in cents and divided), rounded to the cent first. What
  * is not an amount shows as "$0.00" rather than "NaN".

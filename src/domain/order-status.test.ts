@@ -91,7 +91,7 @@ describe('how an order reaches the buyer, and deliveries under way', () => {
     expect(fulfilmentLabel({ ...order, requiresTrailer: true })).toBe('Trailer delivery by a driver');
   });
 
-  it('counts a delivery as under way while assigned or in transit only (docs/product-rules.md, Deliveries)', () => {
+  it('counts a delivery as under way while assigned or in transit only (docs/rules/deliveries.md, Deliveries)', () => {
     expect(ORDER_STATUSES.filter(isActiveDelivery)).toEqual(['assigned', 'in-transit']);
   });
 });

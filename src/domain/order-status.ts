@@ -2,7 +2,7 @@
 // classic zod (docs/decisions/0014-first-load.md).
 import * as z from 'zod/mini';
 
-/** The stored values (docs/product-rules.md, Order lifecycle); 'in-transit' keeps the spec's hyphen. */
+/** The stored values (docs/rules/catalog-and-orders.md, Order lifecycle); 'in-transit' keeps the spec's hyphen. */
 export const ORDER_STATUSES = [
   'pending',
   'assigned',
@@ -15,7 +15,7 @@ export const ORDER_STATUSES = [
 export const orderStatusSchema = z.enum(ORDER_STATUSES);
 export type OrderStatus = z.infer<typeof orderStatusSchema>;
 
-/** Badge labels (docs/product-rules.md, Order lifecycle). */
+/** Badge labels (docs/rules/catalog-and-orders.md, Order lifecycle). */
 export const STATUS_BADGE: Record<OrderStatus, string> = {
   pending: 'Pending',
   assigned: 'Assigned',
@@ -29,7 +29,7 @@ export const STATUS_BADGE: Record<OrderStatus, string> = {
 /** How an order reaches the buyer; decides its path through the statuses. */
 export type Fulfilment = 'driver' | 'seller' | 'pickup';
 
-/** Timeline steps and their labels per path (docs/product-rules.md, Order lifecycle). */
+/** Timeline steps and their labels per path (docs/rules/catalog-and-orders.md, Order lifecycle). */
 export const TIMELINE: Record<Fulfilment, { status: OrderStatus; label: string }[]> = {
   driver: [
     { status: 'pending', label: 'Order Placed' },
@@ -50,7 +50,7 @@ export const TIMELINE: Record<Fulfilment, { status: OrderStatus; label: string }
 };
 
 /**
- * A driver handing an accepted order back before Start Delivery (docs/product-rules.md, Deliveries)
+ * A driver handing an accepted order back before Start Delivery (docs/rules/deliveries.md, Deliveries)
  * is the one change from assigned back to pending; the timeline shows it with this label.
  */
 export const HAND_BACK_LABEL = 'Driver handed back';
@@ -83,7 +83,7 @@ export function fulfilmentLabel(order: {
 
 /**
  * A delivery under way: a driver holds it (assigned) or is carrying it (in transit)
- * (docs/product-rules.md, Deliveries).
+ * (docs/rules/deliveries.md, Deliveries).
  */
 export const ACTIVE_DELIVERY_STATUSES = ['assigned', 'in-transit'] as const satisfies readonly OrderStatus[];
 
@@ -93,7 +93,7 @@ export function isActiveDelivery(status: OrderStatus | string): boolean {
 
 /**
  * Fulfilled: delivered, or picked up (completed). The order reached its buyer: its seller and driver
- * have earned their money, and its parties may review each other (docs/product-rules.md, Order
+ * have earned their money, and its parties may review each other (docs/rules/catalog-and-orders.md, Order
  * lifecycle). A cancelled order is never fulfilled.
  */
 export const FULFILLED_STATUSES = ['delivered', 'completed'] as const satisfies readonly OrderStatus[];
@@ -119,10 +119,10 @@ export interface Step {
 }
 
 /**
- * The forward moves of each path and who may make them (docs/product-rules.md, Order lifecycle).
+ * The forward moves of each path and who may make them (docs/rules/catalog-and-orders.md, Order lifecycle).
  * Accepting a driver order (pending → assigned) is a driver's move, the verified driver who takes
  * the offer and so becomes its driver, or an admin's, who may take orders as a driver would
- * (docs/product-rules.md, Deliveries). Every later step of a driver order is its assigned driver's
+ * (docs/rules/deliveries.md, Deliveries). Every later step of a driver order is its assigned driver's
  * alone.
  */
 const FORWARD: Record<Fulfilment, Partial<Record<OrderStatus, Step>>> = {
@@ -143,7 +143,7 @@ const FORWARD: Record<Fulfilment, Partial<Record<OrderStatus, Step>>> = {
 
 /**
  * Whether `party` may move an order on path `path` from `from` to `to`.
- * Cancelling: buyer or seller while pending, admin until finished (docs/product-rules.md, Order lifecycle).
+ * Cancelling: buyer or seller while pending, admin until finished (docs/rules/catalog-and-orders.md, Order lifecycle).
  */
 export function canTransition(path: Fulfilment, from: OrderStatus, to: OrderStatus, party: Party): boolean {
   if (to === 'cancelled') {
@@ -159,7 +159,7 @@ export function nextStepOf(path: Fulfilment, from: OrderStatus): Step | undefine
   return FORWARD[path][from];
 }
 
-/** The timeline marks every step up to the current one as done (docs/product-rules.md, Order lifecycle). */
+/** The timeline marks every step up to the current one as done (docs/rules/catalog-and-orders.md, Order lifecycle). */
 export function timelineSteps(path: Fulfilment, status: OrderStatus) {
   const steps = TIMELINE[path];
   const current = steps.findIndex((s) => s.status === status);

@@ -7,11 +7,11 @@ import { idSchema } from './users';
 
 /**
  * Orders as the API answers them
- * (docs/product-rules.md, Roles and permissions; Fees and commission; Order lifecycle). Money is a
+ * (docs/rules/accounts.md, Roles and permissions; docs/rules/money.md, Fees and commission; docs/rules/catalog-and-orders.md, Order lifecycle). Money is a
  * decimal string with 2 places, rates with 4 places.
  *
  * Drivers never see item prices and see only their own earnings
- * (docs/product-rules.md, Roles and permissions): for a viewer whose only link to the order is
+ * (docs/rules/accounts.md, Roles and permissions): for a viewer whose only link to the order is
  * being its driver, the fields marked "hidden from the driver" are left out of the answer (absent,
  * not null). Buyers, sellers and admins see every field.
  */
@@ -38,7 +38,7 @@ export type OrderRefund = z.infer<typeof orderRefundSchema>;
 
 export const orderSchema = z.object({
   id: z.string(),
-  /** Short and readable, unique: ORD-7F3K9Q (docs/product-rules.md, Checkout and orders). */
+  /** Short and readable, unique: ORD-7F3K9Q (docs/rules/catalog-and-orders.md, Checkout and orders). */
   orderNumber: z.string(),
   status: orderStatusSchema,
   isPickup: z.boolean(),
@@ -61,7 +61,7 @@ export const orderSchema = z.object({
   updatedAt: z.string(),
   deliveryPhotoUrl: z.string().nullable(),
   /**
-   * The 4 digits the buyer reads to the driver at drop-off (docs/product-rules.md, Deliveries): only
+   * The 4 digits the buyer reads to the driver at drop-off (docs/rules/deliveries.md, Deliveries): only
    * in the buyer's and admins' answers while the order is on its way, never the driver's or seller's.
    */
   deliveryCode: z.string().optional(),
@@ -116,7 +116,7 @@ export const orderSchema = z.object({
 export type Order = z.infer<typeof orderSchema>;
 
 /**
- * GET /api/orders/{id}/items (docs/product-rules.md, Order screens). `price` is absent for a driver
+ * GET /api/orders/{id}/items (docs/rules/screens-buyer.md, Order screens). `price` is absent for a driver
  * viewer.
  */
 export const orderItemSchema = z.object({
@@ -136,7 +136,7 @@ export type OrderItem = z.infer<typeof orderItemSchema>;
 
 /**
  * GET /api/orders/{id}/events: every status change with its actor and time, oldest first
- * (docs/product-rules.md, Order lifecycle).
+ * (docs/rules/catalog-and-orders.md, Order lifecycle).
  */
 export const orderEventSchema = z.object({
   id: z.string(),
@@ -163,11 +163,11 @@ export type OrderListQuery = z.infer<typeof orderListQuerySchema>;
 
 export const orderIdParamsSchema = z.object({ id: idSchema });
 
-/** A non-party never learns that the order exists (docs/product-rules.md, Roles and permissions). */
+/** A non-party never learns that the order exists (docs/rules/accounts.md, Roles and permissions). */
 export const ORDER_NOT_FOUND = 'Order not found';
 
 /**
- * PATCH /api/orders/{id}/status: the forward steps a seller or driver makes (docs/product-rules.md,
+ * PATCH /api/orders/{id}/status: the forward steps a seller or driver makes (docs/rules/catalog-and-orders.md,
  * Order lifecycle). Accepting (`assigned`) and cancelling have calls of their own.
  */
 export const STATUS_CHANGE_TARGETS = ['in-transit', 'delivered', 'ready_for_pickup', 'completed'] as const;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Payout accounts of sellers and drivers (docs/product-rules.md, Payout accounts): the calls of
+ * Payout accounts of sellers and drivers (docs/rules/money.md, Payout accounts): the calls of
  * the payout card on the seller and driver dashboards, and of the test provider's onboarding page.
  */
 
@@ -77,7 +77,7 @@ export type TestOnboardingView = z.infer<typeof testOnboardingViewSchema>;
 export const testOnboardingResultSchema = z.object({ returnUrl: z.string() });
 
 /**
- * What makes a payout account ready (docs/product-rules.md, Payout accounts): the provider's account
+ * What makes a payout account ready (docs/rules/money.md, Payout accounts): the provider's account
  * exists, its onboarding is complete and its status is active.
  */
 export function isPayoutAccountReady(stored: {

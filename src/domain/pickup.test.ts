@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isPickupAvailable } from './pickup';
 
-describe('pickup (docs/product-rules.md, Checkout and orders)', () => {
+describe('pickup (docs/rules/catalog-and-orders.md, Checkout and orders)', () => {
   it('offers pickup only when every item offers it', () => {
     expect(isPickupAvailable([{ offerPickup: true }, { offerPickup: true }])).toBe(true);
     expect(isPickupAvailable([{ offerPickup: true }, { offerPickup: false }])).toBe(false);

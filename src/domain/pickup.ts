@@ -1,6 +1,6 @@
 /**
  * Pickup is offered for a checkout only when every one of its items offers pickup
- * (docs/product-rules.md, Checkout and orders). The server prices checkouts by it and the browser
+ * (docs/rules/catalog-and-orders.md, Checkout and orders). The server prices checkouts by it and the browser
  * enables the Pickup choice by it. A module without zod, for the checkout page's first load
  * (docs/decisions/0014-first-load.md).
  */

@@ -5,7 +5,7 @@ import { DRIVER_DISTANCE } from './deliveries';
  * Web Push (docs/decisions/0019-reaching-people.md, Push and the installable app): what a browser
  * sends to subscribe a device, the per-kind switches and quiet hours a user keeps, and what a push
  * message says. Quiet hours are minutes of the day in the marketplace time zone, like every time
- * the marketplace shows (docs/product-rules.md, Dates and times).
+ * the marketplace shows (docs/rules/running.md, Dates and times).
  */
 
 /** The kinds of push and who gets them: each is one switch on the profile's Notifications card. */

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { ORDER_STATUSES } from './order-status';
 import { remainingReviewPairs, reviewBodySchema, reviewPairsFor, type ReviewableOrder } from './reviews';
 
-// Who reviews whom (docs/product-rules.md, Reviews and messages).
+// Who reviews whom (docs/rules/selling.md, Reviews and messages).
 const delivered: ReviewableOrder = { status: 'delivered', buyerId: 'b', sellerId: 's', driverId: 'd' };
 
 describe('reviewPairsFor', () => {

@@ -4,7 +4,7 @@ import { idSchema } from './users';
 import { visibleText } from './visible-text-schema';
 
 /**
- * Reviews (docs/product-rules.md, Reviews and messages): who may review whom on an order, the
+ * Reviews (docs/rules/selling.md, Reviews and messages): who may review whom on an order, the
  * submission and the answers. Pure, so the server decides with it and the browser explains with it.
  */
 
@@ -100,7 +100,7 @@ export const reviewBodySchema = z.strictObject({
     .max(RATING_MAX, RATING_WHOLE_NUMBER),
   /**
    * Optional; trimmed, and an empty comment (invisible characters only included) is no comment
-   * (docs/product-rules.md, Bad input and failure).
+   * (docs/rules/running.md, Bad input and failure).
    */
   comment: visibleText(
     z

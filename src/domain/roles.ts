@@ -2,14 +2,14 @@ import * as z from 'zod/mini';
 
 /**
  * The four roles; buyer is the default and always granted
- * (docs/product-rules.md, Roles and permissions).
+ * (docs/rules/accounts.md, Roles and permissions).
  */
 export const ROLES = ['buyer', 'seller', 'driver', 'admin'] as const;
 export const roleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof roleSchema>;
 
 /**
- * Roles a user can grant themselves (docs/product-rules.md, Roles and permissions: seller and
+ * Roles a user can grant themselves (docs/rules/accounts.md, Roles and permissions: seller and
  * driver are self-service).
  */
 export const SELF_SERVICE_ROLES = ['seller', 'driver'] as const;
@@ -22,7 +22,7 @@ export function capitalise(word: string): string {
 
 /**
  * "first last" when both exist, otherwise the capitalised role word
- * (docs/product-rules.md, Client behaviour).
+ * (docs/rules/screens-shared.md, Client behaviour).
  */
 export function displayName(user: {
   firstName?: string | null;
@@ -36,7 +36,7 @@ export function displayName(user: {
 }
 
 /**
- * Links of the signed-in header by role (docs/product-rules.md, Routes and headers). Admin sees the
+ * Links of the signed-in header by role (docs/rules/screens-buyer.md, Routes and headers). Admin sees the
  * links of all four roles.
  */
 export interface RoleLink {

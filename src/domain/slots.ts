@@ -2,7 +2,7 @@ import { TIME_PATTERN, type Slot } from './availability';
 import { slotLabelOf, wallClockAt, weekdayOf, type CalendarDate } from './marketplace-time';
 
 /**
- * Pickup slots (docs/product-rules.md, Addresses, availability and slots): the next 14 days of the
+ * Pickup slots (docs/rules/catalog-and-orders.md, Addresses, availability and slots): the next 14 days of the
  * seller's active weekly schedule in 30-minute steps, at least one hour from now, minus blackout
  * dates, in the marketplace time zone. Pure: the caller passes the clock and the zone. Time-zone
  * math uses Intl only (no date library).
@@ -123,7 +123,7 @@ export function wallTimeToInstant(
 }
 
 /**
- * "Mon, Nov 23 · 9:00 AM" (docs/product-rules.md, Addresses, availability and slots), by the one
+ * "Mon, Nov 23 · 9:00 AM" (docs/rules/catalog-and-orders.md, Addresses, availability and slots), by the one
  * formatter of marketplace times (domain/marketplace-time.ts).
  */
 export function slotLabel(date: CalendarDate, minuteOfDay: number): string {
@@ -149,7 +149,7 @@ export function generatePickupSlots({
     const start = minutesOf(schedule.startTime);
     const end = minutesOf(schedule.endTime);
     // Times are not checked for order: an end not after the start gives nothing
-    // (docs/product-rules.md, Addresses, availability and slots).
+    // (docs/rules/catalog-and-orders.md, Addresses, availability and slots).
     if (schedule.isActive === false || start === undefined || end === undefined || end <= start) return [];
     return [{ dayOfWeek: schedule.dayOfWeek, start, end }];
   });

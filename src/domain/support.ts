@@ -18,7 +18,7 @@ function oneLineOfAtLeast(min: number): string {
 }
 
 /**
- * Contact form (docs/product-rules.md, Account pages), shared by the support page and POST
+ * Contact form (docs/rules/screens-buyer.md, Account pages), shared by the support page and POST
  * /api/contact. Name, subject and message without their invisible characters (Bad input and failure);
  * name, subject and phone on one line, as a mail header needs (docs/decisions/0019-reaching-people.md, Mail).
  */

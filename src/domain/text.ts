@@ -1,6 +1,6 @@
 /**
  * Text that PostgreSQL cannot store: a NUL character, or half of a UTF-16 surrogate pair with no
- * other half (docs/product-rules.md, Bad input and failure). Every request is checked for it
+ * other half (docs/rules/running.md, Bad input and failure). Every request is checked for it
  * before its schema runs, so no route answers such text with a 500.
  */
 // eslint-disable-next-line no-control-regex -- finding the NUL character is the point

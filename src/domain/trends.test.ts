@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { trendWindowsEndingAt, weekOverWeekPercent } from './trends';
 
-describe('weekOverWeekPercent (docs/product-rules.md, Dashboards)', () => {
+describe('weekOverWeekPercent (docs/rules/screens-work.md, Dashboards)', () => {
   it('is the change from last week in whole percent', () => {
     expect(weekOverWeekPercent(12, 10)).toBe(20);
     expect(weekOverWeekPercent(5, 10)).toBe(-50);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The statistic cards' trend, "+N% from last week" (docs/product-rules.md, Dashboards): the last 7
+ * The statistic cards' trend, "+N% from last week" (docs/rules/screens-work.md, Dashboards): the last 7
  * days against the 7 days before them, ending at the server's clock.
  */
 export const TREND_WINDOW_DAYS = 7;

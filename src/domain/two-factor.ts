@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * Two-factor sign-in with an authenticator app (TOTP, RFC 6238) and recovery codes
- * (docs/decisions/0024-two-factor-sign-in.md; docs/product-rules.md, Two-factor sign-in).
+ * (docs/decisions/0024-two-factor-sign-in.md; docs/rules/accounts.md, Two-factor sign-in).
  */
 export const TOTP_DIGITS = 6;
 export const TOTP_PERIOD_SECONDS = 30;

@@ -3,7 +3,7 @@
 import * as z from 'zod/mini';
 
 /**
- * Unread counts (docs/product-rules.md, Reviews and messages): one conversation with messages the
+ * Unread counts (docs/rules/selling.md, Reviews and messages): one conversation with messages the
  * caller has not opened yet, for the header.
  */
 export const unreadThreadSchema = z.discriminatedUnion('kind', [

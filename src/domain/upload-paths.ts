@@ -1,5 +1,5 @@
 /**
- * The address of an upload (docs/product-rules.md, Uploads and who sees a file). No zod here: the
+ * The address of an upload (docs/rules/selling.md, Uploads and who sees a file). No zod here: the
  * browser's first load uses these (docs/decisions/0014-first-load.md, Resized copies).
  */
 export const OBJECT_PATH_PATTERN =

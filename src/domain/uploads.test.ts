@@ -102,7 +102,7 @@ describe('upload request body', () => {
   });
 });
 
-describe('who reads a claimed upload (docs/product-rules.md, Uploads and who sees a file)', () => {
+describe('who reads a claimed upload (docs/rules/selling.md, Uploads and who sees a file)', () => {
   it('makes product and profile images public, driver documents owner-only, delivery photos per order', () => {
     expect(VISIBILITY_OF_PURPOSE).toEqual({
       profile: 'public',

@@ -4,12 +4,12 @@ import { OBJECT_PATH_PATTERN } from './upload-paths';
 
 /**
  * Images of at most 10 MB (10485760 bytes) per file
- * (docs/product-rules.md, Uploads and who sees a file).
+ * (docs/rules/selling.md, Uploads and who sees a file).
  */
 export const MAX_UPLOAD_BYTES = 10_485_760;
 
 /**
- * The image types the marketplace accepts (docs/product-rules.md, Uploads and who sees a file:
+ * The image types the marketplace accepts (docs/rules/selling.md, Uploads and who sees a file:
  * images only). SVG is left out on purpose: it is a document that can carry scripts, not a picture.
  */
 export const IMAGE_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'] as const;
@@ -17,7 +17,7 @@ export type ImageContentType = (typeof IMAGE_CONTENT_TYPES)[number];
 
 /**
  * Why a file of an image type is refused when its bytes are not a picture that can be decoded: the
- * browser says it before the upload, the server when it makes the copies (docs/product-rules.md,
+ * browser says it before the upload, the server when it makes the copies (docs/rules/selling.md,
  * Uploads and who sees a file).
  */
 export const IMAGE_UNREADABLE_MESSAGE = 'File is not an image';
@@ -34,7 +34,7 @@ const ascii = (text: string): number[] => Array.from(text, (c) => c.charCodeAt(0
 
 /**
  * The image type of a file by its magic bytes, or null when it is not one of the accepted images
- * (docs/product-rules.md, Uploads and who sees a file: content is checked by its bytes, not only
+ * (docs/rules/selling.md, Uploads and who sees a file: content is checked by its bytes, not only
  * its declared type).
  */
 export function detectImageType(bytes: Uint8Array): ImageContentType | null {
@@ -47,7 +47,7 @@ export function detectImageType(bytes: Uint8Array): ImageContentType | null {
 
 /**
  * What a claimed upload is used for; each purpose decides who may read it
- * (docs/product-rules.md, Uploads and who sees a file).
+ * (docs/rules/selling.md, Uploads and who sees a file).
  */
 export const UPLOAD_PURPOSES = [
   'profile',
@@ -69,7 +69,7 @@ export type UploadVisibility = (typeof UPLOAD_VISIBILITIES)[number];
 
 /**
  * Product images and profile pictures are public; driver documents are not
- * (docs/product-rules.md, Uploads and who sees a file).
+ * (docs/rules/selling.md, Uploads and who sees a file).
  */
 export const VISIBILITY_OF_PURPOSE: Record<UploadPurpose, Exclude<UploadVisibility, 'pending'>> = {
   profile: 'public',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { greetingFor, NEW_ACCOUNT_MINUTES, updateNamesBodySchema } from './users';
 
-describe('greetingFor (docs/product-rules.md, Catalog screens)', () => {
+describe('greetingFor (docs/rules/screens-buyer.md, Catalog screens)', () => {
   const now = new Date('2026-11-23T16:00:00Z');
   const minutesAgo = (minutes: number) => new Date(now.getTime() - minutes * 60_000).toISOString();
 
@@ -17,7 +17,7 @@ describe('greetingFor (docs/product-rules.md, Catalog screens)', () => {
   });
 });
 
-describe('names are one line (docs/product-rules.md, Bad input and failure)', () => {
+describe('names are one line (docs/rules/running.md, Bad input and failure)', () => {
   it('refuses a line break or another control character in a first or last name, per field', () => {
     const parsed = updateNamesBodySchema.safeParse({
       firstName: 'Ana\r\nBcc: x',

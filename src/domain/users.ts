@@ -43,7 +43,7 @@ export const liveCursorSchema = z.number().int().nonnegative();
 
 /**
  * GET /api/auth/user answers the user and the live cursor, the newest live event's id as the page
- * first reads its data: the page's first event stream catches up from it (docs/product-rules.md,
+ * first reads its data: the page's first event stream catches up from it (docs/rules/live-updates.md,
  * Live updates). The other answers that carry the user leave it out; a page without one opens its
  * stream without catching up.
  */
@@ -58,7 +58,7 @@ export const sessionUserSchema = currentUserSchema.extend({
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 
 /**
- * What an admin's moderation calls answer about the user they changed (docs/product-rules.md,
+ * What an admin's moderation calls answer about the user they changed (docs/rules/accounts.md,
  * Moderation): the account as the user sees it, whether it is suspended, and the roles the user
  * may not take back by themself.
  */
@@ -85,7 +85,7 @@ export const roleWithheldMessage = (role: string) =>
 
 /**
  * GET /api/users/{id}: a party's public profile. Never the email
- * (docs/product-rules.md, Roles and permissions).
+ * (docs/rules/accounts.md, Roles and permissions).
  */
 export const publicUserSchema = z.object({
   id: z.string(),
@@ -99,7 +99,7 @@ export const publicUserSchema = z.object({
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
 /**
- * PATCH /api/auth/user: names only (docs/product-rules.md, Account pages). Unknown keys are refused
+ * PATCH /api/auth/user: names only (docs/rules/screens-buyer.md, Account pages). Unknown keys are refused
  * (mass assignment).
  */
 export const updateNamesBodySchema = z.strictObject({

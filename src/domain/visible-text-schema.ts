@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DIRECTION_CONTROL_MESSAGE, hasDirectionControl, removeInvisibleCharacters } from './visible-text';
 
 /**
- * A user-written text field (docs/product-rules.md, Bad input and failure): direction-changing
+ * A user-written text field (docs/rules/running.md, Bad input and failure): direction-changing
  * characters are refused with their own message, and invisible characters that mean nothing there
  * are removed before the field's own schema trims the text and checks "required" and length, with
  * its own messages. Wrap the field's string schema itself, before `.optional()` or `.nullish()`.

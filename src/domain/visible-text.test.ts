@@ -12,7 +12,7 @@ import { updateNamesBodySchema } from './users';
 import { DIRECTION_CONTROL_MESSAGE, hasDirectionControl, removeInvisibleCharacters } from './visible-text';
 import { visibleText } from './visible-text-schema';
 
-/** Text that shows what it says (docs/product-rules.md, Bad input and failure). */
+/** Text that shows what it says (docs/rules/running.md, Bad input and failure). */
 
 const ZWSP = '\u200B';
 const ZWNJ = '\u200C';

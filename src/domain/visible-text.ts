@@ -1,5 +1,5 @@
 /**
- * Text that shows what it says (docs/product-rules.md, Bad input and failure): what people write in
+ * Text that shows what it says (docs/rules/running.md, Bad input and failure): what people write in
  * names, category and product names, descriptions, addresses, messages, review comments and the
  * contact form. Without zod, so any page may use it without building schemas
  * (docs/decisions/0014-first-load.md); the schemas take it through `visibleText` in
@@ -61,7 +61,7 @@ export function removeInvisibleCharacters(text: string): string {
 
 /**
  * A line break or another control character (C0, DEL, C1, the line and paragraph separators): a
- * name refuses it (docs/product-rules.md, Bad input and failure), as it goes into mail headers,
+ * name refuses it (docs/rules/running.md, Bad input and failure), as it goes into mail headers,
  * greetings, exports and lists that are read one line per name.
  */
 // eslint-disable-next-line no-control-regex -- control characters are what is refused

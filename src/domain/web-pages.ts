@@ -1,5 +1,5 @@
 /**
- * The browser app's pages (docs/product-rules.md, Routes and headers), shared by its router and the
+ * The browser app's pages (docs/rules/screens-buyer.md, Routes and headers), shared by its router and the
  * server: the server answers any other address with the app's not-found page and status 404, so a
  * crawler or a link checker is told the truth (docs/ARCHITECTURE.md, Requests and errors).
  */
@@ -18,7 +18,7 @@ export const SIGNED_IN_PAGES = [
   '/addresses',
   '/availability',
   '/profile',
-  // The test payout provider's pages (docs/product-rules.md, Payout accounts).
+  // The test payout provider's pages (docs/rules/money.md, Payout accounts).
   '/payouts/test-onboarding/:accountId',
   '/payouts/test-dashboard/:accountId',
 ] as const;

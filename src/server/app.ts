@@ -319,7 +319,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     privateReads,
     vapid: options.vapid ?? config.vapid ?? generateVapidKeys(),
   };
-  // Live updates (docs/product-rules.md, Live updates): listening starts with the app; open streams
+  // Live updates (docs/rules/live-updates.md, Live updates): listening starts with the app; open streams
   // end before the server stops taking connections, so closing never waits on them.
   app.addHook('onReady', () => ctx.live.start());
   app.addHook('onClose', () => ctx.live.stop());

@@ -392,12 +392,12 @@ export interface Config {
   trustProxy: boolean;
   /**
    * Object storage in an S3-compatible store; files under dataDir/objects when absent
-   * (docs/product-rules.md, Running modes and adapters).
+   * (docs/rules/running.md, Running modes and adapters).
    */
   s3: S3Config | undefined;
   /**
    * Payments by Stripe; the built-in test provider with a ledger in the database when absent
-   * (docs/product-rules.md, Running modes and adapters).
+   * (docs/rules/running.md, Running modes and adapters).
    */
   stripe: StripeConfig | undefined;
   /** Production runs on the test provider only when this is set (ALLOW_TEST_PAYMENTS=true). */

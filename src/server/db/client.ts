@@ -53,7 +53,7 @@ export interface Database {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }>;
   close(): Promise<void>;
   /**
-   * Hears NOTIFY on `channel` (docs/product-rules.md, Live updates): on PostgreSQL through a
+   * Hears NOTIFY on `channel` (docs/rules/live-updates.md, Live updates): on PostgreSQL through a
    * dedicated connection of this process (a pooled one would be handed to other queries), which
    * reconnects after a drop and then calls `onReconnect` so the caller can catch up; on the embedded
    * database in its own process through the one connection; on PGlite in process directly.

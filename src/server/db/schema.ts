@@ -17,8 +17,8 @@ import {
 } from 'drizzle-orm/pg-core';
 
 /**
- * The stored data model: the product's entities, plus what docs/product-rules.md
- * needs (granted roles, password credentials, status events, payments, payouts, refunds, driver
+ * The stored data model: the product's entities, plus what the product rules
+ * (docs/product-rules.md) need (granted roles, password credentials, status events, payments, payouts, refunds, driver
  * declines, contact messages, uploaded objects). Money columns are numeric in SQL and integer
  * cents in TypeScript (CONTRIBUTING.md, Code layout rules); conversion happens at the query edge.
  */
@@ -39,7 +39,7 @@ export const users = pgTable(
     role: text('role').notNull().default('buyer'),
     /**
      * Roles granted to this user; the current `role` is always one of them
-     * (docs/product-rules.md, Roles and permissions).
+     * (docs/rules/accounts.md, Roles and permissions).
      */
     roles: text('roles')
       .array()
@@ -57,11 +57,11 @@ export const users = pgTable(
     isVerified: boolean('is_verified').notNull().default(false),
     /**
      * When a verified driver last replaced their vehicle or license image, which sent them back to
-     * review (docs/product-rules.md, Deliveries); cleared when an admin approves them again.
+     * review (docs/rules/deliveries.md, Deliveries); cleared when an admin approves them again.
      */
     documentsChangedAt: timestamp('documents_changed_at', { withTimezone: true }),
     /**
-     * When an admin suspended the user (docs/product-rules.md, Moderation): no session, no sign-in,
+     * When an admin suspended the user (docs/rules/accounts.md, Moderation): no session, no sign-in,
      * their listings hidden; null while they may use the marketplace.
      */
     suspendedAt: timestamp('suspended_at', { withTimezone: true }),
@@ -74,7 +74,7 @@ export const users = pgTable(
     oidcIssuer: text('oidc_issuer'),
     oidcSubject: text('oidc_subject'),
     /**
-     * When the user proved the address by a link mailed to it (docs/product-rules.md, Sessions and
+     * When the user proved the address by a link mailed to it (docs/rules/accounts.md, Sessions and
      * sign-in; migration 0019); null: a local account that cannot sign in with its password yet.
      */
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
@@ -90,9 +90,9 @@ export const users = pgTable(
     uniqueIndex('users_email_unique').on(sql`lower(${t.email})`),
     uniqueIndex('users_oidc_identity_unique').on(t.oidcIssuer, t.oidcSubject),
     index('users_role_idx').on(t.role),
-    // The admin users list, newest first (docs/product-rules.md, Admin; migration 0004).
+    // The admin users list, newest first (docs/rules/known-differences.md, Admin; migration 0004).
     index('users_created_idx').on(t.createdAt.desc().nullsFirst(), t.id),
-    // The admin's searches by email or name, a substring anywhere (docs/product-rules.md, Admin;
+    // The admin's searches by email or name, a substring anywhere (docs/rules/known-differences.md, Admin;
     // migration 0026): trigrams, so a search does not read every user. The name's expression is the
     // one src/server/modules/admin/admin.queries.ts searches.
     index('users_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
@@ -184,7 +184,7 @@ export const products = pgTable(
     category: text('category').notNull(),
     stock: integer('stock').notNull().default(0),
     available: boolean('available').notNull().default(true),
-    /** When an admin hid the product from the catalog (docs/product-rules.md, Moderation); null while shown. */
+    /** When an admin hid the product from the catalog (docs/rules/accounts.md, Moderation); null while shown. */
     hiddenAt: timestamp('hidden_at', { withTimezone: true }),
     /** The seller may not sell now: their seller role was taken away or they are suspended. */
     sellerHidden: boolean('seller_hidden').notNull().default(false),
@@ -221,7 +221,7 @@ export const products = pgTable(
     index('products_available_category_created_idx')
       .on(t.category, t.createdAt.desc().nullsFirst(), t.id)
       .where(sql`${t.onSale}`),
-    // Search is a substring of the name (docs/product-rules.md, Catalog and distance): trigrams
+    // Search is a substring of the name (docs/rules/catalog-and-orders.md, Catalog and distance): trigrams
     // find a rare word without reading every row. Every product, not only those on sale: the
     // admin's search reads the same index (migration 0026).
     index('products_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
@@ -273,7 +273,7 @@ export const addresses = pgTable(
       .on(t.userId)
       .where(sql`${t.isPrimary}`),
     // The bounding-box prefilter of the distance query
-    // (docs/product-rules.md, Catalog and distance): primary addresses by place.
+    // (docs/rules/catalog-and-orders.md, Catalog and distance): primary addresses by place.
     index('addresses_primary_location_idx')
       .on(t.latitude, t.longitude, t.userId)
       .where(sql`${t.isPrimary} and ${t.latitude} is not null and ${t.longitude} is not null`),
@@ -318,7 +318,7 @@ export const orders = pgTable(
     deliveryCommissionRate: rate('delivery_commission_rate').notNull().default('0.1000'),
     seller30DaySales: money('seller_30day_sales').notNull().default('0'),
     deliveryPhotoUrl: text('delivery_photo_url'),
-    // Proof of delivery (docs/product-rules.md, Deliveries; migration 0021): the code the buyer reads
+    // Proof of delivery (docs/rules/deliveries.md, Deliveries; migration 0021): the code the buyer reads
     // to the driver (never shown to the driver or the seller), wrong tries counted for the lock-out,
     // and what Mark Delivered recorded.
     deliveryCode: text('delivery_code'),
@@ -338,13 +338,13 @@ export const orders = pgTable(
     index('orders_seller_idx').on(t.sellerId, t.createdAt),
     index('orders_driver_idx').on(t.driverId, t.createdAt),
     index('orders_status_idx').on(t.status, t.createdAt),
-    // The orders offered to drivers (docs/product-rules.md, Deliveries; migration 0003).
+    // The orders offered to drivers (docs/rules/deliveries.md, Deliveries; migration 0003).
     index('orders_available_idx')
       .on(t.createdAt, t.id)
       .where(
         sql`${t.status} = 'pending' and ${t.driverId} is null and not ${t.isPickup} and not ${t.sellerDelivery}`,
       ),
-    // The admin orders list, newest first (docs/product-rules.md, Admin; migration 0004).
+    // The admin orders list, newest first (docs/rules/known-differences.md, Admin; migration 0004).
     index('orders_created_idx').on(t.createdAt.desc().nullsFirst(), t.id),
     // The admin's search by order number, a substring anywhere (migration 0026).
     index('orders_number_trgm_idx').using('gin', sql`${t.orderNumber} gin_trgm_ops`),
@@ -357,7 +357,7 @@ export const orders = pgTable(
       'orders_money_check',
       sql`${t.productSubtotal} >= 0 and ${t.deliveryFee} >= 0 and ${t.total} = ${t.productSubtotal} + ${t.deliveryFee}`,
     ),
-    // The shares always add up to the total, to the cent (docs/product-rules.md, Fees and commission).
+    // The shares always add up to the total, to the cent (docs/rules/money.md, Fees and commission).
     check(
       'orders_shares_check',
       sql`${t.sellerEarnings} + ${t.driverEarnings} + ${t.platformFee} = ${t.total} and ${t.platformFee} = ${t.purchasePlatformFee} + ${t.deliveryPlatformFee}`,
@@ -398,7 +398,7 @@ export const orderItems = pgTable(
 );
 
 /**
- * Every status change with its actor and time (docs/product-rules.md, Order lifecycle); the
+ * Every status change with its actor and time (docs/rules/catalog-and-orders.md, Order lifecycle); the
  * timeline reads these.
  */
 export const orderStatusEvents = pgTable(
@@ -418,7 +418,7 @@ export const orderStatusEvents = pgTable(
 
 /**
  * One payment of a checkout; it may pay several orders (one per seller;
- * docs/product-rules.md, Checkout and orders).
+ * docs/rules/catalog-and-orders.md, Checkout and orders).
  */
 export const payments = pgTable(
   'payments',
@@ -515,7 +515,7 @@ export const refunds = pgTable(
 
 /**
  * What each seller and driver earned from a finished order, and where its transfer stands
- * (docs/product-rules.md, Order lifecycle; docs/decisions/0013-money-movement.md, Transfers and the ledger).
+ * (docs/rules/catalog-and-orders.md, Order lifecycle; docs/decisions/0013-money-movement.md, Transfers and the ledger).
  */
 export const payouts = pgTable(
   'payouts',
@@ -777,7 +777,7 @@ export const testTransfers = pgTable(
   ],
 );
 
-/** A driver's "Decline" hides that order from that driver only (docs/product-rules.md, Order lifecycle). */
+/** A driver's "Decline" hides that order from that driver only (docs/rules/catalog-and-orders.md, Order lifecycle). */
 export const driverDeclines = pgTable(
   'driver_declines',
   {
@@ -808,7 +808,7 @@ export const messages = pgTable(
   (t) => [
     index('messages_order_idx').on(t.orderId, t.createdAt),
     check('messages_content_check', sql`length(btrim(${t.content})) > 0`),
-    // At most 2,000 characters (docs/product-rules.md, Reviews and messages; migration 0005).
+    // At most 2,000 characters (docs/rules/selling.md, Reviews and messages; migration 0005).
     check('messages_content_length_check', sql`length(${t.content}) <= 2000`),
   ],
 );
@@ -938,7 +938,7 @@ export const commissionSettings = pgTable(
   ],
 );
 
-/** Contact form messages (docs/product-rules.md, Account pages); mail adapter also logs or sends them. */
+/** Contact form messages (docs/rules/screens-buyer.md, Account pages); mail adapter also logs or sends them. */
 export const contactMessages = pgTable(
   'contact_messages',
   {
@@ -956,7 +956,7 @@ export const contactMessages = pgTable(
 
 /**
  * Files uploaded through presigned URLs, with who owns them and who may read them
- * (docs/product-rules.md, Uploads and who sees a file).
+ * (docs/rules/selling.md, Uploads and who sees a file).
  */
 export const uploadedObjects = pgTable(
   'uploaded_objects',
@@ -983,7 +983,7 @@ export const uploadedObjects = pgTable(
 );
 
 /**
- * The audit trail of admin actions (docs/product-rules.md, Admin): who did what to which row, the
+ * The audit trail of admin actions (docs/rules/known-differences.md, Admin): who did what to which row, the
  * state before and after, and when. Rows are only ever added. The actor is kept (no cascade): a
  * record must not vanish with a user.
  */
@@ -1016,7 +1016,7 @@ export const adminActions = pgTable(
 
 /**
  * How far a party has read an order's conversation: messages after `readAt` by someone else are
- * unread (docs/product-rules.md, Reviews and messages; migration 0005).
+ * unread (docs/rules/selling.md, Reviews and messages; migration 0005).
  */
 export const orderMessageReads = pgTable(
   'order_message_reads',
@@ -1051,7 +1051,7 @@ export const productMessageReads = pgTable(
 );
 
 /**
- * The events of GET /api/events (docs/product-rules.md, Live updates): who may receive each one
+ * The events of GET /api/events (docs/rules/live-updates.md, Live updates): who may receive each one
  * (`audience` user ids, and verified drivers when `forDrivers`, with a trailer image when
  * `trailerOnly`) and what it says. Kept an hour for a browser that reconnects with Last-Event-ID;
  * every app instance hears new rows through NOTIFY "live_events" (migration 0005).
@@ -1115,7 +1115,7 @@ export const outbox = pgTable(
 );
 
 /**
- * The built-in payout provider's simulated connected accounts (docs/product-rules.md, Payout
+ * The built-in payout provider's simulated connected accounts (docs/rules/money.md, Payout
  * accounts): one per user, in the state its onboarding page of this server left it (migration 0007).
  */
 export const testPayoutAccounts = pgTable(
@@ -1265,7 +1265,7 @@ export const twoFactorRecoveryCodes = pgTable(
 );
 
 /**
- * Which proof Mark Delivered needs, for standard and for trailer orders (docs/product-rules.md,
+ * Which proof Mark Delivered needs, for standard and for trailer orders (docs/rules/deliveries.md,
  * Deliveries; Admin; migration 0021). One row; no row means the defaults.
  */
 export const deliveryProofSettings = pgTable(

@@ -14,7 +14,7 @@ export function pointOf(address: { latitude: AnyColumn; longitude: AnyColumn }):
 
 /**
  * Great-circle miles between two points, by the haversine formula on the sphere of
- * `haversineMiles` in src/domain/geo.ts (docs/product-rules.md, Catalog and distance), for the
+ * `haversineMiles` in src/domain/geo.ts (docs/rules/catalog-and-orders.md, Catalog and distance), for the
  * database to filter and sort by. Null when either point is (partly) null.
  */
 export function haversineMilesSql(a: SqlPoint, b: SqlPoint): SQL<number | null> {

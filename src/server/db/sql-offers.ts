@@ -2,7 +2,7 @@ import { and, eq, isNull, type SQL } from 'drizzle-orm';
 import { orders } from './schema';
 
 /**
- * The offer rule in SQL (`isOfferedTo` in src/server/platform/policy.ts; docs/product-rules.md,
+ * The offer rule in SQL (`isOfferedTo` in src/server/platform/policy.ts; docs/rules/deliveries.md,
  * Deliveries): pending, no driver, delivered by a driver, and a trailer order only when the driver
  * has a trailer image. The partial index orders_available_idx (migration 0003) holds exactly the
  * first four conditions. The driver's list of offers reads by it and accepting writes by it.

@@ -14,7 +14,7 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/health',
   'GET /api/ready',
   'GET /api/openapi.json',
-  // Signing in and out (docs/product-rules.md, Sessions and sign-in).
+  // Signing in and out (docs/rules/accounts.md, Sessions and sign-in).
   'GET /api/login',
   'POST /api/login',
   // The code step of a sign-in with two factors (docs/decisions/0024-two-factor-sign-in.md).
@@ -33,13 +33,13 @@ export const PUBLIC_ROUTES: ReadonlySet<string> = new Set([
   'GET /api/callback',
   'GET /api/logout',
   'POST /api/logout',
-  // What visitors may read (docs/product-rules.md, Roles and permissions).
+  // What visitors may read (docs/rules/accounts.md, Roles and permissions).
   'GET /api/categories',
   'GET /api/products',
   'GET /api/products/:id',
   'GET /api/products/:id/images',
   'GET /api/users/:id',
-  // A profile's reviews, like the profile (docs/product-rules.md, Reviews and messages).
+  // A profile's reviews, like the profile (docs/rules/selling.md, Reviews and messages).
   'GET /api/reviews/user/:id',
   'GET /api/availability/slots/:sellerId',
   'GET /api/commission-settings',

@@ -30,20 +30,20 @@ export interface AppContext {
   mailer: Mailer;
   /**
    * Present in OIDC mode; local email + password accounts otherwise
-   * (docs/product-rules.md, Running modes and adapters).
+   * (docs/rules/running.md, Running modes and adapters).
    */
   identity: IdentityProvider | undefined;
   rateLimits: RateLimits;
   /**
    * Address validation and coordinates: offline ZIP centroids by default
-   * (docs/product-rules.md, Running modes and adapters; Addresses, availability and slots).
+   * (docs/rules/running.md, Running modes and adapters; docs/rules/catalog-and-orders.md, Addresses, availability and slots).
    */
   geocoder: Geocoder;
   /** Resolves a push endpoint's host before it is checked to be public (decision 0023). */
   resolveHost: ResolveHost;
   /**
    * Signs what the server hands a client to show back later: the proof that an address validation
-   * verified exactly some fields (docs/product-rules.md, Addresses, availability and slots). Derived
+   * verified exactly some fields (docs/rules/catalog-and-orders.md, Addresses, availability and slots). Derived
    * from the session secret.
    */
   signingKey: Buffer;
@@ -51,14 +51,14 @@ export interface AppContext {
   now: () => Date;
   /**
    * Uploaded files: under DATA_DIR/objects, or an S3-compatible store
-   * (docs/product-rules.md, Running modes and adapters).
+   * (docs/rules/running.md, Running modes and adapters).
    */
   storage: ObjectStorage;
   /** Makes the resized copies of claimed product pictures (docs/decisions/0014-first-load.md). */
   imageCopies: ImageCopyScheduler;
   /**
    * Card payments and refunds: the built-in test provider, or Stripe when configured
-   * (docs/product-rules.md, Running modes and adapters).
+   * (docs/rules/running.md, Running modes and adapters).
    */
   payments: PaymentProvider;
   /**
@@ -73,7 +73,7 @@ export interface AppContext {
   orderSteps: OrderStepFollower;
   /**
    * The live-update streams of this instance (GET /api/events), fed by LISTEN on the database
-   * (docs/product-rules.md, Live updates).
+   * (docs/rules/live-updates.md, Live updates).
    */
   live: LiveEventHub;
   /**

@@ -17,7 +17,7 @@ export class AppError extends Error {
 export const STATUS_OF: Record<ErrorCode, number> = {
   bad_request: 400,
   unauthorized: 401,
-  /** A card was declined (docs/product-rules.md, Payments): 402 Payment Required. */
+  /** A card was declined (docs/rules/money.md, Payments): 402 Payment Required. */
   payment_failed: 402,
   forbidden: 403,
   not_found: 404,
@@ -66,7 +66,7 @@ export function sqlStateOf(error: unknown): string | undefined {
 
 /**
  * A database refusal that only input can cause is the client's error, never a 500
- * (docs/product-rules.md, Bad input and failure): class 22 is a value the column cannot hold,
+ * (docs/rules/running.md, Bad input and failure): class 22 is a value the column cannot hold,
  * 23 a broken constraint. The services check these rules first with better messages; this is the
  * net under them.
  */

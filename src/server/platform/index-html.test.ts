@@ -43,7 +43,7 @@ function metaContent(html: string, key: string): string | undefined {
   return match?.[1];
 }
 
-describe('index.html as served (docs/product-rules.md, Routes and headers; Dates and times)', () => {
+describe('index.html as served (docs/rules/screens-buyer.md, Routes and headers; docs/rules/running.md, Dates and times)', () => {
   it('tells every page the marketplace time zone', async () => {
     for (const url of ['/', '/products', '/checkout', '/index.html']) {
       const response = await t.app.inject({ method: 'GET', url });

@@ -1,9 +1,9 @@
 /**
  * The browser app's index.html as this server sends it: with the marketplace time zone the app
- * formats every date and time in (docs/product-rules.md, Dates and times), the payment provider that
+ * formats every date and time in (docs/rules/running.md, Dates and times), the payment provider that
  * takes the payments (the footer names Stripe only when it does), and, for a product page,
  * the product's title, description and picture, so a shared link previews as the product
- * (docs/product-rules.md, Routes and headers). Everything put in is HTML-escaped.
+ * (docs/rules/screens-buyer.md, Routes and headers). Everything put in is HTML-escaped.
  */
 
 import { FIRST_SCREEN_DATA_ID } from '../../domain/first-screen';

@@ -5,7 +5,7 @@ import { AppError } from './errors';
 /**
  * Every request's body, query and path parameters are checked for text the database cannot store
  * (a NUL, an unpaired surrogate) before any schema or handler sees them: one check for every route,
- * new ones included (docs/product-rules.md, Bad input and failure).
+ * new ones included (docs/rules/running.md, Bad input and failure).
  */
 export function registerInputGuard(app: FastifyInstance): void {
   // A plain callback: it runs on every request and awaits nothing.

@@ -93,7 +93,7 @@ const WINDOW_START: SQL<Date> = sql`now() - make_interval(secs => ${LIVE_REPLAY_
 const PRUNE_EVERY_MS = 10 * 60 * 1000;
 
 /**
- * The streams of this app instance (docs/product-rules.md, Live updates): hears every published
+ * The streams of this app instance (docs/rules/live-updates.md, Live updates): hears every published
  * event through the database's LISTEN, and hands each to the streams whose user the access policy
  * lets receive it. Several instances each hold their own streams and all hear every event.
  */
@@ -169,7 +169,7 @@ export class LiveEventHub {
   /**
    * The live cursor: the id of the newest event, 0 when there is none. The ids come from the
    * database's sequence, so a cursor read on one instance is good on every other. A page reads it
-   * with its first data and its first stream catches up from it (docs/product-rules.md, Live updates).
+   * with its first data and its first stream catches up from it (docs/rules/live-updates.md, Live updates).
    */
   async cursor(): Promise<number> {
     return this.cursorHeard ? this.lastHeardId : this.newestId();
@@ -248,7 +248,7 @@ export class LiveEventHub {
   /**
    * A user's sessions ended (suspended, a password reset or change; announced by `endSessionsOf` on
    * every instance): their streams end now, not at the next heartbeat, all but the one of the session
-   * that was kept (docs/product-rules.md, Live updates).
+   * that was kept (docs/rules/live-updates.md, Live updates).
    */
   private endStreamsOf(ended: SessionsEnded): void {
     for (const subscriber of [...this.subscribers]) {

@@ -6,7 +6,7 @@ import type { LiveEvent } from '../../domain/live-events';
 import { orderAudience, type LiveEventAudience, type OrderParties } from './policy';
 
 /**
- * The one publisher of live updates (docs/product-rules.md, Live updates). An event is a row of
+ * The one publisher of live updates (docs/rules/live-updates.md, Live updates). An event is a row of
  * `live_events` (kept an hour for browsers that reconnect with Last-Event-ID) and a NOTIFY on
  * {@link LIVE_EVENTS_CHANNEL} that every app instance hears, on PostgreSQL as on the embedded
  * database. Written with the caller's handle: inside a transaction it is sent when the transaction
@@ -17,7 +17,7 @@ export const LIVE_EVENTS_CHANNEL = 'live_events';
 
 /**
  * Not an event but a notice on the same channel: every session of the user ended (but the one
- * kept), so every instance ends their open streams at once (docs/product-rules.md, Live updates).
+ * kept), so every instance ends their open streams at once (docs/rules/live-updates.md, Live updates).
  */
 export interface SessionsEnded {
   userId: string;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { as, createTestApp, signedInAs, type TestApp } from '../testing/test-app';
 
-/** The log keeps paths and database error codes, never what users typed (docs/product-rules.md, Bad input and failure). */
+/** The log keeps paths and database error codes, never what users typed (docs/rules/running.md, Bad input and failure). */
 let t: TestApp;
 const lines: string[] = [];
 const quietLines: string[] = [];

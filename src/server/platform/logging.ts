@@ -3,7 +3,7 @@ import { serializeErrorForLog } from './errors';
 
 /**
  * The request log names the path, never the query string: searches, emails in sign-in links and
- * presigned signatures are what people typed or secrets (docs/product-rules.md, Bad input and failure).
+ * presigned signatures are what people typed or secrets (docs/rules/running.md, Bad input and failure).
  */
 function serializeRequestForLog(request: FastifyRequest) {
   return {

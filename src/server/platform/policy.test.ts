@@ -28,7 +28,7 @@ import {
   type OrderForChange,
 } from './policy';
 
-// The access policy with plain objects (docs/product-rules.md, Roles and permissions; Uploads and
+// The access policy with plain objects (docs/rules/accounts.md, Roles and permissions; docs/rules/selling.md, Uploads and
 // who sees a file).
 const buyer = { id: 'buyer', roles: ['buyer'] };
 const seller = { id: 'seller', roles: ['buyer', 'seller'] };
@@ -230,7 +230,7 @@ describe('message threads', () => {
   });
 });
 
-describe('live updates (docs/product-rules.md, Live updates)', () => {
+describe('live updates (docs/rules/live-updates.md, Live updates)', () => {
   const documents = { vehicleImageUrl: 'v', licenseImageUrl: 'l', trailerImageUrl: null, isVerified: true };
   const none = { vehicleImageUrl: null, licenseImageUrl: null, trailerImageUrl: null, isVerified: false };
   const named = { audience: ['buyer', 'seller'], forDrivers: false, trailerOnly: false };
@@ -256,7 +256,7 @@ describe('live updates (docs/product-rules.md, Live updates)', () => {
   });
 });
 
-describe('payout accounts (docs/product-rules.md, Payout accounts)', () => {
+describe('payout accounts (docs/rules/money.md, Payout accounts)', () => {
   it('lets sellers and drivers have one, not buyers or admins by that role alone', () => {
     expect(canHavePayoutAccount(seller)).toBe(true);
     expect(canHavePayoutAccount(driver)).toBe(true);

@@ -11,7 +11,7 @@ import { canCarryTrailerOrders, driverVerificationOf, type VerificationStep } fr
 import type { Role } from '../../domain/roles';
 
 /**
- * The access policy (docs/product-rules.md, Roles and permissions; decision 0011): the one place
+ * The access policy (docs/rules/accounts.md, Roles and permissions; decision 0011): the one place
  * that decides who may see or change an order, a payment, an upload, a product, an address, a
  * schedule or a message thread. Every service asks it; nothing else compares ids or roles. Pure: each
  * function takes the caller and the row (or the fields it needs) and answers a boolean; the service
@@ -57,7 +57,7 @@ export function canSetRoleOf(actor: PolicyActor, targetUserId: string): boolean 
 
 /**
  * An admin approves, rejects or revokes another user's driver verification, never their own
- * (docs/product-rules.md, Admin).
+ * (docs/rules/known-differences.md, Admin).
  */
 export function canVerifyDriver(actor: PolicyActor, driverId: string): boolean {
   return isAdmin(actor) && actor.id !== driverId;
@@ -65,7 +65,7 @@ export function canVerifyDriver(actor: PolicyActor, driverId: string): boolean {
 
 /**
  * An admin action goes to the audit trail when it needed the admin role: an admin who cancels an
- * order as its buyer or seller acts as a party, not as an admin (docs/product-rules.md, Admin).
+ * order as its buyer or seller acts as a party, not as an admin (docs/rules/known-differences.md, Admin).
  */
 export function actsAsAdminOn(
   actor: PolicyActor,
@@ -98,7 +98,7 @@ export function canSeeOrderPrices(actor: PolicyActor, order: OrderParties): bool
 }
 
 /**
- * The delivery code is the buyer's to read to the driver (docs/product-rules.md, Deliveries): the
+ * The delivery code is the buyer's to read to the driver (docs/rules/deliveries.md, Deliveries): the
  * buyer and admins see it, never the order's driver or seller, even an admin who is one of them.
  */
 export function canReadDeliveryCode(actor: PolicyActor, order: OrderParties): boolean {
@@ -115,7 +115,7 @@ export interface OrderForChange extends OrderParties {
 
 /**
  * Whether the actor, in any capacity they hold on the order, may move it to `to`
- * (docs/product-rules.md, Order lifecycle; `canTransition` in src/domain/order-status.ts).
+ * (docs/rules/catalog-and-orders.md, Order lifecycle; `canTransition` in src/domain/order-status.ts).
  */
 export function canChangeOrderStatus(actor: PolicyActor, order: OrderForChange, to: OrderStatus): boolean {
   const path = fulfilmentOf(order);
@@ -130,7 +130,7 @@ export function canCancelOrder(actor: PolicyActor, order: OrderForChange): boole
 // Payments
 
 /**
- * Our addition (docs/product-rules.md, Payouts; docs/decisions/0018-money-against-stripe.md, Refunds):
+ * Our addition (docs/rules/money.md, Payouts; docs/decisions/0018-money-against-stripe.md, Refunds):
  * an admin refunds all or part of a delivered or completed order, which takes back the payouts' share
  * of it, or of a cancelled one whose own refund failed for good
  * (docs/decisions/0022-money-in-combinations.md, A refund that fails).
@@ -145,7 +145,7 @@ export function canViewPayment(actor: PolicyActor, payment: { buyerId: string })
   return payment.buyerId === actor.id;
 }
 
-// Payout accounts (docs/product-rules.md, Payout accounts)
+// Payout accounts (docs/rules/money.md, Payout accounts)
 
 /** Sellers and drivers are paid out; a payout account is theirs to set up, nobody else's. */
 export function canHavePayoutAccount(actor: Pick<PolicyActor, 'roles'>): boolean {
@@ -162,7 +162,7 @@ export function canManagePayoutAccount(actor: PolicyActor, account: { userId: st
 
 // Products
 
-/** A seller never buys from themself (docs/product-rules.md, Checkout and orders). */
+/** A seller never buys from themself (docs/rules/catalog-and-orders.md, Checkout and orders). */
 export function canBuyProduct(actor: PolicyActor, product: { sellerId: string }): boolean {
   return product.sellerId !== actor.id;
 }
@@ -195,7 +195,7 @@ export function canOfferPickups(user: Pick<PolicyActor, 'roles'>): boolean {
   return hasRole(user, 'seller') || isAdmin(user);
 }
 
-// Uploads (docs/product-rules.md, Uploads and who sees a file)
+// Uploads (docs/rules/selling.md, Uploads and who sees a file)
 
 /** Vehicle, licence and trailer images are saved by drivers only. */
 export function canSaveDriverImages(actor: Pick<PolicyActor, 'roles'>): boolean {
@@ -227,7 +227,7 @@ export function canReadUpload(
   return canViewOrder(actor, order);
 }
 
-// Deliveries (docs/product-rules.md, Deliveries)
+// Deliveries (docs/rules/deliveries.md, Deliveries)
 
 /** The driver's documents and approval, as the user row holds them. */
 export interface DriverRecord {
@@ -300,7 +300,7 @@ export function canManageDelivery(actor: PolicyActor, order: Pick<OrderParties, 
 
 /**
  * The assigned driver hands an accepted order back while it is assigned, before Start Delivery;
- * it is then offered to other drivers again (docs/product-rules.md, Deliveries).
+ * it is then offered to other drivers again (docs/rules/deliveries.md, Deliveries).
  */
 export function canHandBackOrder(
   actor: PolicyActor,
@@ -309,7 +309,7 @@ export function canHandBackOrder(
   return canManageDelivery(actor, order) && canBeHandedBack(order.status);
 }
 
-// Messages (docs/product-rules.md, Reviews and messages)
+// Messages (docs/rules/selling.md, Reviews and messages)
 
 /**
  * A product thread is one buyer's conversation with the product's seller; an order thread belongs
@@ -338,7 +338,7 @@ export function canOpenProductThread(actor: PolicyActor, product: { sellerId: st
   return product.sellerId !== actor.id;
 }
 
-// Live updates (docs/product-rules.md, Live updates)
+// Live updates (docs/rules/live-updates.md, Live updates)
 
 /**
  * Who is told when an order or its conversation changes: its buyer, its seller and its driver.

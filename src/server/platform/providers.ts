@@ -6,7 +6,7 @@ import { TestPaymentProvider } from '../adapters/payments/test-payment-provider'
 
 /**
  * Stripe when its keys are set, else the built-in test provider with its ledger in the database
- * (docs/product-rules.md, Running modes and adapters). Stripe's SDK is loaded only then
+ * (docs/rules/running.md, Running modes and adapters). Stripe's SDK is loaded only then
  * (docs/decisions/0016-embedded-database-process.md, Memory).
  */
 export async function createPaymentProvider(config: Config, db: Database['db']): Promise<PaymentProvider> {

@@ -123,7 +123,7 @@ function rowKey(limiter: string, key: string): string {
 }
 
 /**
- * A fixed-window counter per key (docs/product-rules.md, Bad input and failure: 429 on sign-in,
+ * A fixed-window counter per key (docs/rules/running.md, Bad input and failure: 429 on sign-in,
  * sign-up, contact form and message sending), counted in the database so that every app instance
  * shares one budget per key: a second instance behind the load balancer does not double anyone's
  * allowance (docs/decisions/0003-rate-limits.md, Counted in the database).
@@ -209,7 +209,7 @@ export interface RateLimits {
   /** Password reset and verification mail asked for, per address (docs/decisions/0019-reaching-people.md, Accounts). */
   accountMailPerIp: RateLimiter;
   contactPerIp: RateLimiter;
-  /** Product and order messages together, per sender (docs/product-rules.md, Reviews and messages). */
+  /** Product and order messages together, per sender (docs/rules/selling.md, Reviews and messages). */
   messagesPerUser: RateLimiter;
   /**
    * Refused two-factor codes per account, at sign-in and on the profile: a code has a million

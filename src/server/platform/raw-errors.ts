@@ -6,7 +6,7 @@ import { replyWithError } from './errors';
 
 /**
  * Failures that happen before the app's hooks run still answer in the one error format, with the
- * security headers (docs/product-rules.md, Bad input and failure): the router's (a URL that is not
+ * security headers (docs/rules/running.md, Bad input and failure): the router's (a URL that is not
  * valid percent-encoding, a path segment over the length limit) and Node's own (headers too large,
  * a malformed request line).
  */

@@ -59,7 +59,7 @@ interface PathTarget {
 
 /** Most specific prefix first. Every route with a path parameter must match one. */
 const PATH_TARGETS: PathTarget[] = [
-  // The driver's calls (docs/product-rules.md, Deliveries). The scene's driver is approved but has
+  // The driver's calls (docs/rules/deliveries.md, Deliveries). The scene's driver is approved but has
   // no vehicle or license image on file: not verified, so accepting and declining are 403.
   { prefix: '/api/orders/:id/assign', id: (x) => x.orderId, owners: [], othersGet: 403 },
   { prefix: '/api/orders/:id/decline', id: (x) => x.orderId, owners: [], othersGet: 403 },
@@ -71,7 +71,7 @@ const PATH_TARGETS: PathTarget[] = [
   // Mark Delivered with its proof: only the assigned driver, anyone else 404 whatever their role.
   { prefix: '/api/orders/:id/deliver', id: (x) => x.orderId, owners: [], othersGet: 404 },
   { prefix: '/api/orders/:id', id: (x) => x.orderId, owners: ['buyer', 'seller'], othersGet: 404 },
-  // An order's conversation and reviews follow the order (docs/product-rules.md, Reviews and messages).
+  // An order's conversation and reviews follow the order (docs/rules/selling.md, Reviews and messages).
   {
     prefix: '/api/messages/order/:orderId',
     id: (x) => x.orderId,
@@ -128,7 +128,7 @@ const PATH_TARGETS: PathTarget[] = [
   { prefix: '/api/availability/slots/:sellerId', id: (x) => x.users.seller.id, owners: [] },
   { prefix: '/api/objects/local/uploads/:id', id: (x) => x.uploadId, owners: [] },
   { prefix: '/objects/uploads/:id', id: (x) => x.uploadId, owners: ['buyer'], othersGet: 404 },
-  // A payout account's pages are its own user's (docs/product-rules.md, Payout accounts). Reading
+  // A payout account's pages are its own user's (docs/rules/money.md, Payout accounts). Reading
   // the onboarding page without its token is a 400 for anyone, so only the other calls are asserted.
   {
     prefix: '/api/payouts/test-accounts/:accountId/onboarding',
@@ -258,7 +258,7 @@ const SAMPLE_BODIES: Record<string, (x: Scene) => unknown> = {
     loyaltyTierReduction: '0.0100',
   }),
   'POST /api/categories': () => ({ name: `Attack ${crypto.randomBytes(4).toString('hex')}` }),
-  // Conversations and reviews (docs/product-rules.md, Reviews and messages). The scene's order is
+  // Conversations and reviews (docs/rules/selling.md, Reviews and messages). The scene's order is
   // pending, so a review of it is refused whoever sends it.
   'POST /api/messages': (x) => ({ orderId: x.orderId, content: 'Is the order on its way?' }),
   'POST /api/product-messages': (x) => ({ productId: x.productId, content: 'Is this still available?' }),
@@ -270,7 +270,7 @@ const SAMPLE_BODIES: Record<string, (x: Scene) => unknown> = {
     rating: 5,
   }),
   'PATCH /api/categories/:id': () => ({ name: `Renamed ${crypto.randomBytes(4).toString('hex')}` }),
-  // Payout accounts (docs/product-rules.md, Payout accounts): no token of the scene is valid, so
+  // Payout accounts (docs/rules/money.md, Payout accounts): no token of the scene is valid, so
   // even the owner's choice changes nothing.
   'POST /api/stripe/connect/onboarding-link': () => ({ dashboard: 'seller' }),
   'POST /api/payouts/test-accounts/:accountId/onboarding': () => ({

@@ -13,7 +13,7 @@ function expectedOrigin(request: FastifyRequest, publicUrl: string | undefined):
 
 /**
  * State-changing requests from another origin are refused
- * (docs/product-rules.md, Bad input and failure). Browsers send Origin on every cross-origin
+ * (docs/rules/running.md, Bad input and failure). Browsers send Origin on every cross-origin
  * POST/PATCH/PUT/DELETE and Sec-Fetch-Site on all requests; a request carrying neither is not from
  * a browser page and cannot ride on a visitor's cookies.
  */

@@ -9,7 +9,7 @@ import type { KeptPrivateReads } from './kept-private-reads';
 import { announceSessionsEnded } from './live-events';
 
 /**
- * Sessions live in the `sessions` table (docs/product-rules.md, Sessions and sign-in); the cookie
+ * Sessions live in the `sessions` table (docs/rules/accounts.md, Sessions and sign-in); the cookie
  * holds a signed random id.
  */
 export const SESSION_COOKIE = 'sid';
@@ -156,7 +156,7 @@ async function loadActor(db: Db, sid: string, kept: KeptPrivateReads | undefined
 
 /**
  * Signs a user in: a new session id every time (rotation at sign-in;
- * docs/product-rules.md, Sessions and sign-in).
+ * docs/rules/accounts.md, Sessions and sign-in).
  */
 export async function startSession(
   app: FastifyInstance,
@@ -177,7 +177,7 @@ export async function startSession(
 
 /**
  * Ends every session of a user at once, inside the caller's transaction: an admin suspended them
- * (docs/product-rules.md, Moderation). Their next request is a visitor's, 401 where sign-in is needed.
+ * (docs/rules/accounts.md, Moderation). Their next request is a visitor's, 401 where sign-in is needed.
  */
 export async function endSessionsOf(tx: Db, userId: string, exceptSessionId?: string | null): Promise<void> {
   // A change of password keeps the session that made it (docs/decisions/0019-reaching-people.md, Accounts).
@@ -188,7 +188,7 @@ export async function endSessionsOf(tx: Db, userId: string, exceptSessionId?: st
         ? and(eq(sessions.userId, userId), ne(sessions.sid, exceptSessionId))
         : eq(sessions.userId, userId),
     );
-  // Their open event streams end too, on every instance (docs/product-rules.md, Live updates).
+  // Their open event streams end too, on every instance (docs/rules/live-updates.md, Live updates).
   await announceSessionsEnded(tx, { userId, keepSessionId: exceptSessionId ?? null });
 }
 

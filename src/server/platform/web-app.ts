@@ -34,7 +34,7 @@ export interface FirstScreenRenderer {
 const PRODUCT_PAGE = /^\/products\/([^/]+)\/?$/;
 
 /**
- * What a shared product link previews as (docs/product-rules.md, Routes and headers): its name,
+ * What a shared product link previews as (docs/rules/screens-buyer.md, Routes and headers): its name,
  * price, seller and description, and its picture. Undefined for a path that is not a known product.
  */
 async function productPageMeta(
@@ -80,7 +80,7 @@ export async function serveWebApp(
   if (!fs.existsSync(indexPath))
     throw new Error(`The browser app is not built: ${indexPath} is missing (run npm run build)`);
   const template = fs.readFileSync(indexPath, 'utf8');
-  // The footer names Stripe only when Stripe takes the payments (docs/product-rules.md, Routes and headers).
+  // The footer names Stripe only when Stripe takes the payments (docs/rules/screens-buyer.md, Routes and headers).
   const served = { timeZone: ctx.config.marketplaceTz, paymentProvider: ctx.payments.name };
   const plainIndex = renderIndexHtml(template, served);
   const renderer = firstScreen ?? (await loadBuiltRenderer(webRoot));

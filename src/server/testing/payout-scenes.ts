@@ -77,7 +77,7 @@ async function primaryAddressOf(t: TestApp, userId: string): Promise<{ id: strin
 }
 
 /**
- * The scene's marketplace asks no proof at Mark Delivered (docs/product-rules.md, Deliveries), so
+ * The scene's marketplace asks no proof at Mark Delivered (docs/rules/deliveries.md, Deliveries), so
  * tests about what follows a delivery (payouts, mail, the ledger) mark it delivered in one step.
  * Proof itself is tested in src/server/modules/orders/deliver-order.test.ts.
  */

@@ -19,7 +19,7 @@ const SECRET_ACCESS_KEY = 'S3RVER';
 /**
  * A real S3-compatible server (s3rver) on 127.0.0.1, a free port and a temporary directory, with
  * one bucket. The S3 adapter is tested against a real local peer
- * (docs/product-rules.md, Running modes and adapters).
+ * (docs/rules/running.md, Running modes and adapters).
  */
 export async function startTestS3Server(bucket = 'marketplace-test'): Promise<TestS3Server> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 's3rver-'));

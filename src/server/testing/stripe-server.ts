@@ -22,7 +22,7 @@ import {
 
 /**
  * A local HTTP server that speaks the parts of Stripe's documented API the marketplace uses
- * (docs/product-rules.md, Running modes and adapters: no real peer exists for Stripe, so the
+ * (docs/rules/running.md, Running modes and adapters: no real peer exists for Stripe, so the
  * adapter is tested against its wire format):
  * - POST /v1/payment_intents (form-encoded: amount, currency, transfer_group, metadata[…], automatic_payment_methods[enabled])
  * - GET  /v1/payment_intents/:id

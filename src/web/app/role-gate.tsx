@@ -7,14 +7,14 @@ import { useAuth } from '../lib/use-auth';
 interface RoleGateProps {
   /** Current roles that may see the page. */
   allow: readonly Role[];
-  /** What the user is told when they may not (docs/product-rules.md, Dashboards). */
+  /** What the user is told when they may not (docs/rules/screens-work.md, Dashboards). */
   deniedMessage: string;
   children: ReactNode;
 }
 
 /**
  * Shows its children only to a user whose current role is allowed; anyone else is told why
- * and sent home. The server refuses the data anyway (docs/product-rules.md, Roles and permissions):
+ * and sent home. The server refuses the data anyway (docs/rules/accounts.md, Roles and permissions):
  * this is for the person.
  */
 export function RoleGate({ allow, deniedMessage, children }: RoleGateProps) {
@@ -35,7 +35,7 @@ export function RoleGate({ allow, deniedMessage, children }: RoleGateProps) {
   return isAllowed ? children : null;
 }
 
-/** The gates and their messages (docs/product-rules.md, Dashboards). */
+/** The gates and their messages (docs/rules/screens-work.md, Dashboards). */
 export const SELLER_GATE = {
   allow: ['seller', 'admin'],
   deniedMessage: 'You need to be a seller to access this page',

@@ -66,7 +66,7 @@ function visit(path: string) {
   return renderWithProviders(<AppRouter />);
 }
 
-describe('parts of the app that fail (docs/product-rules.md, Bad input and failure)', () => {
+describe('parts of the app that fail (docs/rules/running.md, Bad input and failure)', () => {
   it('keeps the header and the page when the header parts loaded on demand cannot be fetched', async () => {
     mockFetch(signedInAs(makeUser()), emptyCatalog);
     visit('/');

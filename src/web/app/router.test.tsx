@@ -20,7 +20,7 @@ function visit(path: string) {
   return renderWithProviders(<AppRouter />);
 }
 
-describe('route table (docs/product-rules.md, Routes and headers)', () => {
+describe('route table (docs/rules/screens-buyer.md, Routes and headers)', () => {
   it('shows the landing page at / to a visitor', async () => {
     mockFetch(signedOut);
     visit('/');
@@ -87,7 +87,7 @@ describe('route table (docs/product-rules.md, Routes and headers)', () => {
     expect(screen.getByTestId('text-greeting')).toHaveTextContent('Welcome back, Sam');
   });
 
-  it('greets a brand-new account "Welcome", not "Welcome back" (docs/product-rules.md, Catalog screens)', async () => {
+  it('greets a brand-new account "Welcome", not "Welcome back" (docs/rules/screens-buyer.md, Catalog screens)', async () => {
     mockFetch(signedInAs(makeUser({ createdAt: new Date().toISOString() })), emptyCatalog);
     visit('/');
     expect(await screen.findByTestId('text-greeting')).toHaveTextContent(/^Welcome, Sam$/);
@@ -140,7 +140,7 @@ describe('route table (docs/product-rules.md, Routes and headers)', () => {
   });
 });
 
-describe('role gates (docs/product-rules.md, Dashboards)', () => {
+describe('role gates (docs/rules/screens-work.md, Dashboards)', () => {
   it.each([
     ['/seller/dashboard', 'You need to be a seller to access this page'],
     ['/driver/dashboard', 'You need to be a driver to access this page'],

@@ -14,7 +14,7 @@ import { NotFoundPage } from './pages/not-found-page';
 
 /**
  * Every page but the landing and the home is loaded on demand, so the first load of either stays
- * small (docs/product-rules.md, Routes and headers). React.lazy needs a default export.
+ * small (docs/rules/screens-buyer.md, Routes and headers). React.lazy needs a default export.
  */
 function lazyPage<Name extends string>(
   load: () => Promise<Record<Name, ComponentType>>,
@@ -97,7 +97,7 @@ export function preloadStartPage(pathname: string, search = ''): Promise<unknown
   return START_PAGES.find(([path]) => path.test(pathname))?.[1](search) ?? Promise.resolve();
 }
 
-/** Live updates for a signed-in user (docs/product-rules.md, Live updates), outside the first load. */
+/** Live updates for a signed-in user (docs/rules/live-updates.md, Live updates), outside the first load. */
 const LiveUpdates = lazy(async () => ({
   default: (await import('../features/live-updates/live-updates')).LiveUpdates,
 }));
@@ -129,7 +129,7 @@ function WaitForUser() {
 }
 
 /**
- * Visitors browse (docs/product-rules.md, Routes and headers): the landing, the catalog, a product
+ * Visitors browse (docs/rules/screens-buyer.md, Routes and headers): the landing, the catalog, a product
  * (a shared link), the cart and support. Every other page of a signed-in user asks a visitor to sign
  * in and comes back to it, never the 404; only an unknown path is the 404. While the current user is
  * loading, only the landing and support show; other paths wait for the answer instead of flashing a
@@ -198,7 +198,7 @@ function SignedInRoutes({ setupFirst }: { setupFirst: boolean }) {
   );
 }
 
-/** The route table (docs/product-rules.md, Routes and headers). Any path not listed shows the 404 page. */
+/** The route table (docs/rules/screens-buyer.md, Routes and headers). Any path not listed shows the 404 page. */
 export function AppRouter() {
   const { isAuthenticated, isLoading, user } = useAuth();
   return (

@@ -29,7 +29,7 @@ function Fragile() {
   return <p>Drawn</p>;
 }
 
-describe('a part of the app that fails (docs/product-rules.md, Bad input and failure)', () => {
+describe('a part of the app that fails (docs/rules/running.md, Bad input and failure)', () => {
   it('says a page whose code could not be fetched could not be loaded, and Try Again reloads the app', async () => {
     const Page = lazy(() =>
       Promise.reject(new TypeError('Failed to fetch dynamically imported module: /assets/page-1234.js')),

@@ -3,7 +3,7 @@ import { Button } from './ui/button';
 import { cn } from '../lib/utils';
 
 /**
- * Previous/Next and "Page X of Y" under a paged list (docs/product-rules.md, Admin screens); hidden
+ * Previous/Next and "Page X of Y" under a paged list (docs/rules/screens-work.md, Admin screens); hidden
  * when there is one page or fewer. Y is followed by "+" when it is a lower bound.
  */
 export function Pager({

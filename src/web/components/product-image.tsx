@@ -37,7 +37,7 @@ interface ProductImageProps {
 
 /**
  * A product picture that falls back to the placeholder when missing or broken
- * (docs/product-rules.md, Client behaviour). An uploaded picture offers its resized copies
+ * (docs/rules/screens-shared.md, Client behaviour). An uploaded picture offers its resized copies
  * (`srcset`); should they fail to load (a server without them), the original is tried before the
  * placeholder.
  */
@@ -55,7 +55,7 @@ export function ProductImage({
 
   // A page the server rendered starts loading its pictures before React listens to them: one that
   // failed before the page hydrated has sent its error event to nobody. A finished load without a
-  // picture is that failure (docs/product-rules.md, Client behaviour).
+  // picture is that failure (docs/rules/screens-shared.md, Client behaviour).
   useEffect(() => {
     const image = imageRef.current;
     if (!src || isPlaceholder || !image) return;

@@ -6,7 +6,7 @@ import { formatTrend, StatCard } from './stat-card';
 
 afterEach(cleanup);
 
-describe('statistic card (docs/product-rules.md, Order screens)', () => {
+describe('statistic card (docs/rules/screens-buyer.md, Order screens)', () => {
   it('shows title, value and a positive trend in green', () => {
     render(<StatCard title="Total Orders" value="12" icon={<Package />} trend={15} data-testid="stat" />);
     expect(screen.getByText('Total Orders')).toBeVisible();

@@ -20,7 +20,7 @@ export function formatTrend(trend: number): string {
   return `${rounded > 0 ? '+' : ''}${rounded}% from last week`;
 }
 
-/** The statistic card: title, value, icon, optional weekly trend (docs/product-rules.md, Order screens). */
+/** The statistic card: title, value, icon, optional weekly trend (docs/rules/screens-buyer.md, Order screens). */
 export function StatCard({
   title,
   value,

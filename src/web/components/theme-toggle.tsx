@@ -4,7 +4,7 @@ import { useHasHydrated } from '../lib/use-has-hydrated';
 import { Button } from './ui/button';
 import { WithTooltip } from './ui/tooltip';
 
-/** Switches between the light and dark theme (docs/product-rules.md, Client behaviour). */
+/** Switches between the light and dark theme (docs/rules/screens-shared.md, Client behaviour). */
 export function ThemeToggle({ className }: { className?: string }) {
   const { theme: storedTheme, toggleTheme } = useTheme();
   // The server cannot read the stored theme: the page it rendered shows the light one's toggle

@@ -7,7 +7,7 @@ import { useTheme } from '../lib/theme';
 
 const HEIGHT = 240;
 
-/** A design token of the current theme, as the canvas needs it (docs/product-rules.md, Client behaviour). */
+/** A design token of the current theme, as the canvas needs it (docs/rules/screens-shared.md, Client behaviour). */
 function token(name: string): string {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 }

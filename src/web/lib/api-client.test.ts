@@ -11,7 +11,7 @@ import {
 
 afterEach(() => vi.unstubAllGlobals());
 
-describe('apiRequest (docs/product-rules.md, Client behaviour)', () => {
+describe('apiRequest (docs/rules/screens-shared.md, Client behaviour)', () => {
   it('sends credentials and a JSON body', async () => {
     const fetchMock = vi.fn(async () => new Response('{}', { status: 200 }));
     vi.stubGlobal('fetch', fetchMock);

@@ -2,7 +2,7 @@ import { errorBodySchema } from '@domain/errors';
 
 /**
  * Every non-success response becomes this error. Its message is exactly
- * `${status}: ${bodyText || statusText}` (docs/product-rules.md, Client behaviour); status and body are kept
+ * `${status}: ${bodyText || statusText}` (docs/rules/screens-shared.md, Client behaviour); status and body are kept
  * so callers need not parse the message.
  */
 export class ApiError extends Error {
@@ -41,7 +41,7 @@ export function apiFetch(url: string, init: RequestInit): Promise<Response> {
   return (fetchOfThisRender() ?? fetch)(url, init);
 }
 
-/** One request with the session cookie; a body goes as JSON (docs/product-rules.md, Client behaviour). */
+/** One request with the session cookie; a body goes as JSON (docs/rules/screens-shared.md, Client behaviour). */
 export async function apiRequest(
   method: HttpMethod,
   url: string,

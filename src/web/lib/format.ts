@@ -12,7 +12,7 @@ import {
 
 /**
  * Money as shown to people: "$1,250.00", with thousands separators
- * (docs/product-rules.md, Client behaviour); the one formatter of domain/money.ts. Accepts a
+ * (docs/rules/screens-shared.md, Client behaviour); the one formatter of domain/money.ts. Accepts a
  * decimal string or a number of dollars.
  */
 export function formatPrice(value: number | string): string {
@@ -29,7 +29,7 @@ export function setMarketplaceTimeZone(timeZone: string): void {
 }
 
 /**
- * The marketplace time zone (docs/product-rules.md, Dates and times): the server writes
+ * The marketplace time zone (docs/rules/running.md, Dates and times): the server writes
  * MARKETPLACE_TZ into index.html; without it (a test page) the default. Never the browser's own.
  */
 export function marketplaceTimeZone(): string {
@@ -63,7 +63,7 @@ export function marketplaceZoneText(now: Date = new Date()): string {
   return `${zoneName(zone)} (${zoneAbbreviation(now.getTime(), zone)})`;
 }
 
-/** Ratings and distances show 1 decimal (docs/product-rules.md, Client behaviour). */
+/** Ratings and distances show 1 decimal (docs/rules/screens-shared.md, Client behaviour). */
 export function formatOneDecimal(value: number): string {
   return value.toFixed(1);
 }

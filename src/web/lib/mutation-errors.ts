@@ -13,7 +13,7 @@ export interface MutationErrorOptions {
 }
 
 /**
- * The logged-out handling (docs/product-rules.md, Client behaviour): "You are logged out. Logging in
+ * The logged-out handling (docs/rules/screens-shared.md, Client behaviour): "You are logged out. Logging in
  * again..." and the sign-in after 500 ms, once however many calls answered 401 together.
  */
 export function reportLoggedOut(): void {
@@ -27,7 +27,7 @@ export function reportLoggedOut(): void {
 
 /**
  * The one way a failed write is reported: a 401 says "You are logged out. Logging in again..."
- * and signs in again after 500 ms (docs/product-rules.md, Client behaviour); anything else shows `fallback`.
+ * and signs in again after 500 ms (docs/rules/screens-shared.md, Client behaviour); anything else shows `fallback`.
  */
 export function toastMutationError(
   error: unknown,

@@ -1,7 +1,7 @@
 import type { SelfServiceRole } from '@domain/roles';
 
 /**
- * Sign-in and sign-out are full browser navigations (docs/product-rules.md, Sessions and sign-in),
+ * Sign-in and sign-out are full browser navigations (docs/rules/accounts.md, Sessions and sign-in),
  * never router moves. They go through this object so a test can replace `assign` (jsdom cannot
  * navigate).
  */
@@ -34,7 +34,7 @@ export function signOut(): void {
 
 /**
  * After a 401 on a write, tell the user and sign in again after 500 ms
- * (docs/product-rules.md, Client behaviour).
+ * (docs/rules/screens-shared.md, Client behaviour).
  */
 export const RELOGIN_DELAY_MS = 500;
 

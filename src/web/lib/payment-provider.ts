@@ -16,7 +16,7 @@ export function setPaymentProvider(name: string): void {
 }
 
 /**
- * Which provider takes the payments (docs/product-rules.md, Running modes and adapters): the server
+ * Which provider takes the payments (docs/rules/running.md, Running modes and adapters): the server
  * writes it into index.html; without it (a test page, the dev server) the built-in test provider.
  */
 export function paymentProvider(): PaymentProviderName {

@@ -14,7 +14,7 @@ function context(queryKey: readonly unknown[]) {
   } as const;
 }
 
-describe('query client (docs/product-rules.md, Client behaviour)', () => {
+describe('query client (docs/rules/screens-shared.md, Client behaviour)', () => {
   it('joins the query key with slashes', () => {
     expect(urlOfQueryKey(['/api/users', 'abc'])).toBe('/api/users/abc');
   });

@@ -5,7 +5,7 @@ export type UnauthorizedBehavior = 'returnNull' | 'throw';
 
 /**
  * The URL a query key stands for: its string parts joined by '/'
- * (docs/product-rules.md, Client behaviour).
+ * (docs/rules/screens-shared.md, Client behaviour).
  */
 export function urlOfQueryKey(queryKey: readonly unknown[]): string {
   return queryKey
@@ -25,7 +25,7 @@ export function getQueryFn(options: { on401: UnauthorizedBehavior }): QueryFunct
 
 /**
  * Reads are never refetched on focus or on an interval unless stated, never stale and never
- * retried; writes are never retried (docs/product-rules.md, Client behaviour).
+ * retried; writes are never retried (docs/rules/screens-shared.md, Client behaviour).
  */
 export function createQueryClient(): QueryClient {
   return new QueryClient({

@@ -2,7 +2,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 
 export type Theme = 'light' | 'dark';
 
-/** Light by default, stored in local storage under 'theme' (docs/product-rules.md, Client behaviour). */
+/** Light by default, stored in local storage under 'theme' (docs/rules/screens-shared.md, Client behaviour). */
 export const THEME_STORAGE_KEY = 'theme';
 
 function readStoredTheme(): Theme {

@@ -30,7 +30,7 @@ export interface AuthState {
 
 /**
  * Signed in when the current-user call returns data without error, with no retry
- * (docs/product-rules.md, Sessions and sign-in).
+ * (docs/rules/accounts.md, Sessions and sign-in).
  */
 export function useAuth(): AuthState {
   const { data, isLoading, isError } = useQuery(currentUserQueryOptions);

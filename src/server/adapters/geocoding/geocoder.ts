@@ -25,7 +25,7 @@ export interface GeocodeResult {
 
 /**
  * Address validation and coordinates
- * (docs/product-rules.md, Running modes and adapters; Addresses, availability and slots): offline
+ * (docs/rules/running.md, Running modes and adapters; docs/rules/catalog-and-orders.md, Addresses, availability and slots): offline
  * US ZIP-code centroids by default, a street-level geocoder by URL in production. Resolves null
  * when the address cannot be located ("unavailable"); the address can still be saved then.
  */

@@ -43,7 +43,7 @@ function usPlaces(): Map<string, ZipPlace> {
 }
 
 /**
- * The embedded default (docs/product-rules.md, Running modes and adapters): the centroid of the ZIP
+ * The embedded default (docs/rules/running.md, Running modes and adapters): the centroid of the ZIP
  * code from the `zipcodes` data package, offline. See docs/decisions/0005-geocoding.md for what
  * counts as verified.
  */

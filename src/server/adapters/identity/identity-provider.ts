@@ -1,5 +1,5 @@
 /**
- * Sign-in through an outside identity provider (docs/product-rules.md, Running modes and adapters:
+ * Sign-in through an outside identity provider (docs/rules/running.md, Running modes and adapters:
  * OpenID Connect in production).
  */
 export interface IdentityClaims {

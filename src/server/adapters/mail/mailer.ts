@@ -16,7 +16,7 @@ export interface MailMessage {
 }
 
 /**
- * Outgoing mail (docs/product-rules.md, Running modes and adapters): logged in the embedded
+ * Outgoing mail (docs/rules/running.md, Running modes and adapters): logged in the embedded
  * default; an SMTP adapter plugs in here.
  */
 export interface Mailer {

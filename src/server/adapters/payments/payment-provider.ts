@@ -2,7 +2,7 @@ import type { PaymentProviderName } from '../../../domain/checkout';
 import type { Cents } from '../../../domain/money';
 
 /**
- * Card payments behind one interface (docs/product-rules.md, Running modes and adapters): the
+ * Card payments behind one interface (docs/rules/running.md, Running modes and adapters): the
  * built-in test provider with its ledger in the database, or Stripe PaymentIntents. Routes and
  * services never know which one runs.
  */

@@ -6,7 +6,7 @@ import { StripePaymentProvider } from './stripe-payment-provider';
 
 /**
  * The Stripe adapter against a local server speaking Stripe's documented wire format
- * (docs/product-rules.md, Running modes and adapters).
+ * (docs/rules/running.md, Running modes and adapters).
  */
 let fake: FakeStripeServer;
 let provider: StripePaymentProvider;

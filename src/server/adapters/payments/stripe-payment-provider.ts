@@ -191,7 +191,7 @@ function translateError(error: unknown, what: string): unknown {
 }
 
 /**
- * Stripe PaymentIntents (docs/product-rules.md, Running modes and adapters): the server creates the
+ * Stripe PaymentIntents (docs/rules/running.md, Running modes and adapters): the server creates the
  * intent for the checkout's total, the browser confirms the card with Stripe.js using the client
  * secret, and the server learns of the success from the webhook or by retrieving the intent.
  * Refunds go through the Refunds API. Every create call carries an idempotency key, so a retry

@@ -19,7 +19,7 @@ import type {
 } from './payment-provider';
 
 /**
- * The card provider's test-mode numbers (docs/product-rules.md, Running modes and adapters): these
+ * The card provider's test-mode numbers (docs/rules/running.md, Running modes and adapters): these
  * behave as they do in Stripe's test mode. Any other number is declined, as Stripe's test mode
  * declines real cards.
  */

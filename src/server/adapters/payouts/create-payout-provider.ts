@@ -52,7 +52,7 @@ class ComposedPayoutProvider implements PayoutProvider {
 
 /**
  * Stripe Connect when Stripe is configured, else the built-in test provider whose accounts and
- * transfers are rows of this database (docs/product-rules.md, Running modes and adapters). Stripe's
+ * transfers are rows of this database (docs/rules/running.md, Running modes and adapters). Stripe's
  * SDK is loaded only when its keys are set (docs/decisions/0016-embedded-database-process.md, Memory).
  */
 export async function createPayoutProvider(

@@ -2,7 +2,7 @@ import type { PaymentProviderName } from '../../../domain/checkout';
 import type { Cents } from '../../../domain/money';
 
 /**
- * Payouts to sellers and drivers behind one interface (docs/product-rules.md, Running modes and
+ * Payouts to sellers and drivers behind one interface (docs/rules/running.md, Running modes and
  * adapters), as for payments: Stripe Connect Express accounts with separate charges and transfers,
  * or the built-in test provider whose onboarding is a page of this server. Two halves, written and
  * tested apart: the payout account of a user, and the money moved to it.

@@ -34,7 +34,7 @@ const accountEventSchema = z.object({
 });
 
 /**
- * The spec's status of a connected account (docs/product-rules.md, Payout accounts):
+ * The spec's status of a connected account (docs/rules/money.md, Payout accounts):
  * - pending while the onboarding form is unfinished (a new account's form fields count as past due
  *   at Stripe, which is no restriction), or while Stripe verifies what was submitted;
  * - restricted when Stripe disabled the account for another reason, or requirements are past due;
@@ -83,7 +83,7 @@ function translateError(error: unknown, what: string, accountId?: string): unkno
 }
 
 /**
- * Stripe Connect Express accounts (docs/product-rules.md, Payout accounts): the platform creates the
+ * Stripe Connect Express accounts (docs/rules/money.md, Payout accounts): the platform creates the
  * account, Stripe's hosted onboarding collects the person's details (an account link), and Stripe's
  * Express dashboard shows their payouts (a login link). Changes arrive as `account.updated` events on
  * the Connect webhook, checked by signature.

@@ -6,7 +6,7 @@ import { testPayoutAccounts } from '../../db/schema';
 import { UnknownPayoutAccountError } from './payout-account-errors';
 import type { PayoutAccount, PayoutAccounts } from './payout-provider';
 
-/** What the person chose on the simulated onboarding page (docs/product-rules.md, Payout accounts). */
+/** What the person chose on the simulated onboarding page (docs/rules/money.md, Payout accounts). */
 export type TestOnboardingOutcome = 'complete' | 'incomplete' | 'restricted';
 
 export interface TestPayoutAccountsOptions {
@@ -73,7 +73,7 @@ function toPayoutAccount(accountId: string, state: string): PayoutAccount {
 }
 
 /**
- * The built-in payout provider (docs/product-rules.md, Payout accounts): a simulated connected
+ * The built-in payout provider (docs/rules/money.md, Payout accounts): a simulated connected
  * account per user, kept in `test_payout_accounts`. Its onboarding link opens a page of this server
  * where the user completes the account, leaves it incomplete or has it restricted; the link carries a
  * signed token (account, where to return, expiry), and the page also wants the account's own user

@@ -9,7 +9,7 @@ import type { PayoutTransfers, ReversalInput, TransferInput } from './payout-pro
 type TestTransferRow = typeof testTransfers.$inferSelect;
 
 /**
- * The built-in payout provider's transfers (docs/product-rules.md, Running modes and adapters): a
+ * The built-in payout provider's transfers (docs/rules/running.md, Running modes and adapters): a
  * transfer or a reversal is a row of this database, one per idempotency key, kept for ever (no key
  * window). The same key with other parameters is refused, as Stripe refuses it.
  */

@@ -5,7 +5,7 @@ import { deriveUploadSigningKey, LocalObjectStorage } from './local-object-stora
 
 /**
  * Files under DATA_DIR/objects with URLs this server signs, or S3 when configured
- * (docs/product-rules.md, Running modes and adapters).
+ * (docs/rules/running.md, Running modes and adapters).
  * One factory for the server, the seed (demo pictures go where the server reads them) and tests.
  * The AWS SDK is loaded only when S3 is configured (docs/decisions/0016-embedded-database-process.md,
  * Memory).

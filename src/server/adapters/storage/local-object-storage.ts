@@ -34,7 +34,7 @@ export interface LocalObjectStorageOptions {
 }
 
 /**
- * The embedded default (docs/product-rules.md, Running modes and adapters): files under
+ * The embedded default (docs/rules/running.md, Running modes and adapters): files under
  * DATA_DIR/objects, and presigned PUT URLs that this server signs with HMAC-SHA256 over the method,
  * the key and the expiry, and accepts itself.
  */

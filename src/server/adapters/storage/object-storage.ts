@@ -20,7 +20,7 @@ export interface StoredObjectBody {
 }
 
 /**
- * Where uploaded files live (docs/product-rules.md, Running modes and adapters): files under
+ * Where uploaded files live (docs/rules/running.md, Running modes and adapters): files under
  * DATA_DIR/objects by default, any S3-compatible store in production. Keys look like
  * `uploads/<uuid>`. Who may read a file is decided by the uploads module, never by the store:
  * browsers always read through this server.

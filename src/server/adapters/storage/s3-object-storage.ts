@@ -36,7 +36,7 @@ export interface S3ObjectStorageOptions {
 }
 
 /**
- * Any S3-compatible store (docs/product-rules.md, Running modes and adapters) with real presigned
+ * Any S3-compatible store (docs/rules/running.md, Running modes and adapters) with real presigned
  * PUT URLs. A presigned PUT cannot look at the bytes, so the uploads module checks size and type
  * when the object is first claimed or read.
  */

@@ -1,2 +1,2 @@
--- The orders offered to drivers (docs/product-rules.md, Deliveries): pending, without a driver, delivered by a driver. GET /api/orders/available scans only these, oldest first; written by hand, matching orders_available_idx in schema.ts.
+-- The orders offered to drivers (docs/rules/deliveries.md, Deliveries): pending, without a driver, delivered by a driver. GET /api/orders/available scans only these, oldest first; written by hand, matching orders_available_idx in schema.ts.
 CREATE INDEX "orders_available_idx" ON "orders" USING btree ("created_at","id") WHERE "orders"."status" = 'pending' and "orders"."driver_id" is null and not "orders"."is_pickup" and not "orders"."seller_delivery";

@@ -1,4 +1,4 @@
--- Conversations, reviews and live updates (docs/product-rules.md, Reviews and messages; Live updates); written by hand, matching schema.ts.
+-- Conversations, reviews and live updates (docs/rules/selling.md, Reviews and messages; docs/rules/live-updates.md, Live updates); written by hand, matching schema.ts.
 -- How far each party has read an order's conversation and a product conversation: the unread counts of the header.
 CREATE TABLE "order_message_reads" (
 	"user_id" uuid NOT NULL,

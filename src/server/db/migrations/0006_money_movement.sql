@@ -4,7 +4,7 @@ ALTER TABLE "payments" ADD COLUMN "provider_charge_id" text;--> statement-breakp
 ALTER TABLE "payments" ADD COLUMN "transfer_group" text;--> statement-breakpoint
 -- What was priced, as a fingerprint: a reload of the payment screen finds the open payment of the same checkout.
 ALTER TABLE "payments" ADD COLUMN "checkout_key" text;--> statement-breakpoint
--- An abandoned PaymentIntent is cancelled at the provider (docs/product-rules.md, Payments).
+-- An abandoned PaymentIntent is cancelled at the provider (docs/rules/money.md, Payments).
 ALTER TABLE "payments" DROP CONSTRAINT "payments_status_check";--> statement-breakpoint
 ALTER TABLE "payments" ADD CONSTRAINT "payments_status_check" CHECK ("payments"."status" in ('requires_payment','succeeded','failed','refunded','partially_refunded','cancelled'));--> statement-breakpoint
 -- One open payment per checkout of a buyer: a second one for the same checkout is refused by the database too.

@@ -1,4 +1,4 @@
--- Payout accounts of sellers and drivers (docs/product-rules.md, Payout accounts); written by hand, matching schema.ts.
+-- Payout accounts of sellers and drivers (docs/rules/money.md, Payout accounts); written by hand, matching schema.ts.
 -- The provider's account flags as last read, so the dashboard can show them when the provider is unreachable.
 ALTER TABLE "users" ADD COLUMN "charges_enabled" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "payouts_enabled" boolean DEFAULT false NOT NULL;--> statement-breakpoint

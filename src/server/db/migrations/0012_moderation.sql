@@ -1,4 +1,4 @@
--- Moderation (docs/product-rules.md, Moderation); written by hand like 0003 onwards.
+-- Moderation (docs/rules/accounts.md, Moderation); written by hand like 0003 onwards.
 -- A suspended user has no session and cannot sign in; an admin may hide a product, and a seller whose
 -- role was taken away or who is suspended has their products hidden. `on_sale` is what the catalog and
 -- the checkout read: available (not cancelled), not hidden, and its seller may sell. The catalog's

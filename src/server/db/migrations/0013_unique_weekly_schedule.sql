@@ -1,4 +1,4 @@
--- A weekly schedule holds each day and time range once (docs/product-rules.md, Addresses, availability
+-- A weekly schedule holds each day and time range once (docs/rules/catalog-and-orders.md, Addresses, availability
 -- and slots; docs/decisions/0006-pickup-slots.md); written by hand like 0003 onwards. Copies stored
 -- before are removed first, keeping an active one over a paused one, else the first by id. The unique
 -- index refuses a second copy even when two requests race, and serves the lookups by user and day the

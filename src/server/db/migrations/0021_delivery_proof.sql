@@ -1,4 +1,4 @@
--- Proof of delivery (docs/product-rules.md, Deliveries; Admin); written by hand, matching schema.ts.
+-- Proof of delivery (docs/rules/deliveries.md, Deliveries; docs/rules/admin.md, Admin); written by hand, matching schema.ts.
 CREATE TABLE "delivery_proof_settings" (
 	"id" integer PRIMARY KEY DEFAULT 1 NOT NULL,
 	"standard_photo" boolean DEFAULT true NOT NULL,

@@ -5,7 +5,7 @@ import type { NewObject, ObjectStorage } from '../../adapters/storage/object-sto
 import { objectPathOf } from '../../../domain/uploads';
 
 /**
- * The demo drivers' documents (docs/product-rules.md, Deliveries): a driver is verified only with a
+ * The demo drivers' documents (docs/rules/deliveries.md, Deliveries): a driver is verified only with a
  * vehicle and a license image on file and an admin's approval, so the approved demo drivers get
  * both, and a trailer picture, drawn here as simple pictures (no photo of a real person or
  * document). Stored like any upload claimed for that use: readable by the driver and admins only.

@@ -12,7 +12,7 @@ import { copyKeyOf } from '../../modules/uploads/image-copies';
 import manifest from './images/manifest.json';
 
 /**
- * The demo catalog (docs/product-rules.md, Running modes and adapters): about 280
+ * The demo catalog (docs/rules/running.md, Running modes and adapters): about 280
  * products over every category and the demo sellers, each with a picture drawn by
  * scripts/generate-demo-images.mjs (a studio shot as `imageUrl`, and one or two extras: on a table,
  * close up). Deterministic: a seeded generator picks names, prices, stock and options, so every
@@ -42,7 +42,7 @@ interface KindCopy {
   price: [number, number];
   /** Units in stock when not sold out. */
   stock: [number, number];
-  /** Trailer items cost 50.00 to deliver (docs/product-rules.md, Checkout and orders). */
+  /** Trailer items cost 50.00 to deliver (docs/rules/catalog-and-orders.md, Checkout and orders). */
   trailer?: 'always' | 'sometimes';
 }
 
@@ -413,7 +413,7 @@ export function planDemoProducts(now: Date): PlannedProduct[] {
           price: (dollars - (dollars < 10 && rand() < 0.5 ? 0.51 : 0.01)).toFixed(2),
           category,
           // About one product in twelve is sold out ("Out of Stock";
-          // docs/product-rules.md, Catalog and distance).
+          // docs/rules/catalog-and-orders.md, Catalog and distance).
           stock: rand() < 0.08 ? 0 : fewest + Math.floor(rand() * (most - fewest + 1)),
           // A few were cancelled by their seller: visible to them and in old orders, not in lists.
           available: rand() >= 0.02,
@@ -469,7 +469,7 @@ export interface StoredDemoImage {
 
 /**
  * Copies each picture of each product into the object store under a new upload id, as if its
- * seller had uploaded it (docs/product-rules.md, Uploads and who sees a file): one object per use,
+ * seller had uploaded it (docs/rules/selling.md, Uploads and who sees a file): one object per use,
  * so a seller's later change to one product never touches another's picture. Answers the pictures
  * at once, and `stored` once they are all in the store: the seed's rows, which name them, are
  * made meanwhile and committed only after it (docs/decisions/0016-embedded-database-process.md,

@@ -170,7 +170,7 @@ describe('the demo catalog', () => {
         expect(own.headers['content-type']).toBe('image/png');
         expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(404);
       }
-      // Verified, so orders are offered to them (docs/product-rules.md, Deliveries).
+      // Verified, so orders are offered to them (docs/rules/deliveries.md, Deliveries).
       const offers = await t.app.inject({ method: 'GET', url: '/api/orders/available', headers: { cookie } });
       expect(offers.statusCode, offers.body).toBe(200);
     }

@@ -23,7 +23,7 @@ import { demoDriverImageRecords, storeDemoDriverImages } from './demo-driver-ima
 
 /**
  * The password of every demo account; printed at start-up
- * (docs/product-rules.md, Running modes and adapters).
+ * (docs/rules/running.md, Running modes and adapters).
  */
 export const DEMO_PASSWORD = 'demo1234';
 
@@ -150,7 +150,7 @@ export async function seedEssentials(db: Db): Promise<void> {
 export interface SeedDemoOptions {
   /**
    * Where the products' pictures go: the store the server reads uploads from
-   * (docs/product-rules.md, Running modes and adapters; Uploads and who sees a file).
+   * (docs/rules/running.md, Running modes and adapters; docs/rules/selling.md, Uploads and who sees a file).
    */
   storage: ObjectStorage;
   /** The clock; products are listed over the 60 days before it. */
@@ -178,7 +178,7 @@ export interface PreparedDemoData {
   locations: Map<string, GeocodeResult | null>;
 }
 
-/** Approved drivers have their vehicle and license images (docs/product-rules.md, Deliveries). */
+/** Approved drivers have their vehicle and license images (docs/rules/deliveries.md, Deliveries). */
 const APPROVED_DRIVERS = DEMO_ACCOUNTS.filter(
   (account) => account.roles.includes('driver') && account.isVerified,
 );
@@ -250,7 +250,7 @@ export async function seedDemoData(
         role: account.role,
         roles: account.roles,
         isVerified: account.isVerified ?? false,
-        // Demo accounts sign in at once (docs/product-rules.md, Sessions and sign-in).
+        // Demo accounts sign in at once (docs/rules/accounts.md, Sessions and sign-in).
         emailVerifiedAt: now,
         ...driverRecords[APPROVED_DRIVERS.indexOf(account)]?.fields,
       })),

@@ -6,7 +6,7 @@ export type AddressRow = typeof addresses.$inferSelect;
 
 /**
  * What a create or an edit writes; never id, userId or isPrimary from a client
- * (docs/product-rules.md, Roles and permissions).
+ * (docs/rules/accounts.md, Roles and permissions).
  */
 export type AddressValues = Pick<
   typeof addresses.$inferInsert,

@@ -68,7 +68,7 @@ function validationTokenFor(key: Buffer, userId: string, fields: ValidatedFields
 }
 
 /**
- * Verified only when verified (docs/product-rules.md, Addresses, availability and slots): an address
+ * Verified only when verified (docs/rules/catalog-and-orders.md, Addresses, availability and slots): an address
  * is stored as verified only when the client hands back the proof that POST /api/addresses/validate
  * verified exactly the fields being stored, for this user. No proof (Validate not pressed, or it
  * said "Validation unavailable"), or fields edited since, and the address is not verified.
@@ -119,7 +119,7 @@ export function toPickupAddress(row: AddressRow): PickupAddress {
 }
 
 /**
- * Runs the geocoder (docs/product-rules.md, Addresses, availability and slots). A geocoder that
+ * Runs the geocoder (docs/rules/catalog-and-orders.md, Addresses, availability and slots). A geocoder that
  * fails counts as "unavailable": saving an address never depends on an outside service.
  */
 async function locate(
@@ -148,7 +148,7 @@ async function locate(
 
 /**
  * What is stored for an address: the normalised fields and, whenever the ZIP is known, coordinates
- * (docs/product-rules.md, Catalog and distance).
+ * (docs/rules/catalog-and-orders.md, Catalog and distance).
  */
 async function locatedValues(deps: GeocodeDeps, input: GeocodeInput): Promise<AddressValues> {
   const located = await locate(deps, input);
@@ -299,7 +299,7 @@ export async function setOwnPrimaryAddress(db: Db, actor: Actor, id: string): Pr
 
 /**
  * The Validate Address button: normalised fields and coordinates, or 'unavailable' (a 200;
- * docs/product-rules.md, Addresses, availability and slots). A verified answer carries the proof
+ * docs/rules/catalog-and-orders.md, Addresses, availability and slots). A verified answer carries the proof
  * that saving exactly these fields sends back.
  */
 export async function validateAddress(

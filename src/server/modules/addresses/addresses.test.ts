@@ -160,7 +160,7 @@ describe('POST /api/addresses', () => {
     expect(saved).toMatchObject({ state: 'MO', isVerified: false, latitude: 39.8 });
   });
 
-  it('verifies only with the proof of a validation of exactly the saved fields (docs/product-rules.md, Addresses, availability and slots)', async () => {
+  it('verifies only with the proof of a validation of exactly the saved fields (docs/rules/catalog-and-orders.md, Addresses, availability and slots)', async () => {
     const buyer = await signedInAs(t, 'buyer');
     const validated = await validate(buyer, springfield);
     expect(validated).toMatchObject({
@@ -213,7 +213,7 @@ describe('POST /api/addresses', () => {
     expect(await listAddresses(buyer)).toEqual([]);
   });
 
-  it('removes invisible characters and refuses direction-changing ones (docs/product-rules.md, Bad input and failure)', async () => {
+  it('removes invisible characters and refuses direction-changing ones (docs/rules/running.md, Bad input and failure)', async () => {
     const buyer = await signedInAs(t, 'buyer');
     const bad = await as(t, buyer, {
       method: 'POST',
@@ -661,7 +661,7 @@ describe('OpenAPI', () => {
   });
 });
 
-describe('an address saved after "Validation unavailable" (docs/product-rules.md, Addresses, availability and slots)', () => {
+describe('an address saved after "Validation unavailable" (docs/rules/catalog-and-orders.md, Addresses, availability and slots)', () => {
   let flaky: TestApp;
   let isDown = true;
   beforeAll(async () => {

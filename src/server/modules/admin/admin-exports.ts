@@ -8,7 +8,7 @@ import { listOrdersBatch, listProductsBatch, listUsersBatch, type ListCursor } f
 import { orderFilterOf, productFilterOf, userFilterOf } from './admin.service';
 
 /**
- * The admin exports (docs/product-rules.md, Admin): GET /api/admin/orders.csv, users.csv and
+ * The admin exports (docs/rules/known-differences.md, Admin): GET /api/admin/orders.csv, users.csv and
  * products.csv answer every row their list's filters match, newest first, read from the database a
  * batch at a time and sent as they come. Every cell goes through csvCell, so a cell a spreadsheet
  * would run as a formula is defused.

@@ -14,7 +14,7 @@ import { orders, products, users } from '../../db/schema';
 import type { AdminOrder, AdminUserDetail, Page } from '../../../domain/admin';
 
 /**
- * The admin's moderation reads (docs/product-rules.md, Admin): a user's details with their orders
+ * The admin's moderation reads (docs/rules/known-differences.md, Admin): a user's details with their orders
  * in each part, the order search (parties, days of the marketplace time zone), the flag of an open
  * order whose party is suspended, and the CSV exports of the three lists.
  */

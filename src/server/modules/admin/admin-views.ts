@@ -18,7 +18,7 @@ type UserRow = typeof users.$inferSelect;
 const money = (value: string) => formatCents(parseCents(value));
 const isRole = (value: string): value is Role => (ROLES as readonly string[]).includes(value);
 
-/** "first last", else the capitalised role word (docs/product-rules.md, Client behaviour). */
+/** "first last", else the capitalised role word (docs/rules/screens-shared.md, Client behaviour). */
 export function nameOf(firstName: string | null, lastName: string | null, role: Role): string {
   return displayName({ firstName, lastName, role });
 }
@@ -162,7 +162,7 @@ interface UserDetailParts {
 }
 
 /**
- * A user's details (docs/product-rules.md, Admin): which driver documents are on file, not where
+ * A user's details (docs/rules/known-differences.md, Admin): which driver documents are on file, not where
  * they are; the payout account as last stored.
  */
 export function toAdminUserDetail(row: UserRow, parts: UserDetailParts): AdminUserDetail {

@@ -8,7 +8,7 @@ import type { ProductStatusFilter } from '../../../domain/admin';
 import type { TrendWindows } from '../../../domain/trends';
 
 /**
- * The admin lists (docs/product-rules.md, Admin): every filter, search, count and page runs in the
+ * The admin lists (docs/rules/known-differences.md, Admin): every filter, search, count and page runs in the
  * database. Each list answers one page of rows and the total matching the same filters.
  */
 
@@ -25,7 +25,7 @@ export interface ListTotal {
 
 /**
  * A searched list counts its matches up to this many rows past the page's first
- * (docs/product-rules.md, Admin): a common word in a million products matches tens of thousands,
+ * (docs/rules/known-differences.md, Admin): a common word in a million products matches tens of thousands,
  * and counting them all would cost many times the page itself.
  */
 export const SEARCH_COUNT_LIMIT = 1000;
@@ -97,7 +97,7 @@ const buyers = alias(users, 'buyer');
 const sellers = alias(users, 'seller');
 const drivers = alias(users, 'driver');
 
-/** Which orders an admin asks for (docs/product-rules.md, Admin); every part optional. */
+/** Which orders an admin asks for (docs/rules/known-differences.md, Admin); every part optional. */
 export interface OrderFilter {
   /** The order number, a substring. */
   search?: string | undefined;
@@ -334,7 +334,7 @@ export async function countSummary(db: Db) {
 }
 
 /**
- * What the summary cards' trends compare (docs/product-rules.md, Admin screens): for the two weeks,
+ * What the summary cards' trends compare (docs/rules/screens-work.md, Admin screens): for the two weeks,
  * the users who signed up, the orders placed, the products listed and the platform fees of the
  * orders placed that are not cancelled, each counted by when the row was created.
  */

@@ -60,7 +60,7 @@ function sendCsv(reply: FastifyReply, list: string, now: Date, lines: AsyncGener
   );
 }
 
-/** The admin dashboard's calls (docs/product-rules.md, Admin); every list 10 rows a page. */
+/** The admin dashboard's calls (docs/rules/known-differences.md, Admin); every list 10 rows a page. */
 export function registerAdminRoutes(app: App, ctx: AppContext): void {
   const { db } = ctx;
 

@@ -51,7 +51,7 @@ import {
 } from './admin.queries';
 
 /**
- * The admin dashboard's reads (docs/product-rules.md, Admin). The routes are for admins only (the
+ * The admin dashboard's reads (docs/rules/known-differences.md, Admin). The routes are for admins only (the
  * access hook answers 403 to anyone else), so these need no further check: an admin sees every row.
  */
 
@@ -75,7 +75,7 @@ export async function listUsers(db: Db, query: AdminUsersQuery): Promise<Page<Ad
 
 /**
  * The orders list's filters as the database reads them (the list and its export): the days are
- * days of the marketplace time zone, both ends included (docs/product-rules.md, Admin).
+ * days of the marketplace time zone, both ends included (docs/rules/known-differences.md, Admin).
  */
 export function orderFilterOf(query: AdminOrdersCsvQuery, timeZone: string): OrderFilter {
   const range = orderDateRangeOf(query, timeZone);
@@ -123,7 +123,7 @@ export async function listProducts(db: Db, query: AdminProductsQuery): Promise<P
 
 /**
  * GET /api/admin/users/{id}: the user's details with their orders as buyer, seller and driver,
- * each counted, the newest 10 of each shown (docs/product-rules.md, Admin).
+ * each counted, the newest 10 of each shown (docs/rules/known-differences.md, Admin).
  */
 export async function getUserDetail(db: Db, id: string): Promise<AdminUserDetail> {
   const row = await findUser(db, id);
@@ -174,7 +174,7 @@ export async function listCategories(db: Db, query: AdminCategoriesQuery): Promi
 
 /**
  * GET /api/admin/summary: Total Users, Total Orders, Total Products, and Total Revenue, the
- * platform's fees of paid, not cancelled orders, with their gross value (docs/product-rules.md, Admin).
+ * platform's fees of paid, not cancelled orders, with their gross value (docs/rules/known-differences.md, Admin).
  */
 export async function getSummary(db: Db, now: Date): Promise<AdminSummary> {
   const figures = await countSummary(db);

@@ -24,7 +24,7 @@ import type { AdminActivity, AdminDriver, AdminSummary, Page } from '../../../do
 import { parseCents } from '../../../domain/money';
 
 /**
- * The admin area (docs/product-rules.md, Admin): who may call it, the lists paged in the database,
+ * The admin area (docs/rules/known-differences.md, Admin): who may call it, the lists paged in the database,
  * role changes, driver verification, categories, commission settings frozen per order, the summary
  * figures and the audit trail.
  */
@@ -493,7 +493,7 @@ describe('categories', () => {
     });
   });
 
-  it('refuses a look-alike of another name as a duplicate (docs/product-rules.md, Bad input and failure)', async () => {
+  it('refuses a look-alike of another name as a duplicate (docs/rules/running.md, Bad input and failure)', async () => {
     // "Books" is one of the marketplace's first categories.
     const lookAlikes = [
       'Books\u200B',

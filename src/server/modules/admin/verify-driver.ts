@@ -38,7 +38,7 @@ function driverDecisionMail(decision: DriverDecision): { subject: string; paragr
 }
 
 /**
- * PATCH /api/admin/drivers/{id}/verify (docs/product-rules.md, Admin): Approve sets isVerified, and
+ * PATCH /api/admin/drivers/{id}/verify (docs/rules/known-differences.md, Admin): Approve sets isVerified, and
  * needs both the vehicle and the license image (409 otherwise); Reject (a driver not verified) and
  * Revoke (a verified one) clear it. One transaction locks the driver's row, changes it and records
  * the decision in the audit trail. Repeating a decision that changes nothing records nothing.

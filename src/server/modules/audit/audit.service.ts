@@ -33,7 +33,7 @@ export interface AdminActionRecord {
 }
 
 /**
- * Records an admin action in the audit trail (docs/product-rules.md, Admin): who, what, before,
+ * Records an admin action in the audit trail (docs/rules/known-differences.md, Admin): who, what, before,
  * after and when. Pass the transaction that makes the change, so the record and the change are
  * kept or lost together.
  */

@@ -192,7 +192,7 @@ export function registerAccountRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      // Where to land is settled before the link is used up (docs/product-rules.md, Sessions and sign-in).
+      // Where to land is settled before the link is used up (docs/rules/accounts.md, Sessions and sign-in).
       const landing = safeReturnTo(request.query.returnTo);
       const user = await verifyEmail(db, request.query.token, ctx.now());
       if (!user) return renderPage(reply, 400, { page: 'expired', purpose: 'verify' });

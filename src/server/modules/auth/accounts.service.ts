@@ -247,7 +247,7 @@ export async function resetPassword(
     await endSessionsOf(tx, userId);
     const [user] = await tx.select().from(users).where(eq(users.id, userId)).limit(1);
     if (!user) throw new Error("the link's user vanished");
-    // The activity log, with the user as the actor (docs/product-rules.md, Admin).
+    // The activity log, with the user as the actor (docs/rules/known-differences.md, Admin).
     await recordAdminAction(tx, user, {
       action: 'user.password_reset',
       target: { type: 'user', id: user.id, label: user.email },

@@ -291,7 +291,7 @@ describe('sign-up and email verification', () => {
     expect(forged.statusCode).toBe(302);
     expect(forged.headers.location).toBe('/');
 
-    // A returnTo outside Latin-1 lands encoded, never a 500 (docs/product-rules.md, Sessions and sign-in).
+    // A returnTo outside Latin-1 lands encoded, never a 500 (docs/rules/accounts.md, Sessions and sign-in).
     const third = 'line-separator@example.com';
     await post('/api/signup', { email: third, password: 'long enough', firstName: 'L', lastName: 'S' });
     const wide = await t.app.inject({

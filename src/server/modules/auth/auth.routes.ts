@@ -71,7 +71,7 @@ export function registerAuthRoutes(app: App, ctx: AppContext): void {
     },
   );
 
-  // The header's Log Out is a full-page navigation (docs/product-rules.md, Sessions and sign-in), so a
+  // The header's Log Out is a full-page navigation (docs/rules/accounts.md, Sessions and sign-in), so a
   // GET stays; a page of another site must not sign the user out by linking here.
   app.get(
     '/api/logout',

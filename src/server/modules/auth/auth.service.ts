@@ -23,7 +23,7 @@ import {
 export const INVALID_CREDENTIALS = 'Invalid email or password';
 
 /**
- * ADMIN_EMAILS bootstrap (docs/product-rules.md, Roles and permissions): an email on the list is
+ * ADMIN_EMAILS bootstrap (docs/rules/accounts.md, Roles and permissions): an email on the list is
  * granted admin at sign-in and, the first time, lands in the admin role.
  */
 async function applyAdminBootstrap(db: Db, user: UserRow, adminEmails: readonly string[]): Promise<UserRow> {
@@ -33,7 +33,7 @@ async function applyAdminBootstrap(db: Db, user: UserRow, adminEmails: readonly 
 
 /** "Become a Driver" from the landing page, or any self-service role asked for at sign-in. */
 async function applyIntent(db: Db, user: UserRow, intent: SelfServiceRole | undefined): Promise<UserRow> {
-  // A role an admin took away is not taken back by signing in with it (docs/product-rules.md, Moderation).
+  // A role an admin took away is not taken back by signing in with it (docs/rules/accounts.md, Moderation).
   if (!intent || user.withheldRoles.includes(intent)) return user;
   return (await grantRole(db, user.id, intent, true)) ?? user;
 }

@@ -107,7 +107,7 @@ describe('sign-up', () => {
     });
   });
 
-  it('refuses a name of invisible characters as missing and a right-to-left override in a name (docs/product-rules.md, Bad input and failure)', async () => {
+  it('refuses a name of invisible characters as missing and a right-to-left override in a name (docs/rules/running.md, Bad input and failure)', async () => {
     const email = 'invisible.names@example.com';
     const response = await t.app.inject({
       method: 'POST',
@@ -269,7 +269,7 @@ describe('sign-in', () => {
     expect(evil.headers.location).toBe('/');
   });
 
-  it('takes a returnTo of any text without a 500: what is outside ASCII is encoded (docs/product-rules.md, Sessions and sign-in)', async () => {
+  it('takes a returnTo of any text without a 500: what is outside ASCII is encoded (docs/rules/accounts.md, Sessions and sign-in)', async () => {
     const user = await createUser(t);
     const signedIn = await t.app.inject({
       method: 'POST',
@@ -290,7 +290,7 @@ describe('sign-in', () => {
       expect(response.statusCode, returnTo).toBe(302);
       expect(response.headers.location, returnTo).toBe(location);
     }
-    // A NUL anywhere in a request is refused before any route (docs/product-rules.md, Bad input and failure).
+    // A NUL anywhere in a request is refused before any route (docs/rules/running.md, Bad input and failure).
     expect((await as(t, { cookie }, { method: 'GET', url: '/api/login?returnTo=/a%00b' })).statusCode).toBe(
       400,
     );

@@ -3,7 +3,7 @@ import { LINK_EXPIRED } from '../../../domain/accounts';
 
 /**
  * The server-rendered sign-in page of local mode
- * (docs/product-rules.md, Running modes and adapters). It needs no JavaScript to work; a small
+ * (docs/rules/running.md, Running modes and adapters). It needs no JavaScript to work; a small
  * script only applies the theme kept in local storage and runs the theme toggle.
  */
 export interface LoginPageState {

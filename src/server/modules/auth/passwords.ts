@@ -9,7 +9,7 @@ const scrypt = promisify(crypto.scrypt) as (
 ) => Promise<Buffer>;
 
 /**
- * scrypt parameters (docs/product-rules.md, Sessions and sign-in); stored with the hash so they can
+ * scrypt parameters (docs/rules/accounts.md, Sessions and sign-in); stored with the hash so they can
  * be raised later.
  */
 const N = 16384;

@@ -39,7 +39,7 @@ import {
 } from './two-factor.queries';
 
 /**
- * Two-factor sign-in (docs/decisions/0024-two-factor-sign-in.md; docs/product-rules.md, Two-factor
+ * Two-factor sign-in (docs/decisions/0024-two-factor-sign-in.md; docs/rules/accounts.md, Two-factor
  * sign-in): setup from the profile, the code step of a sign-in, removal. Each setup, recovery code
  * used and removal is in the activity log and mailed to the user, in the transaction of the change.
  */

@@ -132,7 +132,7 @@ export function registerAvailabilityRoutes(app: App, { db, config, now, catalogC
       },
     },
     // The same for everyone until the seller's schedule, blackouts or roles change (a notice drops
-    // it) or the clock takes its first slot away or brings a new day (docs/product-rules.md,
+    // it) or the clock takes its first slot away or brings a new day (docs/rules/catalog-and-orders.md,
     // Addresses, availability and slots).
     async (request, reply) =>
       sendCachedAnswer(

@@ -99,7 +99,7 @@ export async function removeBlackout(db: Db, actor: Actor, id: string): Promise<
 
 /**
  * The seller's pickup choices for the next 14 days, in the marketplace time zone
- * (docs/product-rules.md, Addresses, availability and slots).
+ * (docs/rules/catalog-and-orders.md, Addresses, availability and slots).
  */
 export async function getPickupSlots(db: Db, sellerId: string, timeZone: string, now: Date): Promise<Slot[]> {
   const seller = await findUserRoles(db, sellerId);

@@ -296,7 +296,7 @@ describe('GET /api/availability/slots/{sellerId}', () => {
     await addBlackout(seller, { startDate: '2026-11-26', endDate: '2026-11-27', reason: 'Thanksgiving' });
     await addBlackout(seller, { startDate: '2026-10-01', endDate: '2026-10-02' });
 
-    // Readable by visitors (docs/product-rules.md, Roles and permissions).
+    // Readable by visitors (docs/rules/accounts.md, Roles and permissions).
     const response = await t.app.inject({ method: 'GET', url: `/api/availability/slots/${seller.id}` });
     expect(response.statusCode).toBe(200);
     const slots = response.json() as { datetime: string; label: string }[];

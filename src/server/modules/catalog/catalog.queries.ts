@@ -12,13 +12,13 @@ function likePattern(text: string): string {
 export interface ProductFilters {
   search?: string | undefined;
   category?: string | undefined;
-  /** 'true': stock left only (docs/product-rules.md, Catalog and distance). */
+  /** 'true': stock left only (docs/rules/catalog-and-orders.md, Catalog and distance). */
   inStock?: 'true' | 'false' | undefined;
 }
 
 /**
  * Search is a case-insensitive substring of the name; category is exact, "All" is none
- * (docs/product-rules.md, Catalog and distance).
+ * (docs/rules/catalog-and-orders.md, Catalog and distance).
  */
 function filterConditions(filters: ProductFilters): SQL[] {
   const conditions: SQL[] = [];
@@ -38,7 +38,7 @@ function hasPrimaryLocation(address: typeof addresses) {
 
 /**
  * Great-circle miles from `origin` to a point given in float8 degrees, by the haversine formula on
- * the same sphere as `haversineMiles` in src/domain/geo.ts (docs/product-rules.md, Catalog and distance).
+ * the same sphere as `haversineMiles` in src/domain/geo.ts (docs/rules/catalog-and-orders.md, Catalog and distance).
  */
 function haversineFrom(origin: LatLng, lat: SQL | AnyColumn, lng: SQL | AnyColumn): SQL<number> {
   const lat0 = sql`${origin.latitude}::float8`;
@@ -61,7 +61,7 @@ function milesFrom(
 
 /**
  * Average of the seller's reviews as a seller, to one decimal
- * (docs/product-rules.md, Catalog screens: rating with 1 decimal), rounded in SQL numeric so 4.35
+ * (docs/rules/screens-buyer.md, Catalog screens: rating with 1 decimal), rounded in SQL numeric so 4.35
  * is 4.4. A correlated subquery: Postgres evaluates it for the rows of the page only, after the
  * limit.
  */
@@ -70,7 +70,7 @@ const sellerRating = sql<string | null>`(
   where r.reviewee_id = ${products.sellerId} and r.reviewee_role = 'seller')`;
 
 /**
- * What a product card shows (docs/product-rules.md, Catalog screens): the product, its seller's
+ * What a product card shows (docs/rules/screens-buyer.md, Catalog screens): the product, its seller's
  * name, rating and place.
  */
 function cardFields(origin: LatLng | null) {
@@ -97,7 +97,7 @@ function selectCards(db: Db, origin: LatLng | null) {
     .$dynamic();
 }
 
-/** A card's row: what the service turns into a list item (docs/product-rules.md, Catalog screens). */
+/** A card's row: what the service turns into a list item (docs/rules/screens-buyer.md, Catalog screens). */
 export interface ProductCardRow {
   product: typeof products.$inferSelect;
   sellerFirstName: string | null;
@@ -269,7 +269,7 @@ function cardsOfDistancePage(
 
 /**
  * One page of available products whose seller's primary address has coordinates, nearest seller
- * first, then newest, then id (docs/product-rules.md, Catalog and distance). Built so Postgres reads
+ * first, then newest, then id (docs/rules/catalog-and-orders.md, Catalog and distance). Built so Postgres reads
  * only the sellers near enough to fill the page (docs/decisions/0015-catalog-and-checkout-throughput.md):
  * - the sellers are read in rings of doubling radius, 1, 2, 4, … miles up to the limit: ring k holds
  *   the sellers whose exact haversine distance is in (r(k-1), r(k)], found through the box of its

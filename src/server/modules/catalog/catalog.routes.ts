@@ -28,7 +28,7 @@ const categoryListSchema = z.array(categorySchema);
 
 /**
  * Visitors read products, categories and product images
- * (docs/product-rules.md, Roles and permissions); the distance list needs a sign-in.
+ * (docs/rules/accounts.md, Roles and permissions); the distance list needs a sign-in.
  */
 export function registerCatalogRoutes(app: App, { db, catalogCache }: AppContext): void {
   // The lists and the visitors' answers are kept as bytes, written by compiled serialisers.

@@ -46,7 +46,7 @@ export function categoriesAnswer(
 const money = (value: string) => formatCents(parseCents(value));
 
 /**
- * Distance to one decimal, as the card shows it (docs/product-rules.md, Catalog and distance); the
+ * Distance to one decimal, as the card shows it (docs/rules/catalog-and-orders.md, Catalog and distance); the
  * order uses the exact value.
  */
 const roundMiles = (miles: number | null) => (miles === null ? null : Math.round(miles * 10) / 10);
@@ -76,7 +76,7 @@ export function productFieldsOf(product: ProductCardRow['product']) {
 function toListItem({ product, ...seller }: ProductCardRow): ProductListItem {
   return {
     ...productFieldsOf(product),
-    // "first last", else the capitalised role word (docs/product-rules.md, Client behaviour).
+    // "first last", else the capitalised role word (docs/rules/screens-shared.md, Client behaviour).
     sellerName: displayName({
       firstName: seller.sellerFirstName,
       lastName: seller.sellerLastName,
@@ -90,8 +90,8 @@ function toListItem({ product, ...seller }: ProductCardRow): ProductListItem {
 }
 
 /**
- * GET /api/products: anyone (docs/product-rules.md, Roles and permissions); available products only
- * (docs/product-rules.md, Catalog and distance).
+ * GET /api/products: anyone (docs/rules/accounts.md, Roles and permissions); available products only
+ * (docs/rules/catalog-and-orders.md, Catalog and distance).
  */
 async function browseProducts(db: Db, query: ProductListQuery): Promise<ProductListItem[]> {
   const rows = await listAvailableProductCards(db, query);
@@ -99,7 +99,7 @@ async function browseProducts(db: Db, query: ProductListQuery): Promise<ProductL
 }
 
 /**
- * GET /api/products/with-distance (signed in; docs/product-rules.md, Catalog and distance). The
+ * GET /api/products/with-distance (signed in; docs/rules/catalog-and-orders.md, Catalog and distance). The
  * distance is the great-circle miles between the buyer's and the seller's primary addresses.
  * Nearest first, then newest. Products whose seller (or buyer) has no coordinates have no distance:
  * they come last, newest first, and are left out as soon as a maximum distance is asked for (below
@@ -189,16 +189,16 @@ export async function browseProductsByDistanceAnswer(
 }
 
 /**
- * GET /api/products/{id}: anyone (docs/product-rules.md, Roles and permissions), whatever its
+ * GET /api/products/{id}: anyone (docs/rules/accounts.md, Roles and permissions), whatever its
  * availability: orders keep their items and their pages link here
- * (docs/product-rules.md, Catalog and distance). The distance is there for a signed-in viewer.
+ * (docs/rules/catalog-and-orders.md, Catalog and distance). The distance is there for a signed-in viewer.
  */
 export async function getProduct(db: Db, actor: Actor | null, id: string): Promise<ProductDetail> {
   const origin = actor ? await findPrimaryLocation(db, actor.id) : null;
   const row = await findProductCard(db, id, origin);
   if (!row) throw productNotFound();
   // A product hidden by an admin, or whose seller may not sell now, is shown to its seller and to
-  // admins only (docs/product-rules.md, Moderation).
+  // admins only (docs/rules/accounts.md, Moderation).
   const isHidden = row.product.hiddenAt !== null || row.product.sellerHidden;
   if (isHidden && !(actor && canManageProduct(actor, row.product))) throw productNotFound();
   const images = await listProductImages(db, id, row.product.imageUrl);

@@ -243,7 +243,7 @@ describe('GET /api/products', () => {
       imageUrl: '/objects/uploads/11111111-1111-4111-8111-111111111111',
     });
     // No reviews: no rating; no address: no place; no name: the role word
-    // (docs/product-rules.md, Client behaviour).
+    // (docs/rules/screens-shared.md, Client behaviour).
     expect(body.find((p) => p.name === 'Lost Kite')).toMatchObject({
       sellerName: 'Seller',
       sellerRating: null,
@@ -420,7 +420,7 @@ describe('GET /api/products/with-distance', () => {
     expect((await get<ProductListItem[]>(url('maxDistance=1'), buyer)).body).toEqual([]);
   });
 
-  it('reads 500 as any distance (docs/product-rules.md, Catalog and distance)', async () => {
+  it('reads 500 as any distance (docs/rules/catalog-and-orders.md, Catalog and distance)', async () => {
     const any = await get<ProductListItem[]>(url('maxDistance=500'), buyer);
     expect(any.body).toEqual((await get<ProductListItem[]>(url(), buyer)).body);
     expect(any.body).toHaveLength(7);

@@ -6,7 +6,7 @@ export type CategoryRow = typeof categories.$inferSelect;
 
 /**
  * Held until the transaction ends, so that creates and renames check names one at a time: the
- * unique index on lower(name) stops an exact duplicate, not a look-alike (docs/product-rules.md,
+ * unique index on lower(name) stops an exact duplicate, not a look-alike (docs/rules/running.md,
  * Bad input and failure). Its key is its own: nothing else in the app takes an advisory lock.
  */
 const CATEGORY_NAMES_LOCK = 7_310_001;

@@ -7,7 +7,7 @@ import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
 import { createCategory, removeCategory, updateCategory } from './categories.service';
 
-/** Admins only (docs/product-rules.md, Admin); reading the list is public (GET /api/categories, catalog). */
+/** Admins only (docs/rules/known-differences.md, Admin); reading the list is public (GET /api/categories, catalog). */
 const ADMIN_ONLY = {
   roles: ['admin'],
   forbiddenMessage: 'You must be an admin to manage categories',

@@ -17,10 +17,10 @@ import {
 import { findLookAlike } from './category-names';
 
 /**
- * Categories are managed by admins (docs/product-rules.md, Admin; the routes declare the role):
+ * Categories are managed by admins (docs/rules/known-differences.md, Admin; the routes declare the role):
  * names trimmed and without invisible characters (by the body schema), not empty, and unlike every
  * other category's name: not the same whatever its case, nor a look-alike of it
- * (`category-names.ts`; docs/product-rules.md, Bad input and failure). Each change is recorded in the
+ * (`category-names.ts`; docs/rules/running.md, Bad input and failure). Each change is recorded in the
  * audit trail inside its own transaction.
  */
 

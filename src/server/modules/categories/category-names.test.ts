@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_CATEGORIES } from '../../../domain/categories';
 import { categorySkeleton, findLookAlike } from './category-names';
 
-/** Category names that read the same (docs/product-rules.md, Admin; Bad input and failure). */
+/** Category names that read the same (docs/rules/known-differences.md, Admin; docs/rules/running.md, Bad input and failure). */
 
 describe('categorySkeleton', () => {
   it('reads case, invisible characters, compatibility forms and look-alike letters as the same name', () => {

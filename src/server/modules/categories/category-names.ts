@@ -1,7 +1,7 @@
 import { confusablesMap } from 'confusables';
 
 /**
- * When two category names read the same (docs/product-rules.md, Admin; Bad input and failure):
+ * When two category names read the same (docs/rules/known-differences.md, Admin; docs/rules/running.md, Bad input and failure):
  * "Books", "BOOKS", "Books" with a zero-width space and "Bооks" with Cyrillic o's are one name. The
  * comparison is on a skeleton of each name: compatibility-normalised (NFKC: full-width and ligature
  * forms become plain letters), without default-ignorable characters (zero-width, direction and

@@ -13,7 +13,7 @@ afterEach(() => {
   expect(t.statuses.filter((s) => s >= 500)).toEqual([]);
 });
 
-describe("a seller's own products (docs/product-rules.md, Checkout and orders)", () => {
+describe("a seller's own products (docs/rules/catalog-and-orders.md, Checkout and orders)", () => {
   it('are refused: the quote names the problem and cannot be paid, the payment is a 409', async () => {
     const seller = await signedInAs(t, 'seller', { firstName: 'Sam', lastName: 'Seller' });
     const sellerAddress = await createAddress(t, seller.id);

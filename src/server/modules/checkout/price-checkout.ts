@@ -70,7 +70,7 @@ function sumOrders(priced: readonly PricedOrder[]): {
 }
 
 /**
- * Prices a checkout from the database (docs/product-rules.md, Checkout and orders): current prices,
+ * Prices a checkout from the database (docs/rules/catalog-and-orders.md, Checkout and orders): current prices,
  * one order per seller, the delivery fee of each, the totals, and every problem that stops payment.
  * Nothing is written.
  */

@@ -17,7 +17,7 @@ import {
 
 /**
  * The rates orders are priced with; the default settings when the row is missing
- * (docs/product-rules.md, Fees and commission).
+ * (docs/rules/money.md, Fees and commission).
  */
 export async function getCommissionRates(db: Db): Promise<CommissionRates> {
   const row = await findCommissionSettings(db);
@@ -30,9 +30,9 @@ export async function getCommissionSettings(db: Db): Promise<CommissionSettingsT
 }
 
 /**
- * PATCH /api/admin/commission-settings (docs/product-rules.md, Admin): the body schema has checked
+ * PATCH /api/admin/commission-settings (docs/rules/known-differences.md, Admin): the body schema has checked
  * every field. The settings apply to orders paid from now on: every order keeps the rates and
- * amounts it was priced with (docs/product-rules.md, Fees and commission). The change and its audit
+ * amounts it was priced with (docs/rules/money.md, Fees and commission). The change and its audit
  * record are one transaction; a save that changes nothing records nothing.
  */
 export async function updateCommissionSettings(

@@ -9,7 +9,7 @@ import { recordDecline } from './deliveries.queries';
 import { requireVerifiedDriver } from './require-verified-driver';
 
 /**
- * POST /api/orders/{id}/decline (docs/product-rules.md, Deliveries): hides an offered order from
+ * POST /api/orders/{id}/decline (docs/rules/deliveries.md, Deliveries): hides an offered order from
  * this driver only; other drivers still see it. Declining twice is one decline. A driver who
  * declined may still accept the order while it is offered (they changed their mind).
  */

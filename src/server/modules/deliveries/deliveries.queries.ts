@@ -40,7 +40,7 @@ export interface AvailableOrdersFilter {
 }
 
 /**
- * GET /api/orders/available (docs/product-rules.md, Deliveries): the orders offered to this driver
+ * GET /api/orders/available (docs/rules/deliveries.md, Deliveries): the orders offered to this driver
  * that they have not declined, with the pickup distance (driver's primary address to the pickup)
  * and the delivery distance (pickup to the delivery address), nearest pickup first, then the order
  * that has waited longest. Filtered, sorted and paged in the database. Without an origin no order
@@ -121,7 +121,7 @@ export async function deleteDecline(db: Db, driverId: string, orderId: string): 
 }
 
 /** The driver's share of their delivered orders net of refunds (docs/decisions/0018-money-against-stripe.md), as numeric text, and how many there are. */
-/** A delivery's driver earnings less what refunds reversed of its payout (docs/product-rules.md, Deliveries). */
+/** A delivery's driver earnings less what refunds reversed of its payout (docs/rules/deliveries.md, Deliveries). */
 const netDriverEarnings = sql<string>`(${orders.driverEarnings} - (select coalesce(sum(pr.amount), 0) from payout_reversals pr join payouts p on p.id = pr.payout_id where p.order_id = "orders"."id" and p.kind = 'driver' and pr.status in ('pending','reversed','unrecovered','cancelled')))`;
 
 /** When the delivery was made: its recorded time, else its last step to delivered, else its last change. */

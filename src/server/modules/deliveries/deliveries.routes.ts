@@ -27,11 +27,11 @@ import { undoDecline } from './undo-decline';
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
 const orderErrors = { ...errors, 404: errorBodySchema, 409: errorBodySchema };
 
-/** Drivers, and admins who may act as one (docs/product-rules.md, Deliveries). */
+/** Drivers, and admins who may act as one (docs/rules/deliveries.md, Deliveries). */
 const DRIVERS = { roles: ['driver', 'admin'] } as const;
 
 /**
- * The driver's area (docs/product-rules.md, Deliveries). The status steps (Start Delivery, Mark
+ * The driver's area (docs/rules/deliveries.md, Deliveries). The status steps (Start Delivery, Mark
  * Delivered without proof) are PATCH /api/orders/{id}/status of the orders module; Mark Delivered
  * with its proof is POST /api/orders/{id}/deliver.
  */

@@ -23,7 +23,7 @@ import { ORDER_ALREADY_TAKEN, type AvailableOrder } from '../../../domain/delive
 import { moveOrder } from '../../testing/payout-scenes';
 
 /**
- * The driver's area through the API (docs/product-rules.md, Deliveries). Every test places its
+ * The driver's area through the API (docs/rules/deliveries.md, Deliveries). Every test places its
  * people in a region of its own, far from the others', so the lists it reads hold its own orders
  * nearest first.
  */
@@ -181,7 +181,7 @@ async function upload(user: TestUser): Promise<string> {
 
 const inAnHour = () => new Date(Date.now() + 60 * 60 * 1000).toISOString();
 
-describe('GET /api/orders/available (docs/product-rules.md, Deliveries)', () => {
+describe('GET /api/orders/available (docs/rules/deliveries.md, Deliveries)', () => {
   it('offers pending driver deliveries nearest pickup first, with both distances, filtered and paged in the database', async () => {
     const home: LatLng = { latitude: 39.7392, longitude: -104.9903 };
     const me = await driver({ at: home });
@@ -352,7 +352,7 @@ describe('GET /api/orders/available (docs/product-rules.md, Deliveries)', () => 
   });
 });
 
-describe('POST /api/orders/{id}/assign (docs/product-rules.md, Deliveries)', () => {
+describe('POST /api/orders/{id}/assign (docs/rules/deliveries.md, Deliveries)', () => {
   it('lets an admin take an offered order as its driver, as the transition table says, with the timeline event', async () => {
     const home: LatLng = { latitude: 39.7392, longitude: -104.9903 };
     const order = await orderOf(await partyAt('buyer', home), await partyAt('seller', north(home, 1)));
@@ -420,7 +420,7 @@ describe('POST /api/orders/{id}/assign (docs/product-rules.md, Deliveries)', () 
   });
 });
 
-describe('delivering (docs/product-rules.md, Deliveries)', () => {
+describe('delivering (docs/rules/deliveries.md, Deliveries)', () => {
   async function assignedOrder(product: ProductOverrides = {}) {
     const home: LatLng = { latitude: 36.1627, longitude: -86.7816 };
     const buyer = await partyAt('buyer', home);
@@ -552,7 +552,7 @@ function priceKeysIn(value: unknown, path = '$'): string[] {
   return [];
 }
 
-describe('what a driver is told (docs/product-rules.md, Roles and permissions)', () => {
+describe('what a driver is told (docs/rules/accounts.md, Roles and permissions)', () => {
   it('never holds item prices or the buyer payment, in any answer a driver receives', async () => {
     const home: LatLng = { latitude: 44.9778, longitude: -93.265 };
     const buyer = await partyAt('buyer', home);

@@ -7,7 +7,7 @@ import { as, createTestApp, signedInAs, type TestApp, type TestUser } from '../.
 import type { DriverEarnings, DriverTrip } from '../../../domain/deliveries';
 
 /**
- * Earnings a driver can plan with (docs/product-rules.md, Deliveries): today, this week, the last
+ * Earnings a driver can plan with (docs/rules/deliveries.md, Deliveries): today, this week, the last
  * 8 weeks and each trip, counted when delivered, in the marketplace time zone (America/Chicago).
  */
 

@@ -12,7 +12,7 @@ import { listDriverTrips, listWeeklyDriverEarnings, sumDriverEarnings } from './
 const money = (text: string) => formatCents(parseCents(text));
 
 /**
- * GET /api/earnings/driver (docs/product-rules.md, Deliveries): the caller's driver earnings of
+ * GET /api/earnings/driver (docs/rules/deliveries.md, Deliveries): the caller's driver earnings of
  * delivered orders (what a delivery pays after the platform's commission, less refunds' reversals):
  * in all and how many, today, this week, and each of the last 8 weeks, in the marketplace time zone.
  */

@@ -16,7 +16,7 @@ import { HAND_BACK_AFTER_START, ORDER_ALREADY_TAKEN, type AvailableOrder } from 
 import type { OrderEvent } from '../../../domain/orders';
 
 /**
- * A driver's mistaken step taken back (docs/product-rules.md, Deliveries): an accepted order handed
+ * A driver's mistaken step taken back (docs/rules/deliveries.md, Deliveries): an accepted order handed
  * back before Start Delivery is offered to the other drivers again, and a Decline can be undone.
  * Everyone here lives at one spot; each test reads only its own orders.
  */
@@ -112,7 +112,7 @@ const rowOf = async (id: string) => {
   return row;
 };
 
-describe('POST /api/orders/{id}/hand-back (docs/product-rules.md, Deliveries)', () => {
+describe('POST /api/orders/{id}/hand-back (docs/rules/deliveries.md, Deliveries)', () => {
   it('offers a handed-back order to the other drivers again, not to its driver, and the race for it still has one winner', async () => {
     const { buyer, order } = await sceneOf();
     const [first, second, third] = [await driver(), await driver(), await driver()];
@@ -239,7 +239,7 @@ describe('POST /api/orders/{id}/hand-back (docs/product-rules.md, Deliveries)', 
   });
 });
 
-describe('DELETE /api/orders/{id}/decline (docs/product-rules.md, Deliveries)', () => {
+describe('DELETE /api/orders/{id}/decline (docs/rules/deliveries.md, Deliveries)', () => {
   it("brings a declined order back to that driver's list, and is idempotent", async () => {
     const { order } = await sceneOf();
     const me = await driver();
@@ -274,7 +274,7 @@ describe('DELETE /api/orders/{id}/decline (docs/product-rules.md, Deliveries)', 
   });
 });
 
-describe('What an offer shows (docs/product-rules.md, Deliveries)', () => {
+describe('What an offer shows (docs/rules/deliveries.md, Deliveries)', () => {
   it('lists the items with their names and counts, most units first, never a price', async () => {
     const { order } = await sceneOf([
       { quantity: 1, product: { name: 'Walnut Chair', price: '120.00' } },

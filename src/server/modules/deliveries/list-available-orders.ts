@@ -15,7 +15,7 @@ import { requireVerifiedDriver } from './require-verified-driver';
 const oneDecimal = (miles: number | null) => (miles === null ? null : Math.round(miles * 10) / 10);
 
 /**
- * GET /api/orders/available (docs/product-rules.md, Deliveries): for verified drivers and admins,
+ * GET /api/orders/available (docs/rules/deliveries.md, Deliveries): for verified drivers and admins,
  * the orders offered to them that they have not declined, nearest pickup first, within
  * `maxDistance` miles of their primary address when asked. No prices of the purchase: the driver's
  * earnings only, and the delivery area rather than the buyer's street until the order is accepted.

@@ -8,7 +8,7 @@ import { deleteDecline } from './deliveries.queries';
 import { requireVerifiedDriver } from './require-verified-driver';
 
 /**
- * DELETE /api/orders/{id}/decline (docs/product-rules.md, Deliveries): a mistaken Decline undone.
+ * DELETE /api/orders/{id}/decline (docs/rules/deliveries.md, Deliveries): a mistaken Decline undone.
  * The driver's decline is removed, so the order shows in their offers again while it is offered.
  * Undoing twice, or without a decline, is the same 204; an order that is not a driver's job for
  * this driver is 404, as for declining.

@@ -9,7 +9,7 @@ const ADMIN_ONLY = {
   forbiddenMessage: 'You must be an admin to manage proof of delivery',
 } as const;
 
-/** Which proof Mark Delivered needs (docs/product-rules.md, Deliveries; Admin). */
+/** Which proof Mark Delivered needs (docs/rules/deliveries.md, Deliveries; docs/rules/admin.md, Admin). */
 export function registerDeliveryProofRoutes(app: App, { db, now }: AppContext): void {
   app.get(
     '/api/delivery-proof-settings',

@@ -20,14 +20,14 @@ const settingsOf = (row: DeliveryProofSettingsRow | undefined): DeliveryProofSet
 
 /**
  * GET /api/delivery-proof-settings and the admin's GET: which proof Mark Delivered needs; the
- * defaults while no admin saved any (docs/product-rules.md, Deliveries).
+ * defaults while no admin saved any (docs/rules/deliveries.md, Deliveries).
  */
 export async function getDeliveryProofSettings(db: Db): Promise<DeliveryProofSettings> {
   return settingsOf(await findDeliveryProofSettings(db));
 }
 
 /**
- * PUT /api/admin/delivery-proof-settings (docs/product-rules.md, Admin): the change and its audit
+ * PUT /api/admin/delivery-proof-settings (docs/rules/known-differences.md, Admin): the change and its audit
  * record are one transaction; a save that changes nothing records nothing.
  */
 export async function updateDeliveryProofSettings(

@@ -22,7 +22,7 @@ const finishedAt = sql`coalesce(
 
 /**
  * The seller's earnings (net of refunds, numeric text) and number of orders that finished in each of
- * the two weeks a trend compares (docs/product-rules.md, Seller earnings).
+ * the two weeks a trend compares (docs/rules/selling.md, Seller earnings).
  */
 export async function sumSellerEarningsWeeks(db: Db, sellerId: string, windows: TrendWindows) {
   const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
@@ -60,7 +60,7 @@ export async function sumFinishedSellerEarnings(
 
 /**
  * The seller's product subtotal of orders that are not cancelled, placed between from and to, as numeric
- * text (both ends included): the same sum the loyalty discount of a new order uses (docs/product-rules.md, Fees and
+ * text (both ends included): the same sum the loyalty discount of a new order uses (docs/rules/money.md, Fees and
  * commission).
  */
 export async function sumSellerSalesBetween(db: Db, sellerId: string, from: Date, to: Date): Promise<string> {

@@ -11,7 +11,7 @@ import { getSeller30DaySales, getSellerEarnings, getWeeklySellerEarnings } from 
 
 const errors = { 401: errorBodySchema, 403: errorBodySchema };
 
-/** A seller's earnings (docs/product-rules.md, Seller earnings), for sellers and admins. */
+/** A seller's earnings (docs/rules/selling.md, Seller earnings), for sellers and admins. */
 export function registerEarningsRoutes(app: App, { db, config, now }: AppContext): void {
   const sellerOnly = { roles: ['seller', 'admin'] as const };
 

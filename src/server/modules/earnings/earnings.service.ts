@@ -23,7 +23,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const money = (text: string) => formatCents(parseCents(text));
 
 /**
- * GET /api/earnings/seller (seller or admin; docs/product-rules.md, Seller earnings): the caller's
+ * GET /api/earnings/seller (seller or admin; docs/rules/selling.md, Seller earnings): the caller's
  * total earnings and the number of orders behind them, from finished orders only (delivered or
  * picked up), summing the sellerEarnings each order stored when it was placed; and the change of
  * both over the last 7 days against the 7 before, by when each order finished.
@@ -50,7 +50,7 @@ export function canReadSellerSales(actor: Actor, sellerId: string): boolean {
 /**
  * GET /api/earnings/seller-30day/{userId} (own id or admin, else 404): the product subtotal of the
  * seller's orders that are not cancelled, placed in the last 30 days; the amount the next order's
- * loyalty discount comes from (docs/product-rules.md, Fees and commission).
+ * loyalty discount comes from (docs/rules/money.md, Fees and commission).
  */
 export async function getSeller30DaySales(
   db: Db,

@@ -60,7 +60,7 @@ async function storedEarnings(ids: string[]): Promise<string[]> {
   return rows.map((row) => row.sellerEarnings);
 }
 
-describe('seller earnings (docs/product-rules.md, Seller earnings)', () => {
+describe('seller earnings (docs/rules/selling.md, Seller earnings)', () => {
   it('counts delivered and completed orders only, summing the sellerEarnings they stored', async () => {
     const { seller, orders: placed } = await sellerWithOrders(5);
     const [delivered, completed, pending, cancelled, inTransit] = placed;

@@ -14,7 +14,7 @@ import { liveEvents, users } from '../../db/schema';
 import { publishLiveEvents } from '../../platform/live-events';
 
 /**
- * Nothing lost live (docs/product-rules.md, Live updates): GET /api/auth/user tells the page the
+ * Nothing lost live (docs/rules/live-updates.md, Live updates): GET /api/auth/user tells the page the
  * live cursor, and the page's first stream (`?since=`) starts with every event after it that its
  * user may receive, so an event sent while the page loads is not lost. The expected arrival a
  * driver sets is the `order.arrival` event, for the order's parties only.

@@ -24,7 +24,7 @@ function acceptsEventStream(accept: string | undefined): boolean {
 const EVENT_STREAM = 'text/event-stream; charset=utf-8';
 
 /**
- * GET /api/events (docs/product-rules.md, Live updates): a server-sent event stream for the
+ * GET /api/events (docs/rules/live-updates.md, Live updates): a server-sent event stream for the
  * signed-in user. It starts with the events missed since `Last-Event-ID` (a reconnect), or, on a
  * page's first connection, since the live cursor the page read with its data (`?since=`), then sends
  * each new one the access policy lets this user receive, with a heartbeat comment every 25 s. The

@@ -6,7 +6,7 @@ import { listenOnFreePort, openEventStream, type EventStreamClient } from '../..
 import { users } from '../../db/schema';
 
 /**
- * Live updates (docs/product-rules.md, Live updates) through a real socket: GET /api/events tells
+ * Live updates (docs/rules/live-updates.md, Live updates) through a real socket: GET /api/events tells
  * each signed-in user of their orders' changes, new messages for them and, for drivers who may take
  * them, new available orders; nobody else ever hears of them.
  */

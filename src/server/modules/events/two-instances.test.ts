@@ -22,7 +22,7 @@ import { listenOnFreePort, openEventStream } from '../../testing/event-stream';
 
 /**
  * Two app instances behind one load balancer share one PostgreSQL database
- * (docs/product-rules.md, Live updates): an event published through one reaches the streams held
+ * (docs/rules/live-updates.md, Live updates): an event published through one reaches the streams held
  * by the other through LISTEN/NOTIFY. Only meaningful on PostgreSQL; the embedded database is one
  * process by design.
  */

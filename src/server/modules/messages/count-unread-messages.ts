@@ -7,7 +7,7 @@ import { listUnreadOrderThreads, listUnreadProductThreads } from './messages.que
 const iso = (at: Date | null) => (at ?? new Date(0)).toISOString();
 
 /**
- * GET /api/messages/unread: the header's count (docs/product-rules.md, Reviews and messages) and
+ * GET /api/messages/unread: the header's count (docs/rules/selling.md, Reviews and messages) and
  * the conversations behind it, newest first. A conversation counts messages by others after the
  * reader last opened it.
  */

@@ -15,7 +15,7 @@ export interface ProductConversation {
 }
 
 /**
- * The product conversation the actor means (docs/product-rules.md, Reviews and messages): a
+ * The product conversation the actor means (docs/rules/selling.md, Reviews and messages): a
  * buyer's own, or for the product's seller the one of the buyer they name. Anyone who is neither
  * that buyer nor the seller gets 404, whether the conversation exists or not.
  */

@@ -9,7 +9,7 @@ import { toOrderMessage } from './message-views';
 import { listOrderThread, markOrderThreadRead } from './messages.queries';
 
 /**
- * GET /api/messages/order/{orderId} (docs/product-rules.md, Reviews and messages): the order's
+ * GET /api/messages/order/{orderId} (docs/rules/selling.md, Reviews and messages): the order's
  * conversation, oldest first, for its buyer, seller, driver and admins; 404 for anyone else.
  * Reading it marks it read for a party (it clears their unread count).
  */

@@ -6,7 +6,7 @@ import { toProductMessage } from './message-views';
 import { listProductThread, markProductThreadRead } from './messages.queries';
 
 /**
- * GET /api/product-messages (docs/product-rules.md, Reviews and messages): the conversation, oldest
+ * GET /api/product-messages (docs/rules/selling.md, Reviews and messages): the conversation, oldest
  * first. Reading it marks it read for the reader, which clears its unread count.
  */
 export async function listProductMessages(

@@ -9,7 +9,7 @@ export const SELLER_THREADS_LISTED = 100;
 
 /**
  * GET /api/product-messages/threads: the conversations buyers opened about the caller's products,
- * by product and buyer, with how many messages the seller has not read (docs/product-rules.md,
+ * by product and buyer, with how many messages the seller has not read (docs/rules/selling.md,
  * Reviews and messages). Someone who sells nothing gets an empty list.
  */
 export async function listProductThreads(db: Db, actor: Actor): Promise<ProductThread[]> {

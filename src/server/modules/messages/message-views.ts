@@ -38,7 +38,7 @@ export function toOrderMessage(row: OrderMessageRow, order: OrderParties): Order
   };
 }
 
-/** "first last", otherwise the capitalised role word (docs/product-rules.md, Client behaviour). */
+/** "first last", otherwise the capitalised role word (docs/rules/screens-shared.md, Client behaviour). */
 export function nameOf(person: { firstName: string | null; lastName: string | null }, role: Role): string {
   return displayName({ ...person, role });
 }

@@ -22,7 +22,7 @@ import { postProductMessage } from './post-product-message';
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 const sendErrors = { ...errors, 429: errorBodySchema };
 
-/** Product and order conversations (docs/product-rules.md, Reviews and messages). */
+/** Product and order conversations (docs/rules/selling.md, Reviews and messages). */
 export function registerMessageRoutes(app: App, ctx: AppContext): void {
   const sendDeps = { db: ctx.db, limiter: ctx.rateLimits.messagesPerUser };
 

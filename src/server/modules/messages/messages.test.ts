@@ -7,7 +7,7 @@ import { MESSAGE_EMPTY, MESSAGE_MAX_LENGTH } from '../../../domain/messages';
 import { DIRECTION_CONTROL_MESSAGE } from '../../../domain/visible-text';
 
 /**
- * Product and order conversations (docs/product-rules.md, Reviews and messages): who may read and
+ * Product and order conversations (docs/rules/selling.md, Reviews and messages): who may read and
  * write them, what may be sent, the unread counts and the sending limit.
  */
 
@@ -141,7 +141,7 @@ describe('order messages', () => {
       content: '  line one\nline two \n',
     });
     expect(trimmed.json<OrderMessageJson>().content).toBe('line one\nline two');
-    // Invisible characters are no message (docs/product-rules.md, Bad input and failure).
+    // Invisible characters are no message (docs/rules/running.md, Bad input and failure).
     const invisible = await post(s.buyer, '/api/messages', {
       orderId: s.order.id,
       content: '\u200B\u200D\uFEFF',
@@ -158,7 +158,7 @@ describe('order messages', () => {
   });
 });
 
-describe('text that shows what it says (docs/product-rules.md, Bad input and failure)', () => {
+describe('text that shows what it says (docs/rules/running.md, Bad input and failure)', () => {
   it('keeps a family emoji joined with zero-width joiners whole, and drops stray zero-width spaces', async () => {
     const s = await scene();
     const family = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}\u200D\u{1F466}';

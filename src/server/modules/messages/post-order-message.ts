@@ -13,7 +13,7 @@ import { insertOrderMessage, markOrderThreadRead } from './messages.queries';
 import { countMessageSent } from './send-limit';
 
 /**
- * POST /api/messages (docs/product-rules.md, Reviews and messages): a message in an order's
+ * POST /api/messages (docs/rules/selling.md, Reviews and messages): a message in an order's
  * conversation by its buyer, seller, driver or an admin; 404 for anyone else. The order's people
  * are told at once (Live updates).
  */

@@ -12,7 +12,7 @@ import { hasProductThread, insertProductMessage, markProductThreadRead } from '.
 import { countMessageSent } from './send-limit';
 
 /**
- * POST /api/product-messages (docs/product-rules.md, Reviews and messages): a buyer writes to the
+ * POST /api/product-messages (docs/rules/selling.md, Reviews and messages): a buyer writes to the
  * seller about a product (the first message opens the conversation); the seller answers a buyer
  * who wrote. The buyer and the seller are told at once (Live updates).
  */

@@ -2,7 +2,7 @@ import type { Db } from '../../db/client';
 import { tooManyRequests, waitText, type RateLimiter } from '../../platform/rate-limit';
 
 /**
- * Product and order messages share one limit per sender (docs/product-rules.md, Reviews and
+ * Product and order messages share one limit per sender (docs/rules/selling.md, Reviews and
  * messages): 429 with how long to wait.
  */
 export async function countMessageSent(db: Db, limiter: RateLimiter, senderId: string): Promise<void> {

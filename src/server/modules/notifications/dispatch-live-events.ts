@@ -8,7 +8,7 @@ import { liveEventSchema } from '../../../domain/live-events';
 
 /**
  * Turns what happened into mail and push (docs/decisions/0019-reaching-people.md). A live event is
- * already written in the transaction of its change (docs/product-rules.md, Live updates), so it is
+ * already written in the transaction of its change (docs/rules/live-updates.md, Live updates), so it is
  * the outbox of every notification about orders, offers and messages: the dispatcher claims events
  * not yet dispatched (skipping those another instance holds), asks each reactor what to send, queues
  * that and marks the events, in one transaction: each event is dispatched once, and an event whose

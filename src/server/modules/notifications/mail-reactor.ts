@@ -242,7 +242,7 @@ async function offerMail(
           `An order is waiting for a driver, ${Math.round((driver.distance ?? 0) * 10) / 10} miles from your primary address. The first driver to accept it gets it.`,
           'You get this mail because you turned on offer emails on your profile.',
         ],
-        // What an offer shows (docs/product-rules.md, Deliveries), never a price.
+        // What an offer shows (docs/rules/deliveries.md, Deliveries), never a price.
         rows: [
           { label: 'Pickup', value: addressLine(found.pickup) ?? 'not given' },
           { label: 'Delivery area', value: area },

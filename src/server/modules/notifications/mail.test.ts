@@ -194,7 +194,7 @@ describe('order mail', () => {
 
     const offer = mail.find((m) => to(m) === nearOptedIn.email);
     expect(offer?.mail.subject).toBe(`New delivery offer near you: order ${stored.orderNumber}`);
-    // Drivers never see a price (docs/product-rules.md, Deliveries).
+    // Drivers never see a price (docs/rules/deliveries.md, Deliveries).
     expect(offer?.mail.text).not.toContain('$');
     expect(offer?.mail.html).not.toContain('$');
     expect(rowsOf(offer as Received).get('Delivery area')).toBe('Springfield, IL 62701');

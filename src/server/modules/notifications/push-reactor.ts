@@ -182,7 +182,7 @@ async function intentsOf(
       const handedBack = isHandBack({ fromStatus: data.from, toStatus: data.status });
       // A placed order to its seller; a status change to its buyer; a cancellation to every party
       // (the seller stops preparing it, the driver stops driving to it); a driver's hand back to
-      // the buyer and the seller, who wait for another driver (docs/product-rules.md, Deliveries).
+      // the buyer and the seller, who wait for another driver (docs/rules/deliveries.md, Deliveries).
       const to =
         data.status === 'cancelled'
           ? [order.buyerId, order.sellerId, order.driverId]
@@ -268,7 +268,7 @@ async function intentsOf(
         outboxKind: 'push_offer',
         message: {
           title: 'New delivery offer',
-          // What an offer shows a driver never includes a price (docs/product-rules.md, Deliveries).
+          // What an offer shows a driver never includes a price (docs/rules/deliveries.md, Deliveries).
           body: `Order ${order.orderNumber} is ready for a driver near you`,
           url: '/driver/dashboard',
           tag: `offer-${order.id}`,
@@ -284,7 +284,7 @@ function orderIdOf(data: LiveEvent): string | undefined {
   return 'orderId' in data ? data.orderId : undefined;
 }
 
-/** The push reactor; the marketplace time zone decides quiet hours (docs/product-rules.md, Dates and times). */
+/** The push reactor; the marketplace time zone decides quiet hours (docs/rules/running.md, Dates and times). */
 export function pushReactor(ctx: AppContext): LiveEventReactor {
   return async (tx, events) => {
     const ordersById = await loadOrders(

@@ -27,7 +27,7 @@ function notOffered(current: OrderRow | undefined) {
 }
 
 /**
- * POST /api/orders/{id}/assign (docs/product-rules.md, Deliveries): a verified driver (or an admin)
+ * POST /api/orders/{id}/assign (docs/rules/deliveries.md, Deliveries): a verified driver (or an admin)
  * accepts an order offered to them, as the transition table allows (`canAcceptOrder`). One
  * conditional update decides, with the timeline's event in the same transaction: of any number of
  * drivers accepting at once exactly one gets the order, the others 409 "This order was already

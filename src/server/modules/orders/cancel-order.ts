@@ -24,7 +24,7 @@ function cancelRefusal(status: OrderStatus, parties: Party[]): AppError {
 }
 
 /**
- * POST /api/orders/{id}/cancel (docs/product-rules.md, Order lifecycle): the buyer or the seller
+ * POST /api/orders/{id}/cancel (docs/rules/catalog-and-orders.md, Order lifecycle): the buyer or the seller
  * while pending, an admin until finished. One transaction changes the status conditionally, records
  * the event, puts the stock back and announces the cancellation, which records the refund of what
  * is left of the order; the refund is then made through the provider
@@ -37,7 +37,7 @@ export async function cancelOrder(deps: OrderDeps, actor: Actor, id: string): Pr
   const now = deps.now();
   const afterCommit = await deps.db.transaction(async (tx) => {
     await recordStatusChange(tx, { orderId: id, from: status, to: 'cancelled', actor, now });
-    // A cancellation only the admin role allows goes to the audit trail (docs/product-rules.md, Admin).
+    // A cancellation only the admin role allows goes to the audit trail (docs/rules/known-differences.md, Admin).
     if (actsAsAdminOn(actor, (asParty) => canCancelOrder(asParty, { ...order, status }))) {
       await recordAdminAction(tx, actor, {
         action: 'order.cancelled',

@@ -38,7 +38,7 @@ import type { AfterCommit } from './order-steps';
  */
 export type ChangeStatusDeps = OrderDeps;
 
-/** Why the actor may not make this step: who may, or why not now (docs/product-rules.md, Order lifecycle). */
+/** Why the actor may not make this step: who may, or why not now (docs/rules/catalog-and-orders.md, Order lifecycle). */
 export function refusal(actor: Actor, found: OrderWithDetails, to: OrderStatus): AppError {
   const { order } = found;
   const status = orderStatusSchema.parse(order.status);
@@ -64,7 +64,7 @@ export function refusal(actor: Actor, found: OrderWithDetails, to: OrderStatus):
 /**
  * PATCH /api/orders/{id}/status: the seller's pickup and seller-delivery steps and the assigned
  * driver's delivery steps, each one conditional update on the status it was decided on and one
- * timeline event with the actor and the time (docs/product-rules.md, Order lifecycle). A non-party
+ * timeline event with the actor and the time (docs/rules/catalog-and-orders.md, Order lifecycle). A non-party
  * gets 404; a party who may not make the step 403; a step out of order 409.
  */
 export async function changeOrderStatus(
@@ -84,7 +84,7 @@ export async function changeOrderStatus(
   }
   if (to === 'delivered' && fulfilmentOf(order) === 'driver') {
     // Mark Delivered by a driver gives its proof through POST /api/orders/{id}/deliver when the
-    // marketplace asks for one (docs/product-rules.md, Deliveries).
+    // marketplace asks for one (docs/rules/deliveries.md, Deliveries).
     const needed = proofNeededFor(await getDeliveryProofSettings(deps.db), order);
     if (needed.photo || needed.code) throw conflict(proofMissingMessage(needed));
   }
@@ -99,7 +99,7 @@ export async function changeOrderStatus(
  * The step inside the caller's transaction: the conditional status change with its event, and a
  * finished order announced to the money, which records its earnings as payouts; the money moves
  * after the commit (the answer), and the retry job finishes it if this process dies in between
- * (docs/product-rules.md, Order lifecycle; docs/ARCHITECTURE.md, Money flows one way).
+ * (docs/rules/catalog-and-orders.md, Order lifecycle; docs/ARCHITECTURE.md, Money flows one way).
  */
 export async function recordStepInTransaction(
   tx: Db,

@@ -25,7 +25,7 @@ import { ORDER_CHANGED_MEANWHILE } from './record-status-change';
 const tooManyWrongCodes = () => new AppError('rate_limited', DELIVERY_CODE_LOCKED);
 
 /**
- * POST /api/orders/{id}/deliver, Mark Delivered with its proof (docs/product-rules.md, Deliveries):
+ * POST /api/orders/{id}/deliver, Mark Delivered with its proof (docs/rules/deliveries.md, Deliveries):
  * only the order's assigned driver (anyone else 404), while it is in transit (a delivered order 409,
  * so the code is used once). The marketplace's settings say whether a drop-off photo, the buyer's
  * code or both are needed (400 naming what is missing). The code is compared in constant time; a

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { fulfilmentOf } from '../../../domain/order-status';
 
 /**
- * The 4 digits the buyer reads to the driver at drop-off (docs/product-rules.md, Deliveries), made
+ * The 4 digits the buyer reads to the driver at drop-off (docs/rules/deliveries.md, Deliveries), made
  * when an order a driver delivers is placed; other orders have none.
  */
 export function newDeliveryCode(order: { isPickup: boolean; sellerDelivery: boolean }): string | null {

@@ -4,7 +4,7 @@ import type { OrderRow } from './orders.queries';
 
 /**
  * The arrival time and the delivery photo change only while the driver works on the order
- * (assigned or in transit; docs/product-rules.md, Deliveries): afterwards a 409 names the status.
+ * (assigned or in transit; docs/rules/deliveries.md, Deliveries): afterwards a 409 names the status.
  */
 export function assertDeliveryInProgress(order: Pick<OrderRow, 'status'>, what: string): void {
   if (isActiveDelivery(order.status)) return;

@@ -9,7 +9,7 @@ import { findOrderById, listEventsOfOrder, listItemsOfOrder, type OrderWithDetai
 
 /**
  * The order if the actor may see it; 404 otherwise, whether it exists or not
- * (docs/product-rules.md, Roles and permissions). Every operation on one order starts here.
+ * (docs/rules/accounts.md, Roles and permissions). Every operation on one order starts here.
  */
 export async function findVisibleOrder(db: Db, actor: Actor, id: string): Promise<OrderWithDetails> {
   const found = await findOrderById(db, id);
@@ -31,7 +31,7 @@ export async function getOrder(db: Db, actor: Actor, id: string): Promise<Order>
 
 /**
  * GET /api/orders/{id}/items: items with the product's name and description; no prices for a driver
- * (docs/product-rules.md, Roles and permissions).
+ * (docs/rules/accounts.md, Roles and permissions).
  */
 export async function getOrderItems(db: Db, actor: Actor, id: string): Promise<OrderItem[]> {
   const { order } = await findVisibleOrder(db, actor, id);
@@ -42,7 +42,7 @@ export async function getOrderItems(db: Db, actor: Actor, id: string): Promise<O
 
 /**
  * GET /api/orders/{id}/events, the timeline: every status change with its actor and time, oldest
- * first (docs/product-rules.md, Order lifecycle).
+ * first (docs/rules/catalog-and-orders.md, Order lifecycle).
  */
 export async function getOrderEvents(db: Db, actor: Actor, id: string): Promise<OrderEvent[]> {
   await findVisibleOrder(db, actor, id);

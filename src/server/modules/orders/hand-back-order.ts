@@ -18,7 +18,7 @@ function cannotHandBack(order: Pick<OrderRow, 'status'>): AppError {
 }
 
 /**
- * POST /api/orders/{id}/hand-back (docs/product-rules.md, Deliveries): the assigned driver gives
+ * POST /api/orders/{id}/hand-back (docs/rules/deliveries.md, Deliveries): the assigned driver gives
  * an accepted order back before Start Delivery. One transaction: a conditional update (still this
  * driver's and assigned) sets it pending without a driver, an arrival time or a delivery photo, the
  * timeline records it with the driver, and the driver's decline hides it from their own offers.

@@ -19,7 +19,7 @@ function dropOffPlaceOf(order: OrderWithDetails['order']): Order['dropOffPlace']
  * The API's order (domain/orders.ts), with the price fields left out for a driver viewer
  * (`canSeeOrderPrices` in src/server/platform/policy.ts decides `showPrices`), the dispute on
  * its payment if any (`findOrderDisputes`), and the delivery code only for those who may read it
- * (`canReadDeliveryCode`) while the order is on its way (docs/product-rules.md, Deliveries).
+ * (`canReadDeliveryCode`) while the order is on its way (docs/rules/deliveries.md, Deliveries).
  */
 export function toOrder(
   { order, pickup, itemCount, refunded, refundList }: OrderWithDetails,
@@ -96,7 +96,7 @@ interface ItemWithProduct {
 
 /**
  * An item with the product's name and description; no prices for a driver
- * (docs/product-rules.md, Roles and permissions).
+ * (docs/rules/accounts.md, Roles and permissions).
  */
 export function toOrderItem(
   { item, productName, productDescription, productImageUrl }: ItemWithProduct,
@@ -116,7 +116,7 @@ export function toOrderItem(
   };
 }
 
-/** One step of the timeline (docs/product-rules.md, Order lifecycle). */
+/** One step of the timeline (docs/rules/catalog-and-orders.md, Order lifecycle). */
 export function toOrderEvent(row: OrderEventRow): OrderEvent {
   return {
     id: row.id,

@@ -84,7 +84,7 @@ export async function listOrdersOfPayment(db: Db, paymentId: string): Promise<Or
 /** Items with what the product says about itself now (name, description, image). */
 /**
  * An order's number, status and people: all that conversations, reviews and delivery photos need of
- * it to decide who may see or do what (docs/product-rules.md, Roles and permissions).
+ * it to decide who may see or do what (docs/rules/accounts.md, Roles and permissions).
  */
 export async function findOrderParties(db: Db, orderId: string) {
   const rows = await db
@@ -126,7 +126,7 @@ export async function listEventsOfOrder(db: Db, orderId: string): Promise<OrderE
 
 /**
  * Each seller's paid, not cancelled product subtotal in [from, to), as numeric text; a seller
- * without sales is absent (docs/product-rules.md, Fees and commission).
+ * without sales is absent (docs/rules/money.md, Fees and commission).
  */
 export async function sumSalesOfSellers(
   db: Db,
@@ -146,7 +146,7 @@ export async function sumSalesOfSellers(
 
 /**
  * The commission settings row (id 1) and, read with it in one statement, the sellers' sales between
- * `from` and `to` as sumSalesOfSellers sums them (docs/product-rules.md, Fees and commission;
+ * `from` and `to` as sumSalesOfSellers sums them (docs/rules/money.md, Fees and commission;
  * docs/decisions/0025-checkout-statements.md). Undefined when the settings row is missing.
  */
 export async function findSettingsWithSalesOfSellers(
@@ -357,7 +357,7 @@ export async function insertStatusEvent(
 
 /**
  * Every status change is conditional on the status it was decided on
- * (docs/product-rules.md, Order lifecycle).
+ * (docs/rules/catalog-and-orders.md, Order lifecycle).
  */
 export async function updateOrderStatus(
   db: Db,
@@ -368,7 +368,7 @@ export async function updateOrderStatus(
 ): Promise<OrderRow | undefined> {
   const rows = await db
     .update(orders)
-    // The delivered time is recorded with the step (docs/product-rules.md, Deliveries).
+    // The delivered time is recorded with the step (docs/rules/deliveries.md, Deliveries).
     .set({ status: to, updatedAt: now, ...(to === 'delivered' ? { deliveredAt: now } : {}) })
     .where(and(eq(orders.id, id), eq(orders.status, from)))
     .returning();
@@ -386,7 +386,7 @@ export async function findOrderRow(db: Db, id: string): Promise<OrderRow | undef
 }
 
 /**
- * Accepting in one conditional statement (docs/product-rules.md, Deliveries): the row changes only
+ * Accepting in one conditional statement (docs/rules/deliveries.md, Deliveries): the row changes only
  * while the order is still offered, so of any number of drivers accepting at once exactly one sees
  * it pending without a driver. Answers whether this driver got it.
  */
@@ -437,7 +437,7 @@ export async function setDeliveryPhotoUrl(
 }
 
 /**
- * The proof Mark Delivered was given (docs/product-rules.md, Deliveries), in the transaction of the
+ * The proof Mark Delivered was given (docs/rules/deliveries.md, Deliveries), in the transaction of the
  * step, on the assigned driver's own order only.
  */
 export async function setDropOffProof(
@@ -484,7 +484,7 @@ export async function countWrongDeliveryCode(
 }
 
 /**
- * A hand back in one conditional statement (docs/product-rules.md, Deliveries): only while the
+ * A hand back in one conditional statement (docs/rules/deliveries.md, Deliveries): only while the
  * order is still this driver's and assigned, it goes back to pending without a driver, an arrival
  * time or a delivery photo. Answers whether it changed; a Start Delivery at the same moment wins or
  * loses as a whole.

@@ -63,7 +63,7 @@ const get = (user: TestUser, url: string) => as(t, user, { method: 'GET', url })
 const cancel = (user: TestUser, id: string) =>
   as(t, user, { method: 'POST', url: `/api/orders/${id}/cancel` });
 
-describe('who sees an order (docs/product-rules.md, Roles and permissions)', () => {
+describe('who sees an order (docs/rules/accounts.md, Roles and permissions)', () => {
   it('lets its buyer, seller, driver and admins see it, and answers 404 to anyone else', async () => {
     const s = await scene();
     for (const user of [s.buyer, s.seller, s.driver, s.admin]) {
@@ -201,7 +201,7 @@ describe('who sees an order (docs/product-rules.md, Roles and permissions)', () 
   });
 });
 
-describe('POST /api/orders/{id}/cancel (docs/product-rules.md, Order lifecycle)', () => {
+describe('POST /api/orders/{id}/cancel (docs/rules/catalog-and-orders.md, Order lifecycle)', () => {
   it('lets the buyer cancel a pending order: refund in full, stock back, an event', async () => {
     const s = await scene();
     expect(await stockOf(t, s.productId)).toBe(3);

@@ -45,7 +45,7 @@ async function readRatesAndSales(
 /**
  * Creates one order per seller of a paid checkout, inside the caller's transaction (which has
  * already claimed the payment and taken the stock): commission and earnings from the current
- * settings and the sellers' 30-day sales (docs/product-rules.md, Fees and commission), the items at
+ * settings and the sellers' 30-day sales (docs/rules/money.md, Fees and commission), the items at
  * the prices charged, and the first status event by the buyer. Answers the orders as written, with
  * their pickup addresses and units, in the checkout's order of sellers. Three statements however
  * many sellers (docs/decisions/0015-catalog-and-checkout-throughput.md, Checkout).
@@ -129,7 +129,7 @@ export async function placeOrders(
 
 /**
  * An order's money as its columns keep it: amounts as decimal strings, rates as decimals
- * (docs/product-rules.md, Fees and commission). The seed's orders are written the same way.
+ * (docs/rules/money.md, Fees and commission). The seed's orders are written the same way.
  */
 export function orderMoneyColumns(amounts: OrderMoney) {
   return {

@@ -14,7 +14,7 @@ export const ORDER_CHANGED_MEANWHILE =
 
 /**
  * Moves an order from the status it was decided on to the next one, inside the caller's
- * transaction, and records the event with the actor and the time (docs/product-rules.md, Order
+ * transaction, and records the event with the actor and the time (docs/rules/catalog-and-orders.md, Order
  * lifecycle). The update is conditional on `from`: a change that lost a race is a 409.
  */
 export async function recordStatusChange(
@@ -34,7 +34,7 @@ export async function recordStatusChange(
 
 /**
  * Accepting: the order goes from pending to assigned with the actor as its driver, only while it is
- * still offered to them, and the timeline records it in the same transaction (docs/product-rules.md,
+ * still offered to them, and the timeline records it in the same transaction (docs/rules/deliveries.md,
  * Deliveries). Answers whether this actor got the order; a lost race changes nothing.
  */
 export async function recordDriverAssigned(
@@ -61,7 +61,7 @@ export async function recordDriverAssigned(
 /**
  * Handing back: the order goes from assigned to pending without its driver, only while the actor
  * still holds it, and the timeline records it (assigned → pending by the driver, which the
- * timeline shows as "Driver handed back") in the caller's transaction (docs/product-rules.md,
+ * timeline shows as "Driver handed back") in the caller's transaction (docs/rules/deliveries.md,
  * Deliveries). Answers whether it changed; a lost race changes nothing.
  */
 export async function recordHandBack(

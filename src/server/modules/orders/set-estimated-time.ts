@@ -11,10 +11,10 @@ import { findOrderRow, setEstimatedDeliveryTime } from './orders.queries';
 import { assertDeliveryInProgress } from './delivery-rules';
 
 /**
- * PATCH /api/orders/{id}/estimated-time (docs/product-rules.md, Deliveries): the assigned driver's
+ * PATCH /api/orders/{id}/estimated-time (docs/rules/deliveries.md, Deliveries): the assigned driver's
  * expected arrival, in the future and at most 14 days ahead, while the order is assigned or in
  * transit. Anyone else gets 404; a finished order 409. The order's parties are told at once by the
- * `order.arrival` live event, written in the change's transaction (docs/product-rules.md, Live
+ * `order.arrival` live event, written in the change's transaction (docs/rules/live-updates.md, Live
  * updates; docs/decisions/0019-reaching-people.md).
  */
 export async function setEstimatedTime(

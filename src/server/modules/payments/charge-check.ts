@@ -8,7 +8,7 @@ export const PAYMENT_CANCELLED_MESSAGE =
 
 /**
  * What the provider charged is what the payment asked for, in the same currency
- * (docs/product-rules.md, Payments). The confirm call and the webhook both ask it before any order
+ * (docs/rules/money.md, Payments). The confirm call and the webhook both ask it before any order
  * is made.
  */
 export function chargeMatches(payment: PaymentRow, charged: { amount: Cents; currency: string }): boolean {

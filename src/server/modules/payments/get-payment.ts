@@ -9,7 +9,7 @@ import { findPaymentById, type PaymentRow } from './payments.queries';
 
 export const PAYMENT_NOT_FOUND = 'Payment not found';
 
-/** The payment if it is the actor's; 404 for anyone else (docs/product-rules.md, Payments). */
+/** The payment if it is the actor's; 404 for anyone else (docs/rules/money.md, Payments). */
 export async function findOwnPayment(db: Db, actor: Actor, id: string): Promise<PaymentRow> {
   const payment = await findPaymentById(db, id);
   if (!payment || !canViewPayment(actor, payment)) throw notFound(PAYMENT_NOT_FOUND);

@@ -140,7 +140,7 @@ const claimForOrders = claimAs('succeeded');
 const claimForRefund = claimAs('refunded');
 
 /**
- * The exactly-once gate (docs/product-rules.md, Payments): marks the payment succeeded and
+ * The exactly-once gate (docs/rules/money.md, Payments): marks the payment succeeded and
  * processed in the caller's transaction, keeping the provider's charge when given, and answers the
  * row only to the one caller that flipped it. Concurrent callers wait on the row lock and then find
  * `processed_at` set.

@@ -338,7 +338,7 @@ describe('payments and orders', () => {
     expect(await stockOf(t, product.id)).toBe(8);
   });
 
-  // The worked example (docs/product-rules.md, Fees and commission).
+  // The worked example (docs/rules/money.md, Fees and commission).
   it('stores the commission of the worked example, with 30-day sales from earlier orders', async () => {
     const { buyer, addressId } = await buyerWithAddress();
     const s = await seller();

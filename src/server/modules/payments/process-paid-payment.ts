@@ -86,7 +86,7 @@ async function repriceLatePayment(
 
 /**
  * Turns a charged payment into its orders, exactly once however often success is reported
- * (docs/product-rules.md, Payments). One transaction claims the payment (a conditional update only
+ * (docs/rules/money.md, Payments). One transaction claims the payment (a conditional update only
  * one caller wins), re-prices it when its quote expired, takes the stock atomically and creates the
  * orders. A unit that is gone, or a late payment whose checkout changed, rolls all of it back; the
  * payment is then claimed the other way, refunded in full through the provider, and makes no order.

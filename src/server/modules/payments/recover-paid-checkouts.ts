@@ -54,7 +54,7 @@ async function recoverPayment(deps: PaymentDeps, payment: PaymentRow): Promise<O
 }
 
 /**
- * What a crash or a lost answer left unfinished (docs/product-rules.md, Payments; run at start-up
+ * What a crash or a lost answer left unfinished (docs/rules/money.md, Payments; run at start-up
  * and on the timer): every payment not yet processed is looked at, however many there are (keyset
  * pages): a charged one makes its orders, an abandoned one is cancelled at the provider; then
  * every unfinished refund is made or asked about again, and the provider's fee of every processed

@@ -41,7 +41,7 @@ function baseUrlOf(request: FastifyRequest, publicUrl: string | undefined): stri
 }
 
 /**
- * Payout accounts of sellers and drivers (docs/product-rules.md, Payout accounts): the calls of the
+ * Payout accounts of sellers and drivers (docs/rules/money.md, Payout accounts): the calls of the
  * dashboards' payout card, the Connect webhook, and the test provider's onboarding and dashboard
  * pages. Each user reaches only their own account: no call takes another user's id.
  */

@@ -25,7 +25,7 @@ import {
   type StoredPayoutAccount,
 } from '../users/user-records';
 
-/** What the payout-account operations need (docs/product-rules.md, Payout accounts). */
+/** What the payout-account operations need (docs/rules/money.md, Payout accounts). */
 export interface PayoutAccountDeps {
   db: Db;
   accounts: PayoutAccounts;

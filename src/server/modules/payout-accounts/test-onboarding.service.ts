@@ -9,7 +9,7 @@ import { canManagePayoutAccount, type PolicyActor } from '../../platform/policy'
 import { recordPayoutAccount, type PayoutAccountDeps } from './payout-accounts.service';
 
 /**
- * The built-in provider's pages (docs/product-rules.md, Payout accounts): its onboarding page, where
+ * The built-in provider's pages (docs/rules/money.md, Payout accounts): its onboarding page, where
  * the user completes the simulated account, leaves it incomplete or has it restricted, and its
  * dashboard page. Both are the account's own user's only; the onboarding also wants the link's
  * signed token, so an old or forged link does nothing.

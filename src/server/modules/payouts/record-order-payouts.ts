@@ -14,7 +14,7 @@ interface FinishedOrder {
 
 /**
  * When an order is delivered or completed, inside the status change's transaction
- * (docs/product-rules.md, Order lifecycle; docs/decisions/0013-money-movement.md, Transfers and the
+ * (docs/rules/catalog-and-orders.md, Order lifecycle; docs/decisions/0013-money-movement.md, Transfers and the
  * ledger): the seller's stored earnings, and the driver's when a driver delivered and earned
  * something, become payouts — pending when the party's account is ready, owed otherwise — and the
  * platform's fee is earned in the ledger. The transfers are made after the commit, and not before

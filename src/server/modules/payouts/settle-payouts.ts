@@ -12,7 +12,7 @@ import {
 } from './payouts.queries';
 
 /**
- * Pays what a user is owed once their payout account is ready (docs/product-rules.md, Order
+ * Pays what a user is owed once their payout account is ready (docs/rules/catalog-and-orders.md, Order
  * lifecycle; docs/decisions/0013-money-movement.md, Transfers and the ledger): their owed payouts,
  * and ones the provider refused before whose backoff has passed
  * (docs/decisions/0018-money-against-stripe.md, Failed payouts), go back to pending and are

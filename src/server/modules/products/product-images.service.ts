@@ -34,7 +34,7 @@ import {
 } from './products.queries';
 
 /**
- * A product's images (docs/product-rules.md, Seller listings; Uploads and who sees a file): at most
+ * A product's images (docs/rules/selling.md, Seller listings; Uploads and who sees a file): at most
  * 10, the first is the main one (`products.image_url`), the others are `product_images` rows in
  * display order. Setting an upload's path on a product claims it (the caller's own finished upload,
  * once) and makes it public. Every change locks the product row, so two calls at once cannot pass
@@ -49,7 +49,7 @@ const tooManyImages = (field: string) =>
 
 /**
  * A picture of a list refused (not an image after all, too many pixels) names its place in the
- * list, `imageUrls.<index>`, so the seller is told which one (docs/product-rules.md, Seller listings).
+ * list, `imageUrls.<index>`, so the seller is told which one (docs/rules/selling.md, Seller listings).
  */
 function namedImageError(error: unknown, index: number): unknown {
   if (!(error instanceof AppError) || error.code !== 'bad_request' || error.fields) return error;

@@ -62,7 +62,7 @@ export async function cancelAvailableProduct(db: Db, id: string, now: Date): Pro
 
 /**
  * A seller's products, every status: the available ones newest first, then the cancelled ones newest
- * first (docs/product-rules.md, Seller listings). Found through products_seller_created_idx; one
+ * first (docs/rules/selling.md, Seller listings). Found through products_seller_created_idx; one
  * seller's rows are few enough to sort.
  */
 export async function listProductsOfSeller(db: Db, sellerId: string): Promise<ProductRow[]> {
@@ -119,7 +119,7 @@ export async function touchProduct(tx: Db, productId: string, now: Date) {
 }
 
 /**
- * Takes the stock of every line at once (docs/product-rules.md, Checkout and orders): a product's
+ * Takes the stock of every line at once (docs/rules/catalog-and-orders.md, Checkout and orders): a product's
  * row changes only if enough is left and it is still on sale, so two buyers racing for the last
  * unit cannot both get it. Answers the ids of the products taken; a line missing from the answer
  * was short, and the caller rolls the transaction back. Several products are first locked in the

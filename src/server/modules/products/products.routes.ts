@@ -29,7 +29,7 @@ const changeErrors = { ...errors, 409: errorBodySchema };
 const imageErrors = { ...changeErrors, 413: errorBodySchema };
 
 /**
- * A seller's listings (docs/product-rules.md, Seller listings). Creating needs the seller (or admin)
+ * A seller's listings (docs/rules/selling.md, Seller listings). Creating needs the seller (or admin)
  * role; changing a product needs to be its seller or an admin, and anyone else is told it does not
  * exist (404), so these calls declare no role.
  */

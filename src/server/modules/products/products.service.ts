@@ -50,7 +50,7 @@ const productNotFound = () => notFound(PRODUCT_NOT_FOUND);
 const money = (text: string) => formatCents(parseCents(text));
 
 /**
- * The product's images in order (docs/product-rules.md, Seller listings): the main image
+ * The product's images in order (docs/rules/selling.md, Seller listings): the main image
  * (`imageUrl`) first, then the extra images by display order. An extra that repeats the main image
  * is left out, as the public gallery does.
  */
@@ -75,7 +75,7 @@ export async function sellerProductOf(db: Db, product: ProductRow): Promise<Sell
 
 /**
  * The product if the actor may manage it: its seller or an admin
- * (docs/product-rules.md, Roles and permissions). Anyone else is told it does not exist.
+ * (docs/rules/accounts.md, Roles and permissions). Anyone else is told it does not exist.
  */
 export async function findManagedProduct(db: Db, actor: Actor, id: string): Promise<ProductRow> {
   const product = await findProduct(db, id);
@@ -113,7 +113,7 @@ function deliveryFeeOf(
 }
 
 /**
- * POST /api/products (seller or admin; docs/product-rules.md, Seller listings): the seller is the
+ * POST /api/products (seller or admin; docs/rules/selling.md, Seller listings): the seller is the
  * signed-in user, never a body field; the category must exist; a new product is available. With an
  * `imageUrl` (the caller's own finished upload) the product is made and the picture claimed as its
  * main image in one transaction: a picture that cannot be claimed leaves no product behind.
@@ -156,7 +156,7 @@ export async function createProduct(
 /**
  * PATCH /api/products/{id} (its seller or an admin, else 404): name, description, price, stock,
  * category and delivery options. Orders keep the prices they were charged (order items store them),
- * so a new price applies to new orders only (docs/product-rules.md, Seller listings).
+ * so a new price applies to new orders only (docs/rules/selling.md, Seller listings).
  */
 export async function updateProduct(
   deps: ProductDeps,
@@ -187,7 +187,7 @@ export async function updateProduct(
 /**
  * DELETE /api/products/{id} (its seller or an admin, else 404): cancels the product. It leaves the
  * public lists and can no longer be bought, its row stays so orders keep their items, and it cannot
- * be undone (docs/product-rules.md, Seller listings).
+ * be undone (docs/rules/selling.md, Seller listings).
  */
 export async function cancelProduct(deps: ProductDeps, actor: Actor, id: string): Promise<SellerProduct> {
   await findManagedProduct(deps.db, actor, id);
@@ -224,7 +224,7 @@ export async function renameCategoryOnProducts(tx: Db, from: string, to: string)
 }
 
 /**
- * PATCH /api/admin/products/{id}/visibility (admins; docs/product-rules.md, Moderation): hides a
+ * PATCH /api/admin/products/{id}/visibility (admins; docs/rules/accounts.md, Moderation): hides a
  * product from the catalog, its page and checkouts, or shows it again; its orders are kept. Recorded
  * in the activity log with the product, in the same transaction. Hiding a hidden product changes
  * nothing and records nothing.
@@ -257,7 +257,7 @@ export async function setProductVisibility(
 /**
  * Every listing of a seller leaves the catalog (hidden) or comes back, inside the caller's
  * transaction: the users module calls it when the seller role is taken away or given back, and
- * when a seller is suspended or restored (docs/product-rules.md, Moderation). Their orders stay.
+ * when a seller is suspended or restored (docs/rules/accounts.md, Moderation). Their orders stay.
  */
 export async function setSellerListingsHidden(
   tx: Db,

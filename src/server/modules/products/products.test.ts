@@ -108,7 +108,7 @@ async function publicIds(): Promise<string[]> {
   return response.json<{ id: string }[]>().map((p) => p.id);
 }
 
-describe('listing a product (docs/product-rules.md, Seller listings)', () => {
+describe('listing a product (docs/rules/selling.md, Seller listings)', () => {
   it("lists it as the signed-in seller's, available, and shows it to visitors", async () => {
     const seller = await signedInAs(t, 'seller');
     const created = await createListing(seller);
@@ -229,7 +229,7 @@ describe('listing a product (docs/product-rules.md, Seller listings)', () => {
     expect(await t.database.db.select().from(products).where(eq(products.sellerId, seller.id))).toEqual([]);
   });
 
-  it('takes a name of invisible characters as no name, and stores names without them (docs/product-rules.md, Bad input and failure)', async () => {
+  it('takes a name of invisible characters as no name, and stores names without them (docs/rules/running.md, Bad input and failure)', async () => {
     const seller = await signedInAs(t, 'seller');
     const invisible = await createListing(seller, { ...LAMP, name: '\u200B\u200B' });
     expect(invisible.statusCode).toBe(400);
@@ -427,7 +427,7 @@ describe('cancelling a product', () => {
   });
 });
 
-describe('product images (docs/product-rules.md, Seller listings; Uploads and who sees a file)', () => {
+describe('product images (docs/rules/selling.md, Seller listings; Uploads and who sees a file)', () => {
   it('sets the main image and adds more, makes them public, and shows them in order', async () => {
     const seller = await signedInAs(t, 'seller');
     const product = await listed(seller);

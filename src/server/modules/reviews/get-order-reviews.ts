@@ -11,7 +11,7 @@ import { toReview } from './review-views';
 import { findNames, listReviewsOfOrder } from './reviews.queries';
 
 /**
- * GET /api/reviews/order/{id} (docs/product-rules.md, Reviews and messages): the order's reviews and
+ * GET /api/reviews/order/{id} (docs/rules/selling.md, Reviews and messages): the order's reviews and
  * the people the caller may still review on it, which drive the "Leave a Review" panel; an empty
  * `prompts` hides it. 404 for anyone who may not see the order.
  */

@@ -5,7 +5,7 @@ import { toReview } from './review-views';
 import { listReviewsOf, summariseReviewsOf, userExists } from './reviews.queries';
 
 /**
- * GET /api/reviews/user/{id}, public like the profile it belongs to (docs/product-rules.md, Reviews
+ * GET /api/reviews/user/{id}, public like the profile it belongs to (docs/rules/selling.md, Reviews
  * and messages): the average rating with one decimal, how many reviews, and the newest 50 with
  * their reviewer's name, never the order they were written on. `as` narrows them to one capacity
  * (the product page shows the seller's rating as a seller, like the cards).

@@ -27,7 +27,7 @@ export interface ReviewSubmission {
 const NOT_A_PAIR = 'You cannot review this person for this order.';
 
 /**
- * POST /api/reviews (docs/product-rules.md, Reviews and messages): a party of a delivered or
+ * POST /api/reviews (docs/rules/selling.md, Reviews and messages): a party of a delivered or
  * completed order reviews another party in an allowed pair, once per order, reviewer and reviewee;
  * a whole-number rating 1 to 5 and an optional comment. 404 for someone who may not see the order,
  * 409 before the order is finished or for a second review, 400 for anyone else to review.

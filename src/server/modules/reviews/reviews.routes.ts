@@ -17,7 +17,7 @@ import { postReview } from './post-review';
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 
-/** Reviews (docs/product-rules.md, Reviews and messages). */
+/** Reviews (docs/rules/selling.md, Reviews and messages). */
 export function registerReviewRoutes(app: App, { db, catalogCache }: AppContext): void {
   const serializeUserReviews = compileSerializer(userReviewsSchema);
   app.post(

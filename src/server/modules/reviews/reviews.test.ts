@@ -6,7 +6,7 @@ import { orders, reviews } from '../../db/schema';
 import type { OrderStatus } from '../../../domain/order-status';
 
 /**
- * Reviews (docs/product-rules.md, Reviews and messages): only on delivered or completed orders, only
+ * Reviews (docs/rules/selling.md, Reviews and messages): only on delivered or completed orders, only
  * between the allowed pairs, once per order, reviewer and reviewee, a whole-number rating 1 to 5.
  */
 

@@ -37,7 +37,7 @@ function loadSharp(): Promise<SharpModule> {
   loading ??= import('sharp').then(({ default: sharp }) => {
     // Nothing is resized twice: libvips' operation cache would only hold memory.
     sharp.cache(false);
-    // Only the loaders of the accepted types (docs/product-rules.md, Uploads and who sees a file):
+    // Only the loaders of the accepted types (docs/rules/selling.md, Uploads and who sees a file):
     // bytes that passed the magic-byte check can never reach the SVG, PDF, TIFF, ... loaders.
     sharp.block({ operation: ['VipsForeignLoad'] });
     sharp.unblock({
@@ -159,7 +159,7 @@ export function makeImageCopies(original: Uint8Array): Promise<ImageCopy[]> {
  * Decodes the whole picture, shrunk on the way so even a 50-megapixel photo needs little memory, and
  * throws ImageRefusedError when it is not an image after all: a file that starts like a PNG or JPEG
  * and goes on with anything else (HTML, a script) is refused, whatever its first bytes said
- * (docs/product-rules.md, Uploads and who sees a file). Pictures that get resized copies are decoded
+ * (docs/rules/selling.md, Uploads and who sees a file). Pictures that get resized copies are decoded
  * by {@link makeImageCopies} instead.
  */
 export function assertDecodableImage(bytes: Uint8Array): Promise<void> {

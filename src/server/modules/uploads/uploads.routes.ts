@@ -64,7 +64,7 @@ export function registerUploadRoutes(app: App, { db, storage, config, now, image
     {
       schema: {
         tags: ['uploads'],
-        // Who sees a file (docs/product-rules.md, Uploads and who sees a file).
+        // Who sees a file (docs/rules/selling.md, Uploads and who sees a file).
         summary: 'An uploaded image, for those who may see it; 404 for anyone else',
         params: uploadIdParamsSchema,
         response: {

@@ -40,7 +40,7 @@ import {
 import { recordAdminAction } from '../audit/audit.service';
 import { assertDecodableImage, copyKeyOf, ImageRefusedError, makeImageCopies } from './image-copies';
 
-/** An upload URL is valid for a few minutes (docs/product-rules.md, Uploads and who sees a file). */
+/** An upload URL is valid for a few minutes (docs/rules/selling.md, Uploads and who sees a file). */
 export const UPLOAD_URL_TTL_SECONDS = 5 * 60;
 
 export interface UploadDeps {
@@ -81,7 +81,7 @@ export async function createUploadUrl(
 
 /**
  * The local store's presigned URL: the signature is the authority, not a session
- * (docs/product-rules.md, Running modes and adapters).
+ * (docs/rules/running.md, Running modes and adapters).
  */
 export function checkLocalUploadUrl(
   storage: LocalObjectStorage,
@@ -94,14 +94,14 @@ export function checkLocalUploadUrl(
     query.expires ?? '',
     query.signature ?? '',
   );
-  // Uppy retries a 403 'Request has expired' after a delay (docs/product-rules.md, Uploader), as with S3.
+  // Uppy retries a 403 'Request has expired' after a delay (docs/rules/screens-shared.md, Uploader), as with S3.
   if (check === 'expired') throw forbidden('Request has expired');
   if (check === 'invalid') throw forbidden('Invalid signature');
 }
 
 /**
  * The PUT of a local presigned URL: an image by its bytes
- * (docs/product-rules.md, Uploads and who sees a file), of at most 10 MB, into a pending object.
+ * (docs/rules/selling.md, Uploads and who sees a file), of at most 10 MB, into a pending object.
  * Repeating the PUT before the object is claimed replaces the file (a retry).
  */
 export async function receiveLocalUpload(
@@ -125,7 +125,7 @@ export async function receiveLocalUpload(
 
 /**
  * Makes sure the stored bytes of an object were checked: at most 10 MB and an image by its first
- * bytes (docs/product-rules.md, Uploads and who sees a file). The local store checks at PUT; an S3
+ * bytes (docs/rules/selling.md, Uploads and who sees a file). The local store checks at PUT; an S3
  * PUT cannot, so this runs when an object is first claimed or read. Refused content is deleted from
  * the store.
  */
@@ -182,7 +182,7 @@ export interface ClaimRequest<T> {
 
 /**
  * Setting an upload's path on something claims it
- * (docs/product-rules.md, Uploads and who sees a file): only the uploader's own object, only once
+ * (docs/rules/selling.md, Uploads and who sees a file): only the uploader's own object, only once
  * it holds a checked image, and once for one purpose; the purpose decides who may read it. Generic
  * so products and delivery photos reuse it.
  */
@@ -249,7 +249,7 @@ async function setOwnImage(
       if (!updated) throw notFound('User not found');
       if (!isReviewedDocument(purpose) || actor[field] === objectPath) return updated;
       // A verified driver's new vehicle or license image has not been seen by an admin: back to
-      // review, recorded in the activity log (docs/product-rules.md, Deliveries).
+      // review, recorded in the activity log (docs/rules/deliveries.md, Deliveries).
       const now = deps.now?.() ?? new Date();
       const sentBack = await sendDriverBackToReview(tx, actor.id, now);
       if (!sentBack) return updated;

@@ -241,7 +241,7 @@ describe.each([
         email: buyer.email,
         profileImageUrl: answer.objectPath,
       });
-      // GET /api/auth/user adds the live cursor (docs/product-rules.md, Live updates).
+      // GET /api/auth/user adds the live cursor (docs/rules/live-updates.md, Live updates).
       expect({ ...claimed.json(), liveCursor: expect.any(Number) }).toEqual(await me(buyer));
 
       const image = await t.app.inject({ method: 'GET', url: answer.objectPath });
@@ -277,7 +277,7 @@ describe.each([
     });
   });
 
-  describe('content checks (docs/product-rules.md, Uploads and who sees a file)', () => {
+  describe('content checks (docs/rules/selling.md, Uploads and who sees a file)', () => {
     it('refuses text bytes declared as image/png and keeps nothing', async () => {
       const buyer = await signedInAs(t, 'buyer');
       const answer = await newUpload(buyer);
@@ -498,7 +498,7 @@ describe.each([
     });
   });
 
-  describe('a verified driver replacing a document (docs/product-rules.md, Deliveries)', () => {
+  describe('a verified driver replacing a document (docs/rules/deliveries.md, Deliveries)', () => {
     it('goes back to review: unverified, no offers, first on the admin list, in the activity log, until approved again', async () => {
       const driver = await signedInAs(t, 'driver');
       const admin = await signedInAs(t, 'admin');
@@ -568,7 +568,7 @@ describe.each([
     });
   });
 
-  describe('who sees a file (docs/product-rules.md, Uploads and who sees a file)', () => {
+  describe('who sees a file (docs/rules/selling.md, Uploads and who sees a file)', () => {
     it('shows a licence image to its driver and admins only; 404 to another driver and visitors', async () => {
       const driver = await signedInAs(t, 'driver');
       const otherDriver = await signedInAs(t, 'driver');
@@ -737,7 +737,7 @@ describe('the local store’s PUT URL', () => {
     expect(response.headers.etag).toMatch(/^"[0-9a-f]{32}"$/);
   });
 
-  // (docs/product-rules.md, Bad input and failure)
+  // (docs/rules/running.md, Bad input and failure)
   it('is refused from another site, like every other write', async () => {
     const answer = await newUpload();
     const url = new URL(answer.uploadURL);

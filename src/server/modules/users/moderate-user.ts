@@ -24,7 +24,7 @@ import {
 } from './users.queries';
 
 /**
- * An admin's moderation of users (docs/product-rules.md, Moderation): taking a role away,
+ * An admin's moderation of users (docs/rules/accounts.md, Moderation): taking a role away,
  * suspending and restoring. Never on the admin's own row; each change and its activity-log record
  * are one transaction, and the user's open tabs are told at once (a live `account.changed`).
  */
@@ -72,7 +72,7 @@ async function moderate(
 
 /**
  * PATCH /api/admin/users/{id}/role: an admin grants another user a role and makes it their current
- * one (docs/product-rules.md, Roles and permissions); a role an admin had taken away is the user's
+ * one (docs/rules/accounts.md, Roles and permissions); a role an admin had taken away is the user's
  * again, and granting seller brings their listings back unless they are suspended.
  */
 export async function adminSetRole(

@@ -22,7 +22,7 @@ import {
 } from '../../../domain/users';
 
 /**
- * Moderation (docs/product-rules.md, Moderation): an admin takes roles away as well as granting
+ * Moderation (docs/rules/accounts.md, Moderation): an admin takes roles away as well as granting
  * them, suspends and restores users; listings follow their seller, orders stay, sessions end.
  */
 
@@ -151,7 +151,7 @@ describe('taking a role away', () => {
     expect((await removeRole(admin, user.id, 'driver')).statusCode).toBe(200);
   });
 
-  it("ends a suspended user's open event streams at once, and nobody else's (docs/product-rules.md, Moderation)", async () => {
+  it("ends a suspended user's open event streams at once, and nobody else's (docs/rules/accounts.md, Moderation)", async () => {
     const user = await createUser(t);
     const cookie = await signIn(t, user.email, user.password);
     const second = await signIn(t, user.email, user.password);

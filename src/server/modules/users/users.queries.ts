@@ -179,7 +179,7 @@ export async function setCurrentRole(db: Db, id: string, role: Role): Promise<Us
   return rows[0];
 }
 
-/** Approves a driver or takes the approval back (an admin's decision, docs/product-rules.md, Admin). */
+/** Approves a driver or takes the approval back (an admin's decision, docs/rules/known-differences.md, Admin). */
 export async function setUserVerified(tx: Db, id: string, isVerified: boolean, now: Date): Promise<void> {
   // An approval is a review of the documents on file: they are no longer "changed".
   await tx
@@ -189,7 +189,7 @@ export async function setUserVerified(tx: Db, id: string, isVerified: boolean, n
 }
 
 /**
- * A verified driver who replaced a document goes back to review (docs/product-rules.md,
+ * A verified driver who replaced a document goes back to review (docs/rules/deliveries.md,
  * Deliveries): one conditional statement, so only a driver verified at that moment is changed.
  * Answers the row when it was.
  */
@@ -219,9 +219,9 @@ export async function setUserImage(
   return rows[0];
 }
 
-// Payout accounts are kept on the user's row (docs/product-rules.md, Payout accounts).
+// Payout accounts are kept on the user's row (docs/rules/money.md, Payout accounts).
 
-/** A user's payout account as stored on the user (docs/product-rules.md, Payout accounts). */
+/** A user's payout account as stored on the user (docs/rules/money.md, Payout accounts). */
 export interface StoredPayoutAccount {
   userId: string;
   email: string;

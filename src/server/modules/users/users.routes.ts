@@ -31,7 +31,7 @@ export function registerUserRoutes(app: App, { db, live }: AppContext): void {
       },
     },
     // The cursor is read before the page reads anything else, so no event after it is lost
-    // (docs/product-rules.md, Live updates).
+    // (docs/rules/live-updates.md, Live updates).
     // Written by a compiled serialiser: every page asks it (docs/decisions/0015-catalog-and-checkout-throughput.md).
     async (request, reply) =>
       sendJsonBytes(

@@ -66,7 +66,7 @@ export async function updateOwnNames(db: Db, actor: Actor, body: UpdateNamesBody
 
 /**
  * The header switcher: own id only, and only to a granted role
- * (docs/product-rules.md, Roles and permissions).
+ * (docs/rules/accounts.md, Roles and permissions).
  */
 export async function switchOwnRole(
   db: Db,
@@ -85,11 +85,11 @@ export async function switchOwnRole(
 }
 
 /**
- * "Become a seller / driver" (docs/product-rules.md, Roles and permissions): self-service roles,
+ * "Become a seller / driver" (docs/rules/accounts.md, Roles and permissions): self-service roles,
  * granted and made current.
  */
 export async function becomeRole(db: Db, actor: Actor, role: SelfServiceRole): Promise<CurrentUser> {
-  // A role an admin took away is not taken back by oneself (docs/product-rules.md, Moderation).
+  // A role an admin took away is not taken back by oneself (docs/rules/accounts.md, Moderation).
   if (actor.withheldRoles.includes(role)) throw forbidden(roleWithheldMessage(role));
   const row = await grantRole(db, actor.id, role, true);
   if (!row) throw notFound('User not found');

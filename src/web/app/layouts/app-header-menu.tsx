@@ -16,7 +16,7 @@ import { signOut } from '../../lib/navigation';
 import { testIdForLink } from './link-test-id';
 
 /**
- * The signed-in header's menu (docs/product-rules.md, Routes and headers): the role links, and at
+ * The signed-in header's menu (docs/rules/screens-buyer.md, Routes and headers): the role links, and at
  * phone width the profile, addresses and logout. Loaded after the first render (app-header.tsx).
  */
 export function AppHeaderMenu({

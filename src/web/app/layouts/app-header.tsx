@@ -20,7 +20,7 @@ import { testIdForLink } from './link-test-id';
 /** The menu (Radix) is not part of the first load (docs/decisions/0014-first-load.md). */
 const AppHeaderMenu = deferredControl(async () => (await import('./app-header-menu')).AppHeaderMenu);
 
-/** The unread-message count (docs/product-rules.md, Reviews and messages), outside the first load. */
+/** The unread-message count (docs/rules/selling.md, Reviews and messages), outside the first load. */
 const UnreadMessagesMenu = lazy(async () => ({
   default: (await import('../../features/messages/components/unread-messages-menu')).UnreadMessagesMenu,
 }));
@@ -30,7 +30,7 @@ function isCurrent(location: string, href: string): boolean {
 }
 
 /**
- * The signed-in header (docs/product-rules.md, Routes and headers). At phone width the role links,
+ * The signed-in header (docs/rules/screens-buyer.md, Routes and headers). At phone width the role links,
  * profile, addresses and logout move into a menu; with several role links (admin) the links stay in
  * the menu up to the xl breakpoint so nothing overflows.
  */

@@ -12,9 +12,9 @@ import { SiteFooter } from './site-footer';
 import { SkipLink } from './skip-link';
 
 /**
- * My Orders has its own header (docs/product-rules.md, Order screens): back to /, the role
+ * My Orders has its own header (docs/rules/screens-buyer.md, Order screens): back to /, the role
  * switcher, a link to /availability, logout and the theme control, and like every signed-in header
- * the unread-message count (docs/product-rules.md, Reviews and messages).
+ * the unread-message count (docs/rules/selling.md, Reviews and messages).
  */
 export function BuyerOrdersLayout({ children }: { children: ReactNode }) {
   const user = useSignedInUser();

@@ -21,7 +21,7 @@ afterEach(() => {
   document.head.querySelector('meta[name="payment-provider"]')?.remove();
 });
 
-describe('site footer (docs/product-rules.md, Routes and headers)', () => {
+describe('site footer (docs/rules/screens-buyer.md, Routes and headers)', () => {
   it('links to Stripe, saying it secures the payments, only when Stripe takes them', async () => {
     await renderFooterServedWith('stripe');
     const link = screen.getByRole('link', { name: /Payments secured by Stripe/ });

@@ -4,7 +4,7 @@ import { BrandMark, PRODUCT_NAME } from '../../components/brand';
 import { paymentProvider } from '../../lib/payment-provider';
 
 /**
- * The payment provider's site (docs/product-rules.md, Routes and headers: "an external link to the
+ * The payment provider's site (docs/rules/screens-buyer.md, Routes and headers: "an external link to the
  * provider's site").
  */
 export const PAYMENT_PROVIDER_URL = 'https://stripe.com';
@@ -38,7 +38,7 @@ export function SiteFooter() {
               </Link>
             </li>
             <li>
-              {/* Stripe is named only when it takes the payments (docs/product-rules.md, Routes and headers). */}
+              {/* Stripe is named only when it takes the payments (docs/rules/screens-buyer.md, Routes and headers). */}
               {paymentProvider() === 'stripe' ? (
                 <a
                   href={PAYMENT_PROVIDER_URL}

@@ -13,7 +13,7 @@ import { AddressList } from '../../features/addresses/components/address-list';
 import { AppLayout } from '../layouts/app-layout';
 
 /**
- * /addresses (docs/product-rules.md, Account pages): address cards, add and edit dialogs with
+ * /addresses (docs/rules/screens-buyer.md, Account pages): address cards, add and edit dialogs with
  * Validate Address, set-primary and delete. Reached from the header, the profile, checkout and the
  * driver's distance filter, so "Back" returns to where the user came from.
  */

@@ -44,7 +44,7 @@ import { ADMIN_GATE, RoleGate } from '../role-gate';
 
 /**
  * The six tabs of the spec, then the refunds that need attention, the disputes, the payouts, the mail and the audit trail
- * (docs/product-rules.md, Admin screens). The chosen
+ * (docs/rules/screens-work.md, Admin screens). The chosen
  * tab is in the address (`?tab=`), so a reload or a shared link opens it again.
  */
 const TABS = [
@@ -187,7 +187,7 @@ function renderImagesField(props: ListingImagesFieldProps): ReactNode {
 
 /**
  * Edit on the Products tab: the seller's listing form on the chosen product, once it is read
- * (an admin may change any product: docs/product-rules.md, Seller listings). The admin lists are
+ * (an admin may change any product: docs/rules/selling.md, Seller listings). The admin lists are
  * read again when it closes.
  */
 function ProductEditor({
@@ -262,7 +262,7 @@ function AdminDashboard() {
       <AdminSummaryCards />
       <Tabs value={tab} onValueChange={(value) => navigate(`/admin?tab=${value}`, { replace: true })}>
         {/* One row that scrolls sideways on a narrow screen, never rows of tabs that push the
-            section down (docs/product-rules.md, Admin screens); the icons show on wide screens only. */}
+            section down (docs/rules/screens-work.md, Admin screens); the icons show on wide screens only. */}
         <TabsList
           aria-label="Admin sections"
           className="relative mb-4 flex w-full justify-start overflow-x-auto overscroll-x-contain"
@@ -324,7 +324,7 @@ function AdminDashboard() {
   );
 }
 
-/** /admin (docs/product-rules.md, Dashboards; Admin screens), for admins only; loaded on demand. */
+/** /admin (docs/rules/screens-work.md, Dashboards; Admin screens), for admins only; loaded on demand. */
 export function AdminPage() {
   useDocumentTitle('Admin Dashboard');
   return (

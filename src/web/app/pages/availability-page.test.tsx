@@ -26,7 +26,7 @@ function visitAs(role: Role) {
   renderWithProviders(<AppRouter />);
 }
 
-describe('/availability (docs/product-rules.md, Account pages)', () => {
+describe('/availability (docs/rules/screens-buyer.md, Account pages)', () => {
   it('mentions pickups to a seller', async () => {
     visitAs('seller');
     expect(await screen.findByRole('heading', { level: 1, name: 'Availability' })).toBeVisible();

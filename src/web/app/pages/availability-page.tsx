@@ -7,7 +7,7 @@ import { WeeklyScheduleCard } from '../../features/availability/components/weekl
 import { AppLayout } from '../layouts/app-layout';
 
 /**
- * /availability (docs/product-rules.md, Account pages): the weekly schedule and blackout dates of
+ * /availability (docs/rules/screens-buyer.md, Account pages): the weekly schedule and blackout dates of
  * the signed-in user.
  */
 export function AvailabilityPage() {

@@ -4,7 +4,7 @@ import { CatalogBrowser } from '../../features/catalog/components/catalog-browse
 import { PublicLayout } from '../layouts/public-layout';
 
 /**
- * /products for visitors (docs/product-rules.md, Routes and headers; Catalog screens): the catalog
+ * /products for visitors (docs/rules/screens-buyer.md, Routes and headers; Catalog screens): the catalog
  * with search and categories, so a visitor can browse before signing in. The distance filter asks
  * to sign in; Add to Cart fills the cart on this device.
  */

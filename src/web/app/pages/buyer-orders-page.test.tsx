@@ -79,7 +79,7 @@ function visitOrders(orders: Order[] | (() => Response), path = '/buyer/orders',
   return fetchMock;
 }
 
-describe('/buyer/orders (docs/product-rules.md, Order screens)', () => {
+describe('/buyer/orders (docs/rules/screens-buyer.md, Order screens)', () => {
   it('shows the heading and the empty text', async () => {
     visitOrders([]);
     expect(await screen.findByRole('heading', { level: 1, name: 'My Orders' })).toBeVisible();
@@ -110,7 +110,7 @@ describe('/buyer/orders (docs/product-rules.md, Order screens)', () => {
     expect(within(details).getByText('Driver Assigned')).toBeVisible();
     expect(await within(details).findByText('Oak Table')).toBeVisible();
     expect(within(details).getByTestId('text-order-total').textContent).toBe('$1,250.00');
-    // The parties: "first last", else the role word (docs/product-rules.md, Client behaviour).
+    // The parties: "first last", else the role word (docs/rules/screens-shared.md, Client behaviour).
     expect(await within(details).findByText('Sam Buyer')).toBeVisible();
     expect(await within(details).findByText('Seller', { selector: 'span.truncate' })).toBeVisible();
     // A buyer may cancel a pending order.

@@ -18,7 +18,7 @@ function isStacked(): boolean {
 }
 
 /**
- * /buyer/orders (docs/product-rules.md, Order screens): the buyer's orders, polled every 60 s, the
+ * /buyer/orders (docs/rules/screens-buyer.md, Order screens): the buyer's orders, polled every 60 s, the
  * first (or the one just paid, `?order=`) selected automatically, and the shared order details
  * viewed as Buyer whatever the role switcher says.
  */
@@ -47,7 +47,7 @@ export function BuyerOrdersPage() {
 
   // A link to one order (`?order=`: the order just paid) is about that order: on a phone, where the
   // details sit under the whole list, they are brought into view once it has loaded
-  // (docs/product-rules.md, Order screens).
+  // (docs/rules/screens-buyer.md, Order screens).
   const shownRequestId = useRef<string | null>(null);
   const isRequestedShown = requestedId !== null && selected?.id === requestedId;
   useEffect(() => {

@@ -15,7 +15,7 @@ import { useCart } from '../../features/cart/use-cart';
 import { SiteLayout } from '../layouts/site-layout';
 
 /**
- * /cart (docs/product-rules.md, Cart and checkout screens): items, quantities (not below 1), line
+ * /cart (docs/rules/screens-buyer.md, Cart and checkout screens): items, quantities (not below 1), line
  * totals, total.
  */
 export function CartPage() {

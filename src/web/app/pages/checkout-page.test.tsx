@@ -54,7 +54,7 @@ const proceedButton = () => screen.getByRole('button', { name: /Proceed to Payme
 const pickupRadio = () => screen.getByRole('radio', { name: /Pickup/ });
 const deliveryRadio = () => screen.getByRole('radio', { name: /Delivery/ });
 
-describe('/checkout (docs/product-rules.md, Cart and checkout screens)', () => {
+describe('/checkout (docs/rules/screens-buyer.md, Cart and checkout screens)', () => {
   it('shows "Cart is Empty" with Continue Shopping for an empty cart', async () => {
     visitCheckout();
     expect(await screen.findByRole('heading', { name: 'Cart is Empty' })).toBeVisible();
@@ -73,7 +73,7 @@ describe('/checkout (docs/product-rules.md, Cart and checkout screens)', () => {
     expect(screen.getByRole('link', { name: /Manage Addresses/ }).getAttribute('href')).toBe('/addresses');
 
     // Two sellers: two orders, each with the $10.00 delivery fee
-    // (docs/product-rules.md, Checkout and orders).
+    // (docs/rules/catalog-and-orders.md, Checkout and orders).
     expect(await screen.findByTestId('text-total')).toBeVisible();
     await waitFor(() => expect(screen.getByTestId('text-total').textContent).toBe('$85.00'));
     expect(screen.getByTestId('text-delivery-fee').textContent).toBe('$20.00');

@@ -125,7 +125,7 @@ function CheckoutForm() {
 
   // Pickup is offered only while every item offers it (the cart's copy, and the server's current
   // answer); the choice falls back to delivery when that stops being true
-  // (docs/product-rules.md, Checkout and orders).
+  // (docs/rules/catalog-and-orders.md, Checkout and orders).
   const serverOffersPickup = quote && !quoteQuery.isPlaceholderData ? quote.pickupAvailable : true;
   const pickupAvailable = cartOffersPickup && serverOffersPickup;
   if (chosenMethod === 'pickup' && !pickupAvailable) setChosenMethod('delivery');
@@ -268,7 +268,7 @@ function CheckoutForm() {
 }
 
 /**
- * /checkout (docs/product-rules.md, Cart and checkout screens; Checkout and orders). With an empty
+ * /checkout (docs/rules/screens-buyer.md, Cart and checkout screens; docs/rules/catalog-and-orders.md, Checkout and orders). With an empty
  * cart: "Cart is Empty".
  */
 export function CheckoutPage() {

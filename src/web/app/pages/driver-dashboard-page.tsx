@@ -62,7 +62,7 @@ const deliveryPhotoUploader: PhotoUploader = ({ label, onUploaded, disabled }) =
 /** On a phone three tabs share 390 px: their labels may take two lines, each a thumb-sized target. */
 const TAB_CLASSES = 'min-h-11 max-sm:gap-1 max-sm:whitespace-normal max-sm:px-1 max-sm:leading-tight';
 
-/** Where pickup distances are measured from (docs/product-rules.md, Deliveries). */
+/** Where pickup distances are measured from (docs/rules/deliveries.md, Deliveries). */
 function useLocationStatus(): DriverLocationStatus {
   const addresses = useAddresses();
   if (addresses.isLoading) return 'loading';
@@ -71,7 +71,7 @@ function useLocationStatus(): DriverLocationStatus {
 }
 
 /**
- * /driver/dashboard (docs/product-rules.md, Deliveries; Dashboards; Driver dashboard), for drivers
+ * /driver/dashboard (docs/rules/deliveries.md, Deliveries; docs/rules/screens-work.md, Dashboards; Driver dashboard), for drivers
  * and admins, designed for a 390 × 844 phone first: the work comes first. The tabs open on the
  * delivery under way, else on the offers with their Accept buttons; earnings and payouts have a tab
  * of their own, and the verification card comes first only while it is what stands between the
@@ -119,7 +119,7 @@ function DriverDashboard() {
   const deliveries = useOrders('driver');
   const isAdmin = user.roles.includes('admin');
   const isDriver = user.roles.includes('driver');
-  // Admins may act as drivers without documents (docs/product-rules.md, Deliveries).
+  // Admins may act as drivers without documents (docs/rules/deliveries.md, Deliveries).
   const missing = isAdmin ? [] : driverVerificationOf(user).missing;
   const activeCount = deliveries.data?.filter((order) => isActiveDelivery(order.status)).length;
   const tab: Tab = pickedTab ?? (activeCount ? 'deliveries' : 'available');

@@ -92,66 +92,70 @@ function slider(): HTMLInputElement {
 // Whole pages render here, and a busy machine renders them slowly.
 const PAGE_TEST = { timeout: 20_000 };
 
-describe('home page distance filter (docs/product-rules.md, Catalog and distance)', PAGE_TEST, () => {
-  it('starts at any distance, applies the slider 500 ms after it stops, and 500 means any again', async () => {
-    const { urls } = visitHome(catalog([address()]));
-    expect(await findInGrid('Near Lamp')).toBeVisible();
-    expect(urls()).toContain('/api/products?limit=24&offset=0');
-    expect(within(grid()).queryByText(/miles away/)).toBeNull();
+describe(
+  'home page distance filter (docs/rules/catalog-and-orders.md, Catalog and distance)',
+  PAGE_TEST,
+  () => {
+    it('starts at any distance, applies the slider 500 ms after it stops, and 500 means any again', async () => {
+      const { urls } = visitHome(catalog([address()]));
+      expect(await findInGrid('Near Lamp')).toBeVisible();
+      expect(urls()).toContain('/api/products?limit=24&offset=0');
+      expect(within(grid()).queryByText(/miles away/)).toBeNull();
 
-    // On: the distance list without a limit, so every product shows its miles.
-    // The switch is disabled while the buyer's addresses load, as a person sees it: wait for it.
-    const toggle = await screen.findByRole('switch', { name: 'Filter by distance' });
-    await waitFor(() => expect(toggle).toBeEnabled());
-    fireEvent.click(toggle);
-    expect(await findInGrid('2.3 miles away')).toBeVisible();
-    expect(urls()).toContain('/api/products/with-distance?limit=24&offset=0');
-    expect(slider().value).toBe('500');
-    expect(screen.getByTestId('text-distance-value').textContent).toBe('Any distance');
-    expect(names()).toEqual(['Near Lamp', 'Far Sofa', 'Somewhere Chair']);
+      // On: the distance list without a limit, so every product shows its miles.
+      // The switch is disabled while the buyer's addresses load, as a person sees it: wait for it.
+      const toggle = await screen.findByRole('switch', { name: 'Filter by distance' });
+      await waitFor(() => expect(toggle).toBeEnabled());
+      fireEvent.click(toggle);
+      expect(await findInGrid('2.3 miles away')).toBeVisible();
+      expect(urls()).toContain('/api/products/with-distance?limit=24&offset=0');
+      expect(slider().value).toBe('500');
+      expect(screen.getByTestId('text-distance-value').textContent).toBe('Any distance');
+      expect(names()).toEqual(['Near Lamp', 'Far Sofa', 'Somewhere Chair']);
 
-    vi.useFakeTimers();
-    fireEvent.change(slider(), { target: { value: '40' } });
-    fireEvent.change(slider(), { target: { value: '5' } });
-    // The value shows at once; the list waits for the pause.
-    expect(screen.getByTestId('text-distance-value').textContent).toBe('5 miles');
-    await act(() => vi.advanceTimersByTimeAsync(499));
-    expect(urls().some((url) => url.includes('maxDistance'))).toBe(false);
-    await act(() => vi.advanceTimersByTimeAsync(1));
-    await act(() => vi.advanceTimersByTimeAsync(50));
-    // Only the last value was asked for.
-    expect(urls().filter((url) => url.includes('maxDistance'))).toEqual([
-      '/api/products/with-distance?maxDistance=5&limit=24&offset=0',
-    ]);
-    expect(names()).toEqual(['Near Lamp']);
+      vi.useFakeTimers();
+      fireEvent.change(slider(), { target: { value: '40' } });
+      fireEvent.change(slider(), { target: { value: '5' } });
+      // The value shows at once; the list waits for the pause.
+      expect(screen.getByTestId('text-distance-value').textContent).toBe('5 miles');
+      await act(() => vi.advanceTimersByTimeAsync(499));
+      expect(urls().some((url) => url.includes('maxDistance'))).toBe(false);
+      await act(() => vi.advanceTimersByTimeAsync(1));
+      await act(() => vi.advanceTimersByTimeAsync(50));
+      // Only the last value was asked for.
+      expect(urls().filter((url) => url.includes('maxDistance'))).toEqual([
+        '/api/products/with-distance?maxDistance=5&limit=24&offset=0',
+      ]);
+      expect(names()).toEqual(['Near Lamp']);
 
-    // Back to 500: "Any distance", and the distance list without maxDistance again.
-    fireEvent.change(slider(), { target: { value: '500' } });
-    expect(screen.getByTestId('text-distance-value').textContent).toBe('Any distance');
-    await act(() => vi.advanceTimersByTimeAsync(500));
-    await act(() => vi.advanceTimersByTimeAsync(50));
-    expect(names()).toEqual(['Near Lamp', 'Far Sofa', 'Somewhere Chair']);
-    expect(urls().filter((url) => url.includes('maxDistance'))).toHaveLength(1);
+      // Back to 500: "Any distance", and the distance list without maxDistance again.
+      fireEvent.change(slider(), { target: { value: '500' } });
+      expect(screen.getByTestId('text-distance-value').textContent).toBe('Any distance');
+      await act(() => vi.advanceTimersByTimeAsync(500));
+      await act(() => vi.advanceTimersByTimeAsync(50));
+      expect(names()).toEqual(['Near Lamp', 'Far Sofa', 'Somewhere Chair']);
+      expect(urls().filter((url) => url.includes('maxDistance'))).toHaveLength(1);
 
-    // Off: the plain list again, without miles.
-    fireEvent.click(screen.getByRole('switch', { name: 'Filter by distance' }));
-    await act(() => vi.advanceTimersByTimeAsync(50));
-    expect(within(grid()).queryByText(/miles away/)).toBeNull();
-  });
+      // Off: the plain list again, without miles.
+      fireEvent.click(screen.getByRole('switch', { name: 'Filter by distance' }));
+      await act(() => vi.advanceTimersByTimeAsync(50));
+      expect(within(grid()).queryByText(/miles away/)).toBeNull();
+    });
 
-  it('says "Location not available" with a link to add an address without a located primary address', async () => {
-    const { urls } = visitHome(
-      catalog([address({ latitude: null, longitude: null }), address({ id: 'x', isPrimary: false })]),
-    );
-    expect(await screen.findByText('Location not available')).toBeVisible();
-    expect(screen.getByRole('link', { name: 'Add an address' }).getAttribute('href')).toBe('/addresses');
-    expect(screen.queryByRole('switch', { name: 'Filter by distance' })).toBeNull();
-    expect(await findInGrid('Near Lamp')).toBeVisible();
-    expect(urls().some((url) => url.includes('with-distance'))).toBe(false);
-  });
-});
+    it('says "Location not available" with a link to add an address without a located primary address', async () => {
+      const { urls } = visitHome(
+        catalog([address({ latitude: null, longitude: null }), address({ id: 'x', isPrimary: false })]),
+      );
+      expect(await screen.findByText('Location not available')).toBeVisible();
+      expect(screen.getByRole('link', { name: 'Add an address' }).getAttribute('href')).toBe('/addresses');
+      expect(screen.queryByRole('switch', { name: 'Filter by distance' })).toBeNull();
+      expect(await findInGrid('Near Lamp')).toBeVisible();
+      expect(urls().some((url) => url.includes('with-distance'))).toBe(false);
+    });
+  },
+);
 
-describe('home page grid (docs/product-rules.md, Catalog screens)', PAGE_TEST, () => {
+describe('home page grid (docs/rules/screens-buyer.md, Catalog screens)', PAGE_TEST, () => {
   it('pages through the catalog with "Load more" until a page comes back short', async () => {
     const all = Array.from({ length: 30 }, (_, i) => makeProduct({ name: `Item ${i + 1}` }));
     const { urls } = visitHome((url) => {

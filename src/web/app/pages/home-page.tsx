@@ -11,7 +11,7 @@ import { AppLayout } from '../layouts/app-layout';
 
 /**
  * Distance is measured from the buyer's primary address, once it has coordinates
- * (docs/product-rules.md, Catalog and distance).
+ * (docs/rules/catalog-and-orders.md, Catalog and distance).
  */
 function useLocationStatus(): LocationStatus {
   const addresses = useAddresses();
@@ -21,7 +21,7 @@ function useLocationStatus(): LocationStatus {
 }
 
 /**
- * The signed-in home (docs/product-rules.md, Catalog screens): hero, search, category chips, the
+ * The signed-in home (docs/rules/screens-buyer.md, Catalog screens): hero, search, category chips, the
  * distance filter and the "Featured Products" grid, paged with "Load more" so the whole catalog can
  * be reached. A new account is greeted "Welcome", a returning one "Welcome back".
  */

@@ -67,7 +67,7 @@ const STEPS: Step[] = [
 ];
 
 /**
- * The signed-out home (docs/product-rules.md, Routes and headers). Every start button signs in;
+ * The signed-out home (docs/rules/screens-buyer.md, Routes and headers). Every start button signs in;
  * Browse Products and the featured strip lead a visitor into the catalog without an account.
  */
 export function LandingPage() {

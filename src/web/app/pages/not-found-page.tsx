@@ -4,7 +4,7 @@ import { Button } from '../../components/ui/button';
 import { Card, CardContent } from '../../components/ui/card';
 import { useDocumentTitle } from '../../lib/use-document-title';
 
-/** Any path the router does not know (docs/product-rules.md, Routes and headers). */
+/** Any path the router does not know (docs/rules/screens-buyer.md, Routes and headers). */
 export function NotFoundPage() {
   useDocumentTitle('Page not found');
   return (

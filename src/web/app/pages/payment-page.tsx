@@ -7,7 +7,7 @@ import { PaymentScreen } from '../../features/payments/components/payment-screen
 import { AppLayout } from '../layouts/app-layout';
 
 /**
- * /payment, loaded on demand (docs/product-rules.md, Cart and checkout screens; Payments): the
+ * /payment, loaded on demand (docs/rules/screens-buyer.md, Cart and checkout screens; docs/rules/money.md, Payments): the
  * orders' summary and the card form.
  */
 export function PaymentPage() {

@@ -49,7 +49,7 @@ function visitProduct(
 
 const text = (testId: string) => screen.getByTestId(testId).textContent;
 
-describe('product detail (docs/product-rules.md, Catalog screens)', { timeout: 20_000 }, () => {
+describe('product detail (docs/rules/screens-buyer.md, Catalog screens)', { timeout: 20_000 }, () => {
   it('shows the product, its seller, stock, delivery and pickup, and adds it to the cart', async () => {
     const product = makeProductDetail({
       name: 'Walnut Bookshelf',
@@ -88,7 +88,7 @@ describe('product detail (docs/product-rules.md, Catalog screens)', { timeout: 2
 
     expect(text('info-delivery')).toContain('Driver delivery$10.00');
     expect(text('info-pickup')).toContain('Pickup available');
-    // A signed-in buyer writes to the seller in the message card (docs/product-rules.md, Reviews and messages).
+    // A signed-in buyer writes to the seller in the message card (docs/rules/selling.md, Reviews and messages).
     const card = screen.getByTestId('card-message-seller');
     expect(within(card).getByRole('heading', { name: 'Message the seller' })).toBeVisible();
     expect(await within(card).findByText(/No messages yet/)).toBeVisible();

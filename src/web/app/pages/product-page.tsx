@@ -46,8 +46,8 @@ function ProductLoadFailed({ onRetry }: { onRetry: () => void }) {
 }
 
 /**
- * /products/{id} (docs/product-rules.md, Catalog screens): the product, or "Product not found" for
- * a 404. Visitors see it too, so a shared link opens the product (docs/product-rules.md, Routes and
+ * /products/{id} (docs/rules/screens-buyer.md, Catalog screens): the product, or "Product not found" for
+ * a 404. Visitors see it too, so a shared link opens the product (docs/rules/screens-buyer.md, Routes and
  * headers).
  */
 export function ProductPage() {

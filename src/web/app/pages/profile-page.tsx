@@ -11,7 +11,7 @@ import { TwoFactorCard } from '../../features/users/components/two-factor-card';
 import { AppLayout } from '../layouts/app-layout';
 
 /**
- * /profile (docs/product-rules.md, Account pages): names, read-only email and role, two-factor
+ * /profile (docs/rules/screens-buyer.md, Account pages): names, read-only email and role, two-factor
  * sign-in, password, addresses, roles to add.
  */
 export function ProfilePage() {

@@ -37,7 +37,7 @@ function renderImagesField(props: ListingImagesFieldProps): ReactNode {
 }
 
 /**
- * /seller/dashboard (docs/product-rules.md, Dashboards; Seller screens), for sellers and admins:
+ * /seller/dashboard (docs/rules/screens-work.md, Dashboards; Seller screens), for sellers and admins:
  * the seller's orders (those waiting for the seller first), the buyers' messages, the listing stat
  * cards and products with the create-listing and cancel dialogs, then the earnings, the commission
  * structure, the weekly earnings chart and the payouts.
@@ -70,7 +70,7 @@ function SellerDashboard() {
     requestedProduct && requestedBuyer ? { productId: requestedProduct, buyerId: requestedBuyer } : null;
   const wantsMessages = search.get('tab') === 'messages';
   // What needs the seller comes first: the orders, in the page the server renders, then the buyers'
-  // questions, the products and the earnings (docs/product-rules.md, Seller screens). The messages
+  // questions, the products and the earnings (docs/rules/screens-work.md, Seller screens). The messages
   // are drawn right after the page runs, in small slices (docs/decisions/0014-first-load.md).
   const showBelowFold = useHasHydrated();
   const messagesRef = useRef<HTMLElement>(null);

@@ -7,7 +7,7 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 import { PublicLayout } from '../layouts/public-layout';
 
 /**
- * Where a visitor lands on a page that needs an account (docs/product-rules.md, Routes and headers):
+ * Where a visitor lands on a page that needs an account (docs/rules/screens-buyer.md, Routes and headers):
  * never the 404, but a sign-in that comes back to this page. Checkout keeps the cart (it lives in
  * the browser), so signing in from here lands back in checkout with the same items. The payment
  * page starts from checkout's choices, so it comes back to checkout.

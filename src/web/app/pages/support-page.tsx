@@ -8,7 +8,7 @@ import { AppLayout } from '../layouts/app-layout';
 import { PublicLayout } from '../layouts/public-layout';
 
 /**
- * /support (docs/product-rules.md, Account pages): open to visitors (landing header) and users (app
+ * /support (docs/rules/screens-buyer.md, Account pages): open to visitors (landing header) and users (app
  * header).
  */
 export function SupportPage() {

@@ -8,7 +8,7 @@ import { TestPayoutAccountDetails } from '../../features/payouts/components/test
 import { AppLayout } from '../layouts/app-layout';
 
 /**
- * /payouts/test-dashboard/{accountId} (docs/product-rules.md, Payout accounts): the built-in test
+ * /payouts/test-dashboard/{accountId} (docs/rules/money.md, Payout accounts): the built-in test
  * provider's stand-in for the payout provider's dashboard, showing the simulated account to its
  * own user.
  */

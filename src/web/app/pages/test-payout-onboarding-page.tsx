@@ -41,7 +41,7 @@ const CHOICES: {
 ];
 
 /**
- * /payouts/test-onboarding/{accountId}?token= (docs/product-rules.md, Payout accounts): the built-in
+ * /payouts/test-onboarding/{accountId}?token= (docs/rules/money.md, Payout accounts): the built-in
  * test provider's stand-in for the payout provider's hosted onboarding. The account's own user
  * completes the simulated account, leaves it incomplete or has it restricted, and returns to the
  * dashboard the link was made for.

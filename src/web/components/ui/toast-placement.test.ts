@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { placeToast, type Box, type PlacementInput } from './toast-placement';
 
-// Where the toast goes (docs/product-rules.md, Client behaviour).
+// Where the toast goes (docs/rules/screens-shared.md, Client behaviour).
 const box = (top: number, bottom: number, left: number, right: number): Box => ({ top, bottom, left, right });
 
 const phone: PlacementInput = {

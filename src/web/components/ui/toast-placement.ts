@@ -1,5 +1,5 @@
 /**
- * Where the toast goes (docs/product-rules.md, Client behaviour): at the bottom of the screen,
+ * Where the toast goes (docs/rules/screens-shared.md, Client behaviour): at the bottom of the screen,
  * above a fixed bottom bar and above a phone's on-screen keyboard, so that on a phone it never
  * covers the page's header; and at the top, just below the header, when the control being used (the
  * focused field with its form, so a Send button too) lies under the bottom area. Pure: the toaster

@@ -6,7 +6,7 @@ import { cn } from '../../lib/utils';
 
 /**
  * Toasts last 5000 ms, are swiped away to the right past 50 px, F8 focuses them
- * (docs/product-rules.md, Client behaviour).
+ * (docs/rules/screens-shared.md, Client behaviour).
  */
 export const TOAST_DURATION_MS = 5000;
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
@@ -25,7 +25,7 @@ export function ToastProvider(props: ComponentProps<typeof ToastPrimitives.Provi
 
 /**
  * The viewport is at most 420 px wide, at the right; whether at the top or the bottom of the screen
- * the toaster decides (`toast-placement.ts`; docs/product-rules.md, Client behaviour).
+ * the toaster decides (`toast-placement.ts`; docs/rules/screens-shared.md, Client behaviour).
  */
 export function ToastViewport({ className, ...props }: ComponentProps<typeof ToastPrimitives.Viewport>) {
   return (

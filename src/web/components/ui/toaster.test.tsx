@@ -7,7 +7,7 @@ import { dismissToasts, toast } from './use-toast';
 
 /**
  * The toast never covers the control being used and stays clear of the header on a phone
- * (docs/product-rules.md, Client behaviour). jsdom lays nothing out: the boxes are given.
+ * (docs/rules/screens-shared.md, Client behaviour). jsdom lays nothing out: the boxes are given.
  */
 installDomStubs();
 

@@ -13,7 +13,7 @@ import { useToast } from './use-toast';
 const AT_THE_BOTTOM: ToastPlacement = { edge: 'bottom', offset: 0 };
 
 /**
- * Where the toast viewport goes while a toast shows (docs/product-rules.md, Client behaviour):
+ * Where the toast viewport goes while a toast shows (docs/rules/screens-shared.md, Client behaviour):
  * measured again when the toast opens, when focus moves, and when the page scrolls or resizes (a
  * phone's keyboard opening included).
  */

@@ -13,7 +13,7 @@ import {
 import { TOAST_DURATION_MS, TOAST_SWIPE_THRESHOLD_PX } from './toast';
 import { TOOLTIP_DELAY_MS, TOOLTIP_SKIP_DELAY_MS } from './tooltip-delays';
 
-describe('toasts (docs/product-rules.md, Client behaviour)', () => {
+describe('toasts (docs/rules/screens-shared.md, Client behaviour)', () => {
   it('uses the spec constants', () => {
     expect(TOAST_LIMIT).toBe(1);
     expect(TOAST_REMOVE_DELAY_MS).toBe(1_000_000);

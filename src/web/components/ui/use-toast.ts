@@ -3,7 +3,7 @@ import type { ToastActionElement, ToastProps } from './toast';
 
 /**
  * One toast at a time; a dismissed toast is removed after 1,000,000 ms
- * (docs/product-rules.md, Client behaviour). A live notice (`notice`) never takes the place of a
+ * (docs/rules/screens-shared.md, Client behaviour). A live notice (`notice`) never takes the place of a
  * toast about the person's own action: it waits until that one closes.
  */
 export const TOAST_LIMIT = 1;
@@ -106,7 +106,7 @@ export function toast(props: ToastInput) {
 }
 
 /**
- * Shows a live notice of what someone else did (docs/product-rules.md, Live updates): at once over
+ * Shows a live notice of what someone else did (docs/rules/live-updates.md, Live updates): at once over
  * an earlier notice, but after the toast of the person's own action showing, once that one closes.
  */
 export function notice(props: ToastInput) {
@@ -115,7 +115,7 @@ export function notice(props: ToastInput) {
 
 /**
  * Closes whatever toast is showing. A sheet that opens calls it, so no toast covers the sheet's
- * own buttons (docs/product-rules.md, Client behaviour).
+ * own buttons (docs/rules/screens-shared.md, Client behaviour).
  */
 export function dismissToasts(): void {
   dispatch({ type: 'DISMISS_TOAST' });

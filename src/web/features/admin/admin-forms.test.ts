@@ -13,7 +13,7 @@ const form = {
   loyaltyTierReduction: '0.25',
 };
 
-describe('the commission form (docs/product-rules.md, Admin screens)', () => {
+describe('the commission form (docs/rules/screens-work.md, Admin screens)', () => {
   it('divides percentages by 100 with 4 decimals and sends amounts with 2', () => {
     expect(checkCommissionForm(form)).toEqual({
       body: {
@@ -52,7 +52,7 @@ describe('the commission form (docs/product-rules.md, Admin screens)', () => {
   });
 });
 
-describe('the activity (docs/product-rules.md, Admin screens)', () => {
+describe('the activity (docs/rules/screens-work.md, Admin screens)', () => {
   it('shows each value that changed, with labels people read', () => {
     expect(
       changesOf({

@@ -7,7 +7,7 @@ import {
   todayLocalDate,
 } from './availability-format';
 
-describe('availabilityTexts (docs/product-rules.md, Account pages)', () => {
+describe('availabilityTexts (docs/rules/screens-buyer.md, Account pages)', () => {
   it('speaks of pickups to sellers', () => {
     expect(availabilityTexts('seller').subtitle).toBe(
       'Set your weekly hours and blackout dates for customer pickups',

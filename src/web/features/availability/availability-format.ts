@@ -9,7 +9,7 @@ export interface AvailabilityTexts {
 }
 
 /**
- * The availability page's texts (docs/product-rules.md, Account pages): the subtitle mentions
+ * The availability page's texts (docs/rules/screens-buyer.md, Account pages): the subtitle mentions
  * pickups for sellers and deliveries otherwise (the current role decides); the card descriptions
  * follow it.
  */
@@ -60,7 +60,7 @@ export function formatDateRange(startDate: string, endDate: string): string {
 
 /**
  * Today in the marketplace's calendar as YYYY-MM-DD (the value a date input takes): blackout dates
- * are days of the marketplace time zone, whatever the browser's (docs/product-rules.md, Dates and
+ * are days of the marketplace time zone, whatever the browser's (docs/rules/running.md, Dates and
  * times).
  */
 export function todayLocalDate(now: Date = new Date()): string {

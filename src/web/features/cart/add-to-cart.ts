@@ -24,7 +24,7 @@ export function toCartProduct(product: ProductListItem): CartProduct {
 
 /**
  * Puts one unit in the cart and says so; when the cart already holds all of the stock the catalog
- * reported, says that instead (docs/product-rules.md, Cart and checkout screens).
+ * reported, says that instead (docs/rules/screens-buyer.md, Cart and checkout screens).
  */
 export function addProductToCart(product: ProductListItem): void {
   const item = toCartProduct(product);

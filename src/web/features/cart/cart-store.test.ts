@@ -22,7 +22,7 @@ import {
 const lamp: CartProduct = { id: 'p1', name: 'Desk Lamp', price: '12.50', sellerId: 's1' };
 const chair: CartProduct = { id: 'p2', name: 'Chair', price: 40, sellerId: 's2', offerPickup: true };
 
-describe('cart rules (docs/product-rules.md, Cart and checkout screens)', () => {
+describe('cart rules (docs/rules/screens-buyer.md, Cart and checkout screens)', () => {
   it('starts a new item at quantity 1', () => {
     expect(addItem([], lamp)).toEqual([{ ...lamp, quantity: 1 }]);
   });
@@ -93,7 +93,7 @@ describe('cart rules (docs/product-rules.md, Cart and checkout screens)', () => 
   });
 });
 
-describe('stock in the cart (docs/product-rules.md, Cart and checkout screens)', () => {
+describe('stock in the cart (docs/rules/screens-buyer.md, Cart and checkout screens)', () => {
   const bike: CartProduct = {
     id: 'b1',
     name: 'Cobalt Bike',

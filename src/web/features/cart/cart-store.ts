@@ -2,13 +2,13 @@ import * as z from 'zod/mini';
 
 /**
  * The cart lives in the browser's local storage under 'cart'
- * (docs/product-rules.md, Checkout and orders).
+ * (docs/rules/catalog-and-orders.md, Checkout and orders).
  */
 export const CART_STORAGE_KEY = 'cart';
 
 /**
  * A cart line: product fields plus quantity and sellerId; price may be a number or numeric string
- * (docs/product-rules.md, Cart and checkout screens).
+ * (docs/rules/screens-buyer.md, Cart and checkout screens).
  */
 const buildCartItemSchema = () =>
   z.object({
@@ -43,7 +43,7 @@ export type CartProduct = Omit<CartItem, 'quantity'>;
 /**
  * The most of a product the cart takes: the stock the catalog last reported, none when it is not
  * available, no limit when the cart never learnt the stock (an older cart)
- * (docs/product-rules.md, Cart and checkout screens).
+ * (docs/rules/screens-buyer.md, Cart and checkout screens).
  */
 export function maxQuantityOf(item: Pick<CartItem, 'stock' | 'available'>): number {
   if (item.available === false) return 0;
@@ -99,7 +99,7 @@ export interface StockNote {
 }
 
 /**
- * What a cart line says about its stock (docs/product-rules.md, Cart and checkout screens): "No
+ * What a cart line says about its stock (docs/rules/screens-buyer.md, Cart and checkout screens): "No
  * longer available", "Out of Stock", or "Only 2 in stock" once the quantity has reached the stock
  * (the + button stops there); nothing while more can be added.
  */
@@ -120,7 +120,7 @@ export interface ProductStockNews {
 
 /**
  * The cart opened again takes the catalog's current stock and availability
- * (docs/product-rules.md, Cart and checkout screens). Prices stay as the buyer saw them: a change
+ * (docs/rules/screens-buyer.md, Cart and checkout screens). Prices stay as the buyer saw them: a change
  * is the checkout's to show ("price changed"). The quantities stay too; the lines say when they are
  * more than the stock.
  */
@@ -137,7 +137,7 @@ export function refreshStock(items: readonly CartItem[], news: readonly ProductS
 }
 
 /**
- * The checkout found a new price (docs/product-rules.md, Checkout and orders): the buyer accepted
+ * The checkout found a new price (docs/rules/catalog-and-orders.md, Checkout and orders): the buyer accepted
  * it, the cart shows it from now on.
  */
 export function updatePrice(items: readonly CartItem[], id: string, price: string): CartItem[] {

@@ -3,7 +3,7 @@ import { deliveryOptionOf, galleryOf, isPurchasable, sellerLocationOf, stockText
 
 const delivery = { requiresTrailer: false, sellerDelivery: false, sellerDeliveryFee: null };
 
-describe('product rules (docs/product-rules.md, Catalog screens; Checkout and orders)', () => {
+describe('product rules (docs/rules/screens-buyer.md, Catalog screens; docs/rules/catalog-and-orders.md, Checkout and orders)', () => {
   it('can buy only what is available and in stock', () => {
     expect(isPurchasable({ available: true, stock: 1 })).toBe(true);
     expect(isPurchasable({ available: true, stock: 0 })).toBe(false);

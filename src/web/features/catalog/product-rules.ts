@@ -4,13 +4,13 @@ import { formatCents, parseCents } from '@domain/money';
 
 /**
  * A product can be bought when it is available and in stock
- * (docs/product-rules.md, Catalog and distance).
+ * (docs/rules/catalog-and-orders.md, Catalog and distance).
  */
 export function isPurchasable(product: { available: boolean; stock: number }): boolean {
   return product.available && product.stock > 0;
 }
 
-/** The location line shows only when both city and state exist (docs/product-rules.md, Catalog screens). */
+/** The location line shows only when both city and state exist (docs/rules/screens-buyer.md, Catalog screens). */
 export function sellerLocationOf(product: {
   sellerCity: string | null;
   sellerState: string | null;
@@ -20,14 +20,14 @@ export function sellerLocationOf(product: {
   return city && state ? `${city}, ${state}` : null;
 }
 
-/** The badge of a cancelled product, as the cart says it (docs/product-rules.md, Catalog screens). */
+/** The badge of a cancelled product, as the cart says it (docs/rules/screens-buyer.md, Catalog screens). */
 export const NO_LONGER_AVAILABLE_TEXT = 'No longer available';
 export const CANCELLED_LISTING_TEXT = 'This listing was cancelled and can no longer be bought.';
 
 /**
  * "24 in stock", "Out of Stock" when available with none, and for a cancelled product (not
  * available) that it can no longer be bought, whatever stock it kept
- * (docs/product-rules.md, Catalog and distance; Catalog screens).
+ * (docs/rules/catalog-and-orders.md, Catalog and distance; docs/rules/screens-buyer.md, Catalog screens).
  */
 export function stockTextOf(product: { available: boolean; stock: number }): string {
   if (!product.available) return CANCELLED_LISTING_TEXT;
@@ -36,7 +36,7 @@ export function stockTextOf(product: { available: boolean; stock: number }): str
 
 /**
  * What trailer delivery costs, as charged: a flat fee whatever the distance, not the specification's
- * "$50 base plus $2 per mile" (docs/product-rules.md, Catalog screens; Known differences).
+ * "$50 base plus $2 per mile" (docs/rules/screens-buyer.md, Catalog screens; docs/rules/known-differences.md, Known differences).
  */
 export const TRAILER_DELIVERY_TEXT =
   'A flat fee, whatever the distance: one of our drivers delivers it with a trailer.';
@@ -46,7 +46,7 @@ export type DeliveryOption =
 
 /**
  * How this product reaches a buyer who orders it on its own, with the delivery fee of checkout
- * (docs/product-rules.md, Checkout and orders; the same function the checkout and the server use):
+ * (docs/rules/catalog-and-orders.md, Checkout and orders; the same function the checkout and the server use):
  * the seller's own delivery at their fee, otherwise a driver for 10.00, or a driver with a trailer
  * for 50.00.
  */

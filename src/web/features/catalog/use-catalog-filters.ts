@@ -6,7 +6,7 @@ import { ALL_CATEGORIES, type ProductQuery } from './api/get-products';
 /** Typing pauses this long before the search is sent. */
 export const SEARCH_DEBOUNCE_MS = 300;
 
-/** The distance slider is applied after a 500 ms debounce (docs/product-rules.md, Constants). */
+/** The distance slider is applied after a 500 ms debounce (docs/rules/screens-shared.md, Constants). */
 export const DISTANCE_DEBOUNCE_MS = 500;
 
 /** Turning the filter on starts at "Any distance": the cards show their miles, nothing is hidden yet. */

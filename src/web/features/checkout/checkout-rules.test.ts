@@ -9,7 +9,7 @@ import {
   timeOfSlotLabel,
 } from './checkout-rules';
 
-describe('delivery method (docs/product-rules.md, Checkout and orders)', () => {
+describe('delivery method (docs/rules/catalog-and-orders.md, Checkout and orders)', () => {
   it('defaults to delivery and falls back to it when pickup stops being offered', () => {
     expect(effectiveDeliveryMethod('delivery', true)).toBe('delivery');
     expect(effectiveDeliveryMethod('pickup', true)).toBe('pickup');
@@ -41,7 +41,7 @@ describe('delivery method (docs/product-rules.md, Checkout and orders)', () => {
   });
 });
 
-describe('what stops Proceed to Payment (docs/product-rules.md, Checkout and orders)', () => {
+describe('what stops Proceed to Payment (docs/rules/catalog-and-orders.md, Checkout and orders)', () => {
   const base = { addresses: [{ id: 'a1' }], sellerIds: ['s1', 's2'], pickupTimes: {} };
 
   it('asks for a delivery address', () => {

@@ -9,8 +9,8 @@ import {
 import type { CheckoutLine } from './checkout-session';
 
 /**
- * The checkout's rules in the browser (docs/product-rules.md, Cart and checkout screens). The
- * server prices and checks everything again (docs/product-rules.md, Checkout and orders); these
+ * The checkout's rules in the browser (docs/rules/screens-buyer.md, Cart and checkout screens). The
+ * server prices and checks everything again (docs/rules/catalog-and-orders.md, Checkout and orders); these
  * decide what the page offers and when the button Proceed to Payment is enabled. Whether pickup is
  * offered at all is a rule of both sides: `isPickupAvailable` in `src/domain/pickup.ts`.
  */
@@ -28,7 +28,7 @@ export function effectiveDeliveryMethod(chosen: DeliveryMethod, pickupAvailable:
 
 /**
  * The primary address is preselected, the first one when none is marked primary
- * (docs/product-rules.md, Checkout and orders).
+ * (docs/rules/catalog-and-orders.md, Checkout and orders).
  */
 export function defaultAddressId(addresses: readonly Pick<Address, 'id' | 'isPrimary'>[]): string | null {
   return (addresses.find((address) => address.isPrimary) ?? addresses[0])?.id ?? null;
@@ -64,7 +64,7 @@ export interface CheckoutChoices {
 
 /**
  * What stops Proceed to Payment, or null when the buyer's choices are complete
- * (docs/product-rules.md, Checkout and orders).
+ * (docs/rules/catalog-and-orders.md, Checkout and orders).
  * Delivery needs an address that exists; pickup needs a time for every seller.
  */
 export function checkoutBlocker(choices: CheckoutChoices): CheckoutBlocker | null {
@@ -90,7 +90,7 @@ export function itemProblemsOf(quote: CheckoutQuote | undefined): CheckoutQuote[
 
 /**
  * Slots grouped by their day, from labels like "Mon, Nov 23 · 9:00 AM"
- * (docs/product-rules.md, Addresses, availability and slots), in order.
+ * (docs/rules/catalog-and-orders.md, Addresses, availability and slots), in order.
  */
 export function groupSlotsByDay<T extends { label: string }>(
   slots: readonly T[],

@@ -11,7 +11,7 @@ import {
 
 afterEach(() => window.sessionStorage.clear());
 
-describe('session storage (docs/product-rules.md, Cart and checkout screens)', () => {
+describe('session storage (docs/rules/screens-buyer.md, Cart and checkout screens)', () => {
   it('keeps the spec keys before /payment', () => {
     saveCheckoutSession({
       isPickup: true,
@@ -54,7 +54,7 @@ describe('session storage (docs/product-rules.md, Cart and checkout screens)', (
   });
 });
 
-describe('checkout body, never amounts (docs/product-rules.md, Checkout and orders)', () => {
+describe('checkout body, never amounts (docs/rules/catalog-and-orders.md, Checkout and orders)', () => {
   const items = [
     { id: 'p1', quantity: 2, price: '12.5', sellerId: 's1' },
     { id: 'p2', quantity: 1, price: 40, sellerId: 's2' },

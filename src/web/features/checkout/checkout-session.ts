@@ -1,7 +1,7 @@
 import type { CheckoutBody } from '@domain/checkout';
 
 /**
- * What the checkout hands to the payment page (docs/product-rules.md, Cart and checkout screens):
+ * What the checkout hands to the payment page (docs/rules/screens-buyer.md, Cart and checkout screens):
  * the buyer's choices, kept in session storage under the spec's keys, and the body of the quote and
  * of the payment built from the cart's lines and those choices.
  */
@@ -16,7 +16,7 @@ export interface CheckoutLine {
   sellerName?: string | null;
 }
 
-// ---- Session storage (docs/product-rules.md, Cart and checkout screens) ----
+// ---- Session storage (docs/rules/screens-buyer.md, Cart and checkout screens) ----
 
 /** The spec's session-storage keys, exactly. */
 export const CHECKOUT_SESSION_KEYS = {
@@ -113,7 +113,7 @@ export interface CheckoutBodyInput {
 
 /**
  * The checkout body (domain/checkout.ts). Only ids, quantities and the shown price go to the
- * server: it prices everything itself (docs/product-rules.md, Checkout and orders).
+ * server: it prices everything itself (docs/rules/catalog-and-orders.md, Checkout and orders).
  */
 export function toCheckoutBody(
   items: readonly Pick<CheckoutLine, 'id' | 'quantity' | 'price' | 'sellerId'>[],

@@ -3,7 +3,7 @@ import { applyLiveEvent, orderLinkOf } from './apply-live-event';
 import { orderConversation, showConversation } from '../messages/open-conversations';
 import { rememberHandedBack } from '../orders/handed-back-orders';
 
-// What a live event does in the browser (docs/product-rules.md, Live updates).
+// What a live event does in the browser (docs/rules/live-updates.md, Live updates).
 const ME = 'me';
 
 function apply(event: Parameters<typeof applyLiveEvent>[0]) {
@@ -131,7 +131,7 @@ describe('applyLiveEvent', () => {
     };
     const { notice, keys } = apply(arrival);
     expect(keys).toEqual([['/api/orders']]);
-    // The marketplace's default time zone (docs/product-rules.md, Dates and times).
+    // The marketplace's default time zone (docs/rules/running.md, Dates and times).
     expect(notice).toEqual({
       title: 'Expected arrival',
       description: 'ORD-7F3K9Q is expected Nov 23, 2026 · 10:00 AM CST.',

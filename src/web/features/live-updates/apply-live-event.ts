@@ -31,7 +31,7 @@ export const LIVE_QUERY_PREFIXES = [
 ] as const;
 
 /**
- * What one live event does in the browser (docs/product-rules.md, Live updates): the queries it
+ * What one live event does in the browser (docs/rules/live-updates.md, Live updates): the queries it
  * affects are read again at once, and a new message or an order change by someone else is
  * announced in a toast, unless the conversation is already on screen, as is a new expected arrival
  * to the order's buyer. Answers the toast, if any.
@@ -50,7 +50,7 @@ export function applyLiveEvent(
       invalidate(EARNINGS_KEY);
       if (event.actorId === viewerId) return undefined;
       if (event.from === null) return { title: 'New order', description: `${event.orderNumber} was placed.` };
-      // Back to Pending without its driver (docs/product-rules.md, Deliveries): not a new order.
+      // Back to Pending without its driver (docs/rules/deliveries.md, Deliveries): not a new order.
       if (isHandBack({ fromStatus: event.from, toStatus: event.status }))
         return {
           title: 'Order updated',
@@ -91,7 +91,7 @@ export function applyLiveEvent(
       return { title: 'New message', description: `${event.senderName} wrote about ${event.productName}.` };
     }
     case 'account.changed': {
-      // A role given or taken away, or a suspension (docs/product-rules.md, Moderation): the header,
+      // A role given or taken away, or a suspension (docs/rules/accounts.md, Moderation): the header,
       // the role gates and the pages follow the account as read again; a suspended one is signed out.
       invalidate(CURRENT_USER_KEY);
       return { title: 'Your account changed', description: 'An administrator changed your account.' };
@@ -108,7 +108,7 @@ export function applyLiveEvent(
 
 /**
  * Where a toast about an order opens it (its View): the page on which the user is its party, with
- * the order selected (`?order=`), as the order's push notification does (docs/product-rules.md, Live
+ * the order selected (`?order=`), as the order's push notification does (docs/rules/live-updates.md, Live
  * updates). None for news about something else, or for an event that does not name its parties.
  */
 export function orderLinkOf(event: LiveEvent, viewerId: string): string | undefined {

@@ -18,7 +18,7 @@ function eventsUrl(liveCursor: number | undefined): string {
 }
 
 /**
- * Listens to GET /api/events while a user is signed in (docs/product-rules.md, Live updates). The
+ * Listens to GET /api/events while a user is signed in (docs/rules/live-updates.md, Live updates). The
  * first connection starts from the page's live cursor; the browser's EventSource reconnects by
  * itself and sends Last-Event-ID, so the server sends what was missed; after a reconnect
  * everything an event could have changed is read again too. The screens' own polls stay as the
@@ -46,7 +46,7 @@ export function LiveUpdates({ userId }: { userId: string }) {
       const notice = applyLiveEvent(parsed.data, queryClient, userId);
       if (!notice) return;
       // View opens the order, selected and in view even on a phone, where its details sit under
-      // the list (docs/product-rules.md, Live updates).
+      // the list (docs/rules/live-updates.md, Live updates).
       const link = orderLinkOf(parsed.data, userId);
       showNotice(
         link

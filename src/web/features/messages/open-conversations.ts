@@ -1,6 +1,6 @@
 /**
  * The conversations on screen now. A new message in one of them needs no toast: it appears where
- * the user is looking (docs/product-rules.md, Live updates).
+ * the user is looking (docs/rules/live-updates.md, Live updates).
  */
 const open = new Map<string, number>();
 

@@ -3,7 +3,7 @@ import { arrivalInputOf, initialArrivalInput, instantOfArrivalInput } from './ar
 
 const CHICAGO = 'America/Chicago';
 
-describe('the arrival time editor (docs/product-rules.md, Deliveries; Dates and times)', () => {
+describe('the arrival time editor (docs/rules/deliveries.md, Deliveries; docs/rules/running.md, Dates and times)', () => {
   it('shows and reads the wall clock of the marketplace, not of the phone', () => {
     // 21:30 UTC on a November day is 15:30 in Chicago (CST, UTC-6).
     expect(arrivalInputOf('2026-11-23T21:30:00.000Z', CHICAGO)).toBe('2026-11-23T15:30');

@@ -1,5 +1,5 @@
 /**
- * Directions in the map app a driver picks (docs/product-rules.md, Driver dashboard): links only,
+ * Directions in the map app a driver picks (docs/rules/screens-work.md, Driver dashboard): links only,
  * built in the browser, so no place or position of anyone is sent to us or to a map service until
  * the driver opens one.
  */

@@ -10,7 +10,7 @@ import {
   timelineOf,
 } from './order-view';
 
-describe('timeline (docs/product-rules.md, Order lifecycle)', () => {
+describe('timeline (docs/rules/catalog-and-orders.md, Order lifecycle)', () => {
   it('labels the driver path and marks every step up to the current one done, with times', () => {
     const order = makeOrder({ status: 'assigned', driverId: 'd' });
     const steps = timelineOf(order, [
@@ -92,7 +92,7 @@ describe('timeline (docs/product-rules.md, Order lifecycle)', () => {
   });
 });
 
-describe('who sees and does what (docs/product-rules.md, Roles and permissions; Order lifecycle)', () => {
+describe('who sees and does what (docs/rules/accounts.md, Roles and permissions; docs/rules/catalog-and-orders.md, Order lifecycle)', () => {
   it('hides prices from drivers only', () => {
     expect(seesPrices('driver')).toBe(false);
     expect(seesPrices('buyer')).toBe(true);
@@ -109,7 +109,7 @@ describe('who sees and does what (docs/product-rules.md, Roles and permissions; 
   });
 });
 
-describe('directions link (docs/product-rules.md, Order screens)', () => {
+describe('directions link (docs/rules/screens-buyer.md, Order screens)', () => {
   it('goes from the pickup coordinates to the delivery address', () => {
     const url = new URL(directionsUrl(makeOrder()) ?? '');
     expect(url.origin + url.pathname).toBe('https://www.google.com/maps/dir/');
@@ -156,7 +156,7 @@ describe('formatting and selection', () => {
   });
 });
 
-describe("a driver's deliveries (docs/product-rules.md, Driver dashboard)", () => {
+describe("a driver's deliveries (docs/rules/screens-work.md, Driver dashboard)", () => {
   it('puts those under way first, each part in the order given', () => {
     const orders = (['delivered', 'assigned', 'cancelled', 'in-transit'] as const).map((status, index) =>
       makeOrder({ id: `o${index}`, status }),

@@ -16,19 +16,19 @@ import { formatAddressLine, formatDateTime as formatMarketplaceDateTime } from '
 
 /**
  * The order details view's rules
- * (docs/product-rules.md, Order screens; Roles and permissions; Order lifecycle), pure so every
+ * (docs/rules/screens-buyer.md, Order screens; docs/rules/accounts.md, Roles and permissions; docs/rules/catalog-and-orders.md, Order lifecycle), pure so every
  * role's screen shows the same thing.
  */
 
 /**
  * Drivers never see item prices and see only their own earnings
- * (docs/product-rules.md, Roles and permissions).
+ * (docs/rules/accounts.md, Roles and permissions).
  */
 export function seesPrices(viewerRole: Role): boolean {
   return viewerRole !== 'driver';
 }
 
-/** Buyer or seller while pending, admin until finished (docs/product-rules.md, Order lifecycle). */
+/** Buyer or seller while pending, admin until finished (docs/rules/catalog-and-orders.md, Order lifecycle). */
 export function canCancel(
   order: Pick<Order, 'status' | 'isPickup' | 'sellerDelivery'>,
   viewerRole: Role,
@@ -47,10 +47,10 @@ export interface TimelineStep {
 }
 
 /**
- * The timeline (docs/product-rules.md, Order lifecycle): the steps of the order's path, every step
+ * The timeline (docs/rules/catalog-and-orders.md, Order lifecycle): the steps of the order's path, every step
  * up to the current one done, each with the time of its status change (the latest one: after a
  * hand back, the driver who accepted it since). Each time a driver handed the order back shows
- * after Order Placed as "Driver handed back" (docs/product-rules.md, Deliveries); while the order
+ * after Order Placed as "Driver handed back" (docs/rules/deliveries.md, Deliveries); while the order
  * waits for another driver that is where it stands. A cancelled order shows the steps it reached,
  * then Cancelled.
  */
@@ -122,7 +122,7 @@ export function formatRatePercent(rate: string): string {
 
 /**
  * "Mar 3, 2026 · 2:30 PM CST": in the marketplace time zone, whatever the viewer's
- * (docs/product-rules.md, Dates and times); null for no time.
+ * (docs/rules/running.md, Dates and times); null for no time.
  */
 export function formatDateTime(iso: string | null | undefined): string | null {
   return formatMarketplaceDateTime(iso);
@@ -142,7 +142,7 @@ export function deliveryDestination(order: Pick<Order, 'isPickup' | 'deliveryAdd
 const DIRECTIONS_BASE = 'https://www.google.com/maps/dir/?api=1';
 
 /**
- * A Google Maps directions link (docs/product-rules.md, Order screens) from the pickup coordinates
+ * A Google Maps directions link (docs/rules/screens-buyer.md, Order screens) from the pickup coordinates
  * (or the pickup address) to the delivery address. A pickup order has no delivery address: the link
  * leads to the pickup place from wherever the viewer is. Null when neither end is known.
  */
@@ -169,7 +169,7 @@ export function directionsUrl(
 
 /**
  * Which order of a list is shown: the one the viewer picked, else the one asked for (the order
- * just paid, from the address), else the first (docs/product-rules.md, Order screens: selected
+ * just paid, from the address), else the first (docs/rules/screens-buyer.md, Order screens: selected
  * automatically).
  */
 export function selectedOrderId(
@@ -184,7 +184,7 @@ export function selectedOrderId(
 }
 
 /**
- * A driver's deliveries (docs/product-rules.md, Driver dashboard): those still under way first,
+ * A driver's deliveries (docs/rules/screens-work.md, Driver dashboard): those still under way first,
  * then the rest, each part in the list's own order (newest first).
  */
 export function deliveriesInOrder<T extends Pick<Order, 'status'>>(orders: readonly T[]): T[] {

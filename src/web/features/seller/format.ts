@@ -1,6 +1,6 @@
 import { formatUsd, parseCents, type BasisPoints } from '@domain/money';
 
-/** "1250.00" → "$1,250.00" (docs/product-rules.md, Client behaviour: $ and 2 decimals). */
+/** "1250.00" → "$1,250.00" (docs/rules/screens-shared.md, Client behaviour: $ and 2 decimals). */
 export function formatAmount(text: string): string {
   return formatUsd(parseCents(text));
 }

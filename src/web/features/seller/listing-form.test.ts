@@ -9,7 +9,7 @@ import {
 
 const categories = [{ name: 'Books' }, { name: 'Furniture' }];
 
-describe('the create-listing form (docs/product-rules.md, Seller screens)', () => {
+describe('the create-listing form (docs/rules/screens-work.md, Seller screens)', () => {
   it("starts at price '0', stock 0 and the first category", () => {
     expect(NEW_LISTING).toMatchObject({ price: '0', stock: '0', category: '' });
     expect(effectiveCategory(NEW_LISTING, categories)).toBe('Books');

@@ -8,7 +8,7 @@ import {
 import { fieldErrorsFromZod } from '../../lib/form-errors';
 
 /**
- * The create-listing form (docs/product-rules.md, Seller screens): its values as typed, the defaults
+ * The create-listing form (docs/rules/screens-work.md, Seller screens): its values as typed, the defaults
  * of a new listing, and the body it sends, checked by the same schemas as the server.
  */
 export interface ListingFormValues {
@@ -27,7 +27,7 @@ export interface ListingFormValues {
   imageUrls: string[];
 }
 
-/** Price '0', stock 0, first category (docs/product-rules.md, Seller screens); a new listing is available. */
+/** Price '0', stock 0, first category (docs/rules/screens-work.md, Seller screens); a new listing is available. */
 export const NEW_LISTING: ListingFormValues = {
   name: '',
   description: '',
@@ -134,7 +134,7 @@ export interface UnsavedImages {
 }
 
 /**
- * The toast's title after a listing was saved without some of its images (docs/product-rules.md,
+ * The toast's title after a listing was saved without some of its images (docs/rules/screens-work.md,
  * Seller screens): "The listing was saved, but 1 of its 10 images was not".
  */
 export function unsavedImagesTitle({ imageCount, noneSaved, failures }: UnsavedImages): string {

@@ -42,7 +42,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('ImageUploader restrictions (docs/product-rules.md, Uploader)', () => {
+describe('ImageUploader restrictions (docs/rules/screens-shared.md, Uploader)', () => {
   it('refuses a file over 10 MB with the spec message, and sends nothing', () => {
     const fetchMock = mockFetch(uploadUrlRoute);
     const { uploader } = makeUploader();
@@ -99,7 +99,7 @@ describe('ImageUploader restrictions (docs/product-rules.md, Uploader)', () => {
   });
 });
 
-describe('ImageUploader uploads (docs/product-rules.md, Uploader)', () => {
+describe('ImageUploader uploads (docs/rules/screens-shared.md, Uploader)', () => {
   it('asks for a URL, PUTs the file to it and reports the object path', async () => {
     const fetchMock = mockFetch(uploadUrlRoute);
     const { uploader, onUploaded } = makeUploader();
@@ -172,7 +172,7 @@ describe('ImageUploader uploads (docs/product-rules.md, Uploader)', () => {
   });
 });
 
-describe('ImageUploader decodes each image before sending it (docs/product-rules.md, Uploader)', () => {
+describe('ImageUploader decodes each image before sending it (docs/rules/screens-shared.md, Uploader)', () => {
   const jpeg = (name: string, size = 80) => new File([new Uint8Array(size)], name, { type: 'image/jpeg' });
   /** A decoder the test answers by hand, file by file. */
   function manualDecoder() {
@@ -291,7 +291,7 @@ describe('ImageUploader decodes each image before sending it (docs/product-rules
   });
 });
 
-describe('ImageUploader retries (docs/product-rules.md, Uploader)', () => {
+describe('ImageUploader retries (docs/rules/screens-shared.md, Uploader)', () => {
   it('retries a server error with the same URL, and then succeeds', async () => {
     vi.useFakeTimers();
     const fetchMock = mockFetch(uploadUrlRoute);
@@ -458,7 +458,7 @@ describe('ImageUploader retries (docs/product-rules.md, Uploader)', () => {
   });
 });
 
-describe('ImageUploader offline (docs/product-rules.md, Uploader)', () => {
+describe('ImageUploader offline (docs/rules/screens-shared.md, Uploader)', () => {
   let online = true;
   beforeEach(() => {
     online = true;

@@ -33,7 +33,7 @@ export interface ImageUploaderSnapshot {
   isUploading: boolean;
   /**
    * Whole percent of all files in this batch, updated at most every 500 ms
-   * (docs/product-rules.md, Uploader).
+   * (docs/rules/screens-shared.md, Uploader).
    */
   progress: number;
   notices: readonly UploadNotice[];
@@ -41,7 +41,7 @@ export interface ImageUploaderSnapshot {
 
 export interface ImageUploaderOptions {
   /**
-   * How many files may be chosen at once (docs/product-rules.md, Uploader: 1 for profile, driver
+   * How many files may be chosen at once (docs/rules/screens-shared.md, Uploader: 1 for profile, driver
    * and delivery photos).
    */
   maxNumberOfFiles: number;
@@ -53,7 +53,7 @@ export interface ImageUploaderOptions {
   requestUploadUrl?: (file: UploadUrlRequest) => Promise<UploadUrlAnswer>;
   /**
    * Whether a chosen file is a picture the browser can decode; a file that is not is refused before
-   * it is sent (docs/product-rules.md, Uploader). By default createImageBitmap, where the browser
+   * it is sent (docs/rules/screens-shared.md, Uploader). By default createImageBitmap, where the browser
    * has it; null, or a browser without it, sends every file as it is. A decoder that fails (rather
    * than answering false) lets the file go on: the server checks its bytes again.
    */
@@ -103,10 +103,10 @@ function isUserFacing(error: Error): boolean {
 let uploaderCount = 0;
 
 /**
- * Uploads images straight to object storage (docs/product-rules.md, Uploads and who sees a file)
+ * Uploads images straight to object storage (docs/rules/selling.md, Uploads and who sees a file)
  * with Uppy: each file gets a presigned URL from POST /api/objects/upload and is sent in one PUT
  * (the spec's images are at most 10 MB). Each PUT is sent once; a failed file is retried here, and
- * only here, after 0, 1, 3 and 5 seconds (docs/product-rules.md, Uploader), with a new URL when the
+ * only here, after 0, 1, 3 and 5 seconds (docs/rules/screens-shared.md, Uploader), with a new URL when the
  * old one expired. A 429 pauses every upload for its Retry-After (at least the next delay); offline,
  * a file waits until the browser is back online.
  */
@@ -178,7 +178,7 @@ export class ImageUploader {
   /**
    * Adds the chosen files and starts uploading them. Each image is decoded first, when a decoder
    * exists: one that is not a picture is refused with its name, and the others of the same choice
-   * go on (docs/product-rules.md, Uploader). The restrictions (type, size, count) then decide which
+   * go on (docs/rules/screens-shared.md, Uploader). The restrictions (type, size, count) then decide which
    * files Uppy takes. The picker stays closed while the files are checked.
    */
   addFiles(files: readonly File[]): void {
@@ -308,7 +308,7 @@ export class ImageUploader {
     const action = classifyUploadError(error);
     if (action === 'renew') this.#urls.delete(file.id);
     if (action !== 'final' && isOffline()) {
-      // Offline pauses uploads until online; that wait is not a retry (docs/product-rules.md, Uploader).
+      // Offline pauses uploads until online; that wait is not a retry (docs/rules/screens-shared.md, Uploader).
       this.#waitingForOnline.add(file.id);
       return;
     }
@@ -319,7 +319,7 @@ export class ImageUploader {
       return;
     }
     // A 429 counts as one of the retries and pauses every upload: for the storage's Retry-After
-    // when it is longer than the next delay (docs/product-rules.md, Uploader).
+    // when it is longer than the next delay (docs/rules/screens-shared.md, Uploader).
     const retryAfter = retryAfterOf(error);
     const delay = retryAfter === undefined ? scheduled : Math.max(scheduled, retryAfter);
     if (retryAfter !== undefined) this.#pausedUntil = Math.max(this.#pausedUntil, Date.now() + delay);

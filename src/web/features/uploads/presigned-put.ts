@@ -16,7 +16,7 @@ export interface PresignedTarget {
 export interface PresignedPutOptions extends PluginOpts {
   /** The presigned URL for this file (asked of the server, or kept from an earlier attempt). */
   sign: (file: UppyFile<Meta, PresignedPutBody>) => Promise<PresignedTarget>;
-  /** Resolves when a request may be sent: a 429 pauses every upload (docs/product-rules.md, Uploader). */
+  /** Resolves when a request may be sent: a 429 pauses every upload (docs/rules/screens-shared.md, Uploader). */
   waitTurn: () => Promise<void>;
   /**
    * False for a file that waits for its next retry: Uppy's upload() of newly chosen files also
@@ -64,7 +64,7 @@ export function parseRetryAfter(header: string | null, now: number): number | un
 
 /**
  * Sends each file to object storage in one PUT to its presigned URL, and only once: the caller
- * decides on retries (docs/product-rules.md, Uploader), so there is one retry schedule, not Uppy's
+ * decides on retries (docs/rules/screens-shared.md, Uploader), so there is one retry schedule, not Uppy's
  * S3 client's own three quick retries under it.
  */
 export class PresignedPut extends BasePlugin<PresignedPutOptions, Meta, PresignedPutBody> {
@@ -143,7 +143,7 @@ export class PresignedPut extends BasePlugin<PresignedPutOptions, Meta, Presigne
         xhr.responseText,
         parseRetryAfter(xhr.getResponseHeader('retry-after'), Date.now()),
       );
-    // Without these headers exposed a browser cannot tell what the store kept (docs/product-rules.md,
+    // Without these headers exposed a browser cannot tell what the store kept (docs/rules/screens-shared.md,
     // Uploader): worth a word in the log, not a failed upload.
     if (xhr.getResponseHeader('etag') === null)
       this.uppy.log(

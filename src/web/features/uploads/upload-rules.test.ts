@@ -15,7 +15,7 @@ function s3Error(status: number, body = '') {
 
 const jsonBody = (message: string) => JSON.stringify({ message, code: 'x', requestId: 'r' });
 
-describe('upload failures (docs/product-rules.md, Uploader)', () => {
+describe('upload failures (docs/rules/screens-shared.md, Uploader)', () => {
   it('retries server errors, rate limits and requests that got no answer', () => {
     expect(classifyUploadError(s3Error(500))).toBe('retry');
     expect(classifyUploadError(s3Error(503))).toBe('retry');

@@ -4,35 +4,35 @@ import { MAX_PRODUCT_IMAGES as PRODUCT_IMAGE_LIMIT } from '@domain/listings';
 import { MAX_UPLOAD_BYTES } from '@domain/uploads';
 import { ApiError } from '../../lib/api-client';
 
-/** At most 10 MB (10485760 bytes) per file, images only (docs/product-rules.md, Uploader). */
+/** At most 10 MB (10485760 bytes) per file, images only (docs/rules/screens-shared.md, Uploader). */
 export const MAX_IMAGE_BYTES = MAX_UPLOAD_BYTES;
 export const ALLOWED_IMAGE_TYPES = ['image/*'];
 
 /**
  * Profile, driver and delivery photos take 1 file; a product at most 10 images
- * (docs/product-rules.md, Uploader).
+ * (docs/rules/screens-shared.md, Uploader).
  */
 export const SINGLE_IMAGE = 1;
-// The server enforces the same limit (docs/product-rules.md, Seller listings).
+// The server enforces the same limit (docs/rules/selling.md, Seller listings).
 export const MAX_PRODUCT_IMAGES = PRODUCT_IMAGE_LIMIT;
 
-/** Six files upload at a time (docs/product-rules.md, Uploader). */
+/** Six files upload at a time (docs/rules/screens-shared.md, Uploader). */
 export const UPLOAD_CONCURRENCY = 6;
 
 /**
  * Server and network errors are retried after these delays, then given up
- * (docs/product-rules.md, Uploader).
+ * (docs/rules/screens-shared.md, Uploader).
  */
 export const UPLOAD_RETRY_DELAYS_MS: readonly number[] = [0, 1000, 3000, 5000];
 
 /**
  * Uploader notices go after 5000 ms; "Connected to the Internet" after 3000 ms
- * (docs/product-rules.md, Uploader).
+ * (docs/rules/screens-shared.md, Uploader).
  */
 export const UPLOAD_NOTICE_TIMEOUT_MS = 5000;
 export const ONLINE_NOTICE_TIMEOUT_MS = 3000;
 
-// Progress updates are throttled to 500 ms (docs/product-rules.md, Uploader). Uppy's core throttles
+// Progress updates are throttled to 500 ms (docs/rules/screens-shared.md, Uploader). Uppy's core throttles
 // its total progress to exactly this (lodash throttle, leading and trailing), and the progress bar
 // reads only that.
 
@@ -40,7 +40,7 @@ export const ONLINE_NOTICE_TIMEOUT_MS = 3000;
 const pluralizeEnglish = (count: number): number => (count === 1 ? 0 : 1);
 
 /**
- * The uploader's messages (docs/product-rules.md, Uploader), word for word. Uppy's own strings name
+ * The uploader's messages (docs/rules/screens-shared.md, Uploader), word for word. Uppy's own strings name
  * the file and the size; the spec's do not, so the ones that differ are replaced.
  */
 export const UPLOADER_LOCALE: Locale = {
@@ -66,7 +66,7 @@ export const UPLOADER_LOCALE: Locale = {
 };
 
 /**
- * What to do after a failed upload (docs/product-rules.md, Uploader):
+ * What to do after a failed upload (docs/rules/screens-shared.md, Uploader):
  * - 'retry': the same presigned URL again after the next delay (server and network errors, 429);
  * - 'renew': a new presigned URL after the next delay (403 'Request has expired', 409);
  * - 'final': give up (every other 4xx, and anything that is not a request failing).

@@ -13,7 +13,7 @@ import type { ImageUploader, ImageUploaderSnapshot } from './image-uploader';
 import { ALLOWED_IMAGE_TYPES, SINGLE_IMAGE } from './upload-rules';
 
 export interface UseImageUploadOptions {
-  /** How many files may be chosen at once; 1 unless said (docs/product-rules.md, Uploader). */
+  /** How many files may be chosen at once; 1 unless said (docs/rules/screens-shared.md, Uploader). */
   maxNumberOfFiles?: number;
   /** Each uploaded file's object path, to send as imageUrl. */
   onUploaded: (objectPath: string, fileName: string) => void;
@@ -46,7 +46,7 @@ const subscribeToNothing = () => () => {};
 const idleSnapshot = () => IDLE;
 
 /**
- * A signed-out upload is reported the usual way (docs/product-rules.md, Uploader): sign in again
+ * A signed-out upload is reported the usual way (docs/rules/screens-shared.md, Uploader): sign in again
  * after 500 ms.
  */
 function reportFailure(error: unknown): void {

@@ -11,7 +11,7 @@ export async function createAddress(body: AddressBody): Promise<Address> {
 
 /**
  * 'Failed to create address', with the server's reason such as the 20-address limit
- * (docs/product-rules.md, Account pages).
+ * (docs/rules/screens-buyer.md, Account pages).
  */
 export function useCreateAddress() {
   const queryClient = useQueryClient();

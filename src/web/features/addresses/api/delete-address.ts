@@ -8,7 +8,7 @@ export async function deleteAddress(id: string): Promise<void> {
   await apiRequest('DELETE', `/api/addresses/${encodeURIComponent(id)}`);
 }
 
-/** 'Failed to delete address' (docs/product-rules.md, Account pages). */
+/** 'Failed to delete address' (docs/rules/screens-buyer.md, Account pages). */
 export function useDeleteAddress() {
   const queryClient = useQueryClient();
   return useMutation({

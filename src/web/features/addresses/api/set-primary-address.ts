@@ -9,7 +9,7 @@ export async function setPrimaryAddress(id: string): Promise<Address> {
   return addressSchema.parse(await apiSend('POST', `/api/addresses/${encodeURIComponent(id)}/set-primary`));
 }
 
-/** 'Failed to set primary address' (docs/product-rules.md, Account pages). */
+/** 'Failed to set primary address' (docs/rules/screens-buyer.md, Account pages). */
 export function useSetPrimaryAddress() {
   const queryClient = useQueryClient();
   return useMutation({

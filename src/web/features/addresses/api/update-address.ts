@@ -14,7 +14,7 @@ export async function updateAddress({ id, body }: UpdateAddressInput): Promise<A
   return addressSchema.parse(await apiSend('PATCH', `/api/addresses/${encodeURIComponent(id)}`, body));
 }
 
-/** 'Failed to update address' (docs/product-rules.md, Account pages). */
+/** 'Failed to update address' (docs/rules/screens-buyer.md, Account pages). */
 export function useUpdateAddress() {
   const queryClient = useQueryClient();
   return useMutation({

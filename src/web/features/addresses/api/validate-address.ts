@@ -5,7 +5,7 @@ import { apiSend } from '../../../lib/api-client';
 /**
  * POST /api/addresses/validate -> 200 the normalised fields and coordinates. An unknown ZIP is
  * the answer status 'unavailable', not an error
- * (docs/product-rules.md, Addresses, availability and slots); the form decides what to show.
+ * (docs/rules/catalog-and-orders.md, Addresses, availability and slots); the form decides what to show.
  */
 export async function validateAddress(body: AddressValidateBody): Promise<AddressValidation> {
   return addressValidationSchema.parse(await apiSend('POST', '/api/addresses/validate', body));

@@ -5,7 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { Card } from '../../../components/ui/card';
 import { formatCityLine } from './format-address';
 
-/** One saved address with its badges and actions (docs/product-rules.md, Account pages). */
+/** One saved address with its badges and actions (docs/rules/screens-buyer.md, Account pages). */
 export function AddressCard({
   address,
   onEdit,

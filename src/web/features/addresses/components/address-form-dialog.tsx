@@ -12,7 +12,7 @@ import { AddressForm } from './address-form';
 /** What the dialog is open for: a new address, or the address being edited. */
 export type AddressDialogTarget = { mode: 'add' } | { mode: 'edit'; address: Address };
 
-/** The add and edit dialogs of the addresses page (docs/product-rules.md, Account pages). */
+/** The add and edit dialogs of the addresses page (docs/rules/screens-buyer.md, Account pages). */
 export function AddressFormDialog({
   target,
   onClose,

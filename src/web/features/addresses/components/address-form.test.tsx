@@ -56,7 +56,7 @@ const saved: Address = {
   updatedAt: '2026-01-01T00:00:00.000Z',
 };
 
-describe('canValidateAddress (docs/product-rules.md, Account pages)', () => {
+describe('canValidateAddress (docs/rules/screens-buyer.md, Account pages)', () => {
   it('needs address line 1, city, state and ZIP code; line 2 is optional', () => {
     const full = { addressLine1: '1 A St', addressLine2: '', city: 'X', state: 'IL', zipCode: '62701' };
     expect(canValidateAddress(full)).toBe(true);
@@ -67,7 +67,7 @@ describe('canValidateAddress (docs/product-rules.md, Account pages)', () => {
   });
 });
 
-describe('AddressForm (docs/product-rules.md, Addresses, availability and slots; Account pages)', () => {
+describe('AddressForm (docs/rules/catalog-and-orders.md, Addresses, availability and slots; docs/rules/screens-buyer.md, Account pages)', () => {
   it('enables Validate Address only once the four required fields are filled', () => {
     mockFetch();
     renderForm();

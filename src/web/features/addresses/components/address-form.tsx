@@ -25,7 +25,7 @@ type FieldName = keyof AddressFormValues;
 
 /**
  * Address validation: idle, success or unavailable
- * (docs/product-rules.md, Addresses, availability and slots).
+ * (docs/rules/catalog-and-orders.md, Addresses, availability and slots).
  */
 export type AddressValidationState =
   | { status: 'idle' }
@@ -42,7 +42,7 @@ export type AddressValidationState =
 const IDLE: AddressValidationState = { status: 'idle' };
 /**
  * An unavailable result clears the coordinates and leaves the address unverified
- * (docs/product-rules.md, Account pages).
+ * (docs/rules/screens-buyer.md, Account pages).
  */
 const UNAVAILABLE: AddressValidationState = {
   status: 'unavailable',
@@ -51,7 +51,7 @@ const UNAVAILABLE: AddressValidationState = {
   isVerified: false,
 };
 
-/** The marketplace is US-only (docs/product-rules.md, Addresses, availability and slots; decision 0005). */
+/** The marketplace is US-only (docs/rules/catalog-and-orders.md, Addresses, availability and slots; decision 0005). */
 const COUNTRY = 'US';
 
 export const VALIDATION_UNAVAILABLE_TITLE = 'Validation unavailable';
@@ -60,7 +60,7 @@ export const VALIDATION_UNAVAILABLE_DESCRIPTION =
 
 /**
  * The address form: validation needs address line 1, city, state and ZIP code
- * (docs/product-rules.md, Account pages).
+ * (docs/rules/screens-buyer.md, Account pages).
  */
 export function canValidateAddress(values: AddressFormValues): boolean {
   return [values.addressLine1, values.city, values.state, values.zipCode].every(
@@ -83,7 +83,7 @@ function formatCoordinate(value: number | null): string {
 }
 
 /**
- * The address form of the add and edit dialogs (docs/product-rules.md, Account pages): Validate
+ * The address form of the add and edit dialogs (docs/rules/screens-buyer.md, Account pages): Validate
  * Address is optional and never blocks saving; the rules themselves come from the shared schema in
  * domain/addresses.
  */
@@ -184,7 +184,7 @@ export function AddressForm({
           return;
         }
         // A failed validation clears the coordinates; the address can still be saved
-        // (docs/product-rules.md, Account pages).
+        // (docs/rules/screens-buyer.md, Account pages).
         showUnavailable();
       },
     });
@@ -198,7 +198,7 @@ export function AddressForm({
       return;
     }
     setErrors({});
-    // Verified only when verified (docs/product-rules.md, Addresses, availability and slots): the
+    // Verified only when verified (docs/rules/catalog-and-orders.md, Addresses, availability and slots): the
     // proof goes along only while the fields are the ones validated; any edit reset it to idle.
     const validationToken = validation.status === 'success' ? validation.validationToken : null;
     const body = { ...parsed.data, addressLine2: parsed.data.addressLine2 || null, validationToken };

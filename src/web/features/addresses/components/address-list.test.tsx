@@ -51,7 +51,7 @@ function renderList() {
   return { onAdd, onEdit };
 }
 
-describe('AddressList (docs/product-rules.md, Account pages)', () => {
+describe('AddressList (docs/rules/screens-buyer.md, Account pages)', () => {
   it('shows a loading state, then the empty state with an add button', async () => {
     mockFetch(listing([]));
     const { onAdd } = renderList();

@@ -6,7 +6,7 @@ import { useDeleteAddress } from '../api/delete-address';
 import { formatAddressOneLine } from './format-address';
 
 /**
- * What deleting leaves (docs/product-rules.md, Addresses, availability and slots): deleting the
+ * What deleting leaves (docs/rules/catalog-and-orders.md, Addresses, availability and slots): deleting the
  * primary promotes the newest remaining address; deleting the only one leaves none.
  */
 function consequenceOf(address: Address, isOnlyAddress: boolean): string | null {

@@ -3,7 +3,7 @@ import { MapPin } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 
-/** The profile's way to the addresses page (docs/product-rules.md, Account pages). */
+/** The profile's way to the addresses page (docs/rules/screens-buyer.md, Account pages). */
 export function ManageAddressesCard() {
   return (
     <Card>

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 
-/** Admin data is polled every 60 s (docs/product-rules.md, Admin screens; Constants). */
+/** Admin data is polled every 60 s (docs/rules/screens-work.md, Admin screens; docs/rules/screens-shared.md, Constants). */
 export const ADMIN_POLL_MS = 60_000;
 
 /** Every admin query's key starts with its URL under /api/admin (or /api/categories). */

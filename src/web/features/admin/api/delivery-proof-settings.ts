@@ -3,7 +3,7 @@ import { deliveryProofSettingsSchema, type DeliveryProofSettings } from '@domain
 import { apiGet, apiSend } from '../../../lib/api-client';
 import { ADMIN_POLL_MS, invalidateAdminData } from './admin-data';
 
-/** GET /api/admin/delivery-proof-settings: which proof Mark Delivered needs (docs/product-rules.md, Admin). */
+/** GET /api/admin/delivery-proof-settings: which proof Mark Delivered needs (docs/rules/known-differences.md, Admin). */
 export async function fetchDeliveryProofSettings(signal?: AbortSignal): Promise<DeliveryProofSettings> {
   return deliveryProofSettingsSchema.parse(await apiGet('/api/admin/delivery-proof-settings', signal));
 }

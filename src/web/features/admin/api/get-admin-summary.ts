@@ -3,7 +3,7 @@ import { adminSummarySchema, type AdminSummary } from '@domain/admin';
 import { apiGet } from '../../../lib/api-client';
 import { ADMIN_POLL_MS } from './admin-data';
 
-/** GET /api/admin/summary: the four cards (docs/product-rules.md, Admin). */
+/** GET /api/admin/summary: the four cards (docs/rules/known-differences.md, Admin). */
 export async function fetchAdminSummary(signal?: AbortSignal): Promise<AdminSummary> {
   return adminSummarySchema.parse(await apiGet('/api/admin/summary', signal));
 }

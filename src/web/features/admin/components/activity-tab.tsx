@@ -58,7 +58,7 @@ export function changesOf(entry: Pick<AdminActivity, 'before' | 'after'>): strin
 }
 
 /**
- * Activity: the audit trail of admin actions, newest first (docs/product-rules.md, Admin): who did
+ * Activity: the audit trail of admin actions, newest first (docs/rules/known-differences.md, Admin): who did
  * what to which row, what it was before and after, and when.
  */
 export function ActivityTab() {

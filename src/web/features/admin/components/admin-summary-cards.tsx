@@ -6,7 +6,7 @@ import { useAdminSummary } from '../api/get-admin-summary';
 const count = (value: number | undefined) => (value === undefined ? '—' : value.toLocaleString('en-US'));
 
 /**
- * Total Users, Total Orders, Total Products and Total Revenue (docs/product-rules.md, Admin screens):
+ * Total Users, Total Orders, Total Products and Total Revenue (docs/rules/screens-work.md, Admin screens):
  * revenue is the platform's fees of orders not cancelled, with the gross order value under it. Each
  * card shows its change over the last 7 days, computed by the server; none when the week before had
  * nothing to compare with.

@@ -211,7 +211,7 @@ function CategoryRow({ category }: { category: AdminCategory }) {
 }
 
 /**
- * Categories (docs/product-rules.md, Admin screens): add, rename (its products follow) and delete
+ * Categories (docs/rules/screens-work.md, Admin screens): add, rename (its products follow) and delete
  * (after a confirmation; refused while products use it). Names are trimmed and must not be empty.
  */
 export function CategoriesTab() {

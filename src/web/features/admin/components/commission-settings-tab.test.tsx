@@ -10,7 +10,7 @@ import { CommissionSettingsTab } from './commission-settings-tab';
 installDomStubs();
 afterEach(() => vi.unstubAllGlobals());
 
-describe('Commission settings (docs/product-rules.md, Admin screens)', () => {
+describe('Commission settings (docs/rules/screens-work.md, Admin screens)', () => {
   it('saves a changed rate and says that orders paid from now on use it', async () => {
     let settings = formatCommissionSettings(DEFAULT_COMMISSION_RATES);
     const saved: unknown[] = [];

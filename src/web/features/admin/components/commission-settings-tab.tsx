@@ -26,7 +26,7 @@ const AMOUNT_PATTERN = /^\d{1,8}(\.\d{1,2})?$/;
 export const PERCENT_MESSAGE = 'Enter a percentage from 0 to 100 with at most 2 decimals';
 export const AMOUNT_MESSAGE = 'Enter an amount of at least 0 with at most 2 decimals';
 
-/** Rates are shown as percentages, amounts as they are (docs/product-rules.md, Admin screens). */
+/** Rates are shown as percentages, amounts as they are (docs/rules/screens-work.md, Admin screens). */
 function toFormValues(settings: CommissionSettingsText): FormValues {
   const values = {} as FormValues;
   for (const field of COMMISSION_FIELDS) {
@@ -38,7 +38,7 @@ function toFormValues(settings: CommissionSettingsText): FormValues {
 /**
  * Every field is a required number; percentages 0 to 100 and amounts at least 0, both with at most 2
  * decimals; the minimum not above the base. Then percentages are divided by 100 and sent with 4
- * decimals, amounts with 2 (docs/product-rules.md, Admin screens).
+ * decimals, amounts with 2 (docs/rules/screens-work.md, Admin screens).
  */
 export function checkCommissionForm(
   values: FormValues,
@@ -140,7 +140,7 @@ function CommissionForm({ settings }: { settings: CommissionSettingsText }) {
   );
 }
 
-/** Commission Settings (docs/product-rules.md, Admin screens): the percentage form, then Proof of delivery. */
+/** Commission Settings (docs/rules/screens-work.md, Admin screens): the percentage form, then Proof of delivery. */
 export function CommissionSettingsTab() {
   const settings = useCommissionSettings();
   if (settings.isError) {

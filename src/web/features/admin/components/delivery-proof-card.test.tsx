@@ -9,7 +9,7 @@ import { DeliveryProofCard } from './delivery-proof-card';
 installDomStubs();
 afterEach(() => vi.unstubAllGlobals());
 
-describe('Proof of delivery (docs/product-rules.md, Admin screens)', () => {
+describe('Proof of delivery (docs/rules/screens-work.md, Admin screens)', () => {
   it('shows the four switches as saved and saves the changed ones', async () => {
     const saved: unknown[] = [];
     mockFetch((url, init) => {

@@ -55,7 +55,7 @@ function DeliveryProofForm({ settings }: { settings: DeliveryProofSettings }) {
 }
 
 /**
- * "Proof of delivery" (docs/product-rules.md, Admin screens): whether Mark Delivered needs a drop-off
+ * "Proof of delivery" (docs/rules/screens-work.md, Admin screens): whether Mark Delivered needs a drop-off
  * photo and the buyer's code, for standard and for trailer orders.
  */
 export function DeliveryProofCard() {

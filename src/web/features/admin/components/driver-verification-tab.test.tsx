@@ -26,7 +26,7 @@ const verified: AdminDriver = {
   createdAt: '2026-11-01T16:00:00.000Z',
 };
 
-describe('revoking a driver (docs/product-rules.md, Admin screens)', () => {
+describe('revoking a driver (docs/rules/screens-work.md, Admin screens)', () => {
   it('asks for a confirmation first, and Keep Verified sends nothing', async () => {
     const revokes: unknown[] = [];
     mockFetch((url, init) => {
@@ -67,7 +67,7 @@ describe('revoking a driver (docs/product-rules.md, Admin screens)', () => {
   });
 });
 
-describe('a driver who replaced a document (docs/product-rules.md, Admin screens)', () => {
+describe('a driver who replaced a document (docs/rules/screens-work.md, Admin screens)', () => {
   it('is marked "Documents changed" with when, beside Pending', async () => {
     const changed: AdminDriver = {
       ...verified,

@@ -237,7 +237,7 @@ function DriverCard({
 }
 
 /**
- * Driver Verification (docs/product-rules.md, Admin screens): a card per driver with the vehicle,
+ * Driver Verification (docs/rules/screens-work.md, Admin screens): a card per driver with the vehicle,
  * license and trailer images (shown to admins only) and Approve, Reject or Revoke.
  */
 export function DriverVerificationTab({ adminId }: { adminId: string }) {

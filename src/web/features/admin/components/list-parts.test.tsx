@@ -75,7 +75,7 @@ const requested = (fetchMock: ReturnType<typeof mockFetch>) =>
 const route = (path: string, answer: (params: URLSearchParams) => Response) => (url: string) =>
   url.startsWith(path) ? answer(new URL(url, 'http://x').searchParams) : undefined;
 
-describe('an admin list (docs/product-rules.md, Admin screens)', () => {
+describe('an admin list (docs/rules/screens-work.md, Admin screens)', () => {
   it('says "1,000+" and "100+" when a search matched more rows than were counted', async () => {
     mockFetch(route('/api/admin/products', () => jsonResponse(pageOf(product, 1, 1000, true))));
     renderWithProviders(<ProductsTab categories={['Produce']} />);

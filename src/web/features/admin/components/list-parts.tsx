@@ -177,7 +177,7 @@ export function ListState({
 }
 
 /**
- * One page of a list (docs/product-rules.md, Admin screens): its loading, failure and "nothing
+ * One page of a list (docs/rules/screens-work.md, Admin screens): its loading, failure and "nothing
  * found" states, "Showing 11–20 of 1,000" above the items and the pager under them.
  */
 export function PagedList<T>({
@@ -204,7 +204,7 @@ export function PagedList<T>({
   const data = query.data;
   // Rows of an earlier search stay in sight while the new one is asked for, but cannot be pressed:
   // an admin must never open, or suspend, a user the new search no longer lists
-  // (docs/product-rules.md, Admin screens).
+  // (docs/rules/screens-work.md, Admin screens).
   const isStale = isSearchPending || query.isPlaceholderData === true;
   return (
     <>
@@ -359,7 +359,7 @@ export function TimeCell({ at, label }: { at: Instant; label: string }) {
 
 /**
  * Export CSV: a plain download of the list's export (`/api/admin/orders.csv`) with the filters it
- * shows now, every matching row (docs/product-rules.md, Admin).
+ * shows now, every matching row (docs/rules/known-differences.md, Admin).
  */
 export function ExportCsvLink({
   path,
@@ -396,6 +396,6 @@ export function rangeText(
 ): string {
   if (total === 0) return 'Nothing to show';
   const first = (page - 1) * pageSize + 1;
-  // A search that matched more than was counted: "of 1,000+" (docs/product-rules.md, Admin).
+  // A search that matched more than was counted: "of 1,000+" (docs/rules/known-differences.md, Admin).
   return `Showing ${first.toLocaleString('en-US')}–${(first + shown - 1).toLocaleString('en-US')} of ${total.toLocaleString('en-US')}${totalIsLowerBound ? '+' : ''}`;
 }

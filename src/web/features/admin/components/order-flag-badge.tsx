@@ -4,7 +4,7 @@ import { Badge } from '../../../components/ui/badge';
 
 /**
  * Why an order needs an admin's eye ("Seller suspended"): an order not finished whose party is
- * suspended (docs/product-rules.md, Admin).
+ * suspended (docs/rules/known-differences.md, Admin).
  */
 export function OrderFlagBadge({ flag }: { flag: OrderFlag }) {
   return (

@@ -11,7 +11,7 @@ const VARIANT: Record<OrderStatus, BadgeProps['variant']> = {
   cancelled: 'destructive',
 };
 
-/** An order's status with the badge labels (docs/product-rules.md, Order lifecycle). */
+/** An order's status with the badge labels (docs/rules/catalog-and-orders.md, Order lifecycle). */
 export function OrderStatusLabel({ status }: { status: OrderStatus }) {
   return <Badge variant={VARIANT[status]}>{STATUS_BADGE[status]}</Badge>;
 }

@@ -46,7 +46,7 @@ function ordersServer() {
 const asked = (fetchMock: ReturnType<typeof mockFetch>) =>
   fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.startsWith('/api/admin/orders?'));
 
-describe('the admin orders list (docs/product-rules.md, Admin screens)', () => {
+describe('the admin orders list (docs/rules/screens-work.md, Admin screens)', () => {
   it('shows the flag of an order whose party is suspended', async () => {
     ordersServer();
     renderWithProviders(<OrdersTab renderDetails={() => null} />);

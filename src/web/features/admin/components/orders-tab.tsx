@@ -54,7 +54,7 @@ function FilterField({
 }
 
 /**
- * Orders (docs/product-rules.md, Admin screens): search by order number, a status filter, each
+ * Orders (docs/rules/screens-work.md, Admin screens): search by order number, a status filter, each
  * party by name or email and the days placed on; a flag on an order whose party is suspended; the
  * list as CSV; and the chosen order's details with its timeline, where an admin may cancel an order
  * that is not finished. The details view is the shared one, handed in by the page.

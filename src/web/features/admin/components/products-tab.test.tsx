@@ -81,7 +81,7 @@ function productsServer(initial: AdminProductRow, visibility?: (hidden: boolean)
   return { fetchMock, sent };
 }
 
-describe('moderating products (docs/product-rules.md, Admin screens)', () => {
+describe('moderating products (docs/rules/screens-work.md, Admin screens)', () => {
   it('hides a product only after a confirmation; it stays listed with a Hidden badge', async () => {
     const { sent } = productsServer(product());
     renderWithProviders(<ProductsTab categories={['Home']} />);

@@ -93,7 +93,7 @@ function ProductActions({
 }
 
 /**
- * Products (docs/product-rules.md, Admin screens): every product, available or hidden; search by
+ * Products (docs/rules/screens-work.md, Admin screens): every product, available or hidden; search by
  * name, a category filter and Active/Inactive by the available flag; Hide product (after a
  * confirmation) or Show product, and Edit in the seller's listing form (the page opens it).
  */

@@ -8,7 +8,7 @@ import { ROLE_OPTIONS } from '../role-labels';
 
 /**
  * What a role change did, in words: the role the user now works in, and the roles they still hold
- * (a user holds several; choosing one takes none away: docs/product-rules.md, Roles and permissions).
+ * (a user holds several; choosing one takes none away: docs/rules/accounts.md, Roles and permissions).
  */
 export function roleChangedText(user: {
   role: Role;
@@ -24,7 +24,7 @@ export function roleChangedText(user: {
 }
 
 /**
- * The current-role select of a user (docs/product-rules.md, Admin screens): choosing a role grants
+ * The current-role select of a user (docs/rules/screens-work.md, Admin screens): choosing a role grants
  * it if needed and makes it the one they work in now; the other roles they hold stay, and the toast
  * names them. Disabled on the admin's own row; a refusal toasts the server's reason.
  */

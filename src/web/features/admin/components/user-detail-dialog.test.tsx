@@ -109,7 +109,7 @@ async function openDetails(name: string) {
   return { user, dialog };
 }
 
-describe("a user's details (docs/product-rules.md, Admin screens)", () => {
+describe("a user's details (docs/rules/screens-work.md, Admin screens)", () => {
   it('shows the roles, verification, payouts, addresses and orders as buyer, seller and driver', async () => {
     mockFetch(adminServer({ users: [sam], details: new Map([[SAM_ID, detailOf(sam)]]) }));
     renderWithProviders(<UsersTab adminId={ADMIN_ID} />);

@@ -26,7 +26,7 @@ import { RoleSelect } from './role-select';
 const isRemovable = (role: string): role is RemovableRole =>
   (REMOVABLE_ROLES as readonly string[]).includes(role);
 
-/** The payout account as stored, in the payout card's words (docs/product-rules.md, Payout accounts). */
+/** The payout account as stored, in the payout card's words (docs/rules/money.md, Payout accounts). */
 function payoutText(payouts: AdminUserDetail['payouts']): string {
   if (payouts.stripeAccountStatus === null) return 'No account';
   if (!payouts.onboardingComplete) return 'Incomplete';
@@ -283,7 +283,7 @@ function UserDetail({
 }
 
 /**
- * A user's details (docs/product-rules.md, Admin screens): their roles, each removable but buyer,
+ * A user's details (docs/rules/screens-work.md, Admin screens): their roles, each removable but buyer,
  * and the role select; Suspend or Restore after a confirmation; driver verification, payout
  * account, addresses, and their newest orders as buyer, seller and driver.
  */

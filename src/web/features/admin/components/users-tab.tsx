@@ -16,7 +16,7 @@ const ROLE_FILTER_OPTIONS = ROLE_FILTERS.map((value) => ({
 }));
 
 /**
- * Users (docs/product-rules.md, Admin screens): search by name or email, a role filter, the role
+ * Users (docs/rules/screens-work.md, Admin screens): search by name or email, a role filter, the role
  * of every other user (the admin's own row cannot be changed), and each user's details, where an
  * admin takes a role away, suspends or restores them. On a phone each user is a card with the
  * role select and Details under the name.

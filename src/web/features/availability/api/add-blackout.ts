@@ -11,7 +11,7 @@ export async function addBlackout(body: BlackoutBody): Promise<Blackout> {
 
 /**
  * 'Failed to add blackout date', with the server's reason when it gave one
- * (docs/product-rules.md, Account pages).
+ * (docs/rules/screens-buyer.md, Account pages).
  */
 export function useAddBlackout() {
   const queryClient = useQueryClient();

@@ -11,7 +11,7 @@ export async function addSchedule(body: ScheduleBody): Promise<Schedule> {
 
 /**
  * 'Failed to add schedule', with the server's reason when it gave one
- * (docs/product-rules.md, Account pages).
+ * (docs/rules/screens-buyer.md, Account pages).
  */
 export function useAddSchedule() {
   const queryClient = useQueryClient();

@@ -17,7 +17,7 @@ function input(testId: string): HTMLInputElement {
   return element;
 }
 
-describe('BlackoutDatesCard (docs/product-rules.md, Account pages)', () => {
+describe('BlackoutDatesCard (docs/rules/screens-buyer.md, Account pages)', () => {
   it('says when there are no blackout dates; the form starts with today', async () => {
     // A fixed clock: read at render and again here, "today" could change at midnight in between.
     vi.useFakeTimers({ toFake: ['Date'] });

@@ -17,7 +17,7 @@ export const NO_BLACKOUTS_TEXT = 'No blackout dates';
 
 type FieldName = 'startDate' | 'endDate' | 'reason';
 
-/** Days off, each a range of whole days with an optional reason (docs/product-rules.md, Account pages). */
+/** Days off, each a range of whole days with an optional reason (docs/rules/screens-buyer.md, Account pages). */
 export function BlackoutDatesCard({ description }: { description: string }) {
   const { data: blackouts, isLoading, isError } = useBlackouts();
   const deleteBlackout = useDeleteBlackout();

@@ -28,7 +28,7 @@ function input(testId: string): HTMLInputElement {
   return element;
 }
 
-describe('WeeklyScheduleCard (docs/product-rules.md, Account pages)', () => {
+describe('WeeklyScheduleCard (docs/rules/screens-buyer.md, Account pages)', () => {
   it('says when there are no weekly hours, and the form starts at Monday 09:00 to 17:00', async () => {
     mockFetch((url) => (url === URL ? jsonResponse([]) : undefined));
     renderWithProviders(<WeeklyScheduleCard description="When you work." />);

@@ -29,7 +29,7 @@ function timeRange(schedule: Pick<Schedule, 'startTime' | 'endTime'>): string {
 
 /**
  * The weekly schedule, with a form that starts at Monday 09:00 to 17:00
- * (docs/product-rules.md, Account pages).
+ * (docs/rules/screens-buyer.md, Account pages).
  */
 export function WeeklyScheduleCard({ description }: { description: string }) {
   const { data: schedules, isLoading, isError } = useSchedules();
@@ -140,7 +140,7 @@ function AddScheduleForm() {
   };
 
   // Times are not validated for order; such a range simply offers no times
-  // (docs/product-rules.md, Addresses, availability and slots).
+  // (docs/rules/catalog-and-orders.md, Addresses, availability and slots).
   const endsBeforeStart = startTime !== '' && endTime !== '' && endTime <= startTime;
 
   return (

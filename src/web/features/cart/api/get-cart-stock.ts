@@ -27,7 +27,7 @@ async function fetchStock(id: string, signal?: AbortSignal): Promise<ProductStoc
 
 /**
  * The cart, when it is opened (the sheet, the cart page), asks the catalog again for the stock and
- * availability of each line (docs/product-rules.md, Cart and checkout screens), so its quantity
+ * availability of each line (docs/rules/screens-buyer.md, Cart and checkout screens), so its quantity
  * controls stop at the current stock. A line whose answer fails keeps what it knew.
  */
 export function useRefreshCartStock(isOpen: boolean): void {

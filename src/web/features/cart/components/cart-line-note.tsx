@@ -2,7 +2,7 @@ import { CircleAlert, Info } from 'lucide-react';
 import { cn } from '../../../lib/utils';
 import { stockNoteOf, type CartItem } from '../cart-store';
 
-/** The words for a seller's own product in the cart (docs/product-rules.md, Checkout and orders). */
+/** The words for a seller's own product in the cart (docs/rules/catalog-and-orders.md, Checkout and orders). */
 export const OWN_PRODUCT_IN_CART = 'Your own product: remove it to check out';
 
 /**

@@ -21,7 +21,7 @@ import { CartLineNote } from './cart-line-note';
 import { QuantityControl } from './quantity-control';
 
 /**
- * The "Shopping Cart" panel the header's cart button opens (docs/product-rules.md, Cart and
+ * The "Shopping Cart" panel the header's cart button opens (docs/rules/screens-buyer.md, Cart and
  * checkout screens), loaded after the first render (cart-sheet.tsx). Closing it gives the focus
  * back to the button.
  */

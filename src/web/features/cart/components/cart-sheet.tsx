@@ -14,7 +14,7 @@ const CartPanel = lazy(async () => ({ default: (await import('./cart-panel')).Ca
 
 /**
  * The header's cart button and the "Shopping Cart" panel it opens
- * (docs/product-rules.md, Cart and checkout screens).
+ * (docs/rules/screens-buyer.md, Cart and checkout screens).
  */
 export function CartSheet() {
   const { count } = useCart();
@@ -25,7 +25,7 @@ export function CartSheet() {
   const hasHydrated = useHasHydrated();
   const onOpenChange = (next: boolean) => {
     // An open sheet is modal: a toast over it would hide its buttons and could not be closed
-    // (docs/product-rules.md, Client behaviour).
+    // (docs/rules/screens-shared.md, Client behaviour).
     if (next) dismissToasts();
     setOpen(next);
   };

@@ -7,12 +7,12 @@ interface QuantityControlProps {
   quantity: number;
   onChange: (quantity: number) => void;
   /**
-   * The cart page keeps at least 1 (docs/product-rules.md, Cart and checkout screens); the sheet
+   * The cart page keeps at least 1 (docs/rules/screens-buyer.md, Cart and checkout screens); the sheet
    * lets the last one go.
    */
   minimum?: 0 | 1;
   /**
-   * The stock the catalog last reported: + stops there (docs/product-rules.md, Cart and checkout
+   * The stock the catalog last reported: + stops there (docs/rules/screens-buyer.md, Cart and checkout
    * screens). None: no limit known.
    */
   maximum?: number;

@@ -10,7 +10,7 @@ import {
 
 const plain: ProductQuery = { search: '', category: 'All', maxDistance: null };
 
-describe('the grid URL (docs/product-rules.md, Client behaviour; Catalog and distance)', () => {
+describe('the grid URL (docs/rules/screens-shared.md, Client behaviour; docs/rules/catalog-and-orders.md, Catalog and distance)', () => {
   it('reads the plain list while the distance filter is off', () => {
     expect(productsUrl(plain)).toBe('/api/products');
     expect(productsUrl({ ...plain, search: '  Lamp ', category: 'Furniture' })).toBe(

@@ -9,7 +9,7 @@ export const PRODUCTS_KEY = '/api/products';
 export const PRODUCTS_WITH_DISTANCE_KEY = '/api/products/with-distance';
 
 /**
- * "All" means no category filter (docs/product-rules.md, Catalog and distance: All or an exact
+ * "All" means no category filter (docs/rules/catalog-and-orders.md, Catalog and distance: All or an exact
  * category name).
  */
 export const ALL_CATEGORIES = 'All';
@@ -23,7 +23,7 @@ export interface ProductQuery {
   /**
    * null: the distance filter is off and the plain list is read (GET /api/products). A number:
    * the filter is on and GET /api/products/with-distance is read, where 500 means any distance
-   * (docs/product-rules.md, Catalog and distance) and is sent without maxDistance, so the cards
+   * (docs/rules/catalog-and-orders.md, Catalog and distance) and is sent without maxDistance, so the cards
    * still show their miles.
    */
   maxDistance: number | null;
@@ -132,7 +132,7 @@ export const FEATURED_PRODUCT_COUNT = 8;
 
 /**
  * The newest products a visitor can buy now, one small page: the landing's featured strip, asked
- * for only once the strip is about to be seen (docs/product-rules.md, Routes and headers). A
+ * for only once the strip is about to be seen (docs/rules/screens-buyer.md, Routes and headers). A
  * showcase of things one cannot buy would be no showcase: products out of stock are left out.
  */
 export function useFeaturedProducts(count = FEATURED_PRODUCT_COUNT) {

@@ -11,7 +11,7 @@ import { ProductGrid } from './product-grid';
 
 /**
  * The catalog as the home page and the visitors' browse page show it
- * (docs/product-rules.md, Catalog screens): a search box, category chips, the distance filter
+ * (docs/rules/screens-buyer.md, Catalog screens): a search box, category chips, the distance filter
  * (signing in for a visitor) and the "Featured Products" grid, paged with "Load more".
  */
 export function CatalogBrowser({

@@ -9,7 +9,7 @@ interface CategoryChipsProps {
 }
 
 /**
- * "All" plus one chip per category (docs/product-rules.md, Catalog screens); the pressed chip is
+ * "All" plus one chip per category (docs/rules/screens-buyer.md, Catalog screens); the pressed chip is
  * the active filter.
  */
 export function CategoryChips({ categories, selected, onSelect }: CategoryChipsProps) {

@@ -7,7 +7,7 @@ import { DistanceFilter, distanceLabel } from './distance-filter';
 installDomStubs();
 afterEach(() => vi.unstubAllGlobals());
 
-describe('distance filter (docs/product-rules.md, Catalog and distance)', () => {
+describe('distance filter (docs/rules/catalog-and-orders.md, Catalog and distance)', () => {
   it('shows the slider value in miles, and 500 as "Any distance"', () => {
     expect(distanceLabel(1)).toBe('1 mile');
     expect(distanceLabel(25)).toBe('25 miles');

@@ -7,7 +7,7 @@ import { FETCH_PRODUCTS_FAILED_TEXT } from './product-grid';
 import { ProductCard } from './product-card';
 
 /**
- * The landing's "Featured Products" strip (docs/product-rules.md, Routes and headers): the newest
+ * The landing's "Featured Products" strip (docs/rules/screens-buyer.md, Routes and headers): the newest
  * products a visitor can open, add to the cart, or follow into the whole catalog. A row that scrolls
  * sideways on a phone, a grid on a wide screen. Loaded with its own code and data only when the
  * landing scrolls near it, so the landing's first load stays small.

@@ -23,7 +23,7 @@ function addButton(product: ProductListItem): HTMLButtonElement {
   return button;
 }
 
-describe('product card (docs/product-rules.md, Catalog screens)', () => {
+describe('product card (docs/rules/screens-buyer.md, Catalog screens)', () => {
   it('shows the name, the price with 2 decimals, the seller and the rating with 1 decimal', () => {
     const { product, byTestId } = renderCard({ name: 'Oak Desk', price: '12.5', sellerRating: 4.25 });
     expect(screen.getByRole('link', { name: 'Oak Desk' }).getAttribute('href')).toBe(

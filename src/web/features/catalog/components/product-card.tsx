@@ -14,7 +14,7 @@ import { ProductImage } from '../../../components/product-image';
  */
 const CARD_IMAGE_SIZES = '(min-width: 1024px) 300px, (min-width: 640px) 50vw, 100vw';
 
-/** A product in the grid (docs/product-rules.md, Catalog screens); the whole card opens /products/{id}. */
+/** A product in the grid (docs/rules/screens-buyer.md, Catalog screens); the whole card opens /products/{id}. */
 export function ProductCard({
   product,
   onAdd,
@@ -25,7 +25,7 @@ export function ProductCard({
   onAdd: (product: ProductListItem) => void;
   /** The first card of its list: its picture is the largest above the fold, fetched first. */
   isFirst?: boolean;
-  /** Who is looking; a seller's own products cannot be added (docs/product-rules.md, Checkout and orders). */
+  /** Who is looking; a seller's own products cannot be added (docs/rules/catalog-and-orders.md, Checkout and orders). */
   viewerId?: string | null;
 }) {
   const purchasable = isPurchasable(product);

@@ -71,7 +71,7 @@ function DeliveryRow({ option }: { option: DeliveryOption }) {
         </InfoRow>
       );
     case 'trailer':
-      // The fee shown is the one charged, flat (docs/product-rules.md, Catalog screens; Known differences).
+      // The fee shown is the one charged, flat (docs/rules/screens-buyer.md, Catalog screens; docs/rules/known-differences.md, Known differences).
       return (
         <InfoRow icon={Truck} title="Trailer delivery" value={formatPrice(option.fee)} testId="info-delivery">
           {TRAILER_DELIVERY_TEXT}
@@ -97,15 +97,15 @@ interface ProductDetailProps {
   inCartQuantity?: number;
   /**
    * The seller's rating and number of reviews under the name, where the specification showed a
-   * placeholder "4.5 (24 reviews)" (docs/product-rules.md, Catalog screens).
+   * placeholder "4.5 (24 reviews)" (docs/rules/screens-buyer.md, Catalog screens).
    */
   rating?: ReactNode;
-  /** A signed-in buyer's conversation with the seller (docs/product-rules.md, Reviews and messages). */
+  /** A signed-in buyer's conversation with the seller (docs/rules/selling.md, Reviews and messages). */
   messageCard?: ReactNode;
 }
 
 /**
- * The message-the-seller card of a visitor (docs/product-rules.md, Catalog screens): asked to sign
+ * The message-the-seller card of a visitor (docs/rules/screens-buyer.md, Catalog screens): asked to sign
  * in. A signed-in buyer gets the conversation itself (`messageCard`); the seller of the product no
  * card at all.
  */
@@ -137,7 +137,7 @@ function MessageSellerCard({ productId }: { productId: string }) {
 }
 
 /**
- * The product detail (docs/product-rules.md, Catalog screens): gallery, name, badges, price,
+ * The product detail (docs/rules/screens-buyer.md, Catalog screens): gallery, name, badges, price,
  * category, description, seller, stock, delivery and pickup information, Add to Cart (disabled when
  * out of stock, for the seller's own product, and once the cart holds the whole stock; absent for a
  * cancelled product, which says it is no longer available) and Continue Shopping. A visitor sees the message-the-seller card asking them to sign in.
@@ -152,11 +152,11 @@ export function ProductDetail({
   messageCard,
 }: ProductDetailProps) {
   const purchasable = isPurchasable(product);
-  // A seller cannot buy their own product (docs/product-rules.md, Checkout and orders).
+  // A seller cannot buy their own product (docs/rules/catalog-and-orders.md, Checkout and orders).
   const isOwn = viewerId !== null && viewerId === product.sellerId;
   const allInCart = purchasable && inCartQuantity >= product.stock;
   // Cancelled (not available) is final: nothing to add, whatever stock it kept
-  // (docs/product-rules.md, Catalog and distance; Seller listings).
+  // (docs/rules/catalog-and-orders.md, Catalog and distance; docs/rules/selling.md, Seller listings).
   const isCancelled = !product.available;
   const location = sellerLocationOf(product);
   const description = product.description?.trim();

@@ -10,9 +10,9 @@ interface ProductGalleryProps {
 }
 
 /**
- * The product's pictures (docs/product-rules.md, Catalog screens): one large image and, when there are
+ * The product's pictures (docs/rules/screens-buyer.md, Catalog screens): one large image and, when there are
  * several, a row of thumbnails that choose it. A picture that fails to load is replaced by the
- * placeholder (docs/product-rules.md, Catalog screens).
+ * placeholder (docs/rules/screens-buyer.md, Catalog screens).
  */
 export function ProductGallery({ name, imageUrls }: ProductGalleryProps) {
   const [selected, setSelected] = useState(0);

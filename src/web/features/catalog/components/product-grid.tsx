@@ -4,7 +4,7 @@ import type { ProductListItem } from '@domain/catalog';
 import { Button } from '../../../components/ui/button';
 import { ProductCard } from './product-card';
 
-/** The one text for a product list that could not be read (docs/product-rules.md, Catalog screens). */
+/** The one text for a product list that could not be read (docs/rules/screens-buyer.md, Catalog screens). */
 export const FETCH_PRODUCTS_FAILED_TEXT = 'Failed to fetch products';
 
 export interface ProductGridPaging {
@@ -49,7 +49,7 @@ function LoadMore({ hasMore, isLoadingMore, loadMoreFailed, onLoadMore }: Produc
 }
 
 /**
- * The products with their loading, empty and failure texts (docs/product-rules.md, Catalog screens)
+ * The products with their loading, empty and failure texts (docs/rules/screens-buyer.md, Catalog screens)
  * and the "Load more" button that pages through the rest. The test id sits on a wrapper that is
  * always there.
  */

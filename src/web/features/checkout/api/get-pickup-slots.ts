@@ -5,7 +5,7 @@ import { apiGet } from '../../../lib/api-client';
 
 /**
  * GET /api/availability/slots/{sellerId}: the seller's pickup times
- * (docs/product-rules.md, Cart and checkout screens).
+ * (docs/rules/screens-buyer.md, Cart and checkout screens).
  */
 export async function fetchPickupSlots(sellerId: string, signal?: AbortSignal): Promise<Slot[]> {
   // The schemas load with the first request, beside it, not with the page

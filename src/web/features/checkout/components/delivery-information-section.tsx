@@ -23,7 +23,7 @@ interface DeliveryInformationSectionProps {
 
 /**
  * The buyer's addresses (primary preselected), Manage Addresses, delivery notes
- * (docs/product-rules.md, Cart and checkout screens).
+ * (docs/rules/screens-buyer.md, Cart and checkout screens).
  */
 export function DeliveryInformationSection({
   addresses,

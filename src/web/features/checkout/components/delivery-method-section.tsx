@@ -50,7 +50,7 @@ function MethodOption({ value, checked, disabled, title, description, icon, onSe
 
 /**
  * Delivery by default; pickup only when every item offers it
- * (docs/product-rules.md, Cart and checkout screens; Checkout and orders).
+ * (docs/rules/screens-buyer.md, Cart and checkout screens; docs/rules/catalog-and-orders.md, Checkout and orders).
  */
 export function DeliveryMethodSection({
   method,

@@ -146,7 +146,7 @@ export function CheckoutProblems({
 
 /**
  * The Order Summary: the server's pricing, one order per seller, and the totals
- * (docs/product-rules.md, Cart and checkout screens).
+ * (docs/rules/screens-buyer.md, Cart and checkout screens).
  */
 export function OrderSummary({
   quote,

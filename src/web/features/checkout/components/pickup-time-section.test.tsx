@@ -16,7 +16,7 @@ const MONDAY_SLOTS = [
   { datetime: '2026-11-02T15:30:00.000Z', label: 'Mon, Nov 2 · 9:30 AM' },
 ];
 
-describe('PickupTimeSection (docs/product-rules.md, Dates and times)', () => {
+describe('PickupTimeSection (docs/rules/running.md, Dates and times)', () => {
   beforeEach(() => {
     setMarketplaceTimeZone('America/Chicago');
     vi.useFakeTimers({ toFake: ['Date'] });

@@ -33,7 +33,7 @@ function SellerPickupTime({
   // A slot chosen earlier that is no longer offered (it is now less than an hour away) is cleared.
   const chosenSlot = value ? slots.data?.find((slot) => slot.datetime === value) : undefined;
   const current = chosenSlot ? chosenSlot.datetime : '';
-  // A day, then a time of that day (docs/product-rules.md, Cart and checkout screens): the day of
+  // A day, then a time of that day (docs/rules/screens-buyer.md, Cart and checkout screens): the day of
   // the chosen time, else the day picked last, else the first day offered.
   const [pickedDay, setPickedDay] = useState<string | null>(null);
   const day =
@@ -131,7 +131,7 @@ function SellerPickupTime({
 
 /**
  * A pickup time per seller, from the seller's slots, with the pickup address
- * (docs/product-rules.md, Cart and checkout screens).
+ * (docs/rules/screens-buyer.md, Cart and checkout screens).
  */
 export function PickupTimeSection({
   sellers,

@@ -4,7 +4,7 @@ import { apiSend } from '../../../lib/api-client';
 import { AVAILABLE_ORDERS_KEY } from './delivery-keys';
 
 /**
- * POST /api/orders/{id}/assign (docs/product-rules.md, Deliveries): the order becomes the driver's,
+ * POST /api/orders/{id}/assign (docs/rules/deliveries.md, Deliveries): the order becomes the driver's,
  * or a 409 "This order was already taken" when another driver was quicker.
  */
 export async function acceptOrder(orderId: string): Promise<Order> {

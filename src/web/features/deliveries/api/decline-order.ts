@@ -2,14 +2,14 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client';
 import { AVAILABLE_ORDERS_KEY } from './delivery-keys';
 
-/** POST /api/orders/{id}/decline: hides the order from this driver only (docs/product-rules.md, Deliveries). */
+/** POST /api/orders/{id}/decline: hides the order from this driver only (docs/rules/deliveries.md, Deliveries). */
 export async function declineOrder(orderId: string): Promise<void> {
   await apiRequest('POST', `/api/orders/${encodeURIComponent(orderId)}/decline`);
 }
 
 /**
  * The list is not read again after a decline: its card gives way to a row with Undo until the list
- * is next read, which leaves the order out (docs/product-rules.md, Driver dashboard). A refused
+ * is next read, which leaves the order out (docs/rules/screens-work.md, Driver dashboard). A refused
  * decline (the order was taken meanwhile) reads it again at once.
  */
 export function useDeclineOrder(

@@ -7,13 +7,13 @@ import { AVAILABLE_ORDERS_KEY } from './delivery-keys';
 
 /**
  * Offers change while the driver looks: the list is read again every 60 s, like the orders list
- * (docs/product-rules.md, Constants).
+ * (docs/rules/screens-shared.md, Constants).
  */
 export const AVAILABLE_ORDERS_POLL_MS = 60_000;
 
 /**
  * GET /api/orders/available?maxDistance={miles}, the parameter left out at 500 (any distance;
- * docs/product-rules.md, Deliveries).
+ * docs/rules/deliveries.md, Deliveries).
  */
 export async function fetchAvailableOrders(
   maxDistance: number,

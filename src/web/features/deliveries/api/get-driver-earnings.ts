@@ -4,7 +4,7 @@ import { apiGet } from '../../../lib/api-client';
 
 export const DRIVER_EARNINGS_KEY = ['/api/earnings/driver'] as const;
 
-/** GET /api/earnings/driver: the driver's share of delivered orders (docs/product-rules.md, Deliveries). */
+/** GET /api/earnings/driver: the driver's share of delivered orders (docs/rules/deliveries.md, Deliveries). */
 export async function fetchDriverEarnings(signal?: AbortSignal): Promise<DriverEarnings> {
   return driverEarningsSchema.parse(await apiGet('/api/earnings/driver', signal));
 }

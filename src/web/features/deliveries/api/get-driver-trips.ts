@@ -5,7 +5,7 @@ import { apiGet } from '../../../lib/api-client';
 
 export const DRIVER_TRIPS_KEY = ['/api/earnings/driver/trips'] as const;
 
-/** GET /api/earnings/driver/trips: the caller's deliveries, latest first (docs/product-rules.md, Deliveries). */
+/** GET /api/earnings/driver/trips: the caller's deliveries, latest first (docs/rules/deliveries.md, Deliveries). */
 export async function fetchDriverTrips(limit: number, signal?: AbortSignal): Promise<DriverTrip[]> {
   return z.array(driverTripSchema).parse(await apiGet(`/api/earnings/driver/trips?limit=${limit}`, signal));
 }

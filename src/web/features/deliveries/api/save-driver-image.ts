@@ -7,7 +7,7 @@ import { CURRENT_USER_KEY } from '../../../lib/use-auth';
 export type DriverImageKind = 'vehicle' | 'license' | 'trailer';
 
 /**
- * PUT /api/drivers/{vehicle,license,trailer}-image {imageUrl} (docs/product-rules.md, Uploads and who
+ * PUT /api/drivers/{vehicle,license,trailer}-image {imageUrl} (docs/rules/selling.md, Uploads and who
  * sees a file): the driver's own upload, then readable by them and admins only. Answers the current
  * user.
  */

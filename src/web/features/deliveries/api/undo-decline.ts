@@ -4,7 +4,7 @@ import { AVAILABLE_ORDERS_KEY } from './delivery-keys';
 
 /**
  * DELETE /api/orders/{id}/decline: a mistaken Decline undone, the order offered to this driver
- * again (docs/product-rules.md, Deliveries).
+ * again (docs/rules/deliveries.md, Deliveries).
  */
 export async function undoDecline(orderId: string): Promise<void> {
   await apiRequest('DELETE', `/api/orders/${encodeURIComponent(orderId)}/decline`);

@@ -5,7 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
 import { formatAddressLine, formatDateTime, formatOneDecimal, formatPrice } from '../../../lib/format';
 
-/** "2.0 mi away", "10.4 mi trip": distances with 1 decimal (docs/product-rules.md, Client behaviour). */
+/** "2.0 mi away", "10.4 mi trip": distances with 1 decimal (docs/rules/screens-shared.md, Client behaviour). */
 const miles = (value: number) => `${formatOneDecimal(value)} mi`;
 
 /** The first lines of an offer's items: at most this many, then "+N more". */
@@ -59,7 +59,7 @@ function Stop({
 }
 
 /**
- * One offer of "Available Orders" (docs/product-rules.md, Deliveries; Driver dashboard): what the
+ * One offer of "Available Orders" (docs/rules/deliveries.md, Deliveries; docs/rules/screens-work.md, Driver dashboard): what the
  * driver earns, the pickup city and how far it is, the drop-off area and the trip, the items to
  * carry (names and counts), the trailer need, and Accept / Decline, each a tap target of 44 px. No
  * prices of the purchase.

@@ -39,7 +39,7 @@ function offer(overrides: Partial<AvailableOrder> = {}): AvailableOrder {
 const error = (status: number, message: string) =>
   jsonResponse({ message, code: status === 409 ? 'conflict' : 'unauthorized', requestId: 'r' }, status);
 
-describe('Available Orders (docs/product-rules.md, Driver dashboard)', () => {
+describe('Available Orders (docs/rules/screens-work.md, Driver dashboard)', () => {
   it('asks nothing of an unverified driver and says what is still needed', () => {
     const fetchMock = mockFetch();
     renderWithProviders(

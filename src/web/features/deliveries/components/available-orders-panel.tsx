@@ -20,11 +20,11 @@ import {
 } from './driver-distance-slider';
 import { missingStepsText } from './driver-verification-card';
 
-/** The slider asks the server once it rests, as the buyer's distance filter does (docs/product-rules.md, Constants). */
+/** The slider asks the server once it rests, as the buyer's distance filter does (docs/rules/screens-shared.md, Constants). */
 export const DRIVER_DISTANCE_DEBOUNCE_MS = 500;
 
 /**
- * The "Available Orders" tab (docs/product-rules.md, Deliveries): the distance slider and the
+ * The "Available Orders" tab (docs/rules/deliveries.md, Deliveries): the distance slider and the
  * orders offered to the driver, nearest pickup first, each with Accept and Decline; a declined one
  * shows as a row with Undo until the list is read again. A driver who is not verified yet is told
  * what is missing instead (the server would refuse the list).
@@ -49,7 +49,7 @@ export function AvailableOrdersPanel({
     onFailed: (error) => toastMutationError(error, 'Failed to accept order', { appendServerMessage: true }),
   });
   // Each declined order, with the list's read it was declined in: its card gives way to a row
-  // with Undo until the list is read again (docs/product-rules.md, Driver dashboard).
+  // with Undo until the list is read again (docs/rules/screens-work.md, Driver dashboard).
   const [declined, setDeclined] = useState<Record<string, number>>({});
   const decline = useDeclineOrder({
     onDeclined: (orderId) => setDeclined((now) => ({ ...now, [orderId]: offers.dataUpdatedAt })),

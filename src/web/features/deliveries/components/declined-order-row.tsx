@@ -4,7 +4,7 @@ import { Button } from '../../../components/ui/button';
 
 /**
  * A declined offer, in its card's place until the list is read again: "Order ORD-… declined" and
- * Undo, which offers it to the driver again (docs/product-rules.md, Driver dashboard).
+ * Undo, which offers it to the driver again (docs/rules/screens-work.md, Driver dashboard).
  */
 export function DeclinedOrderRow({
   order,

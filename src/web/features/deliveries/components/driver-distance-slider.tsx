@@ -4,12 +4,12 @@ import { MapPin, MapPinOff } from 'lucide-react';
 import { DRIVER_DISTANCE } from '@domain/deliveries';
 import { cn } from '../../../lib/utils';
 
-/** "50 miles", and at 500 "Any distance" (docs/product-rules.md, Deliveries: 500 means any). */
+/** "50 miles", and at 500 "Any distance" (docs/rules/deliveries.md, Deliveries: 500 means any). */
 export function driverDistanceLabel(miles: number): string {
   return miles >= DRIVER_DISTANCE.max ? 'Any distance' : `${miles} miles`;
 }
 
-/** The marks under the slider: 5, 100, 250 and "Any" (docs/product-rules.md, Constants). */
+/** The marks under the slider: 5, 100, 250 and "Any" (docs/rules/screens-shared.md, Constants). */
 const MARK_LABEL = (miles: number) => (miles >= DRIVER_DISTANCE.max ? 'Any' : String(miles));
 const percentOf = (miles: number) =>
   ((miles - DRIVER_DISTANCE.min) / (DRIVER_DISTANCE.max - DRIVER_DISTANCE.min)) * 100;
@@ -18,7 +18,7 @@ const percentOf = (miles: number) =>
 export type DriverLocationStatus = 'loading' | 'available' | 'unavailable';
 
 /**
- * The distance filter of "Available Orders" (docs/product-rules.md, Deliveries): 5 to 500 miles in
+ * The distance filter of "Available Orders" (docs/rules/deliveries.md, Deliveries): 5 to 500 miles in
  * steps of 5, 50 by default, marked 5, 100, 250 and Any, with a link to the addresses the distance
  * is measured from.
  */

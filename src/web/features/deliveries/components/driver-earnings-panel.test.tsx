@@ -38,7 +38,7 @@ const trip = (n: number): DriverTrip => ({
   earnings: '9.00',
 });
 
-describe('the Earnings tab (docs/product-rules.md, Driver dashboard)', () => {
+describe('the Earnings tab (docs/rules/screens-work.md, Driver dashboard)', () => {
   it('shows today, this week, the 8 weeks and each trip, 20 more at a time', async () => {
     const asked: string[] = [];
     mockFetch((url) => {

@@ -114,7 +114,7 @@ function DriverTrips() {
 }
 
 /**
- * The Earnings tab's plan of the driver's money (docs/product-rules.md, Driver dashboard): the
+ * The Earnings tab's plan of the driver's money (docs/rules/screens-work.md, Driver dashboard): the
  * weekly chart and the trips, under the stat cards.
  */
 export function DriverEarningsPanel() {

@@ -5,7 +5,7 @@ import { useErrorToast } from '../../../lib/use-error-toast';
 import { useDriverEarnings } from '../api/get-driver-earnings';
 
 /**
- * The driver's stat cards (docs/product-rules.md, Deliveries): Today and This Week, what the
+ * The driver's stat cards (docs/rules/deliveries.md, Deliveries): Today and This Week, what the
  * deliveries made then paid (marketplace time zone); Total Earnings (90%), what delivered orders
  * paid after the platform's commission; Active Deliveries, the orders assigned or in transit;
  * Completed Deliveries, the delivered ones.

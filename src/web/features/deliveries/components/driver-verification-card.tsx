@@ -43,7 +43,7 @@ const IMAGES: {
   { kind: 'trailer', title: 'Trailer', field: 'trailerImageUrl', icon: Truck, hint: 'Optional' },
 ];
 
-/** The spec's failure toasts (docs/product-rules.md, Deliveries). */
+/** The spec's failure toasts (docs/rules/deliveries.md, Deliveries). */
 const SAVE_FAILED: Record<DriverImageKind, string> = {
   vehicle: 'Failed to save vehicle image',
   license: 'Failed to save license image',
@@ -123,7 +123,7 @@ function Step({ done, text, testId }: { done: boolean; text: string; testId: str
 }
 
 /**
- * The driver verification card (docs/product-rules.md, Deliveries): the vehicle, license and
+ * The driver verification card (docs/rules/deliveries.md, Deliveries): the vehicle, license and
  * trailer images with their uploaders, and the state: Verified once both the vehicle and the
  * license image are on file and an admin approved, pending otherwise. Verified drivers see it
  * folded, so the orders stay near the top of a phone's screen.
@@ -158,7 +158,7 @@ export function DriverVerificationCard({
 
   if (isVerified) {
     // The images and their uploaders are made when the driver opens the card, not with the page
-    // (docs/product-rules.md, Driver dashboard: uploaders on demand).
+    // (docs/rules/screens-work.md, Driver dashboard: uploaders on demand).
     return (
       <Card data-testid="card-driver-verification">
         <details className="group" onToggle={(event) => setShowImages(event.currentTarget.open)}>

@@ -13,7 +13,7 @@ export async function fetchOrderMessages(orderId: string, signal?: AbortSignal):
 }
 
 /**
- * Polled every 30 s while shown, the fallback of the live updates (docs/product-rules.md, Reviews
+ * Polled every 30 s while shown, the fallback of the live updates (docs/rules/selling.md, Reviews
  * and messages). Reading marks the conversation read, so the header's count is read again after.
  */
 export function useOrderMessages(orderId: string) {

@@ -1,6 +1,6 @@
 /**
  * The query keys of conversations; the live updates invalidate them by these prefixes
- * (docs/product-rules.md, Live updates).
+ * (docs/rules/live-updates.md, Live updates).
  */
 export const PRODUCT_MESSAGES_KEY = ['/api/product-messages'] as const;
 export const PRODUCT_THREADS_KEY = ['/api/product-messages/threads'] as const;

@@ -8,7 +8,7 @@ import { formatDateTime } from '../../../lib/format';
 import { toastMutationError } from '../../../lib/mutation-errors';
 import { cn } from '../../../lib/utils';
 
-/** The toast of a message that could not be sent (docs/product-rules.md, Reviews and messages). */
+/** The toast of a message that could not be sent (docs/rules/selling.md, Reviews and messages). */
 export const SEND_MESSAGE_FAILED = 'Failed to send message';
 
 export interface ShownMessage {
@@ -40,7 +40,7 @@ interface MessageBoxProps {
 const SHOW_COUNT_FROM = MESSAGE_MAX_LENGTH - 200;
 
 /**
- * A conversation and its text box (docs/product-rules.md, Reviews and messages): the messages,
+ * A conversation and its text box (docs/rules/selling.md, Reviews and messages): the messages,
  * oldest first, with who wrote them and when (in the marketplace time zone); Enter sends and
  * Shift+Enter adds a line; blank or whitespace-only text is never sent; at most 2,000 characters.
  * A failed send keeps the text and says "Failed to send message".

@@ -49,7 +49,7 @@ function server(options: { failWith?: number } = {}) {
 
 const box = () => screen.getByRole('textbox', { name: 'Message about this order' });
 
-describe('the order messages panel (docs/product-rules.md, Reviews and messages)', () => {
+describe('the order messages panel (docs/rules/selling.md, Reviews and messages)', () => {
   it('shows the conversation with who wrote it, in a 400 px area', async () => {
     server();
     renderWithProviders(<OrderMessagesPanel orderId={ORDER} viewerId={ME} />);

@@ -8,7 +8,7 @@ import { productConversation, showConversation } from '../open-conversations';
 import { MessageBox } from './message-box';
 
 /**
- * The message-the-seller card of a signed-in buyer on a product page (docs/product-rules.md,
+ * The message-the-seller card of a signed-in buyer on a product page (docs/rules/screens-buyer.md,
  * Catalog screens; Reviews and messages): their own conversation with the seller about this
  * product, in a 200 px message area.
  */

@@ -60,7 +60,7 @@ function ThreadConversation({ thread, sellerId }: { thread: ProductThread; selle
  * The seller's Messages (beyond the specification: a seller must be able to answer): the
  * conversations buyers opened about the seller's products, by product and buyer, the latest first,
  * each with how many messages are unread; choosing one opens it for an answer
- * (docs/product-rules.md, Reviews and messages).
+ * (docs/rules/selling.md, Reviews and messages).
  */
 export function SellerMessagesPanel({ sellerId, initial }: { sellerId: string; initial?: ThreadRef | null }) {
   const threads = useProductThreads();

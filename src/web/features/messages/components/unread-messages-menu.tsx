@@ -31,7 +31,7 @@ function threadLabel(thread: UnreadThread): string {
 }
 
 /**
- * The header's unread-message count (beyond the specification; docs/product-rules.md, Reviews and
+ * The header's unread-message count (beyond the specification; docs/rules/selling.md, Reviews and
  * messages): a badge on the messages button while anything is unread, and the conversations behind
  * it, each opening where it is read. Opening one clears its part of the count.
  */

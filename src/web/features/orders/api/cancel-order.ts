@@ -5,7 +5,7 @@ import { ORDERS_KEY } from './order-keys';
 
 /**
  * POST /api/orders/{id}/cancel: the server refunds the order in full and puts the stock back
- * (docs/product-rules.md, Order lifecycle).
+ * (docs/rules/catalog-and-orders.md, Order lifecycle).
  */
 export async function cancelOrder(orderId: string): Promise<Order> {
   return orderSchema.parse(await apiSend('POST', `/api/orders/${encodeURIComponent(orderId)}/cancel`));

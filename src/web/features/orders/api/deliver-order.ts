@@ -7,7 +7,7 @@ import { ORDERS_KEY } from './order-keys';
 /**
  * POST /api/orders/{id}/deliver: Mark Delivered with its proof, the drop-off photo and/or the
  * buyer's code as the marketplace asks, and the place if the driver gave it
- * (docs/product-rules.md, Deliveries).
+ * (docs/rules/deliveries.md, Deliveries).
  */
 export async function deliverOrder(orderId: string, body: DeliverBody): Promise<Order> {
   return orderSchema.parse(await apiSend('POST', `/api/orders/${encodeURIComponent(orderId)}/deliver`, body));

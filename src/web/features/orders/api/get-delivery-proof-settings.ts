@@ -4,7 +4,7 @@ import { apiGet } from '../../../lib/api-client';
 
 export const DELIVERY_PROOF_KEY = ['/api/delivery-proof-settings'] as const;
 
-/** GET /api/delivery-proof-settings: which proof Mark Delivered needs (docs/product-rules.md, Deliveries). */
+/** GET /api/delivery-proof-settings: which proof Mark Delivered needs (docs/rules/deliveries.md, Deliveries). */
 export async function fetchDeliveryProofSettings(signal?: AbortSignal): Promise<DeliveryProofSettings> {
   return deliveryProofSettingsSchema.parse(await apiGet('/api/delivery-proof-settings', signal));
 }

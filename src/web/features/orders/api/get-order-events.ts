@@ -6,7 +6,7 @@ import { ORDERS_KEY } from './order-keys';
 
 /**
  * GET /api/orders/{id}/events: every status change with its time, oldest first
- * (docs/product-rules.md, Order lifecycle).
+ * (docs/rules/catalog-and-orders.md, Order lifecycle).
  */
 export async function fetchOrderEvents(orderId: string, signal?: AbortSignal): Promise<OrderEvent[]> {
   return z

@@ -5,7 +5,7 @@ import { apiGet } from '../../../lib/api-client';
 import { ORDERS_KEY } from './order-keys';
 
 /**
- * GET /api/orders/{id}/items (docs/product-rules.md, Order screens); a driver's answer carries no
+ * GET /api/orders/{id}/items (docs/rules/screens-buyer.md, Order screens); a driver's answer carries no
  * prices.
  */
 export async function fetchOrderItems(orderId: string, signal?: AbortSignal): Promise<OrderItem[]> {

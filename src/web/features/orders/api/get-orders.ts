@@ -4,12 +4,12 @@ import { orderSchema, type Order } from '@domain/orders';
 import { apiGet } from '../../../lib/api-client';
 import { ORDERS_KEY } from './order-keys';
 
-/** The orders list is polled every 60 s (docs/product-rules.md, Order screens; Constants). */
+/** The orders list is polled every 60 s (docs/rules/screens-buyer.md, Order screens; docs/rules/screens-shared.md, Constants). */
 export const ORDERS_POLL_MS = 60_000;
 
 /**
  * The toast and notice when a list of orders cannot be read: the driver's deliveries and the
- * offers alike (docs/product-rules.md, Driver dashboard).
+ * offers alike (docs/rules/screens-work.md, Driver dashboard).
  */
 export const FETCH_ORDERS_FAILED = 'Failed to fetch orders';
 

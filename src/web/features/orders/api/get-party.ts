@@ -4,7 +4,7 @@ import { apiGet } from '../../../lib/api-client';
 
 /**
  * GET /api/users/{id}: a party's public profile (never the email;
- * docs/product-rules.md, Roles and permissions).
+ * docs/rules/accounts.md, Roles and permissions).
  */
 export async function fetchPublicUser(userId: string, signal?: AbortSignal): Promise<PublicUser> {
   return publicUserSchema.parse(await apiGet(`/api/users/${encodeURIComponent(userId)}`, signal));

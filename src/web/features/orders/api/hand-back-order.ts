@@ -5,7 +5,7 @@ import { ORDERS_KEY } from './order-keys';
 
 /**
  * POST /api/orders/{id}/hand-back: the assigned driver gives an accepted order back before Start
- * Delivery; it is offered to other drivers again (docs/product-rules.md, Deliveries).
+ * Delivery; it is offered to other drivers again (docs/rules/deliveries.md, Deliveries).
  */
 export async function handBackOrder(orderId: string): Promise<void> {
   await apiRequest('POST', `/api/orders/${encodeURIComponent(orderId)}/hand-back`);

@@ -5,7 +5,7 @@ import { apiSend } from '../../../lib/api-client';
 import { ORDERS_KEY } from './order-keys';
 
 /**
- * PATCH /api/orders/{id}/delivery-photo {deliveryPhotoUrl} (docs/product-rules.md, Deliveries): the
+ * PATCH /api/orders/{id}/delivery-photo {deliveryPhotoUrl} (docs/rules/deliveries.md, Deliveries): the
  * assigned driver's photo, readable by the order's parties and admins only. A trailer order needs it
  * before it goes in transit.
  */

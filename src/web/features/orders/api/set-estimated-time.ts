@@ -5,7 +5,7 @@ import { apiSend } from '../../../lib/api-client';
 import { ORDERS_KEY } from './order-keys';
 
 /**
- * PATCH /api/orders/{id}/estimated-time {estimatedDeliveryTime} as ISO (docs/product-rules.md,
+ * PATCH /api/orders/{id}/estimated-time {estimatedDeliveryTime} as ISO (docs/rules/deliveries.md,
  * Deliveries): the assigned driver's expected arrival, which the buyer and the seller then see.
  */
 export async function setEstimatedTime(orderId: string, estimatedDeliveryTime: string): Promise<Order> {

@@ -37,7 +37,7 @@ const ORDER: Order = {
   dispute: null,
 };
 
-describe('ArrivalTimeEditor (docs/product-rules.md, Dates and times)', () => {
+describe('ArrivalTimeEditor (docs/rules/running.md, Dates and times)', () => {
   beforeEach(() => {
     setMarketplaceTimeZone('America/Chicago');
     vi.useFakeTimers({ toFake: ['Date'] });

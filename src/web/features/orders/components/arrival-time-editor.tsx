@@ -11,7 +11,7 @@ import { toastMutationError } from '../../../lib/mutation-errors';
 import { useSetEstimatedTime } from '../api/set-estimated-time';
 import { arrivalInputOf, initialArrivalInput, instantOfArrivalInput } from '../arrival-time';
 
-/** While the driver works on the order the arrival time may change (docs/product-rules.md, Deliveries). */
+/** While the driver works on the order the arrival time may change (docs/rules/deliveries.md, Deliveries). */
 export function canEditArrival(order: Pick<Order, 'status'>): boolean {
   return isActiveDelivery(order.status);
 }
@@ -25,7 +25,7 @@ export function arrivalInputProblem(value: string, now: Date, timeZone: string):
 }
 
 /**
- * The expected arrival time editor of the assigned driver (docs/product-rules.md, Deliveries): a
+ * The expected arrival time editor of the assigned driver (docs/rules/deliveries.md, Deliveries): a
  * date and time in the marketplace time zone, in the future; the buyer and the seller then see it
  * on the order. Toast on failure: "Failed to update arrival time".
  */
@@ -39,7 +39,7 @@ export function ArrivalTimeEditor({ order }: { order: Order }) {
   const save = useSetEstimatedTime();
   const current = formatDateTime(order.estimatedDeliveryTime);
   // The zone's abbreviation of the time entered, not of today: across a change of the clocks they
-  // differ (docs/product-rules.md, Dates and times).
+  // differ (docs/rules/running.md, Dates and times).
   const enteredAt = instantOfArrivalInput(value, timeZone);
   if (!canEditArrival(order)) return null;
 

@@ -8,7 +8,7 @@ import { toastMutationError } from '../../../lib/mutation-errors';
 import { useCancelOrder } from '../api/cancel-order';
 
 /**
- * Cancelling asks first (docs/product-rules.md, Order lifecycle: it cannot be undone): the server
+ * Cancelling asks first (docs/rules/catalog-and-orders.md, Order lifecycle: it cannot be undone): the server
  * refunds the payment of the order in full and puts the stock back.
  */
 export function CancelOrderDialog({

@@ -19,7 +19,7 @@ export type PhotoUploader = (props: {
 }) => ReactNode;
 
 /**
- * The delivery photo a trailer order needs before it goes out (docs/product-rules.md, Deliveries):
+ * The delivery photo a trailer order needs before it goes out (docs/rules/deliveries.md, Deliveries):
  * the driver uploads a photo of the load, sees it, and confirms; confirming saves the photo and
  * then starts the delivery. Confirm stays disabled until there is a photo.
  */

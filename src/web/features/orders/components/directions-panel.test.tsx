@@ -31,7 +31,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('Directions (docs/product-rules.md, Driver dashboard)', () => {
+describe('Directions (docs/rules/screens-work.md, Driver dashboard)', () => {
   it('routes to the pickup from the phone, then from the pickup to the drop-off, in Google Maps first', () => {
     render(<DirectionsPanel order={order} />);
     const toPickup = hrefOf(/To pickup/);

@@ -35,7 +35,7 @@ function pickupPlace(order: Order): Place | null {
 }
 
 /**
- * Directions for the driver of an order under way (docs/product-rules.md, Driver dashboard): to the
+ * Directions for the driver of an order under way (docs/rules/screens-work.md, Driver dashboard): to the
  * pickup, then to the drop-off, in the map app the driver picks (kept on this device). The phone's
  * position is asked for only when the driver presses "Use my location", never required: without it
  * each app starts from where the phone is, and the drop-off route of an order not yet picked up

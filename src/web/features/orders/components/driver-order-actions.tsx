@@ -11,7 +11,7 @@ import { useSetDeliveryPhoto } from '../api/set-delivery-photo';
 import { DeliveryPhotoDialog, type PhotoUploader } from './delivery-photo-dialog';
 import { ProofOfDeliveryDialog } from './proof-of-delivery-dialog';
 
-/** The driver's next step on an order, if any (docs/product-rules.md, Order lifecycle). */
+/** The driver's next step on an order, if any (docs/rules/catalog-and-orders.md, Order lifecycle). */
 export function driverStepOf(order: Pick<Order, 'status' | 'isPickup' | 'sellerDelivery'>) {
   if (order.isPickup || order.sellerDelivery) return null;
   if (order.status === 'assigned') return 'in-transit' as const;
@@ -19,14 +19,14 @@ export function driverStepOf(order: Pick<Order, 'status' | 'isPickup' | 'sellerD
   return null;
 }
 
-/** A trailer order goes out only with its delivery photo (docs/product-rules.md, Deliveries). */
+/** A trailer order goes out only with its delivery photo (docs/rules/deliveries.md, Deliveries). */
 export function needsPhotoFirst(order: Pick<Order, 'status' | 'requiresTrailer' | 'deliveryPhotoUrl'>) {
   return order.status === 'assigned' && order.requiresTrailer && !order.deliveryPhotoUrl;
 }
 
 /**
  * Start Delivery (assigned → in transit) or Mark Delivered (in transit → delivered) for the
- * order's assigned driver (docs/product-rules.md, Deliveries). A trailer order without its photo
+ * order's assigned driver (docs/rules/deliveries.md, Deliveries). A trailer order without its photo
  * opens the delivery photo dialog first; Mark Delivered opens "Proof of Delivery". Toasts: "Failed
  * to start delivery", "Failed to update status".
  */

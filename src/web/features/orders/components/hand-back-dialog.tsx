@@ -10,14 +10,14 @@ import { useHandBackOrder } from '../api/hand-back-order';
 
 /**
  * Whether the viewer may hand the order back: its driver, while it is assigned (before Start
- * Delivery; docs/product-rules.md, Deliveries). The server decides again.
+ * Delivery; docs/rules/deliveries.md, Deliveries). The server decides again.
  */
 export function canHandBack(order: Pick<Order, 'status' | 'driverId'>, viewerId: string): boolean {
   return canBeHandedBack(order.status) && order.driverId === viewerId;
 }
 
 /**
- * Hand Back, for the assigned driver before Start Delivery (docs/product-rules.md, Driver
+ * Hand Back, for the assigned driver before Start Delivery (docs/rules/screens-work.md, Driver
  * dashboard): asks first, then the order leaves My Deliveries and is offered to other drivers.
  * Toasts: "Order handed back", "Failed to hand back order".
  */

@@ -41,7 +41,7 @@ function renderPanel(onChoose = vi.fn()) {
   return onChoose;
 }
 
-describe('My Deliveries (docs/product-rules.md, Driver dashboard)', () => {
+describe('My Deliveries (docs/rules/screens-work.md, Driver dashboard)', () => {
   it('lists the deliveries under way first and opens the first with its next step', async () => {
     // The newest first from the server; the one under way is older.
     mockFetch((url) => (url === '/api/orders?as=driver' ? jsonResponse([delivered, underWay]) : undefined));

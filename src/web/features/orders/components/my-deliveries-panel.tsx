@@ -16,7 +16,7 @@ import { OrderDetails } from './order-details';
 import { RecentOrdersList } from './recent-orders-list';
 
 /**
- * The tab My Deliveries (docs/product-rules.md, Driver dashboard): the driver's orders, those under
+ * The tab My Deliveries (docs/rules/screens-work.md, Driver dashboard): the driver's orders, those under
  * way first; the selected one with its next step, Hand Back before Start Delivery, and the arrival
  * time editor while it is under way, then the shared order details viewed as Driver.
  */

@@ -5,7 +5,7 @@ import type { Order } from '@domain/orders';
 import { formatDateTime } from '../../../lib/format';
 
 /**
- * The buyer's delivery code while the driver is on the way (docs/product-rules.md, Deliveries): the
+ * The buyer's delivery code while the driver is on the way (docs/rules/deliveries.md, Deliveries): the
  * server sends it only to the buyer and admins, so nothing shows for the driver or the seller.
  */
 export function DeliveryCodeNotice({ order }: { order: Order }) {
@@ -30,7 +30,7 @@ export function hasDeliveryProof(order: Order): boolean {
 }
 
 /**
- * What Mark Delivered recorded (docs/product-rules.md, Order screens): the time, the drop-off photo
+ * What Mark Delivered recorded (docs/rules/screens-buyer.md, Order screens): the time, the drop-off photo
  * (a thumbnail that opens the full picture), "Code confirmed" and the place on OpenStreetMap.
  */
 export function DeliveryProof({ order }: { order: Order }) {

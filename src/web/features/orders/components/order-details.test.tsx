@@ -59,7 +59,7 @@ function routes(items: Route, users: Route = () => undefined): Route[] {
   ];
 }
 
-describe('order details view (docs/product-rules.md, Order screens; Roles and permissions)', () => {
+describe('order details view (docs/rules/screens-buyer.md, Order screens; docs/rules/accounts.md, Roles and permissions)', () => {
   it('shows a buyer the timeline with times, people, addresses, items with prices and the earnings breakdown', async () => {
     mockFetch(...routes((url) => (url.endsWith('/items') ? jsonResponse([makeItem()]) : undefined)));
     renderWithProviders(<OrderDetails order={order} viewerRole="buyer" viewerId={BUYER_ID} />);

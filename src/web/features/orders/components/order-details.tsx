@@ -43,7 +43,7 @@ import { UserProfileDialog } from './user-profile-dialog';
 import { OrderMessagesPanel } from '../../messages/components/order-messages-panel';
 import { ReviewPrompts } from '../../reviews/components/review-prompts';
 
-/** Texts of the order view (docs/product-rules.md, Order screens). */
+/** Texts of the order view (docs/rules/screens-buyer.md, Order screens). */
 export const LOCATION_NOT_AVAILABLE = 'Location not available';
 export const NOT_SPECIFIED = 'Not specified';
 
@@ -105,7 +105,7 @@ export interface OrderDetailsProps {
 }
 
 /**
- * The order details view shared by all roles (docs/product-rules.md, Order screens): status
+ * The order details view shared by all roles (docs/rules/screens-buyer.md, Order screens): status
  * timeline, the people involved, addresses with a directions link, items, delivery photo, payment
  * details and earnings, and the order information. Drivers see no prices and only their own
  * earnings.
@@ -145,7 +145,7 @@ export function OrderDetails({ order, viewerRole, viewerId, actions }: OrderDeta
         </div>
       </CardHeader>
       <CardContent className="grid grid-cols-1 gap-8 pt-6 md:grid-cols-2">
-        {/* Finished orders ask their buyer, seller and driver for reviews (docs/product-rules.md, Reviews and messages). */}
+        {/* Finished orders ask their buyer, seller and driver for reviews (docs/rules/selling.md, Reviews and messages). */}
         {viewerRole === 'admin' ? null : (
           <div className="empty:hidden md:col-span-2">
             <ReviewPrompts orderId={order.id} status={order.status} viewerId={viewerId} />
@@ -159,7 +159,7 @@ export function OrderDetails({ order, viewerRole, viewerId, actions }: OrderDeta
           <OrderStatusTimeline steps={steps} isLoading={events.isLoading} />
           <OrderRefundsList refunds={order.refunds} />
           {/* While the driver is on the way, the arrival they set is what the buyer looks for
-              (docs/product-rules.md, Driver dashboard). */}
+              (docs/rules/screens-work.md, Driver dashboard). */}
           {expectedArrival && isActiveDelivery(order.status) ? (
             <p className="mt-4 rounded-lg bg-accent px-3 py-2 text-sm" data-testid="text-expected-arrival">
               <span>Expected arrival: </span>

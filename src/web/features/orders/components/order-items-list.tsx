@@ -2,7 +2,7 @@ import { ProductImage } from '../../../components/product-image';
 import { formatPrice } from '../../../lib/format';
 import { useOrderItems } from '../api/get-order-items';
 
-/** The order's items; prices only for viewers who may see them (docs/product-rules.md, Order screens). */
+/** The order's items; prices only for viewers who may see them (docs/rules/screens-buyer.md, Order screens). */
 export function OrderItemsList({ orderId, showPrices }: { orderId: string; showPrices: boolean }) {
   const items = useOrderItems(orderId);
 

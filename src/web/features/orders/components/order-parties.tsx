@@ -32,7 +32,7 @@ function PartyRow({
     );
   }
   // Display name: "first last", otherwise the capitalised role word of this order
-  // (docs/product-rules.md, Client behaviour).
+  // (docs/rules/screens-shared.md, Client behaviour).
   const name = user ? displayName({ ...user, role }) : 'Loading...';
   return (
     <li data-testid={`party-${role}`}>
@@ -67,7 +67,7 @@ function PartyRow({
 
 /**
  * The people of the order (buyer, seller, driver), each opening their profile
- * (docs/product-rules.md, Order screens).
+ * (docs/rules/screens-buyer.md, Order screens).
  */
 export function OrderParties({
   order,

@@ -30,7 +30,7 @@ function Row({
 
 /**
  * A driver sees only their own earnings, never the buyer's prices
- * (docs/product-rules.md, Roles and permissions).
+ * (docs/rules/accounts.md, Roles and permissions).
  */
 export function DriverEarnings({ order }: { order: Order }) {
   return (
@@ -52,7 +52,7 @@ export function DriverEarnings({ order }: { order: Order }) {
 /**
  * Payment details (subtotal, delivery fee, total) and the earnings breakdown with the platform
  * commission and its rates, as stored on the order
- * (docs/product-rules.md, Order screens; Fees and commission).
+ * (docs/rules/screens-buyer.md, Order screens; docs/rules/money.md, Fees and commission).
  */
 export function OrderPaymentDetails({ order }: { order: Order }) {
   const withDriver = fulfilmentOf(order) === 'driver';
@@ -100,7 +100,7 @@ export function OrderPaymentDetails({ order }: { order: Order }) {
             />
           ) : order.sellerDelivery ? (
             // The seller keeps the whole fee of a delivery they make themselves: the sales commission
-            // is the only one (docs/product-rules.md, Fees and commission; Known differences).
+            // is the only one (docs/rules/money.md, Fees and commission; docs/rules/known-differences.md, Known differences).
             <Row
               label="Delivery commission (none: delivered by the seller)"
               value={money('0')}

@@ -12,7 +12,7 @@ const VARIANT: Record<OrderStatus, BadgeProps['variant']> = {
   cancelled: 'destructive',
 };
 
-/** The status as a badge with the spec's labels (docs/product-rules.md, Order lifecycle). */
+/** The status as a badge with the spec's labels (docs/rules/catalog-and-orders.md, Order lifecycle). */
 export function OrderStatusBadge({ status, className }: { status: OrderStatus; className?: string }) {
   return (
     <Badge variant={VARIANT[status]} className={className} data-testid={`badge-status-${status}`}>

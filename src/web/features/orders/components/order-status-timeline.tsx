@@ -4,7 +4,7 @@ import { formatDateTime, type TimelineStep } from '../order-view';
 
 /**
  * The order's steps, done up to the current one, each with its time
- * (docs/product-rules.md, Order screens; Order lifecycle).
+ * (docs/rules/screens-buyer.md, Order screens; docs/rules/catalog-and-orders.md, Order lifecycle).
  */
 export function OrderStatusTimeline({
   steps,

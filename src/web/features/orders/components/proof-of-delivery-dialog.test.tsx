@@ -34,7 +34,7 @@ function renderDialog(requiresTrailer: boolean, onConfirm = vi.fn()) {
   return onConfirm;
 }
 
-describe('Proof of Delivery (docs/product-rules.md, Driver dashboard)', () => {
+describe('Proof of Delivery (docs/rules/screens-work.md, Driver dashboard)', () => {
   it('on a trailer order, confirms only with the photo and the 4 digits, and sends them', async () => {
     const onConfirm = renderDialog(true);
     const user = userEvent.setup();

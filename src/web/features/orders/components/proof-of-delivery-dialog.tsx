@@ -23,7 +23,7 @@ import type { PhotoUploader } from './delivery-photo-dialog';
 type Place = { latitude: number; longitude: number };
 
 /**
- * "Proof of Delivery" (docs/product-rules.md, Driver dashboard): the drop-off photo, the buyer's
+ * "Proof of Delivery" (docs/rules/screens-work.md, Driver dashboard): the drop-off photo, the buyer's
  * 4-digit code when the marketplace asks for it, and the place only when the driver taps "Add my
  * location" (never required). Confirm Delivery stays disabled until the required proof is there.
  */

@@ -15,9 +15,9 @@ function shortId(id: string): string {
 }
 
 /**
- * "Recent Orders" (docs/product-rules.md, Order screens): a card per order with its id, order
+ * "Recent Orders" (docs/rules/screens-buyer.md, Order screens): a card per order with its id, order
  * number, status, total and delivery address; the selected card is highlighted. A driver's cards
- * (`showPickup`) show where to collect the order too (docs/product-rules.md, Driver dashboard).
+ * (`showPickup`) show where to collect the order too (docs/rules/screens-work.md, Driver dashboard).
  */
 export function RecentOrdersList({
   orders,

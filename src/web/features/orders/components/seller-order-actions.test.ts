@@ -6,7 +6,7 @@ const pickup = (status: OrderStatus) => ({ status, isPickup: true, sellerDeliver
 const selfDelivered = (status: OrderStatus) => ({ status, isPickup: false, sellerDelivery: true });
 const byDriver = (status: OrderStatus) => ({ status, isPickup: false, sellerDelivery: false });
 
-describe("the seller's next step (docs/product-rules.md, Order lifecycle)", () => {
+describe("the seller's next step (docs/rules/catalog-and-orders.md, Order lifecycle)", () => {
   it('makes a pickup order ready, then picked up, then nothing', () => {
     expect(sellerStepOf(pickup('pending'))).toBe('ready_for_pickup');
     expect(sellerStepOf(pickup('ready_for_pickup'))).toBe('completed');

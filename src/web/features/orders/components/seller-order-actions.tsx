@@ -8,7 +8,7 @@ import { useChangeOrderStatus } from '../api/change-order-status';
 type StepTarget = OrderStatusChangeBody['status'];
 
 /**
- * The seller's own steps (docs/product-rules.md, Order lifecycle): a pickup order is made ready,
+ * The seller's own steps (docs/rules/catalog-and-orders.md, Order lifecycle): a pickup order is made ready,
  * then picked up; an order the seller delivers is started, then delivered.
  */
 export const SELLER_STEP_LABEL: Record<StepTarget, string> = {

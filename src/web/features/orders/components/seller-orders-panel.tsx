@@ -9,7 +9,7 @@ import { RecentOrdersList } from './recent-orders-list';
 import { SellerOrderActions, sellerStepOf } from './seller-order-actions';
 
 /**
- * The orders waiting for the seller's own next step first (docs/product-rules.md, Seller screens),
+ * The orders waiting for the seller's own next step first (docs/rules/screens-work.md, Seller screens),
  * then the rest, each part in the list's own order (newest first).
  */
 export function sellerOrdersInOrder<T extends Pick<Order, 'status' | 'isPickup' | 'sellerDelivery'>>(
@@ -27,7 +27,7 @@ function isStacked(): boolean {
 /**
  * The orders of the seller's products (GET /api/orders?as=seller, polled every 60 s), those waiting
  * for the seller first and the first of them selected, with the shared order details viewed as Seller: the seller's next step and Cancel while
- * pending (docs/product-rules.md, Order lifecycle).
+ * pending (docs/rules/catalog-and-orders.md, Order lifecycle).
  */
 export function SellerOrdersPanel({
   sellerId,

@@ -13,14 +13,14 @@ import { UserAvatar } from '../../../components/user-avatar';
 import { UserReviewsList } from '../../reviews/components/user-reviews-list';
 import { usePublicUser } from '../api/get-party';
 
-/** In the marketplace time zone, like every date (docs/product-rules.md, Dates and times). */
+/** In the marketplace time zone, like every date (docs/rules/running.md, Dates and times). */
 function memberSince(iso: string): string {
   return formatMonthYear(iso) ?? '';
 }
 
 /**
  * Any party's profile opens from the order view (GET /api/users/{id};
- * docs/product-rules.md, Order screens), with that user's reviews (GET /api/reviews/user/{id}).
+ * docs/rules/screens-buyer.md, Order screens), with that user's reviews (GET /api/reviews/user/{id}).
  */
 export function UserProfileDialog({ userId, onClose }: { userId: string | null; onClose: () => void }) {
   const profile = usePublicUser(userId);

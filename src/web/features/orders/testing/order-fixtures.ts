@@ -58,7 +58,7 @@ export function makeOrder(overrides: Partial<Order> = {}): Order {
 
 /**
  * The same order as its driver gets it: the price fields are absent
- * (docs/product-rules.md, Roles and permissions).
+ * (docs/rules/accounts.md, Roles and permissions).
  */
 export function asDriverSeesIt(order: Order): Order {
   return {

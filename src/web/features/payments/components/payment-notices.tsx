@@ -119,7 +119,7 @@ export function OrderNotPlacedNotice({ message }: { message: string }) {
 
 /**
  * Starting the payment failed: a 409 goes back to the cart, a 400 back to the checkout, anything
- * else can be tried again (docs/product-rules.md, Cart and checkout screens).
+ * else can be tried again (docs/rules/screens-buyer.md, Cart and checkout screens).
  */
 export function PaymentNotStartedNotice({
   error,

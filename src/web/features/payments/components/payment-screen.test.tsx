@@ -70,7 +70,7 @@ async function fillCard(number: string) {
   fireEvent.change(screen.getByLabelText('Name on card'), { target: { value: 'Eve Tester' } });
 }
 
-describe('/payment (docs/product-rules.md, Cart and checkout screens; Payments)', () => {
+describe('/payment (docs/rules/screens-buyer.md, Cart and checkout screens; docs/rules/money.md, Payments)', () => {
   it('creates the payment once and shows the orders, the amount and the test numbers', async () => {
     const fetchMock = visitPayment(createPayment);
     expect(await screen.findByTestId('text-payment-amount')).toBeVisible();

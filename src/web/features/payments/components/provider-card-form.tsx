@@ -4,7 +4,7 @@ import { TestCardForm, type CardFieldErrors } from './test-card-form';
 
 /**
  * The card form of the provider that started the payment: Stripe's own form (the card never
- * reaches this server), or the test provider's fields (docs/product-rules.md, Payments).
+ * reaches this server), or the test provider's fields (docs/rules/money.md, Payments).
  */
 export function ProviderCardForm({
   intent,

@@ -34,7 +34,7 @@ function cardStyle() {
 }
 
 /**
- * Stripe's Card Element (docs/product-rules.md, Running modes and adapters; production): the card
+ * Stripe's Card Element (docs/rules/running.md, Running modes and adapters; production): the card
  * number never touches this server. Stripe.js confirms the PaymentIntent with its client secret;
  * then our confirm call asks Stripe how the payment stands and makes the orders.
  */

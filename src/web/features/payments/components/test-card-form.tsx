@@ -31,7 +31,7 @@ interface TestCardFormProps {
 }
 
 /**
- * The built-in test provider's card form (docs/product-rules.md, Running modes and adapters): card
+ * The built-in test provider's card form (docs/rules/running.md, Running modes and adapters): card
  * number, expiry, CVC, name on card.
  */
 export function TestCardForm({

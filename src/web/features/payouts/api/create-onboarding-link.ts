@@ -4,7 +4,7 @@ import { apiSend } from '../../../lib/api-client';
 
 /**
  * POST /api/stripe/connect/onboarding-link: where the caller completes their payout account; the
- * provider sends them back to `dashboard` (docs/product-rules.md, Payout accounts).
+ * provider sends them back to `dashboard` (docs/rules/money.md, Payout accounts).
  */
 export async function createOnboardingLink(dashboard: PayoutDashboard): Promise<PayoutLink> {
   return payoutLinkSchema.parse(await apiSend('POST', '/api/stripe/connect/onboarding-link', { dashboard }));

@@ -4,7 +4,7 @@ import { apiGet } from '../../../lib/api-client';
 
 export const PAYOUT_ACCOUNT_STATUS_KEY = ['/api/stripe/connect/account-status'] as const;
 
-/** The spec's polling of the payout status (docs/product-rules.md, Payout accounts): every 60 s. */
+/** The spec's polling of the payout status (docs/rules/money.md, Payout accounts): every 60 s. */
 export const PAYOUT_STATUS_POLL_MS = 60_000;
 
 /** GET /api/stripe/connect/account-status: the caller's payout account, fresh from the provider. */

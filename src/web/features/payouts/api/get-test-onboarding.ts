@@ -4,7 +4,7 @@ import { apiGet } from '../../../lib/api-client';
 
 /**
  * GET /api/payouts/test-accounts/{accountId}/onboarding?token=: the test provider's onboarding
- * page, for the account's own user with the link's token (docs/product-rules.md, Payout accounts).
+ * page, for the account's own user with the link's token (docs/rules/money.md, Payout accounts).
  */
 export async function fetchTestOnboarding(
   accountId: string,

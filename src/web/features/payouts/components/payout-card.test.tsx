@@ -43,7 +43,7 @@ function statusIs(state: PayoutAccountState) {
 const calls = (fetchMock: ReturnType<typeof mockFetch>, url: string) =>
   fetchMock.mock.calls.filter(([input, init]) => input === url && (init?.method ?? 'GET') === 'POST');
 
-describe('the payout card (docs/product-rules.md, Payout accounts)', () => {
+describe('the payout card (docs/rules/money.md, Payout accounts)', () => {
   it('offers Set Up Payouts without an account, then creates it and follows the onboarding link in this window', async () => {
     const assign = vi.spyOn(navigation.browserLocation, 'assign').mockImplementation(() => {});
     const fetchMock = mockFetch(statusIs(NONE), (url, init) => {

@@ -16,7 +16,7 @@ import { useCreateOnboardingLink } from '../api/create-onboarding-link';
 import { useCreatePayoutAccount } from '../api/create-payout-account';
 import { usePayoutAccountStatus } from '../api/get-payout-account-status';
 
-/** The spec's failure toasts (docs/product-rules.md, Payout accounts). */
+/** The spec's failure toasts (docs/rules/money.md, Payout accounts). */
 export const CREATE_FAILED = 'Failed to create payout account';
 export const ONBOARDING_FAILED = 'Failed to start onboarding';
 export const DASHBOARD_FAILED = 'Failed to open payout dashboard';
@@ -71,7 +71,7 @@ function StatusBadge({ state }: { state: PayoutAccountState }) {
 }
 
 /**
- * The payout card of the seller and driver dashboards (docs/product-rules.md, Payout accounts): no
+ * The payout card of the seller and driver dashboards (docs/rules/money.md, Payout accounts): no
  * account → Set Up Payouts; an account not onboarded → Incomplete and Complete Setup; otherwise a
  * badge of Active, Pending or Restricted, and the provider's dashboard in a new tab. The status is
  * polled every 60 s; the onboarding is followed in this window and comes back to `dashboard`.

@@ -6,7 +6,7 @@ function yesNo(value: boolean): string {
   return value ? 'Yes' : 'No';
 }
 
-/** The simulated account as the test provider's pages show it (docs/product-rules.md, Payout accounts). */
+/** The simulated account as the test provider's pages show it (docs/rules/money.md, Payout accounts). */
 export function TestPayoutAccountDetails({ account }: { account: TestPayoutAccountView }) {
   const status = !account.onboardingComplete
     ? { label: 'Incomplete', variant: 'warning' as const }

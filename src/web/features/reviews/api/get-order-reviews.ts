@@ -5,7 +5,7 @@ import { ORDER_REVIEWS_KEY } from './review-keys';
 
 /**
  * GET /api/reviews/order/{id}: the order's reviews and whom the viewer may still review on it,
- * which decides the review prompts (docs/product-rules.md, Reviews and messages).
+ * which decides the review prompts (docs/rules/selling.md, Reviews and messages).
  */
 export async function fetchOrderReviews(orderId: string, signal?: AbortSignal): Promise<OrderReviews> {
   return orderReviewsSchema.parse(await apiGet(`/api/reviews/order/${encodeURIComponent(orderId)}`, signal));

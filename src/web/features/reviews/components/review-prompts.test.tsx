@@ -52,7 +52,7 @@ function server(prompts: ReviewPrompt[]) {
   return { posts: () => fetchMock.mock.calls.filter(([, init]) => init?.method === 'POST') };
 }
 
-describe('Leave a Review (docs/product-rules.md, Reviews and messages)', () => {
+describe('Leave a Review (docs/rules/selling.md, Reviews and messages)', () => {
   it('shows one form per counterpart left on a finished order, and disappears once all are given', async () => {
     const { posts } = server([seller, driver]);
     renderWithProviders(<ReviewPrompts orderId={ORDER} status="delivered" viewerId="me" />);

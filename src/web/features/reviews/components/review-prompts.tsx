@@ -22,7 +22,7 @@ import { ORDER_REVIEWS_KEY } from '../api/review-keys';
 import { useSubmitReview } from '../api/submit-review';
 import { StarRatingInput, StarsShown } from './star-rating';
 
-/** The review failure toast: the server's message, otherwise this (docs/product-rules.md, Reviews and messages). */
+/** The review failure toast: the server's message, otherwise this (docs/rules/selling.md, Reviews and messages). */
 export const SUBMIT_REVIEW_FAILED = 'Failed to submit review';
 
 function ReviewForm({ orderId, prompt }: { orderId: string; prompt: ReviewPrompt }) {
@@ -122,7 +122,7 @@ function GivenReviews({ reviews }: { reviews: OrderReview[] }) {
 }
 
 /**
- * "Leave a Review" (docs/product-rules.md, Reviews and messages; the spec's test id review-prompts):
+ * "Leave a Review" (docs/rules/selling.md, Reviews and messages; the spec's test id review-prompts):
  * on a delivered or completed order, one form per person the viewer may still review; hidden once
  * none remain. The server decides who remains. The viewer's own reviews of the order show under the
  * forms, or on their own once none remain.

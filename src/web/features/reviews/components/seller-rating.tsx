@@ -6,7 +6,7 @@ import { StarsShown } from './star-rating';
 /**
  * The seller's real rating on the product page, where the specification showed a placeholder
  * "4.5 (24 reviews)": the average of the seller's reviews as a seller, one decimal, and how many
- * (the same reviews as the cards' rating; docs/product-rules.md, Catalog screens).
+ * (the same reviews as the cards' rating; docs/rules/screens-buyer.md, Catalog screens).
  */
 export function SellerRating({ sellerId }: { sellerId: string }) {
   const reviews = useUserReviews(sellerId, 'seller');

@@ -23,7 +23,7 @@ export function StarsShown({ rating, className }: { rating: number; className?: 
 }
 
 /**
- * Choosing 1 to 5 stars (docs/product-rules.md, Reviews and messages): a radio group, so the
+ * Choosing 1 to 5 stars (docs/rules/selling.md, Reviews and messages): a radio group, so the
  * arrow keys move between the stars and a screen reader says "3 stars, 3 of 5".
  */
 export function StarRatingInput({

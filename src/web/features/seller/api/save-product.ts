@@ -58,7 +58,7 @@ interface AttachedImages {
 /**
  * The images of a new listing, as the spec's calls send them: the first with PUT .../image, each
  * further one with POST .../images and its place. One refused image does not stop the others
- * (docs/product-rules.md, Seller screens): while no image has been saved, the next one is sent as
+ * (docs/rules/screens-work.md, Seller screens): while no image has been saved, the next one is sent as
  * the main image, so a listing with pictures always has one; the places of those saved stay 1, 2,
  * 3... A signed-out answer stops here: the others would be refused alike.
  */

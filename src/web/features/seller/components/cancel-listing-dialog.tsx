@@ -5,11 +5,11 @@ import { toast } from '../../../components/ui/use-toast';
 import { toastMutationError } from '../../../lib/mutation-errors';
 import { useCancelProduct } from '../api/cancel-product';
 
-/** Spec texts (docs/product-rules.md, Seller screens). */
+/** Spec texts (docs/rules/screens-work.md, Seller screens). */
 export const CANCEL_FAILED = 'Failed to cancel product';
 
 /**
- * Asks before cancelling a listing: it leaves the marketplace for good (docs/product-rules.md, Seller
+ * Asks before cancelling a listing: it leaves the marketplace for good (docs/rules/selling.md, Seller
  * listings). A failure shows the server's message, else "Failed to cancel product".
  */
 export function CancelListingDialog({

@@ -7,7 +7,7 @@ import { useCommissionSettings } from '../api/get-commission-settings';
 import { useSeller30DaySales } from '../api/get-earnings';
 import { formatAmount, formatPercent } from '../format';
 
-/** Spec text (docs/product-rules.md, Seller screens). */
+/** Spec text (docs/rules/screens-work.md, Seller screens). */
 export const COMMISSION_SETTINGS_FAILED =
   'Failed to load commission settings. Please refresh the page or contact support.';
 
@@ -48,7 +48,7 @@ export function currentLoyaltyDiscount(rates: CommissionRates, sales30Days: stri
 
 /**
  * The commission structure explained with the marketplace's current settings
- * (docs/product-rules.md, Fees and commission; Seller screens): the tiered sales commission, the
+ * (docs/rules/money.md, Fees and commission; docs/rules/screens-work.md, Seller screens): the tiered sales commission, the
  * delivery commission and the loyalty reward with this seller's current discount.
  */
 export function CommissionStructure({ sellerId }: { sellerId: string }) {
@@ -89,7 +89,7 @@ export function CommissionStructure({ sellerId }: { sellerId: string }) {
                 {tierText(rates.deliveryFeeTierAmount, rates.deliveryFeeTierReduction, 'delivery fee')}
               </p>
               {/* A seller-delivered order carries the sales commission and no delivery commission
-                  (docs/product-rules.md, Fees and commission; Known differences). */}
+                  (docs/rules/money.md, Fees and commission; docs/rules/known-differences.md, Known differences). */}
               <p className="mt-2" data-testid="text-seller-delivered-commission">
                 Orders you deliver yourself carry only the sales commission above, on the product total; there
                 is no delivery commission, so you keep your whole delivery fee. Pickups have no delivery fee.

@@ -4,7 +4,7 @@ import { WeeklyEarningsFigures } from '../../../components/weekly-earnings-figur
 import { useWeeklyEarnings } from '../api/get-earnings';
 
 /**
- * Earnings per week over the last 12 weeks (docs/product-rules.md, Seller earnings), counted in the
+ * Earnings per week over the last 12 weeks (docs/rules/selling.md, Seller earnings), counted in the
  * week each order was delivered or picked up.
  */
 export function EarningsChartCard() {

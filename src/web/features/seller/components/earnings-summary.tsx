@@ -4,7 +4,7 @@ import { useSeller30DaySales, useSellerEarnings } from '../api/get-earnings';
 import { formatAmount } from '../format';
 
 /**
- * Earnings (docs/product-rules.md, Seller earnings): total earnings and orders completed, from
+ * Earnings (docs/rules/selling.md, Seller earnings): total earnings and orders completed, from
  * delivered and picked-up orders only, and the sales of the last 30 days. The first two show their
  * change over the last 7 days, computed by the server.
  */

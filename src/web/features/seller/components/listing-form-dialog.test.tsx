@@ -142,7 +142,7 @@ async function shownToast(title: string) {
   return toast;
 }
 
-describe("a new listing's images (docs/product-rules.md, Seller screens)", () => {
+describe("a new listing's images (docs/rules/screens-work.md, Seller screens)", () => {
   it('saves the other nine when one is refused, and says which one was not', async () => {
     const server = productServer((imageUrl) =>
       imageUrl === imagePath(7) ? refusal(400, 'File is not an image') : undefined,
@@ -218,7 +218,7 @@ describe("a new listing's images (docs/product-rules.md, Seller screens)", () =>
   });
 });
 
-describe("an edited listing's images (docs/product-rules.md, Seller screens)", () => {
+describe("an edited listing's images (docs/rules/screens-work.md, Seller screens)", () => {
   it('names the image the server refused the list for', async () => {
     productServer((imageUrl) =>
       imageUrl === imagePath(7)

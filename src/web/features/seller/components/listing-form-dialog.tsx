@@ -44,7 +44,7 @@ export interface ListingImagesFieldProps {
   subject: string;
 }
 
-/** Texts of the listing dialog (docs/product-rules.md, Seller screens). */
+/** Texts of the listing dialog (docs/rules/screens-work.md, Seller screens). */
 export const CREATE_FAILED = 'Failed to create product';
 export const UPDATE_FAILED = 'Failed to update product';
 
@@ -156,7 +156,7 @@ function ListingForm({
     const serverFields = fieldErrorsOf(error);
     if (serverFields) showInvalid(serverFields);
     // "Failed to create product"; a 401 says "You are logged out. Logging in again..." and signs in
-    // again after 500 ms (docs/product-rules.md, Seller screens). A refused edit says why (a 409).
+    // again after 500 ms (docs/rules/screens-work.md, Seller screens). A refused edit says why (a 409).
     toastMutationError(error, product ? UPDATE_FAILED : CREATE_FAILED, {
       appendServerMessage: Boolean(product) && !serverFields,
     });
@@ -362,7 +362,7 @@ function ListingForm({
 }
 
 /**
- * The create-listing dialog, and the same form to edit a listing (docs/product-rules.md, Seller
+ * The create-listing dialog, and the same form to edit a listing (docs/rules/screens-work.md, Seller
  * screens): defaults price '0', stock 0, first category; submit disabled without a category; the
  * seller delivery fee only with seller delivery; up to 10 images, the first primary.
  */

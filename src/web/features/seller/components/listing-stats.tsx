@@ -4,7 +4,7 @@ import { StatCard } from '../../../components/stat-card';
 
 /**
  * Active Listings (available with stock), Total Products (every listing, cancelled ones too) and Total
- * Stock (units still for sale: cancelled listings are left out) (docs/product-rules.md, Seller screens).
+ * Stock (units still for sale: cancelled listings are left out) (docs/rules/screens-work.md, Seller screens).
  */
 export function listingStatsOf(products: readonly SellerProduct[]) {
   return {

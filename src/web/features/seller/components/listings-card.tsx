@@ -32,7 +32,7 @@ function SellerProducts({ onCreate, onEdit, onCancel }: ListingsCardProps) {
 }
 
 /**
- * The seller's Listings (docs/product-rules.md, Seller screens): every product they listed, with
+ * The seller's Listings (docs/rules/screens-work.md, Seller screens): every product they listed, with
  * the ways to create, edit and cancel one; the dialogs are the page's.
  */
 export function ListingsCard(props: ListingsCardProps) {

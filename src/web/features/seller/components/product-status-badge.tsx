@@ -7,7 +7,7 @@ const VARIANT = {
   cancelled: 'secondary',
 } as const satisfies Record<string, BadgeProps['variant']>;
 
-/** Active, Out of Stock or Cancelled (docs/product-rules.md, Seller listings). */
+/** Active, Out of Stock or Cancelled (docs/rules/selling.md, Seller listings). */
 export function ProductStatusBadge({ product }: { product: Pick<SellerProduct, 'available' | 'stock'> }) {
   const status = productDisplayStatus(product);
   return (

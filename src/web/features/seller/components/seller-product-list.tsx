@@ -11,7 +11,7 @@ import { ProductStatusBadge } from './product-status-badge';
 export const LISTINGS_SHOWN = 8;
 
 /**
- * The seller's own products, every status (docs/product-rules.md, Seller screens): picture, name,
+ * The seller's own products, every status (docs/rules/screens-work.md, Seller screens): picture, name,
  * category, price, stock and status badge, with Edit while it is for sale and Cancel only for
  * available products.
  */

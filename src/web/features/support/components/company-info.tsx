@@ -21,7 +21,7 @@ function Row({ icon: Icon, term, children }: { icon: LucideIcon; term: string; c
 const linkClass =
   'font-medium text-foreground underline underline-offset-4 hover:text-primary focus-visible:rounded-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring';
 
-/** The business details shown on the support page (docs/product-rules.md, Account pages). */
+/** The business details shown on the support page (docs/rules/screens-buyer.md, Account pages). */
 export function CompanyInfo() {
   const phoneHref = `tel:+1${COMPANY.phone.replace(/\D/g, '')}`;
   return (

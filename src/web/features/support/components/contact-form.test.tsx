@@ -20,7 +20,7 @@ const valid = {
   'textarea-message': 'Do you deliver on Sundays?',
 };
 
-describe('ContactForm (docs/product-rules.md, Account pages)', () => {
+describe('ContactForm (docs/rules/screens-buyer.md, Account pages)', () => {
   it('shows each field its own message and sends nothing', () => {
     const fetchMock = mockFetch();
     renderWithProviders(<ContactForm />);

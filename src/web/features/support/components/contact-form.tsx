@@ -23,7 +23,7 @@ const EMPTY: ContactFormValues = { name: '', email: '', phone: '', subject: '', 
 
 type FieldName = keyof ContactFormValues;
 
-/** The contact form and its "Message Sent!" view (docs/product-rules.md, Account pages). */
+/** The contact form and its "Message Sent!" view (docs/rules/screens-buyer.md, Account pages). */
 export function ContactForm({ initialValues }: { initialValues?: Partial<ContactFormValues> }) {
   const start = { ...EMPTY, ...initialValues };
   const formRef = useRef<HTMLFormElement>(null);

@@ -11,7 +11,7 @@ export interface ImageListEditorProps {
   /** Object paths in order; the first is the primary image. */
   value: readonly string[];
   onChange: (next: string[]) => void;
-  /** How many images the list may hold (docs/product-rules.md, Uploader: 10 for a product). */
+  /** How many images the list may hold (docs/rules/screens-shared.md, Uploader: 10 for a product). */
   max: number;
   /** Closed while the caller saves. */
   disabled?: boolean;
@@ -28,7 +28,7 @@ export function moveItem<T>(items: readonly T[], from: number, to: number): T[] 
 }
 
 /**
- * Several images with the uploader (docs/product-rules.md, Uploader): add up to `max` (each at most
+ * Several images with the uploader (docs/rules/screens-shared.md, Uploader): add up to `max` (each at most
  * 10 MB, images only, with progress and the uploader's messages), move one earlier or later, remove
  * one. The first is the primary image and is marked so.
  */

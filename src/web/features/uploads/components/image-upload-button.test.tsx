@@ -109,7 +109,7 @@ describe('ImageUploadButton', () => {
     expect(onUploaded).not.toHaveBeenCalled();
   });
 
-  it('signs in again when the session has ended (docs/product-rules.md, Uploader)', async () => {
+  it('signs in again when the session has ended (docs/rules/screens-shared.md, Uploader)', async () => {
     const assign = vi.spyOn(navigation.browserLocation, 'assign').mockImplementation(() => {});
     mockFetch(() => jsonResponse({ message: 'Unauthorized', code: 'unauthorized', requestId: 'r' }, 401));
     const { choose } = await renderButton();

@@ -11,7 +11,7 @@ export interface ImageUploadButtonProps {
   children: ReactNode;
   /** Each uploaded file's object path, to send as imageUrl. */
   onUploaded: (objectPath: string, fileName: string) => void;
-  /** How many files may be chosen at once; 1 unless said (docs/product-rules.md, Uploader). */
+  /** How many files may be chosen at once; 1 unless said (docs/rules/screens-shared.md, Uploader). */
   maxNumberOfFiles?: number;
   /** What the progress bar is for, for screen readers. */
   progressLabel?: string;

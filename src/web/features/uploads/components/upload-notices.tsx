@@ -9,7 +9,7 @@ export interface UploadNoticesProps {
 }
 
 /**
- * The uploader's messages (docs/product-rules.md, Uploader), each gone after its time-out. The live
+ * The uploader's messages (docs/rules/screens-shared.md, Uploader), each gone after its time-out. The live
  * region is always in the page, empty or not, so that screen readers announce what is added to it.
  */
 export function UploadNotices({ notices, onDismiss, className }: UploadNoticesProps) {

@@ -10,7 +10,7 @@ export interface UploadProgressProps {
 
 /**
  * A progress bar with its percentage; the value changes at most every 500 ms
- * (docs/product-rules.md, Uploader).
+ * (docs/rules/screens-shared.md, Uploader).
  */
 export function UploadProgress({ value, label, className }: UploadProgressProps) {
   const percent = Math.min(100, Math.max(0, Math.round(value)));

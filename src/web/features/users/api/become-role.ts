@@ -6,7 +6,7 @@ import { CURRENT_USER_KEY } from '../../../lib/use-auth';
 
 /**
  * POST /api/auth/user/roles: grants seller or driver and makes it current
- * (docs/product-rules.md, Roles and permissions).
+ * (docs/rules/accounts.md, Roles and permissions).
  */
 export async function becomeRole(role: SelfServiceRole): Promise<CurrentUser> {
   return currentUserSchema.parse(await apiSend('POST', '/api/auth/user/roles', { role }));

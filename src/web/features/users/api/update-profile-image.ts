@@ -5,9 +5,9 @@ import { apiSend } from '../../../lib/api-client';
 import { CURRENT_USER_KEY } from '../../../lib/use-auth';
 
 /**
- * PUT /api/users/profile-image {imageUrl} (docs/product-rules.md, Account pages): sets the user's
+ * PUT /api/users/profile-image {imageUrl} (docs/rules/screens-buyer.md, Account pages): sets the user's
  * picture to an uploaded image, which makes it public
- * (docs/product-rules.md, Uploads and who sees a file). Answers the current user.
+ * (docs/rules/selling.md, Uploads and who sees a file). Answers the current user.
  */
 export async function updateProfileImage(imageUrl: string): Promise<CurrentUser> {
   const body: ClaimImageBody = { imageUrl };

@@ -5,7 +5,7 @@ import { CURRENT_USER_KEY } from '../../../lib/use-auth';
 
 /**
  * PATCH /api/auth/user {firstName, lastName}: the user's own names
- * (docs/product-rules.md, Account pages).
+ * (docs/rules/screens-buyer.md, Account pages).
  */
 export async function updateProfile(body: UpdateNamesBody): Promise<CurrentUser> {
   return currentUserSchema.parse(await apiSend('PATCH', '/api/auth/user', body));

@@ -17,7 +17,7 @@ export async function updateRole(userId: string, role: Role): Promise<CurrentUse
 
 /**
  * Refresh the current user on success; a 401 signs in again after 500 ms
- * (docs/product-rules.md, Roles and permissions; Client behaviour).
+ * (docs/rules/accounts.md, Roles and permissions; docs/rules/screens-shared.md, Client behaviour).
  */
 export function useUpdateRole(userId: string) {
   const queryClient = useQueryClient();

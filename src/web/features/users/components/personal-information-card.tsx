@@ -12,7 +12,7 @@ import { useUpdateProfile } from '../api/update-profile';
 import { ProfilePhoto } from './profile-photo';
 
 /**
- * The profile's Personal Information (docs/product-rules.md, Account pages): the picture, the names
+ * The profile's Personal Information (docs/rules/screens-buyer.md, Account pages): the picture, the names
  * the user may change, and the email and role, which they may not.
  */
 export function PersonalInformationCard({ user }: { user: CurrentUser }) {

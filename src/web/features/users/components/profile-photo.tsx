@@ -11,7 +11,7 @@ import { useImageUpload } from '../../uploads/use-image-upload';
 import { useUpdateProfileImage } from '../api/update-profile-image';
 
 /**
- * The profile picture (docs/product-rules.md, Account pages): the avatar and the "Upload photo"
+ * The profile picture (docs/rules/screens-buyer.md, Account pages): the avatar and the "Upload photo"
  * button both open the picker (one file, the uploader's default); the uploaded image is then set as
  * the picture, and the header shows it too.
  */

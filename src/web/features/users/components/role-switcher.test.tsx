@@ -22,7 +22,7 @@ function openMenu() {
   fireEvent.keyDown(screen.getByTestId('role-switcher'), { key: 'Enter' });
 }
 
-describe('RoleSwitcher (docs/product-rules.md, Routes and headers; Roles and permissions)', () => {
+describe('RoleSwitcher (docs/rules/screens-buyer.md, Routes and headers; docs/rules/accounts.md, Roles and permissions)', () => {
   it('is a static label with one granted role', () => {
     renderWithProviders(<RoleSwitcher user={makeUser()} />);
     const label = screen.getByTestId('role-switcher');

@@ -12,7 +12,7 @@ const RoleSwitcherMenu = deferredControl(async () => (await import('./role-switc
 
 /**
  * A static label with one granted role, a dropdown of the granted roles with several. Choosing
- * one makes it the current role on the server (docs/product-rules.md, Routes and headers).
+ * one makes it the current role on the server (docs/rules/screens-buyer.md, Routes and headers).
  */
 export function RoleSwitcher({ user, className }: { user: CurrentUser; className?: string }) {
   const roles = sortRoles(user.roles.includes(user.role) ? user.roles : [...user.roles, user.role]);

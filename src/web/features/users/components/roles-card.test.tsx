@@ -14,7 +14,7 @@ import { RolesCard } from './roles-card';
 installDomStubs();
 afterEach(() => vi.unstubAllGlobals());
 
-describe('Your Roles (docs/product-rules.md, Account pages; Roles and permissions)', () => {
+describe('Your Roles (docs/rules/screens-buyer.md, Account pages; docs/rules/accounts.md, Roles and permissions)', () => {
   it('lists the granted roles, the current one marked, and offers the roles still to take', () => {
     renderWithProviders(<RolesCard user={makeUser({ role: 'seller', roles: ['buyer', 'seller'] })} />);
     const granted = screen.getByRole('list', { name: 'Granted roles' });

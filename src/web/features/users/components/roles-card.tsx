@@ -24,7 +24,7 @@ const BECOME: Record<SelfServiceRole, { label: string; description: string; icon
 };
 
 /**
- * The profile's Your Roles (docs/product-rules.md, Account pages): the roles granted, the current
+ * The profile's Your Roles (docs/rules/screens-buyer.md, Account pages): the roles granted, the current
  * one marked, and a button for each role the user may still take on themselves.
  */
 export function RolesCard({ user }: { user: CurrentUser }) {

@@ -7,7 +7,7 @@ export interface VisitorRoleChoice {
 }
 
 /**
- * What a visitor's role switcher offers (docs/product-rules.md, Routes and headers): buyer, seller
+ * What a visitor's role switcher offers (docs/rules/screens-buyer.md, Routes and headers): buyer, seller
  * and driver, each a way in. A visitor has no account to switch, so a choice signs in (or signs up)
  * in that role.
  */

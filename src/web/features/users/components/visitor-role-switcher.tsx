@@ -8,7 +8,7 @@ import type { VisitorRoleChoice } from './visitor-role-choices';
 const VisitorRoleMenu = deferredControl(async () => (await import('./visitor-role-menu')).VisitorRoleMenu);
 
 /**
- * The visitor's role switcher (docs/product-rules.md, Routes and headers): buyer, seller and
+ * The visitor's role switcher (docs/rules/screens-buyer.md, Routes and headers): buyer, seller and
  * driver. Choosing buyer signs in and comes back to this page; seller or driver signs in (or up)
  * with that role added, and lands on its dashboard.
  */
