@@ -27,6 +27,9 @@ export interface Kept<V> {
  * sign-out drop everything too before their answer leaves. A load that began before a drop is not
  * kept (a generation number). On PostgreSQL, where other instances write too and their notices
  * arrive a moment later, nothing is kept: each request reads its session and its data.
+ * Which tables and statements must send the notice: `CACHE_INVALIDATION` in cache-invalidation.ts
+ * (docs/decisions/0015-catalog-and-checkout-throughput.md, What invalidates what); a read that
+ * comes to show another table or column is added there first.
  */
 export class KeptPrivateReads {
   private readonly kept = new Map<string, Kept<unknown>>();

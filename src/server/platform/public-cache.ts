@@ -7,8 +7,9 @@ import { compress } from './compression';
 import { SESSION_COOKIE } from './sessions';
 
 /**
- * The channel the catalog's triggers notify on (migration 0010): any statement that changes a
- * product, its stock, a review, a seller's name or address, or a category.
+ * The channel the catalog's triggers notify on (migrations 0010 and 0024): any statement that
+ * changes a product, its stock or images, a review, a seller's name, roles or address, a category,
+ * or a seller's schedule or blackout dates.
  */
 export const CATALOG_CHANNEL = 'catalog_changed';
 const BARRIER_PREFIX = 'barrier:';
@@ -102,6 +103,9 @@ export function isNotModified(ifNoneMatch: string | undefined, etag: string): bo
  * - a write answered by this instance waits until this instance has heard every notice committed
  *   before it (`settle`), so the writer's next read never sees the old list;
  * - nothing is kept while the listener is not running, or after it reconnects.
+ * Which tables, statements and columns must send the notice: `CACHE_INVALIDATION` in
+ * cache-invalidation.ts (docs/decisions/0015-catalog-and-checkout-throughput.md, What invalidates
+ * what); an answer that comes to show another table or column is added there first.
  */
 export class PublicAnswerCache {
   private readonly entries = new Map<string, Entry>();
