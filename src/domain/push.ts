@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { DRIVER_DISTANCE } from './deliveries';
 
 /**
  * Web Push (docs/decisions/0019-reaching-people.md, Push and the installable app): what a browser
@@ -20,12 +19,6 @@ export const PUSH_KIND_LABELS: Record<PushKind, string> = {
   arrivalTimes: 'Expected arrival times',
   messages: 'Messages',
 };
-
-/**
- * A verified driver is told of a new offer whose pickup is within this many miles of their primary
- * address: the driver dashboard's default distance, as for offer mail (docs/decisions/0019-reaching-people.md).
- */
-export const OFFER_PUSH_RADIUS_MILES = DRIVER_DISTANCE.default;
 
 export const vapidPublicKeySchema = z.object({ publicKey: z.string() });
 

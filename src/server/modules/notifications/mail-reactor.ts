@@ -2,18 +2,13 @@ import type { Db } from '../../db/client';
 import type { Config } from '../../config';
 import type { OutboxItem } from '../../platform/outbox';
 import type { StoredLiveEvent } from '../../platform/live-events';
-import { canReceiveLiveEvent, canViewOrder, isOfferedTo } from '../../platform/policy';
-import { DRIVER_DISTANCE } from '../../../domain/deliveries';
+import { canViewOrder } from '../../platform/policy';
 import { formatUsd, parseCents } from '../../../domain/money';
 import { fulfilmentLabel, fulfilmentOf, type OrderStatus } from '../../../domain/order-status';
 import type { LiveEventReactor } from './dispatch-live-events';
 import { renderMail, type MailContent } from './mail-layout';
-import {
-  findOrderForMail,
-  listOfferAlertDrivers,
-  listOrderItemsForMail,
-  type OrderForMail,
-} from './mail.queries';
+import { findOrderForMail, listOrderItemsForMail, type OrderForMail } from './mail.queries';
+import { listDriversToTellOfOffer } from './offer-drivers';
 
 /**
  * The mail that orders cause (docs/decisions/0019-reaching-people.md, Mail): the buyer's receipt when
@@ -217,22 +212,16 @@ async function offerMail(
   orderId: string,
 ): Promise<OutboxItem[]> {
   const found = await reads.order(orderId);
-  const pickupAddressId = found?.order.pickupAddressId;
-  if (!found || !pickupAddressId) return [];
+  if (!found) return [];
   const { order } = found;
-  // "Near" is the driver dashboard's default distance from the driver's primary address.
-  const drivers = await listOfferAlertDrivers(
-    reads.tx,
-    { id: order.id, pickupAddressId },
-    DRIVER_DISTANCE.default,
-  );
+  const drivers = await listDriversToTellOfOffer(reads.tx, event, order);
   const units = (await reads.items(order.id)).reduce((sum, line) => sum + line.quantity, 0);
   const deliveryArea = found.deliveryArea;
   const area = deliveryArea?.city
     ? `${deliveryArea.city}, ${deliveryArea.state ?? ''} ${deliveryArea.zipCode ?? ''}`.trim()
     : 'not given';
   return drivers
-    .filter((driver) => canReceiveLiveEvent(driver, event) && isOfferedTo(driver, order))
+    .filter((driver) => driver.wantsOfferMail)
     .map((driver) =>
       mailItem('delivery_offer', driver.id, {
         to: driver.email,

@@ -1,18 +1,8 @@
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { asc, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { builtOnce } from '../../db/built-once';
 import type { Db } from '../../db/client';
-import {
-  addresses,
-  driverDeclines,
-  emailPreferences,
-  orderItems,
-  orders,
-  outbox,
-  products,
-  users,
-} from '../../db/schema';
-import { haversineMilesSql, pointOf } from '../../db/sql-geo';
+import { addresses, emailPreferences, orderItems, orders, outbox, products, users } from '../../db/schema';
 
 const buyer = alias(users, 'mail_buyer');
 const seller = alias(users, 'mail_seller');
@@ -64,55 +54,6 @@ const orderItemsForMail = builtOnce((db) =>
     .orderBy(asc(orderItems.createdAt), asc(orderItems.id))
     .prepare(''),
 );
-
-/**
- * Drivers who asked for offer mail, not suspended, whose primary address is within `maxMiles` of the
- * order's pickup (the driver dashboard's default distance), with what the offer rules need of them.
- * A driver who declined the order (or handed it back) is left out.
- */
-export async function listOfferAlertDrivers(
-  db: Db,
-  order: { id: string; pickupAddressId: string },
-  maxMiles: number,
-) {
-  return offerAlertDrivers(db).execute({
-    orderId: order.id,
-    pickupAddressId: order.pickupAddressId,
-    maxMiles,
-  });
-}
-
-/** Built once: every new order's offer mail reads it (docs/decisions/0015-catalog-and-checkout-throughput.md). */
-const offerAlertDrivers = builtOnce((db) => {
-  const home = alias(addresses, 'driver_home');
-  const distance = haversineMilesSql(pointOf(home), pointOf(pickup));
-  return db
-    .select({
-      id: users.id,
-      email: users.email,
-      firstName: users.firstName,
-      roles: users.roles,
-      isVerified: users.isVerified,
-      vehicleImageUrl: users.vehicleImageUrl,
-      licenseImageUrl: users.licenseImageUrl,
-      trailerImageUrl: users.trailerImageUrl,
-      distance,
-    })
-    .from(emailPreferences)
-    .innerJoin(users, eq(users.id, emailPreferences.userId))
-    .innerJoin(home, and(eq(home.userId, users.id), eq(home.isPrimary, true)))
-    .innerJoin(pickup, eq(pickup.id, sql`${sql.placeholder('pickupAddressId')}::uuid`))
-    .where(
-      and(
-        eq(emailPreferences.offerAlerts, true),
-        isNull(users.suspendedAt),
-        sql`'driver' = any(${users.roles})`,
-        sql`${distance} <= ${sql.placeholder('maxMiles')}::float8`,
-        sql`not exists (select 1 from ${driverDeclines} where ${driverDeclines.orderId} = ${sql.placeholder('orderId')}::uuid and ${driverDeclines.driverId} = ${users.id})`,
-      ),
-    )
-    .prepare('');
-});
 
 /** The user's mail switches; every switch off without a row. */
 export async function findEmailPreferences(db: Db, userId: string): Promise<{ offerAlerts: boolean }> {

@@ -1,38 +1,22 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { builtOnce } from '../../db/built-once';
-import {
-  addresses,
-  driverDeclines,
-  notificationPreferences,
-  orders,
-  pushSubscriptions,
-  users,
-} from '../../db/schema';
+import { notificationPreferences, orders, pushSubscriptions } from '../../db/schema';
 import type { AppContext } from '../../platform/context';
 import type { OutboxItem } from '../../platform/outbox';
 import type { StoredLiveEvent } from '../../platform/live-events';
-import {
-  canReceiveLiveEvent,
-  canViewMessageThread,
-  canViewOrder,
-  hasRole,
-  isOfferedTo,
-  type OrderParties,
-} from '../../platform/policy';
-import { haversineMiles } from '../../../domain/geo';
+import { canViewMessageThread, canViewOrder, type OrderParties } from '../../platform/policy';
 import type { LiveEvent } from '../../../domain/live-events';
 import { formatDateTime, wallClockAt } from '../../../domain/marketplace-time';
 import { isHandBack, type OrderStatus } from '../../../domain/order-status';
 import {
   DEFAULT_NOTIFICATION_PREFERENCES,
   isQuietMinute,
-  OFFER_PUSH_RADIUS_MILES,
   type NotificationPreferences,
   type PushKind,
   type PushPayload,
 } from '../../../domain/push';
 import type { LiveEventReactor } from './dispatch-live-events';
+import { listDriversToTellOfOffer } from './offer-drivers';
 
 /**
  * Turns live events into Web Push (docs/decisions/0019-reaching-people.md, Push and the installable
@@ -75,8 +59,7 @@ interface OrderRow extends OrderParties {
   isPickup: boolean;
   sellerDelivery: boolean;
   requiresTrailer: boolean;
-  pickupLatitude: string | null;
-  pickupLongitude: string | null;
+  pickupAddressId: string | null;
 }
 
 async function loadOrders(tx: Db, ids: readonly string[]): Promise<Map<string, OrderRow>> {
@@ -92,11 +75,9 @@ async function loadOrders(tx: Db, ids: readonly string[]): Promise<Map<string, O
       isPickup: orders.isPickup,
       sellerDelivery: orders.sellerDelivery,
       requiresTrailer: orders.requiresTrailer,
-      pickupLatitude: addresses.latitude,
-      pickupLongitude: addresses.longitude,
+      pickupAddressId: orders.pickupAddressId,
     })
     .from(orders)
-    .leftJoin(addresses, eq(addresses.id, orders.pickupAddressId))
     .where(inArray(orders.id, [...new Set(ids)]));
   return new Map(rows.map((row) => [row.id, row]));
 }
@@ -114,56 +95,12 @@ function orderRecipients(event: StoredLiveEvent, order: OrderRow, candidates: re
 }
 
 /**
- * Drivers with a device, not suspended, who did not decline the order (or hand it back), with what
- * the offer rules need of them. Built once: every new order's offer push reads it
- * (docs/decisions/0015-catalog-and-checkout-throughput.md).
- */
-const offerPushDrivers = builtOnce((db) =>
-  db
-    .select({
-      id: users.id,
-      roles: users.roles,
-      vehicleImageUrl: users.vehicleImageUrl,
-      licenseImageUrl: users.licenseImageUrl,
-      trailerImageUrl: users.trailerImageUrl,
-      isVerified: users.isVerified,
-      latitude: addresses.latitude,
-      longitude: addresses.longitude,
-    })
-    .from(users)
-    .innerJoin(addresses, and(eq(addresses.userId, users.id), eq(addresses.isPrimary, true)))
-    .where(
-      and(
-        isNull(users.suspendedAt),
-        sql`'driver' = any(${users.roles})`,
-        sql`exists (select 1 from ${pushSubscriptions} where ${pushSubscriptions.userId} = ${users.id})`,
-        sql`not exists (select 1 from ${driverDeclines} where ${driverDeclines.orderId} = ${sql.placeholder('orderId')}::uuid and ${driverDeclines.driverId} = ${users.id})`,
-      ),
-    )
-    .prepare(''),
-);
-
-/**
- * Verified drivers with a device who may take the order now (the live offer rule, trailer
- * included) and whose primary address is within {@link OFFER_PUSH_RADIUS_MILES} of the pickup.
+ * The drivers told of a new offer by push: those near it who may take it now
+ * (`listDriversToTellOfOffer`, as for offer mail) with a device, never its buyer or its seller.
  */
 async function driversNear(tx: Db, event: StoredLiveEvent, order: OrderRow): Promise<string[]> {
-  if (order.pickupLatitude === null || order.pickupLongitude === null) return [];
-  const pickup = { latitude: Number(order.pickupLatitude), longitude: Number(order.pickupLongitude) };
-  const rows = await offerPushDrivers(tx).execute({ orderId: order.id });
-  return rows
-    .filter(
-      (driver) =>
-        hasRole(driver, 'driver') &&
-        driver.id !== order.buyerId &&
-        driver.id !== order.sellerId &&
-        canReceiveLiveEvent(driver, event) &&
-        isOfferedTo(driver, order) &&
-        driver.latitude !== null &&
-        driver.longitude !== null &&
-        haversineMiles(pickup, { latitude: Number(driver.latitude), longitude: Number(driver.longitude) }) <=
-          OFFER_PUSH_RADIUS_MILES,
-    )
+  return (await listDriversToTellOfOffer(tx, event, order))
+    .filter((driver) => driver.hasDevice && driver.id !== order.buyerId && driver.id !== order.sellerId)
     .map((driver) => driver.id);
 }
 

@@ -1,0 +1,31 @@
+import type { Db } from '../../db/client';
+import {
+  canReceiveLiveEvent,
+  isOfferedTo,
+  type LiveEventAudience,
+  type OrderForOffer,
+} from '../../platform/policy';
+import { DRIVER_DISTANCE } from '../../../domain/deliveries';
+import { listDriversNearOffer } from './offer-drivers.queries';
+
+/**
+ * The drivers told of a new offer, by mail and by push alike (docs/decisions/0019-reaching-people.md):
+ * drivers not suspended whose primary address is within the driver dashboard's default distance of
+ * the pickup ("near"), who did not decline the order, and who may take it now as it stands: the
+ * live-offer rule (`canReceiveLiveEvent`: verified, a trailer image for a trailer order) and the
+ * offer rule (`isOfferedTo`). Each channel keeps its own of them: mail those who turned offer mail
+ * on (`wantsOfferMail`), push those with a device (`hasDevice`). None without a pickup address.
+ */
+export async function listDriversToTellOfOffer(
+  tx: Db,
+  event: LiveEventAudience,
+  order: OrderForOffer & { id: string; pickupAddressId: string | null },
+) {
+  if (order.pickupAddressId === null) return [];
+  const drivers = await listDriversNearOffer(
+    tx,
+    { id: order.id, pickupAddressId: order.pickupAddressId },
+    DRIVER_DISTANCE.default,
+  );
+  return drivers.filter((driver) => canReceiveLiveEvent(driver, event) && isOfferedTo(driver, order));
+}
