@@ -2,10 +2,13 @@ import { and, eq, isNull, type SQL } from 'drizzle-orm';
 import { orders } from './schema';
 
 /**
- * The offer rule in SQL (`isOfferedTo` in src/server/platform/policy.ts; docs/rules/deliveries.md,
- * Deliveries): pending, no driver, delivered by a driver, and a trailer order only when the driver
- * has a trailer image. The partial index orders_available_idx (migration 0003) holds exactly the
- * first four conditions. The driver's list of offers reads by it and accepting writes by it.
+ * The offer rule in SQL (docs/product-rules.md, Deliveries, Offered orders), the one SQL form of
+ * `isOfferedTo` in src/server/platform/policy.ts: pending, no driver, delivered by a driver (the
+ * four of `isOnOffer`), and a trailer order only when the driver has a trailer image
+ * (`canCarryTrailerOrders`, which the caller asks). The partial index orders_available_idx
+ * (migration 0003) holds exactly the first four conditions. The driver's list of offers reads by it
+ * and accepting writes by it; src/server/modules/deliveries/offer-rule.test.ts keeps it equal to
+ * `isOfferedTo`.
  */
 export function offeredSql(hasTrailer: boolean): SQL | undefined {
   return and(

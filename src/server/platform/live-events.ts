@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { liveEvents } from '../db/schema';
 import { fulfilmentOf, type OrderStatus } from '../../domain/order-status';
 import type { LiveEvent } from '../../domain/live-events';
-import { orderAudience, type LiveEventAudience, type OrderParties } from './policy';
+import { isOnOffer, orderAudience, type LiveEventAudience, type OrderParties } from './policy';
 
 /**
  * The one publisher of live updates (docs/rules/live-updates.md, Live updates). An event is a row of
@@ -127,8 +127,8 @@ export function orderChangeEvents(
       audience: orderAudience(order),
     },
   ];
-  const isOffered = status === 'pending' && order.driverId === null;
-  if (fulfilmentOf(order) === 'driver' && (isOffered || from === 'pending')) {
+  const isOffered = isOnOffer(order);
+  if (isOffered || (fulfilmentOf(order) === 'driver' && from === 'pending')) {
     events.push({
       event: {
         type: 'offers.changed',

@@ -261,13 +261,21 @@ export interface OrderForOffer {
 }
 
 /**
- * Whether the order is a driver's job at all: delivered by a driver (not a pickup, not delivered by
- * the seller), and a trailer order only for someone with a trailer image on file. The same rule is
- * written in SQL in src/server/modules/deliveries/deliveries.queries.ts (`offeredTo`).
+ * Whether the order is a driver's job at all for the actor, whatever its status: delivered by a
+ * driver (not a pickup, not delivered by the seller), and a trailer order only for someone with a
+ * trailer image on file. An order that is not is a 404 to them (docs/product-rules.md, Deliveries).
  */
 export function isDriverJobFor(actor: Pick<DriverRecord, 'trailerImageUrl'>, order: OrderForOffer): boolean {
   if (fulfilmentOf(order) !== 'driver') return false;
   return !order.requiresTrailer || canCarryTrailerOrders(actor);
+}
+
+/**
+ * On offer at all, to someone (docs/product-rules.md, Deliveries, Offered orders): delivered by a
+ * driver, still pending and without a driver. Who it is offered to is {@link isOfferedTo}.
+ */
+export function isOnOffer(order: Omit<OrderForOffer, 'requiresTrailer'>): boolean {
+  return fulfilmentOf(order) === 'driver' && order.status === 'pending' && order.driverId === null;
 }
 
 /**
@@ -285,9 +293,16 @@ export function canAcceptOrder(actor: PolicyActor & DriverRecord, order: OrderFo
   return takers.some((party) => canTransition(fulfilmentOf(order), status.data, 'assigned', party));
 }
 
-/** Offered now: a driver's job for the actor that is still pending and has no driver. */
+/**
+ * The offer rule (docs/product-rules.md, Deliveries, Offered orders): the order is offered to the
+ * actor now when it is on offer ({@link isOnOffer}) and a driver's job for them ({@link
+ * isDriverJobFor}: a trailer order only with a trailer image on file). The same rule in SQL is
+ * `offeredSql` in src/server/db/sql-offers.ts, by which the list of offers reads and accepting
+ * writes; src/server/modules/deliveries/offer-rule.test.ts keeps the two equal. A decline is not
+ * part of it: the driver's list leaves out what they declined, but they may still accept it.
+ */
 export function isOfferedTo(actor: Pick<DriverRecord, 'trailerImageUrl'>, order: OrderForOffer): boolean {
-  return isDriverJobFor(actor, order) && order.status === 'pending' && order.driverId === null;
+  return isOnOffer(order) && isDriverJobFor(actor, order);
 }
 
 /**
