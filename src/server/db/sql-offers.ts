@@ -2,7 +2,7 @@ import { and, eq, isNull, type SQL } from 'drizzle-orm';
 import { orders } from './schema';
 
 /**
- * The offer rule in SQL (docs/product-rules.md, Deliveries, Offered orders), the one SQL form of
+ * The offer rule in SQL (docs/rules/deliveries.md, Deliveries, Offered orders), the one SQL form of
  * `isOfferedTo` in src/server/platform/policy.ts: pending, no driver, delivered by a driver (the
  * four of `isOnOffer`), and a trailer order only when the driver has a trailer image
  * (`canCarryTrailerOrders`, which the caller asks). The partial index orders_available_idx

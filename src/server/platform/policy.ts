@@ -263,7 +263,7 @@ export interface OrderForOffer {
 /**
  * Whether the order is a driver's job at all for the actor, whatever its status: delivered by a
  * driver (not a pickup, not delivered by the seller), and a trailer order only for someone with a
- * trailer image on file. An order that is not is a 404 to them (docs/product-rules.md, Deliveries).
+ * trailer image on file. An order that is not is a 404 to them (docs/rules/deliveries.md, Deliveries).
  */
 export function isDriverJobFor(actor: Pick<DriverRecord, 'trailerImageUrl'>, order: OrderForOffer): boolean {
   if (fulfilmentOf(order) !== 'driver') return false;
@@ -271,7 +271,7 @@ export function isDriverJobFor(actor: Pick<DriverRecord, 'trailerImageUrl'>, ord
 }
 
 /**
- * On offer at all, to someone (docs/product-rules.md, Deliveries, Offered orders): delivered by a
+ * On offer at all, to someone (docs/rules/deliveries.md, Deliveries, Offered orders): delivered by a
  * driver, still pending and without a driver. Who it is offered to is {@link isOfferedTo}.
  */
 export function isOnOffer(order: Omit<OrderForOffer, 'requiresTrailer'>): boolean {
@@ -294,7 +294,7 @@ export function canAcceptOrder(actor: PolicyActor & DriverRecord, order: OrderFo
 }
 
 /**
- * The offer rule (docs/product-rules.md, Deliveries, Offered orders): the order is offered to the
+ * The offer rule (docs/rules/deliveries.md, Deliveries, Offered orders): the order is offered to the
  * actor now when it is on offer ({@link isOnOffer}) and a driver's job for them ({@link
  * isDriverJobFor}: a trailer order only with a trailer image on file). The same rule in SQL is
  * `offeredSql` in src/server/db/sql-offers.ts, by which the list of offers reads and accepting

@@ -21,7 +21,7 @@ import type { Role } from '../../../domain/roles';
 import { listAvailableOrders } from './deliveries.queries';
 
 /**
- * The offer rule is written twice where both forms must exist (docs/product-rules.md, Deliveries,
+ * The offer rule is written twice where both forms must exist (docs/rules/deliveries.md, Deliveries,
  * Offered orders): in TypeScript, `isOfferedTo` in src/server/platform/policy.ts (accept and decline
  * decide by it, and whom an offer's mail and push reach), and in SQL, `offeredSql` in
  * src/server/db/sql-offers.ts (the list of offers is filtered and paged by it, and accepting writes
