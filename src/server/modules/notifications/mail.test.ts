@@ -267,6 +267,34 @@ describe('order mail', () => {
     );
   });
 
+  it("sends no offer mail to the order's own seller or buyer, though each is a driver near it", async () => {
+    // A verified driver who also sells, and another who buys from them: both near the pickup.
+    const sellerDriver = await verifiedDriver(t);
+    await optIn(sellerDriver);
+    const buyerDriver = await verifiedDriver(t);
+    await optIn(buyerDriver);
+    const other = await verifiedDriver(t);
+    await optIn(other);
+    await deliver();
+    const product = await createProduct(t, sellerDriver.id, { name: 'Ash Crate' });
+    const [deliveryAddress] = await t.database.db
+      .select()
+      .from(addresses)
+      .where(eq(addresses.userId, buyerDriver.id));
+    if (!deliveryAddress) throw new Error('no address');
+    const [order] = await buy(t, buyerDriver, {
+      items: [{ productId: product.id, quantity: 1 }],
+      isPickup: false,
+      deliveryAddressId: deliveryAddress.id,
+    });
+    if (!order) throw new Error('no order');
+    const offers = (await deliver()).filter((m) => m.mail.subject?.startsWith('New delivery offer'));
+    // Drivers of the other tests may be near too: only these three are this test's.
+    expect(offers.map(to)).toContain(other.email);
+    expect(offers.map(to)).not.toContain(sellerDriver.email);
+    expect(offers.map(to)).not.toContain(buyerDriver.email);
+  });
+
   it('tells a seller a payout the provider refused for good, and nobody else', async () => {
     const s = await orderInTransit(t);
     expect((await moveOrder(t, s.driver, s.order.id, 'delivered')).statusCode).toBe(200);

@@ -14,12 +14,13 @@ import { listDriversNearOffer } from './offer-drivers.queries';
  * the pickup ("near"), who did not decline the order, and who may take it now as it stands: the
  * live-offer rule (`canReceiveLiveEvent`: verified, a trailer image for a trailer order) and the
  * offer rule (`isOfferedTo`). Each channel keeps its own of them: mail those who turned offer mail
- * on (`wantsOfferMail`), push those with a device (`hasDevice`). None without a pickup address.
+ * on (`wantsOfferMail`), push those with a device (`hasDevice`). Never the order's own buyer or
+ * seller, who know of it already. None without a pickup address.
  */
 export async function listDriversToTellOfOffer(
   tx: Db,
   event: LiveEventAudience,
-  order: OrderForOffer & { id: string; pickupAddressId: string | null },
+  order: OrderForOffer & { id: string; pickupAddressId: string | null; buyerId: string; sellerId: string },
 ) {
   if (order.pickupAddressId === null) return [];
   const drivers = await listDriversNearOffer(
@@ -27,5 +28,11 @@ export async function listDriversToTellOfOffer(
     { id: order.id, pickupAddressId: order.pickupAddressId },
     DRIVER_DISTANCE.default,
   );
-  return drivers.filter((driver) => canReceiveLiveEvent(driver, event) && isOfferedTo(driver, order));
+  return drivers.filter(
+    (driver) =>
+      driver.id !== order.buyerId &&
+      driver.id !== order.sellerId &&
+      canReceiveLiveEvent(driver, event) &&
+      isOfferedTo(driver, order),
+  );
 }

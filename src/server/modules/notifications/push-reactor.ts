@@ -96,11 +96,11 @@ function orderRecipients(event: StoredLiveEvent, order: OrderRow, candidates: re
 
 /**
  * The drivers told of a new offer by push: those near it who may take it now
- * (`listDriversToTellOfOffer`, as for offer mail) with a device, never its buyer or its seller.
+ * (`listDriversToTellOfOffer`, as for offer mail) with a device.
  */
 async function driversNear(tx: Db, event: StoredLiveEvent, order: OrderRow): Promise<string[]> {
   return (await listDriversToTellOfOffer(tx, event, order))
-    .filter((driver) => driver.hasDevice && driver.id !== order.buyerId && driver.id !== order.sellerId)
+    .filter((driver) => driver.hasDevice)
     .map((driver) => driver.id);
 }
 
