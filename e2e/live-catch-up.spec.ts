@@ -1,5 +1,6 @@
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
 import { test, expect, signInAs, signUpFresh, DEMO } from './support/fixtures';
+import { payByCard } from './support/checkout';
 
 /**
  * Nothing lost live (docs/rules/live-updates.md, Live updates), on a phone: a message posted
@@ -118,16 +119,11 @@ test("the arrival time the driver sets shows on the buyer's order page live, wit
     .filter((p) => p.available && p.stock >= 5 && !p.requiresTrailer && !p.sellerDelivery)
     .at(-2);
   if (!product) throw new Error('no demo product a driver delivers');
-  const payment = await page.request.post('/api/payments', {
-    data: { items: [{ productId: product.id, quantity: 1 }], isPickup: false, deliveryAddressId },
+  const orders = await payByCard(page.request, {
+    items: [{ productId: product.id, quantity: 1 }],
+    isPickup: false,
+    deliveryAddressId,
   });
-  expect(payment.status(), await payment.text()).toBe(201);
-  const { paymentId } = (await payment.json()) as { paymentId: string };
-  const confirmed = await page.request.post(`/api/payments/${paymentId}/confirm`, {
-    data: { cardNumber: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Eve Tester' },
-  });
-  expect(confirmed.status(), await confirmed.text()).toBe(200);
-  const { orders } = (await confirmed.json()) as { orders: { id: string; orderNumber: string }[] };
   const order = orders[0];
   if (!order) throw new Error('no order made');
 

@@ -1,6 +1,7 @@
 import { test, expect, signUpFresh } from './support/fixtures';
 import { expectNoAccessibilityViolations } from './support/accessibility';
 import { finishTestOnboarding, payoutCard, setUpTestPayouts } from './support/payouts';
+import { payByCard } from './support/checkout';
 
 /**
  * Payout accounts with the built-in test provider (docs/rules/money.md,
@@ -129,16 +130,11 @@ test('a new seller sets up payouts, and a delivered order of theirs shows paid o
     });
     expect(address.status(), await address.text()).toBe(201);
     const { id: deliveryAddressId } = (await address.json()) as { id: string };
-    const payment = await buyer.request.post('/api/payments', {
-      data: { items: [{ productId, quantity: 1 }], isPickup: false, deliveryAddressId },
+    const orders = await payByCard(buyer.request, {
+      items: [{ productId, quantity: 1 }],
+      isPickup: false,
+      deliveryAddressId,
     });
-    expect(payment.status(), await payment.text()).toBe(201);
-    const { paymentId } = (await payment.json()) as { paymentId: string };
-    const confirmed = await buyer.request.post(`/api/payments/${paymentId}/confirm`, {
-      data: { cardNumber: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Eve Tester' },
-    });
-    expect(confirmed.status(), await confirmed.text()).toBe(200);
-    const { orders } = (await confirmed.json()) as { orders: { id: string; orderNumber: string }[] };
     const order = orders[0];
     if (!order) throw new Error('no order made');
 

@@ -7,6 +7,7 @@ import { cents, money } from './support/money';
 import { getJson, someoneElse } from './support/people';
 import { deliverWithPhoto } from './support/deliveries';
 import { openTab } from './support/tabs';
+import { payByCard } from './support/checkout';
 
 /**
  * Refunds everyone can see (docs/decisions/0018-money-against-stripe.md,
@@ -65,16 +66,11 @@ test('an admin refunds part of a delivered order; buyer, seller, driver and admi
     });
     expect(address.status(), await address.text()).toBe(201);
     const { id: deliveryAddressId } = (await address.json()) as { id: string };
-    const payment = await buyer.request.post('/api/payments', {
-      data: { items: [{ productId, quantity: 1 }], isPickup: false, deliveryAddressId },
+    const orders = await payByCard(buyer.request, {
+      items: [{ productId, quantity: 1 }],
+      isPickup: false,
+      deliveryAddressId,
     });
-    expect(payment.status(), await payment.text()).toBe(201);
-    const { paymentId } = (await payment.json()) as { paymentId: string };
-    const confirmed = await buyer.request.post(`/api/payments/${paymentId}/confirm`, {
-      data: { cardNumber: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Eve Tester' },
-    });
-    expect(confirmed.status(), await confirmed.text()).toBe(200);
-    const { orders } = (await confirmed.json()) as { orders: { id: string; orderNumber: string }[] };
     const placed = orders[0];
     if (!placed) throw new Error('no order made');
 

@@ -2,6 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { test, expect, signUpFresh, signInAs, DEMO } from './support/fixtures';
 import { demoProducts } from './support/demo-catalog';
 import { getJson, someoneElse } from './support/people';
+import { payByCard } from './support/checkout';
 
 /**
  * What a buyer and a visitor met in a day of use in Chromium, on a phone and on a wide screen
@@ -137,16 +138,11 @@ test.describe('a live update about an order on a phone (docs/rules/live-updates.
       // Four orders: the first placed is the last of the list, under three cards on a phone.
       const placed: { id: string; orderNumber: string }[] = [];
       for (let i = 0; i < 4; i++) {
-        const payment = await page.request.post('/api/payments', {
-          data: { items: [{ productId, quantity: 1 }], isPickup: false, deliveryAddressId },
+        const orders = await payByCard(page.request, {
+          items: [{ productId, quantity: 1 }],
+          isPickup: false,
+          deliveryAddressId,
         });
-        expect(payment.status(), await payment.text()).toBe(201);
-        const { paymentId } = (await payment.json()) as { paymentId: string };
-        const confirmed = await page.request.post(`/api/payments/${paymentId}/confirm`, {
-          data: { cardNumber: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Eve Tester' },
-        });
-        expect(confirmed.status(), await confirmed.text()).toBe(200);
-        const { orders } = (await confirmed.json()) as { orders: { id: string; orderNumber: string }[] };
         placed.push(...orders);
       }
       const oldest = placed[0];
