@@ -1,4 +1,3 @@
-import { useEffect, useRef } from 'react';
 import { Link, useSearch } from 'wouter';
 import { RotateCw, ShoppingBag } from 'lucide-react';
 import { PageHeading } from '../../components/page-heading';
@@ -9,13 +8,8 @@ import { useOrders } from '../../features/orders/api/get-orders';
 import { OrderDetails } from '../../features/orders/components/order-details';
 import { RecentOrdersList } from '../../features/orders/components/recent-orders-list';
 import { selectedOrderId } from '../../features/orders/order-view';
-import { useChosenOrder } from '../../features/orders/use-chosen-order';
+import { useChosenOrder, useOrderDetailsInView } from '../../features/orders/use-chosen-order';
 import { BuyerOrdersLayout } from '../layouts/buyer-orders-layout';
-
-/** Below the lg breakpoint the details sit under the list: choosing an order scrolls to them. */
-function isStacked(): boolean {
-  return typeof window.matchMedia === 'function' && window.matchMedia('(max-width: 1023px)').matches;
-}
 
 /**
  * /buyer/orders (docs/rules/screens-buyer.md, Order screens): the buyer's orders, polled every 60 s, the
@@ -28,33 +22,16 @@ export function BuyerOrdersPage() {
   const requestedId = new URLSearchParams(useSearch()).get('order');
   const orders = useOrders('buyer');
   const [chosenId, setChosenId] = useChosenOrder(requestedId);
-  const detailsRef = useRef<HTMLDivElement>(null);
 
   const selectedId = selectedOrderId(orders.data, chosenId, requestedId);
   const selected = orders.data?.find((order) => order.id === selectedId);
 
-  const showDetails = () => {
-    if (!isStacked()) return;
-    // Scrolls at once for those who ask for reduced motion (isStacked checked matchMedia exists).
-    const behavior = window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth';
-    window.setTimeout(() => detailsRef.current?.scrollIntoView({ behavior, block: 'start' }), 0);
-  };
+  const { detailsRef, showDetails } = useOrderDetailsInView(requestedId, selected?.id ?? null);
 
   const select = (orderId: string) => {
     setChosenId(orderId);
     showDetails();
   };
-
-  // A link to one order (`?order=`: the order just paid) is about that order: on a phone, where the
-  // details sit under the whole list, they are brought into view once it has loaded
-  // (docs/rules/screens-buyer.md, Order screens).
-  const shownRequestId = useRef<string | null>(null);
-  const isRequestedShown = requestedId !== null && selected?.id === requestedId;
-  useEffect(() => {
-    if (!isRequestedShown || shownRequestId.current === requestedId) return;
-    shownRequestId.current = requestedId;
-    showDetails();
-  });
 
   return (
     <BuyerOrdersLayout>

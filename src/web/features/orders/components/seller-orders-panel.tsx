@@ -1,9 +1,9 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import type { Order } from '@domain/orders';
 import { LoadFailed } from '../../../components/load-failed';
 import { useOrders } from '../api/get-orders';
 import { selectedOrderId } from '../order-view';
-import { useChosenOrder } from '../use-chosen-order';
+import { useChosenOrder, useOrderDetailsInView } from '../use-chosen-order';
 import { OrderDetails } from './order-details';
 import { RecentOrdersList } from './recent-orders-list';
 import { SellerOrderActions, sellerStepOf } from './seller-order-actions';
@@ -17,11 +17,6 @@ export function sellerOrdersInOrder<T extends Pick<Order, 'status' | 'isPickup' 
 ): T[] {
   const waiting = orders.filter((order) => sellerStepOf(order) !== null);
   return [...waiting, ...orders.filter((order) => sellerStepOf(order) === null)];
-}
-
-/** Below the lg breakpoint the details sit under the list: choosing an order scrolls to them. */
-function isStacked(): boolean {
-  return typeof window.matchMedia === 'function' && window.matchMedia('(max-width: 1023px)').matches;
 }
 
 /**
@@ -44,30 +39,15 @@ export function SellerOrdersPanel({
   const listed = useMemo(() => (orders.data ? sellerOrdersInOrder(orders.data) : undefined), [orders.data]);
   const waitingCount = listed?.filter((order) => sellerStepOf(order) !== null).length ?? 0;
   const [chosenId, setChosenId] = useChosenOrder(requestedId);
-  const detailsRef = useRef<HTMLDivElement>(null);
   const selectedId = selectedOrderId(listed, chosenId, requestedId);
   const selected = listed?.find((order) => order.id === selectedId);
 
-  const showDetails = () => {
-    if (!isStacked()) return;
-    const behavior = window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth';
-    window.setTimeout(() => detailsRef.current?.scrollIntoView({ behavior, block: 'start' }), 0);
-  };
+  const { detailsRef, showDetails } = useOrderDetailsInView(requestedId, selected?.id ?? null);
 
   const select = (orderId: string) => {
     setChosenId(orderId);
     showDetails();
   };
-
-  // A link to one order (a toast's View) is about that order: on a phone its details are brought
-  // into view once it is shown.
-  const shownRequestId = useRef<string | null>(null);
-  const isRequestedShown = requestedId !== null && selected?.id === requestedId;
-  useEffect(() => {
-    if (!isRequestedShown || shownRequestId.current === requestedId) return;
-    shownRequestId.current = requestedId;
-    showDetails();
-  });
 
   if (orders.isLoading)
     return (
