@@ -38,6 +38,8 @@ const args = Object.fromEntries(
   }),
 );
 const REQUESTS = Number(args.requests ?? 3000);
+/** --log-level=warn: the server's log level; by default the one it runs with unless told (info). */
+const LOG_LEVEL = args['log-level'] ?? 'info';
 const BARE_REQUESTS = Number(args['bare-requests'] ?? 5000);
 const CONCURRENCY = Number(args.concurrency ?? 16);
 /** Warm-up requests before each measurement, so that the measured ones run on optimised code. */
@@ -82,6 +84,8 @@ const SCENARIOS = [
   },
   // The other public reads, and two signed-in ones.
   { name: 'categories', path: '/api/categories' },
+  // Liveness: answered from the process alone, through every hook an API request passes.
+  { name: 'health', path: '/api/health', check: (body) => (body.status === 'ok' ? 1 : 0) },
   { name: 'a product', path: `/api/products/${productId(1)}`, check: (body) => (body.id ? 1 : 0) },
   {
     name: "a seller's reviews",
@@ -463,7 +467,7 @@ async function benchDatabase(kind) {
       PORT: '0',
       DATA_DIR: dataDir,
       DEMO_DATA: 'off',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL,
       ...prepared.env,
     },
     /is running at http:\/\/[^:]+:(\d+)/,
@@ -591,7 +595,7 @@ function report(runs, started, startLoad) {
     "  (with the embedded database's process, its child) and of the load generator over the measured requests;",
     '  before each call the server is left to settle until it uses under 5% of a core, and each call is measured',
     "  on the server and then at once on the bare server (both running), so a ratio's two figures see the same machine.",
-    `- Server: the built app (\`node ${SERVER_NODE_FLAGS.join(' ')} dist/server/main.js\` as \`npm start\` runs it, NODE_ENV=production, LOG_LEVEL=warn) on 127.0.0.1;`,
+    `- Server: the built app (\`node ${SERVER_NODE_FLAGS.join(' ')} dist/server/main.js\` as \`npm start\` runs it, NODE_ENV=production, LOG_LEVEL=${LOG_LEVEL}) on 127.0.0.1;`,
     '  the bare server answers the very bytes the app sent, captured once per call, with no other work.',
     '- The app keeps finished public answers until the catalog changes',
     '  (docs/decisions/0015-catalog-and-checkout-throughput.md): a repeated call is served from memory.',

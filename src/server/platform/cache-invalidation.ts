@@ -125,8 +125,10 @@ export const CACHE_INVALIDATION: readonly CacheInvalidation[] = [
       { table: 'disputes', events: EVERY_EVENT, shows: "the dispute of an order's payment" },
       {
         table: 'addresses',
-        events: ['UPDATE', 'DELETE', 'TRUNCATE'],
-        shows: "an order's pickup address. No INSERT: a new address is no listed order's pickup",
+        events: EVERY_EVENT,
+        shows:
+          "an order's pickup address, and the place of the session's user's primary address " +
+          '(a new address may be made primary)',
       },
     ],
   },

@@ -2,9 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 
 /**
- * The channel the triggers of migration 0025 notify on: any statement that changes or deletes a
- * session or a user, or changes what a list of orders shows (orders, their items, refunds,
- * disputes, pickup addresses).
+ * The channel the triggers of migration 0025 notify on, with the table's name since 0032: any
+ * statement that changes or deletes a session or a user, or changes what a list of orders shows
+ * (orders, their items, refunds, disputes, addresses).
  */
 export const PRIVATE_READS_CHANNEL = 'private_reads_changed';
 
@@ -19,28 +19,45 @@ export interface Kept<V> {
 /**
  * What signed-in reads find, kept in memory on the embedded database only
  * (docs/decisions/0015-catalog-and-checkout-throughput.md, Signed-in reads): the users of recent
- * sessions, and lists of own orders as sent. That database has one app instance (its data
- * directory's lock), so every change comes through this process, and a notice arrives with its
- * commit: every statement that changes or deletes a session or a user (a sign-out, a suspension, a
- * role granted or taken, a password changed) or what an order list shows sends a notice from the
- * database's triggers that drops everything kept, and every write answered over HTTP, sign-in and
- * sign-out drop everything too before their answer leaves. A load that began before a drop is not
- * kept (a generation number). On PostgreSQL, where other instances write too and their notices
- * arrive a moment later, nothing is kept: each request reads its session and its data.
+ * sessions (with the place of their primary address), and lists of own orders as sent. That
+ * database has one app instance (its data directory's lock), so every change comes through this
+ * process, and a notice arrives with its commit. The database's triggers send one, naming the
+ * table, for every statement that changes what is kept: a change to orders, their items, refunds
+ * or disputes drops the lists; a change to a session or a user (a sign-out, a suspension, a role
+ * granted or taken, a password changed, a name) or an address drops everything. Sign-in and
+ * sign-out drop everything too before their answer leaves. A load that began before a drop of its
+ * scope is not kept (a generation number). On PostgreSQL, where other instances write too and
+ * their notices arrive a moment later, nothing is kept: each request reads its session and its data.
  * Which tables and statements must send the notice: `CACHE_INVALIDATION` in cache-invalidation.ts
  * (docs/decisions/0015-catalog-and-checkout-throughput.md, What invalidates what); a read that
  * comes to show another table or column is added there first.
  */
+export type KeptScope = 'sessions' | 'lists';
+
+/**
+ * The tables whose notices drop the kept lists of orders only; a notice from any other table (a
+ * session, a user, an address) or without a table drops everything (migration 0032).
+ */
+const LIST_ONLY_TABLES: ReadonlySet<string> = new Set(['orders', 'order_items', 'refunds', 'disputes']);
+
+/** One scope's reads, oldest first, and what they hold. */
+interface Shelf {
+  kept: Map<string, Kept<unknown>>;
+  bytes: number;
+  /** Counts the drops: a load begun before one is not kept. */
+  generation: number;
+}
+
+const emptyShelf = (): Shelf => ({ kept: new Map(), bytes: 0, generation: 0 });
+
 export class KeptPrivateReads {
-  private readonly kept = new Map<string, Kept<unknown>>();
-  private generation = 0;
-  private bytes = 0;
+  private readonly shelves: Record<KeptScope, Shelf> = { sessions: emptyShelf(), lists: emptyShelf() };
   private stopListening: (() => Promise<void>) | undefined;
 
   constructor(
     private readonly database: Pick<Database, 'listen'>,
     private readonly log: Pick<FastifyBaseLogger, 'warn'>,
-    /** At most this many reads are kept, holding at most this many bytes; the oldest go first. */
+    /** At most this many reads are kept in each scope, holding at most this many bytes; the oldest go first. */
     private readonly maxEntries = 10_000,
     private readonly maxBytes = 16 * 1024 * 1024,
   ) {}
@@ -48,7 +65,7 @@ export class KeptPrivateReads {
   async start(): Promise<void> {
     try {
       this.stopListening = await this.database.listen(PRIVATE_READS_CHANNEL, {
-        onNotify: () => this.clear(),
+        onNotify: (table) => this.hear(table),
         onReconnect: () => this.clear(),
       });
     } catch (error) {
@@ -65,22 +82,36 @@ export class KeptPrivateReads {
 
   /** How many reads are kept (tests look). */
   get size(): number {
-    return this.kept.size;
+    return this.shelves.sessions.kept.size + this.shelves.lists.kept.size;
+  }
+
+  /** A notice naming the table that changed: drops what that table can change. */
+  hear(table: string): void {
+    if (LIST_ONLY_TABLES.has(table)) this.clearScope('lists');
+    else this.clear();
   }
 
   /** Drops everything kept, and any load begun before this moment. */
   clear(): void {
-    this.generation++;
-    this.kept.clear();
-    this.bytes = 0;
+    this.clearScope('sessions');
+    this.clearScope('lists');
   }
 
-  /** What is kept under `key`, until its `expire`; undefined when it must be read. */
-  get<V>(key: string, now: number): Kept<V> | undefined {
-    const entry = this.kept.get(key) as Kept<V> | undefined;
+  /** Drops what is kept in `scope`, and any load of it begun before this moment. */
+  clearScope(scope: KeptScope): void {
+    const shelf = this.shelves[scope];
+    shelf.generation++;
+    shelf.kept.clear();
+    shelf.bytes = 0;
+  }
+
+  /** What is kept under `key` in `scope`, until its `expire`; undefined when it must be read. */
+  get<V>(scope: KeptScope, key: string, now: number): Kept<V> | undefined {
+    const shelf = this.shelves[scope];
+    const entry = shelf.kept.get(key) as Kept<V> | undefined;
     if (entry === undefined) return undefined;
     if (entry.expire <= now) {
-      this.forget(key);
+      forget(shelf, key);
       return undefined;
     }
     return entry;
@@ -88,28 +119,33 @@ export class KeptPrivateReads {
 
   /**
    * Reads with `load` (undefined: nothing to keep, such as no valid session) and keeps what it
-   * found under `key`, unless a change was heard meanwhile.
+   * found under `key` in `scope`, unless a change to that scope was heard meanwhile.
    */
-  async load<V>(key: string, load: () => Promise<Kept<V> | undefined>): Promise<Kept<V> | undefined> {
-    const generation = this.generation;
+  async load<V>(
+    scope: KeptScope,
+    key: string,
+    load: () => Promise<Kept<V> | undefined>,
+  ): Promise<Kept<V> | undefined> {
+    const shelf = this.shelves[scope];
+    const generation = shelf.generation;
     const found = await load();
-    if (found !== undefined && this.stopListening !== undefined && generation === this.generation) {
-      this.forget(key);
-      this.kept.set(key, found);
-      this.bytes += found.bytes ?? 0;
+    if (found !== undefined && this.stopListening !== undefined && generation === shelf.generation) {
+      forget(shelf, key);
+      shelf.kept.set(key, found);
+      shelf.bytes += found.bytes ?? 0;
       // Maps iterate in insertion order: the first entries are the oldest.
-      for (const oldest of this.kept.keys()) {
-        if (this.kept.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
-        this.forget(oldest);
+      for (const oldest of shelf.kept.keys()) {
+        if (shelf.kept.size <= this.maxEntries && shelf.bytes <= this.maxBytes) break;
+        forget(shelf, oldest);
       }
     }
     return found;
   }
+}
 
-  private forget(key: string): void {
-    const entry = this.kept.get(key);
-    if (entry === undefined) return;
-    this.kept.delete(key);
-    this.bytes -= entry.bytes ?? 0;
-  }
+function forget(shelf: Shelf, key: string): void {
+  const entry = shelf.kept.get(key);
+  if (entry === undefined) return;
+  shelf.kept.delete(key);
+  shelf.bytes -= entry.bytes ?? 0;
 }

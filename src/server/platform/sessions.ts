@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { and, eq, gt, isNull, lt, ne, sql } from 'drizzle-orm';
 import { builtOnce } from '../db/built-once';
 import type { Db } from '../db/client';
-import { sessions, users } from '../db/schema';
+import { addresses, sessions, users } from '../db/schema';
+import type { LatLng } from '../../domain/geo';
 import type { Role } from '../../domain/roles';
 import type { KeptPrivateReads } from './kept-private-reads';
 import { announceSessionsEnded } from './live-events';
@@ -22,6 +23,12 @@ export type UserRow = typeof users.$inferSelect;
 export interface Actor extends UserRow {
   role: Role;
   roles: Role[];
+  /**
+   * Where the user's primary address is, when it has a place: read with the session, so the
+   * distance a signed-in page shows costs no query of its own
+   * (docs/rules/catalog-and-orders.md, Catalog and distance).
+   */
+  primaryLocation: LatLng | null;
 }
 
 declare module 'fastify' {
@@ -64,11 +71,12 @@ export function registerSessions(app: FastifyInstance, options: SessionOptions):
   if (kept) {
     app.addHook('onReady', () => kept.start());
     app.addHook('onClose', () => kept.stop());
-    // Besides the database's notices: whatever a write or a sign-in or sign-out changed, no kept
-    // user outlives its answer (docs/decisions/0015-catalog-and-checkout-throughput.md).
+    // Besides the database's notices, which name the table and drop what it can change: a
+    // sign-in or sign-out keeps no user past its answer, and a write keeps no list of orders
+    // (docs/decisions/0015-catalog-and-checkout-throughput.md, Signed-in reads).
     app.addHook('onSend', (request, reply, _payload, done) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD') kept.clear();
-      else if (reply.hasHeader('set-cookie')) kept.clear();
+      if (reply.hasHeader('set-cookie')) kept.clear();
+      else if (request.method !== 'GET' && request.method !== 'HEAD') kept.clearScope('lists');
       done();
     });
   }
@@ -109,9 +117,16 @@ declare module 'fastify' {
  */
 const findActor = builtOnce((db) =>
   db
-    .select({ user: users, expire: sessions.expire })
+    .select({
+      user: users,
+      expire: sessions.expire,
+      latitude: addresses.latitude,
+      longitude: addresses.longitude,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
+    // At most one primary address a user (addresses_one_primary_per_user).
+    .leftJoin(addresses, and(eq(addresses.userId, users.id), eq(addresses.isPrimary, true)))
     .where(
       and(
         eq(sessions.sid, sql.placeholder('sid')),
@@ -129,7 +144,7 @@ const isDueForTouch = (expire: number, now: number) => expire - now < SESSION_TT
 
 async function loadActor(db: Db, sid: string, kept: KeptPrivateReads | undefined): Promise<Actor | null> {
   const key = `session ${sid}`;
-  const hit = kept?.get<Actor>(key, Date.now());
+  const hit = kept?.get<Actor>('sessions', key, Date.now());
   if (hit && !isDueForTouch(hit.expire, Date.now())) return hit.value;
   const read = async () => {
     // A date as drizzle writes one: its ISO form.
@@ -146,11 +161,15 @@ async function loadActor(db: Db, sid: string, kept: KeptPrivateReads | undefined
     }
     // A kept user is shared by the requests of its session: nothing may change it.
     const actor = row.user as Actor;
+    actor.primaryLocation =
+      row.latitude !== null && row.longitude !== null
+        ? Object.freeze({ latitude: Number(row.latitude), longitude: Number(row.longitude) })
+        : null;
     Object.freeze(actor.roles);
     Object.freeze(actor.withheldRoles);
     return { value: Object.freeze(actor), expire };
   };
-  const found = kept ? await kept.load(key, read) : await read();
+  const found = kept ? await kept.load('sessions', key, read) : await read();
   return found?.value ?? null;
 }
 

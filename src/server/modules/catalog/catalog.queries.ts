@@ -197,16 +197,6 @@ export async function listAvailableProductCards(
 }
 
 /** The coordinates of a user's primary address, or null when it has none. */
-export async function findPrimaryLocation(db: Db, userId: string): Promise<LatLng | null> {
-  const [row] = await db
-    .select({ latitude: addresses.latitude, longitude: addresses.longitude })
-    .from(addresses)
-    .where(and(eq(addresses.userId, userId), hasPrimaryLocation(addresses)))
-    .limit(1);
-  if (!row || row.latitude === null || row.longitude === null) return null;
-  return { latitude: Number(row.latitude), longitude: Number(row.longitude) };
-}
-
 export interface DistancePageQuery extends ProductFilters {
   origin: LatLng;
   /** Miles; undefined means any distance. */

@@ -18,7 +18,6 @@ import type { Actor } from '../../platform/sessions';
 import {
   countProductsOfLocatedSellers,
   listFewMatchingProductCardsByDistance,
-  findPrimaryLocation,
   findProductCard,
   findProductImageOwner,
   listAvailableProductCards,
@@ -181,7 +180,7 @@ export async function browseProductsByDistanceAnswer(
   query: ProductDistanceQuery,
   serialize: SerializeList,
 ): Promise<CachedAnswer> {
-  const origin = await findPrimaryLocation(db, actor.id);
+  const origin = actor.primaryLocation;
   const place = origin ? `${origin.latitude},${origin.longitude}` : 'nowhere';
   return cache.answer(`near ${place} ${listKeyOf(query)}`, async () =>
     serialize(await browseProductsFrom(db, origin, query)),
@@ -194,7 +193,7 @@ export async function browseProductsByDistanceAnswer(
  * (docs/rules/catalog-and-orders.md, Catalog and distance). The distance is there for a signed-in viewer.
  */
 export async function getProduct(db: Db, actor: Actor | null, id: string): Promise<ProductDetail> {
-  const origin = actor ? await findPrimaryLocation(db, actor.id) : null;
+  const origin = actor?.primaryLocation ?? null;
   const row = await findProductCard(db, id, origin);
   if (!row) throw productNotFound();
   // A product hidden by an admin, or whose seller may not sell now, is shown to its seller and to

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { orders, sessions, users } from '../../db/schema';
+import { addresses, orders, sessions, users } from '../../db/schema';
 import { as, createTestApp, signedInAs, type TestApp, type TestUser } from '../../testing/test-app';
 import { buy, createAddress, createProduct } from '../../testing/commerce';
 
@@ -124,6 +124,34 @@ describe('a product page', () => {
     const mine = await get(url, buyer);
     expect(mine.statusCode).toBe(200);
     expect(mine.json<{ distance: number | null }>().distance).not.toBeNull();
+  });
+
+  it('measure from where the primary address is now, moved in the database between two reads', async () => {
+    const mover = await signedInAs(t, 'buyer');
+    const home = await createAddress(t, mover.id);
+    const product = await createProduct(t, seller.id, { name: 'Kept Lamp' });
+    const distance = async (url: string) => {
+      const response = await get(url, mover);
+      expect(response.statusCode, response.body).toBe(200);
+      const body = response.json<
+        { id: string; distance: number | null } | { id: string; distance: number | null }[]
+      >();
+      const item = Array.isArray(body) ? body.find((p) => p.id === product.id) : body;
+      return item?.distance;
+    };
+    const page = `/api/products/with-distance?search=${encodeURIComponent('Kept Lamp')}`;
+    const near = await distance(page);
+    expect(near).toBeLessThan(5);
+    expect(await distance(`/api/products/${product.id}`)).toBe(near);
+    // Not through a request of this app: the place is read with the session, and the database's
+    // notice drops the kept one.
+    await t.database.db
+      .update(addresses)
+      .set({ latitude: '40.7128000', longitude: '-74.0060000' })
+      .where(eq(addresses.id, home.id));
+    const far = await distance(page);
+    expect(far).toBeGreaterThan(700);
+    expect(await distance(`/api/products/${product.id}`)).toBe(far);
   });
 });
 

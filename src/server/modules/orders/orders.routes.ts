@@ -38,8 +38,8 @@ export function registerOrderRoutes(app: App, ctx: AppContext): void {
     async (request, reply) => {
       const actor = actorOf(request);
       if (!privateReads) return listOwnOrders(db, actor, request.query);
-      // On the embedded database the list as sent is kept until an order, a session or a user
-      // changes (docs/decisions/0015-catalog-and-checkout-throughput.md, Signed-in reads); the
+      // On the embedded database the list as sent is kept until an order, a session, a user or an
+      // address changes (docs/decisions/0015-catalog-and-checkout-throughput.md, Signed-in reads); the
       // tables whose triggers drop it are listed in src/server/platform/cache-invalidation.ts.
       const { as: view, limit, offset } = request.query;
       const key = `orders ${actor.id} ${view ?? ''} ${limit} ${offset}`;
@@ -47,7 +47,8 @@ export function registerOrderRoutes(app: App, ctx: AppContext): void {
         const value = serializeOrders(await listOwnOrders(db, actor, request.query));
         return { value, expire: Infinity, bytes: value.length };
       };
-      const kept = privateReads.get<Buffer>(key, Date.now()) ?? (await privateReads.load(key, read));
+      const kept =
+        privateReads.get<Buffer>('lists', key, Date.now()) ?? (await privateReads.load('lists', key, read));
       return sendJsonBytes(reply, kept?.value ?? (await read()).value);
     },
   );

@@ -69,7 +69,8 @@ async function repriceLatePayment(
   if (!buyer) throw new RefundInsteadError(REPRICED_UNAVAILABLE_MESSAGE('your account is gone'));
   const { quote, priced } = await priceCheckout(
     { db: tx, now: () => now, timeZone: deps.timeZone },
-    { ...buyer, role: 'buyer', roles: ['buyer'] },
+    // Pricing reads the checkout's own addresses, never the buyer's primary place.
+    { ...buyer, role: 'buyer', roles: ['buyer'], primaryLocation: null },
     bodyOf(checkout),
   );
   const problem = quote.problems[0];

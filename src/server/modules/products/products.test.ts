@@ -529,7 +529,12 @@ describe('product images (docs/rules/selling.md, Seller listings; Uploads and wh
     // Called side by side below the HTTP layer, so both see 9 images before either saves.
     const [row] = await t.database.db.select().from(users).where(eq(users.id, seller.id));
     if (!row) throw new Error('no seller row');
-    const actor = { ...row, role: 'seller', roles: ['buyer', 'seller'] } satisfies Actor;
+    const actor = {
+      ...row,
+      role: 'seller',
+      roles: ['buyer', 'seller'],
+      primaryLocation: null,
+    } satisfies Actor;
     const deps = {
       db: t.database.db,
       storage: t.storage,

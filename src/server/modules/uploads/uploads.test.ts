@@ -628,7 +628,7 @@ describe.each([
       if (!driverRow) throw new Error('no driver');
       await claimUpload(
         { db: t.database.db, storage: h.storage },
-        { ...driverRow, role: 'driver', roles: ['buyer', 'driver'] },
+        { ...driverRow, role: 'driver', roles: ['buyer', 'driver'], primaryLocation: null },
         answer.objectPath,
         {
           purpose: 'delivery',
