@@ -7,7 +7,7 @@ import { formatUsd, parseCents } from '../../../domain/money';
 import { fulfilmentLabel, fulfilmentOf, type OrderStatus } from '../../../domain/order-status';
 import type { LiveEventReactor } from './dispatch-live-events';
 import { renderMail, type MailContent } from './mail-layout';
-import { findOrderForMail, listOrderItemsForMail, type OrderForMail } from './mail.queries';
+import { findOrdersForMail, listOrderItemsForMail, type OrderForMail } from './mail.queries';
 import { listDriversToTellOfOffer } from './offer-drivers';
 
 /**
@@ -19,7 +19,12 @@ import { listDriversToTellOfOffer } from './offer-drivers';
  */
 export function mailReactor(config: Pick<Config, 'siteUrl'>): LiveEventReactor {
   return async (tx, events) => {
-    const reads = orderReads(tx);
+    const reads = orderReads(
+      tx,
+      events.flatMap(({ data }) =>
+        data.type === 'order.changed' || (data.type === 'offers.changed' && data.isNew) ? [data.orderId] : [],
+      ),
+    );
     const items: OutboxItem[] = [];
     for (const event of events) {
       const data = event.data;
@@ -32,28 +37,25 @@ export function mailReactor(config: Pick<Config, 'siteUrl'>): LiveEventReactor {
 }
 
 /**
- * A batch's reads of its orders, each read once: a new order's receipt and its offer mail are two
- * events of the same batch, about the same order as it is now.
+ * A batch's reads of its orders, two statements for all of them, made on first use: a new
+ * order's receipt and its offer mail are two events of the same batch, about the same order as it
+ * is now.
  */
 interface OrderReads {
   tx: Db;
-  order: (orderId: string) => ReturnType<typeof findOrderForMail>;
-  items: (orderId: string) => ReturnType<typeof listOrderItemsForMail>;
+  order: (orderId: string) => Promise<OrderForMail | undefined>;
+  items: (orderId: string) => Promise<{ name: string; quantity: number; price: string }[]>;
 }
 
-function orderReads(tx: Db): OrderReads {
-  const once = <T>(read: (db: Db, orderId: string) => Promise<T>) => {
-    const done = new Map<string, Promise<T>>();
-    return (orderId: string) => {
-      let answer = done.get(orderId);
-      if (answer === undefined) {
-        answer = read(tx, orderId);
-        done.set(orderId, answer);
-      }
-      return answer;
-    };
+function orderReads(tx: Db, orderIds: readonly string[]): OrderReads {
+  const ids = [...new Set(orderIds)];
+  let orders: ReturnType<typeof findOrdersForMail> | undefined;
+  let items: ReturnType<typeof listOrderItemsForMail> | undefined;
+  return {
+    tx,
+    order: async (orderId) => (await (orders ??= findOrdersForMail(tx, ids))).get(orderId),
+    items: async (orderId) => (await (items ??= listOrderItemsForMail(tx, ids))).get(orderId) ?? [],
   };
-  return { tx, order: once(findOrderForMail), items: once(listOrderItemsForMail) };
 }
 
 function mailItem(kind: string, userId: string, content: MailContent): OutboxItem {

@@ -9,14 +9,17 @@ const seller = alias(users, 'mail_seller');
 const pickup = alias(addresses, 'mail_pickup');
 const delivery = alias(addresses, 'mail_delivery');
 
-/** An order as its mail tells it: the stored row, its buyer and seller, pickup and delivery area. */
-export async function findOrderForMail(db: Db, orderId: string) {
-  const [row] = await orderForMail(db).execute({ orderId });
-  return row;
+/**
+ * Orders as their mail tells them, by id: the stored row, its buyer and seller, pickup and delivery
+ * area. One statement for a dispatch's orders.
+ */
+export async function findOrdersForMail(db: Db, orderIds: readonly string[]) {
+  const rows = orderIds.length === 0 ? [] : await ordersForMail(db).execute({ orderIds: [...orderIds] });
+  return new Map(rows.map((row) => [row.order.id, row]));
 }
 
 /** Built once: every order's mail reads it (docs/decisions/0015-catalog-and-checkout-throughput.md). */
-const orderForMail = builtOnce((db) =>
+const ordersForMail = builtOnce((db) =>
   db
     .select({
       order: orders,
@@ -35,22 +38,34 @@ const orderForMail = builtOnce((db) =>
     .innerJoin(seller, eq(seller.id, orders.sellerId))
     .leftJoin(pickup, eq(pickup.id, orders.pickupAddressId))
     .leftJoin(delivery, eq(delivery.id, orders.deliveryAddressId))
-    .where(eq(orders.id, sql.placeholder('orderId')))
+    .where(sql`${orders.id} = any(${sql.placeholder('orderIds')}::uuid[])`)
     .prepare(''),
 );
-export type OrderForMail = NonNullable<Awaited<ReturnType<typeof findOrderForMail>>>;
+export type OrderForMail = NonNullable<ReturnType<Awaited<ReturnType<typeof findOrdersForMail>>['get']>>;
 
-/** The order's items as charged: name, quantity and the stored unit price. */
-export function listOrderItemsForMail(db: Db, orderId: string) {
-  return orderItemsForMail(db).execute({ orderId });
+/** The orders' items as charged, by order: name, quantity and the stored unit price, in order. */
+export async function listOrderItemsForMail(db: Db, orderIds: readonly string[]) {
+  const rows = orderIds.length === 0 ? [] : await orderItemsForMail(db).execute({ orderIds: [...orderIds] });
+  const byOrder = new Map<string, { name: string; quantity: number; price: string }[]>();
+  for (const { orderId, ...line } of rows) {
+    const lines = byOrder.get(orderId);
+    if (lines) lines.push(line);
+    else byOrder.set(orderId, [line]);
+  }
+  return byOrder;
 }
 
 const orderItemsForMail = builtOnce((db) =>
   db
-    .select({ name: products.name, quantity: orderItems.quantity, price: orderItems.price })
+    .select({
+      orderId: orderItems.orderId,
+      name: products.name,
+      quantity: orderItems.quantity,
+      price: orderItems.price,
+    })
     .from(orderItems)
     .innerJoin(products, eq(products.id, orderItems.productId))
-    .where(eq(orderItems.orderId, sql.placeholder('orderId')))
+    .where(sql`${orderItems.orderId} = any(${sql.placeholder('orderIds')}::uuid[])`)
     .orderBy(asc(orderItems.createdAt), asc(orderItems.id))
     .prepare(''),
 );

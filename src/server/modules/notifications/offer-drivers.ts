@@ -23,11 +23,7 @@ export async function listDriversToTellOfOffer(
   order: OrderForOffer & { id: string; pickupAddressId: string | null; buyerId: string; sellerId: string },
 ) {
   if (order.pickupAddressId === null) return [];
-  const drivers = await listDriversNearOffer(
-    tx,
-    { id: order.id, pickupAddressId: order.pickupAddressId },
-    DRIVER_DISTANCE.default,
-  );
+  const drivers = await driversNearOnce(tx, order.id, order.pickupAddressId);
   return drivers.filter(
     (driver) =>
       driver.id !== order.buyerId &&
@@ -35,4 +31,27 @@ export async function listDriversToTellOfOffer(
       canReceiveLiveEvent(driver, event) &&
       isOfferedTo(driver, order),
   );
+}
+
+type NearDrivers = ReturnType<typeof listDriversNearOffer>;
+
+/**
+ * The drivers near an offer, read once a dispatch: its mail and its push ask the same, in the same
+ * transaction, which changes no driver in between (dispatch-live-events.ts).
+ */
+const nearInTransaction = new WeakMap<Db, Map<string, NearDrivers>>();
+
+function driversNearOnce(tx: Db, orderId: string, pickupAddressId: string): NearDrivers {
+  let reads = nearInTransaction.get(tx);
+  if (reads === undefined) {
+    reads = new Map();
+    nearInTransaction.set(tx, reads);
+  }
+  const key = `${orderId} ${pickupAddressId}`;
+  let drivers = reads.get(key);
+  if (drivers === undefined) {
+    drivers = listDriversNearOffer(tx, { id: orderId, pickupAddressId }, DRIVER_DISTANCE.default);
+    reads.set(key, drivers);
+  }
+  return drivers;
 }
