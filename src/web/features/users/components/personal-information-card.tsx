@@ -1,4 +1,3 @@
-import { useRef, useState, type FormEvent } from 'react';
 import { capitalise } from '@domain/roles';
 import { updateNamesBodySchema, type CurrentUser } from '@domain/users';
 import { Button } from '../../../components/ui/button';
@@ -6,8 +5,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/use-toast';
-import { fieldErrorsFromZod, focusFirstInvalid } from '../../../lib/form-errors';
 import { toastMutationError } from '../../../lib/mutation-errors';
+import { useSchemaForm } from '../../../lib/use-schema-form';
 import { useUpdateProfile } from '../api/update-profile';
 import { ProfilePhoto } from './profile-photo';
 
@@ -16,34 +15,24 @@ import { ProfilePhoto } from './profile-photo';
  * the user may change, and the email and role, which they may not.
  */
 export function PersonalInformationCard({ user }: { user: CurrentUser }) {
-  const formRef = useRef<HTMLFormElement>(null);
-  const [firstName, setFirstName] = useState(user.firstName ?? '');
-  const [lastName, setLastName] = useState(user.lastName ?? '');
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { formRef, values, errors, setValue, handleSubmit, reset } = useSchemaForm({
+    schema: updateNamesBodySchema,
+    initialValues: { firstName: user.firstName ?? '', lastName: user.lastName ?? '' },
+  });
   const updateProfile = useUpdateProfile();
 
   const isUnchanged =
-    firstName.trim() === (user.firstName ?? '') && lastName.trim() === (user.lastName ?? '');
+    values.firstName.trim() === (user.firstName ?? '') && values.lastName.trim() === (user.lastName ?? '');
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const parsed = updateNamesBodySchema.safeParse({ firstName, lastName });
-    if (!parsed.success) {
-      setErrors(fieldErrorsFromZod(parsed.error));
-      // Wait for the messages to render before moving focus to the first one.
-      requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-      return;
-    }
-    setErrors({});
-    updateProfile.mutate(parsed.data, {
+  const onSubmit = handleSubmit((body) =>
+    updateProfile.mutate(body, {
       onSuccess: (saved) => {
-        setFirstName(saved.firstName ?? '');
-        setLastName(saved.lastName ?? '');
+        reset({ firstName: saved.firstName ?? '', lastName: saved.lastName ?? '' });
         toast({ title: 'Profile updated', description: 'Your name has been saved.' });
       },
       onError: (error) => toastMutationError(error, 'Failed to update profile'),
-    });
-  };
+    }),
+  );
 
   return (
     <Card>
@@ -66,8 +55,8 @@ export function PersonalInformationCard({ user }: { user: CurrentUser }) {
               {(control) => (
                 <Input
                   {...control}
-                  value={firstName}
-                  onChange={(event) => setFirstName(event.target.value)}
+                  value={values.firstName}
+                  onChange={(event) => setValue('firstName', event.target.value)}
                   autoComplete="given-name"
                   maxLength={100}
                   data-testid="input-first-name"
@@ -78,8 +67,8 @@ export function PersonalInformationCard({ user }: { user: CurrentUser }) {
               {(control) => (
                 <Input
                   {...control}
-                  value={lastName}
-                  onChange={(event) => setLastName(event.target.value)}
+                  value={values.lastName}
+                  onChange={(event) => setValue('lastName', event.target.value)}
                   autoComplete="family-name"
                   maxLength={100}
                   data-testid="input-last-name"
