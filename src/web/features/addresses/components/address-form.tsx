@@ -1,13 +1,13 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { CircleAlert, CircleCheckBig, LoaderCircle, MapPinned, TriangleAlert } from 'lucide-react';
 import { addressBodySchema, addressValidateBodySchema, type Address } from '@domain/addresses';
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/use-toast';
-import { fieldErrorsOf, isUnauthorizedError } from '../../../lib/api-client';
-import { fieldErrorsFromZod, focusFirstInvalid } from '../../../lib/form-errors';
+import { isUnauthorizedError } from '../../../lib/api-client';
 import { toastMutationError } from '../../../lib/mutation-errors';
+import { useSchemaForm } from '../../../lib/use-schema-form';
 import { cn } from '../../../lib/utils';
 import { useCreateAddress } from '../api/create-address';
 import { useUpdateAddress } from '../api/update-address';
@@ -97,13 +97,17 @@ export function AddressForm({
   onSaved: (saved: Address) => void;
   onCancel: () => void;
 }) {
-  const formRef = useRef<HTMLFormElement>(null);
   const resultRef = useRef<HTMLDivElement>(null);
   const unavailableToastRef = useRef<{ dismiss: () => void } | null>(null);
   // Counts edits, so an answer to values the user has since changed is dropped, not applied.
   const editCountRef = useRef(0);
-  const [values, setValues] = useState<AddressFormValues>(() => valuesOf(address));
-  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const { formRef, values, errors, setValue, setValues, validateWith, handleSubmit, showServerErrors } =
+    useSchemaForm({
+      schema: addressBodySchema,
+      initialValues: () => valuesOf(address),
+      toInput: (typed: AddressFormValues) => ({ ...typed, country: COUNTRY }),
+      whenEdited: 'clear-field-error',
+    });
   const [validation, setValidation] = useState<AddressValidationState>(IDLE);
   const validate = useValidateAddress();
   const createAddress = useCreateAddress();
@@ -116,16 +120,9 @@ export function AddressForm({
     if (validation.status !== 'idle') resultRef.current?.scrollIntoView({ block: 'nearest' });
   }, [validation]);
 
-  const showInvalid = (next: Partial<Record<FieldName, string>>) => {
-    setErrors(next);
-    // Wait for the messages to render before moving focus to the first one.
-    requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-  };
-
   const update = (field: FieldName, value: string) => {
     editCountRef.current += 1;
-    setValues((current) => ({ ...current, [field]: value }));
-    setErrors((current) => ({ ...current, [field]: undefined }));
+    setValue(field, value);
     // A result speaks for the values it checked; once they change it no longer holds.
     setValidation(IDLE);
   };
@@ -139,12 +136,8 @@ export function AddressForm({
   };
 
   const onValidate = () => {
-    const parsed = addressValidateBodySchema.safeParse({ ...values, country: COUNTRY });
-    if (!parsed.success) {
-      showInvalid(fieldErrorsFromZod(parsed.error));
-      return;
-    }
-    setErrors({});
+    const parsed = validateWith(addressValidateBodySchema);
+    if (!parsed.ok) return;
     const editCount = editCountRef.current;
     validate.mutate(parsed.data, {
       onSuccess: (result) => {
@@ -177,12 +170,8 @@ export function AddressForm({
           return;
         }
         if (editCount !== editCountRef.current) return;
-        const serverFields = fieldErrorsOf(error);
-        if (serverFields) {
-          // Refused input, not an unavailable service: saving would be refused the same way.
-          showInvalid(serverFields);
-          return;
-        }
+        // Refused input, not an unavailable service: saving would be refused the same way.
+        if (showServerErrors(error)) return;
         // A failed validation clears the coordinates; the address can still be saved
         // (docs/rules/screens-buyer.md, Account pages).
         showUnavailable();
@@ -190,22 +179,12 @@ export function AddressForm({
     });
   };
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const parsed = addressBodySchema.safeParse({ ...values, country: COUNTRY });
-    if (!parsed.success) {
-      showInvalid(fieldErrorsFromZod(parsed.error));
-      return;
-    }
-    setErrors({});
+  const onSubmit = handleSubmit((data) => {
     // Verified only when verified (docs/rules/catalog-and-orders.md, Addresses, availability and slots): the
     // proof goes along only while the fields are the ones validated; any edit reset it to idle.
     const validationToken = validation.status === 'success' ? validation.validationToken : null;
-    const body = { ...parsed.data, addressLine2: parsed.data.addressLine2 || null, validationToken };
-    const onError = (error: unknown) => {
-      const serverFields = fieldErrorsOf(error);
-      if (serverFields) showInvalid(serverFields);
-    };
+    const body = { ...data, addressLine2: data.addressLine2 || null, validationToken };
+    const onError = (error: unknown) => showServerErrors(error);
     if (address) {
       updateAddress.mutate(
         { id: address.id, body },
@@ -229,7 +208,7 @@ export function AddressForm({
         onError,
       });
     }
-  };
+  });
 
   return (
     <form
