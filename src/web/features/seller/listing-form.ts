@@ -82,7 +82,8 @@ export function effectiveCategory(
   return values.category || (categories[0]?.name ?? '');
 }
 
-function fieldsOf(values: ListingFormValues, category: string) {
+/** What the schemas check: the values as the server takes them, with the category sent. */
+export function listingInput(values: ListingFormValues, category: string) {
   return {
     name: values.name,
     description: values.description,
@@ -106,7 +107,7 @@ export function parseNewListing(
   values: ListingFormValues,
   category: string,
 ): ParsedListing<CreateProductBody> {
-  const parsed = createProductBodySchema.safeParse(fieldsOf(values, category));
+  const parsed = createProductBodySchema.safeParse(listingInput(values, category));
   return parsed.success
     ? { ok: true, body: parsed.data }
     : { ok: false, errors: fieldErrorsFromZod(parsed.error) };
@@ -116,7 +117,7 @@ export function parseListingChanges(
   values: ListingFormValues,
   category: string,
 ): ParsedListing<UpdateProductBody> {
-  const parsed = updateProductBodySchema.safeParse(fieldsOf(values, category));
+  const parsed = updateProductBodySchema.safeParse(listingInput(values, category));
   return parsed.success
     ? { ok: true, body: parsed.data }
     : { ok: false, errors: fieldErrorsFromZod(parsed.error) };

@@ -1,6 +1,12 @@
-import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import type { Category } from '@domain/categories';
-import { MAX_PRODUCT_IMAGES, PRODUCT_DESCRIPTION_MAX, type SellerProduct } from '@domain/listings';
+import {
+  createProductBodySchema,
+  MAX_PRODUCT_IMAGES,
+  PRODUCT_DESCRIPTION_MAX,
+  updateProductBodySchema,
+  type SellerProduct,
+} from '@domain/listings';
 import { Button } from '../../../components/ui/button';
 import {
   Dialog,
@@ -16,15 +22,14 @@ import { Label } from '../../../components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { Textarea } from '../../../components/ui/textarea';
 import { toast } from '../../../components/ui/use-toast';
-import { errorMessage, fieldErrorsOf, isUnauthorizedError } from '../../../lib/api-client';
-import { focusFirstInvalid } from '../../../lib/form-errors';
+import { errorMessage, isUnauthorizedError } from '../../../lib/api-client';
 import { reportLoggedOut, toastMutationError } from '../../../lib/mutation-errors';
+import { useSchemaForm } from '../../../lib/use-schema-form';
 import { ProductImagesError, useSaveProduct } from '../api/save-product';
 import {
   effectiveCategory,
+  listingInput,
   NEW_LISTING,
-  parseListingChanges,
-  parseNewListing,
   sameImages,
   unsavedImageLines,
   unsavedImagesTitle,
@@ -47,8 +52,6 @@ export interface ListingImagesFieldProps {
 /** Texts of the listing dialog (docs/rules/screens-work.md, Seller screens). */
 export const CREATE_FAILED = 'Failed to create product';
 export const UPDATE_FAILED = 'Failed to update product';
-
-type FieldName = keyof Omit<ListingFormValues, 'imageUrls'> | 'imageUrls' | 'imageUrl';
 
 function CheckboxField({
   id,
@@ -100,24 +103,16 @@ function ListingForm({
   renderImagesField: (props: ListingImagesFieldProps) => ReactNode;
   onDone: () => void;
 }) {
-  const formRef = useRef<HTMLFormElement>(null);
-  const [values, setValues] = useState<ListingFormValues>(() =>
-    product ? valuesOfProduct(product) : NEW_LISTING,
-  );
-  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const { formRef, values, errors, setValue, validateWith, showServerErrors } = useSchemaForm({
+    // A new listing's schema; a change is checked with its own below.
+    schema: createProductBodySchema,
+    initialValues: () => (product ? valuesOfProduct(product) : NEW_LISTING),
+    toInput: (typed: ListingFormValues) => listingInput(typed, effectiveCategory(typed, categories)),
+    whenEdited: 'clear-field-error',
+  });
   const save = useSaveProduct();
   const category = effectiveCategory(values, categories);
   const isSaving = save.isPending;
-
-  const update = <K extends keyof ListingFormValues>(field: K, value: ListingFormValues[K]) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    setErrors((current) => ({ ...current, [field]: undefined }));
-  };
-
-  const showInvalid = (next: Partial<Record<FieldName, string>>) => {
-    setErrors(next);
-    requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-  };
 
   const onSaved = (saved: SellerProduct) => {
     toast({
@@ -153,8 +148,7 @@ function ListingForm({
       });
       return;
     }
-    const serverFields = fieldErrorsOf(error);
-    if (serverFields) showInvalid(serverFields);
+    const serverFields = showServerErrors(error);
     // "Failed to create product"; a 401 says "You are logged out. Logging in again..." and signs in
     // again after 500 ms (docs/rules/screens-work.md, Seller screens). A refused edit says why (a 409).
     toastMutationError(error, product ? UPDATE_FAILED : CREATE_FAILED, {
@@ -166,14 +160,13 @@ function ListingForm({
     event.preventDefault();
     if (!category) return;
     if (product) {
-      const parsed = parseListingChanges(values, category);
-      if (!parsed.ok) return showInvalid(parsed.errors);
-      setErrors({});
+      const parsed = validateWith(updateProductBodySchema);
+      if (!parsed.ok) return;
       save.mutate(
         {
           mode: 'edit',
           id: product.id,
-          body: parsed.body,
+          body: parsed.data,
           imageUrls: values.imageUrls,
           imagesChanged: !sameImages(values.imageUrls, product.imageUrls),
         },
@@ -181,11 +174,10 @@ function ListingForm({
       );
       return;
     }
-    const parsed = parseNewListing(values, category);
-    if (!parsed.ok) return showInvalid(parsed.errors);
-    setErrors({});
+    const parsed = validateWith(createProductBodySchema);
+    if (!parsed.ok) return;
     save.mutate(
-      { mode: 'create', body: parsed.body, imageUrls: values.imageUrls },
+      { mode: 'create', body: parsed.data, imageUrls: values.imageUrls },
       { onSuccess: onSaved, onError: onFailed },
     );
   };
@@ -197,7 +189,7 @@ function ListingForm({
           <Input
             {...control}
             value={values.name}
-            onChange={(event) => update('name', event.currentTarget.value)}
+            onChange={(event) => setValue('name', event.currentTarget.value)}
             disabled={isSaving}
             autoComplete="off"
             data-testid="input-product-name"
@@ -210,7 +202,7 @@ function ListingForm({
           <Textarea
             {...control}
             value={values.description}
-            onChange={(event) => update('description', event.currentTarget.value)}
+            onChange={(event) => setValue('description', event.currentTarget.value)}
             disabled={isSaving}
             maxLength={PRODUCT_DESCRIPTION_MAX}
             className="min-h-20"
@@ -229,7 +221,7 @@ function ListingForm({
               min={0}
               step={0.01}
               value={values.price}
-              onChange={(event) => update('price', event.currentTarget.value)}
+              onChange={(event) => setValue('price', event.currentTarget.value)}
               disabled={isSaving}
               data-testid="input-product-price"
             />
@@ -244,7 +236,7 @@ function ListingForm({
               min={0}
               step={1}
               value={values.stock}
-              onChange={(event) => update('stock', event.currentTarget.value)}
+              onChange={(event) => setValue('stock', event.currentTarget.value)}
               disabled={isSaving}
               data-testid="input-product-stock"
             />
@@ -260,7 +252,7 @@ function ListingForm({
         {(control) => (
           <Select
             value={category}
-            onValueChange={(next) => update('category', next)}
+            onValueChange={(next) => setValue('category', next)}
             disabled={isSaving || categories.length === 0}
           >
             <SelectTrigger {...control} data-testid="select-product-category">
@@ -284,7 +276,7 @@ function ListingForm({
           label="Offer pickup"
           hint="Buyers may collect it at your primary address, at one of your pickup times."
           checked={values.offerPickup}
-          onChange={(checked) => update('offerPickup', checked)}
+          onChange={(checked) => setValue('offerPickup', checked)}
           disabled={isSaving}
         />
         <CheckboxField
@@ -292,7 +284,7 @@ function ListingForm({
           label="I deliver it myself"
           hint="You take it to the buyer instead of a driver, and keep the whole delivery fee."
           checked={values.sellerDelivery}
-          onChange={(checked) => update('sellerDelivery', checked)}
+          onChange={(checked) => setValue('sellerDelivery', checked)}
           disabled={isSaving}
         />
         {values.sellerDelivery ? (
@@ -312,7 +304,7 @@ function ListingForm({
                 min={0}
                 step={0.01}
                 value={values.sellerDeliveryFee}
-                onChange={(event) => update('sellerDeliveryFee', event.currentTarget.value)}
+                onChange={(event) => setValue('sellerDeliveryFee', event.currentTarget.value)}
                 disabled={isSaving}
                 className="sm:max-w-48"
                 data-testid="input-seller-delivery-fee"
@@ -325,7 +317,7 @@ function ListingForm({
           label="Needs a trailer"
           hint="Too big for a car: a driver with a trailer delivers it, for a higher delivery fee."
           checked={values.requiresTrailer}
-          onChange={(checked) => update('requiresTrailer', checked)}
+          onChange={(checked) => setValue('requiresTrailer', checked)}
           disabled={isSaving}
         />
       </fieldset>
@@ -339,7 +331,7 @@ function ListingForm({
         </p>
         {renderImagesField({
           value: values.imageUrls,
-          onChange: (next) => update('imageUrls', next),
+          onChange: (next) => setValue('imageUrls', next),
           max: MAX_PRODUCT_IMAGES,
           disabled: isSaving,
           subject: values.name.trim() || 'this listing',
