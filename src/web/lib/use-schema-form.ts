@@ -48,7 +48,8 @@ export interface SchemaForm<Values extends object, Output> {
 /**
  * The state of a form checked by a shared zod schema: the values as typed, one message per field,
  * focus on the first invalid control after a refused submit, and the server's field messages mapped
- * onto the same fields (docs/rules/screens-shared.md, Client behaviour).
+ * onto the same fields; our own rather than a form library (docs/decisions/0026-one-form-hook.md,
+ * Why not a library).
  */
 export function useSchemaForm<Values extends object, Output>(
   options: SchemaFormOptions<Values, Output>,
