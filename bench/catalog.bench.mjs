@@ -5,6 +5,9 @@
 //
 //   npm run bench                       PGlite, and PostgreSQL too when TEST_DATABASE_URL is set
 //   node bench/catalog.bench.mjs --db=pglite --requests=1000 --concurrency=8
+//   … --app-root=DIR   run the server built in another checkout (its dist/ and migrations)
+//   … --calls=health,signed   only the calls whose names start with one of these
+//   … --log-level=warn        the server's log level (default: info, the server's own default)
 //
 // Everything runs on 127.0.0.1 and stops by itself; PostgreSQL gets a database of its own, dropped
 // at the end. Results: bench/results/catalog.md (and printed).
@@ -25,18 +28,20 @@ import { preparePostgresDatabase } from './bench-database.mjs';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const startProcess = (args, env, ready) => startIn(args, env, ready, ROOT);
-const MIGRATIONS = path.join(ROOT, 'src/server/db/migrations');
-const SERVER = path.join(ROOT, 'dist/server/main.js');
-const RESULTS = path.join(ROOT, 'bench/results/catalog.md');
-/** The whole run is cut off after this, whatever happens. */
-const RUN_LIMIT_MS = 12 * 60 * 1000;
-
 const args = Object.fromEntries(
   process.argv.slice(2).map((arg) => {
     const [key, value = 'true'] = arg.replace(/^--/, '').split('=');
     return [key, value];
   }),
 );
+/** --app-root=DIR: the checkout whose built server (and migrations) are measured (an A/B run). */
+const APP_ROOT = path.resolve(args['app-root'] ?? ROOT);
+const MIGRATIONS = path.join(APP_ROOT, 'src/server/db/migrations');
+const SERVER = path.join(APP_ROOT, 'dist/server/main.js');
+const RESULTS = path.join(ROOT, 'bench/results/catalog.md');
+/** The whole run is cut off after this, whatever happens. */
+const RUN_LIMIT_MS = 12 * 60 * 1000;
+
 const REQUESTS = Number(args.requests ?? 3000);
 /** --log-level=warn: the server's log level; by default the one it runs with unless told (info). */
 const LOG_LEVEL = args['log-level'] ?? 'info';
