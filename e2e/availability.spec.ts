@@ -12,7 +12,8 @@ test.describe('availability page', () => {
 
     const card = page.getByTestId('card-weekly-schedule');
     await expect(card.getByText('No weekly hours yet')).toBeVisible();
-    // The form starts at Monday 09:00 to 17:00 (docs/rules/catalog-and-orders.md, Addresses, availability and slots).
+    // The form starts at Monday 09:00 to 17:00 (docs/rules/catalog-and-orders.md, Addresses, availability and
+    // slots).
     await expect(card.getByLabel('Day')).toContainText('Monday');
     await expect(card.getByLabel('Start time')).toHaveValue('09:00');
     await expect(card.getByLabel('End time')).toHaveValue('17:00');

@@ -3,8 +3,8 @@ import { test, expect, signInAs, signUpFresh, DEMO } from './support/fixtures';
 import { someoneElse } from './support/people';
 
 /**
- * A stock-aware cart, and sellers who cannot buy their own products
- * (docs/rules/screens-buyer.md, Cart and checkout screens; docs/rules/catalog-and-orders.md, Checkout and orders).
+ * A stock-aware cart, and sellers who cannot buy their own products (docs/rules/screens-buyer.md, Cart and
+ * checkout screens; docs/rules/catalog-and-orders.md, Checkout and orders).
  */
 
 interface Row {

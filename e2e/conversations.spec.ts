@@ -4,11 +4,11 @@ import { test, expect, signInAs, DEMO } from './support/fixtures';
 
 /**
  * Conversations, reviews and live updates (docs/rules/selling.md, Reviews and messages;
- * docs/rules/live-updates.md, Live updates), with two people signed in in two browsers: the buyer asks about a product, the
- * seller sees the question arrive without reloading and answers, and the buyer sees the answer the
- * same way. Both boxes poll only every 30 s, far longer than these expectations wait, so only the
- * event stream can make them pass. After the order is delivered, both review each other and the
- * ratings show in the profile dialog.
+ * docs/rules/live-updates.md, Live updates), with two people signed in in two browsers: the buyer asks about
+ * a product, the seller sees the question arrive without reloading and answers, and the buyer sees the answer
+ * the same way. Both boxes poll only every 30 s, far longer than these expectations wait, so only the event
+ * stream can make them pass. After the order is delivered, both review each other and the ratings show in the
+ * profile dialog.
  */
 
 interface ProductRow {

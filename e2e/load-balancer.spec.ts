@@ -13,9 +13,9 @@ import { serverErrors, startServer, type RunningServer } from './support/server'
 
 /**
  * Two instances of the built server on one PostgreSQL database behind HAProxy (docs/deploy/README.md):
- * sign-in, checkout, the event stream, the jobs and a payout retry work whichever instance answers, and killing one
- * instance during checkouts loses no paid order. Needs TEST_DATABASE_URL and Debian's haproxy, which
- * CI installs (.ci/run); elsewhere the test says what it lacks and is skipped.
+ * sign-in, checkout, the event stream, the jobs and a payout retry work whichever instance answers, and
+ * killing one instance during checkouts loses no paid order. Needs TEST_DATABASE_URL and Debian's haproxy,
+ * which CI installs (.ci/run); elsewhere the test says what it lacks and is skipped.
  */
 
 const root = path.resolve(import.meta.dirname, '..');

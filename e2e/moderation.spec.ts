@@ -79,8 +79,8 @@ test('an admin takes the seller role away and suspends a user, whose open tab is
   browser,
 }) => {
   const seller = await someoneElse(browser, 'seller');
-  // The seller's own tab, open on their home page and listening for live updates.
-  // The first stream asks to catch up from the page's cursor: /api/events?since=… (docs/rules/live-updates.md, Live updates).
+  // The seller's own tab, open on their home page and listening for live updates. The first stream asks to
+  // catch up from the page's cursor: /api/events?since=… (docs/rules/live-updates.md, Live updates).
   const listening = seller.page.waitForResponse(
     (response) => new URL(response.url()).pathname === '/api/events',
   );

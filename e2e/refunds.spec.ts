@@ -117,7 +117,8 @@ test('an admin refunds part of a delivered order; buyer, seller, driver and admi
     await admin.getByTestId('button-confirm-refund').click();
     await expect(admin.getByText(`$10.00 of ${order.orderNumber} was refunded`).first()).toBeVisible();
 
-    // The admin sees it: Partially refunded, the amount in the timeline, and the form still offered for the rest.
+    // The admin sees it: Partially refunded, the amount in the timeline, and the form still offered for the
+    // rest.
     await expect(details.getByTestId('badge-refund-partially_refunded')).toHaveText('Partially refunded');
     await expect(details.getByTestId('timeline-refund')).toContainText('Refunded $10.00');
     await expect(details.getByTestId('text-order-refunded')).toContainText('$10.00');

@@ -5,7 +5,8 @@ import { makePng } from './support/png';
 
 /**
  * Money and uploads as a seller, a buyer and an admin meet them on a 390 px phone and a desktop
- * (docs/rules/money.md, Fees and commission; docs/rules/screens-shared.md, Uploader; docs/rules/known-differences.md, Known differences).
+ * (docs/rules/money.md, Fees and commission; docs/rules/screens-shared.md, Uploader;
+ * docs/rules/known-differences.md, Known differences).
  */
 
 const PHONE = { width: 390, height: 844 };

@@ -7,7 +7,8 @@ import { payByCard } from './support/checkout';
 
 /**
  * Rough edges of each role's working screens, as a day of use in Chromium found them
- * (docs/rules/screens-shared.md, Client behaviour; docs/rules/screens-work.md, Driver dashboard; Seller screens; docs/rules/screens-work.md, Admin screens).
+ * (docs/rules/screens-shared.md, Client behaviour; docs/rules/screens-work.md, Driver dashboard; Seller
+ * screens; docs/rules/screens-work.md, Admin screens).
  */
 
 // Chromium logs the refused calls of a session that ended.

@@ -5,10 +5,10 @@ import { makePng } from './support/png';
 import { choosePickupTime, slotToPay } from './support/slots';
 
 /**
- * The seller's area as a new seller clicks it: become a seller, list a product
- * with three pictures and reorder them, see it on the visitors' home page, sell it for pickup, mark
- * it ready and picked up, and watch the earnings change
- * (docs/rules/selling.md, Seller listings; Seller earnings; docs/rules/catalog-and-orders.md, Order lifecycle).
+ * The seller's area as a new seller clicks it: become a seller, list a product with three pictures and
+ * reorder them, see it on the visitors' home page, sell it for pickup, mark it ready and picked up, and watch
+ * the earnings change (docs/rules/selling.md, Seller listings; Seller earnings;
+ * docs/rules/catalog-and-orders.md, Order lifecycle).
  */
 
 interface SellerProductRow {

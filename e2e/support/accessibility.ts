@@ -9,12 +9,11 @@ interface AccessibilityOptions {
 }
 
 /**
- * Waits until the page has settled the way a user waits for it: no dialog, sheet or toast still
- * on its way out (Radix keeps a closing one in the page, data-state="closed", until its exit
- * animation ends), no part of the page busy updating (the checkout's order summary is dimmed,
- * aria-busy, while its new price is on its way) and no animation or transition running. Browser tests run with reduced motion
- * (playwright.config.ts), so this is quick; it keeps axe from measuring colours halfway through
- * a fade.
+ * Waits until the page has settled the way a user waits for it: no dialog, sheet or toast still on its way
+ * out (Radix keeps a closing one in the page, data-state="closed", until its exit animation ends), no part of
+ * the page busy updating (the checkout's order summary is dimmed, aria-busy, while its new price is on its
+ * way) and no animation or transition running. Browser tests run with reduced motion (playwright.config.ts),
+ * so this is quick; it keeps axe from measuring colours halfway through a fade.
  */
 async function settled(page: Page): Promise<void> {
   await expect(

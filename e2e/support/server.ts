@@ -32,8 +32,8 @@ export async function startServer(
       TRUST_PROXY: 'true',
       // The journeys pay with the built-in test provider, even when run with NODE_ENV=production.
       ALLOW_TEST_PAYMENTS: 'true',
-      // The demo admin signs in with a password, even when run with NODE_ENV=production; the
-      // two-factor journey starts a server of its own that requires it (docs/decisions/0024-two-factor-sign-in.md).
+      // The demo admin signs in with a password, even when run with NODE_ENV=production; the two-factor
+      // journey starts a server of its own that requires it (docs/decisions/0024-two-factor-sign-in.md).
       ADMIN_TWO_FACTOR: 'optional',
       // Delivered orders pay out at once, as the journeys expect (no return window).
       PAYOUT_HOLD_HOURS: '0',

@@ -13,10 +13,10 @@ export async function offeredSlots(request: APIRequestContext, sellerId: string)
 }
 
 /**
- * The slot whose label a page shows as its first pickup time, given the slots offered before the
- * page asked for them (`before`) and after (`after`). A slot is offered until it is less than an
- * hour away (docs/rules/catalog-and-orders.md, Addresses, availability and slots), so across a half hour the first can go: the page's
- * first is then the first of `before` still offered when the page asked, which is one of those
+ * The slot whose label a page shows as its first pickup time, given the slots offered before the page asked
+ * for them (`before`) and after (`after`). A slot is offered until it is less than an hour away
+ * (docs/rules/catalog-and-orders.md, Addresses, availability and slots), so across a half hour the first can
+ * go: the page's first is then the first of `before` still offered when the page asked, which is one of those
  * gone by `after` or the first still there. Fails when the label is none of those.
  */
 export function firstOfferedSlot(shown: string, before: readonly Slot[], after: readonly Slot[]): Slot {

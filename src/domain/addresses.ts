@@ -120,7 +120,8 @@ const stateSchema = visibleText(
   requiredText('State', 50)
     .overwrite(normaliseUsState)
     .refine(isUsStateCode, 'State must be a US state, for example IL'),
-  // Names and lower case are taken too; the document lists the codes (docs/ARCHITECTURE.md, Requests and errors).
+  // Names and lower case are taken too; the document lists the codes (docs/ARCHITECTURE.md, Requests and
+  // errors).
 ).meta({ enum: Object.keys(US_STATES) });
 const zipCodeSchema = visibleText(
   z

@@ -59,10 +59,10 @@ const dateSchema = (label: string) => {
 };
 
 /**
- * POST /api/availability/schedules. Unknown keys are refused
- * (docs/rules/accounts.md, Roles and permissions; mass assignment). Times are not checked for order
- * (docs/rules/catalog-and-orders.md, Addresses, availability and slots), so 17:00 to 09:00 is accepted; such a
- * schedule simply yields no slots (domain/slots.ts).
+ * POST /api/availability/schedules. Unknown keys are refused (docs/rules/accounts.md, Roles and permissions;
+ * mass assignment). Times are not checked for order (docs/rules/catalog-and-orders.md, Addresses,
+ * availability and slots), so 17:00 to 09:00 is accepted; such a schedule simply yields no slots
+ * (domain/slots.ts).
  */
 export const scheduleBodySchema = z.strictObject({
   dayOfWeek: dayOfWeekSchema,

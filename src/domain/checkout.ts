@@ -5,11 +5,11 @@ import { orderSchema } from './orders';
 import { idSchema } from './users';
 
 /**
- * Checkout and payment calls
- * (docs/rules/catalog-and-orders.md, Checkout and orders; docs/rules/screens-buyer.md, Cart and checkout screens). The cart lives in the
- * browser; the server re-reads every product and prices the checkout from the database. Amounts a
- * client sends are never used: the only price a client may send is `expectedPrice`, the price it
- * showed, so that a change can be reported before payment.
+ * Checkout and payment calls (docs/rules/catalog-and-orders.md, Checkout and orders;
+ * docs/rules/screens-buyer.md, Cart and checkout screens). The cart lives in the browser; the server re-reads
+ * every product and prices the checkout from the database. Amounts a client sends are never used: the only
+ * price a client may send is `expectedPrice`, the price it showed, so that a change can be reported before
+ * payment.
  */
 
 export { SELECT_DELIVERY_ADDRESS, SELECT_PICKUP_TIME, SELECTED_ADDRESS_NOT_FOUND } from './checkout-messages';

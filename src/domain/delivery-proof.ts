@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { objectPathSchema } from './uploads';
 
 /**
- * Proof of delivery (docs/rules/deliveries.md, Deliveries; docs/rules/admin.md, Admin): which proof Mark Delivered needs, set
- * by an admin for standard and for trailer orders, and the body of `POST /api/orders/{id}/deliver`.
- * Pure: the server checks with these rules and the browser shows the same ones.
+ * Proof of delivery (docs/rules/deliveries.md, Deliveries; docs/rules/admin.md, Admin): which proof Mark
+ * Delivered needs, set by an admin for standard and for trailer orders, and the body of `POST
+ * /api/orders/{id}/deliver`. Pure: the server checks with these rules and the browser shows the same ones.
  */
 
 export const deliveryProofSettingsSchema = z.object({

@@ -34,11 +34,11 @@ export interface BoundingBox {
 const toDegrees = (radians: number) => (radians * 180) / Math.PI;
 
 /**
- * The smallest latitude/longitude box holding every point within `miles` of `center` on the
- * sphere, widened by a hair: the prefilter an index can answer before the exact haversine check
- * (docs/rules/catalog-and-orders.md, Catalog and distance; distance in the database). The longitude half-width
- * is asin(sin δ / cos φ), the widest the circle gets; when the circle reaches a pole or crosses the
- * date line, longitude is not restricted (still correct, just not narrowed).
+ * The smallest latitude/longitude box holding every point within `miles` of `center` on the sphere, widened
+ * by a hair: the prefilter an index can answer before the exact haversine check
+ * (docs/rules/catalog-and-orders.md, Catalog and distance; distance in the database). The longitude
+ * half-width is asin(sin δ / cos φ), the widest the circle gets; when the circle reaches a pole or crosses
+ * the date line, longitude is not restricted (still correct, just not narrowed).
  */
 export function boundingBoxOf(center: LatLng, miles: number): BoundingBox {
   const margin = 1e-6;

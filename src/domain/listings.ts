@@ -6,9 +6,9 @@ import { visibleText } from './visible-text-schema';
 import { isOneLine } from './visible-text';
 
 /**
- * A seller's listings (docs/rules/catalog-and-orders.md, Catalog and distance; docs/rules/selling.md, Seller listings): what a seller
- * may send to create or change a product, the limits, and the status a product shows. Pure, so the
- * create-listing dialog checks the same rules before it sends.
+ * A seller's listings (docs/rules/catalog-and-orders.md, Catalog and distance; docs/rules/selling.md, Seller
+ * listings): what a seller may send to create or change a product, the limits, and the status a product
+ * shows. Pure, so the create-listing dialog checks the same rules before it sends.
  */
 
 /** At most 10 images a product, the main one included (docs/rules/selling.md, Seller listings). */

@@ -142,8 +142,8 @@ const FORWARD: Record<Fulfilment, Partial<Record<OrderStatus, Step>>> = {
 };
 
 /**
- * Whether `party` may move an order on path `path` from `from` to `to`.
- * Cancelling: buyer or seller while pending, admin until finished (docs/rules/catalog-and-orders.md, Order lifecycle).
+ * Whether `party` may move an order on path `path` from `from` to `to`. Cancelling: buyer or seller while
+ * pending, admin until finished (docs/rules/catalog-and-orders.md, Order lifecycle).
  */
 export function canTransition(path: Fulfilment, from: OrderStatus, to: OrderStatus, party: Party): boolean {
   if (to === 'cancelled') {

@@ -6,9 +6,9 @@ import { orderStatusSchema } from './order-status';
 import { idSchema } from './users';
 
 /**
- * Orders as the API answers them
- * (docs/rules/accounts.md, Roles and permissions; docs/rules/money.md, Fees and commission; docs/rules/catalog-and-orders.md, Order lifecycle). Money is a
- * decimal string with 2 places, rates with 4 places.
+ * Orders as the API answers them (docs/rules/accounts.md, Roles and permissions; docs/rules/money.md, Fees
+ * and commission; docs/rules/catalog-and-orders.md, Order lifecycle). Money is a decimal string with 2
+ * places, rates with 4 places.
  *
  * Drivers never see item prices and see only their own earnings
  * (docs/rules/accounts.md, Roles and permissions): for a viewer whose only link to the order is
@@ -167,8 +167,9 @@ export const orderIdParamsSchema = z.object({ id: idSchema });
 export const ORDER_NOT_FOUND = 'Order not found';
 
 /**
- * PATCH /api/orders/{id}/status: the forward steps a seller or driver makes (docs/rules/catalog-and-orders.md,
- * Order lifecycle). Accepting (`assigned`) and cancelling have calls of their own.
+ * PATCH /api/orders/{id}/status: the forward steps a seller or driver makes
+ * (docs/rules/catalog-and-orders.md, Order lifecycle). Accepting (`assigned`) and cancelling have calls of
+ * their own.
  */
 export const STATUS_CHANGE_TARGETS = ['in-transit', 'delivered', 'ready_for_pickup', 'completed'] as const;
 export const orderStatusChangeBodySchema = z.strictObject({

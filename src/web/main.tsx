@@ -69,7 +69,8 @@ function start() {
   }
 }
 
-// The service worker, once the page has loaded, from a chunk of its own (docs/decisions/0019-reaching-people.md).
+// The service worker, once the page has loaded, from a chunk of its own
+// (docs/decisions/0019-reaching-people.md).
 if (import.meta.env.PROD)
   window.addEventListener(
     'load',

@@ -1,9 +1,10 @@
 /**
- * The service worker (docs/decisions/0019-reaching-people.md, Push and the installable app). Built
- * on its own by vite-plugin-pwa (injectManifest, vite.config.ts), which puts the list of the built
- * files in place of the injection point (`__WB_MANIFEST`). It keeps the app shell (the first
- * load's script and styles, icons) and the offline page, and each page's chunk once loaded; pages come from the network and, when it is down, the offline page answers. The
- * API is never cached. On a push it shows the notification; a click opens or focuses its page.
+ * The service worker (docs/decisions/0019-reaching-people.md, Push and the installable app). Built on its own
+ * by vite-plugin-pwa (injectManifest, vite.config.ts), which puts the list of the built files in place of the
+ * injection point (`__WB_MANIFEST`). It keeps the app shell (the first load's script and styles, icons) and
+ * the offline page, and each page's chunk once loaded; pages come from the network and, when it is down, the
+ * offline page answers. The API is never cached. On a push it shows the notification; a click opens or
+ * focuses its page.
  */
 
 interface ExtendableEvent extends Event {

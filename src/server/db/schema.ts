@@ -17,10 +17,10 @@ import {
 } from 'drizzle-orm/pg-core';
 
 /**
- * The stored data model: the product's entities, plus what the product rules
- * (docs/product-rules.md) need (granted roles, password credentials, status events, payments, payouts, refunds, driver
- * declines, contact messages, uploaded objects). Money columns are numeric in SQL and integer
- * cents in TypeScript (CONTRIBUTING.md, Code layout rules); conversion happens at the query edge.
+ * The stored data model: the product's entities, plus what the product rules (docs/product-rules.md) need
+ * (granted roles, password credentials, status events, payments, payouts, refunds, driver declines, contact
+ * messages, uploaded objects). Money columns are numeric in SQL and integer cents in TypeScript
+ * (CONTRIBUTING.md, Code layout rules); conversion happens at the query edge.
  */
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -155,10 +155,11 @@ export const categories = pgTable(
 );
 
 /**
- * How many products each category holds, available and not (docs/decisions/0015-catalog-and-checkout-throughput.md,
- * Ten times the data): kept by migration 0026's triggers on products in the same transaction as
- * each insert, delete, or change of category or availability, so the admin's totals, the summary's
- * and the categories' counts read a few rows instead of counting a million.
+ * How many products each category holds, available and not
+ * (docs/decisions/0015-catalog-and-checkout-throughput.md, Ten times the data): kept by migration 0026's
+ * triggers on products in the same transaction as each insert, delete, or change of category or availability,
+ * so the admin's totals, the summary's and the categories' counts read a few rows instead of counting a
+ * million.
  */
 export const productCounts = pgTable(
   'product_counts',
@@ -515,7 +516,8 @@ export const refunds = pgTable(
 
 /**
  * What each seller and driver earned from a finished order, and where its transfer stands
- * (docs/rules/catalog-and-orders.md, Order lifecycle; docs/decisions/0013-money-movement.md, Transfers and the ledger).
+ * (docs/rules/catalog-and-orders.md, Order lifecycle; docs/decisions/0013-money-movement.md, Transfers and
+ * the ledger).
  */
 export const payouts = pgTable(
   'payouts',

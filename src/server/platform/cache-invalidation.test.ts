@@ -11,9 +11,9 @@ import {
 } from './cache-invalidation';
 
 /**
- * A kept answer is dropped only by a trigger's notice (docs/decisions/0015-catalog-and-checkout-throughput.md,
- * What invalidates what): every table and column a cached answer shows must have a trigger that
- * sends its cache's notice on every change that can alter it.
+ * A kept answer is dropped only by a trigger's notice
+ * (docs/decisions/0015-catalog-and-checkout-throughput.md, What invalidates what): every table and column a
+ * cached answer shows must have a trigger that sends its cache's notice on every change that can alter it.
  */
 
 const ALL = ['INSERT', 'UPDATE', 'DELETE', 'TRUNCATE'] as const;

@@ -35,16 +35,16 @@ export interface AppContext {
   identity: IdentityProvider | undefined;
   rateLimits: RateLimits;
   /**
-   * Address validation and coordinates: offline ZIP centroids by default
-   * (docs/rules/running.md, Running modes and adapters; docs/rules/catalog-and-orders.md, Addresses, availability and slots).
+   * Address validation and coordinates: offline ZIP centroids by default (docs/rules/running.md, Running
+   * modes and adapters; docs/rules/catalog-and-orders.md, Addresses, availability and slots).
    */
   geocoder: Geocoder;
   /** Resolves a push endpoint's host before it is checked to be public (decision 0023). */
   resolveHost: ResolveHost;
   /**
-   * Signs what the server hands a client to show back later: the proof that an address validation
-   * verified exactly some fields (docs/rules/catalog-and-orders.md, Addresses, availability and slots). Derived
-   * from the session secret.
+   * Signs what the server hands a client to show back later: the proof that an address validation verified
+   * exactly some fields (docs/rules/catalog-and-orders.md, Addresses, availability and slots). Derived from
+   * the session secret.
    */
   signingKey: Buffer;
   /** The clock (pickup slots start an hour from now); tests pass a fixed one. */

@@ -155,9 +155,10 @@ export function operationIdOf(method: string, url: string): string {
 }
 
 /**
- * The zod schemas as JSON Schema, plus what a generated client needs (docs/decisions/0011-deny-by-default.md):
- * an operationId on every call, and the session cookie on every call the access hook guards, read
- * from the same public list the hook uses, so the document cannot disagree with the server.
+ * The zod schemas as JSON Schema, plus what a generated client needs
+ * (docs/decisions/0011-deny-by-default.md): an operationId on every call, and the session cookie on every
+ * call the access hook guards, read from the same public list the hook uses, so the document cannot disagree
+ * with the server.
  */
 export const openApiTransform: SwaggerTransform = (input) => {
   const transformed = jsonSchemaTransform(input as Parameters<typeof jsonSchemaTransform>[0]);

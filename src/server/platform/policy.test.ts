@@ -28,8 +28,8 @@ import {
   type OrderForChange,
 } from './policy';
 
-// The access policy with plain objects (docs/rules/accounts.md, Roles and permissions; docs/rules/selling.md, Uploads and
-// who sees a file).
+// The access policy with plain objects (docs/rules/accounts.md, Roles and permissions; docs/rules/selling.md,
+// Uploads and who sees a file).
 const buyer = { id: 'buyer', roles: ['buyer'] };
 const seller = { id: 'seller', roles: ['buyer', 'seller'] };
 const driver = { id: 'driver', roles: ['buyer', 'driver'] };

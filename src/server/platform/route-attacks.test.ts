@@ -108,7 +108,8 @@ const PATH_TARGETS: PathTarget[] = [
   { prefix: '/api/admin/users/:id', id: (x) => x.users.buyer.id, owners: [] },
   { prefix: '/api/admin/products/:id', id: (x) => x.productId, owners: [] },
   { prefix: '/api/admin/drivers/:id', id: (x) => x.users.driver.id, owners: [] },
-  // An admin's refund of a finished order; the scene's order is pending, so the admin gets a 409 and nothing moves.
+  // An admin's refund of a finished order; the scene's order is pending, so the admin gets a 409 and nothing
+  // moves.
   { prefix: '/api/admin/orders/:id', id: (x) => x.orderId, owners: [] },
   // An admin's retry of a refused payout; the scene has no payout, so the admin gets a 404.
   { prefix: '/api/admin/payouts/:id/retry', id: (x) => x.orderId, owners: [] },

@@ -205,7 +205,8 @@ describe('personal answers', () => {
     expect(orders.headers['cache-control']).toBe('no-store');
     const refused = await t.app.inject({ method: 'GET', url: '/api/auth/user' });
     expect(refused.headers['cache-control']).toBe('no-store');
-    // Kept, and asked for again each time with its ETag (docs/decisions/0015-catalog-and-checkout-throughput.md).
+    // Kept, and asked for again each time with its ETag
+    // (docs/decisions/0015-catalog-and-checkout-throughput.md).
     const products = await t.app.inject({ method: 'GET', url: '/api/products' });
     expect(products.headers['cache-control']).toBe('no-cache');
   });

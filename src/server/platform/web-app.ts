@@ -80,7 +80,8 @@ export async function serveWebApp(
   if (!fs.existsSync(indexPath))
     throw new Error(`The browser app is not built: ${indexPath} is missing (run npm run build)`);
   const template = fs.readFileSync(indexPath, 'utf8');
-  // The footer names Stripe only when Stripe takes the payments (docs/rules/screens-buyer.md, Routes and headers).
+  // The footer names Stripe only when Stripe takes the payments (docs/rules/screens-buyer.md, Routes and
+  // headers).
   const served = { timeZone: ctx.config.marketplaceTz, paymentProvider: ctx.payments.name };
   const plainIndex = renderIndexHtml(template, served);
   const renderer = firstScreen ?? (await loadBuiltRenderer(webRoot));

@@ -41,8 +41,9 @@ import {
  * refunded"): `open` throws; a charge with a refund still pending can, and the refund then fails
  * (`charge_for_pending_refund_disputed`, API reference, The Refund object, `failure_reason`).
  * - GET /v1/disputes (charge, payment_intent, created[…]; limit, starting_after), newest first
- * - GET /v1/disputes/:id; POST /v1/disputes/:id (evidence[…], metadata[…], submit); POST /v1/disputes/:id/close
- * What an API request causes Stripe to send is queued on the server (`server.takeEvents()`).
+ * - GET /v1/disputes/:id; POST /v1/disputes/:id (evidence[…], metadata[…], submit); POST
+ *   /v1/disputes/:id/close What an API request causes Stripe to send is queued on the server
+ *   (`server.takeEvents()`).
  */
 
 export type FakeDisputeStatus =

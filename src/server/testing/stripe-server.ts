@@ -24,24 +24,25 @@ import {
  * A local HTTP server that speaks the parts of Stripe's documented API the marketplace uses
  * (docs/rules/running.md, Running modes and adapters: no real peer exists for Stripe, so the
  * adapter is tested against its wire format):
- * - POST /v1/payment_intents (form-encoded: amount, currency, transfer_group, metadata[…], automatic_payment_methods[enabled])
+ * - POST /v1/payment_intents (form-encoded: amount, currency, transfer_group, metadata[…],
+ *   automatic_payment_methods[enabled])
  * - GET  /v1/payment_intents/:id
  * - POST /v1/payment_intents/:id/cancel (cancellation_reason)
- * - POST /v1/refunds (payment_intent, amount, reason, metadata[…]); GET /v1/refunds/:id; GET /v1/refunds?payment_intent=
- * with Bearer authentication, Stripe's error envelope `{error: {type, code, message, param}}`, and
- * Stripe's idempotency (API reference, Idempotent requests): the status and body of the first
- * request made with a key are saved once the endpoint began, whether it succeeded or failed (a 4xx
- * such as `charge_disputed` or `balance_insufficient` included, and a 500), and answered again to
- * every retry with that key for 24 hours; a key reused with other parameters (or on another
- * endpoint) is a 400 `idempotency_error`; a request that failed before the endpoint ran (parameter
- * validation, authentication, `failNext`) saves nothing and can be retried under the same key. The
- * clock is the server's own (`advance(ms)`), so a test can let keys expire. Tests play the
- * browser's Stripe.js part with `succeed(id)`, `requireAction(id)` and `process(id)`, decide how
- * the next refund ends with `setNextRefundOutcome`, settle a pending refund with `settleRefund`,
- * fail a refund after it succeeded with `failRefund`, and post the events these return (signed with
- * `signWebhook`) to the app's webhook. Events Stripe sends on its own after an API request or as
- * the clock moves (a refund waiting for funds that completes, an inquiry closed by a full refund,
- * a dispute accepted through the API) are queued and handed out by `takeEvents()`.
+ * - POST /v1/refunds (payment_intent, amount, reason, metadata[…]); GET /v1/refunds/:id; GET
+ *   /v1/refunds?payment_intent= with Bearer authentication, Stripe's error envelope `{error: {type, code,
+ *   message, param}}`, and Stripe's idempotency (API reference, Idempotent requests): the status and body of
+ *   the first request made with a key are saved once the endpoint began, whether it succeeded or failed (a
+ *   4xx such as `charge_disputed` or `balance_insufficient` included, and a 500), and answered again to every
+ *   retry with that key for 24 hours; a key reused with other parameters (or on another endpoint) is a 400
+ *   `idempotency_error`; a request that failed before the endpoint ran (parameter validation, authentication,
+ *   `failNext`) saves nothing and can be retried under the same key. The clock is the server's own
+ *   (`advance(ms)`), so a test can let keys expire. Tests play the browser's Stripe.js part with
+ *   `succeed(id)`, `requireAction(id)` and `process(id)`, decide how the next refund ends with
+ *   `setNextRefundOutcome`, settle a pending refund with `settleRefund`, fail a refund after it succeeded
+ *   with `failRefund`, and post the events these return (signed with `signWebhook`) to the app's webhook.
+ *   Events Stripe sends on its own after an API request or as the clock moves (a refund waiting for funds
+ *   that completes, an inquiry closed by a full refund, a dispute accepted through the API) are queued and
+ *   handed out by `takeEvents()`.
  *
  * Refunds follow Stripe's balance (Refunds, "Refund and cancel payments": refunds use the available
  * balance, not pending amounts; a card refund the available balance cannot cover is held `pending`
@@ -680,7 +681,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         return;
       }
       const body = Buffer.concat(chunks).toString('utf8');
-      // Stripe compares the parameters of a replay with the first request's: the sorted pairs, and the endpoint.
+      // Stripe compares the parameters of a replay with the first request's: the sorted pairs, and the
+      // endpoint.
       const fingerprint = `${method} ${path} ${[...new URLSearchParams(body)]
         .map(([k, v]) => `${k}=${v}`)
         .sort()

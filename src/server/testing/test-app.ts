@@ -95,7 +95,8 @@ export async function createTestApp(
     MONEY_RETRY_INTERVAL_MS: '0',
     // And the notifications' (app.runNotifications).
     NOTIFY_INTERVAL_MS: '0',
-    // Transfers go out at once unless a test sets a return window (docs/decisions/0018-money-against-stripe.md).
+    // Transfers go out at once unless a test sets a return window
+    // (docs/decisions/0018-money-against-stripe.md).
     PAYOUT_HOLD_HOURS: '0',
     ...(dataDir ? { DATA_DIR: dataDir } : {}),
     ...overrides.env,

@@ -1,8 +1,8 @@
 import { cn } from '../lib/utils';
 
 /**
- * Shown when a product has no image or its image fails to load (docs/rules/screens-shared.md, Client behaviour).
- * An inline SVG, so it never needs a request of its own and follows the theme's colours.
+ * Shown when a product has no image or its image fails to load (docs/rules/screens-shared.md, Client
+ * behaviour). An inline SVG, so it never needs a request of its own and follows the theme's colours.
  */
 export function ProductImagePlaceholder({ className, label }: { className?: string; label: string }) {
   return (

@@ -1,9 +1,9 @@
 import { errorBodySchema } from '@domain/errors';
 
 /**
- * Every non-success response becomes this error. Its message is exactly
- * `${status}: ${bodyText || statusText}` (docs/rules/screens-shared.md, Client behaviour); status and body are kept
- * so callers need not parse the message.
+ * Every non-success response becomes this error. Its message is exactly `${status}: ${bodyText ||
+ * statusText}` (docs/rules/screens-shared.md, Client behaviour); status and body are kept so callers need not
+ * parse the message.
  */
 export class ApiError extends Error {
   readonly status: number;

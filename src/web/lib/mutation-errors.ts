@@ -26,8 +26,8 @@ export function reportLoggedOut(): void {
 }
 
 /**
- * The one way a failed write is reported: a 401 says "You are logged out. Logging in again..."
- * and signs in again after 500 ms (docs/rules/screens-shared.md, Client behaviour); anything else shows `fallback`.
+ * The one way a failed write is reported: a 401 says "You are logged out. Logging in again..." and signs in
+ * again after 500 ms (docs/rules/screens-shared.md, Client behaviour); anything else shows `fallback`.
  */
 export function toastMutationError(
   error: unknown,

@@ -24,10 +24,10 @@ export interface GeocodeResult {
 }
 
 /**
- * Address validation and coordinates
- * (docs/rules/running.md, Running modes and adapters; docs/rules/catalog-and-orders.md, Addresses, availability and slots): offline
- * US ZIP-code centroids by default, a street-level geocoder by URL in production. Resolves null
- * when the address cannot be located ("unavailable"); the address can still be saved then.
+ * Address validation and coordinates (docs/rules/running.md, Running modes and adapters;
+ * docs/rules/catalog-and-orders.md, Addresses, availability and slots): offline US ZIP-code centroids by
+ * default, a street-level geocoder by URL in production. Resolves null when the address cannot be located
+ * ("unavailable"); the address can still be saved then.
  */
 export interface Geocoder {
   geocode(address: GeocodeInput): Promise<GeocodeResult | null>;

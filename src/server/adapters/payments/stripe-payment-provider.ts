@@ -242,7 +242,8 @@ export class StripePaymentProvider implements PaymentProvider {
         await this.stripe.paymentIntents.cancel(providerPaymentId, { cancellation_reason: 'abandoned' }),
       );
     } catch (error) {
-      // Paid (or cancelled) meanwhile: Stripe refuses with payment_intent_unexpected_state; say how it stands.
+      // Paid (or cancelled) meanwhile: Stripe refuses with payment_intent_unexpected_state; say how it
+      // stands.
       if (
         error instanceof Stripe.errors.StripeInvalidRequestError &&
         error.code === 'payment_intent_unexpected_state'

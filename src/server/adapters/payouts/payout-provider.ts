@@ -53,8 +53,8 @@ export interface ReversalInput {
   idempotencyKey: string;
   metadata: Record<string, string>;
   /**
-   * The first attempt is older than the provider's key window (Stripe: 24 hours): look for a
-   * reversal carrying this key in its metadata before making one (docs/decisions/0018-money-against-stripe.md).
+   * The first attempt is older than the provider's key window (Stripe: 24 hours): look for a reversal
+   * carrying this key in its metadata before making one (docs/decisions/0018-money-against-stripe.md).
    */
   lookFirst?: boolean;
 }

@@ -28,11 +28,11 @@ import { recordCharge, recordRefundMade } from '../../modules/ledger/ledger.serv
 import { recordOrderPayouts } from '../../modules/payouts/record-order-payouts';
 
 /**
- * Demo orders in every status (docs/rules/running.md, Running modes and adapters), made from the
- * demo sellers' products the way a real checkout makes them: amounts by the domain's fee and
- * commission functions, a succeeded test payment with its priced checkout, stock taken, status
- * events with actors and times, a refund for the cancelled one, owed payouts for the finished ones,
- * and their movements in the ledger. Does nothing when any order exists or the demo sellers have no products yet.
+ * Demo orders in every status (docs/rules/running.md, Running modes and adapters), made from the demo
+ * sellers' products the way a real checkout makes them: amounts by the domain's fee and commission functions,
+ * a succeeded test payment with its priced checkout, stock taken, status events with actors and times, a
+ * refund for the cancelled one, owed payouts for the finished ones, and their movements in the ledger. Does
+ * nothing when any order exists or the demo sellers have no products yet.
  */
 
 type ProductRow = typeof products.$inferSelect;

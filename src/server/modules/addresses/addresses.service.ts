@@ -68,10 +68,10 @@ function validationTokenFor(key: Buffer, userId: string, fields: ValidatedFields
 }
 
 /**
- * Verified only when verified (docs/rules/catalog-and-orders.md, Addresses, availability and slots): an address
- * is stored as verified only when the client hands back the proof that POST /api/addresses/validate
- * verified exactly the fields being stored, for this user. No proof (Validate not pressed, or it
- * said "Validation unavailable"), or fields edited since, and the address is not verified.
+ * Verified only when verified (docs/rules/catalog-and-orders.md, Addresses, availability and slots): an
+ * address is stored as verified only when the client hands back the proof that POST /api/addresses/validate
+ * verified exactly the fields being stored, for this user. No proof (Validate not pressed, or it said
+ * "Validation unavailable"), or fields edited since, and the address is not verified.
  */
 function provesValidation(
   key: Buffer,

@@ -312,8 +312,9 @@ export async function countSummary(db: Db) {
   const [orderFigures] = await db
     .select({
       n: count(),
-      // Net of refunds of finished orders: the fee given back, and the total refunded (docs/decisions/0018-money-against-stripe.md).
-      // A fee earned again when a refund failed counts again (docs/decisions/0022-money-in-combinations.md).
+      // Net of refunds of finished orders: the fee given back, and the total refunded
+      // (docs/decisions/0018-money-against-stripe.md). A fee earned again when a refund failed counts again
+      // (docs/decisions/0022-money-in-combinations.md).
       revenue: sql<string>`(coalesce(sum(${orders.platformFee}) filter (where ${orders.status} <> 'cancelled'), 0)
         - (select coalesce(sum(le.amount), 0) from ledger_entries le join orders o on o.id = le.order_id
             where le.kind = 'platform_fee_refund' and o.status <> 'cancelled')

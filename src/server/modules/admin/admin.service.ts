@@ -173,8 +173,8 @@ export async function listCategories(db: Db, query: AdminCategoriesQuery): Promi
 }
 
 /**
- * GET /api/admin/summary: Total Users, Total Orders, Total Products, and Total Revenue, the
- * platform's fees of paid, not cancelled orders, with their gross value (docs/rules/known-differences.md, Admin).
+ * GET /api/admin/summary: Total Users, Total Orders, Total Products, and Total Revenue, the platform's fees
+ * of paid, not cancelled orders, with their gross value (docs/rules/known-differences.md, Admin).
  */
 export async function getSummary(db: Db, now: Date): Promise<AdminSummary> {
   const figures = await countSummary(db);

@@ -41,8 +41,9 @@ export async function limitAccountMail(db: Db, limiter: RateLimiter, ip: string)
 }
 
 /**
- * Ends every link of these purposes the user still holds (docs/decisions/0023-accounts-an-attacker-cannot-bend.md):
- * a newer link, a reset, a change of password or a confirmed address leaves no older one working.
+ * Ends every link of these purposes the user still holds
+ * (docs/decisions/0023-accounts-an-attacker-cannot-bend.md): a newer link, a reset, a change of password or a
+ * confirmed address leaves no older one working.
  */
 async function endLinksOf(
   tx: Db,

@@ -37,8 +37,8 @@ function hasPrimaryLocation(address: typeof addresses) {
 }
 
 /**
- * Great-circle miles from `origin` to a point given in float8 degrees, by the haversine formula on
- * the same sphere as `haversineMiles` in src/domain/geo.ts (docs/rules/catalog-and-orders.md, Catalog and distance).
+ * Great-circle miles from `origin` to a point given in float8 degrees, by the haversine formula on the same
+ * sphere as `haversineMiles` in src/domain/geo.ts (docs/rules/catalog-and-orders.md, Catalog and distance).
  */
 function haversineFrom(origin: LatLng, lat: SQL | AnyColumn, lng: SQL | AnyColumn): SQL<number> {
   const lat0 = sql`${origin.latitude}::float8`;
@@ -258,9 +258,9 @@ function cardsOfDistancePage(
 }
 
 /**
- * One page of available products whose seller's primary address has coordinates, nearest seller
- * first, then newest, then id (docs/rules/catalog-and-orders.md, Catalog and distance). Built so Postgres reads
- * only the sellers near enough to fill the page (docs/decisions/0015-catalog-and-checkout-throughput.md):
+ * One page of available products whose seller's primary address has coordinates, nearest seller first, then
+ * newest, then id (docs/rules/catalog-and-orders.md, Catalog and distance). Built so Postgres reads only the
+ * sellers near enough to fill the page (docs/decisions/0015-catalog-and-checkout-throughput.md):
  * - the sellers are read in rings of doubling radius, 1, 2, 4, … miles up to the limit: ring k holds
  *   the sellers whose exact haversine distance is in (r(k-1), r(k)], found through the box of its
  *   outer circle (an index range on addresses_primary_location_idx). The rings partition the

@@ -1,12 +1,12 @@
 import { confusablesMap } from 'confusables';
 
 /**
- * When two category names read the same (docs/rules/known-differences.md, Admin; docs/rules/running.md, Bad input and failure):
- * "Books", "BOOKS", "Books" with a zero-width space and "Bооks" with Cyrillic o's are one name. The
- * comparison is on a skeleton of each name: compatibility-normalised (NFKC: full-width and ligature
- * forms become plain letters), without default-ignorable characters (zero-width, direction and
- * variation characters), every look-alike character folded to the Latin letter or digit it imitates
- * (the `confusables` package's table), lower-cased, and with runs of white space made one space.
+ * When two category names read the same (docs/rules/known-differences.md, Admin; docs/rules/running.md, Bad
+ * input and failure): "Books", "BOOKS", "Books" with a zero-width space and "Bооks" with Cyrillic o's are one
+ * name. The comparison is on a skeleton of each name: compatibility-normalised (NFKC: full-width and ligature
+ * forms become plain letters), without default-ignorable characters (zero-width, direction and variation
+ * characters), every look-alike character folded to the Latin letter or digit it imitates (the `confusables`
+ * package's table), lower-cased, and with runs of white space made one space.
  */
 
 // Every character Unicode says a renderer may leave undrawn, bidirectional controls included.

@@ -70,8 +70,8 @@ function sumOrders(priced: readonly PricedOrder[]): {
 }
 
 /**
- * Prices a checkout from the database (docs/rules/catalog-and-orders.md, Checkout and orders): current prices,
- * one order per seller, the delivery fee of each, the totals, and every problem that stops payment.
+ * Prices a checkout from the database (docs/rules/catalog-and-orders.md, Checkout and orders): current
+ * prices, one order per seller, the delivery fee of each, the totals, and every problem that stops payment.
  * Nothing is written.
  */
 export async function priceCheckout(

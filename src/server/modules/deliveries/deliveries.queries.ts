@@ -61,9 +61,9 @@ export async function listAvailableOrders(db: Db, filter: AvailableOrdersFilter)
     .select({ one: sql`1` })
     .from(driverDeclines)
     .where(and(eq(driverDeclines.orderId, orders.id), eq(driverDeclines.driverId, filter.driverId)));
-  // The page's ids first, sorted and cut in the database; the columns each card needs (the delivery
-  // area, the items' names and counts) for those rows only. Selected with the sort, PostgreSQL
-  // computes every item list of every offered order before the limit (docs/decisions/0015-catalog-and-checkout-throughput.md).
+  // The page's ids first, sorted and cut in the database; the columns each card needs (the delivery area, the
+  // items' names and counts) for those rows only. Selected with the sort, PostgreSQL computes every item list
+  // of every offered order before the limit (docs/decisions/0015-catalog-and-checkout-throughput.md).
   const page = db
     .select({
       id: orders.id,

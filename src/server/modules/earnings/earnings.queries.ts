@@ -59,8 +59,8 @@ export async function sumFinishedSellerEarnings(
 }
 
 /**
- * The seller's product subtotal of orders that are not cancelled, placed between from and to, as numeric
- * text (both ends included): the same sum the loyalty discount of a new order uses (docs/rules/money.md, Fees and
+ * The seller's product subtotal of orders that are not cancelled, placed between from and to, as numeric text
+ * (both ends included): the same sum the loyalty discount of a new order uses (docs/rules/money.md, Fees and
  * commission).
  */
 export async function sumSellerSalesBetween(db: Db, sellerId: string, from: Date, to: Date): Promise<string> {

@@ -21,7 +21,8 @@ export function registerJobRoutes(app: App, ctx: AppContext): void {
     async (): Promise<AdminJobs> => {
       const since = new Date(ctx.now().getTime() - DAY_MS);
       const outbox = await outboxWaiting(ctx.db);
-      // Before any instance has started the queue (it starts after the first one is ready) there is nothing to show.
+      // Before any instance has started the queue (it starts after the first one is ready) there is nothing
+      // to show.
       if (!(await hasJobTables(ctx.db))) return { queues: [], failures: [], outbox };
       const [queues, failures] = [
         await jobQueueStates(ctx.db, since),

@@ -163,9 +163,9 @@ export function matchProviderTransactions(input: ProviderMatchInput): ProviderMa
         discrepancies.push(`ledger ${entry.entryKey} ${money(entry.amount)} names no provider id`);
       continue;
     }
-    // A refund's failure gives its money back: at the provider it nets the refund (refund_failure); a
-    // share transferred back after a failed refund is a transfer like any other.
-    // A prevented dispute's money left through a refund Stripe made (docs/decisions/0022-money-in-combinations.md).
+    // A refund's failure gives its money back: at the provider it nets the refund (refund_failure); a share
+    // transferred back after a failed refund is a transfer like any other. A prevented dispute's money left
+    // through a refund Stripe made (docs/decisions/0022-money-in-combinations.md).
     const [kind, amount] =
       entry.kind === 'refund_failure'
         ? ['refund', -entry.amount]

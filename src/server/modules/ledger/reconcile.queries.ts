@@ -12,8 +12,9 @@ import {
 } from '../../db/schema';
 
 /**
- * What reconcile reads, whole: sums of the ledger by what they refer to, and the stored payments,
- * orders, refunds, payouts and the shares taken back from them they must agree with. Sums are numeric text, parsed to cents by the caller.
+ * What reconcile reads, whole: sums of the ledger by what they refer to, and the stored payments, orders,
+ * refunds, payouts and the shares taken back from them they must agree with. Sums are numeric text, parsed to
+ * cents by the caller.
  */
 export async function readReconcileFacts(db: Db) {
   const [ledgerByPayment, ledgerByOrder, ledgerByRefund, ledgerByPayout, ledgerByKind] = await Promise.all([

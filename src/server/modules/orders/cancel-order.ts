@@ -37,7 +37,8 @@ export async function cancelOrder(deps: OrderDeps, actor: Actor, id: string): Pr
   const now = deps.now();
   const afterCommit = await deps.db.transaction(async (tx) => {
     await recordStatusChange(tx, { orderId: id, from: status, to: 'cancelled', actor, now });
-    // A cancellation only the admin role allows goes to the audit trail (docs/rules/known-differences.md, Admin).
+    // A cancellation only the admin role allows goes to the audit trail (docs/rules/known-differences.md,
+    // Admin).
     if (actsAsAdminOn(actor, (asParty) => canCancelOrder(asParty, { ...order, status }))) {
       await recordAdminAction(tx, actor, {
         action: 'order.cancelled',

@@ -7,8 +7,8 @@ import type { Order } from '../../../domain/orders';
 import type { DeliveryProofSettings } from '../../../domain/delivery-proof';
 
 /**
- * Proof of delivery (docs/rules/deliveries.md, Deliveries; docs/rules/admin.md, Admin): Mark Delivered takes a drop-off
- * photo and/or the 4-digit code the buyer reads, as the admin's settings ask; the code is the
+ * Proof of delivery (docs/rules/deliveries.md, Deliveries; docs/rules/admin.md, Admin): Mark Delivered takes
+ * a drop-off photo and/or the 4-digit code the buyer reads, as the admin's settings ask; the code is the
  * buyer's alone, used once, and only the assigned driver may deliver with it.
  */
 

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 
 /**
- * Short and readable (docs/rules/catalog-and-orders.md, Checkout and orders); no 0/O or 1/I to misread. 32^6 ≈
- * 10^9 numbers.
+ * Short and readable (docs/rules/catalog-and-orders.md, Checkout and orders); no 0/O or 1/I to misread. 32^6
+ * ≈ 10^9 numbers.
  */
 const ORDER_NUMBER_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 

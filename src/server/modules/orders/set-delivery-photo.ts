@@ -12,11 +12,11 @@ import { findOrderRow, setDeliveryPhotoUrl } from './orders.queries';
 import { assertDeliveryInProgress } from './delivery-rules';
 
 /**
- * PATCH /api/orders/{id}/delivery-photo (docs/rules/deliveries.md, Deliveries; docs/rules/selling.md, Uploads and who sees a
- * file): the assigned driver sets a photo they uploaded, while the order is assigned or in transit.
- * Setting it claims the upload for this order, so from then on only the order's buyer, seller and
- * driver and admins may read it. A trailer order needs it before it goes in transit. Anyone else
- * gets 404; a finished order 409; another user's upload 404, one already used elsewhere 409.
+ * PATCH /api/orders/{id}/delivery-photo (docs/rules/deliveries.md, Deliveries; docs/rules/selling.md, Uploads
+ * and who sees a file): the assigned driver sets a photo they uploaded, while the order is assigned or in
+ * transit. Setting it claims the upload for this order, so from then on only the order's buyer, seller and
+ * driver and admins may read it. A trailer order needs it before it goes in transit. Anyone else gets 404; a
+ * finished order 409; another user's upload 404, one already used elsewhere 409.
  */
 export async function setDeliveryPhoto(
   deps: DeliveryDeps & { storage: ObjectStorage },

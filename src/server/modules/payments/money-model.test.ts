@@ -22,14 +22,13 @@ import { checkInvariants, type Readers } from './money-model/invariants';
  * One app and one local Stripe serve the whole file; each sequence makes its own buyer, three
  * sellers and a driver (each payee onboarded with a Stripe Connect account) and its own products.
  *
- * Budget (environment, or `npm run test:money -- --runs N --seed S [--steps K]`):
- * MONEY_RUNS (default 10), MONEY_STEPS (most commands a sequence runs, default 12; fast-check
- * generates three times as many and skips those with nothing to act on), MONEY_SEED (default a
- * fixed number; `npm run test:money` without --seed picks a random one; printed), MONEY_SECONDS (fast-check's time limit, runs and
- * shrinking together: 70 by default, runs × 15 + 120 when MONEY_RUNS is given), and to replay a
- * counterexample MONEY_PATH and MONEY_REPLAY_PATH as the failure prints them; MONEY_SKIP (commands
- * left out, comma-separated, to look past a known defect) and MONEY_VERBOSE=1 (every sequence's
- * trace printed).
+ * Budget (environment, or `npm run test:money -- --runs N --seed S [--steps K]`): MONEY_RUNS (default 10),
+ * MONEY_STEPS (most commands a sequence runs, default 12; fast-check generates three times as many and skips
+ * those with nothing to act on), MONEY_SEED (default a fixed number; `npm run test:money` without --seed
+ * picks a random one; printed), MONEY_SECONDS (fast-check's time limit, runs and shrinking together: 70 by
+ * default, runs × 15 + 120 when MONEY_RUNS is given), and to replay a counterexample MONEY_PATH and
+ * MONEY_REPLAY_PATH as the failure prints them; MONEY_SKIP (commands left out, comma-separated, to look past
+ * a known defect) and MONEY_VERBOSE=1 (every sequence's trace printed).
  */
 
 const env = process.env;

@@ -2,10 +2,10 @@ import type { App, AppContext } from '../../platform/context';
 import { retryPayouts } from './settle-payouts';
 
 /**
- * The payout retry job: at start-up and every PAYOUT_RETRY_INTERVAL_MS (docs/decisions/0013-money-movement.md,
- * Transfers and the ledger), what a crash or an unreachable provider left
- * undone is finished, owed payouts of accounts that became ready go out, and refunded orders'
- * transfers are reversed.
+ * The payout retry job: at start-up and every PAYOUT_RETRY_INTERVAL_MS
+ * (docs/decisions/0013-money-movement.md, Transfers and the ledger), what a crash or an unreachable provider
+ * left undone is finished, owed payouts of accounts that became ready go out, and refunded orders' transfers
+ * are reversed.
  */
 export function registerPayoutJobs(app: App, ctx: AppContext, options: { everyMs: number }): void {
   app.jobs.every({

@@ -366,7 +366,8 @@ export async function reduceUnsentPayout(
       and(
         eq(payouts.id, payout.id),
         sql`${payouts.amount} >= ${share}::numeric`,
-        // A transfer whose answer was lost may exist: never reduced (docs/decisions/0022-money-in-combinations.md).
+        // A transfer whose answer was lost may exist: never reduced
+        // (docs/decisions/0022-money-in-combinations.md).
         eq(payouts.isUncertain, false),
         or(
           inArray(payouts.status, ['owed', 'failed', 'refused']),
@@ -853,7 +854,8 @@ export async function listDisputeLosses(db: Db, limit: number) {
       .innerJoin(disputes, eq(disputes.id, ledgerEntries.disputeId))
       .innerJoin(payments, eq(payments.id, disputes.paymentId))
       .innerJoin(users, eq(users.id, payments.buyerId))
-      // A loss cancelled when its prevented dispute's refund failed is no loss (docs/decisions/0022-money-in-combinations.md).
+      // A loss cancelled when its prevented dispute's refund failed is no loss
+      // (docs/decisions/0022-money-in-combinations.md).
       .where(
         and(
           eq(ledgerEntries.kind, 'dispute_loss'),

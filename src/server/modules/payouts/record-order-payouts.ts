@@ -14,11 +14,11 @@ interface FinishedOrder {
 
 /**
  * When an order is delivered or completed, inside the status change's transaction
- * (docs/rules/catalog-and-orders.md, Order lifecycle; docs/decisions/0013-money-movement.md, Transfers and the
- * ledger): the seller's stored earnings, and the driver's when a driver delivered and earned
- * something, become payouts — pending when the party's account is ready, owed otherwise — and the
- * platform's fee is earned in the ledger. The transfers are made after the commit, and not before
- * `holdMs` has passed (the return window, PAYOUT_HOLD_HOURS: a refund within it moves no money;
+ * (docs/rules/catalog-and-orders.md, Order lifecycle; docs/decisions/0013-money-movement.md, Transfers and
+ * the ledger): the seller's stored earnings, and the driver's when a driver delivered and earned something,
+ * become payouts — pending when the party's account is ready, owed otherwise — and the platform's fee is
+ * earned in the ledger. The transfers are made after the commit, and not before `holdMs` has passed (the
+ * return window, PAYOUT_HOLD_HOURS: a refund within it moves no money;
  * docs/decisions/0018-money-against-stripe.md, Refunds).
  */
 export async function recordOrderPayouts(

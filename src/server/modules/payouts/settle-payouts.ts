@@ -50,10 +50,11 @@ export interface PayoutRetryReport {
 const PAGE_SIZE = 200;
 
 /**
- * The retry job (at start-up and on a timer): settles users whose accounts became ready, then walks
- * every pending payout page by page — ones past their hold and not held by a live worker are
- * transferred (the key, and past its window a look for the transfer, keep that to once) — then the
- * shares refunds took back from paid payouts are reversed; a transient error is tried again next time. Nothing a crash left between the database and the provider is lost.
+ * The retry job (at start-up and on a timer): settles users whose accounts became ready, then walks every
+ * pending payout page by page — ones past their hold and not held by a live worker are transferred (the key,
+ * and past its window a look for the transfer, keep that to once) — then the shares refunds took back from
+ * paid payouts are reversed; a transient error is tried again next time. Nothing a crash left between the
+ * database and the provider is lost.
  */
 export async function retryPayouts(deps: PayoutDeps): Promise<PayoutRetryReport> {
   const report: PayoutRetryReport = { paid: 0, reversed: 0, restored: 0 };

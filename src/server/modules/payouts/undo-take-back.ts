@@ -79,7 +79,8 @@ export async function undoTakeBack(tx: Db, undone: UndoneTakeBack, now: Date): P
     : await sumDisputeOrderMovements(tx, byDispute ?? '', orderId, 'platform_fee_refund');
   await recordMovement(tx, {
     kind: 'platform_fee_restored',
-    // Keyed as the fee's part was given back (take-back-order-share.ts): per refund, or per order of a dispute.
+    // Keyed as the fee's part was given back (take-back-order-share.ts): per refund, or per order of a
+    // dispute.
     key: byRefund ?? `dispute-${byDispute ?? ''}-${orderId}`,
     amount: feeGivenBack,
     currency: charge?.currency ?? 'usd',

@@ -3,8 +3,8 @@ import { restoreStock, takeStockOfLines } from './products.queries';
 
 /**
  * Takes the stock of a paid checkout inside the caller's transaction, all lines in one statement
- * (docs/rules/catalog-and-orders.md, Checkout and orders). Answers the name of the first product, in the order
- * of their ids, that is short (the caller then rolls back), or null when all was taken.
+ * (docs/rules/catalog-and-orders.md, Checkout and orders). Answers the name of the first product, in the
+ * order of their ids, that is short (the caller then rolls back), or null when all was taken.
  */
 export async function takeStockFor(
   tx: Db,

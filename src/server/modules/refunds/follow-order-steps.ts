@@ -50,7 +50,8 @@ export function followOrderSteps(deps: FollowOrderStepsDeps): OrderStepFollower 
     },
     async finished(tx, order, now) {
       await recordOrderPayouts(tx, order, now, deps.holdMs);
-      // Parts of lost disputes of its payment it has not given back yet (docs/decisions/0022-money-in-combinations.md).
+      // Parts of lost disputes of its payment it has not given back yet
+      // (docs/decisions/0022-money-in-combinations.md).
       await takeBackDisputeParts(tx, order.id, now);
       return async (log) => {
         await settleOrderPayouts({ ...deps, log }, order.id);

@@ -156,7 +156,8 @@ export async function undoPreventedDispute(
   if (!cameBack) return [];
   const settle: string[] = [];
   for (const part of await markDisputePartsUndone(tx, disputeId, now)) {
-    // A part not taken back yet (its order had not finished) took nothing: undone, it simply no longer counts.
+    // A part not taken back yet (its order had not finished) took nothing: undone, it simply no longer
+    // counts.
     if (!part.takenBackAt) continue;
     await undoTakeBack(tx, { disputeId, orderId: part.orderId }, now);
     settle.push(part.orderId);

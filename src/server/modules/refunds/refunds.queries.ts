@@ -229,9 +229,9 @@ export async function findRefundableQuantity(db: Db, orderId: string, orderItemI
 }
 
 /**
- * What has gone back to the buyer of the order so far, as numeric text: its refunds that were not
- * undone (a failed or cancelled refund is; docs/decisions/0022-money-in-combinations.md) and its
- * parts of lost disputes not undone (a prevented dispute's refund that failed). What is left of the order is its total less this.
+ * What has gone back to the buyer of the order so far, as numeric text: its refunds that were not undone (a
+ * failed or cancelled refund is; docs/decisions/0022-money-in-combinations.md) and its parts of lost disputes
+ * not undone (a prevented dispute's refund that failed). What is left of the order is its total less this.
  */
 export async function sumTakenFromOrder(db: Db, orderId: string): Promise<string> {
   const [row] = await db

@@ -185,7 +185,8 @@ async function applyProviderRefund(
 ): Promise<void> {
   const now = deps.now();
   // A refund that succeeded goes to the ledger with its state, once (docs/decisions/0013-money-movement.md,
-  // Transfers and the ledger); one that failed is final and undone (docs/decisions/0022-money-in-combinations.md).
+  // Transfers and the ledger); one that failed is final and undone
+  // (docs/decisions/0022-money-in-combinations.md).
   const applied = await deps.db.transaction(async (tx) => {
     const current = await lockRefund(tx, refund.id);
     if (!current || current.undoneAt) return false;
@@ -262,7 +263,8 @@ export async function executeRefund(deps: RefundDeps, refund: RefundRow): Promis
     return true;
   } catch (error) {
     if (error instanceof RefundRefusedError) {
-      // Final: Stripe answers the same refusal to the same key (docs/decisions/0022-money-in-combinations.md).
+      // Final: Stripe answers the same refusal to the same key
+      // (docs/decisions/0022-money-in-combinations.md).
       await deps.db.transaction(async (tx) => {
         const current = await lockRefund(tx, refund.id);
         if (!current || current.undoneAt || current.providerRefundId) return;

@@ -11,9 +11,9 @@ import { as, createTestApp, signedInAs, type TestApp, type TestUser } from '../.
 import { copyKeyOf, IMAGE_TOO_LARGE_MESSAGE, ImageRefusedError, makeImageCopies } from './image-copies';
 
 /**
- * Resized copies of product pictures (docs/decisions/0014-first-load.md, Resized copies): made after
- * a picture is attached to a product, in the background, read at `<objectPath>/w<width>`, the original when missing;
- * a picture the decoder refuses is refused with a 400 and leaves nothing behind.
+ * Resized copies of product pictures (docs/decisions/0014-first-load.md, Resized copies): made after a
+ * picture is attached to a product, in the background, read at `<objectPath>/w<width>`, the original when
+ * missing; a picture the decoder refuses is refused with a 400 and leaves nothing behind.
  */
 
 /** A photo-like JPEG of this size: a gradient, so it does not compress to nothing. */

@@ -94,7 +94,8 @@ export function checkLocalUploadUrl(
     query.expires ?? '',
     query.signature ?? '',
   );
-  // Uppy retries a 403 'Request has expired' after a delay (docs/rules/screens-shared.md, Uploader), as with S3.
+  // Uppy retries a 403 'Request has expired' after a delay (docs/rules/screens-shared.md, Uploader), as with
+  // S3.
   if (check === 'expired') throw forbidden('Request has expired');
   if (check === 'invalid') throw forbidden('Invalid signature');
 }

@@ -31,8 +31,8 @@ export function registerUserRoutes(app: App, { db, live }: AppContext): void {
       },
     },
     // The cursor is read before the page reads anything else, so no event after it is lost
-    // (docs/rules/live-updates.md, Live updates).
-    // Written by a compiled serialiser: every page asks it (docs/decisions/0015-catalog-and-checkout-throughput.md).
+    // (docs/rules/live-updates.md, Live updates). Written by a compiled serialiser: every page asks it
+    // (docs/decisions/0015-catalog-and-checkout-throughput.md).
     async (request, reply) =>
       sendJsonBytes(
         reply,

@@ -8,9 +8,9 @@ import { VisitorRoleSwitcher } from '../../features/users/components/visitor-rol
 import { signIn } from '../../lib/navigation';
 
 /**
- * Header for visitors (docs/rules/screens-buyer.md, Routes and headers): the product name, the role
- * switcher (buyer, seller, driver: each signs in as that role), the theme toggle, Sign In, and the cart, which a visitor fills too (checking out asks them to sign in).
- * Signing in from a page comes back to that page.
+ * Header for visitors (docs/rules/screens-buyer.md, Routes and headers): the product name, the role switcher
+ * (buyer, seller, driver: each signs in as that role), the theme toggle, Sign In, and the cart, which a
+ * visitor fills too (checking out asks them to sign in). Signing in from a page comes back to that page.
  */
 export function PublicHeader() {
   const [location] = useLocation();

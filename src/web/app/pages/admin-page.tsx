@@ -43,9 +43,9 @@ import { AppLayout } from '../layouts/app-layout';
 import { ADMIN_GATE, RoleGate } from '../role-gate';
 
 /**
- * The six tabs of the spec, then the refunds that need attention, the disputes, the payouts, the mail and the audit trail
- * (docs/rules/screens-work.md, Admin screens). The chosen
- * tab is in the address (`?tab=`), so a reload or a shared link opens it again.
+ * The six tabs of the spec, then the refunds that need attention, the disputes, the payouts, the mail and the
+ * audit trail (docs/rules/screens-work.md, Admin screens). The chosen tab is in the address (`?tab=`), so a
+ * reload or a shared link opens it again.
  */
 const TABS = [
   {

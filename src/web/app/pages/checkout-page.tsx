@@ -268,8 +268,8 @@ function CheckoutForm() {
 }
 
 /**
- * /checkout (docs/rules/screens-buyer.md, Cart and checkout screens; docs/rules/catalog-and-orders.md, Checkout and orders). With an empty
- * cart: "Cart is Empty".
+ * /checkout (docs/rules/screens-buyer.md, Cart and checkout screens; docs/rules/catalog-and-orders.md,
+ * Checkout and orders). With an empty cart: "Cart is Empty".
  */
 export function CheckoutPage() {
   useDocumentTitle('Checkout');

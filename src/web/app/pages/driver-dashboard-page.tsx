@@ -71,11 +71,11 @@ function useLocationStatus(): DriverLocationStatus {
 }
 
 /**
- * /driver/dashboard (docs/rules/deliveries.md, Deliveries; docs/rules/screens-work.md, Dashboards; Driver dashboard), for drivers
- * and admins, designed for a 390 × 844 phone first: the work comes first. The tabs open on the
- * delivery under way, else on the offers with their Accept buttons; earnings and payouts have a tab
- * of their own, and the verification card comes first only while it is what stands between the
- * driver and the offers.
+ * /driver/dashboard (docs/rules/deliveries.md, Deliveries; docs/rules/screens-work.md, Dashboards; Driver
+ * dashboard), for drivers and admins, designed for a 390 × 844 phone first: the work comes first. The tabs
+ * open on the delivery under way, else on the offers with their Accept buttons; earnings and payouts have a
+ * tab of their own, and the verification card comes first only while it is what stands between the driver and
+ * the offers.
  */
 export function DriverDashboardPage() {
   useDocumentTitle('Driver Dashboard');

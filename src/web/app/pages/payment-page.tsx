@@ -7,8 +7,8 @@ import { PaymentScreen } from '../../features/payments/components/payment-screen
 import { AppLayout } from '../layouts/app-layout';
 
 /**
- * /payment, loaded on demand (docs/rules/screens-buyer.md, Cart and checkout screens; docs/rules/money.md, Payments): the
- * orders' summary and the card form.
+ * /payment, loaded on demand (docs/rules/screens-buyer.md, Cart and checkout screens; docs/rules/money.md,
+ * Payments): the orders' summary and the card form.
  */
 export function PaymentPage() {
   useDocumentTitle('Payment');

@@ -35,8 +35,9 @@ export function stockTextOf(product: { available: boolean; stock: number }): str
 }
 
 /**
- * What trailer delivery costs, as charged: a flat fee whatever the distance, not the specification's
- * "$50 base plus $2 per mile" (docs/rules/screens-buyer.md, Catalog screens; docs/rules/known-differences.md, Known differences).
+ * What trailer delivery costs, as charged: a flat fee whatever the distance, not the specification's "$50
+ * base plus $2 per mile" (docs/rules/screens-buyer.md, Catalog screens; docs/rules/known-differences.md,
+ * Known differences).
  */
 export const TRAILER_DELIVERY_TEXT =
   'A flat fee, whatever the distance: one of our drivers delivers it with a trailer.';

@@ -2,8 +2,8 @@ import { wallClockAt } from '@domain/marketplace-time';
 import { wallTimeToInstant } from '@domain/slots';
 
 /**
- * The arrival time editor's value (docs/rules/deliveries.md, Deliveries; docs/rules/running.md, Dates and times): a
- * `datetime-local` input shows the wall clock of the marketplace time zone, whatever the phone's
+ * The arrival time editor's value (docs/rules/deliveries.md, Deliveries; docs/rules/running.md, Dates and
+ * times): a `datetime-local` input shows the wall clock of the marketplace time zone, whatever the phone's
  * own zone, and the server gets the instant as ISO.
  */
 

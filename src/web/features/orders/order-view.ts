@@ -15,9 +15,9 @@ import type { Role } from '@domain/roles';
 import { formatAddressLine, formatDateTime as formatMarketplaceDateTime } from '../../lib/format';
 
 /**
- * The order details view's rules
- * (docs/rules/screens-buyer.md, Order screens; docs/rules/accounts.md, Roles and permissions; docs/rules/catalog-and-orders.md, Order lifecycle), pure so every
- * role's screen shows the same thing.
+ * The order details view's rules (docs/rules/screens-buyer.md, Order screens; docs/rules/accounts.md, Roles
+ * and permissions; docs/rules/catalog-and-orders.md, Order lifecycle), pure so every role's screen shows the
+ * same thing.
  */
 
 /**

@@ -47,8 +47,9 @@ export interface CardPayment {
 
 /**
  * Paying a started payment with the card of the active provider (docs/rules/money.md, Payments;
- * docs/rules/screens-buyer.md, Cart and checkout screens): confirms it, asks Stripe again while it is processing, and after
- * success shows the new orders in My Orders, clears the checkout's keys and the cart and goes there.
+ * docs/rules/screens-buyer.md, Cart and checkout screens): confirms it, asks Stripe again while it is
+ * processing, and after success shows the new orders in My Orders, clears the checkout's keys and the cart
+ * and goes there.
  */
 export function useCardPayment(): CardPayment {
   const { clear } = useCart();

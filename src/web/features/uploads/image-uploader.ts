@@ -308,7 +308,8 @@ export class ImageUploader {
     const action = classifyUploadError(error);
     if (action === 'renew') this.#urls.delete(file.id);
     if (action !== 'final' && isOffline()) {
-      // Offline pauses uploads until online; that wait is not a retry (docs/rules/screens-shared.md, Uploader).
+      // Offline pauses uploads until online; that wait is not a retry (docs/rules/screens-shared.md,
+      // Uploader).
       this.#waitingForOnline.add(file.id);
       return;
     }

@@ -7,8 +7,8 @@ import { signIn } from '../../../lib/navigation';
 import { cn } from '../../../lib/utils';
 
 /**
- * "1 mile", "25 miles", and at 500 "Any distance" (docs/rules/catalog-and-orders.md, Catalog and distance: 500
- * means any).
+ * "1 mile", "25 miles", and at 500 "Any distance" (docs/rules/catalog-and-orders.md, Catalog and distance:
+ * 500 means any).
  */
 export function distanceLabel(miles: number): string {
   if (miles >= ANY_DISTANCE_MILES) return 'Any distance';
@@ -16,8 +16,8 @@ export function distanceLabel(miles: number): string {
 }
 
 /**
- * Where the buyer's distance is measured from: their primary address, once it has coordinates. A
- * visitor has none: the distance filter needs a sign-in (docs/rules/catalog-and-orders.md, Catalog and distance).
+ * Where the buyer's distance is measured from: their primary address, once it has coordinates. A visitor has
+ * none: the distance filter needs a sign-in (docs/rules/catalog-and-orders.md, Catalog and distance).
  */
 export type LocationStatus = 'loading' | 'available' | 'unavailable' | 'signed-out';
 
@@ -31,12 +31,11 @@ interface DistanceFilterProps {
 }
 
 /**
- * The signed-in buyer's distance filter
- * (docs/rules/screens-buyer.md, Catalog screens; docs/rules/catalog-and-orders.md, Catalog and distance): a switch, then a slider from 1 to
- * 500 miles in steps of 1 whose value is shown as miles, or "Any distance" at 500. Without a
- * primary address that has coordinates there is nothing to measure from
- * (docs/rules/catalog-and-orders.md, Catalog and distance), so the panel says "Location not available" and
- * links to the addresses page instead.
+ * The signed-in buyer's distance filter (docs/rules/screens-buyer.md, Catalog screens;
+ * docs/rules/catalog-and-orders.md, Catalog and distance): a switch, then a slider from 1 to 500 miles in
+ * steps of 1 whose value is shown as miles, or "Any distance" at 500. Without a primary address that has
+ * coordinates there is nothing to measure from (docs/rules/catalog-and-orders.md, Catalog and distance), so
+ * the panel says "Location not available" and links to the addresses page instead.
  */
 export function DistanceFilter({
   locationStatus,

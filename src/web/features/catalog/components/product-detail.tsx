@@ -71,7 +71,8 @@ function DeliveryRow({ option }: { option: DeliveryOption }) {
         </InfoRow>
       );
     case 'trailer':
-      // The fee shown is the one charged, flat (docs/rules/screens-buyer.md, Catalog screens; docs/rules/known-differences.md, Known differences).
+      // The fee shown is the one charged, flat (docs/rules/screens-buyer.md, Catalog screens;
+      // docs/rules/known-differences.md, Known differences).
       return (
         <InfoRow icon={Truck} title="Trailer delivery" value={formatPrice(option.fee)} testId="info-delivery">
           {TRAILER_DELIVERY_TEXT}
@@ -137,10 +138,11 @@ function MessageSellerCard({ productId }: { productId: string }) {
 }
 
 /**
- * The product detail (docs/rules/screens-buyer.md, Catalog screens): gallery, name, badges, price,
- * category, description, seller, stock, delivery and pickup information, Add to Cart (disabled when
- * out of stock, for the seller's own product, and once the cart holds the whole stock; absent for a
- * cancelled product, which says it is no longer available) and Continue Shopping. A visitor sees the message-the-seller card asking them to sign in.
+ * The product detail (docs/rules/screens-buyer.md, Catalog screens): gallery, name, badges, price, category,
+ * description, seller, stock, delivery and pickup information, Add to Cart (disabled when out of stock, for
+ * the seller's own product, and once the cart holds the whole stock; absent for a cancelled product, which
+ * says it is no longer available) and Continue Shopping. A visitor sees the message-the-seller card asking
+ * them to sign in.
  */
 export function ProductDetail({
   product,

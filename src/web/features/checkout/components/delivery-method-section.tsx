@@ -49,8 +49,8 @@ function MethodOption({ value, checked, disabled, title, description, icon, onSe
 }
 
 /**
- * Delivery by default; pickup only when every item offers it
- * (docs/rules/screens-buyer.md, Cart and checkout screens; docs/rules/catalog-and-orders.md, Checkout and orders).
+ * Delivery by default; pickup only when every item offers it (docs/rules/screens-buyer.md, Cart and checkout
+ * screens; docs/rules/catalog-and-orders.md, Checkout and orders).
  */
 export function DeliveryMethodSection({
   method,

@@ -59,9 +59,9 @@ function Stop({
 }
 
 /**
- * One offer of "Available Orders" (docs/rules/deliveries.md, Deliveries; docs/rules/screens-work.md, Driver dashboard): what the
- * driver earns, the pickup city and how far it is, the drop-off area and the trip, the items to
- * carry (names and counts), the trailer need, and Accept / Decline, each a tap target of 44 px. No
+ * One offer of "Available Orders" (docs/rules/deliveries.md, Deliveries; docs/rules/screens-work.md, Driver
+ * dashboard): what the driver earns, the pickup city and how far it is, the drop-off area and the trip, the
+ * items to carry (names and counts), the trailer need, and Accept / Decline, each a tap target of 44 px. No
  * prices of the purchase.
  */
 export function AvailableOrderCard({

@@ -13,7 +13,8 @@ function senderLabelOf(message: OrderMessage): string {
 
 /**
  * The order's conversation in the order details view of every role (docs/rules/screens-buyer.md, Order
- * screens; docs/rules/selling.md, Reviews and messages): its buyer, seller, driver and admins, in a 400 px message area.
+ * screens; docs/rules/selling.md, Reviews and messages): its buyer, seller, driver and admins, in a 400 px
+ * message area.
  */
 export function OrderMessagesPanel({ orderId, viewerId }: { orderId: string; viewerId: string }) {
   const thread = useOrderMessages(orderId);

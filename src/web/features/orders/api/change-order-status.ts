@@ -4,8 +4,8 @@ import { apiSend } from '../../../lib/api-client';
 import { ORDERS_KEY } from './order-keys';
 
 /**
- * PATCH /api/orders/{id}/status: one step forward on the order's path (docs/rules/catalog-and-orders.md, Order
- * lifecycle); a step that is not allowed now is a 409 with the server's sentence.
+ * PATCH /api/orders/{id}/status: one step forward on the order's path (docs/rules/catalog-and-orders.md,
+ * Order lifecycle); a step that is not allowed now is a 409 with the server's sentence.
  */
 export async function changeOrderStatus(
   orderId: string,

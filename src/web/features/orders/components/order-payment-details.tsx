@@ -99,8 +99,9 @@ export function OrderPaymentDetails({ order }: { order: Order }) {
               testId="text-delivery-commission"
             />
           ) : order.sellerDelivery ? (
-            // The seller keeps the whole fee of a delivery they make themselves: the sales commission
-            // is the only one (docs/rules/money.md, Fees and commission; docs/rules/known-differences.md, Known differences).
+            // The seller keeps the whole fee of a delivery they make themselves: the sales commission is the
+            // only one (docs/rules/money.md, Fees and commission; docs/rules/known-differences.md, Known
+            // differences).
             <Row
               label="Delivery commission (none: delivered by the seller)"
               value={money('0')}

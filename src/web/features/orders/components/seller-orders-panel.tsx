@@ -20,9 +20,9 @@ export function sellerOrdersInOrder<T extends Pick<Order, 'status' | 'isPickup' 
 }
 
 /**
- * The orders of the seller's products (GET /api/orders?as=seller, polled every 60 s), those waiting
- * for the seller first and the first of them selected, with the shared order details viewed as Seller: the seller's next step and Cancel while
- * pending (docs/rules/catalog-and-orders.md, Order lifecycle).
+ * The orders of the seller's products (GET /api/orders?as=seller, polled every 60 s), those waiting for the
+ * seller first and the first of them selected, with the shared order details viewed as Seller: the seller's
+ * next step and Cancel while pending (docs/rules/catalog-and-orders.md, Order lifecycle).
  */
 export function SellerOrdersPanel({
   sellerId,

@@ -16,10 +16,10 @@ import { PaymentSummary } from './payment-summary';
 import { ProviderCardForm } from './provider-card-form';
 
 /**
- * The payment screen (docs/rules/screens-buyer.md, Cart and checkout screens; docs/rules/money.md, Payments): reads what the
- * checkout kept and the cart, starts the payment once, shows what is paid and takes the card of the
- * active provider. After success the cart and the checkout's keys are cleared and the buyer lands
- * on My Orders.
+ * The payment screen (docs/rules/screens-buyer.md, Cart and checkout screens; docs/rules/money.md, Payments):
+ * reads what the checkout kept and the cart, starts the payment once, shows what is paid and takes the card
+ * of the active provider. After success the cart and the checkout's keys are cleared and the buyer lands on
+ * My Orders.
  */
 export function PaymentScreen() {
   const [session] = useState(() => readCheckoutSession());

@@ -1,6 +1,7 @@
 import { CalendarClock, StickyNote, Store, Truck } from 'lucide-react';
 import type { CheckoutOrder, PaymentIntent } from '@domain/checkout';
-// Pickup times in the marketplace time zone, as the slot was labelled (docs/rules/running.md, Dates and times).
+// Pickup times in the marketplace time zone, as the slot was labelled (docs/rules/running.md, Dates and
+// times).
 import { formatPickupTime, formatPrice } from '../../../lib/format';
 
 function OrderLine({ order }: { order: CheckoutOrder }) {

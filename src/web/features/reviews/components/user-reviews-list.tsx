@@ -4,8 +4,9 @@ import { useUserReviews } from '../api/get-user-reviews';
 import { StarsShown } from './star-rating';
 
 /**
- * A user's reviews in their profile (docs/rules/screens-buyer.md, Order screens; docs/rules/selling.md, Reviews and messages):
- * the average with one decimal and the count, then the newest reviews, or "No reviews yet".
+ * A user's reviews in their profile (docs/rules/screens-buyer.md, Order screens; docs/rules/selling.md,
+ * Reviews and messages): the average with one decimal and the count, then the newest reviews, or "No reviews
+ * yet".
  */
 export function UserReviewsList({ userId }: { userId: string }) {
   const reviews = useUserReviews(userId);

@@ -47,9 +47,9 @@ export function currentLoyaltyDiscount(rates: CommissionRates, sales30Days: stri
 }
 
 /**
- * The commission structure explained with the marketplace's current settings
- * (docs/rules/money.md, Fees and commission; docs/rules/screens-work.md, Seller screens): the tiered sales commission, the
- * delivery commission and the loyalty reward with this seller's current discount.
+ * The commission structure explained with the marketplace's current settings (docs/rules/money.md, Fees and
+ * commission; docs/rules/screens-work.md, Seller screens): the tiered sales commission, the delivery
+ * commission and the loyalty reward with this seller's current discount.
  */
 export function CommissionStructure({ sellerId }: { sellerId: string }) {
   const settings = useCommissionSettings();
