@@ -171,6 +171,25 @@ export const productCounts = pgTable(
   (t) => [primaryKey({ columns: [t.category, t.available] })],
 );
 
+/**
+ * The orders' totals the admin's summary shows, by status (docs/decisions/0026-kept-order-totals.md,
+ * What is kept): kept by migration 0032's triggers on orders in the same transaction as each insert,
+ * delete, or change of status, platform fee or total, so the summary reads a few rows instead of
+ * summing every order. Each status's totals are split over a few rows (`slot`, the writing
+ * connection's) so that checkouts placing orders at once do not wait on one row.
+ */
+export const orderTotals = pgTable(
+  'order_totals',
+  {
+    status: text('status').notNull(),
+    slot: integer('slot').notNull(),
+    orders: integer('orders').notNull().default(0),
+    platformFee: numeric('platform_fee').notNull().default('0'),
+    total: numeric('total').notNull().default('0'),
+  },
+  (t) => [primaryKey({ columns: [t.status, t.slot] })],
+);
+
 export const products = pgTable(
   'products',
   {
@@ -346,6 +365,8 @@ export const orders = pgTable(
         sql`${t.status} = 'pending' and ${t.driverId} is null and not ${t.isPickup} and not ${t.sellerDelivery}`,
       ),
     // The admin orders list, newest first (docs/rules/known-differences.md, Admin; migration 0004).
+    // Carries status and platform_fee (INCLUDE, migration 0032): the admin summary's two weeks read
+    // the index only (docs/decisions/0026-kept-order-totals.md, The two weeks).
     index('orders_created_idx').on(t.createdAt.desc().nullsFirst(), t.id),
     // The admin's search by order number, a substring anywhere (migration 0026).
     index('orders_number_trgm_idx').using('gin', sql`${t.orderNumber} gin_trgm_ops`),

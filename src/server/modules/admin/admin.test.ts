@@ -784,6 +784,78 @@ describe('GET /api/admin/summary', () => {
       await fresh.close();
     }
   });
+  it("keeps the orders' totals exact through inserts, status changes, new amounts and deletes", async () => {
+    // The summary reads kept totals (docs/decisions/0026-kept-order-totals.md, What is kept): after
+    // each kind of change they must say what summing the orders themselves says.
+    const fresh = await createTestApp();
+    try {
+      const boss = await signedInAs(fresh, 'admin');
+      const shopper = await createUser(fresh, { roles: ['buyer'] });
+      const shop = await createUser(fresh, { roles: ['buyer', 'seller'] });
+      const db = fresh.database.db;
+      const summed = async () => {
+        const [row] = await db
+          .select({
+            orders: sql<number>`count(*)::int`,
+            revenue: sql<string>`coalesce(sum(${orders.platformFee}) filter (where ${orders.status} <> 'cancelled'), 0)::text`,
+            gross: sql<string>`coalesce(sum(${orders.total}) filter (where ${orders.status} <> 'cancelled'), 0)::text`,
+          })
+          .from(orders);
+        return {
+          totalOrders: row?.orders,
+          totalRevenue: (parseCents(row?.revenue ?? '0') / 100).toFixed(2),
+          grossOrderValue: (parseCents(row?.gross ?? '0') / 100).toFixed(2),
+        };
+      };
+      const shown = async () => {
+        const response = await as(fresh, boss, { method: 'GET', url: '/api/admin/summary' });
+        expect(response.statusCode, response.body).toBe(200);
+        const { totalOrders, totalRevenue, grossOrderValue } = response.json<AdminSummary>();
+        return { totalOrders, totalRevenue, grossOrderValue };
+      };
+      const numbers = ['ORD-KPT001', 'ORD-KPT002', 'ORD-KPT003', 'ORD-KPT004', 'ORD-KPT005'];
+      await db
+        .insert(orders)
+        .values(
+          numbers.map((number, i) =>
+            orderValues(shopper.id, shop.id, number, i < 3 ? 'pending' : 'delivered', new Date()),
+          ),
+        );
+      await db.insert(orders).values(orderValues(shopper.id, shop.id, 'ORD-KPT006', 'cancelled', new Date()));
+      expect(await shown()).toEqual({ totalOrders: 6, totalRevenue: '10.00', grossOrderValue: '100.00' });
+      expect(await shown()).toEqual(await summed());
+
+      // Cancelled, delivered, new amounts, a change that moves no money, a delete, one statement for two rows.
+      await db.update(orders).set({ status: 'cancelled' }).where(eq(orders.orderNumber, 'ORD-KPT001'));
+      await db.update(orders).set({ status: 'delivered' }).where(eq(orders.orderNumber, 'ORD-KPT002'));
+      await db
+        .update(orders)
+        .set({
+          productSubtotal: '20.00',
+          deliveryFee: '10.50',
+          total: '30.50',
+          sellerEarnings: '18.00',
+          purchasePlatformFee: '2.00',
+          platformFee: '3.50',
+          deliveryPlatformFee: '1.50',
+          driverEarnings: '9.00',
+        })
+        .where(eq(orders.orderNumber, 'ORD-KPT003'));
+      await db
+        .update(orders)
+        .set({ deliveryNotes: 'Ring twice' })
+        .where(eq(orders.orderNumber, 'ORD-KPT004'));
+      await db.delete(orders).where(eq(orders.orderNumber, 'ORD-KPT005'));
+      await db
+        .update(orders)
+        .set({ status: 'pending' })
+        .where(inArray(orders.orderNumber, ['ORD-KPT004', 'ORD-KPT006']));
+      expect(await shown()).toEqual({ totalOrders: 5, totalRevenue: '9.50', grossOrderValue: '90.50' });
+      expect(await shown()).toEqual(await summed());
+    } finally {
+      await fresh.close();
+    }
+  });
 });
 
 describe('the audit trail', () => {
