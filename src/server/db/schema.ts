@@ -245,6 +245,12 @@ export const products = pgTable(
     // find a rare word without reading every row. Every product, not only those on sale: the
     // admin's search reads the same index (migration 0026).
     index('products_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+    // A word in a category among the products on sale, both in one trigram entry: a word and a
+    // category that seldom or never meet are found without walking the whole category
+    // (docs/decisions/0015-catalog-and-checkout-throughput.md, A word in a category).
+    index('products_on_sale_category_name_trgm_idx')
+      .using('gin', sql`(${t.category} || ' ' || ${t.name}) gin_trgm_ops`)
+      .where(sql`${t.onSale}`),
     index('products_created_idx').on(t.createdAt),
     check('products_stock_check', sql`${t.stock} >= 0`),
     check('products_price_check', sql`${t.price} >= 0`),

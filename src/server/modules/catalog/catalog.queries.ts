@@ -5,8 +5,12 @@ import { addresses, categories, productCounts, productImages, products, users } 
 import { boundingBoxOf, EARTH_RADIUS_MILES, type LatLng } from '../../../domain/geo';
 
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
 function likePattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return `%${escapeLike(text)}%`;
 }
 
 export interface ProductFilters {
@@ -137,6 +141,14 @@ function cardsOfNewestPage(
     .limit(query.limit)
     .offset(query.offset)
     .as('page');
+  return cardsOfPage(db, page);
+}
+
+/** The cards of a page of ids picked newest first, in that order. */
+function cardsOfPage(
+  db: Db,
+  page: SubqueryWithSelection<{ id: typeof products.id; createdAt: typeof products.createdAt }, 'page'>,
+): Promise<ProductCardRow[]> {
   return db
     .select(cardFields(null))
     .from(page)
@@ -155,16 +167,23 @@ function cardsOfNewestPage(
  * about (offset + limit) × products ÷ matches index entries: cheap for a common word, ruinous for
  * a rare one (or a word and a category that never meet). Reading every match through the trigram
  * index reads `matches` rows from the table, each some 30 times an index entry's cost. The two cost
- * the same at matches = √((offset + limit) × products ÷ 30); the matches are counted up to that
- * many, and `few` is set when there are no more.
+ * the same at matches = √((offset + limit) × products ÷ 30); `few` is set when the matches are
+ * thought to be at most that many.
  */
 export interface SearchPlan {
-  /** Set when at most this many products match: read them all, then sort. */
+  /** Set when at most this many products are thought to match: read them all, then sort. */
   few: number | undefined;
 }
 
 /** What reading a matching row from the table costs, in index entries read (measured, bench/scale.bench.mjs). */
 const ROW_READ_COST = 30;
+
+/**
+ * The matches are estimated from a sample, the newest products on sale that pass the other
+ * filters, large enough to hold this many matches when there are as many as the threshold
+ * (docs/decisions/0015-catalog-and-checkout-throughput.md, Nearest first, the plan sampled).
+ */
+const SAMPLE_MATCHES_AT_THRESHOLD = 5;
 
 export async function planSearch(
   db: Db,
@@ -172,28 +191,88 @@ export async function planSearch(
   window: { limit: number; offset: number },
 ): Promise<SearchPlan> {
   if (!filters.search) return { few: undefined };
+  const category = filters.category && filters.category !== 'All' ? filters.category : undefined;
   const [row] = await db
-    .select({ n: sql<number>`coalesce(sum(${productCounts.count}), 0)::int` })
+    .select({
+      n: sql<number>`coalesce(sum(${productCounts.count}), 0)::int`,
+      inCategory: sql<number>`coalesce(sum(${productCounts.count}) filter (where ${productCounts.category} = ${category ?? null}), 0)::int`,
+    })
     .from(productCounts)
     .where(eq(productCounts.available, true));
   const onSale = Math.max(1, row?.n ?? 0);
   const threshold = Math.ceil(Math.sqrt(((window.offset + window.limit) * onSale) / ROW_READ_COST));
-  const matching = db
-    .select({ one: sql`1` })
+  // The products the sample is drawn from: those on sale, or those of the category.
+  const population = category === undefined ? onSale : Math.max(1, row?.inCategory ?? 0);
+  // The newest first, as the catalog's indexes hold them with the name: a sample read from the
+  // index alone, a few thousand entries whatever the word, where counting the matches up to the
+  // threshold read tens of thousands of rows for a common word.
+  const sampleSize = Math.ceil((SAMPLE_MATCHES_AT_THRESHOLD * population) / threshold);
+  const sample = db
+    .select({ name: products.name })
     .from(products)
-    .where(and(eq(products.onSale, true), ...filterConditions(filters)))
-    .limit(threshold + 1)
-    .as('matching');
-  const [counted] = await db.select({ n: sql<number>`count(*)::int` }).from(matching);
-  return { few: (counted?.n ?? 0) <= threshold ? threshold : undefined };
+    .where(and(eq(products.onSale, true), ...filterConditions({ ...filters, search: undefined })))
+    .orderBy(desc(products.createdAt), asc(products.id))
+    .limit(sampleSize)
+    .as('sample');
+  const [counted] = await db
+    .select({
+      seen: sql<number>`count(*)::int`,
+      matching: sql<number>`(count(*) filter (where ${sample.name} ilike ${likePattern(filters.search)}))::int`,
+    })
+    .from(sample);
+  const seen = counted?.seen ?? 0;
+  const matching = counted?.matching ?? 0;
+  // A sample short of its size was every candidate: its matches are all the matches.
+  const matches = seen < sampleSize ? matching : (matching * population) / sampleSize;
+  return { few: matches <= threshold ? threshold : undefined };
 }
+
+/**
+ * A search for a word in a category first reads this many of the category's newest products on
+ * sale for each product up to the page's end: the page is found there when at least one product in
+ * 20 matches, and the trigram index of category and name is read otherwise
+ * (docs/decisions/0015-catalog-and-checkout-throughput.md, A word in a category).
+ */
+const CATEGORY_WALK_PER_ROW = 20;
 
 /** GET /api/products: available products, newest first, filtered and paged in the database. */
 export async function listAvailableProductCards(
   db: Db,
   query: ProductFilters & { limit: number; offset: number },
 ): Promise<ProductCardRow[]> {
-  return cardsOfNewestPage(db, [eq(products.onSale, true), ...filterConditions(query)], query);
+  const conditions = [eq(products.onSale, true), ...filterConditions(query)];
+  if (!query.search || !query.category || query.category === 'All')
+    return cardsOfNewestPage(db, conditions, query);
+  // A word in a category (docs/decisions/0015-catalog-and-checkout-throughput.md, A word in a category):
+  // first the matches among the category's newest entries. When they fill the page, it is the page:
+  // the matches further on all come after it.
+  const walked = db
+    .select({ id: products.id, createdAt: products.createdAt, name: products.name })
+    .from(products)
+    .where(and(eq(products.onSale, true), ...filterConditions({ ...query, search: undefined })))
+    .orderBy(desc(products.createdAt), asc(products.id))
+    .limit(CATEGORY_WALK_PER_ROW * (query.offset + query.limit))
+    .as('walked');
+  const walkedPage = db
+    .select({ id: walked.id, createdAt: walked.createdAt })
+    .from(walked)
+    .where(sql`${walked.name} ilike ${likePattern(query.search)}`)
+    .orderBy(desc(walked.createdAt), asc(walked.id))
+    .limit(query.limit)
+    .offset(query.offset)
+    .as('page');
+  const rows = await cardsOfPage(db, walkedPage);
+  if (rows.length === query.limit) return rows;
+  // Too few there: the word is rare in the category. Its matches through the trigram index of
+  // category and name (implied by the two conditions, so it changes no answer), then sorted.
+  return cardsOfNewestPage(
+    db,
+    [
+      ...conditions,
+      sql`(${products.category} || ' ' || ${products.name}) ilike ${`${escapeLike(query.category)} ${likePattern(query.search)}`}`,
+    ],
+    query,
+  );
 }
 
 /** The coordinates of a user's primary address, or null when it has none. */

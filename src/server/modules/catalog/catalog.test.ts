@@ -314,6 +314,55 @@ describe('GET /api/products', () => {
   });
 });
 
+describe('GET /api/products: a word in a category', () => {
+  it('pages the same whether the matches are among the newest or far apart', async () => {
+    // The search first reads the category's newest products, then, when too few of them match, the
+    // trigram index of category and name (docs/decisions/0015-catalog-and-checkout-throughput.md,
+    // A word in a category). Pages of two, read one after another, must be the category's
+    // matches newest first either way. An app of its own: the other tests list every product.
+    const app = await createTestApp();
+    try {
+      const seller = await createUser(app, { roles: ['buyer', 'seller'] });
+      const at = (n: number) => new Date(Date.UTC(2031, 0, 1) - n * 60_000);
+      // 100 lamps, newest first: "Brass" in the six newest, then in one of every thirty; one
+      // "Ivory", old. The same names in a category that differs only in case, and in another whose
+      // name starts the same, never show.
+      const lamps = Array.from({ length: 100 }, (_, n) => ({
+        name: n < 6 || n % 30 === 29 ? `Lamp ${n} brass` : n === 90 ? `Lamp ${n} IVORY` : `Lamp ${n}`,
+        category: '50% Lamps',
+        createdAt: at(n),
+      }));
+      const lookalikes = ['50% lamps', '50% Lamps and Shades'].flatMap((category) =>
+        [3, 50].map((n) => ({ name: `Lamp ${n} brass ivory`, category, createdAt: at(n) })),
+      );
+      await app.database.db
+        .insert(products)
+        .values(
+          [...lamps, ...lookalikes].map((row) => ({ ...row, sellerId: seller.id, price: '10', stock: 1 })),
+        );
+      const pages = async (word: string) => {
+        const found: string[] = [];
+        for (let offset = 0; ; offset += 2) {
+          const url = `/api/products?search=${word}&category=${encodeURIComponent('50% Lamps')}&limit=2&offset=${offset}`;
+          const response = await as(app, undefined, { method: 'GET', url });
+          expect(response.statusCode, url).toBe(200);
+          const page = names(response.json<ProductListItem[]>());
+          found.push(...page);
+          if (page.length < 2) return found;
+        }
+      };
+      const expected = (word: string) =>
+        lamps.filter((lamp) => lamp.name.toLowerCase().includes(word)).map((lamp) => lamp.name);
+      expect(await pages('BRASS')).toEqual(expected('brass'));
+      expect(expected('brass')).toHaveLength(9);
+      expect(await pages('ivory')).toEqual(['Lamp 90 IVORY']);
+      expect(await pages('brass%20ivory')).toEqual([]);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('GET /api/products/{id}', () => {
   it('answers any product, unavailable ones too, to visitors', async () => {
     const { status, body } = await get<ProductDetail>(`/api/products/${ids['Retired Table']}`);
