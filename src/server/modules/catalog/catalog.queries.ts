@@ -191,6 +191,14 @@ export async function planSearch(
   window: { limit: number; offset: number },
 ): Promise<SearchPlan> {
   if (!filters.search) return { few: undefined };
+  const { onSale, population } = await countOnSale(db, filters);
+  const threshold = Math.ceil(Math.sqrt(((window.offset + window.limit) * onSale) / ROW_READ_COST));
+  const matches = await estimateMatches(db, filters, population, threshold);
+  return { few: matches <= threshold ? threshold : undefined };
+}
+
+/** The products on sale (as the kept counts have them), and those of the filters' category when one is asked for. */
+async function countOnSale(db: Db, filters: ProductFilters) {
   const category = filters.category && filters.category !== 'All' ? filters.category : undefined;
   const [row] = await db
     .select({
@@ -200,12 +208,22 @@ export async function planSearch(
     .from(productCounts)
     .where(eq(productCounts.available, true));
   const onSale = Math.max(1, row?.n ?? 0);
-  const threshold = Math.ceil(Math.sqrt(((window.offset + window.limit) * onSale) / ROW_READ_COST));
-  // The products the sample is drawn from: those on sale, or those of the category.
-  const population = category === undefined ? onSale : Math.max(1, row?.inCategory ?? 0);
-  // The newest first, as the catalog's indexes hold them with the name: a sample read from the
-  // index alone, a few thousand entries whatever the word, where counting the matches up to the
-  // threshold read tens of thousands of rows for a common word.
+  return { onSale, population: category === undefined ? onSale : Math.max(1, row?.inCategory ?? 0) };
+}
+
+/**
+ * How many products match the search, estimated from a sample: the newest products on sale that
+ * pass the other filters (of `population`), read from the catalog's indexes that carry the name,
+ * sized to hold `SAMPLE_MATCHES_AT_THRESHOLD` matches when there are `threshold` of them. A few
+ * thousand index entries whatever the word, where counting the matches read tens of thousands of
+ * rows for a common one (docs/decisions/0015-catalog-and-checkout-throughput.md, Nearest first, the plan sampled).
+ */
+async function estimateMatches(
+  db: Db,
+  filters: ProductFilters,
+  population: number,
+  threshold: number,
+): Promise<number> {
   const sampleSize = Math.ceil((SAMPLE_MATCHES_AT_THRESHOLD * population) / threshold);
   const sample = db
     .select({ name: products.name })
@@ -217,23 +235,14 @@ export async function planSearch(
   const [counted] = await db
     .select({
       seen: sql<number>`count(*)::int`,
-      matching: sql<number>`(count(*) filter (where ${sample.name} ilike ${likePattern(filters.search)}))::int`,
+      matching: sql<number>`(count(*) filter (where ${sample.name} ilike ${likePattern(filters.search ?? '')}))::int`,
     })
     .from(sample);
   const seen = counted?.seen ?? 0;
   const matching = counted?.matching ?? 0;
   // A sample short of its size was every candidate: its matches are all the matches.
-  const matches = seen < sampleSize ? matching : (matching * population) / sampleSize;
-  return { few: matches <= threshold ? threshold : undefined };
+  return seen < sampleSize ? matching : (matching * population) / sampleSize;
 }
-
-/**
- * A search for a word in a category first reads this many of the category's newest products on
- * sale for each product up to the page's end: the page is found there when at least one product in
- * 20 matches, and the trigram index of category and name is read otherwise
- * (docs/decisions/0015-catalog-and-checkout-throughput.md, A word in a category).
- */
-const CATEGORY_WALK_PER_ROW = 20;
 
 /** GET /api/products: available products, newest first, filtered and paged in the database. */
 export async function listAvailableProductCards(
@@ -243,28 +252,14 @@ export async function listAvailableProductCards(
   const conditions = [eq(products.onSale, true), ...filterConditions(query)];
   if (!query.search || !query.category || query.category === 'All')
     return cardsOfNewestPage(db, conditions, query);
-  // A word in a category (docs/decisions/0015-catalog-and-checkout-throughput.md, A word in a category):
-  // first the matches among the category's newest entries. When they fill the page, it is the page:
-  // the matches further on all come after it.
-  const walked = db
-    .select({ id: products.id, createdAt: products.createdAt, name: products.name })
-    .from(products)
-    .where(and(eq(products.onSale, true), ...filterConditions({ ...query, search: undefined })))
-    .orderBy(desc(products.createdAt), asc(products.id))
-    .limit(CATEGORY_WALK_PER_ROW * (query.offset + query.limit))
-    .as('walked');
-  const walkedPage = db
-    .select({ id: walked.id, createdAt: walked.createdAt })
-    .from(walked)
-    .where(sql`${walked.name} ilike ${likePattern(query.search)}`)
-    .orderBy(desc(walked.createdAt), asc(walked.id))
-    .limit(query.limit)
-    .offset(query.offset)
-    .as('page');
-  const rows = await cardsOfPage(db, walkedPage);
-  if (rows.length === query.limit) return rows;
-  // Too few there: the word is rare in the category. Its matches through the trigram index of
-  // category and name (implied by the two conditions, so it changes no answer), then sorted.
+  // A word in a category (docs/decisions/0015-catalog-and-checkout-throughput.md, A word in a category).
+  // Walking the category newest first reads about (offset + limit) × its products ÷ matches index
+  // entries; reading the matches through the trigram index of category and name, `matches` rows.
+  const { population } = await countOnSale(db, query);
+  const threshold = Math.ceil(Math.sqrt(((query.offset + query.limit) * population) / ROW_READ_COST));
+  if ((await estimateMatches(db, query, population, threshold)) > threshold)
+    return cardsOfNewestPage(db, conditions, query);
+  // Few: through the index of both (implied by the two conditions, so it changes no answer), then sorted.
   return cardsOfNewestPage(
     db,
     [

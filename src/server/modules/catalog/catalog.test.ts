@@ -315,11 +315,12 @@ describe('GET /api/products', () => {
 });
 
 describe('GET /api/products: a word in a category', () => {
-  it('pages the same whether the matches are among the newest or far apart', async () => {
-    // The search first reads the category's newest products, then, when too few of them match, the
-    // trigram index of category and name (docs/decisions/0015-catalog-and-checkout-throughput.md,
-    // A word in a category). Pages of two, read one after another, must be the category's
-    // matches newest first either way. An app of its own: the other tests list every product.
+  it('pages the same for a word common in the category and a rare one', async () => {
+    // A word common in the category is found walking the category newest first, a rare one
+    // through the trigram index of category and name
+    // (docs/decisions/0015-catalog-and-checkout-throughput.md, A word in a category). Pages of two,
+    // read one after another, must be the category's matches newest first either way. An app of
+    // its own: the other tests list every product.
     const app = await createTestApp();
     try {
       const seller = await createUser(app, { roles: ['buyer', 'seller'] });
