@@ -172,7 +172,7 @@ export const productCounts = pgTable(
 );
 
 /**
- * The orders' totals the admin's summary shows, by status (docs/decisions/0026-kept-order-totals.md,
+ * The orders' totals the admin's summary shows, by status (docs/decisions/0027-kept-order-totals.md,
  * What is kept): kept by migration 0032's triggers on orders in the same transaction as each insert,
  * delete, or change of status, platform fee or total, so the summary reads a few rows instead of
  * summing every order. Each status's totals are split over a few rows (`slot`, the writing
@@ -372,7 +372,7 @@ export const orders = pgTable(
       ),
     // The admin orders list, newest first (docs/rules/known-differences.md, Admin; migration 0004).
     // Carries status and platform_fee (INCLUDE, migration 0032): the admin summary's two weeks read
-    // the index only (docs/decisions/0026-kept-order-totals.md, The two weeks).
+    // the index only (docs/decisions/0027-kept-order-totals.md, The two weeks).
     index('orders_created_idx').on(t.createdAt.desc().nullsFirst(), t.id),
     // The admin's search by order number, a substring anywhere (migration 0026).
     index('orders_number_trgm_idx').using('gin', sql`${t.orderNumber} gin_trgm_ops`),

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/client';
 
 /**
- * The channel the triggers of migration 0025 notify on, with the table's name since 0032: any
+ * The channel the triggers of migration 0025 notify on, with the table's name since 0034: any
  * statement that changes or deletes a session or a user, or changes what a list of orders shows
  * (orders, their items, refunds, disputes, addresses).
  */
@@ -36,7 +36,7 @@ export type KeptScope = 'sessions' | 'lists';
 
 /**
  * The tables whose notices drop the kept lists of orders only; a notice from any other table (a
- * session, a user, an address) or without a table drops everything (migration 0032).
+ * session, a user, an address) or without a table drops everything (migration 0034).
  */
 const LIST_ONLY_TABLES: ReadonlySet<string> = new Set(['orders', 'order_items', 'refunds', 'disputes']);
 

@@ -1,4 +1,4 @@
--- The admin summary's order totals, kept (docs/decisions/0026-kept-order-totals.md, What is kept): the orders,
+-- The admin summary's order totals, kept (docs/decisions/0027-kept-order-totals.md, What is kept): the orders,
 -- their platform fees and their totals by status, kept by statement triggers with transition tables in the same
 -- transaction as the insert, delete or update, as product_counts is (migration 0026), so the summary reads a few
 -- rows instead of summing every order. Each statement adds to its connection's own row of each status (slot: the
@@ -6,7 +6,7 @@
 -- the summary sums the slots. TRUNCATE empties the totals with the orders. The orders' newest-first index carries
 -- each order's status and platform fee (drizzle's index builder cannot say INCLUDE; schema.ts names the same
 -- columns), so the summary's two weeks of orders are a range of it without reading the table
--- (docs/decisions/0026-kept-order-totals.md, The two weeks).
+-- (docs/decisions/0027-kept-order-totals.md, The two weeks).
 CREATE TABLE "order_totals" (
 	"status" text NOT NULL,
 	"slot" integer NOT NULL,

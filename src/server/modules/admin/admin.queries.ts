@@ -302,7 +302,7 @@ export async function listCategoriesPage(db: Db, filter: { search: string | unde
 
 /**
  * The summary cards' figures: users counted by the database, products and orders from the kept
- * counts and totals (migrations 0026 and 0032; docs/decisions/0026-kept-order-totals.md, What is kept).
+ * counts and totals (migrations 0026 and 0032; docs/decisions/0027-kept-order-totals.md, What is kept).
  * Revenue and gross are net of refunds of orders not cancelled, summed over the refunds and fee
  * refunds themselves rather than looked up order by order.
  */
@@ -314,8 +314,9 @@ export async function countSummary(db: Db) {
   const [orderFigures] = await db
     .select({
       n: sql<number>`coalesce(sum(${orderTotals.orders}), 0)::int`,
-      // Net of refunds of finished orders: the fee given back, and the total refunded (docs/decisions/0018-money-against-stripe.md).
-      // A fee earned again when a refund failed counts again (docs/decisions/0022-money-in-combinations.md).
+      // Net of refunds of finished orders: the fee given back, and the total refunded
+      // (docs/decisions/0018-money-against-stripe.md). A fee earned again when a refund failed counts again
+      // (docs/decisions/0022-money-in-combinations.md).
       revenue: sql<string>`(coalesce(sum(${orderTotals.platformFee}) filter (where ${orderTotals.status} <> 'cancelled'), 0)
         - (select coalesce(sum(le.amount), 0) from ledger_entries le join orders o on o.id = le.order_id
             where le.kind = 'platform_fee_refund' and o.status <> 'cancelled')
@@ -340,7 +341,7 @@ export async function countSummary(db: Db) {
  * the users who signed up, the orders placed, the products listed and the platform fees of the
  * orders placed that are not cancelled, each counted by when the row was created. Each week is a
  * range of the table's index on the creation time (the orders' carries their status and fee), not a
- * pass over the whole table (docs/decisions/0026-kept-order-totals.md, The two weeks).
+ * pass over the whole table (docs/decisions/0027-kept-order-totals.md, The two weeks).
  */
 export async function countSummaryWeeks(db: Db, windows: TrendWindows) {
   const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;

@@ -785,7 +785,7 @@ describe('GET /api/admin/summary', () => {
     }
   });
   it("keeps the orders' totals exact through inserts, status changes, new amounts and deletes", async () => {
-    // The summary reads kept totals (docs/decisions/0026-kept-order-totals.md, What is kept): after
+    // The summary reads kept totals (docs/decisions/0027-kept-order-totals.md, What is kept): after
     // each kind of change they must say what summing the orders themselves says.
     const fresh = await createTestApp();
     try {
@@ -825,7 +825,8 @@ describe('GET /api/admin/summary', () => {
       expect(await shown()).toEqual({ totalOrders: 6, totalRevenue: '10.00', grossOrderValue: '100.00' });
       expect(await shown()).toEqual(await summed());
 
-      // Cancelled, delivered, new amounts, a change that moves no money, a delete, one statement for two rows.
+      // Cancelled, delivered, new amounts, a change that moves no money, a delete, one statement for two
+      // rows.
       await db.update(orders).set({ status: 'cancelled' }).where(eq(orders.orderNumber, 'ORD-KPT001'));
       await db.update(orders).set({ status: 'delivered' }).where(eq(orders.orderNumber, 'ORD-KPT002'));
       await db

@@ -212,11 +212,11 @@ async function countOnSale(db: Db, filters: ProductFilters) {
 }
 
 /**
- * How many products match the search, estimated from a sample: the newest products on sale that
- * pass the other filters (of `population`), read from the catalog's indexes that carry the name,
- * sized to hold `SAMPLE_MATCHES_AT_THRESHOLD` matches when there are `threshold` of them. A few
- * thousand index entries whatever the word, where counting the matches read tens of thousands of
- * rows for a common one (docs/decisions/0015-catalog-and-checkout-throughput.md, Nearest first, the plan sampled).
+ * How many products match the search, estimated from a sample: the newest products on sale that pass the
+ * other filters (of `population`), read from the catalog's indexes that carry the name, sized to hold
+ * `SAMPLE_MATCHES_AT_THRESHOLD` matches when there are `threshold` of them. A few thousand index entries
+ * whatever the word, where counting the matches read tens of thousands of rows for a common one
+ * (docs/decisions/0015-catalog-and-checkout-throughput.md, Nearest first, the plan sampled).
  */
 async function estimateMatches(
   db: Db,
