@@ -221,9 +221,11 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
   await expect(details.getByTestId('timeline-step-delivered')).toHaveAttribute('data-done', 'true');
   await expect(page.getByTestId('button-mark-delivered')).toHaveCount(0);
   await page.getByTestId('tab-earnings').click();
-  await expect(page.getByTestId('stat-completed-deliveries')).toContainText('1');
-  await expect(page.getByTestId('stat-total-earnings')).toContainText('$9.00');
-  await expect(page.getByTestId('stat-today-earnings')).toContainText('$9.00');
+  await expect(page.getByRole('region', { name: 'Completed Deliveries', exact: true })).toContainText('1');
+  await expect(page.getByRole('region', { name: 'Total Earnings (90%)', exact: true })).toContainText(
+    '$9.00',
+  );
+  await expect(page.getByRole('region', { name: 'Today', exact: true })).toContainText('$9.00');
   await expect(page.getByTestId(`row-trip-${order.id}`)).toContainText(order.orderNumber);
   await expect(page.getByTestId(`text-trip-earnings-${order.id}`)).toHaveText('$9.00');
 

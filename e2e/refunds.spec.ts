@@ -91,7 +91,7 @@ test('an admin refunds part of a delivered order; buyer, seller, driver and admi
 
     // The seller's earnings before the refund.
     await page.goto('/seller/dashboard');
-    const earnings = page.getByTestId('stat-total-earnings');
+    const earnings = page.getByRole('region', { name: 'Total Earnings', exact: true });
     await expect(earnings).toContainText(money(cents(order.sellerEarnings)));
 
     // The admin refunds $10.00 of it from the Orders tab.

@@ -143,8 +143,9 @@ test.describe('an upload the storage keeps refusing', () => {
 /** The card's trend as the spec words it: "+N% from last week". */
 const trendText = (percent: number) => `${percent > 0 ? '+' : ''}${percent}% from last week`;
 
-async function expectTrend(page: Page, testId: string, percent: number | null): Promise<void> {
-  const trend = page.getByTestId(`${testId}-trend`);
+/** The trend line of the statistic card titled `card`. */
+async function expectTrend(page: Page, card: string, percent: number | null): Promise<void> {
+  const trend = page.getByRole('region', { name: card, exact: true }).getByText(/from last week$/);
   if (percent === null) {
     await expect(trend).toHaveCount(0);
     return;
@@ -161,7 +162,7 @@ test.describe("the statistic cards' week-over-week trend", () => {
     await usePhone(page);
     await signInAs(page, DEMO.admin);
     await page.goto('/admin');
-    await expect(page.getByTestId('card-total-orders')).toContainText(/\d/);
+    await expect(page.getByRole('region', { name: 'Total Orders' })).toContainText(/\d/);
     const { trends } = await getJson<{
       trends: {
         users: number | null;
@@ -172,10 +173,10 @@ test.describe("the statistic cards' week-over-week trend", () => {
     }>(page.request, '/api/admin/summary');
     // The demo's orders were placed over the last three weeks, so the week before has some.
     expect(trends.orders).not.toBeNull();
-    await expectTrend(page, 'card-total-orders', trends.orders);
-    await expectTrend(page, 'card-total-users', trends.users);
-    await expectTrend(page, 'card-total-products', trends.products);
-    await expectTrend(page, 'card-total-revenue', trends.revenue);
+    await expectTrend(page, 'Total Orders', trends.orders);
+    await expectTrend(page, 'Total Users', trends.users);
+    await expectTrend(page, 'Total Products', trends.products);
+    await expectTrend(page, 'Total Revenue', trends.revenue);
   });
 
   test("the seller's earnings cards show theirs, and none for a new seller with nothing to compare", async ({
@@ -183,13 +184,13 @@ test.describe("the statistic cards' week-over-week trend", () => {
   }) => {
     await signInAs(page, DEMO.seller);
     await page.goto('/seller/dashboard');
-    await expect(page.getByTestId('stat-orders-completed')).toContainText(/\d/);
+    await expect(page.getByRole('region', { name: 'Orders Completed' })).toContainText(/\d/);
     const earnings = await getJson<{ earningsTrend: number | null; orderCountTrend: number | null }>(
       page.request,
       '/api/earnings/seller',
     );
     expect(earnings).toHaveProperty('earningsTrend');
-    await expectTrend(page, 'stat-total-earnings', earnings.earningsTrend);
-    await expectTrend(page, 'stat-orders-completed', earnings.orderCountTrend);
+    await expectTrend(page, 'Total Earnings', earnings.earningsTrend);
+    await expectTrend(page, 'Orders Completed', earnings.orderCountTrend);
   });
 });

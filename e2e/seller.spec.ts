@@ -75,8 +75,8 @@ test.describe('the seller area (docs/rules/selling.md, Seller listings)', () => 
     await expect(page.getByText('You are now a seller', { exact: true })).toBeVisible();
     await page.getByTestId('link-seller-dashboard').click();
     await expect(page.getByRole('heading', { level: 1, name: 'Seller Dashboard' })).toBeVisible();
-    await expect(page.getByTestId('stat-total-earnings')).toContainText('$0.00');
-    await expect(page.getByTestId('stat-orders-completed')).toContainText('0');
+    await expect(page.getByRole('region', { name: 'Total Earnings', exact: true })).toContainText('$0.00');
+    await expect(page.getByRole('region', { name: 'Orders Completed', exact: true })).toContainText('0');
     await expect(page.getByTestId('text-no-products')).toBeVisible();
     await expect(page.getByTestId('text-no-seller-orders')).toBeVisible();
     await expect(page.getByTestId('text-loyalty-discount')).toHaveText('0%');
@@ -130,8 +130,8 @@ test.describe('the seller area (docs/rules/selling.md, Seller listings)', () => 
     const row = page.getByTestId(`row-product-${product.id}`);
     await expect(row.getByTestId('badge-product-status')).toHaveText('Active');
     await expect(row.getByTestId('text-product-price')).toHaveText('$12.50');
-    await expect(page.getByTestId('stat-active-listings')).toContainText('1');
-    await expect(page.getByTestId('stat-total-stock')).toContainText('5');
+    await expect(page.getByRole('region', { name: 'Active Listings', exact: true })).toContainText('1');
+    await expect(page.getByRole('region', { name: 'Total Stock', exact: true })).toContainText('5');
 
     // A visitor finds it on the home page, with the picture moved to the front.
     const visitorContext = await browser.newContext();
@@ -190,21 +190,21 @@ test.describe('the seller area (docs/rules/selling.md, Seller listings)', () => 
     await expect(details.getByTestId('text-order-number')).toHaveText(order.orderNumber);
     await expect(details.getByTestId('badge-status-pending')).toBeVisible();
     await expect(details.getByTestId('button-cancel-order')).toBeVisible();
-    await expect(page.getByTestId('stat-total-stock')).toContainText('4');
+    await expect(page.getByRole('region', { name: 'Total Stock', exact: true })).toContainText('4');
 
     await details.getByRole('button', { name: 'Mark Ready for Pickup' }).click();
     await expect(details.getByTestId('badge-status-ready_for_pickup')).toBeVisible();
     await expect(details.getByTestId('timeline-step-ready_for_pickup')).toHaveAttribute('data-done', 'true');
     // Only a pending order can be cancelled.
     await expect(details.getByTestId('button-cancel-order')).toHaveCount(0);
-    await expect(page.getByTestId('stat-total-earnings')).toContainText('$0.00');
+    await expect(page.getByRole('region', { name: 'Total Earnings', exact: true })).toContainText('$0.00');
 
     await details.getByRole('button', { name: 'Mark Picked Up' }).click();
     await expect(details.getByTestId('badge-status-completed')).toBeVisible();
     await expect(details.getByTestId('timeline-step-completed')).toHaveAttribute('data-done', 'true');
     await expect(details.getByRole('button', { name: /^Mark / })).toHaveCount(0);
-    await expect(page.getByTestId('stat-total-earnings')).toContainText('$11.25');
-    await expect(page.getByTestId('stat-orders-completed')).toContainText('1');
+    await expect(page.getByRole('region', { name: 'Total Earnings', exact: true })).toContainText('$11.25');
+    await expect(page.getByRole('region', { name: 'Orders Completed', exact: true })).toContainText('1');
     await expect(page.getByTestId('text-12-week-total')).toHaveText('$11.25');
     await expect(page.getByTestId('chart-weekly-earnings').locator('canvas')).toBeVisible();
     await expectNoAccessibilityViolations(page);
@@ -234,8 +234,8 @@ test.describe('the seller area (docs/rules/selling.md, Seller listings)', () => 
     await expect(row.getByTestId('badge-product-status')).toHaveText('Cancelled');
     // Cancelling cannot be undone: the row offers nothing more.
     await expect(row.getByRole('button')).toHaveCount(0);
-    await expect(page.getByTestId('stat-active-listings')).toContainText('0');
-    await expect(page.getByTestId('stat-total-products')).toContainText('1');
+    await expect(page.getByRole('region', { name: 'Active Listings', exact: true })).toContainText('0');
+    await expect(page.getByRole('region', { name: 'Total Products', exact: true })).toContainText('1');
     await page.reload();
     await expect(page.getByTestId(`row-product-${id}`).getByTestId('badge-product-status')).toHaveText(
       'Cancelled',

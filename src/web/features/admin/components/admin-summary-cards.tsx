@@ -21,21 +21,18 @@ export function AdminSummaryCards() {
         value={count(data?.totalUsers)}
         icon={<Users />}
         trend={data?.trends.users ?? undefined}
-        data-testid="card-total-users"
       />
       <StatCard
         title="Total Orders"
         value={count(data?.totalOrders)}
         icon={<ShoppingCart />}
         trend={data?.trends.orders ?? undefined}
-        data-testid="card-total-orders"
       />
       <StatCard
         title="Total Products"
         value={count(data?.totalProducts)}
         icon={<Package />}
         trend={data?.trends.products ?? undefined}
-        data-testid="card-total-products"
       />
       <StatCard
         title="Total Revenue"
@@ -43,7 +40,6 @@ export function AdminSummaryCards() {
         description={data ? `Platform fees on ${formatPrice(data.grossOrderValue)} of orders` : undefined}
         icon={<DollarSign />}
         trend={data?.trends.revenue ?? undefined}
-        data-testid="card-total-revenue"
       />
       {summary.isError ? (
         <p role="alert" className="text-sm text-destructive sm:col-span-2 lg:col-span-4">

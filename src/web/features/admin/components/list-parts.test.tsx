@@ -206,7 +206,7 @@ describe('an admin list (docs/rules/screens-work.md, Admin screens)', () => {
     ]);
     expect(screen.queryByText(/^Showing/)).toBeNull();
     expect(screen.queryByTestId('text-page')).toBeNull();
-    expect(screen.getByTestId('card-platform-balance')).toHaveTextContent('$12.00');
+    expect(screen.getByRole('region', { name: 'Platform Balance' })).toHaveTextContent('$12.00');
   });
 
   it('sends a refused payout again when the admin presses Retry Payout', async () => {

@@ -30,14 +30,12 @@ export function PayoutsTab() {
           value={data ? formatPrice(data.platformBalance) : '—'}
           description="Fees of finished orders less fees refunded, card and dispute fees and losses borne"
           icon={<Landmark />}
-          data-testid="card-platform-balance"
         />
         <StatCard
           title="Owed to Sellers and Drivers"
           value={data ? formatPrice(data.owedPayouts) : '—'}
           description="Waiting for a payout account, or being sent"
           icon={<Wallet />}
-          data-testid="card-owed-payouts"
         />
       </div>
       <div>

@@ -57,9 +57,9 @@ describe('the Earnings tab (docs/rules/screens-work.md, Driver dashboard)', () =
         <DriverEarningsPanel />
       </>,
     );
-    await waitFor(() => expect(screen.getByTestId('stat-today-earnings')).toHaveTextContent('$18.00'));
-    expect(screen.getByTestId('stat-week-earnings')).toHaveTextContent('$42.50');
-    expect(screen.getByTestId('stat-total-earnings')).toHaveTextContent('$123.50');
+    await waitFor(() => expect(screen.getByRole('region', { name: 'Today' })).toHaveTextContent('$18.00'));
+    expect(screen.getByRole('region', { name: 'This Week' })).toHaveTextContent('$42.50');
+    expect(screen.getByRole('region', { name: 'Total Earnings (90%)' })).toHaveTextContent('$123.50');
     const table = await screen.findByTestId('table-driver-weekly-earnings');
     expect(await screen.findByTestId('chart-weekly-earnings')).toBeInTheDocument();
     expect(within(table).getAllByRole('row')).toHaveLength(9);

@@ -23,35 +23,30 @@ export function DriverStats({ activeCount }: { activeCount: number | undefined }
         title="Today"
         value={earnings.data ? formatPrice(earnings.data.today) : pending}
         icon={<Sun />}
-        data-testid="stat-today-earnings"
       />
       <StatCard
         className={compact}
         title="This Week"
         value={earnings.data ? formatPrice(earnings.data.thisWeek) : pending}
         icon={<CalendarDays />}
-        data-testid="stat-week-earnings"
       />
       <StatCard
         className={`col-span-2 sm:col-span-1 ${compact}`}
         title="Total Earnings (90%)"
         value={earnings.data ? formatPrice(earnings.data.totalEarnings) : pending}
         icon={<DollarSign />}
-        data-testid="stat-total-earnings"
       />
       <StatCard
         className={compact}
         title="Active Deliveries"
         value={activeCount ?? pending}
         icon={<Truck />}
-        data-testid="stat-active-deliveries"
       />
       <StatCard
         className={compact}
         title="Completed Deliveries"
         value={earnings.data ? earnings.data.orderCount : pending}
         icon={<CircleCheckBig />}
-        data-testid="stat-completed-deliveries"
       />
     </div>
   );

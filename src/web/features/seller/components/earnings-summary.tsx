@@ -22,7 +22,6 @@ export function EarningsSummary({ sellerId }: { sellerId: string }) {
         }
         icon={<DollarSign />}
         trend={earnings.data?.earningsTrend ?? undefined}
-        data-testid="stat-total-earnings"
       />
       <StatCard
         title="Orders Completed"
@@ -35,13 +34,11 @@ export function EarningsSummary({ sellerId }: { sellerId: string }) {
         }
         icon={<CircleCheckBig />}
         trend={earnings.data?.orderCountTrend ?? undefined}
-        data-testid="stat-orders-completed"
       />
       <StatCard
         title="30-Day Sales"
         value={sales.data ? formatAmount(sales.data.total) : sales.isError ? failed : loading}
         icon={<CalendarRange />}
-        data-testid="stat-30-day-sales"
       />
     </div>
   );

@@ -19,24 +19,9 @@ export function ListingStats({ products }: { products: readonly SellerProduct[] 
   const show = (value: number | undefined) => (value === undefined ? '–' : value.toLocaleString('en-US'));
   return (
     <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
-      <StatCard
-        title="Active Listings"
-        value={show(stats?.active)}
-        icon={<Store />}
-        data-testid="stat-active-listings"
-      />
-      <StatCard
-        title="Total Products"
-        value={show(stats?.total)}
-        icon={<Package />}
-        data-testid="stat-total-products"
-      />
-      <StatCard
-        title="Total Stock"
-        value={show(stats?.stock)}
-        icon={<Boxes />}
-        data-testid="stat-total-stock"
-      />
+      <StatCard title="Active Listings" value={show(stats?.active)} icon={<Store />} />
+      <StatCard title="Total Products" value={show(stats?.total)} icon={<Package />} />
+      <StatCard title="Total Stock" value={show(stats?.stock)} icon={<Boxes />} />
     </div>
   );
 }
