@@ -43,7 +43,7 @@ export function AppHeaderMenu({
           </>
         ) : null}
         <DropdownMenuItem asChild className="md:hidden">
-          <Link href="/profile" data-testid="menu-link-profile">
+          <Link href="/profile">
             {user.profileImageUrl ? (
               <UserAvatar user={user} className="size-5" />
             ) : (
@@ -53,13 +53,13 @@ export function AppHeaderMenu({
           </Link>
         </DropdownMenuItem>
         <DropdownMenuItem asChild className="md:hidden">
-          <Link href="/addresses" data-testid="menu-link-addresses">
+          <Link href="/addresses">
             <MapPin aria-hidden="true" />
             My Addresses
           </Link>
         </DropdownMenuItem>
         <DropdownMenuSeparator className="md:hidden" />
-        <DropdownMenuItem className="md:hidden" onSelect={signOut} data-testid="menu-button-logout">
+        <DropdownMenuItem className="md:hidden" onSelect={signOut}>
           <LogOut aria-hidden="true" />
           Log out
         </DropdownMenuItem>

@@ -24,7 +24,7 @@ export function BuyerOrdersLayout({ children }: { children: ReactNode }) {
       <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
         <div className="mx-auto flex h-16 max-w-7xl items-center gap-2 px-4 sm:gap-3 sm:px-6">
           <Button asChild variant="ghost" size="sm" className="px-2 sm:px-3">
-            <Link href="/" data-testid="link-back-home" aria-label="Back to home">
+            <Link href="/" aria-label="Back to home">
               <ArrowLeft aria-hidden="true" />
               <span className="hidden sm:inline">Back</span>
             </Link>
@@ -33,7 +33,7 @@ export function BuyerOrdersLayout({ children }: { children: ReactNode }) {
           <div className="ml-auto flex shrink-0 items-center gap-0.5 sm:gap-1">
             <WithTooltip label="Availability">
               <Button asChild variant="ghost" size="sm" className="px-2 sm:px-3">
-                <Link href="/availability" data-testid="link-availability" aria-label="Availability">
+                <Link href="/availability" aria-label="Availability">
                   <CalendarClock aria-hidden="true" />
                   <span className="hidden sm:inline">Availability</span>
                 </Link>

@@ -31,7 +31,6 @@ export function SiteFooter() {
             <li>
               <Link
                 href="/support"
-                data-testid="link-support"
                 className="font-medium underline-offset-4 hover:underline focus-visible:rounded-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
               >
                 Support &amp; Contact
@@ -44,7 +43,6 @@ export function SiteFooter() {
                   href={PAYMENT_PROVIDER_URL}
                   target="_blank"
                   rel="noopener noreferrer"
-                  data-testid="link-payment-provider"
                   className="inline-flex items-center gap-1 font-medium underline-offset-4 hover:underline focus-visible:rounded-sm focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
                 >
                   Payments secured by Stripe

@@ -266,7 +266,6 @@ function AdminDashboard() {
         <TabsList
           aria-label="Admin sections"
           className="relative mb-4 flex w-full justify-start overflow-x-auto overscroll-x-contain"
-          data-testid="list-admin-tabs"
         >
           {TABS.map(({ value, label, icon: Icon }) => (
             <TabsTrigger

@@ -63,7 +63,7 @@ export function BuyerOrdersPage() {
               <RecentOrdersList orders={orders.data} selectedId={selectedId} onSelect={select} />
               {orders.data.length === 0 ? (
                 <Button asChild className="self-start">
-                  <Link href="/" data-testid="link-start-shopping">
+                  <Link href="/">
                     <ShoppingBag aria-hidden="true" />
                     Start Shopping
                   </Link>

@@ -38,9 +38,7 @@ export function CartPage() {
             <ShoppingBag className="size-12 text-muted-foreground" aria-hidden="true" />
             <p className="text-lg font-medium">Your cart is empty</p>
             <Button asChild>
-              <Link href="/" data-testid="link-continue-shopping">
-                Continue Shopping
-              </Link>
+              <Link href="/">Continue Shopping</Link>
             </Button>
           </CardContent>
         </Card>
@@ -95,7 +93,6 @@ export function CartPage() {
                         className="text-muted-foreground hover:text-destructive"
                         onClick={() => remove(item.id)}
                         aria-label={`Remove ${item.name} from cart`}
-                        data-testid={`button-remove-${item.id}`}
                       >
                         <Trash aria-hidden="true" />
                       </Button>
@@ -117,14 +114,10 @@ export function CartPage() {
               </div>
               <p className="text-sm text-muted-foreground">Delivery fees are worked out at checkout.</p>
               <Button asChild size="lg">
-                <Link href="/checkout" data-testid="link-checkout">
-                  Proceed to Checkout
-                </Link>
+                <Link href="/checkout">Proceed to Checkout</Link>
               </Button>
               <Button asChild variant="outline">
-                <Link href="/" data-testid="link-continue-shopping">
-                  Continue Shopping
-                </Link>
+                <Link href="/">Continue Shopping</Link>
               </Button>
             </CardContent>
           </Card>

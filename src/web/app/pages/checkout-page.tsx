@@ -58,9 +58,7 @@ function EmptyCheckout() {
         <h2 className="text-xl font-semibold">Cart is Empty</h2>
         <p className="text-muted-foreground">Add some products to your cart before checking out.</p>
         <Button asChild>
-          <Link href="/" data-testid="link-continue-shopping">
-            Continue Shopping
-          </Link>
+          <Link href="/">Continue Shopping</Link>
         </Button>
       </CardContent>
     </Card>
@@ -281,7 +279,7 @@ export function CheckoutPage() {
   return (
     <AppLayout>
       <Button asChild variant="ghost" className="mb-4 -ml-3">
-        <Link href="/cart" data-testid="link-back-to-cart">
+        <Link href="/cart">
           <ArrowLeft aria-hidden="true" />
           Back to Cart
         </Link>

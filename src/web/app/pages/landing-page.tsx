@@ -113,7 +113,6 @@ export function LandingPage() {
             <Link
               href="/products"
               className="mt-5 inline-flex items-center gap-2 rounded-sm font-medium text-white underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-white"
-              data-testid="link-browse-products"
             >
               <LayoutGrid className="size-4" aria-hidden="true" />
               Browse without an account

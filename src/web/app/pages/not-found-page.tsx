@@ -17,9 +17,7 @@ export function NotFoundPage() {
           </div>
           <p className="text-muted-foreground">Did you forget to add the page to the router?</p>
           <Button asChild variant="outline" className="self-start">
-            <Link href="/" data-testid="link-go-home">
-              Go to the home page
-            </Link>
+            <Link href="/">Go to the home page</Link>
           </Button>
         </CardContent>
       </Card>

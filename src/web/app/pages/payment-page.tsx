@@ -15,7 +15,7 @@ export function PaymentPage() {
   return (
     <AppLayout>
       <Button asChild variant="ghost" className="mb-4 -ml-3">
-        <Link href="/checkout" data-testid="link-back-to-checkout-top">
+        <Link href="/checkout">
           <ArrowLeft aria-hidden="true" />
           Back to Checkout
         </Link>

@@ -23,7 +23,7 @@ function ProductNotFound() {
         This product does not exist, or the link to it is incomplete.
       </p>
       <Button asChild>
-        <Link href="/" data-testid="link-back-to-home">
+        <Link href="/">
           <House aria-hidden="true" />
           Back to Home
         </Link>
@@ -38,7 +38,7 @@ function ProductLoadFailed({ onRetry }: { onRetry: () => void }) {
       <TriangleExclamationPoint className="size-12 text-destructive" aria-hidden="true" />
       <h1 className="text-2xl font-bold tracking-tight">Failed to load product</h1>
       <p className="max-w-md text-muted-foreground">Check your connection and try again.</p>
-      <Button variant="outline" onClick={onRetry} data-testid="button-retry">
+      <Button variant="outline" onClick={onRetry}>
         Try again
       </Button>
     </div>

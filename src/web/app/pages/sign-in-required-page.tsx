@@ -44,12 +44,12 @@ export function SignInRequiredPage() {
             </Button>
             <Button asChild variant="outline">
               {isCheckout ? (
-                <Link href="/cart" data-testid="link-back-to-cart">
+                <Link href="/cart">
                   <ShoppingCart aria-hidden="true" />
                   Back to Cart
                 </Link>
               ) : (
-                <Link href="/" data-testid="link-back-to-home">
+                <Link href="/">
                   <House aria-hidden="true" />
                   Back to Home
                 </Link>

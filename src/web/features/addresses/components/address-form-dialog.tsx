@@ -26,7 +26,7 @@ export function AddressFormDialog({
   const address = shown?.mode === 'edit' ? shown.address : undefined;
   return (
     <Dialog open={target !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent className="sm:max-w-xl" data-testid="dialog-address">
+      <DialogContent className="sm:max-w-xl">
         <DialogHeader>
           <DialogTitle>{address ? 'Edit Address' : 'Add Address'}</DialogTitle>
           <DialogDescription>

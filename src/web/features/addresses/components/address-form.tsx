@@ -242,7 +242,6 @@ export function AddressForm({
             placeholder="e.g. Apt 4B"
             value={values.addressLine2}
             onChange={(event) => update('addressLine2', event.target.value)}
-            data-testid="input-address-line2"
           />
         )}
       </FormField>
@@ -291,7 +290,7 @@ export function AddressForm({
         </FormField>
       </div>
       <FormField id="address-country" label="Country" hint="Only US addresses are supported.">
-        {(control) => <Input {...control} value="United States (US)" readOnly data-testid="input-country" />}
+        {(control) => <Input {...control} value="United States (US)" readOnly />}
       </FormField>
 
       <div className="flex flex-col gap-3 rounded-lg border border-dashed p-4">
@@ -327,7 +326,7 @@ export function AddressForm({
       </div>
 
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-        <Button variant="outline" onClick={onCancel} data-testid="button-cancel-address">
+        <Button variant="outline" onClick={onCancel}>
           Cancel
         </Button>
         <Button type="submit" disabled={isSaving} data-testid="button-save-address">

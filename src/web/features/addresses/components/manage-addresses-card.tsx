@@ -13,7 +13,7 @@ export function ManageAddressesCard() {
       </CardHeader>
       <CardContent>
         <Button asChild variant="outline" className="w-full">
-          <Link href="/addresses" data-testid="link-manage-addresses">
+          <Link href="/addresses">
             <MapPin aria-hidden="true" />
             Manage Addresses
           </Link>

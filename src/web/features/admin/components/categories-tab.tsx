@@ -53,7 +53,6 @@ function AddCategoryForm() {
             onChange={(event) => setName(event.target.value)}
             placeholder="e.g. Garden Tools"
             maxLength={100}
-            data-testid="input-new-category"
           />
         )}
       </FormField>
@@ -169,7 +168,6 @@ function CategoryRow({ category }: { category: AdminCategory }) {
                 setEditing(true);
               }}
               aria-label={`Rename ${category.name}`}
-              data-testid="button-rename-category"
             >
               <Pencil aria-hidden="true" />
               Rename
@@ -182,7 +180,6 @@ function CategoryRow({ category }: { category: AdminCategory }) {
               disabled={isUsed}
               aria-describedby={usedId}
               aria-label={`Delete ${category.name}`}
-              data-testid="button-delete-category"
             >
               <Trash2 aria-hidden="true" />
               Delete

@@ -38,14 +38,13 @@ function DeliveryProofForm({ settings }: { settings: DeliveryProofSettings }) {
               onChange={(event) =>
                 setValues((current) => ({ ...current, [item.name]: event.target.checked }))
               }
-              data-testid={`checkbox-${item.name}`}
             />
             {item.label}
           </label>
         ))}
       </div>
       <div className="flex justify-end">
-        <Button type="submit" disabled={save.isPending} data-testid="button-save-delivery-proof">
+        <Button type="submit" disabled={save.isPending}>
           <Save aria-hidden="true" />
           {save.isPending ? 'Saving...' : 'Save'}
         </Button>

@@ -38,7 +38,7 @@ export function DisputesTab() {
         columns={['Orders', 'Amount', 'Fee', 'Reason', 'Status', 'Evidence due', 'Opened', '']}
       >
         {items.map((dispute) => (
-          <tr key={dispute.id} className={rowClass} data-testid={`row-dispute-${dispute.id}`}>
+          <tr key={dispute.id} className={rowClass}>
             <Cell className="font-medium">
               {dispute.orderNumbers.length > 0
                 ? dispute.orderNumbers.join(', ')
@@ -70,7 +70,6 @@ export function DisputesTab() {
                   target="_blank"
                   rel="noreferrer"
                   className="inline-flex items-center gap-1 whitespace-nowrap text-primary underline-offset-4 hover:underline"
-                  data-testid={`link-dispute-dashboard-${dispute.id}`}
                 >
                   Open in Stripe
                   <ExternalLink className="size-3.5" aria-hidden="true" />

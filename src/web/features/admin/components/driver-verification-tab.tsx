@@ -179,7 +179,6 @@ function DriverCard({
               onClick={() => setConfirmingRevoke(true)}
               disabled={verify.isPending}
               aria-haspopup="dialog"
-              data-testid="button-revoke-driver"
             >
               <ShieldOff aria-hidden="true" />
               Revoke
@@ -201,7 +200,6 @@ function DriverCard({
                   className="text-destructive hover:text-destructive"
                   onClick={() => decide(false)}
                   disabled={verify.isPending}
-                  data-testid="button-reject-driver"
                 >
                   <Ban aria-hidden="true" />
                   Reject

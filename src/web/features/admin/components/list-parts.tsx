@@ -79,7 +79,7 @@ export function FilterSelect<V extends string>({
         </SelectTrigger>
         <SelectContent>
           {options.map((option) => (
-            <SelectItem key={option.value} value={option.value} data-testid={`option-${id}-${option.value}`}>
+            <SelectItem key={option.value} value={option.value}>
               {option.label}
             </SelectItem>
           ))}
@@ -377,7 +377,6 @@ export function ExportCsvLink({
         href={`${path}${queryStringOf(filters)}`}
         download
         title={`Download the ${what} these filters show as a CSV file`}
-        data-testid={`link-export-${what}`}
       >
         <Download aria-hidden="true" />
         Export CSV

@@ -34,7 +34,7 @@ export function MailTab() {
           columns={['Created', 'To', 'Subject', 'Status', 'Sent']}
         >
           {items.map((item) => (
-            <tr key={item.id} className={rowClass} data-testid={`row-mail-${item.id}`}>
+            <tr key={item.id} className={rowClass}>
               <TimeCell at={item.createdAt} label="Created" />
               <Cell label="To" className="break-all">
                 {item.to}

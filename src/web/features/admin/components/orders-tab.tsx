@@ -135,7 +135,6 @@ export function OrdersTab({ renderDetails }: { renderDetails: (order: Order) => 
                   value={parties.typed[key]}
                   onChange={(event) => parties.setText(key, event.target.value)}
                   autoComplete="off"
-                  data-testid={`input-order-${key}-filter`}
                 />
               </FilterField>
             </div>
@@ -148,7 +147,6 @@ export function OrdersTab({ renderDetails }: { renderDetails: (order: Order) => 
                 value={from}
                 max={to || undefined}
                 onChange={(event) => list.setFilter('from', event.target.value)}
-                data-testid="input-order-from-filter"
               />
             </FilterField>
           </div>
@@ -162,7 +160,6 @@ export function OrdersTab({ renderDetails }: { renderDetails: (order: Order) => 
                 onChange={(event) => list.setFilter('to', event.target.value)}
                 aria-invalid={rangeError ? true : undefined}
                 aria-describedby={rangeError ? 'order-to-filter-error' : undefined}
-                data-testid="input-order-to-filter"
               />
             </FilterField>
           </div>

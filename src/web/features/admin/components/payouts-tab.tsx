@@ -43,7 +43,6 @@ export function PayoutsTab() {
           href="/api/admin/ledger.csv"
           download
           className="inline-flex items-center gap-2 rounded-md border px-3 py-2 text-sm font-medium hover:bg-accent"
-          data-testid="link-export-ledger"
         >
           <Download aria-hidden="true" className="size-4" />
           Export Ledger (CSV)
@@ -101,7 +100,7 @@ export function PayoutsTab() {
           columns={['Order', 'Paid to', 'Amount', "Provider's message", 'When']}
         >
           {losses.map((loss) => (
-            <tr key={loss.id} className={rowClass} data-testid={`row-reversal-loss-${loss.id}`}>
+            <tr key={loss.id} className={rowClass}>
               <Cell className="whitespace-nowrap font-medium">{loss.orderNumber}</Cell>
               <Cell label="Paid to">
                 {loss.userName} ({loss.kind})
@@ -152,7 +151,6 @@ function RetryPayoutButton({ payout }: { payout: FailedPayout }) {
       disabled={retry.isPending}
       onClick={() => retry.mutate(payout.id)}
       aria-label={`Retry payout of ${payout.orderNumber} to ${payout.userName}`}
-      data-testid={`button-retry-payout-${payout.id}`}
     >
       <RotateCw aria-hidden="true" className="size-4" />
       Retry Payout

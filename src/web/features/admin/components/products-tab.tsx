@@ -56,7 +56,6 @@ function ProductActions({
           disabled={isBusy}
           onClick={() => onShow(product)}
           aria-label={`Show product ${product.name}`}
-          data-testid={`button-show-product-${product.id}`}
         >
           <Eye aria-hidden="true" />
           Show product
@@ -69,7 +68,6 @@ function ProductActions({
           disabled={isBusy}
           onClick={() => onHide(product)}
           aria-label={`Hide product ${product.name}`}
-          data-testid={`button-hide-product-${product.id}`}
         >
           <EyeOff aria-hidden="true" />
           Hide product
@@ -82,7 +80,6 @@ function ProductActions({
           onClick={() => onEdit(product)}
           aria-label={`Edit ${product.name}`}
           aria-haspopup="dialog"
-          data-testid={`button-edit-product-${product.id}`}
         >
           <Pencil aria-hidden="true" />
           Edit

@@ -155,7 +155,6 @@ export function RefundOrderButton({ order }: { order: Order }) {
                 }
                 className="w-20"
                 aria-label={`How many of ${item.productName} to refund (of ${item.quantity})`}
-                data-testid={`input-refund-item-${item.id}`}
               />
               <span className="text-xs text-muted-foreground">of {item.quantity}</span>
             </li>

@@ -41,7 +41,7 @@ export function RefundsTab() {
         columns={['Order', 'Amount', 'Reason', 'Status', 'Problem', 'Attempts', 'Since']}
       >
         {items.map((refund) => (
-          <tr key={refund.id} className={rowClass} data-testid={`row-refund-${refund.id}`}>
+          <tr key={refund.id} className={rowClass}>
             <Cell className="whitespace-nowrap font-medium">
               {refund.orderNumber ?? `Payment ${refund.paymentId.slice(0, 8)}`}
             </Cell>

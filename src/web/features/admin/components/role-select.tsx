@@ -61,7 +61,7 @@ export function RoleSelect({
       </SelectTrigger>
       <SelectContent>
         {ROLE_OPTIONS.map((option) => (
-          <SelectItem key={option.value} value={option.value} data-testid={`option-role-${option.value}`}>
+          <SelectItem key={option.value} value={option.value}>
             {option.label}
           </SelectItem>
         ))}

@@ -181,7 +181,6 @@ function UserDetail({
                   className="text-destructive hover:text-destructive"
                   disabled={busy}
                   onClick={() => removeRole.mutate({ userId: user.id, role })}
-                  data-testid={`button-remove-role-${role}`}
                 >
                   <UserMinus aria-hidden="true" />
                   Remove {role} role

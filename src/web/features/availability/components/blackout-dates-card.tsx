@@ -78,7 +78,6 @@ export function BlackoutDatesCard({ description }: { description: string }) {
                     disabled={deleteBlackout.isPending && deleteBlackout.variables === blackout.id}
                     aria-label={`Remove blackout ${dates}`}
                     className="text-destructive hover:bg-destructive/10 hover:text-destructive"
-                    data-testid="button-delete-blackout"
                   >
                     <Trash2 aria-hidden="true" />
                   </Button>

@@ -87,7 +87,6 @@ export function WeeklyScheduleCard({ description }: { description: string }) {
                   disabled={deleteSchedule.isPending && deleteSchedule.variables === schedule.id}
                   aria-label={`Remove ${dayName(schedule.dayOfWeek)} ${timeRange(schedule)}`}
                   className="text-destructive hover:bg-destructive/10 hover:text-destructive"
-                  data-testid="button-delete-schedule"
                 >
                   <Trash2 aria-hidden="true" />
                 </Button>
@@ -148,7 +147,7 @@ function AddScheduleForm() {
               </SelectTrigger>
               <SelectContent>
                 {DAY_NAMES.map((name, index) => (
-                  <SelectItem key={name} value={String(index)} data-testid={`option-day-${index}`}>
+                  <SelectItem key={name} value={String(index)}>
                     {name}
                   </SelectItem>
                 ))}

@@ -58,7 +58,7 @@ export function CartPanel({
         {items.length === 0 ? (
           <div className="flex flex-1 flex-col items-center justify-center gap-4 p-6 text-center">
             <ShoppingBag className="size-12 text-muted-foreground" aria-hidden="true" />
-            <Button variant="outline" onClick={close} data-testid="button-continue-shopping">
+            <Button variant="outline" onClick={close}>
               Continue Shopping
             </Button>
           </div>
@@ -82,7 +82,6 @@ export function CartPanel({
                         className="size-8 shrink-0 text-muted-foreground hover:text-destructive"
                         onClick={() => remove(item.id)}
                         aria-label={`Remove ${item.name} from cart`}
-                        data-testid={`button-remove-${item.id}`}
                       >
                         <Trash aria-hidden="true" />
                       </Button>
@@ -106,12 +105,12 @@ export function CartPanel({
                 <span data-testid="text-cart-total">{formatPrice(total)}</span>
               </div>
               <Button asChild size="lg">
-                <Link href="/checkout" onClick={close} data-testid="link-checkout">
+                <Link href="/checkout" onClick={close}>
                   Proceed to Checkout
                 </Link>
               </Button>
               <Button asChild variant="outline">
-                <Link href="/cart" onClick={close} data-testid="link-view-cart">
+                <Link href="/cart" onClick={close}>
                   View Cart
                 </Link>
               </Button>

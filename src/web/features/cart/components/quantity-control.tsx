@@ -39,7 +39,6 @@ export function QuantityControl({
         onClick={() => onChange(quantity - 1)}
         disabled={quantity - 1 < minimum}
         aria-label={`Decrease quantity of ${itemName}`}
-        data-testid={`button-decrease-${itemId}`}
       >
         <Minus aria-hidden="true" />
       </Button>
@@ -57,7 +56,6 @@ export function QuantityControl({
         onClick={() => onChange(quantity + 1)}
         disabled={quantity + 1 > maximum}
         aria-label={`Increase quantity of ${itemName}`}
-        data-testid={`button-increase-${itemId}`}
       >
         <Plus aria-hidden="true" />
       </Button>

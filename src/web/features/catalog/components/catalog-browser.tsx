@@ -52,7 +52,6 @@ export function CatalogBrowser({
               value={filters.searchInput}
               onChange={(event) => filters.setSearchInput(event.target.value)}
               className="pl-9"
-              data-testid="input-search"
               autoComplete="off"
             />
           </div>

@@ -29,7 +29,6 @@ export function CategoryChips({ categories, selected, onSelect }: CategoryChipsP
             type="button"
             aria-pressed={isSelected}
             onClick={() => onSelect(name)}
-            data-testid={`chip-category-${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`}
             className={cn(
               'shrink-0 whitespace-nowrap rounded-full border px-4 py-1.5 text-sm font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background',
               isSelected

@@ -73,7 +73,6 @@ export function DistanceFilter({
           size="sm"
           className="self-start sm:self-center"
           onClick={() => signIn({ returnTo: `${window.location.pathname}${window.location.search}` })}
-          data-testid="button-sign-in-for-distance"
         >
           <LogIn aria-hidden="true" />
           Sign In
@@ -103,7 +102,7 @@ export function DistanceFilter({
           </div>
         </div>
         <Button asChild variant="outline" size="sm" className="self-start sm:self-center">
-          <Link href="/addresses" data-testid="link-add-address">
+          <Link href="/addresses">
             <MapPin aria-hidden="true" />
             Add an address
           </Link>
@@ -127,7 +126,6 @@ export function DistanceFilter({
           aria-checked={isOn}
           disabled={isDisabled}
           onClick={() => onToggle(!isOn)}
-          data-testid="switch-distance-filter"
           className={cn(
             'relative inline-flex h-6 w-11 shrink-0 items-center rounded-full border-2 border-transparent transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background disabled:cursor-not-allowed disabled:opacity-50',
             isOn ? 'bg-primary' : 'bg-input',
@@ -169,7 +167,6 @@ export function DistanceFilter({
             aria-valuetext={distanceLabel(miles)}
             aria-describedby={hintId}
             className="h-2 w-full cursor-pointer accent-primary"
-            data-testid="slider-distance"
           />
           <div id={hintId} className="mt-1 flex justify-between text-xs text-muted-foreground">
             <span>{distanceLabel(MIN_DISTANCE_MILES)}</span>

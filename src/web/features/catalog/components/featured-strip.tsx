@@ -56,7 +56,7 @@ export function FeaturedStrip({ onAdd }: { onAdd: (product: ProductListItem) => 
       {content}
       <div className="mt-6 flex justify-center">
         <Button asChild variant="outline" size="lg">
-          <Link href="/products" data-testid="link-browse-all-products">
+          <Link href="/products">
             Browse all products
             <ArrowRight aria-hidden="true" />
           </Link>

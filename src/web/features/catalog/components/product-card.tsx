@@ -131,7 +131,6 @@ export function ProductCard({
             disabled={!purchasable || isOwn}
             onClick={() => onAdd(product)}
             aria-label={isOwn ? `${product.name} is your product` : `Add ${product.name} to cart`}
-            data-testid={`button-add-to-cart-${product.id}`}
           >
             <Plus aria-hidden="true" />
             Add

@@ -250,9 +250,7 @@ export function ProductDetail({
               </Button>
             )}
             <Button asChild size="lg" variant="outline" className="sm:flex-1">
-              <Link href="/" data-testid="link-continue-shopping">
-                Continue Shopping
-              </Link>
+              <Link href="/">Continue Shopping</Link>
             </Button>
           </div>
         </div>

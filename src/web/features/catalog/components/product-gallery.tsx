@@ -46,7 +46,6 @@ export function ProductGallery({ name, imageUrls }: ProductGalleryProps) {
                 onClick={() => setSelected(i)}
                 aria-label={`Show image ${i + 1} of ${count}`}
                 aria-current={i === index ? 'true' : undefined}
-                data-testid={`button-thumbnail-${i}`}
                 className={cn(
                   'block aspect-square w-full overflow-hidden rounded-md border-2 bg-muted transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-background',
                   i === index ? 'border-primary' : 'border-transparent opacity-80 hover:opacity-100',

@@ -34,13 +34,7 @@ function LoadMore({ hasMore, isLoadingMore, loadMoreFailed, onLoadMore }: Produc
           {FETCH_PRODUCTS_FAILED_TEXT}
         </p>
       ) : null}
-      <Button
-        variant="outline"
-        size="lg"
-        onClick={onLoadMore}
-        disabled={isLoadingMore}
-        data-testid="button-load-more"
-      >
+      <Button variant="outline" size="lg" onClick={onLoadMore} disabled={isLoadingMore}>
         {isLoadingMore ? <LoaderCircle className="animate-spin" aria-hidden="true" /> : null}
         {isLoadingMore ? 'Loading more...' : loadMoreFailed ? 'Try again' : 'Load more'}
       </Button>

@@ -45,7 +45,7 @@ export function DeliveryInformationSection({
           <CardDescription>Where should we deliver your order?</CardDescription>
         </div>
         <Button asChild variant="outline" size="sm">
-          <Link href="/addresses" data-testid="link-manage-addresses">
+          <Link href="/addresses">
             <Settings aria-hidden="true" />
             Manage Addresses
           </Link>
@@ -72,9 +72,7 @@ export function DeliveryInformationSection({
             </p>
             <p className="text-muted-foreground">Add a delivery address to continue.</p>
             <Button asChild size="sm">
-              <Link href="/addresses" data-testid="link-add-address">
-                Add Address
-              </Link>
+              <Link href="/addresses">Add Address</Link>
             </Button>
           </div>
         ) : (
@@ -91,7 +89,6 @@ export function DeliveryInformationSection({
                     'flex cursor-pointer items-start gap-3 rounded-lg border p-4 transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
                     checked ? 'border-primary bg-accent/60' : 'hover:bg-accent/40',
                   )}
-                  data-testid={`option-address-${address.id}`}
                 >
                   <input
                     type="radio"
@@ -132,7 +129,6 @@ export function DeliveryInformationSection({
             placeholder="Gate code, where to leave the package, ..."
             className="min-h-20"
             aria-describedby="delivery-notes-hint"
-            data-testid="input-delivery-notes"
           />
           <p id="delivery-notes-hint" className="text-xs text-muted-foreground">
             {notes.length}/{DELIVERY_NOTES_MAX} characters

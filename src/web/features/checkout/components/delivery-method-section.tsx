@@ -24,7 +24,6 @@ function MethodOption({ value, checked, disabled, title, description, icon, onSe
         checked ? 'border-primary bg-accent/60' : 'hover:bg-accent/40',
         disabled && 'cursor-not-allowed opacity-60 hover:bg-transparent',
       )}
-      data-testid={`option-${value}`}
     >
       <input
         type="radio"

@@ -135,9 +135,7 @@ export function CheckoutProblems({
           </Button>
         ) : null}
         <Button asChild variant="outline" size="sm">
-          <Link href="/cart" data-testid="link-review-cart">
-            Review Cart
-          </Link>
+          <Link href="/cart">Review Cart</Link>
         </Button>
       </div>
     </div>

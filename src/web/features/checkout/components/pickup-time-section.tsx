@@ -90,7 +90,7 @@ function SellerPickupTime({
           <div className="grid gap-2">
             <Label htmlFor={dayId}>Pickup day</Label>
             <Select value={day} onValueChange={chooseDay}>
-              <SelectTrigger id={dayId} data-testid={`select-pickup-day-${seller.sellerId}`}>
+              <SelectTrigger id={dayId}>
                 <SelectValue placeholder="Select a day" />
               </SelectTrigger>
               <SelectContent className="max-h-80">
@@ -105,7 +105,7 @@ function SellerPickupTime({
           <div className="grid gap-2">
             <Label htmlFor={timeId}>Pickup time</Label>
             <Select value={current} onValueChange={onChange}>
-              <SelectTrigger id={timeId} data-testid={`select-pickup-time-${seller.sellerId}`}>
+              <SelectTrigger id={timeId}>
                 <SelectValue placeholder="Select a time" />
               </SelectTrigger>
               <SelectContent className="max-h-80">

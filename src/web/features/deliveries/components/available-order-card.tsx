@@ -90,7 +90,7 @@ export function AvailableOrderCard({
       <CardContent className="flex flex-col gap-4 p-4">
         <div className="flex items-start justify-between gap-3">
           <div className="flex min-w-0 flex-col gap-1">
-            <h3 id={titleId} className="font-semibold" data-testid={`text-available-number-${order.id}`}>
+            <h3 id={titleId} className="font-semibold">
               {order.orderNumber}
             </h3>
             {placed ? <p className="text-xs text-muted-foreground">Placed {placed}</p> : null}

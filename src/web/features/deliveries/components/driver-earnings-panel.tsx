@@ -103,7 +103,6 @@ function DriverTrips() {
             className="self-start"
             onClick={() => setLimit((shown) => shown + TRIPS_PAGE)}
             disabled={trips.isFetching}
-            data-testid="button-more-trips"
           >
             {trips.isFetching ? 'Loading...' : 'Show more'}
           </Button>

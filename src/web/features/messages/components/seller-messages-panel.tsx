@@ -31,9 +31,7 @@ function ThreadConversation({ thread, sellerId }: { thread: ProductThread; selle
       className="flex flex-col gap-3"
     >
       <div>
-        <h3 className="font-semibold" data-testid="text-thread-title">
-          {thread.buyerName}
-        </h3>
+        <h3 className="font-semibold">{thread.buyerName}</h3>
         <p className="text-sm text-muted-foreground">About {thread.productName}</p>
       </div>
       <MessageBox

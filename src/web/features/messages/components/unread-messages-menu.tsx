@@ -73,11 +73,7 @@ export function UnreadMessagesMenu() {
               key={`${thread.kind}-${thread.kind === 'order' ? thread.orderId : `${thread.productId}-${thread.buyerId}`}`}
               asChild
             >
-              <Link
-                href={conversationHref(thread)}
-                className="flex items-center justify-between gap-2"
-                data-testid="link-unread-thread"
-              >
+              <Link href={conversationHref(thread)} className="flex items-center justify-between gap-2">
                 <span className="truncate">{threadLabel(thread)}</span>
                 <span className="shrink-0 text-xs font-semibold tabular-nums">{thread.count} new</span>
               </Link>

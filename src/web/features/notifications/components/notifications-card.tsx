@@ -126,22 +126,13 @@ export function NotificationsCard({ user }: { user: CurrentUser }) {
           ) : device === 'on' ? (
             <>
               <p className="text-sm">Notifications are on for this device.</p>
-              <Button
-                variant="outline"
-                onClick={() => void turnOff()}
-                disabled={busy}
-                data-testid="button-push-off"
-              >
+              <Button variant="outline" onClick={() => void turnOff()} disabled={busy}>
                 <BellOff aria-hidden="true" />
                 Turn off on this device
               </Button>
             </>
           ) : (
-            <Button
-              onClick={() => void turnOn()}
-              disabled={busy || device === 'checking'}
-              data-testid="button-push-on"
-            >
+            <Button onClick={() => void turnOn()} disabled={busy || device === 'checking'}>
               <BellRing aria-hidden="true" />
               Turn on notifications on this device
             </Button>
@@ -158,7 +149,6 @@ export function NotificationsCard({ user }: { user: CurrentUser }) {
                     className="size-4 accent-primary"
                     checked={shown[kind]}
                     onChange={(event) => setDraft({ ...shown, [kind]: event.target.checked })}
-                    data-testid={`checkbox-push-${kind}`}
                   />
                   {PUSH_KIND_LABELS[kind]}
                 </label>
@@ -178,7 +168,6 @@ export function NotificationsCard({ user }: { user: CurrentUser }) {
                       quietEndMinute: event.target.checked ? 7 * 60 : null,
                     })
                   }
-                  data-testid="checkbox-quiet-hours"
                 />
                 Send nothing during quiet hours
               </label>

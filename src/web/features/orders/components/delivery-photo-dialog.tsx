@@ -41,7 +41,7 @@ export function DeliveryPhotoDialog({
   const [photo, setPhoto] = useState<string | null>(order.deliveryPhotoUrl);
   return (
     <Dialog open={open} onOpenChange={(next) => !isSaving && onOpenChange(next)}>
-      <DialogContent data-testid="dialog-delivery-photo">
+      <DialogContent>
         <DialogHeader className="text-left">
           <DialogTitle className="flex items-center gap-2">
             <Truck className="size-5" aria-hidden="true" />
@@ -83,11 +83,7 @@ export function DeliveryPhotoDialog({
           <Button variant="outline" onClick={() => onOpenChange(false)} disabled={isSaving}>
             Cancel
           </Button>
-          <Button
-            onClick={() => photo && onConfirm(photo)}
-            disabled={!photo || isSaving}
-            data-testid="button-confirm-delivery-photo"
-          >
+          <Button onClick={() => photo && onConfirm(photo)} disabled={!photo || isSaving}>
             <Truck aria-hidden="true" />
             {isSaving ? 'Starting...' : 'Confirm & Start Delivery'}
           </Button>

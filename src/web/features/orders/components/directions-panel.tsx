@@ -106,7 +106,6 @@ export function DirectionsPanel({ order }: { order: Order }) {
             value={app}
             onChange={(event) => choose(event.target.value)}
             className={cn(fieldControlClasses, 'h-9 w-auto py-1')}
-            data-testid="select-map-app"
           >
             {MAP_APPS.map((option) => (
               <option key={option.id} value={option.id}>
@@ -154,7 +153,6 @@ export function DirectionsPanel({ order }: { order: Order }) {
               size="sm"
               onClick={askForPosition}
               disabled={location.kind === 'asking'}
-              data-testid="button-use-location"
             >
               <LocateFixed aria-hidden="true" />
               {location.kind === 'asking' ? 'Finding you...' : 'Use my location'}

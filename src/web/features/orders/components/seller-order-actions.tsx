@@ -56,11 +56,7 @@ export function SellerOrderActions({
   if (!step) return null;
   const Icon = STEP_ICON[step];
   return (
-    <Button
-      onClick={() => change.mutate({ orderId: order.id, status: step })}
-      disabled={change.isPending}
-      data-testid={`button-status-${step}`}
-    >
+    <Button onClick={() => change.mutate({ orderId: order.id, status: step })} disabled={change.isPending}>
       <Icon aria-hidden="true" />
       {change.isPending ? 'Saving...' : SELLER_STEP_LABEL[step]}
     </Button>

@@ -34,9 +34,7 @@ function Notice({
 function BackToCart() {
   return (
     <Button asChild>
-      <Link href="/cart" data-testid="link-back-to-cart">
-        Back to Cart
-      </Link>
+      <Link href="/cart">Back to Cart</Link>
     </Button>
   );
 }
@@ -89,9 +87,7 @@ export function EmptyCartNotice() {
       title="Cart is Empty"
       actions={
         <Button asChild>
-          <Link href="/" data-testid="link-continue-shopping">
-            Continue Shopping
-          </Link>
+          <Link href="/">Continue Shopping</Link>
         </Button>
       }
     />

@@ -130,7 +130,6 @@ export function StripeCardForm({
               setName(event.target.value);
               setNameError(undefined);
             }}
-            data-testid="input-card-name"
           />
         )}
       </FormField>

@@ -107,7 +107,6 @@ export function TestCardForm({
                 className="pl-9 font-mono"
                 value={values.cardNumber}
                 onChange={(event) => set('cardNumber', formatCardNumberInput(event.target.value))}
-                data-testid="input-card-number"
               />
             </div>
           )}
@@ -123,7 +122,6 @@ export function TestCardForm({
               className="font-mono"
               value={values.expiry}
               onChange={(event) => set('expiry', formatExpiryInput(event.target.value, values.expiry))}
-              data-testid="input-card-expiry"
             />
           )}
         </FormField>
@@ -138,7 +136,6 @@ export function TestCardForm({
               className="font-mono"
               value={values.cvc}
               onChange={(event) => set('cvc', formatCvcInput(event.target.value))}
-              data-testid="input-card-cvc"
             />
           )}
         </FormField>
@@ -152,7 +149,6 @@ export function TestCardForm({
               maxLength={100}
               value={values.name}
               onChange={(event) => set('name', event.target.value)}
-              data-testid="input-card-name"
             />
           )}
         </FormField>

@@ -163,7 +163,7 @@ export function PayoutCard({ dashboard }: { dashboard: PayoutDashboard }) {
               Set up a payout account to receive your earnings. It takes a few minutes with the payout
               provider; you come back here when you are done.
             </p>
-            <Button className="self-start" onClick={setUp} disabled={busy} data-testid="button-setup-payouts">
+            <Button className="self-start" onClick={setUp} disabled={busy}>
               {busy ? 'Setting up...' : 'Set Up Payouts'}
             </Button>
           </>
@@ -172,12 +172,7 @@ export function PayoutCard({ dashboard }: { dashboard: PayoutDashboard }) {
             <p className="text-sm text-muted-foreground">
               Your payout setup is not finished. Earnings wait for you until it is.
             </p>
-            <Button
-              className="self-start"
-              onClick={startOnboarding}
-              disabled={busy}
-              data-testid="button-complete-setup"
-            >
+            <Button className="self-start" onClick={startOnboarding} disabled={busy}>
               {busy ? 'Opening...' : 'Complete Setup'}
             </Button>
           </>
@@ -187,18 +182,13 @@ export function PayoutCard({ dashboard }: { dashboard: PayoutDashboard }) {
               {STATUS_TEXT[state.status ?? 'pending']}
             </p>
             <div className="flex flex-wrap gap-2">
-              <Button
-                variant="outline"
-                onClick={openDashboard}
-                disabled={dashboardLink.isPending}
-                data-testid="button-payout-dashboard"
-              >
+              <Button variant="outline" onClick={openDashboard} disabled={dashboardLink.isPending}>
                 <ExternalLink aria-hidden="true" />
                 Open Payout Dashboard
                 <span className="sr-only"> (opens in a new tab)</span>
               </Button>
               {state.status === 'restricted' ? (
-                <Button onClick={startOnboarding} disabled={busy} data-testid="button-update-payout-details">
+                <Button onClick={startOnboarding} disabled={busy}>
                   {busy ? 'Opening...' : 'Update Details'}
                 </Button>
               ) : null}

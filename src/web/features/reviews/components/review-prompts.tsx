@@ -83,16 +83,9 @@ function ReviewForm({ orderId, prompt }: { orderId: string; prompt: ReviewPrompt
           rows={2}
           className="min-h-16"
           placeholder={`How was it to deal with this ${prompt.role}?`}
-          data-testid="input-review-comment"
         />
       </div>
-      <Button
-        type="submit"
-        size="sm"
-        className="self-start"
-        disabled={submit.isPending}
-        data-testid="button-submit-review"
-      >
+      <Button type="submit" size="sm" className="self-start" disabled={submit.isPending}>
         {submit.isPending ? 'Submitting...' : 'Submit Review'}
       </Button>
     </form>

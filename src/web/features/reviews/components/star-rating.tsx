@@ -66,7 +66,6 @@ export function StarRatingInput({
             tabIndex={isChecked || (value === 0 && n === RATING_MIN) ? 0 : -1}
             onClick={() => onChange(n)}
             className="rounded-sm p-0.5 text-amber-500 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-            data-testid={`button-star-${n}`}
           >
             <Star
               className={cn('size-6', n <= value ? 'fill-amber-400' : 'fill-transparent')}

@@ -78,7 +78,6 @@ function CheckboxField({
         disabled={disabled}
         aria-describedby={`${id}-hint`}
         className="mt-0.5 size-4 shrink-0 accent-primary"
-        data-testid={`checkbox-${id.replace('listing-', '')}`}
       />
       <div className="grid gap-0.5">
         <Label htmlFor={id}>{label}</Label>
@@ -206,7 +205,6 @@ function ListingForm({
             disabled={isSaving}
             maxLength={PRODUCT_DESCRIPTION_MAX}
             className="min-h-20"
-            data-testid="input-product-description"
           />
         )}
       </FormField>
@@ -342,7 +340,7 @@ function ListingForm({
       </div>
 
       <DialogFooter>
-        <Button variant="outline" onClick={onDone} disabled={isSaving} data-testid="button-cancel-listing">
+        <Button variant="outline" onClick={onDone} disabled={isSaving}>
           Cancel
         </Button>
         <Button type="submit" disabled={isSaving || !category} data-testid="button-submit-listing">

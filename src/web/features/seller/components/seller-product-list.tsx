@@ -34,7 +34,7 @@ export function SellerProductList({
           You have not listed anything yet. Your first listing shows on the home page as soon as it is
           created.
         </p>
-        <Button onClick={onCreate} data-testid="button-create-first-listing">
+        <Button onClick={onCreate}>
           <Plus aria-hidden="true" />
           Create Listing
         </Button>
@@ -92,7 +92,6 @@ export function SellerProductList({
                   size="sm"
                   onClick={() => onEdit(product)}
                   aria-label={`Edit ${product.name}`}
-                  data-testid={`button-edit-product-${product.id}`}
                 >
                   <Pencil aria-hidden="true" />
                   Edit
@@ -103,7 +102,6 @@ export function SellerProductList({
                   className="text-destructive hover:text-destructive"
                   onClick={() => onCancel(product)}
                   aria-label={`Cancel ${product.name}`}
-                  data-testid={`button-cancel-product-${product.id}`}
                 >
                   <Ban aria-hidden="true" />
                   Cancel
@@ -119,7 +117,6 @@ export function SellerProductList({
           className="self-center"
           onClick={() => setShowAll((current) => !current)}
           aria-expanded={showAll}
-          data-testid="button-toggle-listings"
         >
           {showAll ? <ChevronUp aria-hidden="true" /> : <ChevronDown aria-hidden="true" />}
           {showAll ? 'Show fewer' : `Show all ${products.length} listings`}

@@ -42,12 +42,12 @@ export function CompanyInfo() {
             </address>
           </Row>
           <Row icon={Phone} term="Phone">
-            <a href={phoneHref} className={linkClass} data-testid="link-phone">
+            <a href={phoneHref} className={linkClass}>
               {COMPANY.phone}
             </a>
           </Row>
           <Row icon={Mail} term="Support email">
-            <a href={`mailto:${COMPANY.email}`} className={linkClass} data-testid="link-email">
+            <a href={`mailto:${COMPANY.email}`} className={linkClass}>
               {COMPANY.email}
             </a>
           </Row>
@@ -57,7 +57,6 @@ export function CompanyInfo() {
               target="_blank"
               rel="noopener noreferrer"
               className={`${linkClass} inline-flex items-center gap-1`}
-              data-testid="link-website"
             >
               {COMPANY.website.replace(/^https?:\/\//, '')}
               <ExternalLink className="size-3.5" aria-hidden="true" />

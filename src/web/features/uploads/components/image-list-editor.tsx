@@ -104,7 +104,6 @@ export function ImageListEditor({ value, onChange, max, disabled = false, subjec
                     disabled={isBusy}
                     aria-label={`Remove image ${position}`}
                     className="text-destructive hover:text-destructive"
-                    data-testid={`button-image-remove-${index}`}
                   >
                     <X aria-hidden="true" />
                   </Button>
@@ -114,7 +113,6 @@ export function ImageListEditor({ value, onChange, max, disabled = false, subjec
                     onClick={() => move(index, index + 1)}
                     disabled={isBusy || index === value.length - 1}
                     aria-label={`Move image ${position} later`}
-                    data-testid={`button-image-later-${index}`}
                   >
                     <ArrowRight aria-hidden="true" />
                   </Button>

@@ -41,7 +41,6 @@ function OfferEmailsSwitch() {
             checked={checked}
             disabled={preferences.isPending || save.isPending}
             onChange={(event) => change(event.target.checked)}
-            data-testid="checkbox-offer-emails"
           />
           <span>
             Email me new delivery offers within {DRIVER_DISTANCE.default} miles of my primary address

@@ -38,7 +38,6 @@ export function ProfilePhoto({ user }: { user: CurrentUser }) {
           disabled={!canPick}
           aria-label={hasPhoto ? 'Change profile photo' : 'Add a profile photo'}
           className="group relative shrink-0 rounded-full focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:ring-offset-card disabled:cursor-progress"
-          data-testid="button-avatar"
         >
           <UserAvatar
             user={user}

@@ -199,7 +199,6 @@ function SetupForm({
               className="max-w-40 font-mono tracking-widest"
               value={code}
               onChange={(event) => setCode(event.target.value)}
-              data-testid="input-two-factor-setup-code"
             />
           )}
         </FormField>
@@ -207,7 +206,7 @@ function SetupForm({
           <Button type="submit" disabled={enable.isPending} data-testid="button-two-factor-enable">
             {enable.isPending ? 'Checking...' : 'Turn On'}
           </Button>
-          <Button type="button" variant="outline" onClick={onCancel} data-testid="button-two-factor-cancel">
+          <Button type="button" variant="outline" onClick={onCancel}>
             Cancel
           </Button>
         </div>
@@ -237,12 +236,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
         ))}
       </ul>
       <div className="flex flex-wrap gap-2">
-        <Button
-          type="button"
-          variant="outline"
-          onClick={() => void copy()}
-          data-testid="button-copy-recovery-codes"
-        >
+        <Button type="button" variant="outline" onClick={() => void copy()}>
           Copy Codes
         </Button>
         <Button type="button" onClick={onDone} data-testid="button-recovery-codes-done">
@@ -307,7 +301,6 @@ function EnabledView({ enabledAt, codesLeft }: { enabledAt: string | null; codes
               autoComplete="current-password"
               value={proof}
               onChange={(event) => setProof(event.target.value)}
-              data-testid="input-two-factor-off"
             />
           )}
         </FormField>
