@@ -88,7 +88,10 @@ test('a mistaken Decline is undone; an accepted order is handed back before Star
     // Accepted, then handed back before setting off.
     await expect(page.getByTestId('tab-my-deliveries')).toHaveAttribute('aria-selected', 'true');
     await page.getByTestId(`button-hand-back-${order.id}`).tap();
-    await page.getByTestId('button-confirm-hand-back').tap();
+    await page
+      .getByRole('alertdialog', { name: 'Hand this order back?' })
+      .getByRole('button', { name: 'Hand Back' })
+      .tap();
     await expect(page.getByText('Order handed back', { exact: true })).toBeVisible();
     await expect(page.getByTestId(`card-order-${order.id}`)).toHaveCount(0);
 

@@ -26,7 +26,7 @@ test.describe('mail', () => {
       if ((await row.count()) > 0) break;
       expect(shown, `[Support] ${subject} on the first 10 pages`).toBeLessThan(10);
       await next.click();
-      await expect(pager.getByTestId('text-page')).toHaveText(new RegExp(`^Page ${shown + 1} of`));
+      await expect(pager.getByText(/^Page \d+ of/)).toHaveText(new RegExp(`^Page ${shown + 1} of`));
     }
     await expect(row).toBeVisible();
     await expect(row.getByText('support@localdelivery.example')).toBeVisible();
@@ -55,7 +55,7 @@ test.describe('mail', () => {
     await page.goto('/admin?tab=mail');
     const pager = page.getByRole('navigation', { name: 'Mail pages' });
     await pager.getByRole('button', { name: 'Next' }).click();
-    await expect(pager.getByTestId('text-page')).toHaveText(/^Page 2 of/);
+    await expect(pager.getByText(/^Page \d+ of/)).toHaveText(/^Page 2 of/);
   });
 
   test('a driver turns offer emails on, and it stays on', async ({ page }) => {

@@ -222,14 +222,14 @@ test.describe('the seller area (docs/rules/selling.md, Seller listings)', () => 
     await expect(row.getByTestId('badge-product-status')).toHaveText('Active');
 
     await row.getByRole('button', { name: 'Cancel Old Garden Bench' }).click();
-    const confirm = page.getByTestId('dialog-cancel-listing');
+    const confirm = page.getByRole('alertdialog', { name: 'Cancel this listing?' });
     await expect(confirm).toContainText('Old Garden Bench will no longer be for sale');
     await confirm.getByRole('button', { name: 'Keep Listing' }).click();
     await expect(confirm).toHaveCount(0);
     await expect(row.getByTestId('badge-product-status')).toHaveText('Active');
 
     await row.getByRole('button', { name: 'Cancel Old Garden Bench' }).click();
-    await page.getByTestId('button-confirm-cancel-listing').click();
+    await confirm.getByRole('button', { name: 'Cancel Listing' }).click();
     await expect(page.getByText('Listing cancelled', { exact: true })).toBeVisible();
     await expect(row.getByTestId('badge-product-status')).toHaveText('Cancelled');
     // Cancelling cannot be undone: the row offers nothing more.

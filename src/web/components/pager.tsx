@@ -26,31 +26,15 @@ export function Pager({
   if (pageCount <= 1) return null;
   return (
     <nav aria-label={label} className={cn('flex items-center justify-between gap-3 pt-4', className)}>
-      <Button
-        variant="outline"
-        size="sm"
-        onClick={() => onPageChange(page - 1)}
-        disabled={page <= 1}
-        data-testid="button-previous-page"
-      >
+      <Button variant="outline" size="sm" onClick={() => onPageChange(page - 1)} disabled={page <= 1}>
         <ChevronLeft aria-hidden="true" />
         Previous
       </Button>
-      <p
-        className="text-sm whitespace-nowrap text-muted-foreground"
-        aria-live="polite"
-        data-testid="text-page"
-      >
+      <p className="text-sm whitespace-nowrap text-muted-foreground" aria-live="polite">
         Page {page} of {pageCount}
         {pageCountIsLowerBound ? '+' : ''}
       </p>
-      <Button
-        variant="outline"
-        size="sm"
-        onClick={() => onPageChange(page + 1)}
-        disabled={page >= pageCount}
-        data-testid="button-next-page"
-      >
+      <Button variant="outline" size="sm" onClick={() => onPageChange(page + 1)} disabled={page >= pageCount}>
         Next
         <ChevronRight aria-hidden="true" />
       </Button>

@@ -272,7 +272,6 @@ function AdminDashboard() {
               key={value}
               value={value}
               className="shrink-0 px-2.5"
-              data-testid={`tab-${value}`}
               ref={value === tab ? selectedTabRef : undefined}
             >
               <Icon aria-hidden="true" className="hidden 2xl:block" />

@@ -13,7 +13,6 @@ export function ConfirmDialog({
   pendingLabel,
   isPending,
   onConfirm,
-  testIds,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -24,31 +23,20 @@ export function ConfirmDialog({
   pendingLabel: string;
   isPending: boolean;
   onConfirm: () => void;
-  testIds: { dialog: string; cancel: string; confirm: string };
 }) {
   return (
     // While the action runs the dialog stays open, so its outcome is seen where it was asked for.
     <Dialog open={open} onOpenChange={(next) => (isPending ? undefined : onOpenChange(next))}>
-      <DialogContent role="alertdialog" data-testid={testIds.dialog}>
+      <DialogContent role="alertdialog">
         <DialogHeader>
           <DialogTitle>{title}</DialogTitle>
           <DialogDescription>{description}</DialogDescription>
         </DialogHeader>
         <DialogFooter>
-          <Button
-            variant="outline"
-            onClick={() => onOpenChange(false)}
-            disabled={isPending}
-            data-testid={testIds.cancel}
-          >
+          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={isPending}>
             {cancelLabel}
           </Button>
-          <Button
-            variant="destructive"
-            onClick={onConfirm}
-            disabled={isPending}
-            data-testid={testIds.confirm}
-          >
+          <Button variant="destructive" onClick={onConfirm} disabled={isPending}>
             {isPending ? pendingLabel : confirmLabel}
           </Button>
         </DialogFooter>

@@ -127,12 +127,14 @@ describe('AddressList (docs/rules/screens-buyer.md, Account pages)', () => {
     fireEvent.click(within(officeCard).getByTestId('button-delete-address'));
     const dialog = await screen.findByRole('alertdialog');
     expect(within(dialog).getByText(/200 Oak Ave, Chicago, IL 60601 will be removed/)).toBeVisible();
-    fireEvent.click(within(dialog).getByTestId('button-cancel-delete'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'DELETE')).toBe(false);
 
     fireEvent.click(within(officeCard).getByTestId('button-delete-address'));
-    fireEvent.click(within(await screen.findByRole('alertdialog')).getByTestId('button-confirm-delete'));
+    fireEvent.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete Address' }),
+    );
     await waitFor(() => expect(screen.queryByTestId('card-address-a2')).toBeNull());
     expect(await screen.findByText('Address deleted')).toBeVisible();
   });
@@ -146,7 +148,7 @@ describe('AddressList (docs/rules/screens-buyer.md, Account pages)', () => {
     renderList();
     fireEvent.click(await screen.findByTestId('button-delete-address'));
     const dialog = await screen.findByRole('alertdialog');
-    fireEvent.click(within(dialog).getByTestId('button-confirm-delete'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete Address' }));
     expect(await screen.findByText('Failed to delete address: Address not found')).toBeVisible();
   });
 

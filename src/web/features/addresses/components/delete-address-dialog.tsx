@@ -60,11 +60,6 @@ export function DeleteAddressDialog({
       pendingLabel="Deleting..."
       isPending={deleteAddress.isPending}
       onConfirm={confirm}
-      testIds={{
-        dialog: 'dialog-delete-address',
-        cancel: 'button-cancel-delete',
-        confirm: 'button-confirm-delete',
-      }}
     />
   );
 }

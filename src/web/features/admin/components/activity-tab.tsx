@@ -79,7 +79,7 @@ export function ActivityTab() {
           columns={['When', 'Admin', 'Action', 'On', 'Change']}
         >
           {items.map((entry) => (
-            <tr key={entry.id} className={rowClass} data-testid={`row-activity-${entry.action}`}>
+            <tr key={entry.id} className={rowClass}>
               <TimeCell at={entry.createdAt} label="When" />
               <Cell label="Admin">
                 <span className="block font-medium">{entry.actorName}</span>

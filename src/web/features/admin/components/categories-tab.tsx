@@ -56,7 +56,7 @@ function AddCategoryForm() {
           />
         )}
       </FormField>
-      <Button type="submit" className="sm:mt-7" disabled={create.isPending} data-testid="button-add-category">
+      <Button type="submit" className="sm:mt-7" disabled={create.isPending}>
         <Plus aria-hidden="true" />
         {create.isPending ? 'Adding...' : 'Add Category'}
       </Button>
@@ -103,10 +103,7 @@ function CategoryRow({ category }: { category: AdminCategory }) {
   };
 
   return (
-    <li
-      className="flex flex-col gap-3 border-b py-3 last:border-b-0 sm:flex-row sm:items-center"
-      data-testid={`row-category-${category.name}`}
-    >
+    <li className="flex flex-col gap-3 border-b py-3 last:border-b-0 sm:flex-row sm:items-center">
       {editing ? (
         <form onSubmit={save} className="flex flex-1 flex-col gap-2 sm:flex-row sm:items-start" noValidate>
           <FormField
@@ -122,18 +119,11 @@ function CategoryRow({ category }: { category: AdminCategory }) {
                 onChange={(event) => setName(event.target.value)}
                 maxLength={100}
                 autoFocus
-                data-testid="input-rename-category"
               />
             )}
           </FormField>
           <div className="flex gap-2">
-            <Button
-              type="submit"
-              size="sm"
-              className="h-10"
-              disabled={rename.isPending}
-              data-testid="button-save-category"
-            >
+            <Button type="submit" size="sm" className="h-10" disabled={rename.isPending}>
               {rename.isPending ? 'Saving...' : 'Save'}
             </Button>
             <Button
@@ -197,11 +187,6 @@ function CategoryRow({ category }: { category: AdminCategory }) {
         pendingLabel="Deleting..."
         isPending={remove.isPending}
         onConfirm={() => remove.mutate(category.id)}
-        testIds={{
-          dialog: 'dialog-delete-category',
-          cancel: 'button-keep-category',
-          confirm: 'button-confirm-delete-category',
-        }}
       />
     </li>
   );

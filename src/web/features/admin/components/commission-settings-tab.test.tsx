@@ -30,7 +30,7 @@ describe('Commission settings (docs/rules/screens-work.md, Admin screens)', () =
     expect(reduction).toHaveValue(1);
     await user.clear(reduction);
     await user.type(reduction, '3');
-    await user.click(screen.getByTestId('button-save-commission'));
+    await user.click(screen.getByRole('button', { name: 'Save Settings' }));
     expect(await screen.findByText('Orders paid from now on use the new commission settings.')).toBeVisible();
     expect(screen.getByText('Settings updated')).toBeVisible();
     await waitFor(() => expect(saved).toHaveLength(1));

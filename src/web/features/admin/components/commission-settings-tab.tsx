@@ -120,7 +120,6 @@ function CommissionForm({ settings }: { settings: CommissionSettingsText }) {
                 onChange={(event) =>
                   setValues((current) => ({ ...current, [field.name]: event.target.value }))
                 }
-                data-testid={`input-${field.name}`}
               />
             )}
           </FormField>
@@ -131,7 +130,7 @@ function CommissionForm({ settings }: { settings: CommissionSettingsText }) {
           New settings apply to orders paid after saving; every earlier order keeps the rates it was paid
           with.
         </p>
-        <Button type="submit" disabled={save.isPending} data-testid="button-save-commission">
+        <Button type="submit" disabled={save.isPending}>
           <Save aria-hidden="true" />
           {save.isPending ? 'Saving...' : 'Save Settings'}
         </Button>

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Save } from 'lucide-react';
 import type { DeliveryProofSettings } from '@domain/delivery-proof';
 import { Button } from '../../../components/ui/button';
@@ -59,10 +59,13 @@ function DeliveryProofForm({ settings }: { settings: DeliveryProofSettings }) {
  */
 export function DeliveryProofCard() {
   const settings = useDeliveryProofSettings();
+  const titleId = useId();
   return (
-    <Card data-testid="card-delivery-proof">
+    <Card role="region" aria-labelledby={titleId}>
       <CardHeader>
-        <CardTitle as="h3">Proof of delivery</CardTitle>
+        <CardTitle as="h3" id={titleId}>
+          Proof of delivery
+        </CardTitle>
         <CardDescription>
           What a driver gives at Mark Delivered. The code is the 4 digits the buyer reads from their order
           page.

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Ban, Check, ImageOff, ShieldOff } from 'lucide-react';
 import {
   DRIVER_STATUS_FILTERS,
@@ -69,15 +69,11 @@ function DriverImage({
           onClick={() => onOpen({ url, title })}
           className="aspect-[4/3] overflow-hidden rounded-md border bg-muted focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
           aria-label={`View ${title.toLowerCase()}`}
-          data-testid={`button-view-${kind}-image`}
         >
           <img src={url} alt={title} className="size-full object-cover" loading="lazy" />
         </button>
       ) : (
-        <div
-          className="flex aspect-[4/3] flex-col items-center justify-center gap-1 rounded-md border border-dashed text-center text-xs text-muted-foreground"
-          data-testid={`missing-${kind}-image`}
-        >
+        <div className="flex aspect-[4/3] flex-col items-center justify-center gap-1 rounded-md border border-dashed text-center text-xs text-muted-foreground">
           <ImageOff className="size-4" aria-hidden="true" />
           {kind === 'trailer' ? 'No trailer' : 'Not uploaded'}
         </div>
@@ -123,28 +119,25 @@ function DriverCard({
   const decide = (isVerified: boolean) => verify.mutate({ driverId: driver.id, isVerified });
   const [confirmingRevoke, setConfirmingRevoke] = useState(false);
   const missingId = `driver-missing-${driver.id}`;
+  const titleId = useId();
+  const emailId = useId();
 
   return (
     // min-w-0: a grid item may shrink below its content, so a long badge or email never widens the page.
-    <Card className="flex min-w-0 flex-col" data-testid={`card-driver-${driver.id}`}>
+    // The card is a region named by the driver's name and email, so it can be reached and told apart.
+    <Card className="flex min-w-0 flex-col" role="region" aria-labelledby={`${titleId} ${emailId}`}>
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-3 pb-3">
         <div className="min-w-0">
-          <CardTitle as="h3" className="truncate text-base">
+          <CardTitle as="h3" id={titleId} className="truncate text-base">
             {name}
           </CardTitle>
-          <CardDescription className="truncate" title={driver.email}>
+          <CardDescription id={emailId} className="truncate" title={driver.email}>
             {driver.email}
           </CardDescription>
         </div>
         <div className="flex flex-wrap justify-end gap-1">
-          {driver.documentsChangedAt ? (
-            <Badge variant="warning" data-testid="badge-documents-changed">
-              Documents changed
-            </Badge>
-          ) : null}
-          <Badge variant={badge.variant} data-testid="badge-driver-status">
-            {badge.label}
-          </Badge>
+          {driver.documentsChangedAt ? <Badge variant="warning">Documents changed</Badge> : null}
+          <Badge variant={badge.variant}>{badge.label}</Badge>
         </div>
       </CardHeader>
       <CardContent className="flex flex-1 flex-col gap-4">
@@ -154,12 +147,12 @@ function DriverCard({
           <DriverImage kind="trailer" url={driver.trailerImageUrl} driverName={name} onOpen={onOpenImage} />
         </div>
         {driver.documentsChangedAt ? (
-          <p className="text-xs font-medium" data-testid="text-documents-changed">
+          <p className="text-xs font-medium">
             Replaced a document after approval · {formatDateTime(driver.documentsChangedAt)}
           </p>
         ) : null}
         {driver.lastDecision ? (
-          <p className="text-xs text-muted-foreground" data-testid="text-last-decision">
+          <p className="text-xs text-muted-foreground">
             {DECISION_WORDS[driver.lastDecision.decision]} by {driver.lastDecision.adminName} ·{' '}
             {formatDateTime(driver.lastDecision.at)}
           </p>
@@ -189,7 +182,6 @@ function DriverCard({
                 onClick={() => decide(true)}
                 disabled={verify.isPending || !hasImages}
                 aria-describedby={hasImages ? undefined : missingId}
-                data-testid="button-approve-driver"
               >
                 <Check aria-hidden="true" />
                 Approve
@@ -223,11 +215,6 @@ function DriverCard({
               { onSettled: () => setConfirmingRevoke(false) },
             )
           }
-          testIds={{
-            dialog: 'dialog-confirm-revoke-driver',
-            cancel: 'button-keep-driver-verified',
-            confirm: 'button-confirm-revoke-driver',
-          }}
         />
       </CardContent>
     </Card>
@@ -280,7 +267,7 @@ export function DriverVerificationTab({ adminId }: { adminId: string }) {
         )}
       </PagedList>
       <Dialog open={image !== null} onOpenChange={(open) => (open ? undefined : setImage(null))}>
-        <DialogContent className="max-w-3xl" data-testid="dialog-driver-image">
+        <DialogContent className="max-w-3xl">
           <DialogHeader>
             <DialogTitle>{image?.title}</DialogTitle>
             <DialogDescription>Only the driver and admins can see this image.</DialogDescription>

@@ -36,11 +36,15 @@ describe('Jobs (docs/decisions/0021-durable-jobs.md)', () => {
     expect(
       await screen.findByText('Waiting to be sent: 1 mail message and 3 push notifications.'),
     ).toBeVisible();
-    const payouts = screen.getByTestId('row-job-payout-retry');
+    const jobsTable = screen.getByRole('table', { name: 'Jobs' });
+    const payouts = within(jobsTable).getByRole('row', { name: /^Payouts to sellers and drivers/ });
     expect(within(payouts).getByText('Payouts to sellers and drivers')).toBeVisible();
     expect(within(payouts).getByText('—')).toBeVisible();
-    expect(within(screen.getByTestId('row-job-notifications')).getByText('Mail and push')).toBeVisible();
-    const failure = screen.getByTestId('row-job-failure-f1');
+    expect(within(jobsTable).getByRole('row', { name: /^Mail and push/ })).toBeVisible();
+    const failure = within(screen.getByRole('table', { name: /^Failures in the last 24 hours/ })).getByRole(
+      'row',
+      { name: /Payouts to sellers and drivers/ },
+    );
     expect(within(failure).getByText('Payouts to sellers and drivers')).toBeVisible();
     expect(
       within(failure).getByText(

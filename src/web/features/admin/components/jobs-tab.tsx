@@ -18,7 +18,7 @@ export function JobsTab() {
     <ListState query={jobs} isEmpty={false} emptyText="" what="jobs">
       {data ? (
         <div className="flex flex-col gap-6">
-          <p className="text-sm" data-testid="text-outbox-waiting">
+          <p className="text-sm">
             Waiting to be sent: {plural(data.outbox.mail, 'mail message', 'mail messages')} and{' '}
             {plural(data.outbox.push, 'push notification', 'push notifications')}.
           </p>
@@ -33,7 +33,7 @@ export function JobsTab() {
               columns={['Job', 'Waiting', 'Running', 'Failed (24 h)', 'Last finished']}
             >
               {data.queues.map((queue) => (
-                <tr key={queue.name} className={rowClass} data-testid={`row-job-${queue.name}`}>
+                <tr key={queue.name} className={rowClass}>
                   <Cell className="font-medium">{labelOf(queue.name)}</Cell>
                   <Cell label="Waiting">{queue.waiting}</Cell>
                   <Cell label="Running">{queue.running}</Cell>
@@ -62,7 +62,7 @@ export function JobsTab() {
                 columns={['When', 'Job', 'What went wrong']}
               >
                 {data.failures.map((failure) => (
-                  <tr key={failure.id} className={rowClass} data-testid={`row-job-failure-${failure.id}`}>
+                  <tr key={failure.id} className={rowClass}>
                     <TimeCell at={failure.failedAt} label="When" />
                     <Cell label="Job">{labelOf(failure.name)}</Cell>
                     <Cell label="What went wrong" className="break-words text-xs">

@@ -45,7 +45,6 @@ export function SearchBox({
           placeholder={placeholder}
           className="pl-9"
           autoComplete="off"
-          data-testid={`input-${id}`}
         />
       </div>
     </div>
@@ -74,7 +73,7 @@ export function FilterSelect<V extends string>({
         {label}
       </Label>
       <Select value={value} onValueChange={(next) => onChange(next as V)}>
-        <SelectTrigger id={id} aria-label={label} data-testid={`select-${id}`}>
+        <SelectTrigger id={id} aria-label={label}>
           <SelectValue />
         </SelectTrigger>
         <SelectContent>
@@ -217,11 +216,7 @@ export function PagedList<T>({
           {data ? (
             <div className="relative" data-testid="list-results" data-stale={isStale}>
               {isStale ? (
-                <p
-                  role="status"
-                  className="mb-2 flex items-center gap-2 text-xs font-medium text-foreground"
-                  data-testid="text-searching"
-                >
+                <p role="status" className="mb-2 flex items-center gap-2 text-xs font-medium text-foreground">
                   <Loader2 className="size-3.5 animate-spin" aria-hidden="true" />
                   Searching {what}...
                 </p>

@@ -9,7 +9,7 @@ import { Badge } from '../../../components/ui/badge';
 export function OrderFlagBadge({ flag }: { flag: OrderFlag }) {
   return (
     // Red outline: set apart from the amber Pending status beside it.
-    <Badge variant="outline" className="border-destructive text-destructive" data-testid="badge-order-flag">
+    <Badge variant="outline" className="border-destructive text-destructive">
       <TriangleAlert aria-hidden="true" />
       {flag}
     </Badge>

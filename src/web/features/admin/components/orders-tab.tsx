@@ -186,7 +186,6 @@ export function OrdersTab({ renderDetails }: { renderDetails: (order: Order) => 
                         isSelected && 'border-primary bg-accent',
                         order.flag && !isSelected && 'border-amber-400 dark:border-amber-700',
                       )}
-                      data-testid={`row-order-${order.orderNumber}`}
                     >
                       <span className="flex flex-wrap items-center justify-between gap-2">
                         <span className="font-mono font-semibold">{order.orderNumber}</span>

@@ -60,7 +60,7 @@ export function PayoutsTab() {
           columns={['Order', 'Paid to', 'Amount', 'Status', 'Problem', 'Attempts', 'Since', 'Actions']}
         >
           {failed.map((payout) => (
-            <tr key={payout.id} className={rowClass} data-testid={`row-failed-payout-${payout.id}`}>
+            <tr key={payout.id} className={rowClass}>
               <Cell className="whitespace-nowrap font-medium">{payout.orderNumber}</Cell>
               <Cell label="Paid to">
                 {payout.userName} ({payout.kind})

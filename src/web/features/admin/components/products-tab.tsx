@@ -160,7 +160,7 @@ export function ProductsTab({
         {(items) => (
           <DataTable caption="Products" minWidthClass="lg:min-w-[56rem]" columns={COLUMNS}>
             {items.map((product) => (
-              <tr key={product.id} className={rowClass} data-testid={`row-product-${product.id}`}>
+              <tr key={product.id} className={rowClass}>
                 <Cell>
                   <span className="flex items-center gap-3">
                     <span className="size-10 shrink-0 overflow-hidden rounded-md border bg-muted">
@@ -190,7 +190,7 @@ export function ProductsTab({
                       <Badge variant="secondary">Inactive</Badge>
                     )}
                     {product.hidden ? (
-                      <Badge variant="warning" data-testid="badge-product-hidden">
+                      <Badge variant="warning">
                         <EyeOff aria-hidden="true" />
                         Hidden
                       </Badge>
@@ -199,7 +199,6 @@ export function ProductsTab({
                       <Badge
                         variant="secondary"
                         title="Its seller is suspended or no longer holds the seller role"
-                        data-testid="badge-product-not-on-sale"
                       >
                         Not on sale
                       </Badge>
@@ -232,11 +231,6 @@ export function ProductsTab({
         onConfirm={() => {
           if (!hiding) return;
           visibility.mutate({ productId: hiding.id, hidden: true }, { onSettled: () => setHiding(null) });
-        }}
-        testIds={{
-          dialog: 'dialog-confirm-hide-product',
-          cancel: 'button-cancel-hide-product',
-          confirm: 'button-confirm-hide-product',
         }}
       />
     </div>

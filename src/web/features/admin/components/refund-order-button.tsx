@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { isClosed } from '@domain/order-status';
 import type { Order } from '@domain/orders';
 import type { RefundFinishedOrderBody } from '@domain/payouts';
@@ -32,6 +32,7 @@ export function RefundOrderButton({ order }: { order: Order }) {
   const [amount, setAmount] = useState('');
   const [chosen, setChosen] = useState<Record<string, number>>({});
   const refund = useRefundFinishedOrder();
+  const headingId = useId();
   // A cancelled order is offered only while its own refund failed (nothing of it refunded).
   const finished = isClosed(order.status);
   const items = useOrderItemsToRefund(order.id, finished && mode === 'items');
@@ -79,10 +80,12 @@ export function RefundOrderButton({ order }: { order: Order }) {
     );
   const modeId = (value: Mode) => `refund-mode-${value}-${order.id}`;
   return (
-    <div className="flex flex-col gap-3 rounded-lg border p-4" data-testid="form-refund-order">
+    <section className="flex flex-col gap-3 rounded-lg border p-4" aria-labelledby={headingId}>
       <div className="flex flex-col gap-1">
-        <h3 className="text-sm font-semibold">Refund this finished order</h3>
-        <p className="text-xs text-muted-foreground" data-testid="text-refund-left">
+        <h3 id={headingId} className="text-sm font-semibold">
+          Refund this finished order
+        </h3>
+        <p className="text-xs text-muted-foreground">
           {formatPrice(dollars(left))} of {formatPrice(order.total ?? '0')} can still be refunded.
         </p>
       </div>
@@ -104,7 +107,6 @@ export function RefundOrderButton({ order }: { order: Order }) {
               checked={mode === value}
               onChange={() => setMode(value)}
               className="size-4 accent-primary"
-              data-testid={`radio-refund-${value}`}
             />
             <Label htmlFor={modeId(value)} className="font-normal">
               {label}
@@ -123,7 +125,6 @@ export function RefundOrderButton({ order }: { order: Order }) {
             placeholder="12.34"
             className="max-w-40"
             aria-invalid={amount.trim() !== '' && (!amountValid || toCents(amount) > left)}
-            data-testid="input-refund-amount"
           />
           {amount.trim() !== '' && amountValid && toCents(amount) > left ? (
             <p className="text-xs text-destructive">Only {formatPrice(dollars(left))} is left to refund.</p>
@@ -131,7 +132,7 @@ export function RefundOrderButton({ order }: { order: Order }) {
         </div>
       ) : null}
       {mode === 'items' ? (
-        <ul className="flex flex-col gap-2" aria-label="Items to refund" data-testid="list-refund-items">
+        <ul className="flex flex-col gap-2" aria-label="Items to refund">
           {items.isLoading ? <li className="text-xs text-muted-foreground">Loading items...</li> : null}
           {(items.data ?? []).map((item) => (
             <li key={item.id} className="flex flex-wrap items-center gap-2 text-sm">
@@ -169,7 +170,6 @@ export function RefundOrderButton({ order }: { order: Order }) {
           onChange={(event) => setReason(event.target.value)}
           maxLength={500}
           placeholder="Why the buyer gets the money back"
-          data-testid="input-refund-reason"
         />
       </div>
       <Button
@@ -177,7 +177,6 @@ export function RefundOrderButton({ order }: { order: Order }) {
         className="self-start"
         disabled={!ready || asked > left}
         onClick={() => setOpen(true)}
-        data-testid="button-refund-order"
       >
         {asked > 0 && asked <= left ? `Refund ${formatPrice(dollars(asked))}` : 'Refund Order'}
       </Button>
@@ -195,12 +194,7 @@ export function RefundOrderButton({ order }: { order: Order }) {
         pendingLabel="Refunding..."
         isPending={refund.isPending}
         onConfirm={confirm}
-        testIds={{
-          dialog: 'dialog-refund-order',
-          cancel: 'button-keep-order',
-          confirm: 'button-confirm-refund',
-        }}
       />
-    </div>
+    </section>
   );
 }

@@ -31,12 +31,10 @@ export function roleChangedText(user: {
 export function RoleSelect({
   user,
   isSelf,
-  testId,
   className,
 }: {
   user: { id: string; role: Role; firstName: string | null; lastName: string | null };
   isSelf: boolean;
-  testId: string;
   className?: string;
 }) {
   const name = displayName(user);
@@ -55,7 +53,6 @@ export function RoleSelect({
         className={cn('w-32', className)}
         aria-label={`Current role of ${name}`}
         title={isSelf ? 'You cannot change your own role' : undefined}
-        data-testid={testId}
       >
         <SelectValue />
       </SelectTrigger>

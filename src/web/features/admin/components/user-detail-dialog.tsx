@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Ban, RotateCw, ShieldCheck, UserMinus } from 'lucide-react';
 import type { AdminOrder, AdminUserDetail } from '@domain/admin';
 import { capitalise, displayName } from '@domain/roles';
@@ -71,9 +71,10 @@ const ordersText = (count: number) => `${count.toLocaleString('en-US')} ${count 
 
 /** The newest orders of one of the user's parts (as buyer, seller or driver), and how many in all. */
 function OrdersPart({ title, part }: { title: string; part: { count: number; latest: AdminOrder[] } }) {
+  const headingId = useId();
   return (
-    <div className="flex flex-col gap-2" data-testid={`orders-${title.toLowerCase().replace(/\s+/g, '-')}`}>
-      <h4 className="text-sm font-medium">
+    <section className="flex flex-col gap-2" aria-labelledby={headingId}>
+      <h4 id={headingId} className="text-sm font-medium">
         {title} <span className="font-normal text-muted-foreground">· {ordersText(part.count)}</span>
       </h4>
       {part.latest.length === 0 ? null : (
@@ -99,7 +100,7 @@ function OrdersPart({ title, part }: { title: string; part: { count: number; lat
           the rest.
         </p>
       ) : null}
-    </div>
+    </section>
   );
 }
 
@@ -148,13 +149,9 @@ function UserDetail({
     <div className="flex min-w-0 flex-col gap-4">
       <div className="flex flex-wrap items-center gap-2">
         {isSuspended ? (
-          <Badge variant="destructive" data-testid="badge-user-status">
-            Suspended
-          </Badge>
+          <Badge variant="destructive">Suspended</Badge>
         ) : (
-          <Badge variant="success" data-testid="badge-user-status">
-            Active
-          </Badge>
+          <Badge variant="success">Active</Badge>
         )}
         {user.suspendedAt ? (
           <span className="text-xs text-muted-foreground">since {formatDateTime(user.suspendedAt)}</span>
@@ -190,13 +187,13 @@ function UserDetail({
           ))}
         </ul>
         {user.withheldRoles.length > 0 ? (
-          <p className="text-xs text-muted-foreground" data-testid="text-withheld-roles">
+          <p className="text-xs text-muted-foreground">
             Taken away by an admin: {user.withheldRoles.map(capitalise).join(', ')}. The user cannot take{' '}
             {user.withheldRoles.length === 1 ? 'it' : 'them'} back without an admin.
           </p>
         ) : null}
         <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
-          <RoleSelect user={user} isSelf={isSelf} testId={`select-detail-role-${user.id}`} />
+          <RoleSelect user={user} isSelf={isSelf} />
           <p className="min-w-0 flex-1 basis-48 text-xs text-muted-foreground">
             Choosing a role grants it and makes it the current one.
           </p>
@@ -271,11 +268,6 @@ function UserDetail({
             { onSettled: () => setConfirming(false) },
           )
         }
-        testIds={{
-          dialog: 'dialog-confirm-suspension',
-          cancel: 'button-cancel-suspension',
-          confirm: 'button-confirm-suspension',
-        }}
       />
     </div>
   );
@@ -306,7 +298,7 @@ export function UserDetailDialog({
 
   return (
     <Dialog open={userId !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent className="sm:max-w-2xl" data-testid="dialog-user-detail">
+      <DialogContent className="sm:max-w-2xl">
         <DialogHeader>
           <DialogTitle>{data ? displayName(data) : 'User details'}</DialogTitle>
           <DialogDescription className="break-all">{data ? data.email : 'Loading...'}</DialogDescription>

@@ -59,7 +59,7 @@ export function UsersTab({ adminId }: { adminId: string }) {
               const name = displayName(user);
               const { suspendedAt } = user;
               return (
-                <tr key={user.id} className={rowClass} data-testid={`row-user-${user.id}`}>
+                <tr key={user.id} className={rowClass}>
                   <Cell className="min-w-0">
                     <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
                       <span className="font-medium">{name}</span>
@@ -68,7 +68,6 @@ export function UsersTab({ adminId }: { adminId: string }) {
                         <Badge
                           variant="destructive"
                           title={`Suspended since ${formatDateTime(suspendedAt) ?? ''}`}
-                          data-testid="badge-user-suspended"
                         >
                           Suspended
                         </Badge>
@@ -87,7 +86,7 @@ export function UsersTab({ adminId }: { adminId: string }) {
                   </Cell>
                   <TimeCell at={user.createdAt} label="Joined" />
                   <Cell label="Current role">
-                    <RoleSelect user={user} isSelf={isSelf} testId={`select-role-${user.id}`} />
+                    <RoleSelect user={user} isSelf={isSelf} />
                   </Cell>
                   <Cell className="pt-1 lg:pt-2.5">
                     <Button
@@ -96,7 +95,6 @@ export function UsersTab({ adminId }: { adminId: string }) {
                       onClick={() => setOpenId(user.id)}
                       aria-label={`Details of ${name}`}
                       aria-haspopup="dialog"
-                      data-testid={`button-user-details-${user.id}`}
                     >
                       Details
                     </Button>

@@ -61,11 +61,6 @@ export function CancelOrderDialog({
         pendingLabel="Cancelling..."
         isPending={cancel.isPending}
         onConfirm={confirm}
-        testIds={{
-          dialog: 'dialog-cancel-order',
-          cancel: 'button-keep-order',
-          confirm: 'button-confirm-cancel',
-        }}
       />
     </>
   );

@@ -56,11 +56,6 @@ export function HandBackDialog({ order }: { order: Pick<Order, 'id' | 'orderNumb
         pendingLabel="Handing back..."
         isPending={handBack.isPending}
         onConfirm={() => handBack.mutate(order.id)}
-        testIds={{
-          dialog: 'dialog-hand-back',
-          cancel: 'button-cancel-hand-back',
-          confirm: 'button-confirm-hand-back',
-        }}
       />
     </>
   );

@@ -100,7 +100,11 @@ describe('My Deliveries (docs/rules/screens-work.md, Driver dashboard)', () => {
     expect(calls).toEqual([]);
 
     await user.click(screen.getByTestId(`button-hand-back-${underWay.id}`));
-    await user.click(await screen.findByTestId('button-confirm-hand-back'));
+    await user.click(
+      within(await screen.findByRole('alertdialog', { name: 'Hand this order back?' })).getByRole('button', {
+        name: 'Hand Back',
+      }),
+    );
     expect(await screen.findByTestId('text-no-deliveries')).toBeVisible();
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(calls).toEqual([`/api/orders/${underWay.id}/hand-back`]);
@@ -133,7 +137,11 @@ describe('My Deliveries (docs/rules/screens-work.md, Driver dashboard)', () => {
     renderPanel();
     const user = userEvent.setup();
     await user.click(await screen.findByTestId(`button-hand-back-${underWay.id}`));
-    await user.click(await screen.findByTestId('button-confirm-hand-back'));
+    await user.click(
+      within(await screen.findByRole('alertdialog', { name: 'Hand this order back?' })).getByRole('button', {
+        name: 'Hand Back',
+      }),
+    );
     expect(
       await screen.findByText(
         'Failed to hand back order: You started this delivery: it can no longer be handed back.',

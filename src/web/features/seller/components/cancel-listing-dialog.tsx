@@ -47,11 +47,6 @@ export function CancelListingDialog({
       pendingLabel="Cancelling..."
       isPending={cancel.isPending}
       onConfirm={confirm}
-      testIds={{
-        dialog: 'dialog-cancel-listing',
-        cancel: 'button-keep-listing',
-        confirm: 'button-confirm-cancel-listing',
-      }}
     />
   );
 }
