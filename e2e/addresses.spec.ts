@@ -9,7 +9,7 @@ test.describe('addresses page', () => {
     await expect(page.getByText('No addresses yet')).toBeVisible();
 
     // Add the first address and validate it: the city comes back in its standard spelling.
-    await page.getByTestId('button-add-first-address').click();
+    await page.getByRole('button', { name: 'Add Address' }).click();
     const addDialog = page.getByRole('dialog', { name: 'Add Address' });
     const validate = addDialog.getByRole('button', { name: 'Validate Address' });
     await expect(validate).toBeDisabled();
@@ -27,13 +27,13 @@ test.describe('addresses page', () => {
     await addDialog.getByRole('button', { name: 'Save Address' }).click();
     await expect(addDialog).toBeHidden();
 
-    const cards = page.getByTestId('list-addresses').getByRole('listitem');
+    const cards = page.getByRole('list', { name: 'Your addresses' }).getByRole('listitem');
     await expect(cards).toHaveCount(1);
     const home = cards.filter({ hasText: 'Main St' });
     await expect(home.getByText('Springfield, IL 62701')).toBeVisible();
-    await expect(home.getByTestId('badge-primary')).toBeVisible();
-    await expect(home.getByTestId('badge-verified')).toBeVisible();
-    await expect(home.getByTestId('button-set-primary')).toHaveCount(0);
+    await expect(home.getByText('Primary', { exact: true })).toBeVisible();
+    await expect(home.getByText('Verified', { exact: true })).toBeVisible();
+    await expect(home.getByRole('button', { name: /^Set as Primary/ })).toHaveCount(0);
 
     // Edit it.
     await home.getByRole('button', { name: 'Edit 100 Main St' }).click();
@@ -47,10 +47,10 @@ test.describe('addresses page', () => {
     await expect(home.getByText('Apt 4')).toBeVisible();
     // Its fields changed since they were verified: the badge goes
     // (docs/rules/catalog-and-orders.md, Addresses, availability and slots).
-    await expect(home.getByTestId('badge-verified')).toHaveCount(0);
+    await expect(home.getByText('Verified', { exact: true })).toHaveCount(0);
 
     // Add a second one without validating: it is saved, and not primary.
-    await page.getByTestId('button-add-address').click();
+    await page.getByRole('button', { name: 'Add Address' }).click();
     const secondDialog = page.getByRole('dialog', { name: 'Add Address' });
     await secondDialog.getByLabel('Address line 1').fill('200 Oak Ave');
     await secondDialog.getByLabel('City').fill('Chicago');
@@ -60,13 +60,13 @@ test.describe('addresses page', () => {
     await expect(secondDialog).toBeHidden();
     await expect(cards).toHaveCount(2);
     const office = cards.filter({ hasText: '200 Oak Ave' });
-    await expect(office.getByTestId('badge-primary')).toHaveCount(0);
-    await expect(office.getByTestId('badge-verified')).toHaveCount(0);
+    await expect(office.getByText('Primary', { exact: true })).toHaveCount(0);
+    await expect(office.getByText('Verified', { exact: true })).toHaveCount(0);
 
     // Make it primary: the badge moves and it is listed first.
     await office.getByRole('button', { name: 'Set as Primary 200 Oak Ave' }).click();
-    await expect(office.getByTestId('badge-primary')).toBeVisible();
-    await expect(home.getByTestId('badge-primary')).toHaveCount(0);
+    await expect(office.getByText('Primary', { exact: true })).toBeVisible();
+    await expect(home.getByText('Primary', { exact: true })).toHaveCount(0);
     await expect(cards.first()).toContainText('200 Oak Ave');
 
     // Delete asks first; Cancel keeps the address.
@@ -89,7 +89,7 @@ test.describe('addresses page', () => {
   }) => {
     await signUpFresh(page);
     await page.goto('/addresses');
-    await page.getByTestId('button-add-first-address').click();
+    await page.getByRole('button', { name: 'Add Address' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add Address' });
     await dialog.getByLabel('Address line 1').fill('1 Nowhere Rd');
     await dialog.getByLabel('City').fill('Nowhere');
@@ -101,10 +101,10 @@ test.describe('addresses page', () => {
     await expect(dialog.getByTestId('validation-result')).toHaveAttribute('data-status', 'unavailable');
     await dialog.getByRole('button', { name: 'Save Address' }).click();
     await expect(dialog).toBeHidden();
-    const card = page.getByTestId('list-addresses').getByRole('listitem');
+    const card = page.getByRole('list', { name: 'Your addresses' }).getByRole('listitem');
     await expect(card).toHaveCount(1);
-    await expect(card.getByTestId('badge-primary')).toBeVisible();
-    await expect(card.getByTestId('badge-verified')).toHaveCount(0);
+    await expect(card.getByText('Primary', { exact: true })).toBeVisible();
+    await expect(card.getByText('Verified', { exact: true })).toHaveCount(0);
   });
 
   for (const theme of ['light', 'dark'] as const) {
@@ -119,10 +119,10 @@ test.describe('addresses page', () => {
       const created = await page.request.post('/api/addresses', { data: { ...fields, validationToken } });
       expect(created.status()).toBe(201);
       await page.goto('/addresses');
-      await expect(page.getByTestId('badge-verified')).toBeVisible();
+      await expect(page.getByText('Verified', { exact: true })).toBeVisible();
       await expectNoAccessibilityViolations(page);
 
-      await page.getByTestId('button-add-address').click();
+      await page.getByRole('button', { name: 'Add Address' }).click();
       const dialog = page.getByRole('dialog', { name: 'Add Address' });
       await dialog.getByLabel('Address line 1').fill('200 Oak Ave');
       await dialog.getByLabel('City').fill('chicago');

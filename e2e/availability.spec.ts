@@ -10,7 +10,7 @@ test.describe('availability page', () => {
       page.getByText('Set your weekly hours and blackout dates for customer pickups'),
     ).toBeVisible();
 
-    const card = page.getByTestId('card-weekly-schedule');
+    const card = page.getByRole('region', { name: 'Weekly Schedule' });
     await expect(card.getByText('No weekly hours yet')).toBeVisible();
     // The form starts at Monday 09:00 to 17:00 (docs/rules/catalog-and-orders.md, Addresses, availability and
     // slots).
@@ -41,7 +41,7 @@ test.describe('availability page', () => {
     test('are refused, naming the day and times, and listed once', async ({ page }) => {
       await signUpFresh(page, 'seller');
       await page.goto('/availability');
-      const card = page.getByTestId('card-weekly-schedule');
+      const card = page.getByRole('region', { name: 'Weekly Schedule' });
       const rows = card.getByRole('list', { name: 'Weekly hours' }).getByRole('listitem');
       // The schedule has been read (as a person sees it empty) before the first hours are added.
       await expect(card.getByText('No weekly hours yet')).toBeVisible();
@@ -63,7 +63,7 @@ test.describe('availability page', () => {
     await page.goto('/availability');
     await expect(page.getByText('Set your weekly hours and blackout dates for deliveries')).toBeVisible();
 
-    const card = page.getByTestId('card-blackout-dates');
+    const card = page.getByRole('region', { name: 'Blackout Dates' });
     await expect(card.getByText('No blackout dates')).toBeVisible();
     await card.getByLabel('Start date').fill('2030-12-24');
     await card.getByLabel('End date').fill('2030-12-26');
@@ -93,8 +93,12 @@ test.describe('availability page', () => {
         data: { startDate: '2030-07-04', endDate: '2030-07-04', reason: 'Holiday' },
       });
       await page.goto('/availability');
-      await expect(page.getByTestId('text-schedule-day')).toHaveText('Tuesday');
-      await expect(page.getByTestId('text-blackout-reason')).toHaveText('Holiday');
+      await expect(
+        page.getByRole('list', { name: 'Weekly hours' }).getByText('Tuesday', { exact: true }),
+      ).toBeVisible();
+      await expect(
+        page.getByRole('list', { name: 'Blackout dates' }).getByText('Holiday', { exact: true }),
+      ).toBeVisible();
       await expectNoAccessibilityViolations(page);
     });
   }

@@ -9,11 +9,11 @@ test.describe('profile (docs/rules/screens-buyer.md, Account pages)', () => {
     await signUpFresh(page);
     await page.goto('/profile');
     await expect(page.getByTestId('text-display-name')).toHaveText('Eve Tester');
-    await expect(page.getByTestId('input-email')).toHaveAttribute('readonly', '');
+    await expect(page.getByLabel('Email', { exact: true })).toHaveAttribute('readonly', '');
 
-    await page.getByTestId('input-first-name').fill('Ada');
-    await page.getByTestId('input-last-name').fill('Lovelace');
-    await page.getByTestId('button-save-profile').click();
+    await page.getByLabel('First name').fill('Ada');
+    await page.getByLabel('Last name').fill('Lovelace');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
     await expect(page.getByText('Profile updated', { exact: true })).toBeVisible();
     await expect(page.getByTestId('text-display-name')).toHaveText('Ada Lovelace');
 
@@ -22,8 +22,8 @@ test.describe('profile (docs/rules/screens-buyer.md, Account pages)', () => {
     await page.reload();
     await expect(page.getByTestId('link-profile')).toHaveAttribute('aria-label', 'Profile: Ada Lovelace');
     await expect(page.getByTestId('text-display-name')).toHaveText('Ada Lovelace');
-    await expect(page.getByTestId('input-first-name')).toHaveValue('Ada');
-    await expect(page.getByTestId('input-last-name')).toHaveValue('Lovelace');
+    await expect(page.getByLabel('First name')).toHaveValue('Ada');
+    await expect(page.getByLabel('Last name')).toHaveValue('Lovelace');
   });
 
   test.describe('password', () => {
@@ -39,15 +39,15 @@ test.describe('profile (docs/rules/screens-buyer.md, Account pages)', () => {
       const otherPage = await other.newPage();
       expect((await otherPage.request.post('/api/login', { data: { email, password } })).status()).toBe(200);
       await page.goto('/profile');
-      const card = page.getByTestId('card-password');
-      await expect(card.getByTestId('text-email-verified')).toHaveText('Your email address is verified.');
-      await card.getByTestId('input-current-password').fill('not my password');
-      await card.getByTestId('input-new-password').fill('a new password');
-      await card.getByTestId('input-confirm-password').fill('a new password');
-      await card.getByTestId('button-change-password').click();
+      const card = page.getByRole('region', { name: 'Password' });
+      await expect(card.getByText('Your email address is verified.', { exact: true })).toBeVisible();
+      await card.getByLabel('Current password').fill('not my password');
+      await card.getByLabel('New password').fill('a new password');
+      await card.getByLabel('Confirm new password').fill('a new password');
+      await card.getByRole('button', { name: 'Change Password' }).click();
       await expect(card.getByText('The current password is not correct.')).toBeVisible();
-      await card.getByTestId('input-current-password').fill(password);
-      await card.getByTestId('button-change-password').click();
+      await card.getByLabel('Current password').fill(password);
+      await card.getByRole('button', { name: 'Change Password' }).click();
       await expect(page.getByText('Password changed', { exact: true })).toBeVisible();
       expect((await otherPage.request.get('/api/auth/user')).status()).toBe(401);
       await other.close();
@@ -62,7 +62,7 @@ test.describe('profile (docs/rules/screens-buyer.md, Account pages)', () => {
     await expect(page.getByTestId('img-header-avatar')).toHaveCount(0);
 
     const chooserShown = page.waitForEvent('filechooser');
-    await page.getByTestId('button-upload-photo').click();
+    await page.getByRole('button', { name: 'Upload photo' }).click();
     const chooser = await chooserShown;
     expect(chooser.isMultiple()).toBe(false);
 
@@ -106,7 +106,7 @@ test.describe('profile (docs/rules/screens-buyer.md, Account pages)', () => {
       const input = page.getByTestId('input-profile-image');
       const notices = page.getByTestId('upload-notices');
       // The photo button is enabled once the uploader has loaded: only then can a person pick a file.
-      await expect(page.getByTestId('button-upload-photo')).toBeEnabled();
+      await expect(page.getByRole('button', { name: 'Upload photo' })).toBeEnabled();
 
       await input.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
       await expect(notices).toContainText('You can only upload: image/*');

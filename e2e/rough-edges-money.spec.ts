@@ -118,7 +118,7 @@ test.describe('an upload the storage keeps refusing', () => {
       await route.fulfill({ status: 503, body: 'busy' });
     });
     await page.goto('/profile');
-    await expect(page.getByTestId('button-upload-photo')).toBeEnabled();
+    await expect(page.getByRole('button', { name: 'Upload photo' })).toBeEnabled();
     await page
       .getByTestId('input-profile-image')
       .setInputFiles({ name: 'avatar.png', mimeType: 'image/png', buffer: makePng(8, [16, 150, 110]) });

@@ -340,7 +340,7 @@ test("a user's profile says how roles change, beside the buttons that change the
   await signUpFresh(page);
   await page.goto('/profile');
   await expect(page.getByTestId('button-become-seller')).toBeVisible();
-  const role = page.getByTestId('input-role');
+  const role = page.getByLabel('Role', { exact: true });
   await expect(role).toHaveValue('Buyer');
   await expect(page.getByText(/cannot change their own role/)).toHaveCount(0);
   await expect(

@@ -34,9 +34,9 @@ async function shoot(target: Page | Locator, name: string): Promise<void> {
 
 /** Starts the setup on the profile's card and reads the key off the page. */
 async function startSetup(page: Page): Promise<{ card: Locator; secret: string }> {
-  const card = page.getByTestId('card-two-factor');
-  await expect(card.getByTestId('badge-two-factor')).toHaveText('Off');
-  await card.getByTestId('button-two-factor-start').click();
+  const card = page.getByRole('region', { name: 'Two-factor sign-in' });
+  await expect(card.getByText('Off', { exact: true })).toBeVisible();
+  await card.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
   await expect(card.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
   const secret = (await card.getByTestId('text-two-factor-secret').innerText()).replace(/\s+/g, '');
   expect(secret).toMatch(/^[A-Z2-7]{32}$/);
@@ -46,7 +46,7 @@ async function startSetup(page: Page): Promise<{ card: Locator; secret: string }
 /** Confirms the setup with a code of the app: answers the recovery codes shown once. */
 async function confirmSetup(card: Locator, secret: string): Promise<string[]> {
   await card.getByLabel('Code from the app').fill(currentCode(secret));
-  await card.getByTestId('button-two-factor-enable').click();
+  await card.getByRole('button', { name: 'Turn On' }).click();
   const codes = card.getByTestId('text-recovery-code');
   await expect(codes).toHaveCount(10);
   return codes.allInnerTexts();
@@ -83,18 +83,18 @@ test.describe('two-factor sign-in', () => {
 
     // A code that is not the app's is refused where it was typed.
     await card.getByLabel('Code from the app').fill('000000');
-    await card.getByTestId('button-two-factor-enable').click();
+    await card.getByRole('button', { name: 'Turn On' }).click();
     await expect(
       card.getByText('That code is not right. Enter the current code from your app.'),
     ).toBeVisible();
     const recoveryCodes = await confirmSetup(card, secret);
     await expect(page.getByText('Two-factor sign-in is on', { exact: true })).toBeVisible();
-    await card.getByTestId('button-recovery-codes-done').click();
-    await expect(card.getByTestId('badge-two-factor')).toHaveText('On');
-    await expect(card.getByTestId('text-two-factor-on')).toContainText('10 recovery codes left.');
+    await card.getByRole('button', { name: 'I Saved Them' }).click();
+    await expect(card.getByText('On', { exact: true })).toBeVisible();
+    await expect(card.getByText(/recovery codes? left\.$/)).toContainText('10 recovery codes left.');
     // The key is not shown again.
     await page.reload();
-    await expect(card.getByTestId('badge-two-factor')).toHaveText('On');
+    await expect(card.getByText('On', { exact: true })).toBeVisible();
     await expect(card.getByTestId('text-two-factor-secret')).toHaveCount(0);
 
     await signOut(page);
@@ -108,7 +108,7 @@ test.describe('two-factor sign-in', () => {
     await page.getByLabel('Code').fill(nextCode(secret));
     await page.getByTestId('button-submit').click();
     await expect(page).toHaveURL(/\/profile$/);
-    await expect(card.getByTestId('badge-two-factor')).toHaveText('On');
+    await expect(card.getByText('On', { exact: true })).toBeVisible();
 
     await signOut(page);
     const [recovery] = recoveryCodes;
@@ -117,12 +117,12 @@ test.describe('two-factor sign-in', () => {
     await page.getByLabel('Code').fill(recovery);
     await page.getByTestId('button-submit').click();
     await expect(page).toHaveURL(/\/profile$/);
-    await expect(card.getByTestId('text-two-factor-on')).toContainText('9 recovery codes left.');
+    await expect(card.getByText(/recovery codes? left\.$/)).toContainText('9 recovery codes left.');
 
     // Turned off with the password: the next sign-in asks for the password only.
     await card.getByLabel('Password or a code from the app').fill(password);
-    await card.getByTestId('button-two-factor-off').click();
-    await expect(card.getByTestId('badge-two-factor')).toHaveText('Off');
+    await card.getByRole('button', { name: 'Turn Off Two-Factor Sign-In' }).click();
+    await expect(card.getByText('Off', { exact: true })).toBeVisible();
   });
 });
 
@@ -151,14 +151,16 @@ test.describe('an administrator where two-factor sign-in is required', () => {
 
     await page.goto(`${base}/admin`);
     await expect(page).toHaveURL(/\/profile$/);
-    await expect(page.getByTestId('text-two-factor-required')).toHaveText(
-      'Administrators must use two-factor sign-in. Set it up to use the admin pages again.',
-    );
-    await shoot(page.getByTestId('card-two-factor'), 'two-factor-required-light-wide');
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Administrators must use two-factor sign-in.' }),
+    ).toHaveText('Administrators must use two-factor sign-in. Set it up to use the admin pages again.');
+    await shoot(page.getByRole('region', { name: 'Two-factor sign-in' }), 'two-factor-required-light-wide');
     const { card, secret } = await startSetup(page);
     await confirmSetup(card, secret);
-    await card.getByTestId('button-recovery-codes-done').click();
-    await expect(page.getByTestId('text-two-factor-required')).toHaveCount(0);
+    await card.getByRole('button', { name: 'I Saved Them' }).click();
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Administrators must use two-factor sign-in.' }),
+    ).toHaveCount(0);
 
     await page.goto(`${base}/admin`);
     await expect(page.getByRole('heading', { name: 'Admin Dashboard', level: 1 })).toBeVisible();
@@ -189,8 +191,8 @@ test.describe('pictures', () => {
         await shoot(card, `two-factor-setup-${theme}-${size.name}`);
         await confirmSetup(card, secret);
         await shoot(card, `two-factor-codes-${theme}-${size.name}`);
-        await card.getByTestId('button-recovery-codes-done').click();
-        await expect(card.getByTestId('badge-two-factor')).toHaveText('On');
+        await card.getByRole('button', { name: 'I Saved Them' }).click();
+        await expect(card.getByText('On', { exact: true })).toBeVisible();
         await shoot(card, `two-factor-on-${theme}-${size.name}`);
         await page.context().clearCookies();
         await passwordStep(page, email, password);

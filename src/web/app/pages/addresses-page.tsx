@@ -35,7 +35,7 @@ export function AddressesPage() {
         subtitle="Manage your delivery and pickup addresses"
         actions={
           addresses && addresses.length > 0 ? (
-            <Button onClick={openAdd} data-testid="button-add-address">
+            <Button onClick={openAdd}>
               <Plus aria-hidden="true" />
               Add Address
             </Button>

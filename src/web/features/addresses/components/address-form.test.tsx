@@ -10,26 +10,26 @@ installDomStubs();
 afterEach(() => vi.unstubAllGlobals());
 
 const springfield = {
-  'input-address-line1': '100 main st',
-  'input-city': 'springfield',
-  'input-state': 'il',
-  'input-zip-code': '62701',
+  'Address line 1': '100 main st',
+  City: 'springfield',
+  State: 'il',
+  'ZIP code': '62701',
 };
 
 function fill(values: Record<string, string>) {
-  for (const [testId, value] of Object.entries(values)) {
-    fireEvent.change(screen.getByTestId(testId), { target: { value } });
+  for (const [label, value] of Object.entries(values)) {
+    fireEvent.change(screen.getByLabelText(label), { target: { value } });
   }
 }
 
 function validateButton(): HTMLButtonElement {
-  const button = screen.getByTestId('button-validate-address');
+  const button = screen.getByRole('button', { name: 'Validate Address' });
   if (!(button instanceof HTMLButtonElement)) throw new Error('not a button');
   return button;
 }
 
-function value(testId: string): string {
-  const input = screen.getByTestId(testId);
+function value(label: string): string {
+  const input = screen.getByLabelText(label);
   return input instanceof HTMLInputElement ? input.value : '';
 }
 
@@ -72,11 +72,11 @@ describe('AddressForm (docs/rules/catalog-and-orders.md, Addresses, availability
     mockFetch();
     renderForm();
     expect(validateButton().disabled).toBe(true);
-    fill({ 'input-address-line1': '100 main st', 'input-city': 'springfield', 'input-state': 'il' });
+    fill({ 'Address line 1': '100 main st', City: 'springfield', State: 'il' });
     expect(validateButton().disabled).toBe(true);
-    fill({ 'input-zip-code': '62701' });
+    fill({ 'ZIP code': '62701' });
     expect(validateButton().disabled).toBe(false);
-    fill({ 'input-city': '' });
+    fill({ City: '' });
     expect(validateButton().disabled).toBe(true);
   });
 
@@ -102,8 +102,8 @@ describe('AddressForm (docs/rules/catalog-and-orders.md, Addresses, availability
     fireEvent.click(validateButton());
     expect(await screen.findByText('Address verified')).toBeVisible();
     expect(screen.getByText(/39\.7991, -89\.6439/)).toBeVisible();
-    expect(value('input-city')).toBe('Springfield');
-    expect(value('input-state')).toBe('IL');
+    expect(value('City')).toBe('Springfield');
+    expect(value('State')).toBe('IL');
     const body: unknown = JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body));
     expect(body).toMatchObject({ city: 'springfield', zipCode: '62701', country: 'US' });
   });
@@ -132,7 +132,7 @@ describe('AddressForm (docs/rules/catalog-and-orders.md, Addresses, availability
     fill(springfield);
     fireEvent.click(validateButton());
     await screen.findByText('Address verified');
-    fireEvent.click(screen.getByTestId('button-save-address'));
+    fireEvent.click(screen.getByRole('button', { name: 'Save Address' }));
     await waitFor(() => expect(onSaved).toHaveBeenCalled());
     const body: unknown = JSON.parse(String(fetchMock.mock.calls[1]?.[1]?.body));
     expect(body).toMatchObject({ addressLine1: '100 Main St', validationToken: 'proof-of-100-main-st' });
@@ -161,8 +161,8 @@ describe('AddressForm (docs/rules/catalog-and-orders.md, Addresses, availability
           : undefined,
     );
     const { onSaved } = renderForm();
-    fill({ 'input-address-line1': '1 Nowhere Rd', 'input-city': 'Nowhere', 'input-state': 'IL' });
-    fill({ 'input-zip-code': '00000' });
+    fill({ 'Address line 1': '1 Nowhere Rd', City: 'Nowhere', State: 'IL' });
+    fill({ 'ZIP code': '00000' });
     fireEvent.click(validateButton());
     const toastTitles = await screen.findAllByText('Validation unavailable');
     expect(toastTitles.length).toBeGreaterThan(0);
@@ -174,7 +174,7 @@ describe('AddressForm (docs/rules/catalog-and-orders.md, Addresses, availability
     );
     expect(screen.getByTestId('validation-result').getAttribute('data-status')).toBe('unavailable');
     expect(screen.queryByText(/Location found/)).toBeNull();
-    fireEvent.click(screen.getByTestId('button-save-address'));
+    fireEvent.click(screen.getByRole('button', { name: 'Save Address' }));
     await waitFor(() => expect(onSaved).toHaveBeenCalled());
     expect(fetchMock.mock.calls.some(([url]) => url === '/api/addresses')).toBe(true);
   });
@@ -215,7 +215,7 @@ describe('AddressForm (docs/rules/catalog-and-orders.md, Addresses, availability
     fireEvent.click(validateButton());
     expect(await screen.findByText('State must be a US state, for example IL')).toBeVisible();
     expect(screen.getByTestId('validation-result').getAttribute('data-status')).toBe('idle');
-    expect(screen.getByTestId('input-state').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByLabelText('State').getAttribute('aria-invalid')).toBe('true');
   });
 
   it('goes back to idle when a field changes after validating', async () => {
@@ -239,7 +239,7 @@ describe('AddressForm (docs/rules/catalog-and-orders.md, Addresses, availability
     fill(springfield);
     fireEvent.click(validateButton());
     await screen.findByText('Address verified');
-    fill({ 'input-address-line1': '200 main st' });
+    fill({ 'Address line 1': '200 main st' });
     expect(screen.getByTestId('validation-result').getAttribute('data-status')).toBe('idle');
   });
 
@@ -267,8 +267,8 @@ describe('AddressForm (docs/rules/catalog-and-orders.md, Addresses, availability
     fill(springfield);
     fireEvent.click(validateButton());
     await screen.findByText('Address verified');
-    fill({ 'input-address-line1': '200 Main St' });
-    fireEvent.click(screen.getByTestId('button-save-address'));
+    fill({ 'Address line 1': '200 Main St' });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Address' }));
     await waitFor(() => expect(onSaved).toHaveBeenCalled());
     const body: unknown = JSON.parse(String(fetchMock.mock.calls[1]?.[1]?.body));
     expect(body).toMatchObject({ addressLine1: '200 Main St', validationToken: null });
@@ -277,10 +277,10 @@ describe('AddressForm (docs/rules/catalog-and-orders.md, Addresses, availability
   it('checks the fields with the shared rules before calling the server', () => {
     const fetchMock = mockFetch();
     renderForm();
-    fill({ ...springfield, 'input-zip-code': '627' });
-    fireEvent.click(screen.getByTestId('button-save-address'));
+    fill({ ...springfield, 'ZIP code': '627' });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Address' }));
     expect(screen.getByText(ZIP_CODE_MESSAGE)).toBeVisible();
-    expect(screen.getByTestId('input-zip-code').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByLabelText('ZIP code').getAttribute('aria-invalid')).toBe('true');
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -300,7 +300,7 @@ describe('AddressForm (docs/rules/catalog-and-orders.md, Addresses, availability
     );
     renderForm();
     fill(springfield);
-    fireEvent.click(screen.getByTestId('button-save-address'));
+    fireEvent.click(screen.getByRole('button', { name: 'Save Address' }));
     expect(await screen.findByText('City must be a real place')).toBeVisible();
     expect(await screen.findByText(/^Failed to create address/)).toBeVisible();
   });
@@ -312,9 +312,9 @@ describe('AddressForm (docs/rules/catalog-and-orders.md, Addresses, availability
         : undefined,
     );
     renderForm(saved);
-    expect(value('input-city')).toBe('Springfield');
-    fill({ 'input-address-line1': '101 Main St' });
-    fireEvent.click(screen.getByTestId('button-save-address'));
+    expect(value('City')).toBe('Springfield');
+    fill({ 'Address line 1': '101 Main St' });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Address' }));
     expect(await screen.findByText('Failed to update address: Address not found')).toBeVisible();
     const body: unknown = JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body));
     expect(body).toEqual({

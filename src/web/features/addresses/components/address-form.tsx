@@ -217,7 +217,6 @@ export function AddressForm({
       onSubmit={onSubmit}
       aria-label={address ? 'Edit address' : 'New address'}
       className="flex flex-col gap-4"
-      data-testid="form-address"
     >
       <FormField id="address-line1" label="Address line 1" error={errors.addressLine1}>
         {(control) => (
@@ -228,7 +227,6 @@ export function AddressForm({
             maxLength={200}
             value={values.addressLine1}
             onChange={(event) => update('addressLine1', event.target.value)}
-            data-testid="input-address-line1"
           />
         )}
       </FormField>
@@ -255,7 +253,6 @@ export function AddressForm({
               maxLength={100}
               value={values.city}
               onChange={(event) => update('city', event.target.value)}
-              data-testid="input-city"
             />
           )}
         </FormField>
@@ -269,7 +266,6 @@ export function AddressForm({
               placeholder="e.g. IL"
               value={values.state}
               onChange={(event) => update('state', event.target.value)}
-              data-testid="input-state"
             />
           )}
         </FormField>
@@ -284,7 +280,6 @@ export function AddressForm({
               placeholder="e.g. 62701"
               value={values.zipCode}
               onChange={(event) => update('zipCode', event.target.value)}
-              data-testid="input-zip-code"
             />
           )}
         </FormField>
@@ -305,7 +300,6 @@ export function AddressForm({
             onClick={onValidate}
             disabled={!isValidateEnabled}
             aria-describedby="address-validate-hint"
-            data-testid="button-validate-address"
           >
             {validate.isPending ? (
               <LoaderCircle className="animate-spin" aria-hidden="true" />
@@ -329,7 +323,7 @@ export function AddressForm({
         <Button variant="outline" onClick={onCancel}>
           Cancel
         </Button>
-        <Button type="submit" disabled={isSaving} data-testid="button-save-address">
+        <Button type="submit" disabled={isSaving}>
           {isSaving ? 'Saving...' : 'Save Address'}
         </Button>
       </div>

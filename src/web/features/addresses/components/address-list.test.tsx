@@ -57,24 +57,24 @@ describe('AddressList (docs/rules/screens-buyer.md, Account pages)', () => {
     const { onAdd } = renderList();
     expect(screen.getByRole('status').textContent).toContain('Loading addresses...');
     expect(await screen.findByText(NO_ADDRESSES_TEXT)).toBeVisible();
-    fireEvent.click(screen.getByTestId('button-add-first-address'));
+    fireEvent.click(screen.getByRole('button', { name: 'Add Address' }));
     expect(onAdd).toHaveBeenCalled();
   });
 
   it('shows each address with its Primary and Verified badges, and Set as Primary only on the others', async () => {
     mockFetch(listing([home, office]));
     const { onEdit } = renderList();
-    const homeCard = await screen.findByTestId('card-address-a1');
-    const officeCard = screen.getByTestId('card-address-a2');
+    const homeCard = await screen.findByRole('region', { name: '100 Main St' });
+    const officeCard = screen.getByRole('region', { name: '200 Oak Ave' });
     expect(within(homeCard).getByText('Apt 2')).toBeVisible();
     expect(within(homeCard).getByText('Springfield, IL 62701')).toBeVisible();
-    expect(within(homeCard).getByTestId('badge-primary')).toBeVisible();
-    expect(within(homeCard).getByTestId('badge-verified')).toBeVisible();
-    expect(within(homeCard).queryByTestId('button-set-primary')).toBeNull();
-    expect(within(officeCard).queryByTestId('badge-primary')).toBeNull();
-    expect(within(officeCard).queryByTestId('badge-verified')).toBeNull();
+    expect(within(homeCard).getByText('Primary', { exact: true })).toBeVisible();
+    expect(within(homeCard).getByText('Verified', { exact: true })).toBeVisible();
+    expect(within(homeCard).queryByRole('button', { name: /^Set as Primary/ })).toBeNull();
+    expect(within(officeCard).queryByText('Primary', { exact: true })).toBeNull();
+    expect(within(officeCard).queryByText('Verified', { exact: true })).toBeNull();
     expect(within(officeCard).getByRole('button', { name: 'Set as Primary 200 Oak Ave' })).toBeEnabled();
-    fireEvent.click(within(officeCard).getByTestId('button-edit-address'));
+    fireEvent.click(within(officeCard).getByRole('button', { name: /^Edit / }));
     expect(onEdit).toHaveBeenCalledWith(office);
   });
 
@@ -92,11 +92,15 @@ describe('AddressList (docs/rules/screens-buyer.md, Account pages)', () => {
       },
     );
     renderList();
-    fireEvent.click(await screen.findByTestId('button-set-primary'));
+    fireEvent.click(await screen.findByRole('button', { name: /^Set as Primary/ }));
     await waitFor(() =>
-      expect(within(screen.getByTestId('card-address-a2')).queryByTestId('badge-primary')).toBeVisible(),
+      expect(
+        within(screen.getByRole('region', { name: '200 Oak Ave' })).queryByText('Primary', { exact: true }),
+      ).toBeVisible(),
     );
-    expect(within(screen.getByTestId('card-address-a1')).queryByTestId('badge-primary')).toBeNull();
+    expect(
+      within(screen.getByRole('region', { name: '100 Main St' })).queryByText('Primary', { exact: true }),
+    ).toBeNull();
     const init = fetchMock.mock.calls.find(([url]) => url === '/api/addresses/a2/set-primary')?.[1];
     expect(init?.body).toBeUndefined();
     expect(init?.headers).toEqual({});
@@ -108,7 +112,7 @@ describe('AddressList (docs/rules/screens-buyer.md, Account pages)', () => {
       url === '/api/addresses/a2/set-primary' ? new Response('', { status: 500 }) : undefined,
     );
     renderList();
-    fireEvent.click(await screen.findByTestId('button-set-primary'));
+    fireEvent.click(await screen.findByRole('button', { name: /^Set as Primary/ }));
     expect(await screen.findByText('Failed to set primary address')).toBeVisible();
   });
 
@@ -123,19 +127,19 @@ describe('AddressList (docs/rules/screens-buyer.md, Account pages)', () => {
       },
     );
     renderList();
-    const officeCard = await screen.findByTestId('card-address-a2');
-    fireEvent.click(within(officeCard).getByTestId('button-delete-address'));
+    const officeCard = await screen.findByRole('region', { name: '200 Oak Ave' });
+    fireEvent.click(within(officeCard).getByRole('button', { name: /^Delete / }));
     const dialog = await screen.findByRole('alertdialog');
     expect(within(dialog).getByText(/200 Oak Ave, Chicago, IL 60601 will be removed/)).toBeVisible();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'DELETE')).toBe(false);
 
-    fireEvent.click(within(officeCard).getByTestId('button-delete-address'));
+    fireEvent.click(within(officeCard).getByRole('button', { name: /^Delete / }));
     fireEvent.click(
       within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete Address' }),
     );
-    await waitFor(() => expect(screen.queryByTestId('card-address-a2')).toBeNull());
+    await waitFor(() => expect(screen.queryByRole('region', { name: '200 Oak Ave' })).toBeNull());
     expect(await screen.findByText('Address deleted')).toBeVisible();
   });
 
@@ -146,7 +150,7 @@ describe('AddressList (docs/rules/screens-buyer.md, Account pages)', () => {
         : undefined,
     );
     renderList();
-    fireEvent.click(await screen.findByTestId('button-delete-address'));
+    fireEvent.click(await screen.findByRole('button', { name: /^Delete / }));
     const dialog = await screen.findByRole('alertdialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete Address' }));
     expect(await screen.findByText('Failed to delete address: Address not found')).toBeVisible();
@@ -156,7 +160,9 @@ describe('AddressList (docs/rules/screens-buyer.md, Account pages)', () => {
     mockFetch(listing([home, office]));
     renderList();
     fireEvent.click(
-      within(await screen.findByTestId('card-address-a1')).getByTestId('button-delete-address'),
+      within(await screen.findByRole('region', { name: '100 Main St' })).getByRole('button', {
+        name: /^Delete /,
+      }),
     );
     const dialog = await screen.findByRole('alertdialog');
     expect(dialog.textContent).toContain(
@@ -167,7 +173,7 @@ describe('AddressList (docs/rules/screens-buyer.md, Account pages)', () => {
   it('says plainly that deleting the only address leaves none, without promising a remaining one', async () => {
     mockFetch(listing([home]));
     renderList();
-    fireEvent.click(await screen.findByTestId('button-delete-address'));
+    fireEvent.click(await screen.findByRole('button', { name: /^Delete / }));
     const dialog = await screen.findByRole('alertdialog');
     expect(dialog.textContent).toContain(
       'will be removed. This cannot be undone. It is your only address: you will have no saved address until you add one.',

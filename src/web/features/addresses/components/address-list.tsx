@@ -49,7 +49,7 @@ export function AddressList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (add
               distances to sellers are measured from it.
             </p>
           </div>
-          <Button onClick={onAdd} data-testid="button-add-first-address">
+          <Button onClick={onAdd}>
             <Plus aria-hidden="true" />
             Add Address
           </Button>
@@ -66,11 +66,7 @@ export function AddressList({ onAdd, onEdit }: { onAdd: () => void; onEdit: (add
 
   return (
     <>
-      <ul
-        className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3"
-        aria-label="Your addresses"
-        data-testid="list-addresses"
-      >
+      <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Your addresses">
         {addresses.map((address) => (
           <li key={address.id}>
             <AddressCard

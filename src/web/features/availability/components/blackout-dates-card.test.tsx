@@ -11,9 +11,9 @@ afterEach(() => vi.unstubAllGlobals());
 
 const URL = '/api/availability/blackouts';
 
-function input(testId: string): HTMLInputElement {
-  const element = screen.getByTestId(testId);
-  if (!(element instanceof HTMLInputElement)) throw new Error(`${testId} is not an input`);
+function input(label: string | RegExp): HTMLInputElement {
+  const element = screen.getByLabelText(label);
+  if (!(element instanceof HTMLInputElement)) throw new Error(`${String(label)} is not an input`);
   return element;
 }
 
@@ -27,13 +27,13 @@ describe('BlackoutDatesCard (docs/rules/screens-buyer.md, Account pages)', () =>
       renderWithProviders(<BlackoutDatesCard description="Days off." />);
       expect(await screen.findByText(NO_BLACKOUTS_TEXT)).toBeVisible();
       expect(todayLocalDate()).toBe('2026-11-23');
-      expect(input('input-start-date').value).toBe('2026-11-23');
-      expect(input('input-end-date').value).toBe('2026-11-23');
+      expect(input('Start date').value).toBe('2026-11-23');
+      expect(input('End date').value).toBe('2026-11-23');
     } finally {
       vi.useRealTimers();
     }
-    expect(input('input-start-date').type).toBe('date');
-    expect(input('input-blackout-reason').value).toBe('');
+    expect(input('Start date').type).toBe('date');
+    expect(input(/^Reason/).value).toBe('');
   });
 
   it('adds a range with a reason, then removes it', async () => {
@@ -54,11 +54,13 @@ describe('BlackoutDatesCard (docs/rules/screens-buyer.md, Account pages)', () =>
     });
     renderWithProviders(<BlackoutDatesCard description="Days off." />);
     await screen.findByText(NO_BLACKOUTS_TEXT);
-    fireEvent.change(input('input-start-date'), { target: { value: '2026-12-24' } });
-    fireEvent.change(input('input-end-date'), { target: { value: '2026-12-26' } });
-    fireEvent.change(input('input-blackout-reason'), { target: { value: 'Holiday' } });
+    fireEvent.change(input('Start date'), { target: { value: '2026-12-24' } });
+    fireEvent.change(input('End date'), { target: { value: '2026-12-26' } });
+    fireEvent.change(input(/^Reason/), { target: { value: 'Holiday' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add blackout dates' }));
-    const row = await screen.findByTestId('row-blackout-b1');
+    const row = await within(await screen.findByRole('list', { name: 'Blackout dates' })).findByRole(
+      'listitem',
+    );
     expect(within(row).getByText('Thu, Dec 24, 2026 – Sat, Dec 26, 2026')).toBeVisible();
     expect(within(row).getByText('Holiday')).toBeVisible();
     const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')?.[1];
@@ -73,17 +75,17 @@ describe('BlackoutDatesCard (docs/rules/screens-buyer.md, Account pages)', () =>
     mockFetch((url) => (url === URL ? jsonResponse([]) : undefined));
     renderWithProviders(<BlackoutDatesCard description="Days off." />);
     await screen.findByText(NO_BLACKOUTS_TEXT);
-    fireEvent.change(input('input-start-date'), { target: { value: '2099-05-01' } });
-    expect(input('input-end-date').value).toBe('2099-05-01');
+    fireEvent.change(input('Start date'), { target: { value: '2099-05-01' } });
+    expect(input('End date').value).toBe('2099-05-01');
   });
 
   it('refuses an end before the start with the shared message', async () => {
     const fetchMock = mockFetch((url) => (url === URL ? jsonResponse([]) : undefined));
     renderWithProviders(<BlackoutDatesCard description="Days off." />);
     await screen.findByText(NO_BLACKOUTS_TEXT);
-    fireEvent.change(input('input-start-date'), { target: { value: '2099-05-10' } });
-    fireEvent.change(input('input-end-date'), { target: { value: '2099-05-01' } });
-    fireEvent.click(screen.getByTestId('button-add-blackout'));
+    fireEvent.change(input('Start date'), { target: { value: '2099-05-10' } });
+    fireEvent.change(input('End date'), { target: { value: '2099-05-01' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add blackout dates' }));
     expect(screen.getByText(END_BEFORE_START_MESSAGE)).toBeVisible();
     expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(false);
   });
@@ -96,7 +98,7 @@ describe('BlackoutDatesCard (docs/rules/screens-buyer.md, Account pages)', () =>
     });
     renderWithProviders(<BlackoutDatesCard description="Days off." />);
     await screen.findByText(NO_BLACKOUTS_TEXT);
-    fireEvent.click(screen.getByTestId('button-add-blackout'));
+    fireEvent.click(screen.getByRole('button', { name: 'Add blackout dates' }));
     expect(await screen.findByText('Failed to add blackout date')).toBeVisible();
   });
 });

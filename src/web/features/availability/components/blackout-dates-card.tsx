@@ -1,3 +1,4 @@
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { CalendarOff, Plus, Trash2 } from 'lucide-react';
 import { blackoutBodySchema, REASON_MAX_LENGTH, type Blackout } from '@domain/availability';
 import { Button } from '../../../components/ui/button';
@@ -5,13 +6,16 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/use-toast';
-import { useSchemaForm } from '../../../lib/use-schema-form';
+import { fieldErrorsOf } from '../../../lib/api-client';
+import { fieldErrorsFromZod, focusFirstInvalid } from '../../../lib/form-errors';
 import { useAddBlackout } from '../api/add-blackout';
 import { useDeleteBlackout } from '../api/delete-blackout';
 import { useBlackouts } from '../api/get-blackouts';
 import { formatDateRange, todayLocalDate } from '../availability-format';
 
 export const NO_BLACKOUTS_TEXT = 'No blackout dates';
+
+type FieldName = 'startDate' | 'endDate' | 'reason';
 
 /** Days off, each a range of whole days with an optional reason (docs/rules/screens-buyer.md, Account pages). */
 export function BlackoutDatesCard({ description }: { description: string }) {
@@ -27,10 +31,11 @@ export function BlackoutDatesCard({ description }: { description: string }) {
         }),
     });
 
+  const titleId = useId();
   return (
-    <Card data-testid="card-blackout-dates">
+    <Card role="region" aria-labelledby={titleId}>
       <CardHeader>
-        <CardTitle as="h2" className="flex items-center gap-2">
+        <CardTitle id={titleId} as="h2" className="flex items-center gap-2">
           <CalendarOff className="size-5 text-primary" aria-hidden="true" />
           Blackout Dates
         </CardTitle>
@@ -46,7 +51,7 @@ export function BlackoutDatesCard({ description }: { description: string }) {
             Your blackout dates could not be loaded.
           </p>
         ) : blackouts.length === 0 ? (
-          <div className="rounded-lg border border-dashed p-6 text-center" data-testid="text-no-blackouts">
+          <div className="rounded-lg border border-dashed p-6 text-center">
             <p className="font-medium">{NO_BLACKOUTS_TEXT}</p>
             <p className="mt-1 text-sm text-muted-foreground">Add the days you are away, such as holidays.</p>
           </div>
@@ -55,19 +60,10 @@ export function BlackoutDatesCard({ description }: { description: string }) {
             {blackouts.map((blackout) => {
               const dates = formatDateRange(blackout.startDate, blackout.endDate);
               return (
-                <li
-                  key={blackout.id}
-                  className="flex items-center gap-3 px-4 py-2"
-                  data-testid={`row-blackout-${blackout.id}`}
-                >
+                <li key={blackout.id} className="flex items-center gap-3 px-4 py-2">
                   <div className="flex min-w-0 flex-1 flex-col">
-                    <span className="font-medium" data-testid="text-blackout-dates">
-                      {dates}
-                    </span>
-                    <span
-                      className="break-words text-sm text-muted-foreground"
-                      data-testid="text-blackout-reason"
-                    >
+                    <span className="font-medium">{dates}</span>
+                    <span className="break-words text-sm text-muted-foreground">
                       {blackout.reason ?? 'No reason given'}
                     </span>
                   </div>
@@ -93,32 +89,48 @@ export function BlackoutDatesCard({ description }: { description: string }) {
 }
 
 function AddBlackoutForm() {
-  const { formRef, values, errors, setValue, clearErrors, handleSubmit, showServerErrors } = useSchemaForm({
-    schema: blackoutBodySchema,
-    // A blackout most often starts soon; one day (today) is the smallest range and easy to widen.
-    initialValues: () => ({ startDate: todayLocalDate(), endDate: todayLocalDate(), reason: '' }),
-  });
+  const formRef = useRef<HTMLFormElement>(null);
+  // A blackout most often starts soon; one day (today) is the smallest range and easy to widen.
+  const [startDate, setStartDate] = useState(todayLocalDate);
+  const [endDate, setEndDate] = useState(todayLocalDate);
+  const [reason, setReason] = useState('');
+  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
   const addBlackout = useAddBlackout();
 
-  const changeStart = (value: string) => {
-    setValue('startDate', value);
-    // Moving the start past the end moves the end along, so a one-day range stays one click.
-    if (value && values.endDate && values.endDate < value) setValue('endDate', value);
-    clearErrors();
+  const showInvalid = (next: Partial<Record<FieldName, string>>) => {
+    setErrors(next);
+    requestAnimationFrame(() => focusFirstInvalid(formRef.current));
   };
 
-  const onSubmit = handleSubmit((body) =>
-    addBlackout.mutate(body, {
+  const changeStart = (value: string) => {
+    setStartDate(value);
+    // Moving the start past the end moves the end along, so a one-day range stays one click.
+    if (value && endDate && endDate < value) setEndDate(value);
+    setErrors({});
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const parsed = blackoutBodySchema.safeParse({ startDate, endDate, reason });
+    if (!parsed.success) {
+      showInvalid(fieldErrorsFromZod(parsed.error));
+      return;
+    }
+    setErrors({});
+    addBlackout.mutate(parsed.data, {
       onSuccess: (added) => {
         toast({
           title: 'Blackout date added',
           description: formatDateRange(added.startDate, added.endDate),
         });
-        setValue('reason', '');
+        setReason('');
       },
-      onError: (error) => showServerErrors(error),
-    }),
-  );
+      onError: (error) => {
+        const serverFields = fieldErrorsOf(error);
+        if (serverFields) showInvalid(serverFields);
+      },
+    });
+  };
 
   return (
     <form
@@ -127,7 +139,6 @@ function AddBlackoutForm() {
       onSubmit={onSubmit}
       aria-labelledby="add-blackout-heading"
       className="flex flex-col gap-4 border-t pt-6"
-      data-testid="form-add-blackout"
     >
       <h3 id="add-blackout-heading" className="text-sm font-semibold">
         Add blackout dates
@@ -138,9 +149,8 @@ function AddBlackoutForm() {
             <Input
               {...control}
               type="date"
-              value={values.startDate}
+              value={startDate}
               onChange={(event) => changeStart(event.target.value)}
-              data-testid="input-start-date"
             />
           )}
         </FormField>
@@ -149,13 +159,12 @@ function AddBlackoutForm() {
             <Input
               {...control}
               type="date"
-              value={values.endDate}
-              min={values.startDate || undefined}
+              value={endDate}
+              min={startDate || undefined}
               onChange={(event) => {
-                setValue('endDate', event.target.value);
-                clearErrors();
+                setEndDate(event.target.value);
+                setErrors({});
               }}
-              data-testid="input-end-date"
             />
           )}
         </FormField>
@@ -164,21 +173,15 @@ function AddBlackoutForm() {
         {(control) => (
           <Input
             {...control}
-            value={values.reason}
+            value={reason}
             maxLength={REASON_MAX_LENGTH}
             placeholder="Holiday, vacation, ..."
-            onChange={(event) => setValue('reason', event.target.value)}
-            data-testid="input-blackout-reason"
+            onChange={(event) => setReason(event.target.value)}
           />
         )}
       </FormField>
       <div>
-        <Button
-          type="submit"
-          disabled={addBlackout.isPending}
-          aria-label="Add blackout dates"
-          data-testid="button-add-blackout"
-        >
+        <Button type="submit" disabled={addBlackout.isPending} aria-label="Add blackout dates">
           <Plus aria-hidden="true" />
           {addBlackout.isPending ? 'Adding...' : 'Add'}
         </Button>

@@ -22,9 +22,9 @@ function makeSchedule(overrides: Partial<Schedule> = {}): Schedule {
   };
 }
 
-function input(testId: string): HTMLInputElement {
-  const element = screen.getByTestId(testId);
-  if (!(element instanceof HTMLInputElement)) throw new Error(`${testId} is not an input`);
+function input(label: string): HTMLInputElement {
+  const element = screen.getByLabelText(label);
+  if (!(element instanceof HTMLInputElement)) throw new Error(`${label} is not an input`);
   return element;
 }
 
@@ -33,10 +33,10 @@ describe('WeeklyScheduleCard (docs/rules/screens-buyer.md, Account pages)', () =
     mockFetch((url) => (url === URL ? jsonResponse([]) : undefined));
     renderWithProviders(<WeeklyScheduleCard description="When you work." />);
     expect(await screen.findByText(NO_SCHEDULES_TEXT)).toBeVisible();
-    expect(screen.getByTestId('select-schedule-day').textContent).toContain('Monday');
-    expect(input('input-start-time').value).toBe('09:00');
-    expect(input('input-end-time').value).toBe('17:00');
-    expect(input('input-start-time').type).toBe('time');
+    expect(screen.getByLabelText('Day').textContent).toContain('Monday');
+    expect(input('Start time').value).toBe('09:00');
+    expect(input('End time').value).toBe('17:00');
+    expect(input('Start time').type).toBe('time');
   });
 
   it('adds a row with the defaults and refreshes the list', async () => {
@@ -52,7 +52,9 @@ describe('WeeklyScheduleCard (docs/rules/screens-buyer.md, Account pages)', () =
     renderWithProviders(<WeeklyScheduleCard description="When you work." />);
     await screen.findByText(NO_SCHEDULES_TEXT);
     fireEvent.click(screen.getByRole('button', { name: 'Add hours' }));
-    const row = await screen.findByTestId('row-schedule-s1');
+    const row = await within(await screen.findByRole('list', { name: 'Weekly hours' })).findByRole(
+      'listitem',
+    );
     expect(within(row).getByText('Monday')).toBeVisible();
     expect(within(row).getByText('9:00 AM – 5:00 PM')).toBeVisible();
     const post = fetchMock.mock.calls.find(([, init]) => init?.method === 'POST')?.[1];
@@ -84,7 +86,7 @@ describe('WeeklyScheduleCard (docs/rules/screens-buyer.md, Account pages)', () =
     });
     renderWithProviders(<WeeklyScheduleCard description="When you work." />);
     await screen.findByText(NO_SCHEDULES_TEXT);
-    fireEvent.click(screen.getByTestId('button-add-schedule'));
+    fireEvent.click(screen.getByRole('button', { name: 'Add hours' }));
     expect(await screen.findByText('Failed to add schedule: Too many schedules')).toBeVisible();
   });
 
@@ -92,13 +94,13 @@ describe('WeeklyScheduleCard (docs/rules/screens-buyer.md, Account pages)', () =
     const fetchMock = mockFetch((url) => (url === URL ? jsonResponse([]) : undefined));
     renderWithProviders(<WeeklyScheduleCard description="When you work." />);
     await screen.findByText(NO_SCHEDULES_TEXT);
-    fireEvent.change(input('input-start-time'), { target: { value: '' } });
-    fireEvent.click(screen.getByTestId('button-add-schedule'));
+    fireEvent.change(input('Start time'), { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add hours' }));
     expect(screen.getByText('Start time must be a time like 09:00 (HH:mm, 24-hour)')).toBeVisible();
     expect(fetchMock.mock.calls.some(([, init]) => init?.method === 'POST')).toBe(false);
 
-    fireEvent.change(input('input-start-time'), { target: { value: '18:00' } });
+    fireEvent.change(input('Start time'), { target: { value: '18:00' } });
     expect(screen.getByText('Ends before it starts, so this range offers no times.')).toBeVisible();
-    await waitFor(() => expect(input('input-start-time').value).toBe('18:00'));
+    await waitFor(() => expect(input('Start time').value).toBe('18:00'));
   });
 });

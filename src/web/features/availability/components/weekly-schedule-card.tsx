@@ -1,3 +1,4 @@
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { CalendarClock, Plus, Trash2 } from 'lucide-react';
 import { DAY_NAMES, DEFAULT_SCHEDULE, scheduleBodySchema, type Schedule } from '@domain/availability';
 import { Badge } from '../../../components/ui/badge';
@@ -7,13 +8,16 @@ import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { toast } from '../../../components/ui/use-toast';
-import { useSchemaForm } from '../../../lib/use-schema-form';
+import { fieldErrorsOf } from '../../../lib/api-client';
+import { fieldErrorsFromZod, focusFirstInvalid } from '../../../lib/form-errors';
 import { useAddSchedule } from '../api/add-schedule';
 import { useDeleteSchedule } from '../api/delete-schedule';
 import { useSchedules } from '../api/get-schedules';
 import { formatTime } from '../availability-format';
 
 export const NO_SCHEDULES_TEXT = 'No weekly hours yet';
+
+type FieldName = 'dayOfWeek' | 'startTime' | 'endTime';
 
 function dayName(dayOfWeek: number): string {
   return DAY_NAMES[dayOfWeek] ?? `Day ${dayOfWeek}`;
@@ -40,10 +44,11 @@ export function WeeklyScheduleCard({ description }: { description: string }) {
         }),
     });
 
+  const titleId = useId();
   return (
-    <Card data-testid="card-weekly-schedule">
+    <Card role="region" aria-labelledby={titleId}>
       <CardHeader>
-        <CardTitle as="h2" className="flex items-center gap-2">
+        <CardTitle id={titleId} as="h2" className="flex items-center gap-2">
           <CalendarClock className="size-5 text-primary" aria-hidden="true" />
           Weekly Schedule
         </CardTitle>
@@ -59,25 +64,17 @@ export function WeeklyScheduleCard({ description }: { description: string }) {
             Your schedule could not be loaded.
           </p>
         ) : schedules.length === 0 ? (
-          <div className="rounded-lg border border-dashed p-6 text-center" data-testid="text-no-schedules">
+          <div className="rounded-lg border border-dashed p-6 text-center">
             <p className="font-medium">{NO_SCHEDULES_TEXT}</p>
             <p className="mt-1 text-sm text-muted-foreground">Add the days and times you are available.</p>
           </div>
         ) : (
           <ul className="flex flex-col divide-y rounded-lg border" aria-label="Weekly hours">
             {schedules.map((schedule) => (
-              <li
-                key={schedule.id}
-                className="flex items-center gap-3 px-4 py-2"
-                data-testid={`row-schedule-${schedule.id}`}
-              >
+              <li key={schedule.id} className="flex items-center gap-3 px-4 py-2">
                 <div className="flex min-w-0 flex-1 flex-col sm:flex-row sm:items-center sm:gap-4">
-                  <span className="font-medium sm:w-28" data-testid="text-schedule-day">
-                    {dayName(schedule.dayOfWeek)}
-                  </span>
-                  <span className="text-sm text-muted-foreground" data-testid="text-schedule-time">
-                    {timeRange(schedule)}
-                  </span>
+                  <span className="font-medium sm:w-28">{dayName(schedule.dayOfWeek)}</span>
+                  <span className="text-sm text-muted-foreground">{timeRange(schedule)}</span>
                 </div>
                 {schedule.isActive ? null : <Badge variant="secondary">Paused</Badge>}
                 <Button
@@ -100,30 +97,42 @@ export function WeeklyScheduleCard({ description }: { description: string }) {
   );
 }
 
-/** The form starts at the default hours; any day and times may then be chosen. */
-const FIRST_VALUES: { dayOfWeek: number; startTime: string; endTime: string } = { ...DEFAULT_SCHEDULE };
-
 function AddScheduleForm() {
-  const { formRef, values, errors, setValue, handleSubmit, showServerErrors } = useSchemaForm({
-    schema: scheduleBodySchema,
-    initialValues: FIRST_VALUES,
-  });
+  const formRef = useRef<HTMLFormElement>(null);
+  const [dayOfWeek, setDayOfWeek] = useState<number>(DEFAULT_SCHEDULE.dayOfWeek);
+  const [startTime, setStartTime] = useState<string>(DEFAULT_SCHEDULE.startTime);
+  const [endTime, setEndTime] = useState<string>(DEFAULT_SCHEDULE.endTime);
+  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
   const addSchedule = useAddSchedule();
 
-  const onSubmit = handleSubmit((body) =>
-    addSchedule.mutate(body, {
+  const showInvalid = (next: Partial<Record<FieldName, string>>) => {
+    setErrors(next);
+    requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const parsed = scheduleBodySchema.safeParse({ dayOfWeek, startTime, endTime });
+    if (!parsed.success) {
+      showInvalid(fieldErrorsFromZod(parsed.error));
+      return;
+    }
+    setErrors({});
+    addSchedule.mutate(parsed.data, {
       onSuccess: (added) =>
         toast({
           title: 'Schedule added',
           description: `${dayName(added.dayOfWeek)}, ${timeRange(added)}`,
         }),
-      onError: (error) => showServerErrors(error),
-    }),
-  );
+      onError: (error) => {
+        const serverFields = fieldErrorsOf(error);
+        if (serverFields) showInvalid(serverFields);
+      },
+    });
+  };
 
   // Times are not validated for order; such a range simply offers no times
   // (docs/rules/catalog-and-orders.md, Addresses, availability and slots).
-  const { dayOfWeek, startTime, endTime } = values;
   const endsBeforeStart = startTime !== '' && endTime !== '' && endTime <= startTime;
 
   return (
@@ -133,7 +142,6 @@ function AddScheduleForm() {
       onSubmit={onSubmit}
       aria-labelledby="add-schedule-heading"
       className="flex flex-col gap-4 border-t pt-6"
-      data-testid="form-add-schedule"
     >
       <h3 id="add-schedule-heading" className="text-sm font-semibold">
         Add hours
@@ -141,8 +149,8 @@ function AddScheduleForm() {
       <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-3">
         <FormField id="schedule-day" label="Day" error={errors.dayOfWeek}>
           {(control) => (
-            <Select value={String(dayOfWeek)} onValueChange={(value) => setValue('dayOfWeek', Number(value))}>
-              <SelectTrigger {...control} data-testid="select-schedule-day">
+            <Select value={String(dayOfWeek)} onValueChange={(value) => setDayOfWeek(Number(value))}>
+              <SelectTrigger {...control}>
                 <SelectValue />
               </SelectTrigger>
               <SelectContent>
@@ -161,8 +169,7 @@ function AddScheduleForm() {
               {...control}
               type="time"
               value={startTime}
-              onChange={(event) => setValue('startTime', event.target.value)}
-              data-testid="input-start-time"
+              onChange={(event) => setStartTime(event.target.value)}
             />
           )}
         </FormField>
@@ -177,19 +184,13 @@ function AddScheduleForm() {
               {...control}
               type="time"
               value={endTime}
-              onChange={(event) => setValue('endTime', event.target.value)}
-              data-testid="input-end-time"
+              onChange={(event) => setEndTime(event.target.value)}
             />
           )}
         </FormField>
       </div>
       <div>
-        <Button
-          type="submit"
-          disabled={addSchedule.isPending}
-          aria-label="Add hours"
-          data-testid="button-add-schedule"
-        >
+        <Button type="submit" disabled={addSchedule.isPending} aria-label="Add hours">
           <Plus aria-hidden="true" />
           {addSchedule.isPending ? 'Adding...' : 'Add'}
         </Button>

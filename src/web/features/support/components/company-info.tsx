@@ -1,5 +1,5 @@
 import { Clock, ExternalLink, Globe, Mail, MapPin, Phone, type LucideIcon } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { COMPANY } from '@domain/support';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 
@@ -24,16 +24,19 @@ const linkClass =
 /** The business details shown on the support page (docs/rules/screens-buyer.md, Account pages). */
 export function CompanyInfo() {
   const phoneHref = `tel:+1${COMPANY.phone.replace(/\D/g, '')}`;
+  const titleId = useId();
   return (
-    <Card data-testid="card-company-info">
+    <Card role="region" aria-labelledby={titleId}>
       <CardHeader>
-        <CardTitle as="h2">Company Information</CardTitle>
+        <CardTitle id={titleId} as="h2">
+          Company Information
+        </CardTitle>
         <CardDescription>{COMPANY.name}</CardDescription>
       </CardHeader>
       <CardContent>
         <dl className="flex flex-col gap-5">
           <Row icon={MapPin} term="Mailing address">
-            <address className="not-italic" data-testid="text-mailing-address">
+            <address className="not-italic">
               {COMPANY.mailingAddress.map((line) => (
                 <span key={line} className="block">
                   {line}

@@ -7,31 +7,32 @@ import { installDomStubs, jsonResponse, mockFetch, renderWithProviders } from '.
 installDomStubs();
 afterEach(() => vi.unstubAllGlobals());
 
+/** Types into the fields by their labels. */
 function fill(values: Record<string, string>) {
-  for (const [testId, value] of Object.entries(values)) {
-    fireEvent.change(screen.getByTestId(testId), { target: { value } });
+  for (const [label, value] of Object.entries(values)) {
+    fireEvent.change(screen.getByLabelText(label === 'Phone' ? /^Phone/ : label), { target: { value } });
   }
 }
 
 const valid = {
-  'input-name': 'Ada Lovelace',
-  'input-email': 'ada@example.com',
-  'input-subject': 'Delivery question',
-  'textarea-message': 'Do you deliver on Sundays?',
+  Name: 'Ada Lovelace',
+  Email: 'ada@example.com',
+  Subject: 'Delivery question',
+  Message: 'Do you deliver on Sundays?',
 };
 
 describe('ContactForm (docs/rules/screens-buyer.md, Account pages)', () => {
   it('shows each field its own message and sends nothing', () => {
     const fetchMock = mockFetch();
     renderWithProviders(<ContactForm />);
-    fill({ 'input-name': 'A', 'input-email': 'nope', 'input-subject': 'Hi', 'textarea-message': 'short' });
-    fireEvent.click(screen.getByTestId('button-send-message'));
+    fill({ Name: 'A', Email: 'nope', Subject: 'Hi', Message: 'short' });
+    fireEvent.click(screen.getByRole('button', { name: 'Send Message' }));
     expect(screen.getByText('Name must be at least 2 characters')).toBeVisible();
     expect(screen.getByText('Invalid email address')).toBeVisible();
     expect(screen.getByText('Subject must be at least 3 characters')).toBeVisible();
     expect(screen.getByText('Message must be at least 10 characters')).toBeVisible();
-    expect(screen.getByTestId('input-name').getAttribute('aria-invalid')).toBe('true');
-    expect(screen.getByTestId('input-name').getAttribute('aria-describedby')).toBe('contact-name-error');
+    expect(screen.getByLabelText('Name').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByLabelText('Name').getAttribute('aria-describedby')).toBe('contact-name-error');
     expect(fetchMock).not.toHaveBeenCalled();
   });
 
@@ -42,8 +43,8 @@ describe('ContactForm (docs/rules/screens-buyer.md, Account pages)', () => {
         : undefined,
     );
     renderWithProviders(<ContactForm />);
-    fill({ ...valid, 'input-phone': '' });
-    fireEvent.click(screen.getByTestId('button-send-message'));
+    fill({ ...valid, Phone: '' });
+    fireEvent.click(screen.getByRole('button', { name: 'Send Message' }));
     expect(await screen.findByRole('heading', { name: 'Message Sent!' })).toBeVisible();
     const body: unknown = JSON.parse(String(fetchMock.mock.calls[0]?.[1]?.body));
     expect(body).toEqual({
@@ -53,8 +54,8 @@ describe('ContactForm (docs/rules/screens-buyer.md, Account pages)', () => {
       subject: 'Delivery question',
       message: 'Do you deliver on Sundays?',
     });
-    fireEvent.click(screen.getByTestId('button-send-another'));
-    expect(screen.getByTestId('input-name')).toHaveProperty('value', '');
+    fireEvent.click(screen.getByRole('button', { name: 'Send Another Message' }));
+    expect(screen.getByLabelText('Name')).toHaveProperty('value', '');
   });
 
   it('shows the server message when the server refuses', async () => {
@@ -66,7 +67,7 @@ describe('ContactForm (docs/rules/screens-buyer.md, Account pages)', () => {
     );
     renderWithProviders(<ContactForm />);
     fill(valid);
-    fireEvent.click(screen.getByTestId('button-send-message'));
+    fireEvent.click(screen.getByRole('button', { name: 'Send Message' }));
     expect(await screen.findByText('You have sent several messages in a short time.')).toBeVisible();
   });
 
@@ -74,7 +75,7 @@ describe('ContactForm (docs/rules/screens-buyer.md, Account pages)', () => {
     mockFetch(() => new Response('', { status: 502, statusText: 'Bad Gateway' }));
     renderWithProviders(<ContactForm />);
     fill(valid);
-    fireEvent.click(screen.getByTestId('button-send-message'));
+    fireEvent.click(screen.getByRole('button', { name: 'Send Message' }));
     expect(await screen.findByText('Failed to send message. Please try again.')).toBeVisible();
   });
 
@@ -92,7 +93,7 @@ describe('ContactForm (docs/rules/screens-buyer.md, Account pages)', () => {
     );
     renderWithProviders(<ContactForm />);
     fill(valid);
-    fireEvent.click(screen.getByTestId('button-send-message'));
+    fireEvent.click(screen.getByRole('button', { name: 'Send Message' }));
     await waitFor(() => expect(screen.getByText('Invalid email address')).toBeVisible());
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { CircleCheckBig, Send } from 'lucide-react';
 import { contactMessageSchema } from '@domain/support';
 import { Button } from '../../../components/ui/button';
@@ -6,8 +6,9 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { Textarea } from '../../../components/ui/textarea';
+import { fieldErrorsOf } from '../../../lib/api-client';
+import { fieldErrorsFromZod, focusFirstInvalid } from '../../../lib/form-errors';
 import { toastMutationError } from '../../../lib/mutation-errors';
-import { useSchemaForm } from '../../../lib/use-schema-form';
 import { useSendContactMessage } from '../api/send-contact-message';
 
 export interface ContactFormValues {
@@ -20,42 +21,72 @@ export interface ContactFormValues {
 
 const EMPTY: ContactFormValues = { name: '', email: '', phone: '', subject: '', message: '' };
 
+type FieldName = keyof ContactFormValues;
+
 /** The contact form and its "Message Sent!" view (docs/rules/screens-buyer.md, Account pages). */
 export function ContactForm({ initialValues }: { initialValues?: Partial<ContactFormValues> }) {
+  const start = { ...EMPTY, ...initialValues };
+  const formRef = useRef<HTMLFormElement>(null);
   const sentHeadingRef = useRef<HTMLHeadingElement>(null);
   const nameRef = useRef<HTMLInputElement>(null);
-  const { formRef, values, errors, setValue, handleSubmit, showServerErrors, reset } = useSchemaForm({
-    schema: contactMessageSchema,
-    initialValues: { ...EMPTY, ...initialValues },
-    // After a first attempt, messages follow the typing so a fixed field clears at once.
-    whenEdited: 'revalidate-after-submit',
-  });
+  const [values, setValues] = useState<ContactFormValues>(start);
+  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const [hasTriedSubmit, setHasTriedSubmit] = useState(false);
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [focusAfterRender, setFocusAfterRender] = useState<'sent' | 'form' | null>(null);
+  const [focusAfterRender, setFocusAfterRender] = useState<'sent' | 'form' | 'invalid' | null>(null);
   const send = useSendContactMessage();
 
   // Focus moves only after the view it targets has rendered.
   useEffect(() => {
     if (focusAfterRender === 'sent') sentHeadingRef.current?.focus();
     if (focusAfterRender === 'form') nameRef.current?.focus();
+    if (focusAfterRender === 'invalid') focusFirstInvalid(formRef.current);
     if (focusAfterRender) setFocusAfterRender(null);
   }, [focusAfterRender]);
 
-  const onSubmit = handleSubmit((message) =>
-    send.mutate(message, {
+  const validate = (next: ContactFormValues) => {
+    const parsed = contactMessageSchema.safeParse(next);
+    return parsed.success
+      ? { data: parsed.data, errors: {} }
+      : { data: null, errors: fieldErrorsFromZod(parsed.error) };
+  };
+
+  const update = (field: FieldName, value: string) => {
+    const next = { ...values, [field]: value };
+    setValues(next);
+    // After a first attempt, messages follow the typing so a fixed field clears at once.
+    if (hasTriedSubmit) setErrors(validate(next).errors);
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setHasTriedSubmit(true);
+    const result = validate(values);
+    setErrors(result.errors);
+    if (!result.data) {
+      setFocusAfterRender('invalid');
+      return;
+    }
+    send.mutate(result.data, {
       onSuccess: () => {
-        setSentTo(message.email);
+        setSentTo(result.data.email);
         setFocusAfterRender('sent');
       },
       onError: (error) => {
-        showServerErrors(error);
+        const serverFields = fieldErrorsOf(error);
+        if (serverFields) {
+          setErrors(serverFields);
+          setFocusAfterRender('invalid');
+        }
         toastMutationError(error, 'Failed to send message. Please try again.', { preferServerMessage: true });
       },
-    }),
-  );
+    });
+  };
 
   const sendAnother = () => {
-    reset();
+    setValues(start);
+    setErrors({});
+    setHasTriedSubmit(false);
     setSentTo(null);
     send.reset();
     setFocusAfterRender('form');
@@ -75,7 +106,7 @@ export function ContactForm({ initialValues }: { initialValues?: Partial<Contact
             Thank you for contacting us. We have received your message and will reply to{' '}
             <span className="font-medium text-foreground">{sentTo}</span> as soon as we can.
           </p>
-          <Button variant="outline" onClick={sendAnother} data-testid="button-send-another">
+          <Button variant="outline" onClick={sendAnother}>
             Send Another Message
           </Button>
         </CardContent>
@@ -99,7 +130,6 @@ export function ContactForm({ initialValues }: { initialValues?: Partial<Contact
           onSubmit={onSubmit}
           aria-label="Contact support"
           className="flex flex-col gap-5"
-          data-testid="form-contact"
         >
           <div className="grid grid-cols-1 gap-5 sm:grid-cols-2">
             <FormField id="contact-name" label="Name" error={errors.name}>
@@ -110,8 +140,7 @@ export function ContactForm({ initialValues }: { initialValues?: Partial<Contact
                   name="name"
                   autoComplete="name"
                   value={values.name}
-                  onChange={(event) => setValue('name', event.target.value)}
-                  data-testid="input-name"
+                  onChange={(event) => update('name', event.target.value)}
                 />
               )}
             </FormField>
@@ -123,8 +152,7 @@ export function ContactForm({ initialValues }: { initialValues?: Partial<Contact
                   name="email"
                   autoComplete="email"
                   value={values.email}
-                  onChange={(event) => setValue('email', event.target.value)}
-                  data-testid="input-email"
+                  onChange={(event) => update('email', event.target.value)}
                 />
               )}
             </FormField>
@@ -137,8 +165,7 @@ export function ContactForm({ initialValues }: { initialValues?: Partial<Contact
                 name="phone"
                 autoComplete="tel"
                 value={values.phone}
-                onChange={(event) => setValue('phone', event.target.value)}
-                data-testid="input-phone"
+                onChange={(event) => update('phone', event.target.value)}
               />
             )}
           </FormField>
@@ -148,8 +175,7 @@ export function ContactForm({ initialValues }: { initialValues?: Partial<Contact
                 {...control}
                 name="subject"
                 value={values.subject}
-                onChange={(event) => setValue('subject', event.target.value)}
-                data-testid="input-subject"
+                onChange={(event) => update('subject', event.target.value)}
               />
             )}
           </FormField>
@@ -160,13 +186,12 @@ export function ContactForm({ initialValues }: { initialValues?: Partial<Contact
                 name="message"
                 rows={6}
                 value={values.message}
-                onChange={(event) => setValue('message', event.target.value)}
-                data-testid="textarea-message"
+                onChange={(event) => update('message', event.target.value)}
               />
             )}
           </FormField>
           <div>
-            <Button type="submit" size="lg" disabled={send.isPending} data-testid="button-send-message">
+            <Button type="submit" size="lg" disabled={send.isPending}>
               <Send aria-hidden="true" />
               {send.isPending ? 'Sending...' : 'Send Message'}
             </Button>

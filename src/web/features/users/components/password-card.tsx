@@ -1,3 +1,4 @@
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { changePasswordBodySchema } from '@domain/accounts';
 import type { CurrentUser } from '@domain/users';
 import { Button } from '../../../components/ui/button';
@@ -5,8 +6,9 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/use-toast';
+import { fieldErrorsOf } from '../../../lib/api-client';
+import { fieldErrorsFromZod, focusFirstInvalid } from '../../../lib/form-errors';
 import { toastMutationError } from '../../../lib/mutation-errors';
-import { useSchemaForm } from '../../../lib/use-schema-form';
 import { useChangePassword, useResendVerification } from '../api/account';
 
 /**
@@ -19,26 +21,40 @@ export function PasswordCard({ user }: { user: CurrentUser }) {
 }
 
 function PasswordForm({ user }: { user: CurrentUser }) {
-  const { formRef, values, errors, setValue, handleSubmit, showServerErrors, reset } = useSchemaForm({
-    schema: changePasswordBodySchema,
-    initialValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
-    check: ({ newPassword, confirmPassword }): Record<string, string> =>
-      confirmPassword === newPassword ? {} : { confirmPassword: 'The passwords do not match' },
-  });
+  const formRef = useRef<HTMLFormElement>(null);
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [newPassword, setNewPassword] = useState('');
+  const [confirmPassword, setConfirmPassword] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const change = useChangePassword();
   const resend = useResendVerification();
 
-  const onSubmit = handleSubmit((body) =>
-    change.mutate(body, {
+  const showErrors = (fields: Record<string, string>) => {
+    setErrors(fields);
+    requestAnimationFrame(() => focusFirstInvalid(formRef.current));
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const parsed = changePasswordBodySchema.safeParse({ currentPassword, newPassword });
+    const fields = parsed.success ? {} : fieldErrorsFromZod(parsed.error);
+    if (confirmPassword !== newPassword) fields.confirmPassword = 'The passwords do not match';
+    if (!parsed.success || Object.keys(fields).length > 0) return showErrors(fields);
+    setErrors({});
+    change.mutate(parsed.data, {
       onSuccess: () => {
-        reset();
+        setCurrentPassword('');
+        setNewPassword('');
+        setConfirmPassword('');
         toast({ title: 'Password changed', description: 'Your other devices were signed out.' });
       },
       onError: (error) => {
-        if (!showServerErrors(error)) toastMutationError(error, 'Failed to change password');
+        const serverFields = fieldErrorsOf(error);
+        if (serverFields) showErrors(serverFields);
+        else toastMutationError(error, 'Failed to change password');
       },
-    }),
-  );
+    });
+  };
 
   const sendLink = () =>
     resend.mutate(user.email, {
@@ -46,30 +62,22 @@ function PasswordForm({ user }: { user: CurrentUser }) {
       onError: (error) => toastMutationError(error, 'Failed to send the verification email'),
     });
 
+  const titleId = useId();
   return (
-    <Card data-testid="card-password">
+    <Card role="region" aria-labelledby={titleId}>
       <CardHeader>
-        <CardTitle as="h2">Password</CardTitle>
+        <CardTitle id={titleId} as="h2">
+          Password
+        </CardTitle>
         <CardDescription>Changing it signs you out on every other device.</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
         {user.emailVerified ? (
-          <p className="text-sm text-muted-foreground" data-testid="text-email-verified">
-            Your email address is verified.
-          </p>
+          <p className="text-sm text-muted-foreground">Your email address is verified.</p>
         ) : (
           <div className="flex flex-col items-start gap-2">
-            <p className="text-sm" data-testid="text-email-unverified">
-              Your email address is not verified yet.
-            </p>
-            <Button
-              type="button"
-              variant="outline"
-              size="sm"
-              onClick={sendLink}
-              disabled={resend.isPending}
-              data-testid="button-resend-verification"
-            >
+            <p className="text-sm">Your email address is not verified yet.</p>
+            <Button type="button" variant="outline" size="sm" onClick={sendLink} disabled={resend.isPending}>
               Resend verification email
             </Button>
           </div>
@@ -87,9 +95,8 @@ function PasswordForm({ user }: { user: CurrentUser }) {
                 {...control}
                 type="password"
                 autoComplete="current-password"
-                value={values.currentPassword}
-                onChange={(event) => setValue('currentPassword', event.target.value)}
-                data-testid="input-current-password"
+                value={currentPassword}
+                onChange={(event) => setCurrentPassword(event.target.value)}
               />
             )}
           </FormField>
@@ -104,9 +111,8 @@ function PasswordForm({ user }: { user: CurrentUser }) {
                 {...control}
                 type="password"
                 autoComplete="new-password"
-                value={values.newPassword}
-                onChange={(event) => setValue('newPassword', event.target.value)}
-                data-testid="input-new-password"
+                value={newPassword}
+                onChange={(event) => setNewPassword(event.target.value)}
               />
             )}
           </FormField>
@@ -116,14 +122,13 @@ function PasswordForm({ user }: { user: CurrentUser }) {
                 {...control}
                 type="password"
                 autoComplete="new-password"
-                value={values.confirmPassword}
-                onChange={(event) => setValue('confirmPassword', event.target.value)}
-                data-testid="input-confirm-password"
+                value={confirmPassword}
+                onChange={(event) => setConfirmPassword(event.target.value)}
               />
             )}
           </FormField>
           <div>
-            <Button type="submit" disabled={change.isPending} data-testid="button-change-password">
+            <Button type="submit" disabled={change.isPending}>
               {change.isPending ? 'Saving...' : 'Change Password'}
             </Button>
           </div>

@@ -59,7 +59,6 @@ export function PersonalInformationCard({ user }: { user: CurrentUser }) {
                   onChange={(event) => setValue('firstName', event.target.value)}
                   autoComplete="given-name"
                   maxLength={100}
-                  data-testid="input-first-name"
                 />
               )}
             </FormField>
@@ -71,31 +70,22 @@ export function PersonalInformationCard({ user }: { user: CurrentUser }) {
                   onChange={(event) => setValue('lastName', event.target.value)}
                   autoComplete="family-name"
                   maxLength={100}
-                  data-testid="input-last-name"
                 />
               )}
             </FormField>
           </div>
           <FormField id="profile-email" label="Email" hint="Your sign-in email cannot be changed here.">
-            {(control) => (
-              <Input {...control} type="email" value={user.email} readOnly data-testid="input-email" />
-            )}
+            {(control) => <Input {...control} type="email" value={user.email} readOnly />}
           </FormField>
           <FormField
             id="profile-role"
             label="Role"
             hint="The role you use now. Switch between your roles from the header, or add seller or driver under Your Roles. Only an administrator grants admin or gives back a role taken away."
           >
-            {(control) => (
-              <Input {...control} value={capitalise(user.role)} readOnly data-testid="input-role" />
-            )}
+            {(control) => <Input {...control} value={capitalise(user.role)} readOnly />}
           </FormField>
           <div>
-            <Button
-              type="submit"
-              disabled={updateProfile.isPending || isUnchanged}
-              data-testid="button-save-profile"
-            >
+            <Button type="submit" disabled={updateProfile.isPending || isUnchanged}>
               {updateProfile.isPending ? 'Saving...' : 'Save Changes'}
             </Button>
           </div>

@@ -62,7 +62,6 @@ export function ProfilePhoto({ user }: { user: CurrentUser }) {
             className="mt-2"
             onClick={upload.openFilePicker}
             disabled={!canPick}
-            data-testid="button-upload-photo"
           >
             <ImagePlus aria-hidden="true" />
             {upload.isUploading

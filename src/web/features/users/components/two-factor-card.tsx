@@ -54,21 +54,14 @@ function TwoFactorPanel() {
     });
 
   return (
-    <Card
-      ref={cardRef}
-      className="scroll-mt-24"
-      data-testid="card-two-factor"
-      aria-labelledby="two-factor-title"
-    >
+    <Card ref={cardRef} className="scroll-mt-24" role="region" aria-labelledby="two-factor-title">
       <CardHeader>
         <div className="flex flex-wrap items-center justify-between gap-2">
           <CardTitle as="h2" id="two-factor-title">
             Two-factor sign-in
           </CardTitle>
           {status.data ? (
-            <Badge variant={enabled ? 'success' : 'secondary'} data-testid="badge-two-factor">
-              {enabled ? 'On' : 'Off'}
-            </Badge>
+            <Badge variant={enabled ? 'success' : 'secondary'}>{enabled ? 'On' : 'Off'}</Badge>
           ) : null}
         </div>
         <CardDescription>
@@ -80,7 +73,6 @@ function TwoFactorPanel() {
           <p
             role="alert"
             className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
-            data-testid="text-two-factor-required"
           >
             Administrators must use two-factor sign-in. Set it up to use the admin pages again.
           </p>
@@ -99,12 +91,7 @@ function TwoFactorPanel() {
           <EnabledView enabledAt={status.data.enabledAt} codesLeft={status.data.recoveryCodesLeft} />
         ) : (
           <div>
-            <Button
-              type="button"
-              onClick={begin}
-              disabled={start.isPending}
-              data-testid="button-two-factor-start"
-            >
+            <Button type="button" onClick={begin} disabled={start.isPending}>
               <ShieldCheck aria-hidden="true" />
               {start.isPending ? 'Starting...' : 'Set up two-factor sign-in'}
             </Button>
@@ -168,7 +155,6 @@ function SetupForm({
           width={176}
           height={176}
           className="size-44 shrink-0 rounded-lg border bg-white p-1"
-          data-testid="img-two-factor-qr"
         />
         <div className="flex min-w-0 flex-col gap-1">
           <p id={keyId} className="text-sm text-muted-foreground">
@@ -203,7 +189,7 @@ function SetupForm({
           )}
         </FormField>
         <div className="flex flex-wrap gap-2">
-          <Button type="submit" disabled={enable.isPending} data-testid="button-two-factor-enable">
+          <Button type="submit" disabled={enable.isPending}>
             {enable.isPending ? 'Checking...' : 'Turn On'}
           </Button>
           <Button type="button" variant="outline" onClick={onCancel}>
@@ -239,7 +225,7 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
         <Button type="button" variant="outline" onClick={() => void copy()}>
           Copy Codes
         </Button>
-        <Button type="button" onClick={onDone} data-testid="button-recovery-codes-done">
+        <Button type="button" onClick={onDone}>
           I Saved Them
         </Button>
       </div>
@@ -282,7 +268,7 @@ function EnabledView({ enabledAt, codesLeft }: { enabledAt: string | null; codes
 
   return (
     <div className="flex flex-col gap-4">
-      <p className="text-sm" data-testid="text-two-factor-on">
+      <p className="text-sm">
         {enabledAt ? `On since ${formatDateTime(enabledAt)}. ` : ''}
         {codesLeft === 1 ? '1 recovery code left.' : `${codesLeft} recovery codes left.`}
       </p>
@@ -305,12 +291,7 @@ function EnabledView({ enabledAt, codesLeft }: { enabledAt: string | null; codes
           )}
         </FormField>
         <div>
-          <Button
-            type="submit"
-            variant="outline"
-            disabled={disable.isPending}
-            data-testid="button-two-factor-off"
-          >
+          <Button type="submit" variant="outline" disabled={disable.isPending}>
             {disable.isPending ? 'Turning off...' : 'Turn Off Two-Factor Sign-In'}
           </Button>
         </div>
