@@ -92,7 +92,7 @@ function SellerDashboard() {
         title="Seller Dashboard"
         subtitle="Manage your products, orders and earnings"
         actions={
-          <Button onClick={openCreate} data-testid="button-create-listing">
+          <Button onClick={openCreate}>
             <Plus aria-hidden="true" />
             Create Listing
           </Button>

@@ -127,10 +127,10 @@ function renderDialog(target: ListingDialogTarget, images: readonly string[]) {
 
 async function createListingWith(images: readonly string[]) {
   const rendered = renderDialog({ mode: 'create' }, images);
-  fireEvent.change(screen.getByTestId('input-product-name'), { target: { value: 'Oak Shelf' } });
+  fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Oak Shelf' } });
   fireEvent.click(screen.getByTestId('button-put-images'));
   await screen.findByText(`${images.length} images`);
-  fireEvent.click(screen.getByTestId('button-submit-listing'));
+  fireEvent.click(screen.getByRole('button', { name: 'Create Listing' }));
   return rendered;
 }
 
@@ -233,7 +233,7 @@ describe("an edited listing's images (docs/rules/screens-work.md, Seller screens
     );
     fireEvent.click(screen.getByTestId('button-put-images'));
     await screen.findByText('10 images');
-    fireEvent.click(screen.getByTestId('button-submit-listing'));
+    fireEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
 
     const toast = await shownToast('The listing was saved, but its images were not');
     expect(toast).toHaveTextContent('Image 7: File is not an image');
@@ -244,7 +244,7 @@ describe("an edited listing's images (docs/rules/screens-work.md, Seller screens
     renderDialog({ mode: 'edit', product: sellerProduct() }, tenImages.slice(0, 2));
     fireEvent.click(screen.getByTestId('button-put-images'));
     await screen.findByText('2 images');
-    fireEvent.click(screen.getByTestId('button-submit-listing'));
+    fireEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
 
     const toast = await shownToast('The listing was saved, but its images were not');
     expect(toast).toHaveTextContent('This product is cancelled and can no longer be changed.');

@@ -182,7 +182,7 @@ function ListingForm({
   };
 
   return (
-    <form ref={formRef} onSubmit={onSubmit} noValidate className="grid gap-5" data-testid="form-listing">
+    <form ref={formRef} onSubmit={onSubmit} noValidate className="grid gap-5">
       <FormField id="listing-name" label="Name" error={errors.name}>
         {(control) => (
           <Input
@@ -191,7 +191,6 @@ function ListingForm({
             onChange={(event) => setValue('name', event.currentTarget.value)}
             disabled={isSaving}
             autoComplete="off"
-            data-testid="input-product-name"
           />
         )}
       </FormField>
@@ -221,7 +220,6 @@ function ListingForm({
               value={values.price}
               onChange={(event) => setValue('price', event.currentTarget.value)}
               disabled={isSaving}
-              data-testid="input-product-price"
             />
           )}
         </FormField>
@@ -236,7 +234,6 @@ function ListingForm({
               value={values.stock}
               onChange={(event) => setValue('stock', event.currentTarget.value)}
               disabled={isSaving}
-              data-testid="input-product-stock"
             />
           )}
         </FormField>
@@ -253,7 +250,7 @@ function ListingForm({
             onValueChange={(next) => setValue('category', next)}
             disabled={isSaving || categories.length === 0}
           >
-            <SelectTrigger {...control} data-testid="select-product-category">
+            <SelectTrigger {...control}>
               <SelectValue placeholder="Choose a category" />
             </SelectTrigger>
             <SelectContent>
@@ -305,7 +302,6 @@ function ListingForm({
                 onChange={(event) => setValue('sellerDeliveryFee', event.currentTarget.value)}
                 disabled={isSaving}
                 className="sm:max-w-48"
-                data-testid="input-seller-delivery-fee"
               />
             )}
           </FormField>
@@ -343,7 +339,7 @@ function ListingForm({
         <Button variant="outline" onClick={onDone} disabled={isSaving}>
           Cancel
         </Button>
-        <Button type="submit" disabled={isSaving || !category} data-testid="button-submit-listing">
+        <Button type="submit" disabled={isSaving || !category}>
           {isSaving ? 'Saving...' : product ? 'Save Changes' : 'Create Listing'}
         </Button>
       </DialogFooter>
@@ -375,7 +371,7 @@ export function ListingFormDialog({
   const product = shown?.mode === 'edit' ? shown.product : undefined;
   return (
     <Dialog open={target !== null} onOpenChange={(open) => (open ? undefined : onClose())}>
-      <DialogContent className="sm:max-w-2xl" data-testid="dialog-listing">
+      <DialogContent className="sm:max-w-2xl">
         <DialogHeader>
           <DialogTitle>{product ? 'Edit Listing' : 'Create New Listing'}</DialogTitle>
           <DialogDescription>

@@ -11,7 +11,7 @@ const VARIANT = {
 export function ProductStatusBadge({ product }: { product: Pick<SellerProduct, 'available' | 'stock'> }) {
   const status = productDisplayStatus(product);
   return (
-    <Badge variant={VARIANT[status]} data-testid="badge-product-status" data-status={status}>
+    <Badge variant={VARIANT[status]} data-status={status}>
       {PRODUCT_STATUS_LABEL[status]}
     </Badge>
   );

@@ -30,7 +30,7 @@ export function SellerProductList({
   if (products.length === 0) {
     return (
       <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed p-8 text-center">
-        <p className="text-sm text-muted-foreground" data-testid="text-no-products">
+        <p className="text-sm text-muted-foreground">
           You have not listed anything yet. Your first listing shows on the home page as soon as it is
           created.
         </p>
@@ -44,13 +44,9 @@ export function SellerProductList({
   const visible = showAll ? products : products.slice(0, LISTINGS_SHOWN);
   return (
     <div className="flex flex-col gap-3">
-      <ul className="flex flex-col divide-y rounded-lg border" data-testid="list-seller-products">
+      <ul className="flex flex-col divide-y rounded-lg border">
         {visible.map((product) => (
-          <li
-            key={product.id}
-            className="flex flex-wrap items-center gap-3 p-3 sm:flex-nowrap sm:gap-4"
-            data-testid={`row-product-${product.id}`}
-          >
+          <li key={product.id} className="flex flex-wrap items-center gap-3 p-3 sm:flex-nowrap sm:gap-4">
             <div className="size-16 shrink-0 overflow-hidden rounded-md border bg-muted">
               <ProductImage src={product.imageUrl} alt="" />
             </div>
@@ -68,7 +64,7 @@ export function SellerProductList({
               <p className="text-sm text-muted-foreground">
                 <span>{product.category}</span>
                 {' · '}
-                <span className="font-medium text-foreground tabular-nums" data-testid="text-product-price">
+                <span className="font-medium text-foreground tabular-nums">
                   {formatAmount(product.price)}
                 </span>
                 {' · '}
