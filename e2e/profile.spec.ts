@@ -39,10 +39,10 @@ test.describe('profile (docs/rules/screens-buyer.md, Account pages)', () => {
       const otherPage = await other.newPage();
       expect((await otherPage.request.post('/api/login', { data: { email, password } })).status()).toBe(200);
       await page.goto('/profile');
-      const card = page.getByRole('region', { name: 'Password' });
+      const card = page.getByRole('region', { name: 'Password', exact: true });
       await expect(card.getByText('Your email address is verified.', { exact: true })).toBeVisible();
       await card.getByLabel('Current password').fill('not my password');
-      await card.getByLabel('New password').fill('a new password');
+      await card.getByLabel('New password', { exact: true }).fill('a new password');
       await card.getByLabel('Confirm new password').fill('a new password');
       await card.getByRole('button', { name: 'Change Password' }).click();
       await expect(card.getByText('The current password is not correct.')).toBeVisible();
