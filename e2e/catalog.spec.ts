@@ -139,8 +139,8 @@ test.describe('catalog: home and product pages (docs/rules/screens-buyer.md, Cat
     await expect(page.getByTestId('text-product-rating')).toHaveText(
       /^(No reviews yet|Seller rated \d\.\d \(\d+ reviews?\))$/,
     );
-    await expect(page.getByTestId('card-seller')).toBeVisible();
-    await expect(page.getByTestId('card-delivery')).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Seller information' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Delivery and pickup' })).toBeVisible();
 
     // The gallery: the main picture first; a thumbnail shows its picture large.
     const main = page.getByTestId('product-main-image').locator('img');

@@ -104,7 +104,7 @@ test('the buyer asks, the seller answers live; after delivery both review each o
 
   // The buyer asks on the product page: Enter sends, Shift+Enter adds a line.
   await buyer.goto(`/products/${product.id}`);
-  const card = buyer.getByTestId('card-message-seller');
+  const card = buyer.getByRole('region', { name: 'Message the seller' });
   await expect(card.getByRole('heading', { name: 'Message the seller' })).toBeVisible();
   const question = `Does the ${product.name} come assembled?`;
   const box = card.getByRole('textbox', { name: 'Message to the seller' });

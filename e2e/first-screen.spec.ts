@@ -40,7 +40,7 @@ test.describe('without JavaScript', () => {
     await card.click();
 
     await expect(page).toHaveURL(new RegExp(`/products/${newest.id}$`));
-    await expect(page.getByTestId('text-product-name')).toHaveText(newest.name);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(newest.name);
     await expect(page.getByTestId('text-product-price')).toHaveText(money(cents(newest.price)));
   });
 });
@@ -53,9 +53,9 @@ test('the server-rendered landing and product page hydrate and respond to a clic
   if (!product) throw new Error('the demo catalog has no product in stock');
 
   await page.goto(`/products/${product.id}`);
-  await expect(page.getByTestId('text-product-name')).toHaveText(product.name);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(product.name);
   // The cart's button works once hydrated: adding the product counts it in the header.
-  await page.getByTestId('button-add-to-cart').click();
+  await page.getByRole('button', { name: 'Add to Cart', exact: true }).click();
   await expect(page.getByTestId('cart-count')).toHaveText('1');
 });
 
@@ -160,7 +160,7 @@ test.describe('typing before the page has hydrated', () => {
     await page.goto(`/products/${product.id}`, { waitUntil: 'commit' });
     // The first script has run: the page takes no clicks until it has hydrated (main.tsx).
     await expect(page.locator('#root')).toHaveCSS('pointer-events', 'none');
-    const card = page.getByTestId('card-message-seller');
+    const card = page.getByRole('region', { name: 'Message the seller' });
     const box = card.getByRole('textbox', { name: 'Message to the seller' });
     const question = `Is the ${product.name} still available this week? (${Date.now()})`;
     await box.fill(question);

@@ -229,7 +229,9 @@ test.describe('the "Added to cart" toast on a phone (docs/rules/screens-shared.m
     await page.goto(`/products/${product.id}`);
     await page.getByRole('button', { name: 'Add to Cart' }).click();
     await expect(page.getByText('Added to cart', { exact: true })).toBeVisible();
-    const signInToMessage = page.getByTestId('button-sign-in-to-message');
+    const signInToMessage = page
+      .getByRole('region', { name: 'Message the seller' })
+      .getByRole('button', { name: 'Sign In' });
     // Scrolled on a little, the card's Sign In at the bottom of the screen, where the toast would be.
     await signInToMessage.evaluate((button) => button.scrollIntoView({ block: 'end' }));
     // While the toast shows (5 s), nothing lies over the button: a press at its middle reaches it.

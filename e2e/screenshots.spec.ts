@@ -64,7 +64,7 @@ for (const theme of ['light', 'dark'] as const) {
       const product = rows.find((row) => row.available && row.stock > 0);
       if (!product) throw new Error('no product');
       await page.goto(`/products/${product.id}`);
-      await expect(page.getByTestId('text-product-name')).toBeVisible();
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
       await imagesLoaded(page);
       await shoot(page, `product-${theme}`);
       await page.getByRole('button', { name: 'Add to Cart' }).click();

@@ -79,7 +79,7 @@ describe('product detail (docs/rules/screens-buyer.md, Catalog screens)', { time
     expect(text('text-product-rating')).toBe('Seller rated 4.7 (3 reviews)');
     expect(text('text-product-stock')).toBe('4 in stock');
 
-    const seller = screen.getByTestId('card-seller');
+    const seller = screen.getByRole('region', { name: 'Seller information' });
     expect(within(seller).getByText('Morgan Maker')).toBeVisible();
     expect(within(seller).getByText('4.7')).toBeVisible();
     expect(within(seller).getByText('Oak Brook, IL')).toBeVisible();
@@ -88,9 +88,8 @@ describe('product detail (docs/rules/screens-buyer.md, Catalog screens)', { time
 
     expect(text('info-delivery')).toContain('Driver delivery$10.00');
     expect(text('info-pickup')).toContain('Pickup available');
-    // A signed-in buyer writes to the seller in the message card (docs/rules/selling.md, Reviews and
-    // messages).
-    const card = screen.getByTestId('card-message-seller');
+    // A signed-in buyer writes to the seller in the message card (docs/rules/selling.md, Reviews and messages).
+    const card = screen.getByRole('region', { name: 'Message the seller' });
     expect(within(card).getByRole('heading', { name: 'Message the seller' })).toBeVisible();
     expect(await within(card).findByText(/No messages yet/)).toBeVisible();
     expect(within(card).getByRole('textbox', { name: 'Message to the seller' })).toBeVisible();
@@ -146,7 +145,7 @@ describe('product detail (docs/rules/screens-buyer.md, Catalog screens)', { time
     expect(text('text-product-stock')).toBe('Out of Stock');
     const add = screen.getByRole('button', { name: 'Add to Cart' });
     expect(add instanceof HTMLButtonElement && add.disabled).toBe(true);
-    const seller = screen.getByTestId('card-seller');
+    const seller = screen.getByRole('region', { name: 'Seller information' });
     expect(within(seller).getByText('No reviews yet')).toBeVisible();
     expect(within(seller).getByText('Location not available')).toBeVisible();
     // One picture at most: the placeholder, and no thumbnails.

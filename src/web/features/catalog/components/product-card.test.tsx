@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import type { ProductListItem } from '@domain/catalog';
 import { installDomStubs, renderWithProviders } from '../../../test-support/render';
 import { makeProduct } from '../testing/make-product';
@@ -29,20 +29,25 @@ describe('product card (docs/rules/screens-buyer.md, Catalog screens)', () => {
     expect(screen.getByRole('link', { name: 'Oak Desk' }).getAttribute('href')).toBe(
       `/products/${product.id}`,
     );
-    expect(byTestId('text-price')?.textContent).toBe('$12.50');
+    const card = screen.getByRole('article', { name: 'Oak Desk' });
+    expect(within(card).getByText('$12.50')).toBeVisible();
     expect(byTestId('text-seller')?.textContent).toBe('Sam Seller');
-    expect(byTestId('text-rating')?.textContent).toBe('Seller rating 4.3');
+    // The rating's words for a screen reader and its figure are one line of text.
+    expect(
+      within(card).getByText((_, element) => element?.textContent === 'Seller rating 4.3'),
+    ).toBeVisible();
   });
 
   it('says "New seller" for a seller without a rating', () => {
-    const { byTestId } = renderCard({ sellerRating: null });
-    expect(byTestId('text-rating')?.textContent).toBe('New seller');
+    renderCard({ sellerRating: null });
+    expect(within(screen.getByRole('article')).getByText('New seller')).toBeVisible();
   });
 
   it('shows "Available" and an enabled Add button for an available product in stock', () => {
-    const { product, onAdd, byTestId } = renderCard({ available: true, stock: 3 });
-    expect(byTestId('badge-available')?.textContent).toBe('Available');
-    expect(byTestId('badge-out-of-stock')).toBeNull();
+    const { product, onAdd } = renderCard({ available: true, stock: 3 });
+    const card = screen.getByRole('article', { name: product.name });
+    expect(within(card).getByText('Available', { exact: true })).toBeVisible();
+    expect(within(card).queryByText('Out of Stock')).toBeNull();
     fireEvent.click(addButton(product));
     expect(onAdd).toHaveBeenCalledWith(product);
   });
@@ -51,9 +56,10 @@ describe('product card (docs/rules/screens-buyer.md, Catalog screens)', () => {
     ['stock 0', { available: true, stock: 0 }],
     ['not available', { available: false, stock: 4 }],
   ])('shows "Out of Stock" and disables Add when %s', (_case, overrides) => {
-    const { product, onAdd, byTestId } = renderCard(overrides);
-    expect(byTestId('badge-out-of-stock')?.textContent).toBe('Out of Stock');
-    expect(byTestId('badge-available')).toBeNull();
+    const { product, onAdd } = renderCard(overrides);
+    const card = screen.getByRole('article', { name: product.name });
+    expect(within(card).getByText('Out of Stock', { exact: true })).toBeVisible();
+    expect(within(card).queryByText('Available', { exact: true })).toBeNull();
     expect(addButton(product).disabled).toBe(true);
     fireEvent.click(addButton(product));
     expect(onAdd).not.toHaveBeenCalled();

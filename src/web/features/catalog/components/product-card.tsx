@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { Link } from 'wouter';
 import { MapPin, Navigation, Plus, Star, Store, Truck } from 'lucide-react';
 import type { ProductListItem } from '@domain/catalog';
@@ -31,9 +32,12 @@ export function ProductCard({
   const purchasable = isPurchasable(product);
   const isOwn = viewerId !== null && viewerId === product.sellerId;
   const location = sellerLocationOf(product);
+  const nameId = useId();
 
   return (
+    // Named by the product's name, so each card can be reached and told apart.
     <article
+      aria-labelledby={nameId}
       data-testid={`card-product-${product.id}`}
       className="group relative flex flex-col overflow-hidden rounded-xl border bg-card text-card-foreground shadow-sm transition-shadow focus-within:ring-2 focus-within:ring-ring hover:shadow-md"
     >
@@ -47,13 +51,9 @@ export function ProductCard({
         />
         <div className="absolute left-3 top-3 flex flex-wrap gap-1.5">
           {purchasable ? (
-            <Badge variant="success" data-testid={`badge-available-${product.id}`}>
-              Available
-            </Badge>
+            <Badge variant="success">Available</Badge>
           ) : (
-            <Badge variant="destructive" data-testid={`badge-out-of-stock-${product.id}`}>
-              Out of Stock
-            </Badge>
+            <Badge variant="destructive">Out of Stock</Badge>
           )}
           {product.requiresTrailer ? (
             <Badge variant="warning" data-testid={`badge-trailer-${product.id}`}>
@@ -70,7 +70,7 @@ export function ProductCard({
       </div>
 
       <div className="flex flex-1 flex-col gap-2 p-4">
-        <h3 className="line-clamp-2 text-base font-semibold leading-snug">
+        <h3 id={nameId} className="line-clamp-2 text-base font-semibold leading-snug">
           <Link
             href={`/products/${product.id}`}
             data-testid={`link-product-${product.id}`}
@@ -87,7 +87,7 @@ export function ProductCard({
           </span>
           <span aria-hidden="true">·</span>
           <Star className="size-4 shrink-0 fill-amber-400 text-amber-500" aria-hidden="true" />
-          <span className="shrink-0" data-testid={`text-rating-${product.id}`}>
+          <span className="shrink-0">
             {/* Short, so the seller's name keeps its room on a narrow card. */}
             {product.sellerRating === null ? (
               'New seller'
@@ -121,9 +121,7 @@ export function ProductCard({
         ) : null}
 
         <div className="mt-auto flex items-center justify-between gap-3 pt-2">
-          <span className="text-lg font-bold" data-testid={`text-price-${product.id}`}>
-            {formatPrice(product.price)}
-          </span>
+          <span className="text-lg font-bold">{formatPrice(product.price)}</span>
           <Button
             size="sm"
             // Above the card's stretched link, so this click adds instead of opening the product.

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import {
   LogIn,
@@ -111,24 +111,18 @@ interface ProductDetailProps {
  * card at all.
  */
 function MessageSellerCard({ productId }: { productId: string }) {
+  const messageTitleId = useId();
   return (
-    <Card data-testid="card-message-seller">
+    <Card role="region" aria-labelledby={messageTitleId}>
       <CardHeader className="pb-4">
-        <CardTitle as="h2" className="flex items-center gap-2">
+        <CardTitle id={messageTitleId} as="h2" className="flex items-center gap-2">
           <MessageSquare className="size-5" aria-hidden="true" />
           Message the seller
         </CardTitle>
       </CardHeader>
       <CardContent className="flex flex-col items-start gap-3">
-        <p className="text-sm text-muted-foreground" data-testid="text-login-to-message">
-          Please log in to message the seller
-        </p>
-        <Button
-          variant="outline"
-          size="sm"
-          onClick={() => signIn({ returnTo: `/products/${productId}` })}
-          data-testid="button-sign-in-to-message"
-        >
+        <p className="text-sm text-muted-foreground">Please log in to message the seller</p>
+        <Button variant="outline" size="sm" onClick={() => signIn({ returnTo: `/products/${productId}` })}>
           <LogIn aria-hidden="true" />
           Sign In
         </Button>
@@ -163,6 +157,8 @@ export function ProductDetail({
   const location = sellerLocationOf(product);
   const description = product.description?.trim();
 
+  const sellerTitleId = useId();
+  const deliveryTitleId = useId();
   return (
     <div className="grid grid-cols-1 gap-8 lg:grid-cols-2 lg:gap-12">
       <ProductGallery name={product.name} imageUrls={galleryOf(product.imageUrl, images)} />
@@ -190,9 +186,7 @@ export function ProductDetail({
               </Badge>
             ) : null}
           </div>
-          <h1 className="text-3xl font-bold tracking-tight text-balance" data-testid="text-product-name">
-            {product.name}
-          </h1>
+          <h1 className="text-3xl font-bold tracking-tight text-balance">{product.name}</h1>
           {rating}
           <p className="text-3xl font-bold" data-testid="text-product-price">
             {formatPrice(product.price)}
@@ -243,7 +237,6 @@ export function ProductDetail({
                 className="sm:flex-1"
                 disabled={!purchasable || isOwn || allInCart}
                 onClick={() => onAdd(product)}
-                data-testid="button-add-to-cart"
               >
                 <ShoppingCart aria-hidden="true" />
                 Add to Cart
@@ -255,9 +248,11 @@ export function ProductDetail({
           </div>
         </div>
 
-        <Card data-testid="card-seller">
+        <Card role="region" aria-labelledby={sellerTitleId}>
           <CardHeader className="pb-4">
-            <CardTitle as="h2">Seller information</CardTitle>
+            <CardTitle id={sellerTitleId} as="h2">
+              Seller information
+            </CardTitle>
           </CardHeader>
           <CardContent>
             <ul className="flex flex-col gap-4">
@@ -290,9 +285,11 @@ export function ProductDetail({
 
         {viewerId === null ? <MessageSellerCard productId={product.id} /> : isOwn ? null : messageCard}
 
-        <Card data-testid="card-delivery">
+        <Card role="region" aria-labelledby={deliveryTitleId}>
           <CardHeader className="pb-4">
-            <CardTitle as="h2">Delivery and pickup</CardTitle>
+            <CardTitle id={deliveryTitleId} as="h2">
+              Delivery and pickup
+            </CardTitle>
           </CardHeader>
           <CardContent>
             <ul className="flex flex-col gap-4">

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useId } from 'react';
 import { MessageSquare } from 'lucide-react';
 import { PRODUCT_MESSAGES_HEIGHT_PX } from '@domain/messages';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
@@ -25,10 +25,11 @@ export function ProductMessageCard({
   const send = useSendProductMessage(productId);
   useEffect(() => showConversation(productConversation(productId, viewerId)), [productId, viewerId]);
 
+  const titleId = useId();
   return (
-    <Card data-testid="card-message-seller">
+    <Card role="region" aria-labelledby={titleId}>
       <CardHeader className="pb-4">
-        <CardTitle as="h2" className="flex items-center gap-2">
+        <CardTitle id={titleId} as="h2" className="flex items-center gap-2">
           <MessageSquare className="size-5" aria-hidden="true" />
           Message the seller
         </CardTitle>
