@@ -36,13 +36,16 @@ test('a new offer is on the first screen and is accepted without scrolling; the 
   try {
     const page = driver.page;
     await page.goto('/driver/dashboard');
-    await expect(page.getByTestId('tab-available-orders')).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tab', { name: 'Available Orders' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
     const accept = page.getByTestId(`button-accept-${order.id}`);
     await expectOnFirstScreen(page, accept);
     await accept.tap();
 
     // Accepted: the delivery's next step and its directions come first.
-    await expect(page.getByTestId('tab-my-deliveries')).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tab', { name: /^My Deliveries/ })).toHaveAttribute('aria-selected', 'true');
     const actions = page.getByTestId('card-delivery-actions');
     await expect(actions.getByRole('heading', { name: order.orderNumber })).toBeVisible();
     await expectOnFirstScreen(page, page.getByTestId('button-start-delivery'));
@@ -86,7 +89,7 @@ test('a mistaken Decline is undone; an accepted order is handed back before Star
     await page.getByTestId(`button-accept-${order.id}`).tap();
 
     // Accepted, then handed back before setting off.
-    await expect(page.getByTestId('tab-my-deliveries')).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('tab', { name: /^My Deliveries/ })).toHaveAttribute('aria-selected', 'true');
     await page.getByTestId(`button-hand-back-${order.id}`).tap();
     await page
       .getByRole('alertdialog', { name: 'Hand this order back?' })
@@ -98,7 +101,10 @@ test('a mistaken Decline is undone; an accepted order is handed back before Star
     // Another driver is offered it again and takes it; the buyer's timeline says what happened.
     await other.page.goto('/driver/dashboard');
     await other.page.getByTestId(`button-accept-${order.id}`).tap();
-    await expect(other.page.getByTestId('tab-my-deliveries')).toHaveAttribute('aria-selected', 'true');
+    await expect(other.page.getByRole('tab', { name: /^My Deliveries/ })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
     await buyer.page.goto(`/buyer/orders?order=${order.id}`);
     await expect(buyer.page.getByTestId(`order-details-${order.id}`)).toContainText('Driver handed back');
   } finally {

@@ -128,21 +128,21 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
   await expect(page.getByRole('heading', { name: 'Driver Dashboard', level: 1 })).toBeVisible();
 
   // Not verified yet: no offers, and the card says what is missing.
-  const card = page.getByTestId('card-driver-verification');
-  await expect(card.getByTestId('badge-verification')).toHaveText('Pending verification');
+  const card = page.getByRole('region', { name: 'Driver Verification' });
+  await expect(card.getByText('Pending verification', { exact: true })).toBeVisible();
   await expect(page.getByTestId('text-offers-locked')).toContainText(
     "Still needed: a vehicle image, a license image and an admin's approval",
   );
   // The earnings have their own tab; the offers are the first screen.
-  await expect(page.getByTestId('tab-available-orders')).toHaveAttribute('aria-selected', 'true');
-  await page.getByTestId('tab-earnings').click();
+  await expect(page.getByRole('tab', { name: 'Available Orders' })).toHaveAttribute('aria-selected', 'true');
+  await page.getByRole('tab', { name: 'Earnings', exact: true }).click();
   for (const label of ['Total Earnings (90%)', 'Active Deliveries', 'Completed Deliveries'])
     await expect(page.getByTestId('driver-stats')).toContainText(label);
-  await page.getByTestId('tab-available-orders').click();
+  await page.getByRole('tab', { name: 'Available Orders' }).click();
 
   await uploadThrough(page, 'button-upload-vehicle', '/api/drivers/vehicle-image', [30, 90, 200]);
   await expect(page.getByText('Vehicle image saved', { exact: true })).toBeVisible();
-  await expect(card.getByTestId('img-driver-vehicle')).toBeVisible();
+  await expect(card.getByRole('img', { name: 'Your vehicle image' })).toBeVisible();
   await uploadThrough(page, 'button-upload-license', '/api/drivers/license-image', [200, 60, 40]);
   await expect(card.getByTestId('step-license')).toHaveAttribute('data-done', 'true');
   await expect(card.getByTestId('step-approval')).toHaveAttribute('data-done', 'false');
@@ -161,7 +161,9 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
 
   // Verified: the buyer's order is offered, with what it pays and how far it is.
   await page.reload();
-  await expect(page.getByTestId('badge-verification')).toHaveText('Verified');
+  await expect(
+    page.getByRole('region', { name: 'Driver Verification' }).getByText('Verified', { exact: true }),
+  ).toBeVisible();
   await expect(page.getByTestId('text-driver-distance')).toHaveText('50 miles');
   const offer = page.getByTestId(`card-available-${order.id}`);
   await expect(offer).toContainText(order.orderNumber);
@@ -174,7 +176,7 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
   await offer.getByTestId(`button-accept-${order.id}`).click();
 
   // Accepted: it opens in My Deliveries.
-  await expect(page.getByTestId('tab-my-deliveries')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('tab', { name: /^My Deliveries/ })).toHaveAttribute('aria-selected', 'true');
   const details = page.getByTestId(`order-details-${order.id}`);
   await expect(details.getByTestId('text-order-number')).toHaveText(order.orderNumber);
   await expect(details).toContainText('Assigned');
@@ -220,13 +222,18 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
   await expect(page.getByText('Order delivered', { exact: true })).toBeVisible();
   await expect(details.getByTestId('timeline-step-delivered')).toHaveAttribute('data-done', 'true');
   await expect(page.getByTestId('button-mark-delivered')).toHaveCount(0);
-  await page.getByTestId('tab-earnings').click();
+  await page.getByRole('tab', { name: 'Earnings', exact: true }).click();
   await expect(page.getByRole('region', { name: 'Completed Deliveries', exact: true })).toContainText('1');
   await expect(page.getByRole('region', { name: 'Total Earnings (90%)', exact: true })).toContainText(
     '$9.00',
   );
   await expect(page.getByRole('region', { name: 'Today', exact: true })).toContainText('$9.00');
-  await expect(page.getByTestId(`row-trip-${order.id}`)).toContainText(order.orderNumber);
+  await expect(
+    page
+      .getByRole('region', { name: 'Trips', exact: true })
+      .getByRole('listitem')
+      .filter({ hasText: order.orderNumber }),
+  ).toBeVisible();
   await expect(page.getByTestId(`text-trip-earnings-${order.id}`)).toHaveText('$9.00');
 
   // The buyer sees it delivered, with the driver, the arrival time and the time of every step.

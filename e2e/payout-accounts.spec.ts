@@ -38,7 +38,7 @@ test('a driver whose account is restricted sees Restricted and can update the de
   await signUpFresh(page, 'driver');
   await page.goto('/driver/dashboard');
   // A driver's payouts are under Earnings; back from the provider, the dashboard opens there.
-  await page.getByTestId('tab-earnings').click();
+  await page.getByRole('tab', { name: 'Earnings', exact: true }).click();
   const card = payoutCard(page);
   await card.getByRole('button', { name: 'Set Up Payouts' }).click();
   await finishTestOnboarding(page, 'driver', 'restricted');

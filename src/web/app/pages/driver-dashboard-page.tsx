@@ -153,11 +153,11 @@ function DriverDashboard() {
             aria-label="Driver dashboard"
             className="grid w-full grid-cols-3 sm:inline-flex sm:w-auto"
           >
-            <TabsTrigger value="available" className={TAB_CLASSES} data-testid="tab-available-orders">
+            <TabsTrigger value="available" className={TAB_CLASSES}>
               <PackageSearch aria-hidden="true" className="max-sm:hidden" />
               Available Orders
             </TabsTrigger>
-            <TabsTrigger value="deliveries" className={TAB_CLASSES} data-testid="tab-my-deliveries">
+            <TabsTrigger value="deliveries" className={TAB_CLASSES}>
               <ClipboardList aria-hidden="true" className="max-sm:hidden" />
               My Deliveries
               {activeCount ? (
@@ -166,7 +166,7 @@ function DriverDashboard() {
                 </span>
               ) : null}
             </TabsTrigger>
-            <TabsTrigger value="earnings" className={TAB_CLASSES} data-testid="tab-earnings">
+            <TabsTrigger value="earnings" className={TAB_CLASSES}>
               <Wallet aria-hidden="true" className="max-sm:hidden" />
               Earnings
             </TabsTrigger>

@@ -103,10 +103,7 @@ export function AvailableOrderCard({
           </div>
           <p className="flex shrink-0 flex-col items-end">
             <span className="text-xs text-muted-foreground">You earn</span>
-            <span
-              className="text-2xl font-bold tabular-nums text-primary"
-              data-testid={`text-available-earnings-${order.id}`}
-            >
+            <span className="text-2xl font-bold tabular-nums text-primary">
               {formatPrice(order.driverEarnings)}
             </span>
           </p>

@@ -91,7 +91,7 @@ export function AvailableOrdersPanel({
     <div className="flex flex-col gap-4">
       <DriverDistanceSlider miles={miles} onMilesChange={setMiles} locationStatus={locationStatus} />
       {offers.isLoading ? (
-        <p role="status" className="text-sm text-muted-foreground" data-testid="text-loading-offers">
+        <p role="status" className="text-sm text-muted-foreground">
           Loading orders...
         </p>
       ) : offers.isError || !offers.data ? (
@@ -120,7 +120,7 @@ export function AvailableOrdersPanel({
           </p>
         </div>
       ) : (
-        <ul className="flex flex-col gap-3" aria-label="Available orders" data-testid="list-available-orders">
+        <ul className="flex flex-col gap-3" aria-label="Available orders">
           {offers.data.map((order) => (
             <li key={order.id}>
               {declined[order.id] === offers.dataUpdatedAt ? (

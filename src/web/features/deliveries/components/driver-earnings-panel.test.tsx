@@ -66,7 +66,7 @@ describe('the Earnings tab (docs/rules/screens-work.md, Driver dashboard)', () =
     expect(within(table).getAllByRole('row').at(-1)).toHaveTextContent('$42.50');
     expect(screen.getByTestId('text-8-week-total')).toHaveTextContent('$112.50');
 
-    const list = await screen.findByTestId('list-driver-trips');
+    const list = await within(screen.getByRole('region', { name: 'Trips' })).findByRole('list');
     expect(within(list).getAllByRole('listitem')).toHaveLength(20);
     expect(within(list).getAllByRole('listitem')[0]).toHaveTextContent('Oak Brook → Chicago · 17.3 mi');
     expect(within(list).getAllByRole('listitem')[1]).toHaveTextContent('Oak Brook → Chicago');

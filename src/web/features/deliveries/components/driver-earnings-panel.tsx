@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Route } from 'lucide-react';
 import { formatUsd, parseCents, sumCents } from '@domain/money';
 import { Button } from '../../../components/ui/button';
@@ -16,10 +16,13 @@ function DriverWeeklyEarnings() {
   const earnings = useDriverEarnings();
   const weeks = earnings.data?.weekly;
   const total = weeks ? formatUsd(sumCents(weeks.map((week) => parseCents(week.earnings)))) : null;
+  const weeklyTitleId = useId();
   return (
-    <Card data-testid="card-driver-weekly-earnings">
+    <Card role="region" aria-labelledby={weeklyTitleId}>
       <CardHeader className="p-4 sm:p-6">
-        <CardTitle as="h2">Weekly Earnings</CardTitle>
+        <CardTitle id={weeklyTitleId} as="h2">
+          Weekly Earnings
+        </CardTitle>
         <CardDescription>
           The last 8 weeks, by the week of each delivery
           {total ? (
@@ -51,10 +54,13 @@ function DriverTrips() {
   const trips = useDriverTrips(limit);
   useErrorToast(trips.error, 'Failed to fetch trips');
   const list = trips.data;
+  const tripsTitleId = useId();
   return (
-    <Card data-testid="card-driver-trips">
+    <Card role="region" aria-labelledby={tripsTitleId}>
       <CardHeader className="p-4 sm:p-6">
-        <CardTitle as="h2">Trips</CardTitle>
+        <CardTitle id={tripsTitleId} as="h2">
+          Trips
+        </CardTitle>
         <CardDescription>
           Each delivery you made, latest first, with its distance and what it paid
         </CardDescription>
@@ -65,17 +71,11 @@ function DriverTrips() {
             Loading trips...
           </p>
         ) : list.length === 0 ? (
-          <p className="text-sm text-muted-foreground" data-testid="text-no-trips">
-            No trips yet: your delivered orders show here.
-          </p>
+          <p className="text-sm text-muted-foreground">No trips yet: your delivered orders show here.</p>
         ) : (
-          <ul className="flex flex-col divide-y" data-testid="list-driver-trips">
+          <ul className="flex flex-col divide-y">
             {list.map((trip) => (
-              <li
-                key={trip.orderId}
-                className="flex items-start justify-between gap-3 py-3"
-                data-testid={`row-trip-${trip.orderId}`}
-              >
+              <li key={trip.orderId} className="flex items-start justify-between gap-3 py-3">
                 <div className="flex min-w-0 flex-col gap-0.5">
                   <span className="font-medium">{trip.orderNumber}</span>
                   <span className="text-xs text-muted-foreground">{formatDateTime(trip.deliveredAt)}</span>

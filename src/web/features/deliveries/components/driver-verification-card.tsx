@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { BadgeCheck, Car, CircleCheck, CircleDashed, Clock, IdCard, Truck } from 'lucide-react';
 import { driverVerificationOf, type VerificationStep } from '@domain/deliveries';
 import type { CurrentUser } from '@domain/users';
@@ -63,15 +63,10 @@ function ImageTile({
   const url = user[image.field];
   const Icon = image.icon;
   return (
-    <li className="flex min-w-0 flex-col gap-2" data-testid={`driver-image-${image.kind}`}>
+    <li className="flex min-w-0 flex-col gap-2">
       <div className="relative aspect-square overflow-hidden rounded-lg border bg-muted">
         {url ? (
-          <img
-            src={url}
-            alt={`Your ${image.title.toLowerCase()} image`}
-            className="size-full object-cover"
-            data-testid={`img-driver-${image.kind}`}
-          />
+          <img src={url} alt={`Your ${image.title.toLowerCase()} image`} className="size-full object-cover" />
         ) : (
           <div className="flex size-full flex-col items-center justify-center gap-1 text-muted-foreground">
             <Icon className="size-6" aria-hidden="true" />
@@ -137,6 +132,8 @@ export function DriverVerificationCard({
 }) {
   const { isVerified, missing } = driverVerificationOf(user);
   const [showImages, setShowImages] = useState(false);
+  // Both forms of the card are a region named by its title.
+  const titleId = useId();
   const images = (
     <ul className="grid grid-cols-3 gap-3" aria-label="Your driver images">
       {IMAGES.map((image) => (
@@ -145,12 +142,12 @@ export function DriverVerificationCard({
     </ul>
   );
   const badge = isVerified ? (
-    <Badge variant="success" data-testid="badge-verification">
+    <Badge variant="success">
       <BadgeCheck aria-hidden="true" />
       Verified
     </Badge>
   ) : (
-    <Badge variant="warning" data-testid="badge-verification">
+    <Badge variant="warning">
       <Clock aria-hidden="true" />
       Pending verification
     </Badge>
@@ -160,11 +157,13 @@ export function DriverVerificationCard({
     // The images and their uploaders are made when the driver opens the card, not with the page
     // (docs/rules/screens-work.md, Driver dashboard: uploaders on demand).
     return (
-      <Card data-testid="card-driver-verification">
+      <Card role="region" aria-labelledby={titleId}>
         <details className="group" onToggle={(event) => setShowImages(event.currentTarget.open)}>
           <summary className="flex cursor-pointer list-none items-center justify-between gap-3 rounded-xl p-4 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring [&::-webkit-details-marker]:hidden">
             <span className="flex min-w-0 flex-col">
-              <span className="font-semibold">Driver Verification</span>
+              <span id={titleId} className="font-semibold">
+                Driver Verification
+              </span>
               <span className="text-xs text-muted-foreground">
                 <span className="group-open:hidden">Show your images</span>
                 <span className="hidden group-open:inline">Hide your images</span>
@@ -180,10 +179,12 @@ export function DriverVerificationCard({
 
   const hasImages = !missing.includes('vehicle image') && !missing.includes('license image');
   return (
-    <Card data-testid="card-driver-verification">
+    <Card role="region" aria-labelledby={titleId}>
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-3 p-4 sm:p-6">
         <div className="flex min-w-0 flex-col gap-1.5">
-          <CardTitle as="h2">Driver Verification</CardTitle>
+          <CardTitle as="h2" id={titleId}>
+            Driver Verification
+          </CardTitle>
           <CardDescription>
             {hasImages
               ? 'Thanks! An admin checks your images and approves your account.'
