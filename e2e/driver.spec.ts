@@ -206,8 +206,8 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
   await expect(details.getByTestId('timeline-step-in-transit')).toHaveAttribute('data-done', 'true');
   // Mark Delivered asks for the drop-off photo a standard order needs (docs/rules/deliveries.md, Deliveries).
   await page.getByTestId('button-mark-delivered').click();
-  const proof = page.getByTestId('dialog-proof-of-delivery');
-  await expect(proof.getByTestId('button-confirm-delivery')).toBeDisabled();
+  const proof = page.getByRole('dialog', { name: 'Proof of Delivery' });
+  await expect(proof.getByRole('button', { name: 'Confirm Delivery' })).toBeDisabled();
   const chooserShown = page.waitForEvent('filechooser');
   await proof.getByTestId('button-upload-delivery-photo').click();
   await (
@@ -217,8 +217,8 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
     mimeType: 'image/png',
     buffer: makePng(16, [90, 160, 60]),
   });
-  await expect(proof.getByTestId('img-drop-off-preview')).toBeVisible();
-  await proof.getByTestId('button-confirm-delivery').click();
+  await expect(proof.getByRole('img', { name: /^Drop-off photo of/ })).toBeVisible();
+  await proof.getByRole('button', { name: 'Confirm Delivery' }).click();
   await expect(page.getByText('Order delivered', { exact: true })).toBeVisible();
   await expect(details.getByTestId('timeline-step-delivered')).toHaveAttribute('data-done', 'true');
   await expect(page.getByTestId('button-mark-delivered')).toHaveCount(0);

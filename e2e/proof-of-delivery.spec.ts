@@ -91,7 +91,7 @@ async function openProofWithPhoto(page: Page, order: OrderRow) {
   await expect(page.getByTestId(`order-details-${order.id}`)).toContainText('In Transit');
   await page.getByTestId('button-mark-delivered').click();
   const proof = page.getByRole('dialog', { name: 'Proof of Delivery' });
-  await expect(proof.getByTestId('button-confirm-delivery')).toBeDisabled();
+  await expect(proof.getByRole('button', { name: 'Confirm Delivery' })).toBeDisabled();
   const chooserShown = page.waitForEvent('filechooser');
   await proof.getByTestId('button-upload-delivery-photo').click();
   await (
@@ -101,7 +101,7 @@ async function openProofWithPhoto(page: Page, order: OrderRow) {
     mimeType: 'image/png',
     buffer: makePng(24, [200, 120, 40]),
   });
-  await expect(proof.getByTestId('img-drop-off-preview')).toBeVisible();
+  await expect(proof.getByRole('img', { name: /^Drop-off photo of/ })).toBeVisible();
   return proof;
 }
 
@@ -127,23 +127,23 @@ test('the driver types the code the buyer reads and adds a photo; the buyer sees
   const driversView = await page.request.get(`/api/orders/${order.id}`);
   expect(await driversView.json()).not.toHaveProperty('deliveryCode');
   const proof = await openProofWithPhoto(page, order);
-  const codeInput = proof.getByTestId('input-delivery-code');
+  const codeInput = proof.getByLabel('Delivery code from the buyer');
   await expect(codeInput).toHaveAttribute('inputmode', 'numeric');
   await expect(codeInput).toHaveAttribute('autocomplete', 'one-time-code');
-  await expect(proof.getByTestId('button-confirm-delivery')).toBeDisabled();
+  await expect(proof.getByRole('button', { name: 'Confirm Delivery' })).toBeDisabled();
   await codeInput.fill(code);
   await expectNoAccessibilityViolations(page);
-  await proof.getByTestId('button-confirm-delivery').click();
+  await proof.getByRole('button', { name: 'Confirm Delivery' }).click();
   await expect(page.getByText('Order delivered', { exact: true })).toBeVisible();
   await expect(page.getByTestId('button-mark-delivered')).toHaveCount(0);
 
   // The buyer sees the proof, and the code is gone from the page.
   await buyer.reload();
   const buyersView = buyer.getByTestId(`order-details-${order.id}`);
-  const shown = buyersView.getByTestId('section-proof');
-  await expect(shown.getByTestId('text-delivered-at')).toHaveText(/^Delivered .+ (AM|PM) C[SD]T$/);
-  await expect(shown.getByTestId('text-code-confirmed')).toHaveText('Code confirmed');
-  const photo = shown.getByTestId('img-drop-off-photo');
+  const shown = buyersView.getByRole('region', { name: 'Proof of Delivery' });
+  await expect(shown.getByText(/^Delivered /)).toHaveText(/^Delivered .+ (AM|PM) C[SD]T$/);
+  await expect(shown.getByText('Code confirmed', { exact: true })).toHaveText('Code confirmed');
+  const photo = shown.getByRole('img', { name: /^Drop-off photo of/ });
   // The photo loads lazily: the buyer scrolls to it, then it is drawn at its real size once fetched.
   await photo.scrollIntoViewIfNeeded();
   await expect(photo).toBeVisible();
@@ -165,18 +165,22 @@ test('the driver delivers a standard order with a photo and the place; the buyer
 
   const proof = await openProofWithPhoto(page, order);
   // A standard order asks no code by default.
-  await expect(proof.getByTestId('input-delivery-code')).toHaveCount(0);
-  await proof.getByTestId('button-add-location').click();
-  await expect(proof.getByTestId('button-add-location')).toHaveText('Location added');
-  await proof.getByTestId('button-confirm-delivery').click();
+  await expect(proof.getByLabel('Delivery code from the buyer')).toHaveCount(0);
+  await proof.getByRole('button', { name: /^(Add my location|Location added)$/ }).click();
+  await expect(proof.getByRole('button', { name: /^(Add my location|Location added)$/ })).toHaveText(
+    'Location added',
+  );
+  await proof.getByRole('button', { name: 'Confirm Delivery' }).click();
   await expect(page.getByText('Order delivered', { exact: true })).toBeVisible();
 
   await buyer.goto(`/buyer/orders?order=${order.id}`);
-  const shown = buyer.getByTestId(`order-details-${order.id}`).getByTestId('section-proof');
-  await expect(shown.getByTestId('text-delivered-at')).toBeVisible();
-  await expect(shown.getByTestId('img-drop-off-photo')).toBeVisible();
-  await expect(shown.getByTestId('text-code-confirmed')).toHaveCount(0);
-  await expect(shown.getByTestId('link-drop-off-place')).toHaveAttribute(
+  const shown = buyer
+    .getByTestId(`order-details-${order.id}`)
+    .getByRole('region', { name: 'Proof of Delivery' });
+  await expect(shown.getByText(/^Delivered /)).toBeVisible();
+  await expect(shown.getByRole('img', { name: /^Drop-off photo of/ })).toBeVisible();
+  await expect(shown.getByText('Code confirmed', { exact: true })).toHaveCount(0);
+  await expect(shown.getByRole('link', { name: /^Drop-off place/ })).toHaveAttribute(
     'href',
     /openstreetmap\.org\/\?mlat=41\.8781&mlon=-87\.6298/,
   );

@@ -36,9 +36,9 @@ export function hasDeliveryProof(order: Order): boolean {
 export function DeliveryProof({ order }: { order: Order }) {
   const delivered = formatDateTime(order.deliveredAt);
   return (
-    <div className="flex flex-col gap-3 text-sm" data-testid="delivery-proof">
+    <div className="flex flex-col gap-3 text-sm">
       {delivered ? (
-        <p data-testid="text-delivered-at">
+        <p>
           Delivered <span className="font-medium">{delivered}</span>
         </p>
       ) : null}
@@ -49,13 +49,12 @@ export function DeliveryProof({ order }: { order: Order }) {
             alt={`Drop-off photo of ${order.orderNumber}`}
             className="max-h-40 rounded-lg border object-cover"
             loading="lazy"
-            data-testid="img-drop-off-photo"
           />
           <span className="sr-only"> (opens the full photo in a new tab)</span>
         </a>
       ) : null}
       {order.deliveryCodeConfirmed ? (
-        <p className="flex items-center gap-2" data-testid="text-code-confirmed">
+        <p className="flex items-center gap-2">
           <CheckCircle2 className="size-4 text-green-600" aria-hidden="true" />
           Code confirmed
         </p>
@@ -66,7 +65,6 @@ export function DeliveryProof({ order }: { order: Order }) {
           target="_blank"
           rel="noopener noreferrer"
           className="flex w-fit items-center gap-2 underline underline-offset-4"
-          data-testid="link-drop-off-place"
         >
           <MapPin className="size-4" aria-hidden="true" />
           Drop-off place

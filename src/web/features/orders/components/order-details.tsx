@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import {
   CalendarClock,
   Camera,
@@ -52,17 +52,17 @@ function Section({
   icon,
   children,
   className,
-  testId,
 }: {
   title: string;
   icon: ReactNode;
   children: ReactNode;
   className?: string;
-  testId?: string;
 }) {
+  const headingId = useId();
   return (
-    <section className={className} data-testid={testId}>
-      <h3 className="mb-3 flex items-center gap-2 text-sm font-semibold">
+    // A region named by its heading, so each part of the order can be reached by name.
+    <section className={className} aria-labelledby={headingId}>
+      <h3 id={headingId} className="mb-3 flex items-center gap-2 text-sm font-semibold">
         {icon}
         {title}
       </h3>
@@ -151,11 +151,7 @@ export function OrderDetails({ order, viewerRole, viewerId, actions }: OrderDeta
             <ReviewPrompts orderId={order.id} status={order.status} viewerId={viewerId} />
           </div>
         )}
-        <Section
-          title="Order Status"
-          icon={<CalendarClock className={iconClass} aria-hidden="true" />}
-          testId="section-status"
-        >
+        <Section title="Order Status" icon={<CalendarClock className={iconClass} aria-hidden="true" />}>
           <OrderStatusTimeline steps={steps} isLoading={events.isLoading} />
           <OrderRefundsList refunds={order.refunds} />
           {/* While the driver is on the way, the arrival they set is what the buyer looks for
@@ -174,19 +170,11 @@ export function OrderDetails({ order, viewerRole, viewerId, actions }: OrderDeta
           ) : null}
         </Section>
 
-        <Section
-          title="People"
-          icon={<Users className={iconClass} aria-hidden="true" />}
-          testId="section-people"
-        >
+        <Section title="People" icon={<Users className={iconClass} aria-hidden="true" />}>
           <OrderParties order={order} viewerId={viewerId} onOpenProfile={setProfileId} />
         </Section>
 
-        <Section
-          title="Addresses"
-          icon={<MapPin className={iconClass} aria-hidden="true" />}
-          testId="section-addresses"
-        >
+        <Section title="Addresses" icon={<MapPin className={iconClass} aria-hidden="true" />}>
           <dl className="flex flex-col gap-3 text-sm">
             <InfoRow
               stacked
@@ -222,11 +210,7 @@ export function OrderDetails({ order, viewerRole, viewerId, actions }: OrderDeta
           </div>
         </Section>
 
-        <Section
-          title="Order Information"
-          icon={<Info className={iconClass} aria-hidden="true" />}
-          testId="section-information"
-        >
+        <Section title="Order Information" icon={<Info className={iconClass} aria-hidden="true" />}>
           <dl className="flex flex-col gap-3 text-sm">
             <InfoRow label="Order number" value={order.orderNumber} />
             <InfoRow label="Created" value={created ?? NOT_SPECIFIED} />
@@ -249,7 +233,6 @@ export function OrderDetails({ order, viewerRole, viewerId, actions }: OrderDeta
           title="Items"
           icon={<Package className={iconClass} aria-hidden="true" />}
           className="md:col-span-2"
-          testId="section-items"
         >
           <OrderItemsList orderId={order.id} showPrices={showPrices} />
         </Section>
@@ -259,18 +242,13 @@ export function OrderDetails({ order, viewerRole, viewerId, actions }: OrderDeta
             title="Proof of Delivery"
             icon={<CheckCheck className={iconClass} aria-hidden="true" />}
             className="md:col-span-2"
-            testId="section-proof"
           >
             <DeliveryProof order={order} />
           </Section>
         ) : null}
 
         {order.deliveryPhotoUrl ? (
-          <Section
-            title="Delivery Photo"
-            icon={<Camera className={iconClass} aria-hidden="true" />}
-            testId="section-photo"
-          >
+          <Section title="Delivery Photo" icon={<Camera className={iconClass} aria-hidden="true" />}>
             <a
               href={order.deliveryPhotoUrl}
               target="_blank"
@@ -290,7 +268,6 @@ export function OrderDetails({ order, viewerRole, viewerId, actions }: OrderDeta
         <Section
           title={showPrices ? 'Payment Details' : 'Earnings'}
           icon={<Receipt className={iconClass} aria-hidden="true" />}
-          testId="section-payment"
           className={order.deliveryPhotoUrl ? undefined : 'md:col-span-2'}
         >
           {showPrices ? <OrderPaymentDetails order={order} /> : <DriverEarnings order={order} />}
@@ -300,7 +277,6 @@ export function OrderDetails({ order, viewerRole, viewerId, actions }: OrderDeta
           title="Messages"
           icon={<MessageSquare className={iconClass} aria-hidden="true" />}
           className="md:col-span-2"
-          testId="section-messages"
         >
           <OrderMessagesPanel orderId={order.id} viewerId={viewerId} />
         </Section>

@@ -79,7 +79,7 @@ export function ProofOfDeliveryDialog({
 
   return (
     <Dialog open={open} onOpenChange={(next) => !isSaving && onOpenChange(next)}>
-      <DialogContent data-testid="dialog-proof-of-delivery">
+      <DialogContent>
         <DialogHeader className="text-left">
           <DialogTitle className="flex items-center gap-2">
             <CheckCheck className="size-5" aria-hidden="true" />
@@ -102,7 +102,6 @@ export function ProofOfDeliveryDialog({
                     src={photo}
                     alt={`Drop-off photo of ${order.orderNumber}`}
                     className="size-full object-cover"
-                    data-testid="img-drop-off-preview"
                   />
                 ) : (
                   <span className="flex flex-col items-center gap-2 text-sm text-muted-foreground">
@@ -130,25 +129,18 @@ export function ProofOfDeliveryDialog({
                   value={code}
                   onChange={(event) => setCode(event.target.value.replace(/\D/g, '').slice(0, 4))}
                   disabled={isSaving}
-                  data-testid="input-delivery-code"
                 />
               </div>
             ) : null}
             <div className="flex flex-col gap-1">
-              <Button
-                type="button"
-                variant="outline"
-                onClick={addLocation}
-                disabled={isSaving}
-                data-testid="button-add-location"
-              >
+              <Button type="button" variant="outline" onClick={addLocation} disabled={isSaving}>
                 <MapPin aria-hidden="true" />
                 {place ? 'Location added' : 'Add my location'}
               </Button>
               {placeNote ? <p className="text-xs text-muted-foreground">{placeNote}</p> : null}
             </div>
             {isReady ? null : (
-              <p className="text-xs text-muted-foreground" data-testid="text-proof-needed">
+              <p className="text-xs text-muted-foreground">
                 {needed.photo && needed.code
                   ? 'A drop-off photo and the 4-digit code are needed before confirming.'
                   : needed.photo
@@ -162,7 +154,7 @@ export function ProofOfDeliveryDialog({
           <Button variant="outline" onClick={() => onOpenChange(false)} disabled={isSaving}>
             Cancel
           </Button>
-          <Button onClick={confirm} disabled={!isReady || isSaving} data-testid="button-confirm-delivery">
+          <Button onClick={confirm} disabled={!isReady || isSaving}>
             <CheckCheck aria-hidden="true" />
             {isSaving ? 'Saving...' : 'Confirm Delivery'}
           </Button>
