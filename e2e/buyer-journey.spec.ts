@@ -78,7 +78,7 @@ async function payWith(page: Page, cardNumber: string): Promise<void> {
   await page.getByLabel('Expiry (MM/YY)').fill('12/34');
   await page.getByLabel('CVC').fill('123');
   await page.getByLabel('Name on card').fill('Eve Tester');
-  await page.getByTestId('button-pay').click();
+  await page.getByRole('button', { name: /^Pay \$/ }).click();
 }
 
 /** Opens the product's page from its card and adds it to the cart. */
@@ -209,13 +209,13 @@ test.describe('the buyer journey (docs/rules/catalog-and-orders.md, Checkout and
 
       await payWith(page, DECLINED);
       await expect(page.getByRole('alert')).toHaveText('Your card was declined.');
-      await expect(page.getByTestId('button-pay')).toBeEnabled();
+      await expect(page.getByRole('button', { name: /^Pay \$/ })).toBeEnabled();
       await expect(page).toHaveURL(/\/payment$/);
       expect(await getJson<OrderRow[]>(page.request, '/api/orders?as=buyer')).toEqual([]);
 
       // Trying again with the good card pays, once.
       await page.getByLabel('Card number').fill(SUCCEEDS);
-      await page.getByTestId('button-pay').click();
+      await page.getByRole('button', { name: /^Pay \$/ }).click();
       await expect(page).toHaveURL(/\/buyer\/orders\?order=/);
       await expect(page.locator('[data-testid^="card-order-"]')).toHaveCount(1);
       expect(await getJson<OrderRow[]>(page.request, '/api/orders?as=buyer')).toHaveLength(1);

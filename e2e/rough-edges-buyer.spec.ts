@@ -217,7 +217,7 @@ test.describe('checkout with a saved address that no longer exists (docs/rules/s
     );
     await page.goto('/checkout');
     await expect(page.getByText('Address not found')).toBeVisible();
-    await expect(page.getByTestId('button-proceed-to-payment')).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Proceed to Payment' })).toBeDisabled();
   });
 });
 

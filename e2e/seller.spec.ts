@@ -61,7 +61,7 @@ async function payWithTestCard(page: Page): Promise<void> {
   await page.getByLabel('Expiry (MM/YY)').fill('12/34');
   await page.getByLabel('CVC').fill('123');
   await page.getByLabel('Name on card').fill('Bailey Buyer');
-  await page.getByTestId('button-pay').click();
+  await page.getByRole('button', { name: /^Pay \$/ }).click();
 }
 
 test.describe('the seller area (docs/rules/selling.md, Seller listings)', () => {

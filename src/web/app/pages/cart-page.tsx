@@ -48,7 +48,7 @@ export function CartPage() {
             <h2 id="cart-items-heading" className="sr-only">
               Items
             </h2>
-            <ul className="flex flex-col gap-4" data-testid="list-cart-items">
+            <ul className="flex flex-col gap-4">
               {items.map((item) => (
                 <li key={item.id}>
                   <Card

@@ -238,7 +238,6 @@ function CheckoutForm() {
               onClick={proceed}
               disabled={!canProceed}
               aria-describedby={reason ? 'proceed-reason' : undefined}
-              data-testid="button-proceed-to-payment"
             >
               Proceed to Payment
               <ArrowRight aria-hidden="true" />

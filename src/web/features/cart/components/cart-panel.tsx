@@ -64,7 +64,7 @@ export function CartPanel({
           </div>
         ) : (
           <>
-            <ul className="flex-1 divide-y overflow-y-auto px-6" data-testid="list-cart-sheet">
+            <ul className="flex-1 divide-y overflow-y-auto px-6">
               {items.map((item) => (
                 <li key={item.id} className="flex gap-3 py-4" data-testid={`cart-sheet-item-${item.id}`}>
                   <div className="size-16 shrink-0 overflow-hidden rounded-md border bg-muted">

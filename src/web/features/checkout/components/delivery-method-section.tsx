@@ -34,7 +34,6 @@ function MethodOption({ value, checked, disabled, title, description, icon, onSe
         disabled={disabled}
         onChange={() => onSelect(value)}
         className="mt-1 size-4 accent-[var(--primary)]"
-        data-testid={`radio-${value}`}
       />
       <span className="flex min-w-0 flex-col gap-1">
         <span className="flex items-center gap-2 font-medium">

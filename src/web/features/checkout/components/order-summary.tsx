@@ -130,7 +130,7 @@ export function CheckoutProblems({
       </ul>
       <div className="flex flex-wrap gap-2">
         {priceChanged ? (
-          <Button size="sm" onClick={actions.onAcceptPrices} data-testid="button-accept-prices">
+          <Button size="sm" onClick={actions.onAcceptPrices}>
             Accept New Prices
           </Button>
         ) : null}

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Link } from 'wouter';
 import { AlertTriangle, CheckCircle2, RotateCw, ShoppingCart } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
@@ -11,19 +11,21 @@ function Notice({
   title,
   children,
   actions,
-  testId,
 }: {
   icon: ReactNode;
   title: string;
   children?: ReactNode;
   actions: ReactNode;
-  testId: string;
 }) {
+  const titleId = useId();
   return (
-    <Card className="mx-auto max-w-lg" data-testid={testId}>
+    // A region named by its title, so what happened can be reached by name.
+    <Card className="mx-auto max-w-lg" role="region" aria-labelledby={titleId}>
       <CardContent className="flex flex-col items-center gap-4 p-8 text-center">
         {icon}
-        <h2 className="text-xl font-semibold">{title}</h2>
+        <h2 id={titleId} className="text-xl font-semibold">
+          {title}
+        </h2>
         {children}
         <div className="flex flex-wrap justify-center gap-2">{actions}</div>
       </CardContent>
@@ -42,9 +44,7 @@ function BackToCart() {
 function BackToCheckout({ variant = 'default' }: { variant?: 'default' | 'outline' }) {
   return (
     <Button asChild variant={variant}>
-      <Link href="/checkout" data-testid="link-back-to-checkout">
-        Back to Checkout
-      </Link>
+      <Link href="/checkout">Back to Checkout</Link>
     </Button>
   );
 }
@@ -53,7 +53,6 @@ function BackToCheckout({ variant = 'default' }: { variant?: 'default' | 'outlin
 export function PaymentSuccessNotice() {
   return (
     <Notice
-      testId="payment-success"
       icon={<CheckCircle2 className="size-12 text-primary" aria-hidden="true" />}
       title="Payment successful"
       actions={null}
@@ -69,7 +68,6 @@ export function PaymentSuccessNotice() {
 export function NoCheckoutNotice() {
   return (
     <Notice
-      testId="payment-no-checkout"
       icon={<ShoppingCart className="size-12 text-muted-foreground" aria-hidden="true" />}
       title="Checkout first"
       actions={<BackToCheckout />}
@@ -82,7 +80,6 @@ export function NoCheckoutNotice() {
 export function EmptyCartNotice() {
   return (
     <Notice
-      testId="payment-empty-cart"
       icon={<ShoppingCart className="size-12 text-muted-foreground" aria-hidden="true" />}
       title="Cart is Empty"
       actions={
@@ -98,7 +95,6 @@ export function EmptyCartNotice() {
 export function OrderNotPlacedNotice({ message }: { message: string }) {
   return (
     <Notice
-      testId="payment-conflict"
       icon={<AlertTriangle className="size-12 text-destructive" aria-hidden="true" />}
       title="Your order could not be placed"
       actions={<BackToCart />}
@@ -131,14 +127,11 @@ export function PaymentNotStartedNotice({
   if (status === 409 && errorMessage(error, '') === CHECKOUT_ALREADY_PAID_MESSAGE) {
     return (
       <Notice
-        testId="payment-already-paid"
         icon={<CheckCircle2 className="size-12 text-primary" aria-hidden="true" />}
         title="Already paid"
         actions={
           <Button asChild>
-            <Link href="/buyer/orders" data-testid="link-already-paid-orders">
-              My Orders
-            </Link>
+            <Link href="/buyer/orders">My Orders</Link>
           </Button>
         }
       >
@@ -151,7 +144,6 @@ export function PaymentNotStartedNotice({
   if (status === 409) {
     return (
       <Notice
-        testId="payment-conflict"
         icon={<AlertTriangle className="size-12 text-destructive" aria-hidden="true" />}
         title="Some items are not available"
         actions={<BackToCart />}
@@ -168,7 +160,6 @@ export function PaymentNotStartedNotice({
   if (status === 400) {
     return (
       <Notice
-        testId="payment-invalid-checkout"
         icon={<AlertTriangle className="size-12 text-destructive" aria-hidden="true" />}
         title="Missing information"
         actions={<BackToCheckout />}
@@ -181,7 +172,6 @@ export function PaymentNotStartedNotice({
   }
   return (
     <Notice
-      testId="payment-start-error"
       icon={<AlertTriangle className="size-12 text-destructive" aria-hidden="true" />}
       title="Your payment could not be started"
       actions={

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { AppRouter } from '../../../app/router';
 import {
   installDomStubs,
@@ -198,7 +198,11 @@ describe('/payment (docs/rules/screens-buyer.md, Cart and checkout screens; docs
     expect((await screen.findByTestId('text-payment-already-paid')).textContent).toBe(
       CHECKOUT_ALREADY_PAID_MESSAGE,
     );
-    expect(screen.getByTestId('link-already-paid-orders').getAttribute('href')).toBe('/buyer/orders');
+    expect(
+      within(screen.getByRole('region', { name: 'Already paid' }))
+        .getByRole('link', { name: 'My Orders' })
+        .getAttribute('href'),
+    ).toBe('/buyer/orders');
     expect(screen.queryByLabelText('Card number')).toBeNull();
     expect(screen.queryByText(/You have not been charged/)).toBeNull();
   });
@@ -218,6 +222,10 @@ describe('/payment (docs/rules/screens-buyer.md, Cart and checkout screens; docs
     window.sessionStorage.clear();
     visitPayment();
     expect(await screen.findByRole('heading', { name: 'Checkout first' })).toBeVisible();
-    expect(screen.getByTestId('link-back-to-checkout').getAttribute('href')).toBe('/checkout');
+    expect(
+      within(screen.getByRole('region', { name: 'Checkout first' }))
+        .getByRole('link', { name: 'Back to Checkout' })
+        .getAttribute('href'),
+    ).toBe('/checkout');
   });
 });

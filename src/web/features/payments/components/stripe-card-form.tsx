@@ -150,12 +150,11 @@ export function StripeCardForm({
         <p
           role="alert"
           className="rounded-lg border border-destructive/50 bg-destructive/5 p-3 text-sm font-medium text-destructive"
-          data-testid="text-payment-error"
         >
           {error}
         </p>
       ) : null}
-      <Button type="submit" size="lg" disabled={!stripe || busy} data-testid="button-pay">
+      <Button type="submit" size="lg" disabled={!stripe || busy}>
         {busy ? (
           <>
             <LoaderCircle className="animate-spin" aria-hidden="true" />

@@ -158,13 +158,12 @@ export function TestCardForm({
         <p
           role="alert"
           className="rounded-lg border border-destructive/50 bg-destructive/5 p-3 text-sm font-medium text-destructive"
-          data-testid="text-payment-error"
         >
           {paymentError}
         </p>
       ) : null}
 
-      <Button type="submit" size="lg" disabled={isPaying} data-testid="button-pay">
+      <Button type="submit" size="lg" disabled={isPaying}>
         {isPaying ? (
           <>
             <LoaderCircle className="animate-spin" aria-hidden="true" />
