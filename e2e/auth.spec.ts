@@ -75,7 +75,7 @@ test.describe('accounts', () => {
 
   test('Become a Driver signs up straight into the driver role', async ({ page }) => {
     await page.goto('/');
-    await page.getByTestId('button-become-driver').click();
+    await page.getByRole('button', { name: 'Become a Driver', exact: true }).click();
     await expect(page.getByText('start delivering as a driver')).toBeVisible();
     await page.getByTestId('link-create-account').click();
     await page.getByLabel('First name').fill('Dana');

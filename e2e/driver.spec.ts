@@ -121,7 +121,7 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
   });
   expect(home.status(), await home.text()).toBe(201);
   await page.goto('/profile');
-  await page.getByTestId('button-become-driver').click();
+  await page.getByRole('button', { name: 'Become a driver', exact: true }).click();
   await expect(page.getByText('You are now a driver', { exact: true })).toBeVisible();
   await page.getByTestId('button-menu').click();
   await page.getByTestId('menu-link-driver-dashboard').click();

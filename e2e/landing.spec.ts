@@ -12,9 +12,15 @@ test.describe('landing page (signed out)', () => {
     for (const card of ['Shop as a Buyer', 'Sell Your Products', 'Deliver & Earn']) {
       await expect(page.getByRole('heading', { name: card })).toBeVisible();
     }
-    await expect(page.getByTestId('button-start-shopping')).toHaveText(/Start Shopping/);
-    await expect(page.getByTestId('button-become-driver')).toHaveText(/Become a Driver/);
-    await expect(page.getByTestId('button-get-started')).toHaveText(/Get Started Now/);
+    await expect(page.getByRole('button', { name: 'Start Shopping', exact: true })).toHaveText(
+      /Start Shopping/,
+    );
+    await expect(page.getByRole('button', { name: 'Become a Driver', exact: true })).toHaveText(
+      /Become a Driver/,
+    );
+    await expect(page.getByRole('button', { name: 'Get Started Now', exact: true })).toHaveText(
+      /Get Started Now/,
+    );
     const footer = page.locator('footer');
     await expect(footer.getByRole('link', { name: 'Support & Contact' })).toHaveAttribute('href', '/support');
     await expect(footer).toContainText(String(new Date().getFullYear()));
@@ -31,7 +37,7 @@ test.describe('landing page (signed out)', () => {
     await expect(page).toHaveURL(/\/api\/login/);
     await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
     await page.goto('/');
-    await page.getByTestId('button-start-shopping').click();
+    await page.getByRole('button', { name: 'Start Shopping', exact: true }).click();
     await expect(page).toHaveURL(/\/api\/login/);
   });
 

@@ -139,7 +139,7 @@ test('a push shows a notification naming the order', async ({ page, context, bas
 test('the profile keeps the notification switches and quiet hours', async ({ page }) => {
   await signUpFresh(page, 'driver');
   await page.goto('/profile');
-  const card = page.getByTestId('card-notifications');
+  const card = page.getByRole('region', { name: 'Notifications' });
   await expect(card.getByRole('heading', { name: 'Notifications' })).toBeVisible();
   // A driver sees the offers switch; only sellers see new orders.
   await expect(card.getByLabel('New delivery offers near me')).toBeChecked();

@@ -339,7 +339,7 @@ test.describe('the admin', () => {
 test("a user's profile says how roles change, beside the buttons that change them", async ({ page }) => {
   await signUpFresh(page);
   await page.goto('/profile');
-  await expect(page.getByTestId('button-become-seller')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Become a seller', exact: true })).toBeVisible();
   const role = page.getByLabel('Role', { exact: true });
   await expect(role).toHaveValue('Buyer');
   await expect(page.getByText(/cannot change their own role/)).toHaveCount(0);

@@ -76,7 +76,7 @@ test.describe('the seller area (docs/rules/selling.md, Seller listings)', () => 
     await signUpFresh(page);
     await setUpPickups(page.request);
     await page.goto('/profile');
-    await page.getByTestId('button-become-seller').click();
+    await page.getByRole('button', { name: 'Become a seller', exact: true }).click();
     await expect(page.getByText('You are now a seller', { exact: true })).toBeVisible();
     await page.getByTestId('link-seller-dashboard').click();
     await expect(page.getByRole('heading', { level: 1, name: 'Seller Dashboard' })).toBeVisible();

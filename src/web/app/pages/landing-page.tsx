@@ -93,7 +93,6 @@ export function LandingPage() {
               <Button
                 size="lg"
                 onClick={() => signIn()}
-                data-testid="button-start-shopping"
                 className="bg-white text-emerald-800 hover:bg-emerald-50"
               >
                 <ShoppingBag aria-hidden="true" />
@@ -103,7 +102,6 @@ export function LandingPage() {
                 size="lg"
                 variant="outline"
                 onClick={() => signIn({ intent: 'driver' })}
-                data-testid="button-become-driver"
                 className="border-white/80 bg-transparent text-white hover:bg-white/10 hover:text-white"
               >
                 <Truck aria-hidden="true" />
@@ -191,7 +189,7 @@ export function LandingPage() {
           <p className="mt-3 text-muted-foreground">
             Sign in or create an account to start shopping, selling or delivering today.
           </p>
-          <Button size="lg" className="mt-8" onClick={() => signIn()} data-testid="button-get-started">
+          <Button size="lg" className="mt-8" onClick={() => signIn()}>
             Get Started Now
             <ArrowRight aria-hidden="true" />
           </Button>

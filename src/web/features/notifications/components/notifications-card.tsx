@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { BellOff, BellRing } from 'lucide-react';
 import { PUSH_KIND_LABELS, PUSH_KINDS, type NotificationPreferences, type PushKind } from '@domain/push';
 import type { CurrentUser } from '@domain/users';
@@ -107,10 +107,13 @@ export function NotificationsCard({ user }: { user: CurrentUser }) {
 
   const quiet = shown !== undefined && shown.quietStartMinute !== null;
 
+  const titleId = useId();
   return (
-    <Card data-testid="card-notifications">
+    <Card role="region" aria-labelledby={titleId}>
       <CardHeader>
-        <CardTitle as="h2">Notifications</CardTitle>
+        <CardTitle id={titleId} as="h2">
+          Notifications
+        </CardTitle>
         <CardDescription>
           Hear about your orders and messages on this device, even with the tab closed.
         </CardDescription>

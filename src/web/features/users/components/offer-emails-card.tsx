@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import type { CurrentUser } from '@domain/users';
 import { DRIVER_DISTANCE } from '@domain/deliveries';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
@@ -27,10 +28,13 @@ function OfferEmailsSwitch() {
       },
     );
 
+  const titleId = useId();
   return (
-    <Card data-testid="card-offer-emails">
+    <Card role="region" aria-labelledby={titleId}>
       <CardHeader>
-        <CardTitle as="h2">Offer Emails</CardTitle>
+        <CardTitle id={titleId} as="h2">
+          Offer Emails
+        </CardTitle>
         <CardDescription>Hear about new deliveries while the app is closed.</CardDescription>
       </CardHeader>
       <CardContent>

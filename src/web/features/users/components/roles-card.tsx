@@ -46,7 +46,7 @@ export function RolesCard({ user }: { user: CurrentUser }) {
         <CardDescription>Switch between the roles you have from the header.</CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
-        <ul className="flex flex-wrap gap-2" aria-label="Granted roles" data-testid="list-granted-roles">
+        <ul className="flex flex-wrap gap-2" aria-label="Granted roles">
           {granted.map((role) => (
             <li key={role}>
               <Badge variant={role === user.role ? 'default' : 'secondary'}>
@@ -62,12 +62,7 @@ export function RolesCard({ user }: { user: CurrentUser }) {
           return (
             <div key={role} className="flex flex-col gap-2 rounded-lg border p-4">
               <p className="text-sm text-muted-foreground">{option.description}</p>
-              <Button
-                variant="outline"
-                onClick={() => become(role)}
-                disabled={becomeRole.isPending}
-                data-testid={`button-become-${role}`}
-              >
+              <Button variant="outline" onClick={() => become(role)} disabled={becomeRole.isPending}>
                 <option.icon aria-hidden="true" />
                 {option.label}
               </Button>
