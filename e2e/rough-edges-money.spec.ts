@@ -67,7 +67,7 @@ test.describe('a seller-delivered order says which commission it carries', () =>
 
     await page.goto('/seller/dashboard');
     await expect(page.getByTestId('text-seller-delivered-commission').first()).toBeVisible();
-    await expect(page.getByTestId('card-commission-structure')).toContainText(
+    await expect(page.getByRole('region', { name: 'Commission Structure' })).toContainText(
       'Orders you deliver yourself carry only the sales commission above, on the product total; there is no delivery commission',
     );
 

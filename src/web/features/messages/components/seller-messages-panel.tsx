@@ -120,9 +120,7 @@ export function SellerMessagesPanel({ sellerId, initial }: { sellerId: string; i
                 <span className="flex items-center justify-between gap-2">
                   <span className="truncate font-medium">{thread.buyerName}</span>
                   {thread.unreadCount > 0 ? (
-                    <Badge data-testid="badge-thread-unread" aria-label={`${thread.unreadCount} unread`}>
-                      {thread.unreadCount}
-                    </Badge>
+                    <Badge aria-label={`${thread.unreadCount} unread`}>{thread.unreadCount}</Badge>
                   ) : null}
                 </span>
                 <span className="truncate text-sm text-muted-foreground">{thread.productName}</span>

@@ -66,7 +66,6 @@ function ReviewForm({ orderId, prompt }: { orderId: string; prompt: ReviewPrompt
     <form
       onSubmit={onSubmit}
       className="flex flex-col gap-3 rounded-lg border p-4"
-      data-testid={`form-review-${prompt.role}`}
       aria-label={`Review of ${prompt.name}, ${role}`}
     >
       <p className="font-medium">
@@ -95,7 +94,7 @@ function ReviewForm({ orderId, prompt }: { orderId: string; prompt: ReviewPrompt
 /** The reviews the viewer wrote on this order: what became of each form. */
 function GivenReviews({ reviews }: { reviews: OrderReview[] }) {
   return (
-    <ul className="flex flex-col gap-2" data-testid="list-given-reviews" aria-label="Your reviews">
+    <ul className="flex flex-col gap-2" aria-label="Your reviews">
       {reviews.map((review) => (
         <li
           key={review.id}

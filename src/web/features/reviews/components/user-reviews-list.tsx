@@ -24,11 +24,7 @@ export function UserReviewsList({ userId }: { userId: string }) {
     );
   const { averageRating, totalReviews, reviews: list } = reviews.data;
   return (
-    <section
-      aria-labelledby="profile-reviews-heading"
-      className="flex flex-col gap-3"
-      data-testid="section-profile-reviews"
-    >
+    <section aria-labelledby="profile-reviews-heading" className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h3 id="profile-reviews-heading" className="font-semibold">
           Reviews
@@ -43,9 +39,7 @@ export function UserReviewsList({ userId }: { userId: string }) {
         ) : null}
       </div>
       {list.length === 0 ? (
-        <p className="text-sm text-muted-foreground" data-testid="text-no-reviews">
-          No reviews yet
-        </p>
+        <p className="text-sm text-muted-foreground">No reviews yet</p>
       ) : (
         <ul className="flex max-h-72 flex-col gap-3 overflow-y-auto">
           {list.map((review) => (

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Award, Percent, Truck } from 'lucide-react';
 import { loyaltyDiscount, parseCommissionSettings, type CommissionRates } from '@domain/fees';
 import { formatUsd, parseCents } from '@domain/money';
@@ -11,20 +11,11 @@ import { formatAmount, formatPercent } from '../format';
 export const COMMISSION_SETTINGS_FAILED =
   'Failed to load commission settings. Please refresh the page or contact support.';
 
-function Part({
-  icon,
-  title,
-  children,
-  testId,
-}: {
-  icon: ReactNode;
-  title: string;
-  children: ReactNode;
-  testId: string;
-}) {
+function Part({ icon, title, children }: { icon: ReactNode; title: string; children: ReactNode }) {
+  const headingId = useId();
   return (
-    <section className="flex flex-col gap-2 rounded-lg border p-4" data-testid={testId}>
-      <h3 className="flex items-center gap-2 text-sm font-semibold">
+    <section className="flex flex-col gap-2 rounded-lg border p-4" aria-labelledby={headingId}>
+      <h3 id={headingId} className="flex items-center gap-2 text-sm font-semibold">
         <span className="flex size-7 items-center justify-center rounded-md bg-accent text-accent-foreground [&_svg]:size-4">
           {icon}
         </span>
@@ -56,10 +47,13 @@ export function CommissionStructure({ sellerId }: { sellerId: string }) {
   const sales = useSeller30DaySales(sellerId);
   const rates = settings.data ? parseCommissionSettings(settings.data) : undefined;
 
+  const titleId = useId();
   return (
-    <Card data-testid="card-commission-structure">
+    <Card role="region" aria-labelledby={titleId}>
       <CardHeader>
-        <CardTitle as="h2">Commission Structure</CardTitle>
+        <CardTitle id={titleId} as="h2">
+          Commission Structure
+        </CardTitle>
         <CardDescription>
           What the marketplace keeps from each order, worked out when the order is paid.
         </CardDescription>
@@ -75,14 +69,14 @@ export function CommissionStructure({ sellerId }: { sellerId: string }) {
           </p>
         ) : (
           <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
-            <Part icon={<Percent />} title="Tiered sales commission" testId="commission-sales">
+            <Part icon={<Percent />} title="Tiered sales commission">
               <p>
                 {formatPercent(rates.baseCommissionRate)} of an order&apos;s product total.{' '}
                 {tierText(rates.salesPriceTierAmount, rates.salesPriceTierReduction, 'the order')} It never
                 goes below {formatPercent(rates.minCommissionRate)}.
               </p>
             </Part>
-            <Part icon={<Truck />} title="Delivery commission" testId="commission-delivery">
+            <Part icon={<Truck />} title="Delivery commission">
               <p>
                 When a driver delivers, {formatPercent(rates.baseCommissionRate)} of the delivery fee goes to
                 the marketplace and the rest to the driver.{' '}
@@ -95,7 +89,7 @@ export function CommissionStructure({ sellerId }: { sellerId: string }) {
                 is no delivery commission, so you keep your whole delivery fee. Pickups have no delivery fee.
               </p>
             </Part>
-            <Part icon={<Award />} title="Loyalty reward" testId="commission-loyalty">
+            <Part icon={<Award />} title="Loyalty reward">
               <p>
                 {rates.loyaltyTierAmount > 0 && rates.loyaltyTierReduction > 0
                   ? `Every ${formatUsd(rates.loyaltyTierAmount)} you sold in the last 30 days takes ${formatPercent(rates.loyaltyTierReduction)} off your sales commission, up to ${formatPercent(Math.max(0, rates.baseCommissionRate - rates.minCommissionRate))}.`
