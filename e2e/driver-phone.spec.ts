@@ -48,15 +48,18 @@ test('a new offer is on the first screen and is accepted without scrolling; the 
     await expect(page.getByRole('tab', { name: /^My Deliveries/ })).toHaveAttribute('aria-selected', 'true');
     const actions = page.getByTestId('card-delivery-actions');
     await expect(actions.getByRole('heading', { name: order.orderNumber })).toBeVisible();
-    await expectOnFirstScreen(page, page.getByTestId('button-start-delivery'));
-    const toPickup = actions.getByTestId('link-directions-pickup');
+    await expectOnFirstScreen(page, page.getByRole('button', { name: 'Start Delivery', exact: true }));
+    const toPickup = actions.getByRole('link', { name: /^To pickup/ });
     await expect(toPickup).toHaveAttribute(
       'href',
       /^https:\/\/www\.google\.com\/maps\/dir\/\?api=1&destination=/,
     );
     await actions.getByLabel('Map app').selectOption('OpenStreetMap');
     await expect(toPickup).toHaveAttribute('href', /^https:\/\/www\.openstreetmap\.org\/directions\?/);
-    await expect(actions.getByTestId('link-directions-dropoff')).toHaveAttribute('href', /to=9\+Elm\+St/);
+    await expect(actions.getByRole('link', { name: /^To drop-off/ })).toHaveAttribute(
+      'href',
+      /to=9\+Elm\+St/,
+    );
     // The delivery card names both ends.
     await expect(page.getByTestId(`text-card-pickup-${order.id}`)).toContainText('Peoria, IL 61602');
     await expect(page.getByTestId(`text-card-dropoff-${order.id}`)).toContainText('9 Elm St');

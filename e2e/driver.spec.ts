@@ -201,11 +201,11 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
     'Eve Tester',
   );
 
-  await page.getByTestId('button-start-delivery').click();
+  await page.getByRole('button', { name: 'Start Delivery', exact: true }).click();
   await expect(page.getByText('Delivery started', { exact: true })).toBeVisible();
   await expect(details.getByTestId('timeline-step-in-transit')).toHaveAttribute('data-done', 'true');
   // Mark Delivered asks for the drop-off photo a standard order needs (docs/rules/deliveries.md, Deliveries).
-  await page.getByTestId('button-mark-delivered').click();
+  await page.getByRole('button', { name: 'Mark Delivered', exact: true }).click();
   const proof = page.getByRole('dialog', { name: 'Proof of Delivery' });
   await expect(proof.getByRole('button', { name: 'Confirm Delivery' })).toBeDisabled();
   const chooserShown = page.waitForEvent('filechooser');
@@ -221,7 +221,7 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
   await proof.getByRole('button', { name: 'Confirm Delivery' }).click();
   await expect(page.getByText('Order delivered', { exact: true })).toBeVisible();
   await expect(details.getByTestId('timeline-step-delivered')).toHaveAttribute('data-done', 'true');
-  await expect(page.getByTestId('button-mark-delivered')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Mark Delivered', exact: true })).toHaveCount(0);
   await page.getByRole('tab', { name: 'Earnings', exact: true }).click();
   await expect(page.getByRole('region', { name: 'Completed Deliveries', exact: true })).toContainText('1');
   await expect(page.getByRole('region', { name: 'Total Earnings (90%)', exact: true })).toContainText(

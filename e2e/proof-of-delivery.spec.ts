@@ -89,7 +89,7 @@ async function driverSetsOff(request: APIRequestContext, order: OrderRow, traile
 async function openProofWithPhoto(page: Page, order: OrderRow) {
   await page.goto(`/driver/dashboard?order=${order.id}`);
   await expect(page.getByTestId(`order-details-${order.id}`)).toContainText('In Transit');
-  await page.getByTestId('button-mark-delivered').click();
+  await page.getByRole('button', { name: 'Mark Delivered', exact: true }).click();
   const proof = page.getByRole('dialog', { name: 'Proof of Delivery' });
   await expect(proof.getByRole('button', { name: 'Confirm Delivery' })).toBeDisabled();
   const chooserShown = page.waitForEvent('filechooser');
@@ -135,7 +135,7 @@ test('the driver types the code the buyer reads and adds a photo; the buyer sees
   await expectNoAccessibilityViolations(page);
   await proof.getByRole('button', { name: 'Confirm Delivery' }).click();
   await expect(page.getByText('Order delivered', { exact: true })).toBeVisible();
-  await expect(page.getByTestId('button-mark-delivered')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Mark Delivered', exact: true })).toHaveCount(0);
 
   // The buyer sees the proof, and the code is gone from the page.
   await buyer.reload();

@@ -127,7 +127,7 @@ test.describe('on a 360 px phone', () => {
       ]);
       // The delivery is the one selected, with its next step at hand.
       await settled(driver.page, `/driver/dashboard?order=${order.id}`);
-      await expect(driver.page.getByTestId('button-start-delivery')).toBeVisible();
+      await expect(driver.page.getByRole('button', { name: 'Start Delivery', exact: true })).toBeVisible();
       expect(wider).toEqual([]);
     } finally {
       await buyer.context.close();
@@ -216,7 +216,7 @@ test('the uploader refuses a picture that cannot be shown, by name, and the othe
     await page.goto('/seller/dashboard');
     await page.getByRole('button', { name: 'Create Listing' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Create New Listing' });
-    await expect(dialog.getByTestId('button-add-images')).toBeEnabled();
+    await expect(dialog.getByRole('button', { name: 'Add Images' })).toBeEnabled();
     // A file that says it is a JPEG, and starts like one, but is not a picture after all.
     const broken = Buffer.concat([
       Buffer.from([0xff, 0xd8, 0xff, 0xe0]),

@@ -110,7 +110,7 @@ test.describe('the seller area (docs/rules/selling.md, Seller listings)', () => 
 
     // Three pictures through the uploader (once it has loaded, as for a person), then the last one
     // moved to the front.
-    await expect(dialog.getByTestId('button-add-images')).toBeEnabled();
+    await expect(dialog.getByRole('button', { name: 'Add Images' })).toBeEnabled();
     await dialog.getByTestId('input-product-images').setInputFiles([
       { name: 'red.png', mimeType: 'image/png', buffer: makePng(16, [200, 40, 40]) },
       { name: 'green.png', mimeType: 'image/png', buffer: makePng(16, [40, 160, 60]) },
@@ -120,8 +120,8 @@ test.describe('the seller area (docs/rules/selling.md, Seller listings)', () => 
     await expect(dialog.getByTestId('text-image-count')).toContainText('3 of 10 images');
     const uploaded = await shownImageOrder(page);
     expect(uploaded).toHaveLength(3);
-    await dialog.getByTestId('button-image-earlier-2').click();
-    await dialog.getByTestId('button-image-earlier-1').click();
+    await dialog.getByRole('button', { name: 'Move image 3 earlier' }).click();
+    await dialog.getByRole('button', { name: 'Move image 2 earlier' }).click();
     const reordered = [uploaded[2], uploaded[0], uploaded[1]];
     expect(await shownImageOrder(page)).toEqual(reordered);
     await expect(dialog.getByTestId('image-item-0').getByTestId('badge-primary-image')).toBeVisible();

@@ -87,11 +87,7 @@ export function DirectionsPanel({ order }: { order: Order }) {
   const newTab = <span className="sr-only"> (opens {mapAppName(app)} in a new tab)</span>;
 
   return (
-    <section
-      aria-labelledby={`${selectId}-heading`}
-      className="flex flex-col gap-3"
-      data-testid="panel-directions"
-    >
+    <section aria-labelledby={`${selectId}-heading`} className="flex flex-col gap-3">
       <div className="flex flex-wrap items-end justify-between gap-2">
         <h3 id={`${selectId}-heading`} className="flex items-center gap-2 text-sm font-semibold">
           <Navigation className="size-4" aria-hidden="true" />
@@ -118,7 +114,7 @@ export function DirectionsPanel({ order }: { order: Order }) {
       <div className="grid grid-cols-2 gap-2">
         {toPickup ? (
           <Button asChild variant={pickedUp ? 'outline' : 'default'} className="h-11">
-            <a href={toPickup} target="_blank" rel="noopener noreferrer" data-testid="link-directions-pickup">
+            <a href={toPickup} target="_blank" rel="noopener noreferrer">
               To pickup
               <ExternalLink aria-hidden="true" />
               {newTab}
@@ -129,12 +125,7 @@ export function DirectionsPanel({ order }: { order: Order }) {
         )}
         {toDropOff ? (
           <Button asChild variant={pickedUp ? 'default' : 'outline'} className="h-11">
-            <a
-              href={toDropOff}
-              target="_blank"
-              rel="noopener noreferrer"
-              data-testid="link-directions-dropoff"
-            >
+            <a href={toDropOff} target="_blank" rel="noopener noreferrer">
               To drop-off
               <ExternalLink aria-hidden="true" />
               {newTab}
@@ -144,7 +135,7 @@ export function DirectionsPanel({ order }: { order: Order }) {
       </div>
       <div className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
         {location.kind === 'on' ? (
-          <span data-testid="text-location-on">Routes start from your location.</span>
+          <span>Routes start from your location.</span>
         ) : (
           <>
             <Button

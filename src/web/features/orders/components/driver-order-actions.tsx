@@ -94,24 +94,12 @@ export function DriverOrderActions({
   return (
     <>
       {step === 'in-transit' ? (
-        <Button
-          size="lg"
-          className="w-full"
-          onClick={start}
-          disabled={isBusy}
-          data-testid="button-start-delivery"
-        >
+        <Button size="lg" className="w-full" onClick={start} disabled={isBusy}>
           <Truck aria-hidden="true" />
           {change.isPending ? 'Starting...' : 'Start Delivery'}
         </Button>
       ) : (
-        <Button
-          size="lg"
-          className="w-full"
-          onClick={start}
-          disabled={isBusy}
-          data-testid="button-mark-delivered"
-        >
+        <Button size="lg" className="w-full" onClick={start} disabled={isBusy}>
           <CheckCheck aria-hidden="true" />
           {deliver.isPending ? 'Saving...' : 'Mark Delivered'}
         </Button>

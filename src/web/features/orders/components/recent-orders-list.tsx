@@ -61,9 +61,7 @@ export function RecentOrdersList({
             >
               <span className="flex items-start justify-between gap-2">
                 <span className="flex min-w-0 flex-col">
-                  <span className="font-semibold" data-testid={`text-order-number-${order.id}`}>
-                    {order.orderNumber}
-                  </span>
+                  <span className="font-semibold">{order.orderNumber}</span>
                   <span className="font-mono text-xs text-muted-foreground" title={order.id}>
                     <span className="sr-only">Order id </span>#{shortId(order.id)}
                   </span>
@@ -75,12 +73,7 @@ export function RecentOrdersList({
                 </span>
               </span>
               {showTotals && order.total ? (
-                <span
-                  className="text-sm font-medium tabular-nums"
-                  data-testid={`text-order-total-${order.id}`}
-                >
-                  {formatPrice(order.total)}
-                </span>
+                <span className="text-sm font-medium tabular-nums">{formatPrice(order.total)}</span>
               ) : null}
               {showPickup ? (
                 <span className="flex items-start gap-1.5 text-xs text-muted-foreground">

@@ -93,7 +93,6 @@ export function ImageListEditor({ value, onChange, max, disabled = false, subjec
                     onClick={() => move(index, index - 1)}
                     disabled={isBusy || index === 0}
                     aria-label={`Move image ${position} earlier`}
-                    data-testid={`button-image-earlier-${index}`}
                   >
                     <ArrowLeft aria-hidden="true" />
                   </Button>
@@ -128,7 +127,6 @@ export function ImageListEditor({ value, onChange, max, disabled = false, subjec
           variant="outline"
           onClick={upload.openFilePicker}
           disabled={isBusy || !upload.isReady || remaining === 0}
-          data-testid="button-add-images"
         >
           {upload.isUploading ? (
             <LoaderCircle aria-hidden="true" className="animate-spin" />
