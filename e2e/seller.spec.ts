@@ -120,8 +120,8 @@ test.describe('the seller area (docs/rules/selling.md, Seller listings)', () => 
     await expect(dialog.getByTestId('text-image-count')).toContainText('3 of 10 images');
     const uploaded = await shownImageOrder(page);
     expect(uploaded).toHaveLength(3);
-    await dialog.getByRole('button', { name: 'Move image 3 earlier' }).click();
-    await dialog.getByRole('button', { name: 'Move image 2 earlier' }).click();
+    await dialog.getByRole('button', { name: 'Move image 3 of 3 earlier' }).click();
+    await dialog.getByRole('button', { name: 'Move image 2 of 3 earlier' }).click();
     const reordered = [uploaded[2], uploaded[0], uploaded[1]];
     expect(await shownImageOrder(page)).toEqual(reordered);
     await expect(dialog.getByTestId('image-item-0').getByTestId('badge-primary-image')).toBeVisible();
