@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId } from 'react';
 import { CalendarOff, Plus, Trash2 } from 'lucide-react';
 import { blackoutBodySchema, REASON_MAX_LENGTH, type Blackout } from '@domain/availability';
 import { Button } from '../../../components/ui/button';
@@ -6,16 +6,13 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/use-toast';
-import { fieldErrorsOf } from '../../../lib/api-client';
-import { fieldErrorsFromZod, focusFirstInvalid } from '../../../lib/form-errors';
+import { useSchemaForm } from '../../../lib/use-schema-form';
 import { useAddBlackout } from '../api/add-blackout';
 import { useDeleteBlackout } from '../api/delete-blackout';
 import { useBlackouts } from '../api/get-blackouts';
 import { formatDateRange, todayLocalDate } from '../availability-format';
 
 export const NO_BLACKOUTS_TEXT = 'No blackout dates';
-
-type FieldName = 'startDate' | 'endDate' | 'reason';
 
 /** Days off, each a range of whole days with an optional reason (docs/rules/screens-buyer.md, Account pages). */
 export function BlackoutDatesCard({ description }: { description: string }) {
@@ -89,48 +86,32 @@ export function BlackoutDatesCard({ description }: { description: string }) {
 }
 
 function AddBlackoutForm() {
-  const formRef = useRef<HTMLFormElement>(null);
-  // A blackout most often starts soon; one day (today) is the smallest range and easy to widen.
-  const [startDate, setStartDate] = useState(todayLocalDate);
-  const [endDate, setEndDate] = useState(todayLocalDate);
-  const [reason, setReason] = useState('');
-  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const { formRef, values, errors, setValue, clearErrors, handleSubmit, showServerErrors } = useSchemaForm({
+    schema: blackoutBodySchema,
+    // A blackout most often starts soon; one day (today) is the smallest range and easy to widen.
+    initialValues: () => ({ startDate: todayLocalDate(), endDate: todayLocalDate(), reason: '' }),
+  });
   const addBlackout = useAddBlackout();
 
-  const showInvalid = (next: Partial<Record<FieldName, string>>) => {
-    setErrors(next);
-    requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-  };
-
   const changeStart = (value: string) => {
-    setStartDate(value);
+    setValue('startDate', value);
     // Moving the start past the end moves the end along, so a one-day range stays one click.
-    if (value && endDate && endDate < value) setEndDate(value);
-    setErrors({});
+    if (value && values.endDate && values.endDate < value) setValue('endDate', value);
+    clearErrors();
   };
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const parsed = blackoutBodySchema.safeParse({ startDate, endDate, reason });
-    if (!parsed.success) {
-      showInvalid(fieldErrorsFromZod(parsed.error));
-      return;
-    }
-    setErrors({});
-    addBlackout.mutate(parsed.data, {
+  const onSubmit = handleSubmit((body) =>
+    addBlackout.mutate(body, {
       onSuccess: (added) => {
         toast({
           title: 'Blackout date added',
           description: formatDateRange(added.startDate, added.endDate),
         });
-        setReason('');
+        setValue('reason', '');
       },
-      onError: (error) => {
-        const serverFields = fieldErrorsOf(error);
-        if (serverFields) showInvalid(serverFields);
-      },
-    });
-  };
+      onError: (error) => showServerErrors(error),
+    }),
+  );
 
   return (
     <form
@@ -149,7 +130,7 @@ function AddBlackoutForm() {
             <Input
               {...control}
               type="date"
-              value={startDate}
+              value={values.startDate}
               onChange={(event) => changeStart(event.target.value)}
             />
           )}
@@ -159,11 +140,11 @@ function AddBlackoutForm() {
             <Input
               {...control}
               type="date"
-              value={endDate}
-              min={startDate || undefined}
+              value={values.endDate}
+              min={values.startDate || undefined}
               onChange={(event) => {
-                setEndDate(event.target.value);
-                setErrors({});
+                setValue('endDate', event.target.value);
+                clearErrors();
               }}
             />
           )}
@@ -173,10 +154,10 @@ function AddBlackoutForm() {
         {(control) => (
           <Input
             {...control}
-            value={reason}
+            value={values.reason}
             maxLength={REASON_MAX_LENGTH}
             placeholder="Holiday, vacation, ..."
-            onChange={(event) => setReason(event.target.value)}
+            onChange={(event) => setValue('reason', event.target.value)}
           />
         )}
       </FormField>

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId } from 'react';
 import { CalendarClock, Plus, Trash2 } from 'lucide-react';
 import { DAY_NAMES, DEFAULT_SCHEDULE, scheduleBodySchema, type Schedule } from '@domain/availability';
 import { Badge } from '../../../components/ui/badge';
@@ -8,16 +8,13 @@ import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { toast } from '../../../components/ui/use-toast';
-import { fieldErrorsOf } from '../../../lib/api-client';
-import { fieldErrorsFromZod, focusFirstInvalid } from '../../../lib/form-errors';
+import { useSchemaForm } from '../../../lib/use-schema-form';
 import { useAddSchedule } from '../api/add-schedule';
 import { useDeleteSchedule } from '../api/delete-schedule';
 import { useSchedules } from '../api/get-schedules';
 import { formatTime } from '../availability-format';
 
 export const NO_SCHEDULES_TEXT = 'No weekly hours yet';
-
-type FieldName = 'dayOfWeek' | 'startTime' | 'endTime';
 
 function dayName(dayOfWeek: number): string {
   return DAY_NAMES[dayOfWeek] ?? `Day ${dayOfWeek}`;
@@ -97,42 +94,30 @@ export function WeeklyScheduleCard({ description }: { description: string }) {
   );
 }
 
+/** The form starts at the default hours; any day and times may then be chosen. */
+const FIRST_VALUES: { dayOfWeek: number; startTime: string; endTime: string } = { ...DEFAULT_SCHEDULE };
+
 function AddScheduleForm() {
-  const formRef = useRef<HTMLFormElement>(null);
-  const [dayOfWeek, setDayOfWeek] = useState<number>(DEFAULT_SCHEDULE.dayOfWeek);
-  const [startTime, setStartTime] = useState<string>(DEFAULT_SCHEDULE.startTime);
-  const [endTime, setEndTime] = useState<string>(DEFAULT_SCHEDULE.endTime);
-  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const { formRef, values, errors, setValue, handleSubmit, showServerErrors } = useSchemaForm({
+    schema: scheduleBodySchema,
+    initialValues: FIRST_VALUES,
+  });
   const addSchedule = useAddSchedule();
 
-  const showInvalid = (next: Partial<Record<FieldName, string>>) => {
-    setErrors(next);
-    requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-  };
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const parsed = scheduleBodySchema.safeParse({ dayOfWeek, startTime, endTime });
-    if (!parsed.success) {
-      showInvalid(fieldErrorsFromZod(parsed.error));
-      return;
-    }
-    setErrors({});
-    addSchedule.mutate(parsed.data, {
+  const onSubmit = handleSubmit((body) =>
+    addSchedule.mutate(body, {
       onSuccess: (added) =>
         toast({
           title: 'Schedule added',
           description: `${dayName(added.dayOfWeek)}, ${timeRange(added)}`,
         }),
-      onError: (error) => {
-        const serverFields = fieldErrorsOf(error);
-        if (serverFields) showInvalid(serverFields);
-      },
-    });
-  };
+      onError: (error) => showServerErrors(error),
+    }),
+  );
 
   // Times are not validated for order; such a range simply offers no times
   // (docs/rules/catalog-and-orders.md, Addresses, availability and slots).
+  const { dayOfWeek, startTime, endTime } = values;
   const endsBeforeStart = startTime !== '' && endTime !== '' && endTime <= startTime;
 
   return (
@@ -149,7 +134,7 @@ function AddScheduleForm() {
       <div className="grid grid-cols-1 items-start gap-4 sm:grid-cols-3">
         <FormField id="schedule-day" label="Day" error={errors.dayOfWeek}>
           {(control) => (
-            <Select value={String(dayOfWeek)} onValueChange={(value) => setDayOfWeek(Number(value))}>
+            <Select value={String(dayOfWeek)} onValueChange={(value) => setValue('dayOfWeek', Number(value))}>
               <SelectTrigger {...control}>
                 <SelectValue />
               </SelectTrigger>
@@ -169,7 +154,7 @@ function AddScheduleForm() {
               {...control}
               type="time"
               value={startTime}
-              onChange={(event) => setStartTime(event.target.value)}
+              onChange={(event) => setValue('startTime', event.target.value)}
             />
           )}
         </FormField>
@@ -184,7 +169,7 @@ function AddScheduleForm() {
               {...control}
               type="time"
               value={endTime}
-              onChange={(event) => setEndTime(event.target.value)}
+              onChange={(event) => setValue('endTime', event.target.value)}
             />
           )}
         </FormField>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { CircleCheckBig, Send } from 'lucide-react';
 import { contactMessageSchema } from '@domain/support';
 import { Button } from '../../../components/ui/button';
@@ -6,9 +6,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { Textarea } from '../../../components/ui/textarea';
-import { fieldErrorsOf } from '../../../lib/api-client';
-import { fieldErrorsFromZod, focusFirstInvalid } from '../../../lib/form-errors';
 import { toastMutationError } from '../../../lib/mutation-errors';
+import { useSchemaForm } from '../../../lib/use-schema-form';
 import { useSendContactMessage } from '../api/send-contact-message';
 
 export interface ContactFormValues {
@@ -21,72 +20,42 @@ export interface ContactFormValues {
 
 const EMPTY: ContactFormValues = { name: '', email: '', phone: '', subject: '', message: '' };
 
-type FieldName = keyof ContactFormValues;
-
 /** The contact form and its "Message Sent!" view (docs/rules/screens-buyer.md, Account pages). */
 export function ContactForm({ initialValues }: { initialValues?: Partial<ContactFormValues> }) {
-  const start = { ...EMPTY, ...initialValues };
-  const formRef = useRef<HTMLFormElement>(null);
   const sentHeadingRef = useRef<HTMLHeadingElement>(null);
   const nameRef = useRef<HTMLInputElement>(null);
-  const [values, setValues] = useState<ContactFormValues>(start);
-  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
-  const [hasTriedSubmit, setHasTriedSubmit] = useState(false);
+  const { formRef, values, errors, setValue, handleSubmit, showServerErrors, reset } = useSchemaForm({
+    schema: contactMessageSchema,
+    initialValues: { ...EMPTY, ...initialValues },
+    // After a first attempt, messages follow the typing so a fixed field clears at once.
+    whenEdited: 'revalidate-after-submit',
+  });
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [focusAfterRender, setFocusAfterRender] = useState<'sent' | 'form' | 'invalid' | null>(null);
+  const [focusAfterRender, setFocusAfterRender] = useState<'sent' | 'form' | null>(null);
   const send = useSendContactMessage();
 
   // Focus moves only after the view it targets has rendered.
   useEffect(() => {
     if (focusAfterRender === 'sent') sentHeadingRef.current?.focus();
     if (focusAfterRender === 'form') nameRef.current?.focus();
-    if (focusAfterRender === 'invalid') focusFirstInvalid(formRef.current);
     if (focusAfterRender) setFocusAfterRender(null);
   }, [focusAfterRender]);
 
-  const validate = (next: ContactFormValues) => {
-    const parsed = contactMessageSchema.safeParse(next);
-    return parsed.success
-      ? { data: parsed.data, errors: {} }
-      : { data: null, errors: fieldErrorsFromZod(parsed.error) };
-  };
-
-  const update = (field: FieldName, value: string) => {
-    const next = { ...values, [field]: value };
-    setValues(next);
-    // After a first attempt, messages follow the typing so a fixed field clears at once.
-    if (hasTriedSubmit) setErrors(validate(next).errors);
-  };
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setHasTriedSubmit(true);
-    const result = validate(values);
-    setErrors(result.errors);
-    if (!result.data) {
-      setFocusAfterRender('invalid');
-      return;
-    }
-    send.mutate(result.data, {
+  const onSubmit = handleSubmit((message) =>
+    send.mutate(message, {
       onSuccess: () => {
-        setSentTo(result.data.email);
+        setSentTo(message.email);
         setFocusAfterRender('sent');
       },
       onError: (error) => {
-        const serverFields = fieldErrorsOf(error);
-        if (serverFields) {
-          setErrors(serverFields);
-          setFocusAfterRender('invalid');
-        }
+        showServerErrors(error);
         toastMutationError(error, 'Failed to send message. Please try again.', { preferServerMessage: true });
       },
-    });
-  };
+    }),
+  );
 
   const sendAnother = () => {
-    setValues(start);
-    setErrors({});
-    setHasTriedSubmit(false);
+    reset();
     setSentTo(null);
     send.reset();
     setFocusAfterRender('form');
@@ -140,7 +109,7 @@ export function ContactForm({ initialValues }: { initialValues?: Partial<Contact
                   name="name"
                   autoComplete="name"
                   value={values.name}
-                  onChange={(event) => update('name', event.target.value)}
+                  onChange={(event) => setValue('name', event.target.value)}
                 />
               )}
             </FormField>
@@ -152,7 +121,7 @@ export function ContactForm({ initialValues }: { initialValues?: Partial<Contact
                   name="email"
                   autoComplete="email"
                   value={values.email}
-                  onChange={(event) => update('email', event.target.value)}
+                  onChange={(event) => setValue('email', event.target.value)}
                 />
               )}
             </FormField>
@@ -165,7 +134,7 @@ export function ContactForm({ initialValues }: { initialValues?: Partial<Contact
                 name="phone"
                 autoComplete="tel"
                 value={values.phone}
-                onChange={(event) => update('phone', event.target.value)}
+                onChange={(event) => setValue('phone', event.target.value)}
               />
             )}
           </FormField>
@@ -175,7 +144,7 @@ export function ContactForm({ initialValues }: { initialValues?: Partial<Contact
                 {...control}
                 name="subject"
                 value={values.subject}
-                onChange={(event) => update('subject', event.target.value)}
+                onChange={(event) => setValue('subject', event.target.value)}
               />
             )}
           </FormField>
@@ -186,7 +155,7 @@ export function ContactForm({ initialValues }: { initialValues?: Partial<Contact
                 name="message"
                 rows={6}
                 value={values.message}
-                onChange={(event) => update('message', event.target.value)}
+                onChange={(event) => setValue('message', event.target.value)}
               />
             )}
           </FormField>

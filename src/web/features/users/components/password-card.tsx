@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useId } from 'react';
 import { changePasswordBodySchema } from '@domain/accounts';
 import type { CurrentUser } from '@domain/users';
 import { Button } from '../../../components/ui/button';
@@ -6,9 +6,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
 import { toast } from '../../../components/ui/use-toast';
-import { fieldErrorsOf } from '../../../lib/api-client';
-import { fieldErrorsFromZod, focusFirstInvalid } from '../../../lib/form-errors';
 import { toastMutationError } from '../../../lib/mutation-errors';
+import { useSchemaForm } from '../../../lib/use-schema-form';
 import { useChangePassword, useResendVerification } from '../api/account';
 
 /**
@@ -21,40 +20,26 @@ export function PasswordCard({ user }: { user: CurrentUser }) {
 }
 
 function PasswordForm({ user }: { user: CurrentUser }) {
-  const formRef = useRef<HTMLFormElement>(null);
-  const [currentPassword, setCurrentPassword] = useState('');
-  const [newPassword, setNewPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { formRef, values, errors, setValue, handleSubmit, showServerErrors, reset } = useSchemaForm({
+    schema: changePasswordBodySchema,
+    initialValues: { currentPassword: '', newPassword: '', confirmPassword: '' },
+    check: ({ newPassword, confirmPassword }): Record<string, string> =>
+      confirmPassword === newPassword ? {} : { confirmPassword: 'The passwords do not match' },
+  });
   const change = useChangePassword();
   const resend = useResendVerification();
 
-  const showErrors = (fields: Record<string, string>) => {
-    setErrors(fields);
-    requestAnimationFrame(() => focusFirstInvalid(formRef.current));
-  };
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const parsed = changePasswordBodySchema.safeParse({ currentPassword, newPassword });
-    const fields = parsed.success ? {} : fieldErrorsFromZod(parsed.error);
-    if (confirmPassword !== newPassword) fields.confirmPassword = 'The passwords do not match';
-    if (!parsed.success || Object.keys(fields).length > 0) return showErrors(fields);
-    setErrors({});
-    change.mutate(parsed.data, {
+  const onSubmit = handleSubmit((body) =>
+    change.mutate(body, {
       onSuccess: () => {
-        setCurrentPassword('');
-        setNewPassword('');
-        setConfirmPassword('');
+        reset();
         toast({ title: 'Password changed', description: 'Your other devices were signed out.' });
       },
       onError: (error) => {
-        const serverFields = fieldErrorsOf(error);
-        if (serverFields) showErrors(serverFields);
-        else toastMutationError(error, 'Failed to change password');
+        if (!showServerErrors(error)) toastMutationError(error, 'Failed to change password');
       },
-    });
-  };
+    }),
+  );
 
   const sendLink = () =>
     resend.mutate(user.email, {
@@ -95,8 +80,8 @@ function PasswordForm({ user }: { user: CurrentUser }) {
                 {...control}
                 type="password"
                 autoComplete="current-password"
-                value={currentPassword}
-                onChange={(event) => setCurrentPassword(event.target.value)}
+                value={values.currentPassword}
+                onChange={(event) => setValue('currentPassword', event.target.value)}
               />
             )}
           </FormField>
@@ -111,8 +96,8 @@ function PasswordForm({ user }: { user: CurrentUser }) {
                 {...control}
                 type="password"
                 autoComplete="new-password"
-                value={newPassword}
-                onChange={(event) => setNewPassword(event.target.value)}
+                value={values.newPassword}
+                onChange={(event) => setValue('newPassword', event.target.value)}
               />
             )}
           </FormField>
@@ -122,8 +107,8 @@ function PasswordForm({ user }: { user: CurrentUser }) {
                 {...control}
                 type="password"
                 autoComplete="new-password"
-                value={confirmPassword}
-                onChange={(event) => setConfirmPassword(event.target.value)}
+                value={values.confirmPassword}
+                onChange={(event) => setValue('confirmPassword', event.target.value)}
               />
             )}
           </FormField>
