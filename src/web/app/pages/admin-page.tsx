@@ -1,4 +1,4 @@
-import { Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
   Cog,
   History,
@@ -31,16 +31,10 @@ import { invalidateAdminData } from '../../features/admin/api/admin-data';
 import { useProductForEdit } from '../../features/admin/api/get-product-for-edit';
 import { AdminSummaryCards } from '../../features/admin/components/admin-summary-cards';
 import type { ListedProduct } from '../../features/admin/components/products-tab';
-import { RefundOrderButton } from '../../features/admin/components/refund-order-button';
 import { UsersTab } from '../../features/admin/components/users-tab';
-import { OrderDetails } from '../../features/orders/components/order-details';
-import {
-  ListingFormDialog,
-  type ListingImagesFieldProps,
-} from '../../features/seller/components/listing-form-dialog';
-import { ImageListEditor } from '../../features/uploads/components/image-list-editor';
 import { AppLayout } from '../layouts/app-layout';
 import { ADMIN_GATE, RoleGate } from '../role-gate';
+import { LazyListingDialog, preloadListingDialog } from './lazy-listing-dialog';
 
 /**
  * The six tabs of the spec, then the refunds that need attention, the disputes, the payouts, the mail and the
@@ -132,6 +126,25 @@ const TABS = [
 type TabValue = (typeof TABS)[number]['value'];
 
 /**
+ * An order's details on the Orders tab, with the admin's refund: loaded with that tab, so the
+ * details open at once and the page the admin lands on (Users) does without their code.
+ */
+const OrderDetailsPart = preloadableLazy<{ order: Order; adminId: string }>(async () => {
+  const [{ OrderDetails }, { RefundOrderButton }] = await Promise.all([
+    import('../../features/orders/components/order-details'),
+    import('../../features/admin/components/refund-order-button'),
+  ]);
+  return function AdminOrderDetails({ order, adminId }: { order: Order; adminId: string }) {
+    return (
+      <div className="flex flex-col gap-4">
+        <OrderDetails order={order} viewerRole="admin" viewerId={adminId} />
+        <RefundOrderButton order={order} />
+      </div>
+    );
+  };
+});
+
+/**
  * Every tab but Users (the one the page opens on) is loaded when first opened, or before the page
  * hydrates when the address names it (`preloadAdminTab`): the page's own chunk stays small, and so
  * does the work of starting it on a phone (docs/decisions/0014-first-load.md).
@@ -151,7 +164,13 @@ const TAB_PARTS = {
     async () =>
       (await import('../../features/admin/components/driver-verification-tab')).DriverVerificationTab,
   ),
-  orders: preloadableLazy(async () => (await import('../../features/admin/components/orders-tab')).OrdersTab),
+  orders: preloadableLazy(async () => {
+    const [{ OrdersTab }] = await Promise.all([
+      import('../../features/admin/components/orders-tab'),
+      OrderDetailsPart.preload(),
+    ]);
+    return OrdersTab;
+  }),
   refunds: preloadableLazy(
     async () => (await import('../../features/admin/components/refunds-tab')).RefundsTab,
   ),
@@ -163,9 +182,14 @@ const TAB_PARTS = {
   ),
   mail: preloadableLazy(async () => (await import('../../features/admin/components/mail-tab')).MailTab),
   jobs: preloadableLazy(async () => (await import('../../features/admin/components/jobs-tab')).JobsTab),
-  products: preloadableLazy(
-    async () => (await import('../../features/admin/components/products-tab')).ProductsTab,
-  ),
+  // Its Edit opens the listing form: the form's code comes with the tab.
+  products: preloadableLazy(async () => {
+    const [{ ProductsTab }] = await Promise.all([
+      import('../../features/admin/components/products-tab'),
+      preloadListingDialog(),
+    ]);
+    return ProductsTab;
+  }),
 };
 
 const isTab = (value: string | null): value is TabValue => TABS.some((tab) => tab.value === value);
@@ -178,11 +202,6 @@ const isTab = (value: string | null): value is TabValue => TABS.some((tab) => ta
 export function preloadAdminTab(search: string): Promise<unknown> {
   const tab = new URLSearchParams(search).get('tab');
   return isTab(tab) && tab !== 'users' ? TAB_PARTS[tab].preload() : Promise.resolve();
-}
-
-/** The listing form's images field is the uploader's multi-image editor, as on the seller's page. */
-function renderImagesField(props: ListingImagesFieldProps): ReactNode {
-  return <ImageListEditor {...props} />;
 }
 
 /**
@@ -212,7 +231,7 @@ function ProductEditor({
   // One target object per product read: the dialog keeps what it was opened on.
   const target = useMemo(() => (data ? ({ mode: 'edit', product: data } as const) : null), [data]);
   return (
-    <ListingFormDialog
+    <LazyListingDialog
       target={target}
       onClose={() => {
         onClose();
@@ -220,7 +239,6 @@ function ProductEditor({
       }}
       categories={categories}
       categoriesFailed={categoriesFailed}
-      renderImagesField={renderImagesField}
     />
   );
 }
@@ -247,10 +265,7 @@ function AdminDashboard() {
   }, [tab]);
 
   const renderDetails = (order: Order) => (
-    <div key={order.id} className="flex flex-col gap-4">
-      <OrderDetails order={order} viewerRole="admin" viewerId={user.id} />
-      <RefundOrderButton order={order} />
-    </div>
+    <OrderDetailsPart.Component key={order.id} order={order} adminId={user.id} />
   );
 
   return (

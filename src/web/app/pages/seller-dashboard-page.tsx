@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearch } from 'wouter';
 import { useQueryClient } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
@@ -17,24 +17,15 @@ import { CancelListingDialog } from '../../features/seller/components/cancel-lis
 import { CommissionStructure } from '../../features/seller/components/commission-structure';
 import { EarningsChartCard } from '../../features/seller/components/earnings-chart-card';
 import { EarningsSummary } from '../../features/seller/components/earnings-summary';
-import {
-  ListingFormDialog,
-  type ListingDialogTarget,
-  type ListingImagesFieldProps,
-} from '../../features/seller/components/listing-form-dialog';
+import type { ListingDialogTarget } from '../../features/seller/components/listing-form-dialog';
 import { ListingStats } from '../../features/seller/components/listing-stats';
 import { ListingsCard } from '../../features/seller/components/listings-card';
-import { ImageListEditor } from '../../features/uploads/components/image-list-editor';
 import { SellerMessagesPanel } from '../../features/messages/components/seller-messages-panel';
 import { PayoutCard } from '../../features/payouts/components/payout-card';
 import { PayoutsHistoryCard } from '../../features/payouts/components/payouts-history-card';
 import { AppLayout } from '../layouts/app-layout';
 import { RoleGate, SELLER_GATE } from '../role-gate';
-
-/** The listing form's images field is the uploader's multi-image editor. */
-function renderImagesField(props: ListingImagesFieldProps): ReactNode {
-  return <ImageListEditor {...props} />;
-}
+import { LazyListingDialog, preloadListingDialog } from './lazy-listing-dialog';
 
 /**
  * /seller/dashboard (docs/rules/screens-work.md, Dashboards; Seller screens), for sellers and admins:
@@ -80,6 +71,10 @@ function SellerDashboard() {
     const target = wantsMessages ? messagesRef.current : requestedOrderId ? ordersRef.current : null;
     target?.scrollIntoView({ block: 'start' });
   }, [wantsMessages, requestedOrderId, showBelowFold]);
+  // The listing form's code comes once the page is up, ready for Create Listing and Edit.
+  useEffect(() => {
+    if (showBelowFold) void preloadListingDialog();
+  }, [showBelowFold]);
   // A step that finishes an order changes the earnings; every step changes the 30-day view too.
   const refreshEarnings = useCallback(
     () => void queryClient.invalidateQueries({ queryKey: EARNINGS_KEY }),
@@ -161,12 +156,11 @@ function SellerDashboard() {
         </section>
       </div>
 
-      <ListingFormDialog
+      <LazyListingDialog
         target={listingTarget}
         onClose={() => setListingTarget(null)}
         categories={categories.data ?? []}
         categoriesFailed={categories.isError}
-        renderImagesField={renderImagesField}
       />
       <CancelListingDialog product={cancelTarget} onClose={() => setCancelTarget(null)} />
     </>
