@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { capitalise, displayName, sortRoles, type Role } from '@domain/roles';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { toast } from '../../../components/ui/use-toast';
@@ -38,6 +39,13 @@ export function RoleSelect({
   className?: string;
 }) {
   const name = displayName(user);
+  // One select per row of the users list: their options are drawn once the admin comes near one
+  // (hover, focus, press), not while the list hydrates. Radix draws a closed select's options
+  // into a detached fragment right after mounting, one synchronous render more per row, and the
+  // trigger's text waited for it; the trigger now says the role from the start
+  // (docs/decisions/0014-first-load.md, Dashboard parts that wait).
+  const [hasOptions, setHasOptions] = useState(false);
+  const drawOptions = () => setHasOptions(true);
   const update = useUpdateUserRole({
     onUpdated: (updated) => toast({ title: 'Current role changed', description: roleChangedText(updated) }),
     onFailed: (error) =>
@@ -53,16 +61,21 @@ export function RoleSelect({
         className={cn('w-32', className)}
         aria-label={`Current role of ${name}`}
         title={isSelf ? 'You cannot change your own role' : undefined}
+        onPointerEnter={drawOptions}
+        onPointerDown={drawOptions}
+        onFocus={drawOptions}
       >
-        <SelectValue />
+        <SelectValue>{ROLE_OPTIONS.find((option) => option.value === user.role)?.label}</SelectValue>
       </SelectTrigger>
-      <SelectContent>
-        {ROLE_OPTIONS.map((option) => (
-          <SelectItem key={option.value} value={option.value}>
-            {option.label}
-          </SelectItem>
-        ))}
-      </SelectContent>
+      {hasOptions ? (
+        <SelectContent>
+          {ROLE_OPTIONS.map((option) => (
+            <SelectItem key={option.value} value={option.value}>
+              {option.label}
+            </SelectItem>
+          ))}
+        </SelectContent>
+      ) : null}
     </Select>
   );
 }
