@@ -294,11 +294,19 @@ try {
     Math.min(...allIndexes) === Math.max(...allIndexes)
       ? `${Math.min(...allIndexes)}`
       : `${Math.min(...allIndexes)}–${Math.max(...allIndexes)}`;
+  // The options that change what was measured, as given (--reports and --build do not).
+  const commandArgs = [
+    ...(runs > 1 ? [`--runs ${runs}`] : []),
+    ...(values.only ? [`--only ${values.only}`] : []),
+    ...(values['cpu-slowdown'] ? [`--cpu-slowdown ${values['cpu-slowdown']}`] : []),
+    ...(values['benchmark-index'] ? [`--benchmark-index ${values['benchmark-index']}`] : []),
+  ];
   const lines = [
     '# Lighthouse: first load on a phone',
     '',
     `- Date: ${new Date().toISOString()}`,
-    `- Command: \`npm run lighthouse${runs > 1 ? ` -- --runs ${runs}` : ''}\` (scripts/lighthouse.mjs)`,
+    `- Command: \`npm run lighthouse${commandArgs.length ? ` -- ${commandArgs.join(' ')}` : ''}\` (scripts/lighthouse.mjs)` +
+      (values.only ? `; only the pages whose name contains "${values.only}", the others not run` : ''),
     `- Lighthouse ${LIGHTHOUSE_VERSION}, mobile, simulated slow 4G, CPU slowdown ${calibration.slowdown}x ` +
       `(${calibration.how}, so every run emulates a phone of index ${PHONE_BENCHMARK_INDEX}); ` +
       `${runs === 1 ? 'one run' : `median of ${runs} runs`} per page, each with an empty HTTP cache and no service worker; ` +
