@@ -88,7 +88,8 @@ describe('product detail (docs/rules/screens-buyer.md, Catalog screens)', { time
 
     expect(text('info-delivery')).toContain('Driver delivery$10.00');
     expect(text('info-pickup')).toContain('Pickup available');
-    // A signed-in buyer writes to the seller in the message card (docs/rules/selling.md, Reviews and messages).
+    // A signed-in buyer writes to the seller in the message card (docs/rules/selling.md, Reviews and
+    // messages).
     const card = screen.getByRole('region', { name: 'Message the seller' });
     expect(within(card).getByRole('heading', { name: 'Message the seller' })).toBeVisible();
     expect(await within(card).findByText(/No messages yet/)).toBeVisible();
