@@ -1,11 +1,29 @@
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { createProductBodySchema, updateProductBodySchema } from '@domain/listings';
+import { fieldErrorsFromZod } from '../../lib/form-errors';
 import {
   effectiveCategory,
+  listingInput,
   NEW_LISTING,
-  parseListingChanges,
-  parseNewListing,
   toAmountText,
+  type ListingFormValues,
 } from './listing-form';
+
+/**
+ * What the listing dialog's form hook does on submit: the values as the server takes them
+ * (`listingInput`), checked by the request body's schema, its messages by field.
+ */
+function parseWith<S extends z.ZodType>(schema: S) {
+  return (values: ListingFormValues, category: string) => {
+    const parsed = schema.safeParse(listingInput(values, category));
+    return parsed.success
+      ? ({ ok: true, body: parsed.data as z.output<S> } as const)
+      : ({ ok: false, errors: fieldErrorsFromZod(parsed.error) } as const);
+  };
+}
+const parseNewListing = parseWith(createProductBodySchema);
+const parseListingChanges = parseWith(updateProductBodySchema);
 
 const categories = [{ name: 'Books' }, { name: 'Furniture' }];
 

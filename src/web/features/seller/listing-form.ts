@@ -1,11 +1,4 @@
-import {
-  createProductBodySchema,
-  updateProductBodySchema,
-  type CreateProductBody,
-  type SellerProduct,
-  type UpdateProductBody,
-} from '@domain/listings';
-import { fieldErrorsFromZod } from '../../lib/form-errors';
+import type { SellerProduct } from '@domain/listings';
 
 /**
  * The create-listing form (docs/rules/screens-work.md, Seller screens): its values as typed, the defaults
@@ -99,28 +92,6 @@ export function listingInput(values: ListingFormValues, category: string) {
         : null,
     offerPickup: values.offerPickup,
   };
-}
-
-export type ParsedListing<T> = { ok: true; body: T } | { ok: false; errors: Record<string, string> };
-
-export function parseNewListing(
-  values: ListingFormValues,
-  category: string,
-): ParsedListing<CreateProductBody> {
-  const parsed = createProductBodySchema.safeParse(listingInput(values, category));
-  return parsed.success
-    ? { ok: true, body: parsed.data }
-    : { ok: false, errors: fieldErrorsFromZod(parsed.error) };
-}
-
-export function parseListingChanges(
-  values: ListingFormValues,
-  category: string,
-): ParsedListing<UpdateProductBody> {
-  const parsed = updateProductBodySchema.safeParse(listingInput(values, category));
-  return parsed.success
-    ? { ok: true, body: parsed.data }
-    : { ok: false, errors: fieldErrorsFromZod(parsed.error) };
 }
 
 export function sameImages(a: readonly string[], b: readonly string[]): boolean {
