@@ -46,6 +46,7 @@ import { LiveEventHub } from './platform/live-event-hub';
 import { DEFAULT_JOB_QUEUE_SETTINGS, JobQueue, type JobQueueSettings } from './platform/job-queue';
 import {
   DEFAULT_PUBLIC_CACHE_OPTIONS,
+  keptReadsServer,
   PublicAnswerCache,
   registerPublicCache,
 } from './platform/public-cache';
@@ -176,12 +177,16 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
   const headerList = securityHeaderList(securityHeaders);
   let logClientError = (_message: string) => {};
+  // Made below, once the app's logger exists; the server's listener replays its answers.
+  let keptReads: PublicAnswerCache | undefined;
+  const newRequestId = () => crypto.randomUUID();
 
   const app = Fastify({
     logger: withPrivateLogging(options.logger ?? false),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
-    genReqId: () => crypto.randomUUID(),
+    genReqId: newRequestId,
+    serverFactory: keptReadsServer(() => keptReads, newRequestId),
     requestIdHeader: false,
     // One line per answer at debug, none at the default info: an answer that failed is logged by
     // the error handler with its request id (docs/operations.md, Logs).
@@ -264,6 +269,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     ...DEFAULT_PUBLIC_CACHE_OPTIONS,
     clock: () => now().getTime(),
   });
+  keptReads = catalogCache;
   registerPublicCache(app, catalogCache);
   registerSecurity(app, securityHeaders, config.publicUrl);
   registerCompression(app);
@@ -324,7 +330,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.addHook('onReady', () => ctx.live.start());
   app.addHook('onClose', () => ctx.live.stop());
 
-  registerHealthRoutes(app, database, { rateCounts });
+  registerHealthRoutes(app, database, { rateCounts, keptReads: catalogCache });
   registerJobRoutes(app, ctx);
   registerAuthRoutes(app, ctx);
   registerUserRoutes(app, ctx);

@@ -1,6 +1,13 @@
 import crypto from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { sql } from 'drizzle-orm';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifyServerOptions,
+} from 'fastify';
 import type { Database } from '../db/client';
 import { isPublicRoute } from './access';
 import { compress } from './compression';
@@ -120,6 +127,7 @@ export class PublicAnswerCache {
   private generation = 0;
   private pending = 0;
   private stopListening: (() => Promise<void>) | undefined;
+  private replaysStopped = false;
 
   constructor(
     private readonly database: Pick<Database, 'db' | 'listen'>,
@@ -145,6 +153,11 @@ export class PublicAnswerCache {
     this.clear();
     for (const release of this.barriers.values()) release();
     await stop?.();
+  }
+
+  /** From now on every request goes through the app (it is closing). */
+  stopReplays(): void {
+    this.replaysStopped = true;
   }
 
   /** Whether answers are kept at all (only while changes can be heard). */
@@ -287,6 +300,7 @@ export class PublicAnswerCache {
    * one for visitors only is not for a request that carries a session cookie.
    */
   replayOf(url: string, acceptEncoding: string | undefined, hasSession: boolean): Replay | undefined {
+    if (this.replaysStopped) return undefined;
     const entry = this.replayUrls.get(url);
     if (entry === undefined || !this.isFresh(entry)) return undefined;
     const replay = entry.replays.get(acceptEncoding ?? '');
@@ -390,26 +404,18 @@ export function registerPublicCache(app: FastifyInstance, cache: PublicAnswerCac
   app.decorateRequest('sharedAnswer', null);
   app.decorateRequest('sharedWithVisitorsOnly', false);
 
+  // The server's own listener answers replays before Fastify sees the request (keptReadsServer);
+  // app.inject() does not pass through a server, so the same replay is also the first hook.
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.method === 'GET' && request.headers['if-none-match'] === undefined) {
-      const replay = cache.replayOf(
-        request.url,
-        request.headers['accept-encoding'],
-        hasSessionCookie(request.headers.cookie),
-      );
-      if (replay) {
-        void reply.hijack();
-        reply.raw.writeHead(200, [
-          ...replay.head,
-          'x-request-id',
-          request.id,
-          'content-length',
-          String(replay.body.length),
-        ]);
-        reply.raw.end(replay.body);
-        return;
-      }
+    if (writeReplay(cache, request.raw, reply.raw, request.id)) {
+      void reply.hijack();
+      return;
     }
+    done();
+  });
+  // A closing instance answers 503 to new requests (Fastify's own rule): no replay from then on.
+  app.addHook('preClose', (done) => {
+    cache.stopReplays();
     done();
   });
 
@@ -442,6 +448,61 @@ export function registerPublicCache(app: FastifyInstance, cache: PublicAnswerCac
     }
     done();
   });
+}
+
+/**
+ * Writes the replay of a GET without If-None-Match when one is kept for its request line and
+ * Accept-Encoding (and, for a visitors-only one, the request has no session cookie): the headers
+ * the full path produced, an id of its own, the bytes on the wire. Whether it wrote.
+ */
+export function writeReplay(
+  cache: PublicAnswerCache,
+  request: IncomingMessage,
+  response: ServerResponse,
+  requestId: string,
+): boolean {
+  if (request.method !== 'GET' || request.headers['if-none-match'] !== undefined) return false;
+  const replay = cache.replayOf(
+    request.url ?? '',
+    request.headers['accept-encoding'],
+    hasSessionCookie(request.headers.cookie),
+  );
+  if (!replay) return false;
+  response.writeHead(200, [
+    ...replay.head,
+    'x-request-id',
+    requestId,
+    'content-length',
+    String(replay.body.length),
+  ]);
+  response.end(replay.body);
+  return true;
+}
+
+/**
+ * The HTTP server Fastify would make itself (its timeouts and limits), whose request listener
+ * writes a kept public answer before handing the request to Fastify: a replay then costs the
+ * parse of the request line and one write, with no routing, request objects or hooks
+ * (docs/decisions/0015-catalog-and-checkout-throughput.md, Public reads: kept answers, replayed).
+ * `cacheOf` gives the cache once the app has made it; `newId` the request id Fastify would give.
+ */
+export function keptReadsServer(
+  cacheOf: () => PublicAnswerCache | undefined,
+  newId: () => string,
+): NonNullable<FastifyServerOptions['serverFactory']> {
+  return (handler, options) => {
+    const server = http.createServer(options.http ?? {}, (request, response) => {
+      const cache = cacheOf();
+      if (cache === undefined || !writeReplay(cache, request, response, newId())) handler(request, response);
+    });
+    const { keepAliveTimeout, requestTimeout, connectionTimeout, maxRequestsPerSocket } = options;
+    if (typeof keepAliveTimeout === 'number') server.keepAliveTimeout = keepAliveTimeout;
+    if (typeof requestTimeout === 'number') server.requestTimeout = requestTimeout;
+    if (typeof connectionTimeout === 'number') server.setTimeout(connectionTimeout);
+    if (typeof maxRequestsPerSocket === 'number' && maxRequestsPerSocket > 0)
+      server.maxRequestsPerSocket = maxRequestsPerSocket;
+    return server;
+  };
 }
 
 /**

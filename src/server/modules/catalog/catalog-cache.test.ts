@@ -1,11 +1,16 @@
 import crypto from 'node:crypto';
 import zlib from 'node:zlib';
+import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { orders, products } from '../../db/schema';
 import type { App } from '../../platform/context';
-import { DEFAULT_PUBLIC_CACHE_OPTIONS, PublicAnswerCache } from '../../platform/public-cache';
+import {
+  DEFAULT_PUBLIC_CACHE_OPTIONS,
+  keptReadsServer,
+  PublicAnswerCache,
+} from '../../platform/public-cache';
 import { as, createTestApp, signedInAs, type TestApp, type TestUser } from '../../testing/test-app';
 import { buy, createAddress, createProduct } from '../../testing/commerce';
 import type { ProductListItem } from '../../../domain/catalog';
@@ -92,6 +97,13 @@ describe('conditional GET', () => {
   });
 });
 
+/** The app listening on a port of its own (once), for calls that must go through its HTTP server. */
+let listeningAt: string | undefined;
+async function listening(): Promise<string> {
+  listeningAt ??= await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return listeningAt;
+}
+
 /** How many times this call went through the app's hooks so far. */
 const hooked = (method: string, url: string) => throughHooks.filter((u) => u === `${method} ${url}`).length;
 
@@ -145,6 +157,43 @@ describe('a repeated public list call, replayed from memory', () => {
     const ids = [first, second, third].map((r) => String(r.headers['x-request-id']));
     expect(new Set(ids).size).toBe(3);
     for (const id of ids) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("is written by the server's own listener, before Fastify, when the app listens; /api/health too", async () => {
+    const word = uniqueWord();
+    await createProduct(t, seller.id, { name: `${word} Lamp`, price: '10.00' });
+    const base = await listening();
+    for (const url of [`/api/products?search=${word}`, '/api/health']) {
+      const first = await fetch(base + url);
+      expect(first.status).toBe(200);
+      const firstBody = await first.text();
+      // The full path answered once; from then on the listener answers without the app's hooks.
+      await expect
+        .poll(async () => {
+          const before = hooked('GET', url);
+          const response = await fetch(base + url);
+          expect(await response.text()).toBe(firstBody);
+          return hooked('GET', url) === before;
+        })
+        .toBe(true);
+      const before = hooked('GET', url);
+      const replay = await fetch(base + url);
+      expect(hooked('GET', url), url).toBe(before);
+      expect(await replay.text()).toBe(firstBody);
+      const headersOf = (response: Response) =>
+        lastingHeaders(Object.fromEntries([...response.headers].filter(([name]) => name !== 'keep-alive')));
+      expect(headersOf(replay)).toEqual(headersOf(first));
+      expect(replay.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(replay.headers.get('etag')).toBe(first.headers.get('etag'));
+      expect(replay.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(replay.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
+      // A conditional GET still goes through the app and answers 304.
+      const conditional = await fetch(base + url, {
+        headers: { 'if-none-match': String(first.headers.get('etag')) },
+      });
+      expect(conditional.status).toBe(304);
+      expect(hooked('GET', url)).toBe(before + 1);
+    }
   });
 
   it('is replayed compressed for a caller accepting the same encodings, as the app compressed it', async () => {
@@ -421,6 +470,61 @@ describe('the cache itself', () => {
       // Kept now: the same bytes without building again.
       expect((await cache.answer('k', () => Promise.reject(new Error('built again')))).etag).toBe(fresh.etag);
     } finally {
+      await cache.stop();
+    }
+  });
+
+  it("answers a replay in the server's listener without calling Fastify's handler, and hands over the rest", async () => {
+    const cache = new PublicAnswerCache(t.database, { warn: () => {} });
+    await cache.start();
+    const handled: string[] = [];
+    const server = keptReadsServer(
+      () => cache,
+      () => 'an-id',
+    )((request, response) => {
+      handled.push(`${request.method} ${request.url}`);
+      response.writeHead(200, { 'content-type': 'text/plain' }).end('from the app');
+    }, {});
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      const kept = await cache.answer('k', async () => Buffer.from('[1]'));
+      // fetch sends an Accept-Encoding of its own; the replay is kept for that one.
+      cache.remember('/kept', 'identity', kept, {
+        head: ['content-type', 'application/json'],
+        body: kept.body,
+        visitorsOnly: false,
+      });
+      const replay = await fetch(`${base}/kept`, { headers: { 'accept-encoding': 'identity' } });
+      expect(await replay.text()).toBe('[1]');
+      expect(replay.headers.get('x-request-id')).toBe('an-id');
+      expect(replay.headers.get('content-length')).toBe('3');
+      for (const [url, init] of [
+        ['/other', { headers: { 'accept-encoding': 'identity' } }],
+        ['/kept', { method: 'HEAD', headers: { 'accept-encoding': 'identity' } }],
+        ['/kept', { headers: { 'accept-encoding': 'identity', 'if-none-match': kept.etag } }],
+        ['/kept', { method: 'POST', body: '{}', headers: { 'accept-encoding': 'identity' } }],
+        ['/kept', { headers: { 'accept-encoding': 'gzip' } }],
+      ] as const) {
+        const response = await fetch(base + url, init);
+        if (init.method !== 'HEAD') expect(await response.text()).toBe('from the app');
+      }
+      // A closing instance takes every request through the app (which answers 503 then).
+      cache.stopReplays();
+      expect(await (await fetch(`${base}/kept`, { headers: { 'accept-encoding': 'identity' } })).text()).toBe(
+        'from the app',
+      );
+      expect(handled).toEqual([
+        'GET /other',
+        'HEAD /kept',
+        'GET /kept',
+        'POST /kept',
+        'GET /kept',
+        'GET /kept',
+      ]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
       await cache.stop();
     }
   });

@@ -6,10 +6,12 @@ import { errorBodySchema } from '../../../domain/errors';
 import { AppError } from '../../platform/errors';
 import type { App } from '../../platform/context';
 import type { RateCounts } from '../../platform/rate-limit';
+import { sendCachedAnswer, type PublicAnswerCache } from '../../platform/public-cache';
 import { migrationsFolder, type Database } from '../../db/client';
 import { rowsOf } from '../../db/rows-of';
 
 const okSchema = z.object({ status: z.literal('ok') });
+const OK = Buffer.from(JSON.stringify({ status: 'ok' } satisfies z.infer<typeof okSchema>));
 
 /**
  * Liveness and readiness apart (docs/operations.md, Health and shutdown): `/api/health` answers
@@ -20,8 +22,15 @@ const okSchema = z.object({ status: z.literal('ok') });
 export function registerHealthRoutes(
   app: App,
   database: Pick<Database, 'db' | 'ping'>,
-  /** Where the rate limits are counted: Redis (REDIS_URL) is asked too. */
-  outside: { rateCounts?: Pick<RateCounts, 'ping'> | undefined } = {},
+  outside: {
+    /** Where the rate limits are counted: Redis (REDIS_URL) is asked too. */
+    rateCounts?: Pick<RateCounts, 'ping'> | undefined;
+    /**
+     * Keeps the answer of `/api/health` like a public read, replayed by the server's listener
+     * (docs/decisions/0015-catalog-and-checkout-throughput.md, Public reads: kept answers, replayed).
+     */
+    keptReads?: PublicAnswerCache | undefined;
+  } = {},
 ): void {
   let closing = false;
   app.addHook('preClose', (done) => {
@@ -38,7 +47,13 @@ export function registerHealthRoutes(
         response: { 200: okSchema },
       },
     },
-    () => ({ status: 'ok' as const }),
+    async (request, reply) => {
+      const { keptReads } = outside;
+      if (!keptReads) return { status: 'ok' as const };
+      return sendCachedAnswer(request, reply, await keptReads.answer('health', async () => OK), {
+        sameForAll: true,
+      });
+    },
   );
 
   const expected = lastCommittedMigration();
