@@ -178,7 +178,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const headerList = securityHeaderList(securityHeaders);
   let logClientError = (_message: string) => {};
   // Made below, once the app's logger exists; the server's listener replays its answers.
-  let keptReads: PublicAnswerCache | undefined;
+  const keptReads: { cache?: PublicAnswerCache } = {};
   const newRequestId = () => crypto.randomUUID();
 
   const app = Fastify({
@@ -186,7 +186,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     genReqId: newRequestId,
-    serverFactory: keptReadsServer(() => keptReads, newRequestId),
+    serverFactory: keptReadsServer(() => keptReads.cache, newRequestId),
     requestIdHeader: false,
     // One line per answer at debug, none at the default info: an answer that failed is logged by
     // the error handler with its request id (docs/operations.md, Logs).
@@ -269,7 +269,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     ...DEFAULT_PUBLIC_CACHE_OPTIONS,
     clock: () => now().getTime(),
   });
-  keptReads = catalogCache;
+  keptReads.cache = catalogCache;
   registerPublicCache(app, catalogCache);
   registerSecurity(app, securityHeaders, config.publicUrl);
   registerCompression(app);
