@@ -605,7 +605,7 @@ function report(runs, started, startLoad) {
     '- The app keeps finished public answers until the catalog changes',
     '  (docs/decisions/0015-catalog-and-checkout-throughput.md): a repeated call is served from memory.',
     '  On the embedded database only, it also keeps the users of sessions and lists of own orders',
-    '  until a session, a user or an order changes (the same decision, Signed-in reads).',
+    '  until a session, a user or an order changes (docs/decisions/0029-signed-in-reads-kept.md).',
     '  Targets: every public read at least 0.6 of bare on both databases; the signed-in',
     '  reads at least 0.3 on the embedded database. "of bare" is the ratio to the bare server of the same run.',
     '  "list, a new page each call" asks for a page of its own each time (offsets 0–1,099), so every',

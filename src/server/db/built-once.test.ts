@@ -20,7 +20,7 @@ afterAll(async () => {
   await t.close();
 });
 
-describe('a statement built once (docs/decisions/0015-catalog-and-checkout-throughput.md)', () => {
+describe('a statement built once (docs/decisions/0028-checkout-throughput.md, Statements built once)', () => {
   it("runs inside each transaction on that transaction's own connection", async () => {
     const { db } = t.database;
     // Each transaction adds a category it does not commit: only its own connection can see it.

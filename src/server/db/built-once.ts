@@ -19,7 +19,7 @@ function sessionOf(tx: Db): TransactionSession | undefined {
  * A statement built once (drizzle's `prepare`, with `sql.placeholder` for what varies): for the
  * statements that run on every checkout or signed-in request, where drizzle's building of the text
  * cost more of the server's time than the database's running it
- * (docs/decisions/0015-catalog-and-checkout-throughput.md, Checkout).
+ * (docs/decisions/0028-checkout-throughput.md, Statements built once).
  *
  * Outside a transaction it is built once per database handle. A prepared query runs on the client
  * it was built with (the pool), and a transaction's handle is new each time: so it is built once per

@@ -194,7 +194,7 @@ describe.runIf(TEST_DB_KIND === 'pglite')('the embedded database in its own proc
   });
 
   it("hears a trigger's notice before its statement or commit returns (what kept signed-in reads rely on)", async () => {
-    // docs/decisions/0015-catalog-and-checkout-throughput.md, Signed-in reads: one instance, and
+    // docs/decisions/0029-signed-in-reads-kept.md, Why only on the embedded database: one instance, and
     // the notice with the commit, so nothing kept outlives the write that changed it.
     const database = await open(dataDir());
     try {

@@ -156,7 +156,7 @@ export const categories = pgTable(
 
 /**
  * How many products each category holds, available and not
- * (docs/decisions/0015-catalog-and-checkout-throughput.md, Ten times the data): kept by migration 0026's
+ * (docs/decisions/0030-ten-times-the-data.md, Counts kept by statement triggers): kept by migration 0026's
  * triggers on products in the same transaction as each insert, delete, or change of category or availability,
  * so the admin's totals, the summary's and the categories' counts read a few rows instead of counting a
  * million.
@@ -247,7 +247,7 @@ export const products = pgTable(
     index('products_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
     // A word in a category among the products on sale, both in one trigram entry: a word and a
     // category that seldom or never meet are found without walking the whole category
-    // (docs/decisions/0015-catalog-and-checkout-throughput.md, A word in a category).
+    // (docs/decisions/0030-ten-times-the-data.md, A word in a category).
     index('products_on_sale_category_name_trgm_idx')
       .using('gin', sql`(${t.category} || ' ' || ${t.name}) gin_trgm_ops`)
       .where(sql`${t.onSale}`),

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 
 /**
- * Named (prepared) statements for the pg driver (docs/decisions/0015-catalog-and-checkout-throughput.md,
+ * Named (prepared) statements for the pg driver (docs/decisions/0028-checkout-throughput.md,
  * Prepared statements). A statement sent with a name is parsed, analysed and planned by the database
  * once per connection; later runs send only its parameters. drizzle sends every statement unnamed,
  * so this names, per pool, the data statements (select, insert, update, delete, with) whose text has

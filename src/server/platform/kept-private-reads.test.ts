@@ -18,7 +18,7 @@ const value =
   (text: string, expire = Infinity) =>
   async () => ({ value: text, expire, bytes: text.length });
 
-describe('signed-in reads kept in memory (docs/decisions/0015-catalog-and-checkout-throughput.md)', () => {
+describe('signed-in reads kept in memory (docs/decisions/0029-signed-in-reads-kept.md)', () => {
   it('keeps nothing before it listens, and drops everything on a notice without a table', async () => {
     const { kept, notice } = keptWithNotices();
     await kept.load('sessions', 'a', value('1'));

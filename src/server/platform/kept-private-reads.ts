@@ -18,7 +18,7 @@ export interface Kept<V> {
 
 /**
  * What signed-in reads find, kept in memory on the embedded database only
- * (docs/decisions/0015-catalog-and-checkout-throughput.md, Signed-in reads): the users of recent
+ * (docs/decisions/0029-signed-in-reads-kept.md, What is kept): the users of recent
  * sessions (with the place of their primary address), and lists of own orders as sent. That
  * database has one app instance (its data directory's lock), so every change comes through this
  * process, and a notice arrives with its commit. The database's triggers send one, naming the

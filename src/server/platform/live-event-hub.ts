@@ -124,7 +124,7 @@ export class LiveEventHub {
     this.pruneTimer.unref();
     // The embedded database has one instance, and its notices arrive with the commit: from now on
     // the newest id heard is the newest committed, and `cursor` needs no query
-    // (docs/decisions/0015-catalog-and-checkout-throughput.md, Signed-in reads).
+    // (docs/decisions/0029-signed-in-reads-kept.md, What is kept).
     if (this.database.kind === 'pglite') {
       this.lastHeardId = Math.max(this.lastHeardId, await this.newestId());
       this.cursorHeard = true;

@@ -48,7 +48,7 @@ export interface LiveEventInput extends Partial<Pick<LiveEventAudience, 'forDriv
 
 /**
  * Publishes the events: one statement inserts their rows and sends each one's NOTIFY, in the order
- * given (docs/decisions/0015-catalog-and-checkout-throughput.md, Checkout). A failure is reported
+ * given (docs/decisions/0028-checkout-throughput.md, Fewer statements). A failure is reported
  * and swallowed (a savepoint keeps the caller's transaction intact): the change itself has been
  * made, and the browsers' polls still show it.
  */

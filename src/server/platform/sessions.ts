@@ -73,7 +73,7 @@ export function registerSessions(app: FastifyInstance, options: SessionOptions):
     app.addHook('onClose', () => kept.stop());
     // Besides the database's notices, which name the table and drop what it can change: a
     // sign-in or sign-out keeps no user past its answer, and a write keeps no list of orders
-    // (docs/decisions/0015-catalog-and-checkout-throughput.md, Signed-in reads).
+    // (docs/decisions/0029-signed-in-reads-kept.md, What is kept).
     app.addHook('onSend', (request, reply, _payload, done) => {
       if (reply.hasHeader('set-cookie')) kept.clear();
       else if (request.method !== 'GET' && request.method !== 'HEAD') kept.clearScope('lists');
@@ -113,7 +113,7 @@ declare module 'fastify' {
 /**
  * The session's user, built once: every signed-in request asks it, and drizzle's building of a
  * statement with every user column cost more than running it
- * (docs/decisions/0015-catalog-and-checkout-throughput.md, Checkout).
+ * (docs/decisions/0028-checkout-throughput.md, Statements built once).
  */
 const findActor = builtOnce((db) =>
   db

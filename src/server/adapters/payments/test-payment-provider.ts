@@ -43,7 +43,8 @@ const NOT_A_TEST_CARD = `${CARD_DECLINED_MESSAGE} Test mode accepts test cards o
 
 /**
  * The card charged: the ledger row goes from requires_payment to succeeded. Built once: every paid
- * checkout on the built-in provider runs it (docs/decisions/0015-catalog-and-checkout-throughput.md).
+ * checkout on the built-in provider runs it
+ * (docs/decisions/0028-checkout-throughput.md, Statements built once).
  */
 const chargeOnce = builtOnce((db) =>
   db

@@ -1,4 +1,4 @@
--- Private read notices (docs/decisions/0015-catalog-and-checkout-throughput.md, Signed-in reads): on the embedded
+-- Private read notices (docs/decisions/0029-signed-in-reads-kept.md, What is kept): on the embedded
 -- database the app keeps the users of recent sessions and lists of own orders in memory. Every statement that changes or
 -- deletes a session (a sign-out, an extension, a suspension ending them all) or a user (roles, suspension, names,
 -- email), or changes what a list of orders shows (an order, its items, a refund, a dispute, a pickup address), sends

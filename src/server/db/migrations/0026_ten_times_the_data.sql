@@ -1,4 +1,4 @@
--- Ten times the data (docs/decisions/0015-catalog-and-checkout-throughput.md, Ten times the data): trigram indexes for
+-- Ten times the data (docs/decisions/0030-ten-times-the-data.md, What changed): trigram indexes for
 -- the admin's substring searches (products of any state, order numbers, users' emails and names), the name carried by
 -- the catalog's newest-first indexes, and product_counts,
 -- the products of each category and availability kept by triggers in the same transaction as the change, so no

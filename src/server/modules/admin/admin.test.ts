@@ -899,7 +899,7 @@ describe('the audit trail', () => {
   });
 });
 
-describe('totals at ten times the data (docs/decisions/0015-catalog-and-checkout-throughput.md)', () => {
+describe('totals at ten times the data (docs/decisions/0030-ten-times-the-data.md, What changed)', () => {
   it("keeps the products' totals exact through inserts, moves, withdrawals, renames and deletes", async () => {
     {
       // Names of this test's own; the totals without a filter are compared with a count of the same

@@ -162,8 +162,8 @@ function cardsOfPage(
 }
 
 /**
- * How a searched page of the distance list is found (docs/decisions/0015-catalog-and-checkout-throughput.md,
- * Ten times the data). Reading the sellers nearest first and each one's matching products reads
+ * How a searched page of the distance list is found (docs/decisions/0030-ten-times-the-data.md,
+ * Nearest first, the plan sampled). Reading the sellers nearest first and each one's matching products reads
  * about (offset + limit) × products ÷ matches index entries: cheap for a common word, ruinous for
  * a rare one (or a word and a category that never meet). Reading every match through the trigram
  * index reads `matches` rows from the table, each some 30 times an index entry's cost. The two cost
@@ -181,7 +181,7 @@ const ROW_READ_COST = 30;
 /**
  * The matches are estimated from a sample, the newest products on sale that pass the other
  * filters, large enough to hold this many matches when there are as many as the threshold
- * (docs/decisions/0015-catalog-and-checkout-throughput.md, Nearest first, the plan sampled).
+ * (docs/decisions/0030-ten-times-the-data.md, Nearest first, the plan sampled).
  */
 const SAMPLE_MATCHES_AT_THRESHOLD = 5;
 
@@ -216,7 +216,7 @@ async function countOnSale(db: Db, filters: ProductFilters) {
  * other filters (of `population`), read from the catalog's indexes that carry the name, sized to hold
  * `SAMPLE_MATCHES_AT_THRESHOLD` matches when there are `threshold` of them. A few thousand index entries
  * whatever the word, where counting the matches read tens of thousands of rows for a common one
- * (docs/decisions/0015-catalog-and-checkout-throughput.md, Nearest first, the plan sampled).
+ * (docs/decisions/0030-ten-times-the-data.md, Nearest first, the plan sampled).
  */
 async function estimateMatches(
   db: Db,
@@ -252,7 +252,7 @@ export async function listAvailableProductCards(
   const conditions = [eq(products.onSale, true), ...filterConditions(query)];
   if (!query.search || !query.category || query.category === 'All')
     return cardsOfNewestPage(db, conditions, query);
-  // A word in a category (docs/decisions/0015-catalog-and-checkout-throughput.md, A word in a category).
+  // A word in a category (docs/decisions/0030-ten-times-the-data.md, A word in a category).
   // Walking the category newest first reads about (offset + limit) × its products ÷ matches index
   // entries; reading the matches through the trigram index of category and name, `matches` rows.
   const { population } = await countOnSale(db, query);

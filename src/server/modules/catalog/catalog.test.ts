@@ -318,7 +318,7 @@ describe('GET /api/products: a word in a category', () => {
   it('pages the same for a word common in the category and a rare one', async () => {
     // A word common in the category is found walking the category newest first, a rare one
     // through the trigram index of category and name
-    // (docs/decisions/0015-catalog-and-checkout-throughput.md, A word in a category). Pages of two,
+    // (docs/decisions/0030-ten-times-the-data.md, A word in a category). Pages of two,
     // read one after another, must be the category's matches newest first either way. An app of
     // its own: the other tests list every product.
     const app = await createTestApp();

@@ -7,9 +7,9 @@ import { buy, createAddress, createProduct } from '../../testing/commerce';
 /**
  * Every public read is kept in memory and served again until what it shows changes
  * (docs/decisions/0015-catalog-and-checkout-throughput.md, Every public read kept); signed-in
- * users are kept on the embedded database until their session or account changes (Signed-in
- * reads). Whatever changes, the very next read shows it; a pickup slot is never offered once it is
- * less than the lead time away, whatever is kept.
+ * users are kept on the embedded database until their session or account changes
+ * (docs/decisions/0029-signed-in-reads-kept.md). Whatever changes, the very next read shows it; a
+ * pickup slot is never offered once it is less than the lead time away, whatever is kept.
  */
 
 /** The app's clock: Monday 7 December 2026, 9:50 in Chicago (15:50 UTC). */

@@ -14,7 +14,7 @@ const deliveryAddress = alias(addresses, 'delivery_address');
  * The products of a cart with their sellers' names and primary addresses (where a pickup happens
  * and where a driver collects), and the buyer's chosen delivery address when one is asked for, read
  * fresh for pricing in one statement (docs/rules/catalog-and-orders.md, Checkout and orders;
- * docs/decisions/0015-catalog-and-checkout-throughput.md, Checkout). A seller has at most one
+ * docs/decisions/0028-checkout-throughput.md, Fewer statements). A seller has at most one
  * primary address, so each product is one row; `deliveryAddress` is the same on every row.
  */
 export async function findProductsForCheckout(

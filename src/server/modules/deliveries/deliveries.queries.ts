@@ -63,7 +63,8 @@ export async function listAvailableOrders(db: Db, filter: AvailableOrdersFilter)
     .where(and(eq(driverDeclines.orderId, orders.id), eq(driverDeclines.driverId, filter.driverId)));
   // The page's ids first, sorted and cut in the database; the columns each card needs (the delivery area, the
   // items' names and counts) for those rows only. Selected with the sort, PostgreSQL computes every item list
-  // of every offered order before the limit (docs/decisions/0015-catalog-and-checkout-throughput.md).
+  // of every offered order before the limit
+  // (docs/decisions/0030-ten-times-the-data.md, The driver's offers).
   const page = db
     .select({
       id: orders.id,

@@ -15,7 +15,10 @@ export async function insertLedgerEntry(db: Db, entry: NewLedgerEntry): Promise<
   return rows.length > 0;
 }
 
-/** Built once: every paid checkout appends its charge (docs/decisions/0015-catalog-and-checkout-throughput.md). */
+/**
+ * Built once: every paid checkout appends its charge
+ * (docs/decisions/0028-checkout-throughput.md, Statements built once).
+ */
 const ledgerInsert = builtOnce((db) =>
   db
     .insert(ledgerEntries)

@@ -18,7 +18,10 @@ export async function findOrdersForMail(db: Db, orderIds: readonly string[]) {
   return new Map(rows.map((row) => [row.order.id, row]));
 }
 
-/** Built once: every order's mail reads it (docs/decisions/0015-catalog-and-checkout-throughput.md). */
+/**
+ * Built once: every order's mail reads it
+ * (docs/decisions/0028-checkout-throughput.md, Statements built once).
+ */
 const ordersForMail = builtOnce((db) =>
   db
     .select({

@@ -25,7 +25,10 @@ export function listDriversNearOffer(
   });
 }
 
-/** Built once: every new offer reads it (docs/decisions/0015-catalog-and-checkout-throughput.md). */
+/**
+ * Built once: every new offer reads it
+ * (docs/decisions/0028-checkout-throughput.md, Statements built once).
+ */
 const driversNearOffer = builtOnce((db) => {
   const home = alias(addresses, 'driver_home');
   const pickup = alias(addresses, 'offer_pickup');

@@ -7,8 +7,8 @@ import { insertOrdersWithItems, type NewOrder } from './orders.queries';
 
 /**
  * The paid checkout's one statement that writes its orders, their items and first events
- * (docs/decisions/0015-catalog-and-checkout-throughput.md, Checkout), built once whatever the
- * number of orders and items.
+ * (docs/decisions/0028-checkout-throughput.md, Statements built once), built once
+ * whatever the number of orders and items.
  */
 
 let t: TestApp;

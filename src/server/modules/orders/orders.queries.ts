@@ -251,8 +251,8 @@ export interface NewOrder {
 /**
  * Inserts the orders of a paid checkout, their items and each one's first status event (`pending`,
  * by the buyer) in one statement, and answers the orders inserted with their pickup addresses and
- * units, as the API's order shows them (docs/decisions/0015-catalog-and-checkout-throughput.md,
- * Checkout). An order whose number is taken is not inserted, nor are its items and event: it is
+ * units, as the API's order shows them (docs/decisions/0028-checkout-throughput.md,
+ * Fewer statements). An order whose number is taken is not inserted, nor are its items and event: it is
  * missing from the answer and the caller draws another number. `deliveryAddressId` and
  * `pickupAddressId` are linked only if the address still exists (it may have been deleted since
  * the payment was created; the text is kept).

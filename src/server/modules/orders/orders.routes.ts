@@ -39,7 +39,7 @@ export function registerOrderRoutes(app: App, ctx: AppContext): void {
       const actor = actorOf(request);
       if (!privateReads) return listOwnOrders(db, actor, request.query);
       // On the embedded database the list as sent is kept until an order, a session, a user or an
-      // address changes (docs/decisions/0015-catalog-and-checkout-throughput.md, Signed-in reads); the
+      // address changes (docs/decisions/0029-signed-in-reads-kept.md, What is kept); the
       // tables whose triggers drop it are listed in src/server/platform/cache-invalidation.ts.
       const { as: view, limit, offset } = request.query;
       const key = `orders ${actor.id} ${view ?? ''} ${limit} ${offset}`;

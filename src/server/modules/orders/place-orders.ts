@@ -48,7 +48,7 @@ async function readRatesAndSales(
  * settings and the sellers' 30-day sales (docs/rules/money.md, Fees and commission), the items at
  * the prices charged, and the first status event by the buyer. Answers the orders as written, with
  * their pickup addresses and units, in the checkout's order of sellers. Three statements however
- * many sellers (docs/decisions/0015-catalog-and-checkout-throughput.md, Checkout).
+ * many sellers (docs/decisions/0028-checkout-throughput.md, Fewer statements).
  */
 export async function placeOrders(
   tx: Db,

@@ -33,7 +33,7 @@ export async function insertPayment(db: Db, values: NewPayment): Promise<void> {
 }
 
 /**
- * Built once: every checkout writes one (docs/decisions/0015-catalog-and-checkout-throughput.md).
+ * Built once: every checkout writes one (docs/decisions/0028-checkout-throughput.md, Statements built once).
  * The charge, the provider's fee and the time it was processed start empty.
  */
 const paymentInsert = builtOnce((db) =>

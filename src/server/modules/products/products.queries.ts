@@ -142,8 +142,8 @@ export async function takeStockOfLines(
 
 /**
  * Built once, as the two statements of every paid checkout that take its stock
- * (docs/decisions/0015-catalog-and-checkout-throughput.md): the lines are two arrays, ids and
- * quantities, in the same order.
+ * (docs/decisions/0028-checkout-throughput.md, Statements built once): the lines are two
+ * arrays, ids and quantities, in the same order.
  */
 const lockProducts = builtOnce((db) =>
   db

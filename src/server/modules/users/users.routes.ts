@@ -32,7 +32,7 @@ export function registerUserRoutes(app: App, { db, live }: AppContext): void {
     },
     // The cursor is read before the page reads anything else, so no event after it is lost
     // (docs/rules/live-updates.md, Live updates). Written by a compiled serialiser: every page asks it
-    // (docs/decisions/0015-catalog-and-checkout-throughput.md).
+    // (docs/decisions/0029-signed-in-reads-kept.md, What is kept).
     async (request, reply) =>
       sendJsonBytes(
         reply,
