@@ -483,7 +483,7 @@ export function writeReplay(
  * The HTTP server Fastify would make itself (its timeouts and limits), whose request listener
  * writes a kept public answer before handing the request to Fastify: a replay then costs the
  * parse of the request line and one write, with no routing, request objects or hooks
- * (docs/decisions/0015-catalog-and-checkout-throughput.md, Public reads: kept answers, replayed).
+ * (docs/decisions/0015-catalog-and-checkout-throughput.md, Replays in the server's listener, health kept).
  * `cacheOf` gives the cache once the app has made it; `newId` the request id Fastify would give.
  */
 export function keptReadsServer(
