@@ -27,7 +27,8 @@ export function registerHealthRoutes(
     rateCounts?: Pick<RateCounts, 'ping'> | undefined;
     /**
      * Keeps the answer of `/api/health` like a public read, replayed by the server's listener
-     * (docs/decisions/0015-catalog-and-checkout-throughput.md, Replays in the server's listener, health kept).
+     * (docs/decisions/0015-catalog-and-checkout-throughput.md,
+     * Replays in the server's listener, health kept).
      */
     keptReads?: PublicAnswerCache | undefined;
   } = {},
