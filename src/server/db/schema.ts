@@ -303,6 +303,11 @@ export const addresses = pgTable(
     index('addresses_primary_location_idx')
       .on(t.latitude, t.longitude, t.userId)
       .where(sql`${t.isPrimary} and ${t.latitude} is not null and ${t.longitude} is not null`),
+    // Every placed address by place: a driver's offers, nearest pickup first, are read ring by ring
+    // through it (docs/decisions/0030-ten-times-the-data.md, A driver's offers in rings).
+    index('addresses_location_idx')
+      .on(t.latitude, t.longitude, t.id)
+      .where(sql`${t.latitude} is not null and ${t.longitude} is not null`),
     check('addresses_latitude_check', sql`${t.latitude} is null or ${t.latitude} between -90 and 90`),
     check('addresses_longitude_check', sql`${t.longitude} is null or ${t.longitude} between -180 and 180`),
   ],
@@ -367,6 +372,13 @@ export const orders = pgTable(
     // The orders offered to drivers (docs/rules/deliveries.md, Deliveries; migration 0003).
     index('orders_available_idx')
       .on(t.createdAt, t.id)
+      .where(
+        sql`${t.status} = 'pending' and ${t.driverId} is null and not ${t.isPickup} and not ${t.sellerDelivery}`,
+      ),
+    // The same orders by their pickup address: each ring's pickup places lead to their offers. Carries
+    // requires_trailer (INCLUDE, migration 0035).
+    index('orders_available_pickup_idx')
+      .on(t.pickupAddressId, t.createdAt, t.id)
       .where(
         sql`${t.status} = 'pending' and ${t.driverId} is null and not ${t.isPickup} and not ${t.sellerDelivery}`,
       ),

@@ -1,5 +1,5 @@
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import { EARTH_RADIUS_MILES } from '../../domain/geo';
+import { boundingBoxOf, EARTH_RADIUS_MILES, type LatLng } from '../../domain/geo';
 
 /** A point in SQL: two float8 expressions in decimal degrees. */
 export interface SqlPoint {
@@ -28,4 +28,69 @@ export function haversineMilesSql(a: SqlPoint, b: SqlPoint): SQL<number | null> 
       + cos(radians(${a.latitude})) * cos(radians(${b.latitude}))
         * power(sin(radians(${b.longitude} - ${a.longitude}) / 2), 2))))
     end)`;
+}
+
+/**
+ * The rings of doubling radius a nearest-first page is read in (1, 2, 4, … miles up to the limit,
+ * or the whole earth), as a table `ring(inner_miles, outer_miles, lat_min, lat_max, lng_min, lng_max, k)`
+ * to join laterally: ring k holds the points whose exact distance is in (inner, outer], found
+ * through the box of its outer circle on a location index. The rings partition the points by
+ * distance, so ordering by ring, then distance, is ordering by distance, and a limit stops at the
+ * first ring that fills the page (docs/decisions/0015-catalog-and-checkout-throughput.md, A kept
+ * answer sent before the hooks, and the distance query in rings).
+ */
+export function distanceRingsSql(origin: LatLng, maxDistance: number | undefined): SQL {
+  const rings = distanceRingsOf(origin, maxDistance);
+  return sql`unnest(
+      ${arrayLiteral(rings.map((r) => r.inner))}::float8[], ${arrayLiteral(rings.map((r) => r.outer))}::float8[],
+      ${arrayLiteral(
+        rings.map((r) => r.latitude.min),
+        7,
+      )}::numeric[], ${arrayLiteral(
+        rings.map((r) => r.latitude.max),
+        7,
+      )}::numeric[],
+      ${arrayLiteral(
+        rings.map((r) => r.longitude.min),
+        7,
+      )}::numeric[], ${arrayLiteral(
+        rings.map((r) => r.longitude.max),
+        7,
+      )}::numeric[])
+    with ordinality as ring(inner_miles, outer_miles, lat_min, lat_max, lng_min, lng_max, k)`;
+}
+
+/** The first ring's outer radius in miles; each next ring doubles it. */
+const FIRST_RING_MILES = 1;
+/** Past this every point on the earth is inside (half the circumference is about 12,437 miles). */
+const WHOLE_EARTH_MILES = 16_384;
+
+/**
+ * The rings the sellers are read in, nearest first: distances in (inner, outer], outer 1, 2, 4, …
+ * miles up to the limit (or the whole earth), each with the box that holds its outer circle.
+ */
+function distanceRingsOf(origin: LatLng, maxDistance: number | undefined) {
+  const last = maxDistance ?? WHOLE_EARTH_MILES;
+  const outer: number[] = [];
+  for (let miles = FIRST_RING_MILES; miles < last; miles *= 2) outer.push(miles);
+  outer.push(last);
+  return outer.map((miles, i) => {
+    const box = maxDistance === undefined && miles === last ? undefined : boundingBoxOf(origin, miles);
+    return {
+      // The first ring starts below zero so that a seller at the buyer's own place is in it.
+      inner: i === 0 ? -1 : (outer[i - 1] ?? 0),
+      outer: maxDistance === undefined && miles === last ? Infinity : miles,
+      latitude: box?.latitude ?? { min: -90, max: 90 },
+      longitude: box?.longitude ?? { min: -180, max: 180 },
+    };
+  });
+}
+
+/** A PostgreSQL array literal of numbers, passed as one parameter (the same on both drivers). */
+function arrayLiteral(values: number[], digits?: number): string {
+  const item = (value: number) => {
+    if (value === Infinity) return 'Infinity';
+    return digits === undefined ? String(value) : value.toFixed(digits);
+  };
+  return `{${values.map(item).join(',')}}`;
 }

@@ -1,8 +1,9 @@
 import { and, asc, desc, eq, isNotNull, ne, not, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias, type SubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
+import { distanceRingsSql } from '../../db/sql-geo';
 import { addresses, categories, productCounts, productImages, products, users } from '../../db/schema';
-import { boundingBoxOf, EARTH_RADIUS_MILES, type LatLng } from '../../../domain/geo';
+import { EARTH_RADIUS_MILES, type LatLng } from '../../../domain/geo';
 
 /** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
 function escapeLike(text: string): string {
@@ -279,41 +280,6 @@ export interface DistancePageQuery extends ProductFilters {
   offset: number;
 }
 
-/** The first ring's outer radius in miles; each next ring doubles it. */
-const FIRST_RING_MILES = 1;
-/** Past this every point on the earth is inside (half the circumference is about 12,437 miles). */
-const WHOLE_EARTH_MILES = 16_384;
-
-/**
- * The rings the sellers are read in, nearest first: distances in (inner, outer], outer 1, 2, 4, …
- * miles up to the limit (or the whole earth), each with the box that holds its outer circle.
- */
-function distanceRingsOf(origin: LatLng, maxDistance: number | undefined) {
-  const last = maxDistance ?? WHOLE_EARTH_MILES;
-  const outer: number[] = [];
-  for (let miles = FIRST_RING_MILES; miles < last; miles *= 2) outer.push(miles);
-  outer.push(last);
-  return outer.map((miles, i) => {
-    const box = maxDistance === undefined && miles === last ? undefined : boundingBoxOf(origin, miles);
-    return {
-      // The first ring starts below zero so that a seller at the buyer's own place is in it.
-      inner: i === 0 ? -1 : (outer[i - 1] ?? 0),
-      outer: maxDistance === undefined && miles === last ? Infinity : miles,
-      latitude: box?.latitude ?? { min: -90, max: 90 },
-      longitude: box?.longitude ?? { min: -180, max: 180 },
-    };
-  });
-}
-
-/** A PostgreSQL array literal of numbers, passed as one parameter (the same on both drivers). */
-function arrayLiteral(values: number[], digits?: number): string {
-  const item = (value: number) => {
-    if (value === Infinity) return 'Infinity';
-    return digits === undefined ? String(value) : value.toFixed(digits);
-  };
-  return `{${values.map(item).join(',')}}`;
-}
-
 /** A page of products with their distance: the cards' joins (seller, place, rating) for its rows only, nearest first. */
 function cardsOfDistancePage(
   db: Db,
@@ -347,24 +313,7 @@ function cardsOfDistancePage(
  * The cards' joins (seller, place, rating) run for the page's rows only, by primary key.
  */
 export async function listNearbyProductCards(db: Db, query: DistancePageQuery): Promise<ProductCardRow[]> {
-  const rings = distanceRingsOf(query.origin, query.maxDistance);
-  const ring = sql`unnest(
-      ${arrayLiteral(rings.map((r) => r.inner))}::float8[], ${arrayLiteral(rings.map((r) => r.outer))}::float8[],
-      ${arrayLiteral(
-        rings.map((r) => r.latitude.min),
-        7,
-      )}::numeric[], ${arrayLiteral(
-        rings.map((r) => r.latitude.max),
-        7,
-      )}::numeric[],
-      ${arrayLiteral(
-        rings.map((r) => r.longitude.min),
-        7,
-      )}::numeric[], ${arrayLiteral(
-        rings.map((r) => r.longitude.max),
-        7,
-      )}::numeric[])
-    with ordinality as ring(inner_miles, outer_miles, lat_min, lat_max, lng_min, lng_max, k)`;
+  const ring = distanceRingsSql(query.origin, query.maxDistance);
   // Only addresses with coordinates get here, so the formula needs no null case.
   const distance = haversineFrom(
     query.origin,

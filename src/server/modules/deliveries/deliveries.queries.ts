@@ -1,8 +1,8 @@
-import { and, asc, desc, eq, isNotNull, not, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
+import { and, asc, desc, eq, isNotNull, not, sql, type SQL } from 'drizzle-orm';
+import { alias, type SubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { addresses, driverDeclines, orderItems, orderStatusEvents, orders, products } from '../../db/schema';
-import { haversineMilesSql, pointOf, type SqlPoint } from '../../db/sql-geo';
+import { distanceRingsSql, haversineMilesSql, pointOf } from '../../db/sql-geo';
 import { offeredSql } from '../../db/sql-offers';
 import type { AvailableOrderItem } from '../../../domain/deliveries';
 import type { LatLng } from '../../../domain/geo';
@@ -39,53 +39,141 @@ export interface AvailableOrdersFilter {
   offset: number;
 }
 
-/**
- * GET /api/orders/available (docs/rules/deliveries.md, Deliveries): the orders offered to this driver
- * that they have not declined, with the pickup distance (driver's primary address to the pickup)
- * and the delivery distance (pickup to the delivery address), nearest pickup first, then the order
- * that has waited longest. Filtered, sorted and paged in the database. Without an origin no order
- * has a pickup distance, so a distance limit leaves none.
- */
-export async function listAvailableOrders(db: Db, filter: AvailableOrdersFilter) {
-  const origin: SqlPoint | null = filter.origin
-    ? {
-        latitude: sql`${filter.origin.latitude}::float8`,
-        longitude: sql`${filter.origin.longitude}::float8`,
-      }
-    : null;
-  const pickupDistance = origin
-    ? haversineMilesSql(origin, pointOf(pickupAddress))
-    : sql<number | null>`null::float8`;
-  const deliveryDistance = haversineMilesSql(pointOf(pickupAddress), pointOf(deliveryAddress));
+/** A page of offers: which orders, in which order, with their pickup distance. */
+type OfferPage = SubqueryWithSelection<
+  { id: typeof orders.id; createdAt: typeof orders.createdAt; pickupDistance: SQL.Aliased<number | null> },
+  'page'
+>;
+
+/** The offers this driver has not declined (docs/rules/deliveries.md, Deliveries, Offered orders). */
+function notDeclinedOffers(db: Db, filter: Pick<AvailableOrdersFilter, 'driverId' | 'hasTrailer'>) {
   const declined = db
     .select({ one: sql`1` })
     .from(driverDeclines)
     .where(and(eq(driverDeclines.orderId, orders.id), eq(driverDeclines.driverId, filter.driverId)));
-  // The page's ids first, sorted and cut in the database; the columns each card needs (the delivery area, the
-  // items' names and counts) for those rows only. Selected with the sort, PostgreSQL computes every item list
-  // of every offered order before the limit
-  // (docs/decisions/0030-ten-times-the-data.md, The driver's offers).
-  const page = db
+  return and(offeredSql(filter.hasTrailer), not(sql`exists ${declined}`));
+}
+
+const hasPlace = (address: typeof addresses) =>
+  sql`${address.latitude} is not null and ${address.longitude} is not null`;
+
+/**
+ * GET /api/orders/available (docs/rules/deliveries.md, Deliveries): the orders offered to this driver
+ * that they have not declined, with the pickup distance (driver's primary address to the pickup)
+ * and the delivery distance (pickup to the delivery address), nearest pickup first, then the order
+ * that has waited longest; orders whose pickup has no place come after every one that has. Without
+ * an origin no order has a pickup distance, so a distance limit leaves none. With one, the offers
+ * with a place are read ring by ring from the driver's place, so the first page reads the pickups
+ * near enough to fill it, not every offer (docs/decisions/0030-ten-times-the-data.md, A driver's
+ * offers in rings); those without a place follow, oldest first.
+ */
+export async function listAvailableOrders(db: Db, filter: AvailableOrdersFilter) {
+  const offers = notDeclinedOffers(db, filter);
+  if (filter.origin === null) {
+    if (filter.maxDistance !== undefined) return [];
+    return offerCards(db, newestOffersPage(db, offers, { limit: filter.limit, offset: filter.offset }));
+  }
+  const near = await offerCards(db, nearestOffersPage(db, filter.origin, filter));
+  if (near.length === filter.limit || filter.maxDistance !== undefined) return near;
+  // The page reaches past the offers with a place: how many there are, then those without one.
+  const placed = near.length > 0 ? filter.offset + near.length : await countPlacedOffers(db, offers);
+  const unplaced = await offerCards(
+    db,
+    newestOffersPage(db, and(offers, not(sql`exists ${placedPickup(db)}`)), {
+      limit: filter.limit - near.length,
+      offset: Math.max(0, filter.offset - placed),
+    }),
+  );
+  return [...near, ...unplaced];
+}
+
+/** The order's pickup address, when it has a place. */
+function placedPickup(db: Db) {
+  return db
+    .select({ one: sql`1` })
+    .from(addresses)
+    .where(and(eq(addresses.id, orders.pickupAddressId), hasPlace(addresses)));
+}
+
+async function countPlacedOffers(db: Db, offers: SQL | undefined): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(orders)
+    .where(and(offers, sql`exists ${placedPickup(db)}`));
+  return row?.n ?? 0;
+}
+
+/** Offers oldest first, with no pickup distance (by orders_available_idx). */
+function newestOffersPage(
+  db: Db,
+  offers: SQL | undefined,
+  window: { limit: number; offset: number },
+): OfferPage {
+  return db
     .select({
       id: orders.id,
       createdAt: orders.createdAt,
-      pickupDistance: sql<number | null>`${pickupDistance}`.as('pickup_distance'),
+      pickupDistance: sql<number | null>`null::float8`.as('pickup_distance'),
     })
     .from(orders)
-    .leftJoin(pickupAddress, eq(pickupAddress.id, orders.pickupAddressId))
+    .where(offers)
+    .orderBy(asc(orders.createdAt), asc(orders.id))
+    .limit(window.limit)
+    .offset(window.offset)
+    .as('page');
+}
+
+/**
+ * Offers whose pickup has a place, nearest first, then oldest, then id: the placed addresses of
+ * each ring (addresses_location_idx), then the offers picked up there (orders_available_pickup_idx).
+ * The rings partition the places by distance, so ordering by ring, then distance, is ordering by
+ * distance, and the limit stops at the ring that fills the page.
+ */
+function nearestOffersPage(db: Db, origin: LatLng, filter: AvailableOrdersFilter): OfferPage {
+  const distance = haversineMilesSql(
+    { latitude: sql`${origin.latitude}::float8`, longitude: sql`${origin.longitude}::float8` },
+    pointOf(addresses),
+  );
+  const places = db
+    .select({ addressId: addresses.id, distance: sql<number>`${distance}`.as('distance') })
+    .from(addresses)
     .where(
       and(
-        offeredSql(filter.hasTrailer),
-        not(sql`exists ${declined}`),
-        filter.maxDistance === undefined
-          ? undefined
-          : sql`${pickupDistance} <= ${filter.maxDistance}::float8`,
+        hasPlace(addresses),
+        sql`${addresses.latitude} between ring.lat_min and ring.lat_max`,
+        sql`${addresses.longitude} between ring.lng_min and ring.lng_max`,
+        sql`${distance} <= ring.outer_miles`,
+        sql`${distance} > ring.inner_miles`,
       ),
     )
-    .orderBy(sql`${pickupDistance} asc nulls last`, asc(orders.createdAt), asc(orders.id))
+    .as('places');
+  const offersThere = db
+    .select({ id: orders.id, createdAt: orders.createdAt })
+    .from(orders)
+    .where(and(eq(orders.pickupAddressId, places.addressId), notDeclinedOffers(db, filter)))
+    .as('offers_there');
+  return db
+    .select({
+      id: offersThere.id,
+      createdAt: offersThere.createdAt,
+      pickupDistance: sql<number | null>`${places.distance}`.as('pickup_distance'),
+    })
+    .from(distanceRingsSql(origin, filter.maxDistance))
+    .crossJoinLateral(places)
+    .crossJoinLateral(offersThere)
+    .orderBy(sql`ring.k`, asc(places.distance), asc(offersThere.createdAt), asc(offersThere.id))
     .limit(filter.limit)
     .offset(filter.offset)
     .as('page');
+}
+
+/**
+ * The cards of a page of offers: the delivery area, the items' names and counts, the delivery
+ * distance, for the page's rows only (selected with the sort, PostgreSQL would compute every item
+ * list of every offer before the limit).
+ */
+function offerCards(db: Db, page: OfferPage) {
+  const deliveryDistance = haversineMilesSql(pointOf(pickupAddress), pointOf(deliveryAddress));
   return db
     .select({
       order: orders,
