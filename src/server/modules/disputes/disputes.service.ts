@@ -45,6 +45,8 @@ export interface DisputeDeps {
   payouts: PayoutTransfers;
   now: () => Date;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  /** Where links in mail point (Config.siteUrl): the payouts a dispute releases are mailed. */
+  siteUrl: string;
 }
 
 /** What an event changed, for the log and for what follows the commit. */

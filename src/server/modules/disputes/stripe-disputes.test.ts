@@ -346,6 +346,7 @@ describe('payouts held by a dispute', () => {
       payouts: new StripePayoutTransfers(t.config.stripe),
       now: () => clock,
       log,
+      siteUrl: t.config.siteUrl,
     };
     await retryPayouts(deps);
     expect(transfersOfOrder(s.order.id)).toHaveLength(0);

@@ -203,6 +203,7 @@ describe('reconcile, property: random sequences of orders through the real servi
                 payouts: new TestPayoutTransfers(t.database.db),
                 now: () => new Date(),
                 log: silent,
+                siteUrl: t.config.siteUrl,
               },
               user.id,
             );

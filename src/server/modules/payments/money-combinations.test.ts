@@ -285,6 +285,7 @@ const payoutDeps = () => ({
   payouts: new StripePayoutTransfers(stripeConfig()),
   now,
   log,
+  siteUrl: t.config.siteUrl,
 });
 
 describe('a lost dispute on a partly refunded payment', () => {

@@ -13,6 +13,8 @@ export interface PaymentDeps {
   now: () => Date;
   timeZone: string;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  /** Where links in mail point (Config.siteUrl): a dispute event may release payouts, which are mailed. */
+  siteUrl: string;
 }
 
 export const PROVIDER_UNAVAILABLE =

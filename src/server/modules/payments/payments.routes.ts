@@ -47,6 +47,7 @@ export function registerPaymentRoutes(app: App, ctx: AppContext): void {
     now: ctx.now,
     timeZone: ctx.config.marketplaceTz,
     log,
+    siteUrl: ctx.config.siteUrl,
   });
   app.decorate('recoverPaidCheckouts', () => recoverPaidCheckouts(deps(app.log)));
   // Never stops the server: what cannot be finished now is logged and tried again at the next tick

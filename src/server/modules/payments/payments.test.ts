@@ -450,6 +450,7 @@ describe('payments and orders', () => {
       now: () => new Date(),
       timeZone: t.config.marketplaceTz,
       log: t.app.log,
+      siteUrl: t.config.siteUrl,
     };
 
     const outcomes = await processTwiceAtOnce(deps, paymentId, lamp.id);

@@ -8,8 +8,8 @@ export interface PayoutDeps {
   payouts: PayoutTransfers;
   now: () => Date;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
-  /** Where links in mail point (Config.siteUrl); mail about payouts has no link without it. */
-  siteUrl?: string;
+  /** Where links in mail point (Config.siteUrl). */
+  siteUrl: string;
 }
 
 /** How long a worker holds a payout while it calls the provider; longer than the provider's own timeouts and retries. */

@@ -12,7 +12,7 @@ import type { PayoutRow } from './payouts.queries';
  */
 export async function queuePayoutMail(
   db: Db,
-  siteUrl: string | undefined,
+  siteUrl: string,
   payout: PayoutRow,
   outcome: 'sent' | 'failed',
 ): Promise<void> {
@@ -37,7 +37,7 @@ export async function queuePayoutMail(
           : [
               `The payment provider refused your payout of ${amount}${forOrder} several times, so we stopped trying. Please check your payout account; an admin will send it again once it is fixed.`,
             ],
-      ...(siteUrl ? { action: { label: 'See your payouts', url: `${siteUrl}${dashboard}` } } : {}),
+      action: { label: 'See your payouts', url: `${siteUrl}${dashboard}` },
     },
   });
 }

@@ -121,7 +121,7 @@ async function onboard(userId: string): Promise<string> {
 const transfersOf = (orderId: string, party: string) =>
   transfers.transfers.filter((tr) => tr.metadata.orderId === orderId && tr.metadata.party === party);
 const transferCalls = () => fake.requests.filter((r) => r.path === '/v1/transfers' && r.method === 'POST');
-const retry = () => retryPayouts({ db: t.database.db, payouts: flaky, now, log });
+const retry = () => retryPayouts({ db: t.database.db, payouts: flaky, now, log, siteUrl: t.config.siteUrl });
 
 describe('a transfer is made once however late its retries come', () => {
   it('a lost answer, then a failed retry at +23 h and a retry at +25 h: one transfer, found, not made again', async () => {

@@ -36,6 +36,7 @@ const deps = (payouts: PayoutTransfers, now: () => Date = () => new Date()) => (
   payouts,
   now,
   log,
+  siteUrl: t.config.siteUrl,
 });
 
 async function transfersOf(orderId: string) {
@@ -276,7 +277,13 @@ describe('transfers on completion with the test provider (docs/decisions/0013-mo
         findTransfer: (input) => provider().findTransfer(input),
       };
       const dayLater = () => new Date(Date.now() + 25 * 60 * 60 * 1000);
-      const report = await retryPayouts({ db: lost.database.db, payouts: counting, now: dayLater, log });
+      const report = await retryPayouts({
+        db: lost.database.db,
+        payouts: counting,
+        now: dayLater,
+        log,
+        siteUrl: lost.config.siteUrl,
+      });
       expect(report.paid).toBe(1);
       expect(transferCalls).toBe(0);
       expect((await payoutsOf(lost, s.order.id)).seller?.status).toBe('paid');
@@ -327,6 +334,7 @@ describe('the admin view of money (docs/decisions/0013-money-movement.md)', () =
         payouts: new TestPayoutTransfers(refusing.database.db),
         now: () => new Date(),
         log,
+        siteUrl: refusing.config.siteUrl,
       };
       expect(await settleOwedPayouts(fixed, s.seller.id)).toBe(0);
       expect(await settleOwedPayouts(fixed, s.seller.id, { accountBecameReady: true })).toBe(1);
@@ -495,6 +503,7 @@ describe('partial refunds, the return window and losses (docs/decisions/0018-mon
         payouts: new TestPayoutTransfers(held.database.db),
         now: () => clock,
         log,
+        siteUrl: held.config.siteUrl,
       };
       // Nothing goes out within the window, even when the retry job runs.
       expect(await retryPayouts(jobDeps)).toEqual({ paid: 0, reversed: 0, restored: 0 });
@@ -585,7 +594,15 @@ describe('partial refunds, the return window and losses (docs/decisions/0018-mon
 
       // Never retried: the retry job finds nothing to reverse.
       const later = () => new Date(Date.now() + 48 * 60 * 60 * 1000);
-      expect(await retryPayouts({ db: refusing.database.db, payouts: provider, now: later, log })).toEqual({
+      expect(
+        await retryPayouts({
+          db: refusing.database.db,
+          payouts: provider,
+          now: later,
+          log,
+          siteUrl: refusing.config.siteUrl,
+        }),
+      ).toEqual({
         paid: 0,
         reversed: 0,
         restored: 0,
@@ -627,6 +644,7 @@ describe('partial refunds, the return window and losses (docs/decisions/0018-mon
         payouts: holder.real,
         now: () => new Date(),
         log,
+        siteUrl: flaky.config.siteUrl,
       });
       expect(report.reversed).toBe(1);
       shares = await sharesOf(flaky, s.order.id);

@@ -146,6 +146,7 @@ describe('transfers on completion with Stripe', () => {
       payouts: new StripePayoutTransfers(stripeConfig),
       now: () => new Date(),
       log,
+      siteUrl: t.config.siteUrl,
     };
     expect(await settleOwedPayouts(deps, s.seller.id)).toBe(1);
     expect((await payoutsOf(t, s.order.id)).seller?.status).toBe('paid');
@@ -279,7 +280,13 @@ describe('transfers on completion with Stripe', () => {
           })
           .where(eq(table.id, payout.id));
       }
-      const report = await retryPayouts({ db: app.database.db, payouts: real, now: () => new Date(), log });
+      const report = await retryPayouts({
+        db: app.database.db,
+        payouts: real,
+        now: () => new Date(),
+        log,
+        siteUrl: app.config.siteUrl,
+      });
       expect(report.paid).toBe(2);
       expect(transfersOfOrder(s.order.id)).toHaveLength(2);
     } finally {

@@ -128,7 +128,13 @@ describe('a refund after the payout reached the bank', () => {
     const before = world.server.requests.length;
     ahead += DAY;
     world.server.advance(DAY);
-    await retryPayouts({ db: t.database.db, payouts: new StripePayoutTransfers(t.config.stripe!), now, log });
+    await retryPayouts({
+      db: t.database.db,
+      payouts: new StripePayoutTransfers(t.config.stripe!),
+      now,
+      log,
+      siteUrl: t.config.siteUrl,
+    });
     expect(
       world.server.requests.slice(before).filter((r) => r.path.includes('/reversals') && r.method === 'POST'),
     ).toEqual([]);

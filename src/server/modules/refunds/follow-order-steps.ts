@@ -16,7 +16,7 @@ export interface FollowOrderStepsDeps {
   /** PAYOUT_HOLD_HOURS in milliseconds (docs/decisions/0022-money-in-combinations.md). */
   holdMs: number;
   /** Where links in mail point (Config.siteUrl). */
-  siteUrl?: string;
+  siteUrl: string;
 }
 
 const NOTHING: AfterCommit = async () => {};

@@ -6,7 +6,7 @@ import { formatUsd } from '../../../domain/money';
 /** Tells the buyer of a finished order that an admin refunded it, in whole or in part. */
 export async function queueRefundMail(
   db: Db,
-  siteUrl: string | undefined,
+  siteUrl: string,
   refund: { orderId: string; orderNumber: string; buyerId: string; amountCents: number; whole: boolean },
 ): Promise<void> {
   const buyer = await findUserById(db, refund.buyerId);
@@ -25,9 +25,7 @@ export async function queueRefundMail(
           : `We refunded ${amount} of order ${refund.orderNumber} to the card you paid with.`,
         'Your bank may take 5 to 10 business days to show it.',
       ],
-      ...(siteUrl
-        ? { action: { label: 'View your order', url: `${siteUrl}/buyer/orders?order=${refund.orderId}` } }
-        : {}),
+      action: { label: 'View your order', url: `${siteUrl}/buyer/orders?order=${refund.orderId}` },
     },
   });
 }

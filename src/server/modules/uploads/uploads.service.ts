@@ -46,8 +46,8 @@ export const UPLOAD_URL_TTL_SECONDS = 5 * 60;
 export interface UploadDeps {
   db: Db;
   storage: ObjectStorage;
-  /** The clock of the records a change writes (a driver sent back to review); the wall clock otherwise. */
-  now?: () => Date;
+  /** The clock of the records a change writes (a driver sent back to review). */
+  now: () => Date;
 }
 
 export function objectKeyOf(uploadId: string): string {
@@ -130,7 +130,10 @@ export async function receiveLocalUpload(
  * PUT cannot, so this runs when an object is first claimed or read. Refused content is deleted from
  * the store.
  */
-async function ensureCheckedBytes(deps: UploadDeps, row: UploadedObjectRow): Promise<UploadedObjectRow> {
+async function ensureCheckedBytes(
+  deps: Pick<UploadDeps, 'db' | 'storage'>,
+  row: UploadedObjectRow,
+): Promise<UploadedObjectRow> {
   if (row.uploadedAt && row.contentType) return row;
   const head = await deps.storage.head(row.key);
   if (!head) throw badRequest('Upload not finished');
@@ -152,13 +155,13 @@ async function ensureCheckedBytes(deps: UploadDeps, row: UploadedObjectRow): Pro
   return current;
 }
 
-async function discardBytes(deps: UploadDeps, key: string): Promise<void> {
+async function discardBytes(deps: Pick<UploadDeps, 'db' | 'storage'>, key: string): Promise<void> {
   await deps.storage.delete(key);
   await markObjectNotUploaded(deps.db, key);
 }
 
 /** Refuses (400, bytes deleted) an upload the image decoder cannot read. */
-async function ensureDecodable(deps: UploadDeps, key: string): Promise<void> {
+async function ensureDecodable(deps: Pick<UploadDeps, 'db' | 'storage'>, key: string): Promise<void> {
   const stored = await deps.storage.read(key);
   if (!stored) throw badRequest('Upload not finished');
   const bytes = await readAll(stored.body, MAX_UPLOAD_BYTES);
@@ -188,7 +191,7 @@ export interface ClaimRequest<T> {
  * so products and delivery photos reuse it.
  */
 export async function claimUpload<T>(
-  deps: UploadDeps,
+  deps: Pick<UploadDeps, 'db' | 'storage'>,
   actor: Actor,
   imageUrl: string,
   claim: ClaimRequest<T>,
@@ -251,7 +254,7 @@ async function setOwnImage(
       if (!isReviewedDocument(purpose) || actor[field] === objectPath) return updated;
       // A verified driver's new vehicle or license image has not been seen by an admin: back to
       // review, recorded in the activity log (docs/rules/deliveries.md, Deliveries).
-      const now = deps.now?.() ?? new Date();
+      const now = deps.now();
       const sentBack = await sendDriverBackToReview(tx, actor.id, now);
       if (!sentBack) return updated;
       await recordAdminAction(tx, actor, {
