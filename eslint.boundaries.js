@@ -25,6 +25,8 @@ export const SERVER_MODULE_ENTRY_POINTS = {
     'get-order.ts',
     'hand-back-order.ts',
     'list-orders.ts',
+    // The order operations' bag, which the deliveries' decline takes too (built by platform/operations.ts).
+    'order-deps.ts',
     'order-number.ts',
     'order-records.ts',
     // The steps an order announces and the money follows (docs/ARCHITECTURE.md, Money flows one way).

@@ -50,6 +50,7 @@ import {
   PublicAnswerCache,
   registerPublicCache,
 } from './platform/public-cache';
+import { buildOperations } from './platform/operations';
 import { createOidcIdentityProvider, createPaymentProvider } from './platform/providers';
 import { serveWebApp, type FirstScreenRenderer } from './platform/web-app';
 import { registerAddressRoutes } from './modules/addresses/addresses.routes';
@@ -71,7 +72,6 @@ import { registerOrderRoutes } from './modules/orders/orders.routes';
 import { registerPaymentRoutes } from './modules/payments/payments.routes';
 import { registerPayoutJobs } from './modules/payouts/payout-jobs';
 import { registerPayoutRoutes } from './modules/payouts/payouts.routes';
-import { followOrderSteps } from './modules/refunds/follow-order-steps';
 import { registerRefundRoutes } from './modules/refunds/refunds.routes';
 import { registerPayoutAccountRoutes } from './modules/payout-accounts/payout-accounts.routes';
 import { registerProductRoutes } from './modules/products/products.routes';
@@ -294,7 +294,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   // Before any onClose hook closes the storage: the copy being made is finished, no other started.
   app.addHook('preClose', () => imageCopies.close());
   app.decorate('imageCopies', imageCopies);
-  const ctx: AppContext = {
+  const settings: Omit<AppContext, 'ops'> = {
     db: database.db,
     config,
     mailer: options.mailer ?? createMailer(app, config),
@@ -312,19 +312,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     imageCopies,
     payments,
     payouts,
-    orderSteps: followOrderSteps({
-      db: database.db,
-      payments,
-      payouts,
-      now,
-      holdMs: config.payoutHoldMs,
-      siteUrl: config.siteUrl,
-    }),
     live: new LiveEventHub(database, app.log),
     catalogCache,
     privateReads,
     vapid: options.vapid ?? config.vapid ?? generateVapidKeys(),
   };
+  const ctx: AppContext = { ...settings, ops: buildOperations(settings) };
   // Live updates (docs/rules/live-updates.md, Live updates): listening starts with the app; open streams
   // end before the server stops taking connections, so closing never waits on them.
   app.addHook('onReady', () => ctx.live.start());

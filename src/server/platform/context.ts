@@ -21,7 +21,7 @@ import type { LiveEventHub } from './live-event-hub';
 import type { PublicAnswerCache } from './public-cache';
 import type { KeptPrivateReads } from './kept-private-reads';
 import type { VapidKeys } from '../secrets';
-import type { OrderStepFollower } from '../modules/orders/order-steps';
+import type { Operations } from './operations';
 
 /** What every module's routes get: the database, the settings and the adapters. */
 export interface AppContext {
@@ -67,10 +67,11 @@ export interface AppContext {
    */
   payouts: PayoutProvider;
   /**
-   * The money that follows an order's steps: refunds on cancel, payouts when it finishes
-   * (docs/ARCHITECTURE.md, Money flows one way).
+   * Each module's operations' bag, built once from the above with every setting filled in
+   * (operations.ts); the orders' carries the money that follows their steps: refunds on cancel,
+   * payouts when they finish (docs/ARCHITECTURE.md, Money flows one way).
    */
-  orderSteps: OrderStepFollower;
+  ops: Operations;
   /**
    * The live-update streams of this instance (GET /api/events), fed by LISTEN on the database
    * (docs/rules/live-updates.md, Live updates).

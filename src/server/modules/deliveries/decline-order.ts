@@ -3,7 +3,7 @@ import { isDriverJobFor, isOfferedTo } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
 import { ORDER_ALREADY_TAKEN } from '../../../domain/deliveries';
 import { ORDER_NOT_FOUND } from '../../../domain/orders';
-import type { DeliveryDeps } from '../orders/accept-order';
+import type { OrderDeps } from '../orders/order-deps';
 import { findOrderRow } from '../orders/order-records';
 import { recordDecline } from './deliveries.queries';
 import { requireVerifiedDriver } from './require-verified-driver';
@@ -13,7 +13,7 @@ import { requireVerifiedDriver } from './require-verified-driver';
  * this driver only; other drivers still see it. Declining twice is one decline. A driver who
  * declined may still accept the order while it is offered (they changed their mind).
  */
-export async function declineOrder(deps: DeliveryDeps, actor: Actor, id: string): Promise<void> {
+export async function declineOrder(deps: OrderDeps, actor: Actor, id: string): Promise<void> {
   requireVerifiedDriver(actor);
   const order = await findOrderRow(deps.db, id);
   if (!order || !isDriverJobFor(actor, order)) throw notFound(ORDER_NOT_FOUND);

@@ -36,8 +36,6 @@ const DRIVERS = { roles: ['driver', 'admin'] } as const;
  * with its proof is POST /api/orders/{id}/deliver.
  */
 export function registerDeliveryRoutes(app: App, ctx: AppContext): void {
-  const deps = { db: ctx.db, now: ctx.now };
-
   // A static segment: Fastify's router prefers it to /api/orders/:id whatever the order of
   // registration (a test in deliveries.test.ts holds this).
   app.get(
@@ -67,7 +65,7 @@ export function registerDeliveryRoutes(app: App, ctx: AppContext): void {
         response: { 200: orderSchema, ...orderErrors },
       },
     },
-    async (request) => acceptOrder(deps, actorOf(request), request.params.id),
+    async (request) => acceptOrder(ctx.ops.orders(request.log), actorOf(request), request.params.id),
   );
 
   app.post(
@@ -82,7 +80,7 @@ export function registerDeliveryRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      await declineOrder(deps, actorOf(request), request.params.id);
+      await declineOrder(ctx.ops.orders(request.log), actorOf(request), request.params.id);
       return reply.status(204).send(null);
     },
   );
@@ -99,7 +97,7 @@ export function registerDeliveryRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      await undoDecline(deps, actorOf(request), request.params.id);
+      await undoDecline(ctx.ops.orders(request.log), actorOf(request), request.params.id);
       return reply.status(204).send(null);
     },
   );
@@ -117,7 +115,7 @@ export function registerDeliveryRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      await handBackOrder(deps, actorOf(request), request.params.id);
+      await handBackOrder(ctx.ops.orders(request.log), actorOf(request), request.params.id);
       return reply.status(204).send(null);
     },
   );
@@ -135,7 +133,8 @@ export function registerDeliveryRoutes(app: App, ctx: AppContext): void {
         response: { 200: orderSchema, ...orderErrors },
       },
     },
-    async (request) => setEstimatedTime(deps, actorOf(request), request.params.id, request.body),
+    async (request) =>
+      setEstimatedTime(ctx.ops.orders(request.log), actorOf(request), request.params.id, request.body),
   );
 
   app.patch(
@@ -152,7 +151,7 @@ export function registerDeliveryRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) =>
-      setDeliveryPhoto({ ...deps, storage: ctx.storage }, actorOf(request), request.params.id, request.body),
+      setDeliveryPhoto(ctx.ops.orders(request.log), actorOf(request), request.params.id, request.body),
   );
 
   app.post(
@@ -174,17 +173,7 @@ export function registerDeliveryRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) =>
-      deliverOrder(
-        {
-          ...deps,
-          storage: ctx.storage,
-          log: request.log,
-          orderSteps: ctx.orderSteps,
-        },
-        actorOf(request),
-        request.params.id,
-        request.body,
-      ),
+      deliverOrder(ctx.ops.orders(request.log), actorOf(request), request.params.id, request.body),
   );
 
   app.get(

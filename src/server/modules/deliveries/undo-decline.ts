@@ -2,7 +2,7 @@ import { notFound } from '../../platform/errors';
 import { isDriverJobFor } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
 import { ORDER_NOT_FOUND } from '../../../domain/orders';
-import type { DeliveryDeps } from '../orders/accept-order';
+import type { OrderDeps } from '../orders/order-deps';
 import { findOrderRow } from '../orders/order-records';
 import { deleteDecline } from './deliveries.queries';
 import { requireVerifiedDriver } from './require-verified-driver';
@@ -13,7 +13,7 @@ import { requireVerifiedDriver } from './require-verified-driver';
  * Undoing twice, or without a decline, is the same 204; an order that is not a driver's job for
  * this driver is 404, as for declining.
  */
-export async function undoDecline(deps: DeliveryDeps, actor: Actor, id: string): Promise<void> {
+export async function undoDecline(deps: OrderDeps, actor: Actor, id: string): Promise<void> {
   requireVerifiedDriver(actor);
   const order = await findOrderRow(deps.db, id);
   if (!order || !isDriverJobFor(actor, order)) throw notFound(ORDER_NOT_FOUND);

@@ -1,13 +1,10 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import {
   PaymentProviderUnavailableError,
   UnknownDisputeError,
-  type PaymentProvider,
   type ProviderDispute,
   type ProviderRefund,
 } from '../../adapters/payments/payment-provider';
-import type { PayoutTransfers } from '../../adapters/payouts/payout-provider';
 import { AppError } from '../../platform/errors';
 import {
   disputeStatusSchema,
@@ -23,6 +20,7 @@ import {
   refreshRefundsOfPayment,
   settleRefundsOfPayment,
   sumRefundedOfPayment,
+  type RefundDeps,
   type RefundRow,
 } from '../refunds/refunds.service';
 import { takeLostDispute, undoPreventedDispute } from '../refunds/lost-dispute';
@@ -37,17 +35,6 @@ import {
   updateDispute,
   type DisputeRow,
 } from './disputes.queries';
-
-/** What handling a dispute needs: the database, the payment provider that reads it, the payouts it releases. */
-export interface DisputeDeps {
-  db: Db;
-  payments: PaymentProvider;
-  payouts: PayoutTransfers;
-  now: () => Date;
-  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
-  /** Where links in mail point (Config.siteUrl): the payouts a dispute releases are mailed. */
-  siteUrl: string;
-}
 
 /** What an event changed, for the log and for what follows the commit. */
 interface Applied {
@@ -69,7 +56,7 @@ interface Applied {
  * acknowledged; a provider that cannot be reached is a 503, so Stripe sends the event again.
  */
 export async function applyDisputeEvent(
-  deps: DisputeDeps,
+  deps: RefundDeps,
   providerDisputeId: string,
   eventType: string,
 ): Promise<void> {
@@ -280,7 +267,7 @@ interface PreventionRefund {
  * sent again once Stripe has made it.
  */
 async function findPreventionRefunds(
-  deps: DisputeDeps,
+  deps: RefundDeps,
   dispute: ProviderDispute,
   payment: { id: string; providerPaymentId: string; amount: string },
 ): Promise<PreventionRefund[]> {
@@ -321,7 +308,7 @@ async function findPreventionRefunds(
  * A refund that failed before the dispute was handled is never counted by it (`findPreventionRefunds`),
  * so there is nothing to undo then.
  */
-export async function applyPreventionRefundEvent(deps: DisputeDeps, event: ProviderRefund): Promise<boolean> {
+export async function applyPreventionRefundEvent(deps: RefundDeps, event: ProviderRefund): Promise<boolean> {
   const taken = await findDisputeOfProviderRefund(deps.db, event.providerRefundId);
   if (!taken) return false;
   if (event.status !== 'failed' && event.status !== 'canceled') {

@@ -1,4 +1,3 @@
-import type { Db } from '../../db/client';
 import { conflict, notFound } from '../../platform/errors';
 import { announceOrderChange } from '../../platform/live-events';
 import { canAcceptOrder, isDriverJobFor } from '../../platform/policy';
@@ -8,13 +7,8 @@ import { canCarryTrailerOrders, ORDER_ALREADY_TAKEN } from '../../../domain/deli
 import { ORDER_NOT_FOUND, type Order } from '../../../domain/orders';
 import { getOrder } from './get-order';
 import { findOrderRow, type OrderRow } from './orders.queries';
+import type { OrderDeps } from './order-deps';
 import { recordDriverAssigned } from './record-status-change';
-
-/** What the driver's order operations need: the database and the clock. */
-export interface DeliveryDeps {
-  db: Db;
-  now: () => Date;
-}
 
 const isAcceptedBy = (order: OrderRow | undefined, actor: Actor) =>
   order?.driverId === actor.id && order.status === 'assigned';
@@ -35,7 +29,7 @@ function notOffered(current: OrderRow | undefined) {
  * offered to this driver (a pickup, a seller's own delivery, a trailer order without a trailer
  * image) is a 404.
  */
-export async function acceptOrder(deps: DeliveryDeps, actor: Actor, id: string): Promise<Order> {
+export async function acceptOrder(deps: OrderDeps, actor: Actor, id: string): Promise<Order> {
   requireVerifiedDriver(actor);
   const order = await findOrderRow(deps.db, id);
   if (!order || !isDriverJobFor(actor, order)) throw notFound(ORDER_NOT_FOUND);

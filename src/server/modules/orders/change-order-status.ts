@@ -32,12 +32,6 @@ import { findOrderDisputes } from './order-disputes';
 import type { OrderDeps } from './order-deps';
 import type { AfterCommit } from './order-steps';
 
-/**
- * What a status change needs: the order operations' deps, whose money follower pays out a finished
- * order's earnings (docs/ARCHITECTURE.md, Money flows one way).
- */
-export type ChangeStatusDeps = OrderDeps;
-
 /** Why the actor may not make this step: who may, or why not now (docs/rules/catalog-and-orders.md, Order lifecycle). */
 export function refusal(actor: Actor, found: OrderWithDetails, to: OrderStatus): AppError {
   const { order } = found;
@@ -68,7 +62,7 @@ export function refusal(actor: Actor, found: OrderWithDetails, to: OrderStatus):
  * gets 404; a party who may not make the step 403; a step out of order 409.
  */
 export async function changeOrderStatus(
-  deps: ChangeStatusDeps,
+  deps: OrderDeps,
   actor: Actor,
   id: string,
   body: OrderStatusChangeBody,
@@ -103,7 +97,7 @@ export async function changeOrderStatus(
  */
 export async function recordStepInTransaction(
   tx: Db,
-  deps: Pick<ChangeStatusDeps, 'orderSteps'>,
+  deps: Pick<OrderDeps, 'orderSteps'>,
   step: {
     order: OrderRow;
     from: OrderStatus;
@@ -120,7 +114,7 @@ export async function recordStepInTransaction(
 
 /** After the commit: the payouts of a finished order are sent, the parties told, the order answered. */
 export async function finishStep(
-  deps: ChangeStatusDeps,
+  deps: OrderDeps,
   actor: Actor,
   id: string,
   step: { from: OrderStatus; to: OrderStatus; afterCommit: AfterCommit | undefined },

@@ -1,4 +1,3 @@
-import type { ObjectStorage } from '../../adapters/storage/object-storage';
 import type { Db } from '../../db/client';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors';
 import { canChangeOrderStatus, canManageDelivery } from '../../platform/policy';
@@ -16,7 +15,8 @@ import { orderStatusSchema } from '../../../domain/order-status';
 import { ORDER_NOT_FOUND, type Order } from '../../../domain/orders';
 import { getDeliveryProofSettings } from '../delivery-proof/delivery-proof.service';
 import { claimUpload } from '../uploads/uploads.service';
-import { finishStep, recordStepInTransaction, refusal, type ChangeStatusDeps } from './change-order-status';
+import { finishStep, recordStepInTransaction, refusal } from './change-order-status';
+import type { OrderDeps } from './order-deps';
 import type { AfterCommit } from './order-steps';
 import { deliveryCodeMatches } from './delivery-code';
 import { countWrongDeliveryCode, findOrderById, setDropOffProof } from './orders.queries';
@@ -34,7 +34,7 @@ const tooManyWrongCodes = () => new AppError('rate_limited', DELIVERY_CODE_LOCKE
  * live events and mail then go as for every status step.
  */
 export async function deliverOrder(
-  deps: ChangeStatusDeps & { storage: ObjectStorage },
+  deps: OrderDeps,
   actor: Actor,
   id: string,
   body: DeliverBody,

@@ -6,7 +6,7 @@ import { recordDecline } from '../deliveries/driver-declines';
 import { HAND_BACK_AFTER_START } from '../../../domain/deliveries';
 import { orderStatusSchema, STATUS_BADGE } from '../../../domain/order-status';
 import { ORDER_NOT_FOUND } from '../../../domain/orders';
-import type { DeliveryDeps } from './accept-order';
+import type { OrderDeps } from './order-deps';
 import { findOrderRow, type OrderRow } from './orders.queries';
 import { recordHandBack } from './record-status-change';
 
@@ -29,7 +29,7 @@ function cannotHandBack(order: Pick<OrderRow, 'status'>): AppError {
  * before they start. Its upload stays claimed for this order (readable by its parties and admins,
  * never used again), as a replaced photo's does.
  */
-export async function handBackOrder(deps: DeliveryDeps, actor: Actor, id: string): Promise<void> {
+export async function handBackOrder(deps: OrderDeps, actor: Actor, id: string): Promise<void> {
   const order = await findOrderRow(deps.db, id);
   if (!order || !canManageDelivery(actor, order)) throw notFound(ORDER_NOT_FOUND);
   if (!canHandBackOrder(actor, order)) throw cannotHandBack(order);

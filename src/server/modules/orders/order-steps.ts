@@ -21,7 +21,8 @@ export interface SteppedOrder {
  * announces the steps money cares about inside the transaction that records them, and the money
  * modules answer in that transaction (a refund recorded, payouts owed) with the work to do after the
  * commit. The orders module knows only this interface; the refunds module implements it and the app
- * hands it to the order operations (`AppContext.orderSteps`).
+ * hands it to the order operations in their bag (`OrderDeps.orderSteps`, built by
+ * `src/server/platform/operations.ts`).
  */
 export interface OrderStepFollower {
   /** The order was cancelled: what is left of it goes back to the buyer. */

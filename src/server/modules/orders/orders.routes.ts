@@ -105,12 +105,7 @@ export function registerOrderRoutes(app: App, ctx: AppContext): void {
         response: { 200: orderSchema, ...errors, 403: errorBodySchema, 409: errorBodySchema },
       },
     },
-    async (request) =>
-      cancelOrder(
-        { db, now: ctx.now, log: request.log, orderSteps: ctx.orderSteps },
-        actorOf(request),
-        request.params.id,
-      ),
+    async (request) => cancelOrder(ctx.ops.orders(request.log), actorOf(request), request.params.id),
   );
 
   app.patch(
@@ -126,11 +121,6 @@ export function registerOrderRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) =>
-      changeOrderStatus(
-        { db, now: ctx.now, log: request.log, orderSteps: ctx.orderSteps },
-        actorOf(request),
-        request.params.id,
-        request.body,
-      ),
+      changeOrderStatus(ctx.ops.orders(request.log), actorOf(request), request.params.id, request.body),
   );
 }

@@ -1,4 +1,3 @@
-import type { ObjectStorage } from '../../adapters/storage/object-storage';
 import { conflict, notFound } from '../../platform/errors';
 import { canManageDelivery } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
@@ -7,7 +6,7 @@ import { ORDER_CHANGED_MEANWHILE } from './record-status-change';
 import { claimUpload } from '../uploads/uploads.service';
 import type { DeliveryPhotoBody } from '../../../domain/deliveries';
 import { ORDER_NOT_FOUND, type Order } from '../../../domain/orders';
-import type { DeliveryDeps } from './accept-order';
+import type { OrderDeps } from './order-deps';
 import { findOrderRow, setDeliveryPhotoUrl } from './orders.queries';
 import { assertDeliveryInProgress } from './delivery-rules';
 
@@ -19,7 +18,7 @@ import { assertDeliveryInProgress } from './delivery-rules';
  * finished order 409; another user's upload 404, one already used elsewhere 409.
  */
 export async function setDeliveryPhoto(
-  deps: DeliveryDeps & { storage: ObjectStorage },
+  deps: OrderDeps,
   actor: Actor,
   id: string,
   body: DeliveryPhotoBody,

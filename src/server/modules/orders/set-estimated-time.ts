@@ -6,7 +6,7 @@ import { getOrder } from './get-order';
 import { ORDER_CHANGED_MEANWHILE } from './record-status-change';
 import { arrivalTimeProblem, type EstimatedTimeBody } from '../../../domain/deliveries';
 import { ORDER_NOT_FOUND, type Order } from '../../../domain/orders';
-import type { DeliveryDeps } from './accept-order';
+import type { OrderDeps } from './order-deps';
 import { findOrderRow, setEstimatedDeliveryTime } from './orders.queries';
 import { assertDeliveryInProgress } from './delivery-rules';
 
@@ -18,7 +18,7 @@ import { assertDeliveryInProgress } from './delivery-rules';
  * updates; docs/decisions/0019-reaching-people.md).
  */
 export async function setEstimatedTime(
-  deps: DeliveryDeps,
+  deps: OrderDeps,
   actor: Actor,
   id: string,
   body: EstimatedTimeBody,

@@ -377,10 +377,8 @@ describe('an admin refund while the payment is disputed', () => {
     // The money jobs have nothing to send either.
     await retryPayouts(payoutDeps());
     await settleUnfinishedRefunds({
-      db: t.database.db,
+      ...payoutDeps(),
       payments: new StripePaymentProvider(stripeConfig()),
-      now,
-      log,
     });
     const posts = world.server.requests.slice(from).filter((r) => r.method === 'POST');
     expect(posts.filter((r) => r.path === '/v1/refunds')).toEqual([]);

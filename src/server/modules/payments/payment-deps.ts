@@ -1,20 +1,15 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client';
-import {
-  PaymentProviderUnavailableError,
-  type PaymentProvider,
-} from '../../adapters/payments/payment-provider';
+import { PaymentProviderUnavailableError } from '../../adapters/payments/payment-provider';
 import { AppError } from '../../platform/errors';
+import type { RefundDeps } from '../refunds/refunds.service';
 
-/** What a payment operation needs: the database, the active provider, the clock, the time zone and a log. */
-export interface PaymentDeps {
-  db: Db;
-  payments: PaymentProvider;
-  now: () => Date;
+/**
+ * What a payment operation needs: the refunds' (a paid checkout that cannot become orders is
+ * refunded; a dispute event releases or takes back payouts) and the marketplace time zone its
+ * checkout is priced in.
+ */
+export interface PaymentDeps extends RefundDeps {
+  /** MARKETPLACE_TZ: pickup slots are checked in it. */
   timeZone: string;
-  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
-  /** Where links in mail point (Config.siteUrl): a dispute event may release payouts, which are mailed. */
-  siteUrl: string;
 }
 
 export const PROVIDER_UNAVAILABLE =

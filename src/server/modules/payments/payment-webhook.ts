@@ -5,7 +5,6 @@ import { findPaymentByProviderId } from './payments.queries';
 import { processPaidPayment } from './process-paid-payment';
 import { chargeMatches } from './charge-check';
 import { applyRefundEvent } from '../refunds/refunds.service';
-import type { PayoutTransfers } from '../../adapters/payouts/payout-provider';
 import { applyDisputeEvent, applyPreventionRefundEvent } from '../disputes/disputes.service';
 
 /**
@@ -19,7 +18,6 @@ export async function handlePaymentWebhook(
   deps: PaymentDeps,
   rawBody: Buffer,
   signature: string | undefined,
-  payouts: PayoutTransfers,
 ): Promise<{ received: true }> {
   const { payments: provider } = deps;
   if (!provider.parseWebhook) throw notFound();
@@ -35,8 +33,7 @@ export async function handlePaymentWebhook(
     // A refund not ours may be the one Stripe made to resolve a prevented dispute
     // (docs/decisions/0022-money-in-combinations.md, A prevented dispute whose refund fails).
     const known =
-      (await applyRefundEvent(deps, event.refund)) ||
-      (await applyPreventionRefundEvent({ ...deps, payouts }, event.refund));
+      (await applyRefundEvent(deps, event.refund)) || (await applyPreventionRefundEvent(deps, event.refund));
     if (!known)
       deps.log.warn(
         { providerRefundId: event.refund.providerRefundId },
@@ -45,7 +42,7 @@ export async function handlePaymentWebhook(
     return { received: true };
   }
   if (event.type === 'dispute_changed') {
-    await applyDisputeEvent({ ...deps, payouts }, event.providerDisputeId, event.eventType);
+    await applyDisputeEvent(deps, event.providerDisputeId, event.eventType);
     return { received: true };
   }
   if (event.type !== 'payment_succeeded') return { received: true };

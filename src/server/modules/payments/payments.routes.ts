@@ -20,7 +20,6 @@ import { refusedWith } from '../../platform/openapi';
 import { confirmPayment } from './confirm-payment';
 import { createPayment } from './create-payment';
 import { getPayment } from './get-payment';
-import type { PaymentDeps } from './payment-deps';
 import { handlePaymentWebhook } from './payment-webhook';
 import { recoverPaidCheckouts, type RecoveryReport } from './recover-paid-checkouts';
 import { listRefundsForAdmin } from '../refunds/refunds.service';
@@ -41,21 +40,13 @@ const ADMIN_ONLY = { roles: ['admin'], forbiddenMessage: 'You must be an admin t
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
 
 export function registerPaymentRoutes(app: App, ctx: AppContext): void {
-  const deps = (log: PaymentDeps['log']): PaymentDeps => ({
-    db: ctx.db,
-    payments: ctx.payments,
-    now: ctx.now,
-    timeZone: ctx.config.marketplaceTz,
-    log,
-    siteUrl: ctx.config.siteUrl,
-  });
-  app.decorate('recoverPaidCheckouts', () => recoverPaidCheckouts(deps(app.log)));
+  app.decorate('recoverPaidCheckouts', () => recoverPaidCheckouts(ctx.ops.payments(app.log)));
   // Never stops the server: what cannot be finished now is logged and tried again at the next tick
   // (docs/decisions/0013-money-movement.md, Payments and refunds).
   app.jobs.every({
     name: 'payments',
     everyMs: ctx.config.moneyRetryIntervalMs,
-    run: () => recoverPaidCheckouts(deps(app.log)),
+    run: () => recoverPaidCheckouts(ctx.ops.payments(app.log)),
   });
 
   app.get(
@@ -90,7 +81,7 @@ export function registerPaymentRoutes(app: App, ctx: AppContext): void {
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      const intent = await createPayment(deps(request.log), actor, request.body);
+      const intent = await createPayment(ctx.ops.payments(request.log), actor, request.body);
       return reply.status(201).send(intent);
     },
   );
@@ -105,7 +96,7 @@ export function registerPaymentRoutes(app: App, ctx: AppContext): void {
         response: { 200: paymentResultSchema, ...errors },
       },
     },
-    async (request) => getPayment(deps(request.log), actorOf(request), request.params.id),
+    async (request) => getPayment(ctx.ops.payments(request.log), actorOf(request), request.params.id),
   );
 
   app.post(
@@ -133,7 +124,8 @@ export function registerPaymentRoutes(app: App, ctx: AppContext): void {
         },
       },
     },
-    async (request) => confirmPayment(deps(request.log), actorOf(request), request.params.id, request.body),
+    async (request) =>
+      confirmPayment(ctx.ops.payments(request.log), actorOf(request), request.params.id, request.body),
   );
 
   // The webhook's signature covers the exact bytes sent, so this route keeps the body raw.
@@ -159,7 +151,7 @@ export function registerPaymentRoutes(app: App, ctx: AppContext): void {
         const header = request.headers['stripe-signature'];
         const signature = Array.isArray(header) ? header[0] : header;
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        return handlePaymentWebhook(deps(request.log), raw, signature, ctx.payouts);
+        return handlePaymentWebhook(ctx.ops.payments(request.log), raw, signature);
       },
     );
   });

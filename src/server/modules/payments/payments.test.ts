@@ -26,6 +26,7 @@ import {
 } from '../../testing/commerce';
 import { addresses, orderItems, orders, orderStatusEvents, payments, products } from '../../db/schema';
 import { TestPaymentProvider } from '../../adapters/payments/test-payment-provider';
+import { TestPayoutTransfers } from '../../adapters/payouts/test-payout-transfers';
 import type { PaymentDeps } from './payment-deps';
 import { processPaidPayment } from './process-paid-payment';
 
@@ -447,6 +448,7 @@ describe('payments and orders', () => {
     const deps: PaymentDeps = {
       db: t.database.db,
       payments: new TestPaymentProvider(t.database.db),
+      payouts: new TestPayoutTransfers(t.database.db),
       now: () => new Date(),
       timeZone: t.config.marketplaceTz,
       log: t.app.log,

@@ -13,10 +13,8 @@ import {
   testPayoutAccountViewSchema,
 } from '../../../domain/payout-accounts';
 import type { StripePayoutAccounts } from '../../adapters/payouts/stripe-payout-accounts';
-import { TestPayoutAccounts } from '../../adapters/payouts/test-payout-accounts';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
-import { settleOwedPayouts } from '../payouts/settle-payouts';
 import {
   createOwnDashboardLink,
   createOwnOnboardingLink,
@@ -24,14 +22,8 @@ import {
   getOwnPayoutAccountState,
   handleAccountWebhook,
   type AccountWebhookParser,
-  type PayoutAccountDeps,
 } from './payout-accounts.service';
-import {
-  submitTestOnboarding,
-  viewTestOnboarding,
-  viewTestPayoutAccount,
-  type TestOnboardingDeps,
-} from './test-onboarding.service';
+import { submitTestOnboarding, viewTestOnboarding, viewTestPayoutAccount } from './test-onboarding.service';
 
 const PAYOUT_ROLES = ['seller', 'driver'] as const;
 const errors = { 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
@@ -59,25 +51,6 @@ export function registerPayoutAccountRoutes(app: App, ctx: AppContext): void {
         return (await stripeAccounts).parseAccountWebhook(rawBody, signature);
       }
     : undefined;
-  const testAccounts =
-    ctx.payouts.name === 'test'
-      ? new TestPayoutAccounts(ctx.db, { signingKey: ctx.signingKey, now: ctx.now })
-      : undefined;
-
-  const deps = (log: PayoutAccountDeps['log']): TestOnboardingDeps => ({
-    db: ctx.db,
-    accounts: ctx.payouts,
-    log,
-    settleOwed: (userId) =>
-      settleOwedPayouts(
-        { db: ctx.db, payouts: ctx.payouts, now: ctx.now, log, siteUrl: ctx.config.siteUrl },
-        userId,
-        {
-          accountBecameReady: true,
-        },
-      ),
-    testAccounts,
-  });
 
   app.post(
     '/api/stripe/connect/account',
@@ -96,7 +69,10 @@ export function registerPayoutAccountRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request, reply) => {
-      const { created, state } = await createOwnPayoutAccount(deps(request.log), actorOf(request));
+      const { created, state } = await createOwnPayoutAccount(
+        ctx.ops.payoutAccounts(request.log),
+        actorOf(request),
+      );
       return reply.status(created ? 201 : 200).send(state);
     },
   );
@@ -112,7 +88,7 @@ export function registerPayoutAccountRoutes(app: App, ctx: AppContext): void {
         response: { 200: payoutAccountStateSchema, ...errors },
       },
     },
-    async (request) => getOwnPayoutAccountState(deps(request.log), actorOf(request)),
+    async (request) => getOwnPayoutAccountState(ctx.ops.payoutAccounts(request.log), actorOf(request)),
   );
 
   app.post(
@@ -135,7 +111,7 @@ export function registerPayoutAccountRoutes(app: App, ctx: AppContext): void {
     },
     async (request) =>
       createOwnOnboardingLink(
-        deps(request.log),
+        ctx.ops.payoutAccounts(request.log),
         actorOf(request),
         request.body,
         baseUrlOf(request, ctx.config.publicUrl),
@@ -153,7 +129,7 @@ export function registerPayoutAccountRoutes(app: App, ctx: AppContext): void {
         response: { 200: payoutLinkSchema, ...errors, 409: errorBodySchema, 503: errorBodySchema },
       },
     },
-    async (request) => createOwnDashboardLink(deps(request.log), actorOf(request)),
+    async (request) => createOwnDashboardLink(ctx.ops.payoutAccounts(request.log), actorOf(request)),
   );
 
   // The webhook's signature covers the exact bytes sent, so this route keeps the body raw.
@@ -180,7 +156,7 @@ export function registerPayoutAccountRoutes(app: App, ctx: AppContext): void {
         const header = request.headers['stripe-signature'];
         const signature = Array.isArray(header) ? header[0] : header;
         const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-        return handleAccountWebhook(deps(request.log), parseWebhook, raw, signature);
+        return handleAccountWebhook(ctx.ops.payoutAccounts(request.log), parseWebhook, raw, signature);
       },
     );
   });
@@ -200,7 +176,12 @@ export function registerPayoutAccountRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) =>
-      viewTestOnboarding(deps(request.log), actorOf(request), request.params.accountId, request.query.token),
+      viewTestOnboarding(
+        ctx.ops.payoutAccounts(request.log),
+        actorOf(request),
+        request.params.accountId,
+        request.query.token,
+      ),
   );
 
   app.post(
@@ -217,7 +198,12 @@ export function registerPayoutAccountRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) =>
-      submitTestOnboarding(deps(request.log), actorOf(request), request.params.accountId, request.body),
+      submitTestOnboarding(
+        ctx.ops.payoutAccounts(request.log),
+        actorOf(request),
+        request.params.accountId,
+        request.body,
+      ),
   );
 
   app.get(
@@ -231,6 +217,7 @@ export function registerPayoutAccountRoutes(app: App, ctx: AppContext): void {
         response: { 200: testPayoutAccountViewSchema, 400: errorBodySchema, ...errors },
       },
     },
-    async (request) => viewTestPayoutAccount(deps(request.log), actorOf(request), request.params.accountId),
+    async (request) =>
+      viewTestPayoutAccount(ctx.ops.payoutAccounts(request.log), actorOf(request), request.params.accountId),
   );
 }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import type { PayoutAccount, PayoutAccounts } from '../../adapters/payouts/payout-provider';
+import type { TestPayoutAccounts } from '../../adapters/payouts/test-payout-accounts';
 import {
   PaymentProviderUnavailableError,
   WebhookSignatureError,
@@ -35,6 +36,8 @@ export interface PayoutAccountDeps {
    * after the account's state is committed; its failure is logged, never the caller's.
    */
   settleOwed: (userId: string) => Promise<unknown>;
+  /** The built-in provider's simulated accounts, for its own pages: present only while it runs. */
+  testAccounts: TestPayoutAccounts | undefined;
 }
 
 export const NO_PAYOUT_ROLE = 'You need the seller or driver role for this.';

@@ -8,16 +8,11 @@ import { AppError, conflict, notFound } from '../../platform/errors';
 import { canManagePayoutAccount, type PolicyActor } from '../../platform/policy';
 import { recordPayoutAccount, type PayoutAccountDeps } from './payout-accounts.service';
 
-/**
- * The built-in provider's pages (docs/rules/money.md, Payout accounts): its onboarding page, where
- * the user completes the simulated account, leaves it incomplete or has it restricted, and its
- * dashboard page. Both are the account's own user's only; the onboarding also wants the link's
- * signed token, so an old or forged link does nothing.
- */
-export interface TestOnboardingDeps extends PayoutAccountDeps {
-  /** Present only while the test provider runs. */
-  testAccounts: TestPayoutAccounts | undefined;
-}
+// The built-in provider's pages (docs/rules/money.md, Payout accounts): its onboarding page, where
+// the user completes the simulated account, leaves it incomplete or has it restricted, and its
+// dashboard page. Both are the account's own user's only (its simulated accounts are
+// PayoutAccountDeps.testAccounts); the onboarding also wants the link's signed token, so an old or
+// forged link does nothing.
 
 export const PAYOUT_ACCOUNT_NOT_FOUND = 'Payout account not found';
 export const LINK_NOT_VALID = 'This onboarding link is not valid. Start again from your dashboard.';
@@ -28,7 +23,7 @@ function viewOf(row: TestPayoutAccountRow): TestPayoutAccountView {
 }
 
 async function ownAccount(
-  deps: TestOnboardingDeps,
+  deps: PayoutAccountDeps,
   actor: PolicyActor,
   accountId: string,
 ): Promise<{ testAccounts: TestPayoutAccounts; row: TestPayoutAccountRow }> {
@@ -48,7 +43,7 @@ function checkedLink(testAccounts: TestPayoutAccounts, accountId: string, token:
 
 /** GET /api/payouts/test-accounts/{accountId}/onboarding: what the onboarding page shows. */
 export async function viewTestOnboarding(
-  deps: TestOnboardingDeps,
+  deps: PayoutAccountDeps,
   actor: PolicyActor,
   accountId: string,
   token: string,
@@ -64,7 +59,7 @@ export async function viewTestOnboarding(
  * Connect webhook does with Stripe) and answers where the browser returns.
  */
 export async function submitTestOnboarding(
-  deps: TestOnboardingDeps,
+  deps: PayoutAccountDeps,
   actor: PolicyActor,
   accountId: string,
   body: TestOnboardingBody,
@@ -79,7 +74,7 @@ export async function submitTestOnboarding(
 
 /** GET /api/payouts/test-accounts/{accountId}: the simulated account's dashboard page. */
 export async function viewTestPayoutAccount(
-  deps: TestOnboardingDeps,
+  deps: PayoutAccountDeps,
   actor: PolicyActor,
   accountId: string,
 ): Promise<TestPayoutAccountView> {

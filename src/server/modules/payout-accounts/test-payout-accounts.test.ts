@@ -289,6 +289,7 @@ describe('an account becoming ready', () => {
         settled.push(userId);
         if (settled.length > 1) throw new Error('the provider is down');
       },
+      testAccounts: accounts,
     };
     await recordPayoutAccount(deps, seller.id, await accounts.recordOnboarding(link.accountId, 'restricted'));
     expect(settled).toEqual([]);
@@ -314,6 +315,7 @@ describe('an account becoming ready', () => {
       accounts,
       log: { info: () => {}, warn: () => {}, error: () => {} },
       settleOwed: async () => {},
+      testAccounts: accounts,
     };
     await recordPayoutAccount(deps, other.id, await accounts.recordOnboarding(link.accountId, 'complete'));
     expect(await storedOf(other.id)).toEqual({ status: null, onboardingComplete: false });

@@ -12,13 +12,7 @@ export function registerPayoutJobs(app: App, ctx: AppContext, options: { everyMs
     name: 'payout-retry',
     everyMs: options.everyMs,
     run: async () => {
-      const report = await retryPayouts({
-        db: ctx.db,
-        payouts: ctx.payouts,
-        now: ctx.now,
-        log: app.log,
-        siteUrl: ctx.config.siteUrl,
-      });
+      const report = await retryPayouts(ctx.ops.payouts(app.log));
       if (report.paid > 0 || report.reversed > 0 || report.restored > 0)
         app.log.info(report, 'payout retry job finished unfinished payouts');
     },

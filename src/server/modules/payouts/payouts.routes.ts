@@ -78,11 +78,6 @@ export function registerPayoutRoutes(app: App, ctx: AppContext): void {
         response: { 200: failedPayoutSchema, 404: errorBodySchema, 409: errorBodySchema, ...errors },
       },
     },
-    async (request) =>
-      retryPayout(
-        { db, payouts: ctx.payouts, now: ctx.now, log: request.log, siteUrl: ctx.config.siteUrl },
-        actorOf(request),
-        request.params.id,
-      ),
+    async (request) => retryPayout(ctx.ops.payouts(request.log), actorOf(request), request.params.id),
   );
 }

@@ -1,23 +1,8 @@
-import type { Db } from '../../db/client';
-import type { PaymentProvider } from '../../adapters/payments/payment-provider';
-import type { PayoutTransfers } from '../../adapters/payouts/payout-provider';
 import type { AfterCommit, OrderStepFollower } from '../orders/order-steps';
 import { settleOrderPayouts } from '../payouts/pay-payout';
 import { recordOrderPayouts } from '../payouts/record-order-payouts';
 import { takeBackDisputeParts } from './lost-dispute';
-import { executeRefund, findWhatIsLeftOfOrder, recordOrderRefund } from './refunds.service';
-
-/** What the money that follows orders needs. The payout hold has no default: a forgotten one must not pay out at once. */
-export interface FollowOrderStepsDeps {
-  db: Db;
-  payments: PaymentProvider;
-  payouts: PayoutTransfers;
-  now: () => Date;
-  /** PAYOUT_HOLD_HOURS in milliseconds (docs/decisions/0022-money-in-combinations.md). */
-  holdMs: number;
-  /** Where links in mail point (Config.siteUrl). */
-  siteUrl: string;
-}
+import { executeRefund, findWhatIsLeftOfOrder, recordOrderRefund, type RefundDeps } from './refunds.service';
 
 const NOTHING: AfterCommit = async () => {};
 
@@ -29,8 +14,15 @@ const NOTHING: AfterCommit = async () => {};
  *   of an order);
  * - finished: its earnings become payouts held for `holdMs`, its parts of lost disputes are taken
  *   back from them, then the payouts past their hold are sent.
+ *
+ * `money` gives the refunds' bag with the log of the step (its request's); `holdMs` is
+ * PAYOUT_HOLD_HOURS in milliseconds (docs/decisions/0022-money-in-combinations.md) and has no
+ * default: a forgotten hold must not pay out at once.
  */
-export function followOrderSteps(deps: FollowOrderStepsDeps): OrderStepFollower {
+export function followOrderSteps(
+  money: (log: RefundDeps['log']) => RefundDeps,
+  holdMs: number,
+): OrderStepFollower {
   return {
     async cancelled(tx, order, now) {
       if (!order.paymentId) return NOTHING;
@@ -45,16 +37,16 @@ export function followOrderSteps(deps: FollowOrderStepsDeps): OrderStepFollower 
       });
       if (!refund) return NOTHING;
       return async (log) => {
-        await executeRefund({ ...deps, log }, refund);
+        await executeRefund(money(log), refund);
       };
     },
     async finished(tx, order, now) {
-      await recordOrderPayouts(tx, order, now, deps.holdMs);
+      await recordOrderPayouts(tx, order, now, holdMs);
       // Parts of lost disputes of its payment it has not given back yet
       // (docs/decisions/0022-money-in-combinations.md).
       await takeBackDisputeParts(tx, order.id, now);
       return async (log) => {
-        await settleOrderPayouts({ ...deps, log }, order.id);
+        await settleOrderPayouts(money(log), order.id);
       };
     },
   };

@@ -1,4 +1,3 @@
-import type { PaymentProvider } from '../../adapters/payments/payment-provider';
 import { badRequest, conflict, forbidden, notFound } from '../../platform/errors';
 import { canRefundFinishedOrder, isAdmin } from '../../platform/policy';
 import type { Actor } from '../../platform/sessions';
@@ -11,6 +10,7 @@ import {
   isRefundHeldByDispute,
   recordOrderRefund,
   takeRefundedItems,
+  type RefundDeps,
 } from './refunds.service';
 import { formatCents, parseCents, type Cents } from '../../../domain/money';
 import { ORDER_NOT_FOUND, type Order } from '../../../domain/orders';
@@ -27,12 +27,9 @@ import {
   type RefundFinishedOrderBody,
 } from '../../../domain/payouts';
 import { settleOrderPayouts } from '../payouts/pay-payout';
-import type { PayoutDeps } from '../payouts/payout-deps';
 import { takeBackOrderShare } from '../payouts/take-back-order-share';
 import { queueRefundMail } from './refund-mail';
 import { lockOrderForRefund } from './refunds.queries';
-
-export type RefundFinishedDeps = PayoutDeps & { payments: PaymentProvider };
 
 /** What the body asks to refund: the amount in cents (null for "all that is left") and the items, each once. */
 interface Asked {
@@ -42,7 +39,7 @@ interface Asked {
 
 /** What the body asks to refund, in cents: the items' price × quantity, the amount, or null for "all that is left". */
 async function askedAmount(
-  deps: RefundFinishedDeps,
+  deps: RefundDeps,
   actor: Actor,
   id: string,
   body: RefundFinishedOrderBody,
@@ -84,7 +81,7 @@ async function askedAmount(
  * The order keeps its status; it shows Refunded or Partially refunded.
  */
 export async function refundFinishedOrder(
-  deps: RefundFinishedDeps,
+  deps: RefundDeps,
   actor: Actor,
   id: string,
   body: RefundFinishedOrderBody,

@@ -18,8 +18,6 @@ const errors = { 401: errorBodySchema, 403: errorBodySchema };
 
 /** The admin's refund of a finished order (docs/decisions/0018-money-against-stripe.md, Refunds). */
 export function registerRefundRoutes(app: App, ctx: AppContext): void {
-  const { db } = ctx;
-
   app.post(
     '/api/admin/orders/:id/refund',
     {
@@ -46,18 +44,6 @@ export function registerRefundRoutes(app: App, ctx: AppContext): void {
       },
     },
     async (request) =>
-      refundFinishedOrder(
-        {
-          db,
-          payments: ctx.payments,
-          payouts: ctx.payouts,
-          now: ctx.now,
-          log: request.log,
-          siteUrl: ctx.config.siteUrl,
-        },
-        actorOf(request),
-        request.params.id,
-        request.body,
-      ),
+      refundFinishedOrder(ctx.ops.refunds(request.log), actorOf(request), request.params.id, request.body),
   );
 }

@@ -1,10 +1,10 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client';
 import {
   RefundRefusedError,
   type PaymentProvider,
   type ProviderRefund,
 } from '../../adapters/payments/payment-provider';
+import type { PayoutDeps } from '../payouts/payout-deps';
 import { undoTakeBack } from '../payouts/undo-take-back';
 import { formatCents, parseCents, type Cents } from '../../../domain/money';
 import type { RefundNeedingAttention } from '../../../domain/refunds';
@@ -35,11 +35,13 @@ import {
   type RefundRow,
 } from './refunds.queries';
 
-export interface RefundDeps {
-  db: Db;
+/**
+ * What the money of a refund needs: the payouts' (a refund takes back and settles the order's
+ * payouts, and its mail links to the order) and the payment provider that makes it. Each money
+ * module's bag is the next one's and what it adds (docs/ARCHITECTURE.md, Money flows one way).
+ */
+export interface RefundDeps extends PayoutDeps {
   payments: PaymentProvider;
-  now: () => Date;
-  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 }
 
 /**
