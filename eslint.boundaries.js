@@ -7,8 +7,9 @@
  * helpers are its own.
  */
 export const SERVER_MODULE_ENTRY_POINTS = {
-  // The notifications timer does the account requests after their answer.
-  auth: ['passwords.ts', 'account-requests.ts'],
+  // The notifications timer does the account requests after their answer. The app builds the
+  // two-factor operations' bag with the key of their secrets (src/server/platform/operations.ts).
+  auth: ['passwords.ts', 'account-requests.ts', 'two-factor.service.ts', 'two-factor-codes.ts'],
   checkout: ['price-checkout.ts'],
   // The order of a driver who may take offers: accepting is an orders operation that asks it too.
   // Handing an order back (an orders operation) declines it for its driver in its transaction.

@@ -1,11 +1,17 @@
 import { TestPayoutAccounts } from '../adapters/payouts/test-payout-accounts';
+import type { AddressDeps } from '../modules/addresses/addresses.service';
+import { twoFactorKeyOf } from '../modules/auth/two-factor-codes';
+import type { TwoFactorDeps } from '../modules/auth/two-factor.service';
+import type { CheckoutDeps } from '../modules/checkout/checkout.service';
 import type { OrderDeps } from '../modules/orders/order-deps';
 import type { PaymentDeps } from '../modules/payments/payment-deps';
 import type { PayoutAccountDeps } from '../modules/payout-accounts/payout-accounts.service';
 import type { PayoutDeps } from '../modules/payouts/payout-deps';
 import { settleOwedPayouts } from '../modules/payouts/settle-payouts';
+import type { ProductDeps } from '../modules/products/products.service';
 import { followOrderSteps } from '../modules/refunds/follow-order-steps';
 import type { RefundDeps } from '../modules/refunds/refunds.service';
+import type { UploadDeps } from '../modules/uploads/uploads.service';
 import type { AppContext } from './context';
 
 /**
@@ -15,6 +21,11 @@ import type { AppContext } from './context';
  * carries the request id, or the app's log for a job (`ctx.ops.payouts(request.log)`).
  */
 export interface Operations {
+  twoFactor: TwoFactorDeps;
+  addresses: (log: AddressDeps['log']) => AddressDeps;
+  uploads: UploadDeps;
+  products: ProductDeps;
+  checkout: CheckoutDeps;
   /** Orders' steps, the driver's among them, and the money that follows them. */
   orders: (log: OrderDeps['log']) => OrderDeps;
   /**
@@ -30,11 +41,21 @@ export interface Operations {
 /** What the operations are built from: the app's settings and adapters. */
 type OperationSources = Pick<
   AppContext,
-  'db' | 'config' | 'now' | 'signingKey' | 'storage' | 'payments' | 'payouts'
+  | 'db'
+  | 'config'
+  | 'now'
+  | 'signingKey'
+  | 'rateLimits'
+  | 'geocoder'
+  | 'storage'
+  | 'imageCopies'
+  | 'payments'
+  | 'payouts'
 >;
 
 export function buildOperations(app: OperationSources): Operations {
   const { db, config, now, signingKey, storage, payments, payouts } = app;
+  const pictures = { db, storage, now, imageCopies: app.imageCopies };
   const money = (log: PaymentDeps['log']): PaymentDeps => ({
     db,
     payments,
@@ -48,6 +69,17 @@ export function buildOperations(app: OperationSources): Operations {
   // The built-in provider's own pages read its simulated accounts; another provider has none.
   const testAccounts = payouts.name === 'test' ? new TestPayoutAccounts(db, { signingKey, now }) : undefined;
   return {
+    twoFactor: {
+      db,
+      key: twoFactorKeyOf(signingKey),
+      now,
+      failures: app.rateLimits.twoFactorFailuresPerUser,
+      siteUrl: config.siteUrl,
+    },
+    addresses: (log) => ({ db, geocoder: app.geocoder, log, signingKey }),
+    uploads: pictures,
+    products: pictures,
+    checkout: { db, now, timeZone: config.marketplaceTz },
     orders: (log) => ({ db, now, log, orderSteps, storage }),
     payments: money,
     refunds: money,

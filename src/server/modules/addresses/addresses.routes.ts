@@ -24,7 +24,7 @@ import {
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema };
 
-export function registerAddressRoutes(app: App, { db, geocoder, signingKey }: AppContext): void {
+export function registerAddressRoutes(app: App, { db, ops }: AppContext): void {
   app.get(
     '/api/addresses',
     {
@@ -50,11 +50,7 @@ export function registerAddressRoutes(app: App, { db, geocoder, signingKey }: Ap
     },
     async (request, reply) => {
       const actor = actorOf(request);
-      const address = await createOwnAddress(
-        { db, geocoder, log: request.log, signingKey },
-        actor,
-        request.body,
-      );
+      const address = await createOwnAddress(ops.addresses(request.log), actor, request.body);
       return reply.status(201).send(address);
     },
   );
@@ -71,7 +67,7 @@ export function registerAddressRoutes(app: App, { db, geocoder, signingKey }: Ap
       },
     },
     async (request) => {
-      return validateAddress({ geocoder, log: request.log, signingKey }, actorOf(request), request.body);
+      return validateAddress(ops.addresses(request.log), actorOf(request), request.body);
     },
   );
 
@@ -88,12 +84,7 @@ export function registerAddressRoutes(app: App, { db, geocoder, signingKey }: Ap
       },
     },
     async (request) =>
-      updateOwnAddress(
-        { db, geocoder, log: request.log, signingKey },
-        actorOf(request),
-        request.params.id,
-        request.body,
-      ),
+      updateOwnAddress(ops.addresses(request.log), actorOf(request), request.params.id, request.body),
   );
 
   app.delete(

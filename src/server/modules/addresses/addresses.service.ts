@@ -44,9 +44,6 @@ export interface AddressDeps {
 export const TOO_MANY_ADDRESSES = `You can save at most ${MAX_ADDRESSES_PER_USER} addresses. Delete one first.`;
 export const PRIMARY_BUSY = 'Your addresses were being changed at the same moment. Please try again.';
 
-type GeocodeDeps = Pick<AddressDeps, 'geocoder' | 'log'>;
-type ValidateDeps = Pick<AddressDeps, 'geocoder' | 'log' | 'signingKey'>;
-
 /** The fields a validation speaks for, exactly as they are stored. */
 type ValidatedFields = Pick<
   AddressValues,
@@ -123,7 +120,7 @@ export function toPickupAddress(row: AddressRow): PickupAddress {
  * fails counts as "unavailable": saving an address never depends on an outside service.
  */
 async function locate(
-  deps: GeocodeDeps,
+  deps: AddressDeps,
   input: GeocodeInput,
 ): Promise<Omit<AddressValidation, 'validationToken'>> {
   const result = await deps.geocoder.geocode(input).catch((error: unknown) => {
@@ -150,7 +147,7 @@ async function locate(
  * What is stored for an address: the normalised fields and, whenever the ZIP is known, coordinates
  * (docs/rules/catalog-and-orders.md, Catalog and distance).
  */
-async function locatedValues(deps: GeocodeDeps, input: GeocodeInput): Promise<AddressValues> {
+async function locatedValues(deps: AddressDeps, input: GeocodeInput): Promise<AddressValues> {
   const located = await locate(deps, input);
   return {
     addressLine1: located.addressLine1,
@@ -303,7 +300,7 @@ export async function setOwnPrimaryAddress(db: Db, actor: Actor, id: string): Pr
  * that saving exactly these fields sends back.
  */
 export async function validateAddress(
-  deps: ValidateDeps,
+  deps: AddressDeps,
   actor: Actor,
   body: AddressValidateBody,
 ): Promise<AddressValidation> {

@@ -25,14 +25,12 @@ import { finishSignIn } from './auth.service';
 import { isFormPost } from './form-posts';
 import { renderTwoFactorPage } from './login-page';
 import { clearPendingSignIn, readPendingSignIn } from './pending-sign-in';
-import { twoFactorKeyOf } from './two-factor-codes';
 import {
   disableTwoFactor,
   enableTwoFactor,
   getTwoFactorStatus,
   startTwoFactorSetup,
   verifySignInCode,
-  type TwoFactorDeps,
 } from './two-factor.service';
 
 const errors = {
@@ -54,13 +52,7 @@ export function registerTwoFactorRoutes(
   landingAfterSignIn: (returnTo: unknown, intent: string | undefined) => string,
 ): void {
   const { db, config } = ctx;
-  const deps: TwoFactorDeps = {
-    db,
-    key: twoFactorKeyOf(ctx.signingKey),
-    now: ctx.now,
-    failures: ctx.rateLimits.twoFactorFailuresPerUser,
-    siteUrl: config.siteUrl,
-  };
+  const deps = ctx.ops.twoFactor;
 
   app.get(
     '/api/auth/two-factor',

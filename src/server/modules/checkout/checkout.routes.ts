@@ -4,7 +4,7 @@ import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
 import { priceCheckout } from './price-checkout';
 
-export function registerCheckoutRoutes(app: App, { db, now, config }: AppContext): void {
+export function registerCheckoutRoutes(app: App, { ops }: AppContext): void {
   app.post(
     '/api/checkout/quote',
     {
@@ -18,7 +18,7 @@ export function registerCheckoutRoutes(app: App, { db, now, config }: AppContext
     },
     async (request) => {
       const actor = actorOf(request);
-      const { quote } = await priceCheckout({ db, now, timeZone: config.marketplaceTz }, actor, request.body);
+      const { quote } = await priceCheckout(ops.checkout, actor, request.body);
       return quote;
     },
   );

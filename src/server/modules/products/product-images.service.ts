@@ -1,12 +1,7 @@
 import type { Db } from '../../db/client';
 import { AppError, badRequest, conflict, notFound } from '../../platform/errors';
 import type { Actor } from '../../platform/sessions';
-import {
-  checkProductPicture,
-  claimUpload,
-  scheduleImageCopies,
-  type ImageCopyDeps,
-} from '../uploads/uploads.service';
+import { checkProductPicture, claimUpload, scheduleImageCopies } from '../uploads/uploads.service';
 import {
   MAX_PRODUCT_IMAGES,
   PRODUCT_CANCELLED_MESSAGE,
@@ -40,9 +35,6 @@ import {
  * once) and makes it public. Every change locks the product row, so two calls at once cannot pass
  * the limit together.
  */
-
-/** A claimed picture's resized copies are made in the background (docs/decisions/0014-first-load.md). */
-export type ProductImageDeps = ProductDeps & Pick<ImageCopyDeps, 'imageCopies'>;
 
 const tooManyImages = (field: string) =>
   badRequest(`Invalid request. ${field}: ${TOO_MANY_IMAGES_MESSAGE}`, { [field]: TOO_MANY_IMAGES_MESSAGE });
@@ -80,7 +72,7 @@ async function answer(deps: ProductDeps, id: string): Promise<SellerProduct> {
  * main image the product had; setting the one it already has changes nothing.
  */
 export async function setProductMainImage(
-  deps: ProductImageDeps,
+  deps: ProductDeps,
   actor: Actor,
   id: string,
   imageUrl: string,
@@ -111,7 +103,7 @@ export async function setProductMainImage(
  * its main image. The 11th image is refused.
  */
 export async function addProductImage(
-  deps: ProductImageDeps,
+  deps: ProductDeps,
   actor: Actor,
   id: string,
   body: ProductImageBody,
@@ -153,7 +145,7 @@ export async function addProductImage(
  * new upload in the list is claimed. All or nothing: one transaction.
  */
 export async function arrangeProductImages(
-  deps: ProductImageDeps,
+  deps: ProductDeps,
   actor: Actor,
   id: string,
   imageUrls: readonly string[],

@@ -33,8 +33,8 @@ const imageErrors = { ...changeErrors, 413: errorBodySchema };
  * role; changing a product needs to be its seller or an admin, and anyone else is told it does not
  * exist (404), so these calls declare no role.
  */
-export function registerProductRoutes(app: App, { db, storage, now, imageCopies }: AppContext): void {
-  const deps = { db, storage, now, imageCopies };
+export function registerProductRoutes(app: App, { db, ops }: AppContext): void {
+  const deps = ops.products;
   const sellerOnly = { roles: ['seller', 'admin'] as const };
 
   app.get(

@@ -7,7 +7,7 @@ import {
   checkProductPicture,
   claimUpload,
   scheduleImageCopies,
-  type ImageCopyDeps,
+  type ImageCopyScheduler,
 } from '../uploads/uploads.service';
 import { recordAdminAction } from '../audit/audit.service';
 import type { Actor } from '../../platform/sessions';
@@ -36,11 +36,15 @@ import {
   type ProductRow,
 } from './products.queries';
 
-/** What the product calls need: the database, the object store (image claims) and the clock. */
+/**
+ * What the product calls need: the database, the clock, and for the pictures they claim the object
+ * store and the maker of their resized copies (docs/decisions/0014-first-load.md).
+ */
 export interface ProductDeps {
   db: Db;
   storage: ObjectStorage;
   now: () => Date;
+  imageCopies: ImageCopyScheduler;
 }
 
 export const PRODUCT_NOT_FOUND = 'Product not found';
@@ -119,7 +123,7 @@ function deliveryFeeOf(
  * main image in one transaction: a picture that cannot be claimed leaves no product behind.
  */
 export async function createProduct(
-  deps: ProductDeps & Pick<ImageCopyDeps, 'imageCopies'>,
+  deps: ProductDeps,
   actor: Actor,
   body: CreateProductBody,
 ): Promise<SellerProduct> {

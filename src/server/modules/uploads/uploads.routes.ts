@@ -42,8 +42,8 @@ const DRIVER_IMAGES = [
   { path: '/api/drivers/trailer-image', purpose: 'trailer', what: 'trailer' },
 ] as const;
 
-export function registerUploadRoutes(app: App, { db, storage, config, now, imageCopies }: AppContext): void {
-  const deps = { db, storage, now, imageCopies };
+export function registerUploadRoutes(app: App, { db, storage, config, ops }: AppContext): void {
+  const deps = ops.uploads;
 
   app.post(
     '/api/objects/upload',

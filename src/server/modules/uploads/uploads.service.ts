@@ -43,11 +43,14 @@ import { assertDecodableImage, copyKeyOf, ImageRefusedError, makeImageCopies } f
 /** An upload URL is valid for a few minutes (docs/rules/selling.md, Uploads and who sees a file). */
 export const UPLOAD_URL_TTL_SECONDS = 5 * 60;
 
+/** What the upload calls need: the database, the object store, the clock, and the copies' maker. */
 export interface UploadDeps {
   db: Db;
   storage: ObjectStorage;
   /** The clock of the records a change writes (a driver sent back to review). */
   now: () => Date;
+  /** Makes a claimed product picture's resized copies (docs/decisions/0014-first-load.md). */
+  imageCopies: ImageCopyScheduler;
 }
 
 export function objectKeyOf(uploadId: string): string {
@@ -354,7 +357,7 @@ export async function openUpload(
  * since copies made later should replace it.
  */
 export async function openUploadCopy(
-  deps: UploadDeps & Partial<Pick<ImageCopyDeps, 'imageCopies'>>,
+  deps: UploadDeps,
   actor: Actor | null,
   uploadId: string,
   width: ImageCopyWidth,
@@ -375,7 +378,7 @@ export async function openUploadCopy(
   if (row.visibility !== 'public') return original;
   // Copies on their way are asked for again within a minute; a picture that has none keeps the
   // original a day.
-  const cacheControl = deps.imageCopies?.isPending(row.key) ? 'public, max-age=60' : 'public, max-age=86400';
+  const cacheControl = deps.imageCopies.isPending(row.key) ? 'public, max-age=60' : 'public, max-age=86400';
   return { ...original, cacheControl };
 }
 
@@ -402,10 +405,6 @@ export interface ImageCopyScheduler {
   isPending(key: string): boolean;
 }
 
-export interface ImageCopyDeps extends UploadDeps {
-  imageCopies: ImageCopyScheduler;
-}
-
 /**
  * Before a picture is claimed for a product: decodes it whole, outside any transaction, so the
  * claim's transaction never waits on a decoder. A picture the decoder refuses (not an image after
@@ -425,7 +424,7 @@ export async function checkProductPicture(deps: UploadDeps, actor: Actor, imageU
 }
 
 /** Once a product picture is claimed: its copies are made in the background. */
-export function scheduleImageCopies(deps: Pick<ImageCopyDeps, 'imageCopies'>, imageUrl: string): void {
+export function scheduleImageCopies(deps: Pick<UploadDeps, 'imageCopies'>, imageUrl: string): void {
   const uploadId = uploadIdOfObjectPath(imageUrl);
   if (uploadId) deps.imageCopies.schedule(objectKeyOf(uploadId));
 }
