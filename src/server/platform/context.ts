@@ -23,7 +23,7 @@ import type { KeptPrivateReads } from './kept-private-reads';
 import type { VapidKeys } from '../secrets';
 import type { Operations } from './operations';
 
-/** What every module's routes get: the database, the settings and the adapters. */
+/** What every module's routes get: the database, the settings, the adapters and the operations' bags. */
 export interface AppContext {
   db: Db;
   config: Config;
