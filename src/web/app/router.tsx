@@ -9,7 +9,8 @@ import { preloadableLazy } from '../lib/preloadable-lazy';
 import { SIGNED_IN_PAGES } from '@domain/web-pages';
 import { SiteLayout } from './layouts/site-layout';
 import { HomePage } from './pages/home-page';
-import { LandingPage, preloadLandingParts } from './pages/landing-page';
+import { LandingPage } from './pages/landing-page';
+import { preloadLandingParts } from './pages/landing-parts';
 import { NotFoundPage } from './pages/not-found-page';
 
 /**
@@ -87,7 +88,7 @@ const START_PAGES: [RegExp, (search: string) => Promise<unknown>][] = [
     /^\/admin\/?$/,
     async (search) => {
       await AdminPage.preload();
-      await (await import('./pages/admin-page')).preloadAdminTab(search);
+      await (await import('./pages/admin-tabs')).preloadAdminTab(search);
     },
   ],
 ];

@@ -7,10 +7,10 @@ import { paymentProvider } from '../../lib/payment-provider';
  * The payment provider's site (docs/rules/screens-buyer.md, Routes and headers: "an external link to the
  * provider's site").
  */
-export const PAYMENT_PROVIDER_URL = 'https://stripe.com';
+const PAYMENT_PROVIDER_URL = 'https://stripe.com';
 
 /** What the footer says while the built-in test provider runs: no provider secures anything then. */
-export const TEST_PAYMENTS_TEXT = 'Test payments: no real money is taken';
+const TEST_PAYMENTS_TEXT = 'Test payments: no real money is taken';
 
 export function SiteFooter() {
   const year = new Date().getFullYear();

@@ -4,20 +4,10 @@ import { ArrowRight, Check, LayoutGrid, ShoppingBag, Store, Truck, type LucideIc
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../components/ui/card';
 import { signIn } from '../../lib/navigation';
-import { preloadableLazy } from '../../lib/preloadable-lazy';
 import { useDocumentTitle } from '../../lib/use-document-title';
 import { addProductToCart } from '../../features/cart/add-to-cart';
 import { PublicLayout } from '../layouts/public-layout';
-
-/**
- * The featured strip comes with its own code and data. The server renders it into the landing's
- * HTML with its products, its first picture preloaded: on a phone it is the largest thing on the
- * first screen (docs/decisions/0014-first-load.md, The first screen in the HTML).
- */
-const { Component: FeaturedStrip, preload: preloadLandingParts } = preloadableLazy(
-  async () => (await import('../../features/catalog/components/featured-strip')).FeaturedStrip,
-);
-export { preloadLandingParts };
+import { FeaturedStrip } from './landing-parts';
 
 interface Step {
   icon: LucideIcon;
