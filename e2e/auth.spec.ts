@@ -1,4 +1,5 @@
 import { test, expect, DEMO, DEMO_PASSWORD, mailedLink, signUpFresh } from './support/fixtures';
+import { headerLink, logOutButton, signInButton } from './support/header';
 
 test.describe('accounts', () => {
   // The sign-in page answers a refused form with its status (400, 401); Chromium logs those.
@@ -9,7 +10,7 @@ test.describe('accounts', () => {
   }) => {
     const email = `signup-${Date.now()}-${test.info().workerIndex}@example.com`;
     await page.goto('/');
-    await page.getByTestId('button-sign-in').click();
+    await signInButton(page).click();
     await page.getByTestId('link-create-account').click();
     await expect(page.getByRole('heading', { name: 'Create your account' })).toBeVisible();
     await page.getByLabel('First name').fill('Nina');
@@ -36,8 +37,8 @@ test.describe('accounts', () => {
     await page.goto(await mailedLink(email, '/api/verify-email'));
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByRole('heading', { name: 'Featured Products' })).toBeVisible();
-    await expect(page.getByTestId('role-switcher')).toHaveText(/Buyer/);
-    await expect(page.getByTestId('button-logout')).toBeVisible();
+    await expect(page.getByRole('banner').getByText('Role: Buyer', { exact: true })).toBeVisible();
+    await expect(logOutButton(page)).toBeVisible();
   });
 
   test('a demo buyer signs in with the form; a wrong password is explained', async ({ page }) => {
@@ -49,7 +50,7 @@ test.describe('accounts', () => {
     await expect(page.getByLabel('Email')).toHaveValue(DEMO.buyer);
     await page.getByLabel('Password').fill(DEMO_PASSWORD);
     await page.getByTestId('button-submit').click();
-    await expect(page.getByTestId('link-my-orders')).toBeVisible();
+    await expect(headerLink(page, 'My Orders')).toBeVisible();
   });
 
   test('signing out ends the session and shows the landing page', async ({ page }) => {
@@ -57,7 +58,7 @@ test.describe('accounts', () => {
     await page.getByLabel('Email').fill(DEMO.seller);
     await page.getByLabel('Password').fill(DEMO_PASSWORD);
     await page.getByTestId('button-submit').click();
-    const logout = page.getByTestId('button-logout');
+    const logout = logOutButton(page);
     const landing = page.getByRole('heading', { name: 'Fast & Reliable Delivery Marketplace' });
     await expect(logout).toBeVisible();
     await logout.click();
@@ -69,7 +70,7 @@ test.describe('accounts', () => {
       await expect(landing).toBeVisible({ timeout: 3_000 });
     }).toPass({ timeout: 20_000 });
     await page.reload();
-    await expect(page.getByTestId('button-sign-in')).toBeVisible();
+    await expect(signInButton(page)).toBeVisible();
     expect((await page.request.get('/api/auth/user')).status()).toBe(401);
   });
 
@@ -86,7 +87,9 @@ test.describe('accounts', () => {
     await page.getByTestId('button-submit').click();
     await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
     await page.goto(await mailedLink(email, '/api/verify-email'));
-    await expect(page.getByTestId('role-switcher')).toHaveText(/Driver/);
+    await expect(
+      page.getByRole('banner').getByRole('button', { name: 'Current role: Driver. Switch role' }),
+    ).toBeVisible();
     await page.goto('/driver/dashboard');
     await expect(page.getByRole('heading', { name: 'Driver Dashboard' })).toBeVisible();
   });
@@ -125,6 +128,6 @@ test.describe('accounts', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('a brand new password');
     await page.getByTestId('button-submit').click();
-    await expect(page.getByTestId('button-logout')).toBeVisible();
+    await expect(logOutButton(page)).toBeVisible();
   });
 });

@@ -4,6 +4,7 @@ import { expectNoAccessibilityViolations } from './support/accessibility';
 import { demoProducts } from './support/demo-catalog';
 import { cents, money } from './support/money';
 import { choosePickupTime, firstOfferedSlot, offeredSlots, slotToPay } from './support/slots';
+import { cartButton } from './support/header';
 
 /**
  * The buyer's journey as a person clicks it: find a product, put it in the
@@ -86,7 +87,7 @@ async function addFromProductPage(page: Page, product: Row): Promise<void> {
   await page.goto(`/products/${product.id}`);
   await expect(page.getByRole('heading', { level: 1, name: product.name })).toBeVisible();
   await page.getByRole('button', { name: 'Add to Cart' }).click();
-  await expect(page.getByTestId('cart-count')).toHaveText('1');
+  await expect(cartButton(page)).toHaveText('1');
 }
 
 async function goToPayment(page: Page): Promise<void> {
@@ -119,18 +120,18 @@ test.describe('the buyer journey (docs/rules/catalog-and-orders.md, Checkout and
     await card.getByRole('link', { name: product.name, exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`/products/${product.id}$`));
     await expect(page.getByRole('heading', { level: 1, name: product.name })).toBeVisible();
-    await expect(page.getByTestId('cart-count')).toHaveText('0');
+    await expect(cartButton(page)).toHaveText('0');
     await page.getByRole('button', { name: 'Add to Cart' }).click();
-    await expect(page.getByTestId('cart-count')).toHaveText('1');
+    await expect(cartButton(page)).toHaveText('1');
 
     // Two of them, from the cart sheet; its total follows.
-    await page.getByTestId('button-cart').click();
+    await cartButton(page).click();
     const sheet = page.getByRole('dialog', { name: 'Shopping Cart' });
     await expect(sheet).toBeVisible();
     await sheet.getByRole('button', { name: `Increase quantity of ${product.name}` }).click();
     await expect(sheet.getByTestId(`text-quantity-${product.id}`)).toHaveText('2');
     await expect(sheet.getByTestId('text-cart-total')).toHaveText(money(cents(product.price) * 2));
-    await expect(page.getByTestId('cart-count')).toHaveText('2');
+    await expect(cartButton(page)).toHaveText('2');
     await sheet.getByRole('link', { name: 'Proceed to Checkout' }).click();
 
     // Checkout: delivery by default, the only (primary) address preselected, priced by the server.

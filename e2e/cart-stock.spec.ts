@@ -1,6 +1,7 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { test, expect, signInAs, signUpFresh, DEMO } from './support/fixtures';
 import { someoneElse } from './support/people';
+import { cartButton } from './support/header';
 
 /**
  * A stock-aware cart, and sellers who cannot buy their own products (docs/rules/screens-buyer.md, Cart and
@@ -63,8 +64,8 @@ test.describe('the cart knows the stock', () => {
 
     await page.goto(`/products/${product.id}`);
     await page.getByRole('button', { name: 'Add to Cart' }).click();
-    await expect(page.getByTestId('cart-count')).toHaveText('1');
-    await page.getByTestId('button-cart').click();
+    await expect(cartButton(page)).toHaveText('1');
+    await cartButton(page).click();
     const sheet = page.getByRole('dialog', { name: 'Shopping Cart' });
     const plus = sheet.getByRole('button', { name: `Increase quantity of ${product.name}` });
     for (let quantity = 1; quantity < product.stock; quantity += 1) {
@@ -76,7 +77,7 @@ test.describe('the cart knows the stock', () => {
     await expect(sheet.getByTestId(`text-stock-note-${product.id}`)).toHaveText(
       `Only ${product.stock} in stock`,
     );
-    await expect(page.getByTestId('cart-count')).toHaveText(String(product.stock));
+    await expect(cartButton(page)).toHaveText(String(product.stock));
 
     // The product page agrees: the whole stock is in the cart.
     await page.keyboard.press('Escape');

@@ -2,6 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { test, expect, signInAs, signUpFresh, DEMO } from './support/fixtures';
 import { cents, money } from './support/money';
 import { expectNoAccessibilityViolations } from './support/accessibility';
+import { cartButton } from './support/header';
 
 /** What the tests need to know of a list row; the demo catalog decides the rest. */
 interface Row {
@@ -161,11 +162,11 @@ test.describe('catalog: home and product pages (docs/rules/screens-buyer.md, Cat
     await expectNoAccessibilityViolations(page);
 
     // Add to Cart: the header's count follows.
-    await expect(page.getByTestId('cart-count')).toHaveText('0');
+    await expect(cartButton(page)).toHaveText('0');
     await page.getByRole('button', { name: 'Add to Cart' }).click();
-    await expect(page.getByTestId('cart-count')).toHaveText('1');
+    await expect(cartButton(page)).toHaveText('1');
     await page.getByRole('button', { name: 'Add to Cart' }).click();
-    await expect(page.getByTestId('cart-count')).toHaveText('2');
+    await expect(cartButton(page)).toHaveText('2');
 
     // Back returns to the grid with the search still there.
     await page.getByTestId('button-back').click();

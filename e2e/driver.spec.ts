@@ -123,8 +123,8 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
   await page.goto('/profile');
   await page.getByRole('button', { name: 'Become a driver', exact: true }).click();
   await expect(page.getByText('You are now a driver', { exact: true })).toBeVisible();
-  await page.getByTestId('button-menu').click();
-  await page.getByTestId('menu-link-driver-dashboard').click();
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('menuitem', { name: 'Driver Dashboard' }).click();
   await expect(page.getByRole('heading', { name: 'Driver Dashboard', level: 1 })).toBeVisible();
 
   // Not verified yet: no offers, and the card says what is missing.

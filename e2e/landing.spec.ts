@@ -1,4 +1,5 @@
 import { test, expect } from './support/fixtures';
+import { signInButton } from './support/header';
 
 test.describe('landing page (signed out)', () => {
   test('shows the headline, the three How It Works cards and every start button', async ({ page }) => {
@@ -33,7 +34,7 @@ test.describe('landing page (signed out)', () => {
 
   test('Sign In and Start Shopping open the sign-in page', async ({ page }) => {
     await page.goto('/');
-    await page.getByTestId('button-sign-in').click();
+    await signInButton(page).click();
     await expect(page).toHaveURL(/\/api\/login/);
     await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
     await page.goto('/');
@@ -44,12 +45,12 @@ test.describe('landing page (signed out)', () => {
   test('the theme toggle switches to dark and survives a reload', async ({ page }) => {
     await page.goto('/');
     await expect(page.locator('html')).not.toHaveClass(/dark/);
-    await page.getByTestId('button-theme-toggle').click();
+    await page.getByRole('button', { name: 'Switch to dark theme' }).click();
     await expect(page.locator('html')).toHaveClass(/dark/);
     expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark');
     await page.reload();
     await expect(page.locator('html')).toHaveClass(/dark/);
-    await page.getByTestId('button-theme-toggle').click();
+    await page.getByRole('button', { name: 'Switch to light theme' }).click();
     await expect(page.locator('html')).not.toHaveClass(/dark/);
   });
 

@@ -75,7 +75,7 @@ test.describe("the visitor's role switcher (docs/rules/screens-buyer.md, Routes 
     }) => {
       await page.setViewportSize(viewport);
       await page.goto('/');
-      const switcher = page.getByRole('banner').getByTestId('role-switcher');
+      const switcher = page.getByRole('banner').getByRole('button', { name: /^Roles: sign in as/ });
       await expect(switcher).toBeVisible();
       await switcher.click();
       const menu = page.getByRole('menu');
@@ -89,7 +89,10 @@ test.describe("the visitor's role switcher (docs/rules/screens-buyer.md, Routes 
   test('choosing buyer signs in and comes back to the page', async ({ page }) => {
     const product = await pictured(page.request);
     await page.goto(`/products/${product.id}`);
-    await page.getByRole('banner').getByTestId('role-switcher').click();
+    await page
+      .getByRole('banner')
+      .getByRole('button', { name: /^Roles: sign in as/ })
+      .click();
     await page.getByRole('menuitem', { name: /^Buyer/ }).click();
     await expect(page).toHaveURL(new RegExp(`/api/login\\?returnTo=%2Fproducts%2F${product.id}$`));
   });

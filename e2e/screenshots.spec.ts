@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect } from './support/fixtures';
+import { cartButton } from './support/header';
 
 /**
  * Pictures of what a visitor sees on a phone (390 × 844), in both themes, for a person to look at:
@@ -68,7 +69,7 @@ for (const theme of ['light', 'dark'] as const) {
       await imagesLoaded(page);
       await shoot(page, `product-${theme}`);
       await page.getByRole('button', { name: 'Add to Cart' }).click();
-      await page.getByTestId('button-cart').click();
+      await cartButton(page).click();
       await expect(page.getByRole('dialog', { name: 'Shopping Cart' })).toBeVisible();
       await shoot(page, `cart-sheet-${theme}`);
     });

@@ -3,6 +3,7 @@ import { test, expect, signUpFresh } from './support/fixtures';
 import { expectNoAccessibilityViolations } from './support/accessibility';
 import { makePng } from './support/png';
 import { choosePickupTime, slotToPay } from './support/slots';
+import { cartButton, headerLink } from './support/header';
 
 /**
  * The seller's area as a new seller clicks it: become a seller, list a product with three pictures and
@@ -78,7 +79,7 @@ test.describe('the seller area (docs/rules/selling.md, Seller listings)', () => 
     await page.goto('/profile');
     await page.getByRole('button', { name: 'Become a seller', exact: true }).click();
     await expect(page.getByText('You are now a seller', { exact: true })).toBeVisible();
-    await page.getByTestId('link-seller-dashboard').click();
+    await headerLink(page, 'Seller Dashboard').click();
     await expect(page.getByRole('heading', { level: 1, name: 'Seller Dashboard' })).toBeVisible();
     await expect(page.getByRole('region', { name: 'Total Earnings', exact: true })).toContainText('$0.00');
     await expect(page.getByRole('region', { name: 'Orders Completed', exact: true })).toContainText('0');
@@ -167,7 +168,7 @@ test.describe('the seller area (docs/rules/selling.md, Seller listings)', () => 
     await buyer.goto(`/products/${product.id}`);
     await expect(buyer.getByRole('heading', { level: 1, name })).toBeVisible();
     await buyer.getByRole('button', { name: 'Add to Cart' }).click();
-    await expect(buyer.getByTestId('cart-count')).toHaveText('1');
+    await expect(cartButton(buyer)).toHaveText('1');
     await buyer.goto('/checkout');
     await buyer.getByRole('radio', { name: /Pickup/ }).click();
     const seller = await getJson<{ id: string }>(page.request, '/api/auth/user');

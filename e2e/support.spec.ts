@@ -1,5 +1,6 @@
 import { test, expect } from './support/fixtures';
 import { signInAs, DEMO } from './support/fixtures';
+import { logOutButton } from './support/header';
 
 test.describe('support page', () => {
   test('shows the company details and validates every field with the spec messages', async ({ page }) => {
@@ -37,7 +38,7 @@ test.describe('support page', () => {
   test('is there for a signed-in user too, with the app header', async ({ page }) => {
     await signInAs(page, DEMO.buyer);
     await page.goto('/support');
-    await expect(page.getByTestId('button-logout')).toBeVisible();
+    await expect(logOutButton(page)).toBeVisible();
     await expect(page.getByLabel('Name', { exact: true })).toBeVisible();
   });
 });

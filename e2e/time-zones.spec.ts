@@ -1,6 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { test, expect, signUpFresh } from './support/fixtures';
 import { choosePickupTime, firstOfferedSlot, offeredSlots, slotToPay, type Slot } from './support/slots';
+import { cartButton } from './support/header';
 
 /**
  * Times in one zone everywhere (docs/rules/running.md, Dates and times): a browser set to
@@ -59,7 +60,7 @@ for (const timezoneId of ['America/Chicago', 'UTC', 'Asia/Tokyo']) {
       // The browser really is in that zone.
       expect(await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)).toBe(timezoneId);
       await page.getByRole('button', { name: 'Add to Cart' }).click();
-      await expect(page.getByTestId('cart-count')).toHaveText('1');
+      await expect(cartButton(page)).toHaveText('1');
       await page.goto('/checkout');
       await page.getByRole('radio', { name: /Pickup/ }).click();
 

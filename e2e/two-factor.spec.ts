@@ -5,6 +5,7 @@ import type { Locator, Page } from '@playwright/test';
 import { test, expect, DEMO, DEMO_PASSWORD, signUpFresh } from './support/fixtures';
 import { serverErrors, startServer, stopServer, type RunningServer } from './support/server';
 import { expectNoAccessibilityViolations } from './support/accessibility';
+import { logOutButton } from './support/header';
 
 /**
  * Two-factor sign-in as a person goes through it (docs/decisions/0024-two-factor-sign-in.md): set up
@@ -53,7 +54,7 @@ async function confirmSetup(card: Locator, secret: string): Promise<string[]> {
 }
 
 async function signOut(page: Page): Promise<void> {
-  const logout = page.getByTestId('button-logout');
+  const logout = logOutButton(page);
   const landing = page.getByRole('heading', { name: 'Fast & Reliable Delivery Marketplace' });
   await logout.click();
   // A click lost while the header hydrates is made again, as a person would (e2e/auth.spec.ts).

@@ -3,6 +3,7 @@ import { test, expect, mailedLink } from './support/fixtures';
 import { expectNoAccessibilityViolations } from './support/accessibility';
 import { demoProducts } from './support/demo-catalog';
 import { cents, money } from './support/money';
+import { cartButton, logOutButton, signInButton } from './support/header';
 
 /**
  * The buyer's side as a stranger meets it: a shared product link opens the product, the
@@ -44,14 +45,14 @@ test.describe('a visitor (docs/rules/screens-buyer.md, Routes and headers)', () 
     await expect(page.getByText('Did you forget to add the page to the router?')).toHaveCount(0);
     await expect(page.getByTestId('text-product-price')).toHaveText(money(cents(product.price)));
     await expect(page.getByText('Please log in to message the seller')).toBeVisible();
-    await expect(page.getByTestId('button-sign-in')).toBeVisible();
+    await expect(signInButton(page)).toBeVisible();
     await expectNoAccessibilityViolations(page);
 
     // Into the cart on this device; the toast says so, and opening the sheet puts it away.
     await page.getByRole('button', { name: 'Add to Cart' }).click();
-    await expect(page.getByTestId('cart-count')).toHaveText('1');
+    await expect(cartButton(page)).toHaveText('1');
     await expect(page.getByText('Added to cart', { exact: true })).toBeVisible();
-    await page.getByTestId('button-cart').click();
+    await cartButton(page).click();
     const sheet = page.getByRole('dialog', { name: 'Shopping Cart' });
     await expect(sheet.getByTestId(`cart-sheet-item-${product.id}`)).toBeVisible();
     // At once, not when its 5 seconds are up.
@@ -84,9 +85,9 @@ test.describe('a visitor (docs/rules/screens-buyer.md, Routes and headers)', () 
     // Back in checkout, signed in, with the same cart.
     await expect(page).toHaveURL(/\/checkout$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Checkout' })).toBeVisible();
-    await expect(page.getByTestId('cart-count')).toHaveText('1');
+    await expect(cartButton(page)).toHaveText('1');
     await expect(page.getByTestId('text-subtotal')).toHaveText(money(cents(product.price)));
-    await expect(page.getByTestId('button-logout')).toBeVisible();
+    await expect(logOutButton(page)).toBeVisible();
     const cart = (await page.evaluate(() => JSON.parse(localStorage.getItem('cart') ?? '[]'))) as {
       id: string;
       quantity: number;

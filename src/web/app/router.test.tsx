@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { AppRouter } from './router';
 import {
   emptyCatalog,
@@ -27,14 +27,14 @@ describe('route table (docs/rules/screens-buyer.md, Routes and headers)', () => 
     expect(
       await screen.findByRole('heading', { level: 1, name: 'Fast & Reliable Delivery Marketplace' }),
     ).toBeVisible();
-    expect(screen.getByTestId('button-sign-in')).toBeVisible();
+    expect(within(screen.getByRole('banner')).getByRole('button', { name: 'Sign In' })).toBeVisible();
   });
 
   it('shows the support page to a visitor', async () => {
     mockFetch(signedOut);
     visit('/support');
     expect(await screen.findByRole('heading', { level: 1, name: 'Support & Contact' })).toBeVisible();
-    expect(screen.getByTestId('button-sign-in')).toBeVisible();
+    expect(within(screen.getByRole('banner')).getByRole('button', { name: 'Sign In' })).toBeVisible();
   });
 
   it.each(['/profile', '/buyer/orders', '/addresses', '/availability', '/seller/dashboard', '/admin'])(
@@ -59,7 +59,7 @@ describe('route table (docs/rules/screens-buyer.md, Routes and headers)', () => 
     mockFetch(signedOut, emptyCatalog);
     visit('/products/abc');
     expect(await screen.findByRole('heading', { level: 1, name: 'Product not found' })).toBeVisible();
-    expect(screen.getByTestId('button-sign-in')).toBeVisible();
+    expect(within(screen.getByRole('banner')).getByRole('button', { name: 'Sign In' })).toBeVisible();
   });
 
   it('lets a visitor browse the catalog with search and categories', async () => {
@@ -83,7 +83,9 @@ describe('route table (docs/rules/screens-buyer.md, Routes and headers)', () => 
     visit('/');
     expect(await screen.findByRole('heading', { name: 'Featured Products' })).toBeVisible();
     expect(await screen.findByText('No products found')).toBeVisible();
-    expect(screen.getByTestId('link-my-orders')).toHaveAttribute('href', '/buyer/orders');
+    expect(
+      within(screen.getByRole('navigation', { name: 'Main' })).getByRole('link', { name: 'My Orders' }),
+    ).toHaveAttribute('href', '/buyer/orders');
     expect(screen.getByTestId('text-greeting')).toHaveTextContent('Welcome back, Sam');
   });
 

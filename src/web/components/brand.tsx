@@ -38,7 +38,6 @@ export function BrandLink({
     <Link
       href="/"
       aria-label={hideNameOnPhone ? `${PRODUCT_NAME}, home` : undefined}
-      data-testid="link-home"
       className={cn(
         'flex min-w-0 items-center gap-2 rounded-md font-semibold tracking-tight focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
         className,

@@ -13,14 +13,7 @@ export function ThemeToggle({ className }: { className?: string }) {
   const label = theme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme';
   return (
     <WithTooltip label={label}>
-      <Button
-        variant="ghost"
-        size="icon"
-        onClick={toggleTheme}
-        aria-label={label}
-        data-testid="button-theme-toggle"
-        className={className}
-      >
+      <Button variant="ghost" size="icon" onClick={toggleTheme} aria-label={label} className={className}>
         {theme === 'dark' ? <Sun aria-hidden="true" /> : <Moon aria-hidden="true" />}
       </Button>
     </WithTooltip>

@@ -13,7 +13,6 @@ import {
 } from '../../components/ui/dropdown-menu';
 import { UserAvatar } from '../../components/user-avatar';
 import { signOut } from '../../lib/navigation';
-import { testIdForLink } from './link-test-id';
 
 /**
  * The signed-in header's menu (docs/rules/screens-buyer.md, Routes and headers): the role links, and at
@@ -34,9 +33,7 @@ export function AppHeaderMenu({
             <DropdownMenuLabel>Go to</DropdownMenuLabel>
             {links.map((link) => (
               <DropdownMenuItem key={link.href} asChild>
-                <Link href={link.href} data-testid={`menu-${testIdForLink(link)}`}>
-                  {link.label}
-                </Link>
+                <Link href={link.href}>{link.label}</Link>
               </DropdownMenuItem>
             ))}
             <DropdownMenuSeparator className="md:hidden" />

@@ -15,7 +15,6 @@ import { useHasHydrated } from '../../lib/use-has-hydrated';
 import { cn } from '../../lib/utils';
 import { CartSheet } from '../../features/cart/components/cart-sheet';
 import { RoleSwitcher } from '../../features/users/components/role-switcher';
-import { testIdForLink } from './link-test-id';
 
 /** The menu (Radix) is not part of the first load (docs/decisions/0014-first-load.md). */
 const AppHeaderMenu = deferredControl(async () => (await import('./app-header-menu')).AppHeaderMenu);
@@ -65,11 +64,7 @@ export function AppHeader({ user }: { user: CurrentUser }) {
                   // Four links beside the name and the icons fit at 1280 px only this narrow.
                   className={cn(manyLinks && 'px-2', current && 'bg-accent text-accent-foreground')}
                 >
-                  <Link
-                    href={link.href}
-                    aria-current={current ? 'page' : undefined}
-                    data-testid={testIdForLink(link)}
-                  >
+                  <Link href={link.href} aria-current={current ? 'page' : undefined}>
                     {link.label}
                   </Link>
                 </Button>
@@ -82,9 +77,9 @@ export function AppHeader({ user }: { user: CurrentUser }) {
           {/* The header names who is signed in on the profile link (its tooltip and accessible name). */}
           <WithTooltip label={displayName(user)}>
             <Button asChild variant="ghost" size="icon" className="hidden md:inline-flex">
-              <Link href="/profile" aria-label={`Profile: ${displayName(user)}`} data-testid="link-profile">
+              <Link href="/profile" aria-label={`Profile: ${displayName(user)}`}>
                 {user.profileImageUrl ? (
-                  <UserAvatar user={user} alt="" className="size-8" data-testid="img-header-avatar" />
+                  <UserAvatar user={user} alt="" className="size-8" />
                 ) : (
                   <UserRound aria-hidden="true" />
                 )}
@@ -93,7 +88,7 @@ export function AppHeader({ user }: { user: CurrentUser }) {
           </WithTooltip>
           <WithTooltip label="My addresses">
             <Button asChild variant="ghost" size="icon" className="hidden md:inline-flex">
-              <Link href="/addresses" aria-label="My addresses" data-testid="link-addresses">
+              <Link href="/addresses" aria-label="My addresses">
                 <MapPin aria-hidden="true" />
               </Link>
             </Button>
@@ -112,7 +107,6 @@ export function AppHeader({ user }: { user: CurrentUser }) {
               className="hidden md:inline-flex"
               onClick={signOut}
               aria-label="Log out"
-              data-testid="button-logout"
             >
               <LogOut aria-hidden="true" />
             </Button>
@@ -127,7 +121,6 @@ export function AppHeader({ user }: { user: CurrentUser }) {
                 size="icon"
                 className={manyLinks ? 'xl:hidden' : 'md:hidden'}
                 aria-label="Open menu"
-                data-testid="button-menu"
               >
                 <Menu aria-hidden="true" />
               </Button>

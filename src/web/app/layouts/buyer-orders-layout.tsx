@@ -42,13 +42,7 @@ export function BuyerOrdersLayout({ children }: { children: ReactNode }) {
             <UnreadMessagesMenu />
             <ThemeToggle />
             <WithTooltip label="Log out">
-              <Button
-                variant="ghost"
-                size="icon"
-                onClick={signOut}
-                aria-label="Log out"
-                data-testid="button-logout"
-              >
+              <Button variant="ghost" size="icon" onClick={signOut} aria-label="Log out">
                 <LogOut aria-hidden="true" />
               </Button>
             </WithTooltip>

@@ -24,7 +24,7 @@ export function PublicHeader() {
           <VisitorRoleSwitcher returnTo={returnTo} />
           <ThemeToggle />
           <CartSheet />
-          <Button onClick={() => signIn({ returnTo })} data-testid="button-sign-in">
+          <Button onClick={() => signIn({ returnTo })}>
             <LogIn aria-hidden="true" />
             Sign In
           </Button>

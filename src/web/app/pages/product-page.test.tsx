@@ -191,7 +191,7 @@ describe('product detail (docs/rules/screens-buyer.md, Catalog screens)', { time
     visitProduct(product, product.id, signedOut);
     expect(await screen.findByRole('heading', { level: 1, name: 'Shared Lamp' })).toBeVisible();
     expect(text('text-product-price')).toBe('$1,250.00');
-    expect(screen.getByTestId('button-sign-in')).toBeVisible();
+    expect(within(screen.getByRole('banner')).getByRole('button', { name: 'Sign In' })).toBeVisible();
     expect(screen.getByText('Please log in to message the seller')).toBeVisible();
     const add = screen.getByRole('button', { name: 'Add to Cart' });
     fireEvent.click(add);

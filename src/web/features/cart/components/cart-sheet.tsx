@@ -43,11 +43,9 @@ export function CartSheet() {
           aria-expanded={open}
           data-state={open ? 'open' : 'closed'}
           onClick={() => onOpenChange(true)}
-          data-testid="button-cart"
         >
           <ShoppingCart aria-hidden="true" />
           <span
-            data-testid="cart-count"
             className={cn(
               'absolute -right-0.5 -top-0.5 flex h-5 min-w-5 items-center justify-center rounded-full bg-primary px-1 text-xs font-bold text-primary-foreground',
               count === 0 && 'sr-only',

@@ -34,7 +34,7 @@ export function RoleSwitcherMenu({
           }}
         >
           {roles.map((each) => (
-            <DropdownMenuRadioItem key={each} value={each} data-testid={`role-option-${each}`}>
+            <DropdownMenuRadioItem key={each} value={each}>
               <RoleIcon role={each} />
               {capitalise(each)}
             </DropdownMenuRadioItem>

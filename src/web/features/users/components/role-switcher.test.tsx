@@ -19,15 +19,17 @@ afterEach(() => {
 });
 
 function openMenu() {
-  fireEvent.keyDown(screen.getByTestId('role-switcher'), { key: 'Enter' });
+  fireEvent.keyDown(screen.getByRole('button', { name: /^Current role: .*\. Switch role$/ }), {
+    key: 'Enter',
+  });
 }
 
 describe('RoleSwitcher (docs/rules/screens-buyer.md, Routes and headers; docs/rules/accounts.md, Roles and permissions)', () => {
   it('is a static label with one granted role', () => {
     renderWithProviders(<RoleSwitcher user={makeUser()} />);
-    const label = screen.getByTestId('role-switcher');
-    expect(label.tagName).toBe('SPAN');
-    expect(label.textContent).toContain('Buyer');
+    // Read as "Role: Buyer", and nothing to press.
+    expect(screen.getByText('Buyer')).toHaveTextContent(/^Role: Buyer$/);
+    expect(screen.queryByRole('button')).toBeNull();
   });
 
   it('lists the granted roles and switches, then refreshes the current user', async () => {
@@ -40,8 +42,9 @@ describe('RoleSwitcher (docs/rules/screens-buyer.md, Routes and headers; docs/ru
     });
     renderWithProviders(<RoleSwitcher user={user} />);
     openMenu();
-    expect(screen.queryByTestId('role-option-driver')).toBeNull();
-    fireEvent.click(await screen.findByTestId('role-option-seller'));
+    expect(await screen.findByRole('menuitemradio', { name: 'Buyer', checked: true })).toBeVisible();
+    expect(screen.queryByRole('menuitemradio', { name: 'Driver' })).toBeNull();
+    fireEvent.click(screen.getByRole('menuitemradio', { name: 'Seller' }));
     await waitFor(() =>
       expect(fetchMock).toHaveBeenCalledWith(`/api/users/${user.id}/role`, expect.anything()),
     );
@@ -55,7 +58,7 @@ describe('RoleSwitcher (docs/rules/screens-buyer.md, Routes and headers; docs/ru
     mockFetch(() => jsonResponse({ message: 'Unauthorized', code: 'unauthorized', requestId: 'r' }, 401));
     renderWithProviders(<RoleSwitcher user={user} />);
     openMenu();
-    fireEvent.click(await screen.findByTestId('role-option-driver'));
+    fireEvent.click(await screen.findByRole('menuitemradio', { name: 'Driver' }));
     expect(await screen.findByText('You are logged out. Logging in again...')).toBeVisible();
     expect(screen.getByText('Unauthorized')).toBeVisible();
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/api/login'), { timeout: 1500 });
@@ -66,7 +69,7 @@ describe('RoleSwitcher (docs/rules/screens-buyer.md, Routes and headers; docs/ru
     mockFetch(() => jsonResponse({ message: 'Forbidden', code: 'forbidden', requestId: 'r' }, 403));
     renderWithProviders(<RoleSwitcher user={user} />);
     openMenu();
-    fireEvent.click(await screen.findByTestId('role-option-driver'));
+    fireEvent.click(await screen.findByRole('menuitemradio', { name: 'Driver' }));
     expect(await screen.findByText('Failed to update role')).toBeVisible();
     expect(screen.getByText('Error')).toBeVisible();
   });

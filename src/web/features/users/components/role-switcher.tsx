@@ -21,7 +21,6 @@ export function RoleSwitcher({ user, className }: { user: CurrentUser; className
   if (roles.length <= 1) {
     return (
       <span
-        data-testid="role-switcher"
         className={cn(
           'inline-flex h-9 items-center gap-2 rounded-md border border-transparent px-3 text-sm font-medium',
           className,
@@ -43,7 +42,6 @@ export function RoleSwitcher({ user, className }: { user: CurrentUser; className
         <Button
           variant="outline"
           size="sm"
-          data-testid="role-switcher"
           aria-label={`Current role: ${capitalise(user.role)}. Switch role`}
           disabled={updateRole.isPending}
           className={className}

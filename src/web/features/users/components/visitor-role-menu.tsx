@@ -23,12 +23,7 @@ export function VisitorRoleMenu({
         <DropdownMenuLabel>Sign in as</DropdownMenuLabel>
         <DropdownMenuSeparator />
         {VISITOR_ROLE_CHOICES.map((choice) => (
-          <DropdownMenuItem
-            key={choice.role}
-            onSelect={() => onChoose(choice)}
-            data-testid={`role-option-${choice.role}`}
-            className="items-start"
-          >
+          <DropdownMenuItem key={choice.role} onSelect={() => onChoose(choice)} className="items-start">
             <RoleIcon role={choice.role} className="mt-0.5" />
             <span className="flex flex-col">
               <span className="font-medium">{choice.label}</span>

@@ -18,12 +18,7 @@ export function VisitorRoleSwitcher({ returnTo }: { returnTo: string | undefined
     <VisitorRoleMenu
       onChoose={choose}
       trigger={
-        <Button
-          variant="outline"
-          size="sm"
-          data-testid="role-switcher"
-          aria-label="Roles: sign in as a buyer, seller or driver"
-        >
+        <Button variant="outline" size="sm" aria-label="Roles: sign in as a buyer, seller or driver">
           <UserRound aria-hidden="true" />
           <span className="hidden sm:inline">Roles</span>
           <ChevronDown aria-hidden="true" className="opacity-60" />
