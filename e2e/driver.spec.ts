@@ -2,6 +2,7 @@ import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { test, expect, signInAs, signUpFresh, DEMO } from './support/fixtures';
 import { expectNoAccessibilityViolations } from './support/accessibility';
 import { makePng } from './support/png';
+import { timelineStep } from './support/orders';
 
 /**
  * The driver's area as a new driver clicks it on a phone (docs/rules/deliveries.md,
@@ -203,7 +204,7 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
 
   await page.getByRole('button', { name: 'Start Delivery', exact: true }).click();
   await expect(page.getByText('Delivery started', { exact: true })).toBeVisible();
-  await expect(details.getByTestId('timeline-step-in-transit')).toHaveAttribute('data-done', 'true');
+  await expect(timelineStep(details, 'Out for Delivery')).toHaveAttribute('data-done', 'true');
   // Mark Delivered asks for the drop-off photo a standard order needs (docs/rules/deliveries.md, Deliveries).
   await page.getByRole('button', { name: 'Mark Delivered', exact: true }).click();
   const proof = page.getByRole('dialog', { name: 'Proof of Delivery' });
@@ -220,7 +221,7 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
   await expect(proof.getByRole('img', { name: /^Drop-off photo of/ })).toBeVisible();
   await proof.getByRole('button', { name: 'Confirm Delivery' }).click();
   await expect(page.getByText('Order delivered', { exact: true })).toBeVisible();
-  await expect(details.getByTestId('timeline-step-delivered')).toHaveAttribute('data-done', 'true');
+  await expect(timelineStep(details, 'Delivered')).toHaveAttribute('data-done', 'true');
   await expect(page.getByRole('button', { name: 'Mark Delivered', exact: true })).toHaveCount(0);
   await page.getByRole('tab', { name: 'Earnings', exact: true }).click();
   await expect(page.getByRole('region', { name: 'Completed Deliveries', exact: true })).toContainText('1');
@@ -240,12 +241,12 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
   await buyer.goto(`/buyer/orders?order=${order.id}`);
   const buyersView = buyer.getByTestId(`order-details-${order.id}`);
   await expect(buyersView).toContainText('Delivered');
-  for (const step of ['pending', 'assigned', 'in-transit', 'delivered']) {
-    const row = buyersView.getByTestId(`timeline-step-${step}`);
+  for (const step of ['Order Placed', 'Driver Assigned', 'Out for Delivery', 'Delivered']) {
+    const row = timelineStep(buyersView, step);
     await expect(row).toHaveAttribute('data-done', 'true');
     await expect(row.locator('time')).toHaveText(/ (AM|PM) C[SD]T$/);
   }
-  await expect(buyersView.getByTestId('timeline-step-delivered')).toContainText('Delivered');
+  await expect(timelineStep(buyersView, 'Delivered')).toHaveAttribute('aria-current', 'step');
   await expect(buyersView.getByTestId('party-driver')).toContainText('Eve Tester');
   await expect(buyersView.getByTestId('text-estimated-delivery')).toHaveText(arrival ?? '');
   await buyer.context().close();

@@ -4,6 +4,7 @@ import { expectNoAccessibilityViolations } from './support/accessibility';
 import { makePng } from './support/png';
 import { choosePickupTime, slotToPay } from './support/slots';
 import { cartButton, headerLink } from './support/header';
+import { timelineStep } from './support/orders';
 
 /**
  * The seller's area as a new seller clicks it: become a seller, list a product with three pictures and
@@ -201,14 +202,14 @@ test.describe('the seller area (docs/rules/selling.md, Seller listings)', () => 
 
     await details.getByRole('button', { name: 'Mark Ready for Pickup' }).click();
     await expect(details.getByTestId('badge-status-ready_for_pickup')).toBeVisible();
-    await expect(details.getByTestId('timeline-step-ready_for_pickup')).toHaveAttribute('data-done', 'true');
+    await expect(timelineStep(details, 'Ready for Pickup')).toHaveAttribute('data-done', 'true');
     // Only a pending order can be cancelled.
     await expect(details.getByTestId('button-cancel-order')).toHaveCount(0);
     await expect(page.getByRole('region', { name: 'Total Earnings', exact: true })).toContainText('$0.00');
 
     await details.getByRole('button', { name: 'Mark Picked Up' }).click();
     await expect(details.getByTestId('badge-status-completed')).toBeVisible();
-    await expect(details.getByTestId('timeline-step-completed')).toHaveAttribute('data-done', 'true');
+    await expect(timelineStep(details, 'Picked Up')).toHaveAttribute('data-done', 'true');
     await expect(details.getByRole('button', { name: /^Mark / })).toHaveCount(0);
     await expect(page.getByRole('region', { name: 'Total Earnings', exact: true })).toContainText('$11.25');
     await expect(page.getByRole('region', { name: 'Orders Completed', exact: true })).toContainText('1');

@@ -64,7 +64,7 @@ describe('order details view (docs/rules/screens-buyer.md, Order screens; docs/r
     mockFetch(...routes((url) => (url.endsWith('/items') ? jsonResponse([makeItem()]) : undefined)));
     renderWithProviders(<OrderDetails order={order} viewerRole="buyer" viewerId={BUYER_ID} />);
 
-    const timeline = screen.getByTestId('order-timeline');
+    const timeline = screen.getByRole('list', { name: 'Status timeline' });
     expect(
       within(timeline)
         .getAllByRole('listitem')

@@ -10,11 +10,11 @@ import { formatDateTime } from '../order-view';
 export function OrderRefundsList({ refunds }: { refunds: readonly OrderRefund[] | undefined }) {
   if (!refunds || refunds.length === 0) return null;
   return (
-    <ol className="mt-4 flex flex-col gap-2 border-t pt-4" aria-label="Refunds" data-testid="order-refunds">
+    <ol className="mt-4 flex flex-col gap-2 border-t pt-4" aria-label="Refunds">
       {refunds.map((refund) => {
         const time = formatDateTime(refund.createdAt);
         return (
-          <li key={refund.id} className="flex gap-3" data-testid="timeline-refund">
+          <li key={refund.id} className="flex gap-3">
             <span
               aria-hidden="true"
               className="flex size-6 shrink-0 items-center justify-center rounded-full border-2 border-amber-500 text-amber-700 dark:text-amber-300"

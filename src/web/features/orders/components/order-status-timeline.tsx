@@ -14,7 +14,7 @@ export function OrderStatusTimeline({
   isLoading: boolean;
 }) {
   return (
-    <ol className="flex flex-col" aria-busy={isLoading} data-testid="order-timeline">
+    <ol className="flex flex-col" aria-label="Status timeline" aria-busy={isLoading}>
       {steps.map((step, index) => {
         const cancelled = step.key === 'cancelled';
         const last = index === steps.length - 1;
@@ -23,7 +23,6 @@ export function OrderStatusTimeline({
           <li
             key={step.key}
             className="relative flex gap-3 pb-5 last:pb-0"
-            data-testid={`timeline-step-${step.key}`}
             data-done={step.done}
             aria-current={step.current ? 'step' : undefined}
           >
