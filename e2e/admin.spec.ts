@@ -4,6 +4,8 @@ import { expectNoAccessibilityViolations } from './support/accessibility';
 import { getJson, someoneElse } from './support/people';
 import { makePng } from './support/png';
 import { openTab } from './support/tabs';
+import { orderDetails } from './support/orders';
+import { definitionOf } from './support/terms';
 
 /**
  * The admin area as an admin clicks it: find a user by email and make them a
@@ -294,11 +296,11 @@ test('changes a commission rate, and the next order uses it', async ({ page, bro
     await openTab(page, 'Orders');
     await page.getByLabel('Search orders by order number').fill(order.orderNumber);
     await page.getByRole('button', { name: order.orderNumber }).click();
-    const details = page.getByTestId(`order-details-${order.id}`);
-    await expect(details.getByTestId('text-order-number')).toHaveText(order.orderNumber);
+    const details = orderDetails(page, order);
+    await expect(details.getByRole('heading', { name: order.orderNumber })).toBeVisible();
     // 10% − 3% = 7% of 500.00.
     await expect(details.getByText('Sales commission (7%)')).toBeVisible();
-    await expect(details.getByTestId('text-sales-commission')).toHaveText('$35.00');
+    await expect(definitionOf(details, /^Sales commission/)).toHaveText('$35.00');
   } finally {
     await openTab(page, 'Commission Settings');
     await page.getByLabel('Sales price tier reduction (%)').fill('1');
@@ -352,7 +354,7 @@ test('pages through orders and cancels one that is not finished', async ({ page,
   await expect(pageText).toHaveCount(0);
 
   await page.getByRole('button', { name: order.orderNumber }).click();
-  const details = page.getByTestId(`order-details-${order.id}`);
+  const details = orderDetails(page, order);
   await expect(details.getByText('Order Placed')).toBeVisible();
   await details.getByTestId('button-cancel-order').click();
   await page

@@ -5,7 +5,8 @@ import { demoProducts } from './support/demo-catalog';
 import { cents, money } from './support/money';
 import { choosePickupTime, firstOfferedSlot, offeredSlots, slotToPay } from './support/slots';
 import { cartButton } from './support/header';
-import { timelineStep } from './support/orders';
+import { orderDetails, timelineStep } from './support/orders';
+import { definitionOf } from './support/terms';
 
 /**
  * The buyer's journey as a person clicks it: find a product, put it in the
@@ -175,8 +176,8 @@ test.describe('the buyer journey (docs/rules/catalog-and-orders.md, Checkout and
     await expect(orderCard).toHaveAttribute('aria-pressed', 'true');
     await expect(orderCard).toContainText(order.orderNumber);
     await expect(orderCard).toContainText('Pending');
-    const details = page.getByTestId(`order-details-${order.id}`);
-    await expect(details.getByTestId('text-order-number')).toHaveText(order.orderNumber);
+    const details = orderDetails(page, order);
+    await expect(details.getByRole('heading', { name: order.orderNumber })).toBeVisible();
     const placed = timelineStep(details, 'Order Placed');
     await expect(placed).toHaveAttribute('data-done', 'true');
     await expect(placed.locator('time')).toBeVisible();
@@ -184,9 +185,9 @@ test.describe('the buyer journey (docs/rules/catalog-and-orders.md, Checkout and
     await expect(
       details.getByRole('list', { name: 'Status timeline' }).getByRole('listitem').nth(1),
     ).toHaveAttribute('data-done', 'false');
-    await expect(details.getByTestId('list-order-items')).toContainText(product.name);
+    await expect(details.getByRole('region', { name: 'Items', exact: true })).toContainText(product.name);
     await expect(details.getByText('Leave it with the doorman')).toBeVisible();
-    await expect(details.getByTestId('text-order-total')).toHaveText(amount);
+    await expect(definitionOf(details, 'Total')).toHaveText(amount);
     await expectNoAccessibilityViolations(page);
 
     // The cart is empty again, and the stock was taken (other journeys may buy too: at least ours).
@@ -269,14 +270,14 @@ test.describe('the buyer journey (docs/rules/catalog-and-orders.md, Checkout and
     const [order] = await getJson<OrderRow[]>(page.request, '/api/orders?as=buyer');
     if (!order) throw new Error('no order was made');
     expect(order.isPickup).toBe(true);
-    const details = page.getByTestId(`order-details-${order.id}`);
+    const details = orderDetails(page, order);
     // The pickup path's steps, in order.
     await expect(details.getByRole('list', { name: 'Status timeline' }).getByRole('listitem')).toHaveText([
       /^Order Placed/,
       /^Ready for Pickup/,
       /^Picked Up/,
     ]);
-    await expect(details.getByTestId('text-pickup-time')).not.toHaveText('Not specified');
-    await expect(details.getByTestId('text-order-delivery-fee')).toHaveText('$0.00');
+    await expect(definitionOf(details, 'Pickup time')).not.toHaveText('Not specified');
+    await expect(definitionOf(details, 'Delivery fee')).toHaveText('$0.00');
   });
 });

@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expectNoAccessibilityViolations } from './support/accessibility';
 import { test, expect, signInAs, DEMO } from './support/fixtures';
+import { orderDetails, partyButton } from './support/orders';
 
 /**
  * Conversations, reviews and live updates (docs/rules/selling.md, Reviews and messages;
@@ -169,7 +170,7 @@ test('the buyer asks, the seller answers live; after delivery both review each o
 
   // The seller reviews the buyer from the same order.
   await seller.goto(`/seller/dashboard?order=${order.id}`);
-  await expect(seller.getByTestId(`order-details-${order.id}`)).toBeVisible();
+  await expect(orderDetails(seller, order)).toBeVisible();
   const sellerPrompts = seller.getByTestId('review-prompts');
   const buyerForm = sellerPrompts.getByRole('form', { name: `Review of ${fullName(buyerMe)}, Buyer` });
   await buyerForm.getByRole('radio', { name: '4 stars' }).click();
@@ -179,13 +180,13 @@ test('the buyer asks, the seller answers live; after delivery both review each o
   await expect(sellerPrompts).toHaveCount(0);
 
   // The ratings show in each other's profile.
-  await buyer.getByTestId(`order-details-${order.id}`).getByTestId('button-party-seller').click();
+  await partyButton(orderDetails(buyer, order), 'Seller').click();
   const sellerProfile = buyer.getByTestId('dialog-user-profile');
   const sellerReview = sellerProfile.getByTestId('profile-review').filter({ hasText: sellerComment });
   await expect(sellerReview.getByTestId('text-review-rating')).toHaveText('5/5');
   await expect(sellerProfile.getByTestId('text-profile-rating')).toContainText(/\d\.\d \(\d+ reviews?\)/);
 
-  await seller.getByTestId(`order-details-${order.id}`).getByTestId('button-party-buyer').click();
+  await partyButton(orderDetails(seller, order), 'Buyer').click();
   const buyerProfile = seller.getByTestId('dialog-user-profile');
   const buyerReview = buyerProfile.getByTestId('profile-review').filter({ hasText: buyerComment });
   await expect(buyerReview.getByTestId('text-review-rating')).toHaveText('4/5');

@@ -1,6 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { test, expect } from './support/fixtures';
 import { approvedDriver, offerIn, type Place } from './support/drivers';
+import { orderDetails } from './support/orders';
 
 /**
  * A driver's day on a phone (docs/rules/screens-work.md, Driver dashboard): the offers are the
@@ -109,7 +110,7 @@ test('a mistaken Decline is undone; an accepted order is handed back before Star
       'true',
     );
     await buyer.page.goto(`/buyer/orders?order=${order.id}`);
-    await expect(buyer.page.getByTestId(`order-details-${order.id}`)).toContainText('Driver handed back');
+    await expect(orderDetails(buyer.page, order)).toContainText('Driver handed back');
   } finally {
     await buyer.context.close();
     await other.context.close();

@@ -2,7 +2,8 @@ import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { test, expect, signInAs, signUpFresh, DEMO } from './support/fixtures';
 import { expectNoAccessibilityViolations } from './support/accessibility';
 import { makePng } from './support/png';
-import { timelineStep } from './support/orders';
+import { orderDetails, partyButton, timelineStep } from './support/orders';
+import { definitionOf } from './support/terms';
 
 /**
  * The driver's area as a new driver clicks it on a phone (docs/rules/deliveries.md,
@@ -178,11 +179,11 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
 
   // Accepted: it opens in My Deliveries.
   await expect(page.getByRole('tab', { name: /^My Deliveries/ })).toHaveAttribute('aria-selected', 'true');
-  const details = page.getByTestId(`order-details-${order.id}`);
-  await expect(details.getByTestId('text-order-number')).toHaveText(order.orderNumber);
+  const details = orderDetails(page, order);
+  await expect(details.getByRole('heading', { name: order.orderNumber })).toBeVisible();
   await expect(details).toContainText('Assigned');
-  await expect(details.getByTestId('text-driver-earnings')).toHaveText('$9.00');
-  await expect(details.getByTestId('text-order-total')).toHaveCount(0);
+  await expect(definitionOf(details, 'Your earnings')).toHaveText('$9.00');
+  await expect(definitionOf(details, 'Total')).toHaveCount(0);
   await expectNoAccessibilityViolations(page);
 
   // The arrival time, entered and shown on the marketplace's clock (Chicago), whatever the phone's.
@@ -197,10 +198,8 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
 
   // The buyer sees who is coming and when, before the driver sets off.
   await buyer.goto(`/buyer/orders?order=${order.id}`);
-  await expect(buyer.getByTestId('text-expected-arrival')).toContainText(arrival ?? '');
-  await expect(buyer.getByTestId(`order-details-${order.id}`).getByTestId('party-driver')).toContainText(
-    'Eve Tester',
-  );
+  await expect(buyer.getByRole('status', { name: 'Expected arrival' })).toContainText(arrival ?? '');
+  await expect(partyButton(orderDetails(buyer, order), 'Driver')).toContainText('Eve Tester');
 
   await page.getByRole('button', { name: 'Start Delivery', exact: true }).click();
   await expect(page.getByText('Delivery started', { exact: true })).toBeVisible();
@@ -239,7 +238,7 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
 
   // The buyer sees it delivered, with the driver, the arrival time and the time of every step.
   await buyer.goto(`/buyer/orders?order=${order.id}`);
-  const buyersView = buyer.getByTestId(`order-details-${order.id}`);
+  const buyersView = orderDetails(buyer, order);
   await expect(buyersView).toContainText('Delivered');
   for (const step of ['Order Placed', 'Driver Assigned', 'Out for Delivery', 'Delivered']) {
     const row = timelineStep(buyersView, step);
@@ -247,7 +246,7 @@ test('a new driver gets verified, accepts an order and delivers it; the buyer se
     await expect(row.locator('time')).toHaveText(/ (AM|PM) C[SD]T$/);
   }
   await expect(timelineStep(buyersView, 'Delivered')).toHaveAttribute('aria-current', 'step');
-  await expect(buyersView.getByTestId('party-driver')).toContainText('Eve Tester');
-  await expect(buyersView.getByTestId('text-estimated-delivery')).toHaveText(arrival ?? '');
+  await expect(partyButton(buyersView, 'Driver')).toContainText('Eve Tester');
+  await expect(definitionOf(buyersView, 'Estimated delivery')).toHaveText(arrival ?? '');
   await buyer.context().close();
 });

@@ -1,6 +1,7 @@
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
 import { test, expect, signInAs, signUpFresh, DEMO } from './support/fixtures';
 import { payByCard } from './support/checkout';
+import { orderDetails } from './support/orders';
 
 /**
  * Nothing lost live (docs/rules/live-updates.md, Live updates), on a phone: a message posted
@@ -134,9 +135,9 @@ test("the arrival time the driver sets shows on the buyer's order page live, wit
 
   // The buyer looks at the order and starts a message to the driver, its box at the screen's bottom.
   await page.goto(`/buyer/orders?order=${order.id}`);
-  const details = page.getByTestId(`order-details-${order.id}`);
+  const details = orderDetails(page, order);
   await expect(details).toContainText('Assigned');
-  await expect(page.getByTestId('text-expected-arrival')).toHaveCount(0);
+  await expect(details.getByRole('status', { name: 'Expected arrival' })).toHaveCount(0);
   const box = page.getByTestId('order-messages-input');
   await box.fill('Please ring twice');
   await box.evaluate((element) => element.closest('form')?.scrollIntoView({ block: 'end' }));
@@ -154,7 +155,9 @@ test("the arrival time the driver sets shows on the buyer's order page live, wit
     minute: '2-digit',
   }).format(at);
 
-  await expect(page.getByTestId('text-expected-arrival')).toContainText(clock, { timeout: LIVE_MS });
+  await expect(details.getByRole('status', { name: 'Expected arrival' })).toContainText(clock, {
+    timeout: LIVE_MS,
+  });
   const notice = page.locator('.toast-root').filter({ hasText: 'Expected arrival' });
   await expect(notice).toContainText(`${order.orderNumber} is expected`);
   // The toast covers neither the Send button being reached for, nor the header.

@@ -4,6 +4,7 @@ import { expectNoAccessibilityViolations } from './support/accessibility';
 import { demoProducts } from './support/demo-catalog';
 import { uploadPicture } from './support/deliveries';
 import { makePng } from './support/png';
+import { orderDetails } from './support/orders';
 
 /**
  * Proof of delivery on a phone (docs/rules/deliveries.md, Deliveries): Mark
@@ -88,7 +89,7 @@ async function driverSetsOff(request: APIRequestContext, order: OrderRow, traile
 /** Opens the delivery in My Deliveries, taps Mark Delivered and adds a drop-off photo in the dialog. */
 async function openProofWithPhoto(page: Page, order: OrderRow) {
   await page.goto(`/driver/dashboard?order=${order.id}`);
-  await expect(page.getByTestId(`order-details-${order.id}`)).toContainText('In Transit');
+  await expect(orderDetails(page, order)).toContainText('In Transit');
   await page.getByRole('button', { name: 'Mark Delivered', exact: true }).click();
   const proof = page.getByRole('dialog', { name: 'Proof of Delivery' });
   await expect(proof.getByRole('button', { name: 'Confirm Delivery' })).toBeDisabled();
@@ -116,10 +117,10 @@ test('the driver types the code the buyer reads and adds a photo; the buyer sees
 
   // The buyer's order page shows the code while the driver is on the way.
   await buyer.goto(`/buyer/orders?order=${order.id}`);
-  const notice = buyer.getByTestId('delivery-code');
+  const notice = buyer.getByRole('group', { name: 'Delivery code' });
   await expect(notice).toContainText('Delivery code');
   await expect(notice).toContainText('Give this code to your driver at drop-off.');
-  const code = (await notice.getByTestId('text-delivery-code').textContent()) ?? '';
+  const code = (await notice.getByText(/^\d+$/).textContent()) ?? '';
   expect(code).toMatch(/^\d{4}$/);
   await expectNoAccessibilityViolations(buyer);
 
@@ -139,7 +140,7 @@ test('the driver types the code the buyer reads and adds a photo; the buyer sees
 
   // The buyer sees the proof, and the code is gone from the page.
   await buyer.reload();
-  const buyersView = buyer.getByTestId(`order-details-${order.id}`);
+  const buyersView = orderDetails(buyer, order);
   const shown = buyersView.getByRole('region', { name: 'Proof of Delivery' });
   await expect(shown.getByText(/^Delivered /)).toHaveText(/^Delivered .+ (AM|PM) C[SD]T$/);
   await expect(shown.getByText('Code confirmed', { exact: true })).toHaveText('Code confirmed');
@@ -150,7 +151,7 @@ test('the driver types the code the buyer reads and adds a photo; the buyer sees
   await expect
     .poll(() => photo.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
     .toBe(24);
-  await expect(buyer.getByTestId('delivery-code')).toHaveCount(0);
+  await expect(buyer.getByRole('group', { name: 'Delivery code' })).toHaveCount(0);
   await buyer.context().close();
 });
 
@@ -174,9 +175,7 @@ test('the driver delivers a standard order with a photo and the place; the buyer
   await expect(page.getByText('Order delivered', { exact: true })).toBeVisible();
 
   await buyer.goto(`/buyer/orders?order=${order.id}`);
-  const shown = buyer
-    .getByTestId(`order-details-${order.id}`)
-    .getByRole('region', { name: 'Proof of Delivery' });
+  const shown = orderDetails(buyer, order).getByRole('region', { name: 'Proof of Delivery' });
   await expect(shown.getByText(/^Delivered /)).toBeVisible();
   await expect(shown.getByRole('img', { name: /^Drop-off photo of/ })).toBeVisible();
   await expect(shown.getByText('Code confirmed', { exact: true })).toHaveCount(0);

@@ -8,7 +8,8 @@ import { getJson, someoneElse } from './support/people';
 import { deliverWithPhoto } from './support/deliveries';
 import { openTab } from './support/tabs';
 import { payByCard } from './support/checkout';
-import { refundsList } from './support/orders';
+import { orderDetails, refundsList, titleBadge } from './support/orders';
+import { definitionOf } from './support/terms';
 
 /**
  * Refunds everyone can see (docs/decisions/0018-money-against-stripe.md,
@@ -104,8 +105,8 @@ test('an admin refunds part of a delivered order; buyer, seller, driver and admi
     await openTab(admin, 'Orders');
     await admin.getByLabel('Search orders by order number').fill(order.orderNumber.toLowerCase());
     await admin.getByRole('button', { name: order.orderNumber }).click();
-    const details = admin.getByTestId(`order-details-${order.id}`);
-    await expect(details.getByTestId('badge-status-delivered')).toBeVisible();
+    const details = orderDetails(admin, order);
+    await expect(titleBadge(details, 'Delivered')).toBeVisible();
     const form = admin.getByRole('region', { name: 'Refund this finished order' });
     await expect(form.getByText(/can still be refunded\.$/)).toContainText(money(cents(order.total)));
     await form.getByRole('radio', { name: 'An amount' }).check();
@@ -120,9 +121,9 @@ test('an admin refunds part of a delivered order; buyer, seller, driver and admi
 
     // The admin sees it: Partially refunded, the amount in the timeline, and the form still offered for the
     // rest.
-    await expect(details.getByTestId('badge-refund-partially_refunded')).toHaveText('Partially refunded');
+    await expect(titleBadge(details, 'Partially refunded')).toHaveText('Partially refunded');
     await expect(refundsList(details)).toContainText('Refunded $10.00');
-    await expect(details.getByTestId('text-order-refunded')).toContainText('$10.00');
+    await expect(definitionOf(details, 'Refunded')).toContainText('$10.00');
     await expect(form.getByText(/can still be refunded\.$/)).toContainText(money(cents(order.total) - 1000));
     await shoot(admin, 'admin-order-partially-refunded-light');
     if (SHOTS) {
@@ -131,7 +132,7 @@ test('an admin refunds part of a delivered order; buyer, seller, driver and admi
       await openTab(admin, 'Orders');
       await admin.getByLabel('Search orders by order number').fill(order.orderNumber.toLowerCase());
       await admin.getByRole('button', { name: order.orderNumber }).click();
-      await expect(details.getByTestId('badge-refund-partially_refunded')).toBeVisible();
+      await expect(titleBadge(details, 'Partially refunded')).toBeVisible();
       await expect(admin.locator('html')).toHaveClass(/dark/);
       await shoot(admin, 'admin-order-partially-refunded-dark');
     }
@@ -142,30 +143,30 @@ test('an admin refunds part of a delivered order; buyer, seller, driver and admi
 
     // The buyer sees it, with the amount.
     await buyer.page.goto(`/buyer/orders?order=${order.id}`);
-    const buyersView = buyer.page.getByTestId(`order-details-${order.id}`);
-    await expect(buyersView.getByTestId('badge-refund-partially_refunded')).toBeVisible();
+    const buyersView = orderDetails(buyer.page, order);
+    await expect(titleBadge(buyersView, 'Partially refunded')).toBeVisible();
     await expect(refundsList(buyersView)).toContainText('Refunded $10.00');
-    await expect(buyersView.getByTestId('text-order-refunded')).toContainText('$10.00');
+    await expect(definitionOf(buyersView, 'Refunded')).toContainText('$10.00');
     if (SHOTS) {
       await useTheme(buyer.page, 'dark');
       await buyer.page.reload();
-      await expect(buyersView.getByTestId('badge-refund-partially_refunded')).toBeVisible();
+      await expect(titleBadge(buyersView, 'Partially refunded')).toBeVisible();
       await shoot(buyer.page, 'buyer-order-partially-refunded-dark');
     }
 
     // The driver sees the state, never the amount.
     await driver.goto(`/driver/dashboard?order=${order.id}`);
-    const driversView = driver.getByTestId(`order-details-${order.id}`);
-    await expect(driversView.getByTestId('badge-refund-partially_refunded')).toBeVisible();
+    const driversView = orderDetails(driver, order);
+    await expect(titleBadge(driversView, 'Partially refunded')).toBeVisible();
     await expect(refundsList(driversView)).toHaveText(/Refund made/);
     await expect(refundsList(driversView)).not.toContainText('$');
-    await expect(driversView.getByTestId('text-order-refunded')).toHaveCount(0);
+    await expect(definitionOf(driversView, 'Refunded')).toHaveCount(0);
 
     // The seller sees it, and their earnings drop by their share of the refund.
     const share = shareOf(cents(order.sellerEarnings), 1000, cents(order.total));
     await page.goto(`/seller/dashboard?order=${order.id}`);
-    const sellersView = page.getByTestId(`order-details-${order.id}`);
-    await expect(sellersView.getByTestId('badge-refund-partially_refunded')).toBeVisible();
+    const sellersView = orderDetails(page, order);
+    await expect(titleBadge(sellersView, 'Partially refunded')).toBeVisible();
     await expect(refundsList(sellersView)).toContainText('Refunded $10.00');
     await expect(earnings).toContainText(money(cents(order.sellerEarnings) - share));
     await expectNoAccessibilityViolations(page);

@@ -4,7 +4,7 @@ import { expectNoAccessibilityViolations } from './support/accessibility';
 import { makePng } from './support/png';
 import { choosePickupTime, slotToPay } from './support/slots';
 import { cartButton, headerLink } from './support/header';
-import { timelineStep } from './support/orders';
+import { orderDetails, timelineStep, titleBadge } from './support/orders';
 
 /**
  * The seller's area as a new seller clicks it: become a seller, list a product with three pictures and
@@ -194,21 +194,21 @@ test.describe('the seller area (docs/rules/selling.md, Seller listings)', () => 
     );
     if (!order) throw new Error('the seller has no order');
     expect(order.sellerEarnings).toBe('11.25');
-    const details = page.getByTestId(`order-details-${order.id}`);
-    await expect(details.getByTestId('text-order-number')).toHaveText(order.orderNumber);
-    await expect(details.getByTestId('badge-status-pending')).toBeVisible();
+    const details = orderDetails(page, order);
+    await expect(details.getByRole('heading', { name: order.orderNumber })).toBeVisible();
+    await expect(titleBadge(details, 'Pending')).toBeVisible();
     await expect(details.getByTestId('button-cancel-order')).toBeVisible();
     await expect(page.getByRole('region', { name: 'Total Stock', exact: true })).toContainText('4');
 
     await details.getByRole('button', { name: 'Mark Ready for Pickup' }).click();
-    await expect(details.getByTestId('badge-status-ready_for_pickup')).toBeVisible();
+    await expect(titleBadge(details, 'Ready for Pickup')).toBeVisible();
     await expect(timelineStep(details, 'Ready for Pickup')).toHaveAttribute('data-done', 'true');
     // Only a pending order can be cancelled.
     await expect(details.getByTestId('button-cancel-order')).toHaveCount(0);
     await expect(page.getByRole('region', { name: 'Total Earnings', exact: true })).toContainText('$0.00');
 
     await details.getByRole('button', { name: 'Mark Picked Up' }).click();
-    await expect(details.getByTestId('badge-status-completed')).toBeVisible();
+    await expect(titleBadge(details, 'Completed')).toBeVisible();
     await expect(timelineStep(details, 'Picked Up')).toHaveAttribute('data-done', 'true');
     await expect(details.getByRole('button', { name: /^Mark / })).toHaveCount(0);
     await expect(page.getByRole('region', { name: 'Total Earnings', exact: true })).toContainText('$11.25');

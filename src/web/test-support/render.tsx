@@ -1,5 +1,5 @@
 import type { ReactElement } from 'react';
-import { cleanup, render, type RenderResult } from '@testing-library/react';
+import { cleanup, render, screen, within, type RenderResult } from '@testing-library/react';
 import type { QueryClient } from '@tanstack/react-query';
 import { afterEach, vi } from 'vitest';
 import { Providers } from '../app/providers';
@@ -93,3 +93,16 @@ export const emptyCatalog: Route = (url) => {
   if (url.startsWith('/api/products')) return jsonResponse([]);
   return undefined;
 };
+
+/**
+ * The value a description list gives a term ("Total", "Pickup time"): the definition right after the
+ * term that reads so, as a screen reader reads them. A definition cannot be named (ARIA prohibits it),
+ * so it is found beside its term.
+ */
+export function definitionOf(term: string | RegExp, container?: HTMLElement): HTMLElement {
+  const scope = container ? within(container) : screen;
+  const definition = scope.getByText(term, { selector: 'dt' }).nextElementSibling;
+  if (!(definition instanceof HTMLElement) || definition.tagName !== 'DD')
+    throw new Error(`No definition follows the term ${String(term)}`);
+  return definition;
+}

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { AppRouter } from '../router';
 import {
+  definitionOf,
   installDomStubs,
   jsonResponse,
   makeUser,
@@ -105,11 +106,11 @@ describe('/buyer/orders (docs/rules/screens-buyer.md, Order screens)', () => {
     expect(within(card).getByText('$1,250.00')).toBeVisible();
     expect(within(card).getByText('1060 W Addison St, Chicago, IL 60613')).toBeVisible();
 
-    const details = await screen.findByTestId(`order-details-${first.id}`);
+    const details = await screen.findByRole('region', { name: 'ORD-AAAAAA' });
     expect(within(details).getByText('Order Placed')).toBeVisible();
     expect(within(details).getByText('Driver Assigned')).toBeVisible();
     expect(await within(details).findByText('Oak Table')).toBeVisible();
-    expect(within(details).getByTestId('text-order-total').textContent).toBe('$1,250.00');
+    expect(definitionOf('Total', details).textContent).toBe('$1,250.00');
     // The parties: "first last", else the role word (docs/rules/screens-shared.md, Client behaviour).
     expect(await within(details).findByText('Sam Buyer')).toBeVisible();
     expect(await within(details).findByText('Seller', { selector: 'span.truncate' })).toBeVisible();
@@ -122,11 +123,11 @@ describe('/buyer/orders (docs/rules/screens-buyer.md, Order screens)', () => {
     await waitFor(() =>
       expect(screen.getByTestId(`card-order-${second.id}`).getAttribute('aria-pressed')).toBe('true'),
     );
-    expect(await screen.findByTestId(`order-details-${second.id}`)).toBeVisible();
+    expect(await screen.findByRole('region', { name: 'ORD-BBBBBB' })).toBeVisible();
     // Delivered: no cancelling.
     expect(screen.queryByRole('button', { name: 'Cancel Order' })).toBeNull();
     fireEvent.click(screen.getByTestId(`card-order-${first.id}`));
-    expect(await screen.findByTestId(`order-details-${first.id}`)).toBeVisible();
+    expect(await screen.findByRole('region', { name: 'ORD-AAAAAA' })).toBeVisible();
   });
 
   it('keeps the buyer view when the current role is driver', async () => {
@@ -138,11 +139,9 @@ describe('/buyer/orders (docs/rules/screens-buyer.md, Order screens)', () => {
     );
     window.history.replaceState(null, '', '/buyer/orders');
     renderWithProviders(<AppRouter />);
-    const details = await screen.findByTestId(`order-details-${first.id}`);
+    const details = await screen.findByRole('region', { name: 'ORD-AAAAAA' });
     expect(within(details).getByText('Payment Details')).toBeVisible();
-    expect(
-      within(details).getByText('$1,250.00', { selector: '[data-testid="text-order-total"]' }),
-    ).toBeVisible();
+    expect(definitionOf('Total', details)).toHaveTextContent('$1,250.00');
     expect(fetchMock.mock.calls.some(([url]) => url === '/api/orders?as=buyer')).toBe(true);
   });
 

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { CheckCircle2, ExternalLink, KeyRound, MapPin } from 'lucide-react';
 import { dropOffMapUrl } from '@domain/delivery-proof';
 import { isActiveDelivery } from '@domain/order-status';
@@ -9,16 +10,19 @@ import { formatDateTime } from '../../../lib/format';
  * server sends it only to the buyer and admins, so nothing shows for the driver or the seller.
  */
 export function DeliveryCodeNotice({ order }: { order: Order }) {
+  const titleId = useId();
   if (!order.deliveryCode || !isActiveDelivery(order.status)) return null;
   return (
-    <div className="mt-4 rounded-lg border border-primary/40 bg-accent px-3 py-2" data-testid="delivery-code">
-      <p className="flex items-center gap-2 text-sm font-medium">
+    <div
+      role="group"
+      aria-labelledby={titleId}
+      className="mt-4 rounded-lg border border-primary/40 bg-accent px-3 py-2"
+    >
+      <p id={titleId} className="flex items-center gap-2 text-sm font-medium">
         <KeyRound className="size-4" aria-hidden="true" />
         Delivery code
       </p>
-      <p className="font-mono text-2xl font-semibold tracking-[0.4em]" data-testid="text-delivery-code">
-        {order.deliveryCode}
-      </p>
+      <p className="font-mono text-2xl font-semibold tracking-[0.4em]">{order.deliveryCode}</p>
       <p className="text-xs text-muted-foreground">Give this code to your driver at drop-off.</p>
     </div>
   );

@@ -38,11 +38,7 @@ export function OrderDisputeBadge({
 }) {
   if (!dispute) return null;
   return (
-    <Badge
-      variant={VARIANT[dispute.status]}
-      className={className}
-      data-testid={`badge-dispute-${dispute.status}`}
-    >
+    <Badge variant={VARIANT[dispute.status]} className={className}>
       {LABELS[dispute.status]}
     </Badge>
   );
@@ -53,7 +49,7 @@ export function OrderDisputeNote({ dispute }: { dispute: OrderDispute | null }) 
   if (!dispute?.amount) return null;
   const due = isDisputeOpen(dispute.status) ? formatDateTime(dispute.evidenceDueBy) : null;
   return (
-    <span className="block text-sm" data-testid="text-order-dispute">
+    <span className="block text-sm">
       {LABELS[dispute.status]}: {formatPrice(dispute.amount)}
       {due ? <span className="font-medium"> · Evidence due {due}</span> : null}
     </span>

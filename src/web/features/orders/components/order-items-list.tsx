@@ -21,13 +21,9 @@ export function OrderItemsList({ orderId, showPrices }: { orderId: string; showP
   if (items.data.length === 0) return <p className="text-sm text-muted-foreground">No items found</p>;
 
   return (
-    <ul className="flex flex-col divide-y" data-testid="list-order-items">
+    <ul className="flex flex-col divide-y">
       {items.data.map((item) => (
-        <li
-          key={item.id}
-          className="flex items-center gap-3 py-3 first:pt-0 last:pb-0"
-          data-testid={`order-item-${item.id}`}
-        >
+        <li key={item.id} className="flex items-center gap-3 py-3 first:pt-0 last:pb-0">
           <div className="size-12 shrink-0 overflow-hidden rounded-md border bg-muted">
             <ProductImage src={item.productImageUrl} alt="" />
           </div>

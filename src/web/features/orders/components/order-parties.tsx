@@ -23,7 +23,7 @@ function PartyRow({
   const roleWord = capitalise(role);
   if (profile.isError) {
     return (
-      <li className="flex items-center justify-between gap-3 py-2" data-testid={`party-${role}`}>
+      <li className="flex items-center justify-between gap-3 py-2">
         <span className="text-sm text-muted-foreground">{roleWord}</span>
         <span role="alert" className="text-sm text-destructive">
           Failed to load {role} information
@@ -35,13 +35,12 @@ function PartyRow({
   // (docs/rules/screens-shared.md, Client behaviour).
   const name = user ? displayName({ ...user, role }) : 'Loading...';
   return (
-    <li data-testid={`party-${role}`}>
+    <li>
       <button
         type="button"
         onClick={() => onOpen(userId)}
         disabled={!user}
         className="-mx-2 flex w-[calc(100%+1rem)] items-center gap-3 rounded-md px-2 py-2 text-left transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-default"
-        data-testid={`button-party-${role}`}
       >
         {user ? (
           <UserAvatar user={{ ...user, email: roleWord }} className="size-9 text-sm" />
@@ -101,7 +100,7 @@ export function OrderParties({
           onOpen={onOpenProfile}
         />
       ) : usesDriver && order.status !== 'cancelled' ? (
-        <li className="flex items-center justify-between gap-3 py-2 text-sm" data-testid="party-driver">
+        <li className="flex items-center justify-between gap-3 py-2 text-sm">
           <span className="text-muted-foreground">Driver</span>
           <span className="text-muted-foreground">Not assigned yet</span>
         </li>

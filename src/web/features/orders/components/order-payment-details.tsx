@@ -9,21 +9,17 @@ function Row({
   label,
   value,
   strong,
-  testId,
   className,
 }: {
   label: ReactNode;
   value: string;
   strong?: boolean;
-  testId?: string;
   className?: string;
 }) {
   return (
     <div className={cn('flex justify-between gap-3', strong && 'font-semibold', className)}>
       <dt className={cn(!strong && 'text-muted-foreground')}>{label}</dt>
-      <dd className="tabular-nums" data-testid={testId}>
-        {value}
-      </dd>
+      <dd className="tabular-nums">{value}</dd>
     </div>
   );
 }
@@ -37,12 +33,7 @@ export function DriverEarnings({ order }: { order: Order }) {
     // A <dl> holds only its rows: the note goes after it.
     <div className="flex flex-col gap-2 text-sm">
       <dl>
-        <Row
-          label="Your earnings"
-          value={formatPrice(order.driverEarnings)}
-          strong
-          testId="text-driver-earnings"
-        />
+        <Row label="Your earnings" value={formatPrice(order.driverEarnings)} strong />
       </dl>
       <p className="text-xs text-muted-foreground">The delivery fee after the platform commission.</p>
     </div>
@@ -61,17 +52,11 @@ export function OrderPaymentDetails({ order }: { order: Order }) {
   return (
     <div className="flex flex-col gap-5 text-sm">
       <dl className="flex flex-col gap-2">
-        <Row label="Subtotal" value={money(order.productSubtotal)} testId="text-order-subtotal" />
-        <Row label="Delivery fee" value={money(order.deliveryFee)} testId="text-order-delivery-fee" />
-        <Row
-          className="border-t pt-2"
-          label="Total"
-          value={money(order.total)}
-          strong
-          testId="text-order-total"
-        />
+        <Row label="Subtotal" value={money(order.productSubtotal)} />
+        <Row label="Delivery fee" value={money(order.deliveryFee)} />
+        <Row className="border-t pt-2" label="Total" value={money(order.total)} strong />
         {order.refundState !== 'none' && order.refundedAmount ? (
-          <Row label="Refunded" value={`−${money(order.refundedAmount)}`} testId="text-order-refunded" />
+          <Row label="Refunded" value={`−${money(order.refundedAmount)}`} />
         ) : null}
       </dl>
       <div className="flex flex-col gap-2">
@@ -82,42 +67,32 @@ export function OrderPaymentDetails({ order }: { order: Order }) {
           <Row
             label={order.sellerDelivery ? 'Seller earnings (incl. delivery)' : 'Seller earnings'}
             value={money(order.sellerEarnings)}
-            testId="text-seller-earnings"
           />
-          {withDriver ? (
-            <Row label="Driver earnings" value={money(order.driverEarnings)} testId="text-driver-earnings" />
-          ) : null}
+          {withDriver ? <Row label="Driver earnings" value={money(order.driverEarnings)} /> : null}
           <Row
             label={`Sales commission${rate(order.salesCommissionRate)}`}
             value={money(order.purchasePlatformFee)}
-            testId="text-sales-commission"
           />
           {withDriver ? (
             <Row
               label={`Delivery commission${rate(order.deliveryCommissionRate)}`}
               value={money(order.deliveryPlatformFee)}
-              testId="text-delivery-commission"
             />
           ) : order.sellerDelivery ? (
             // The seller keeps the whole fee of a delivery they make themselves: the sales commission is the
             // only one (docs/rules/money.md, Fees and commission; docs/rules/known-differences.md, Known
             // differences).
-            <Row
-              label="Delivery commission (none: delivered by the seller)"
-              value={money('0')}
-              testId="text-delivery-commission"
-            />
+            <Row label="Delivery commission (none: delivered by the seller)" value={money('0')} />
           ) : null}
           <Row
             className="border-t pt-2"
             label="Platform commission"
             value={money(order.platformFee)}
             strong
-            testId="text-platform-fee"
           />
         </dl>
         {order.sellerDelivery ? (
-          <p className="text-xs text-muted-foreground" data-testid="text-seller-delivered-commission">
+          <p className="text-xs text-muted-foreground">
             Delivered by the seller: this order carries only the sales commission, on the product total.
           </p>
         ) : null}

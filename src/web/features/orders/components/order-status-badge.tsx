@@ -15,7 +15,7 @@ const VARIANT: Record<OrderStatus, BadgeProps['variant']> = {
 /** The status as a badge with the spec's labels (docs/rules/catalog-and-orders.md, Order lifecycle). */
 export function OrderStatusBadge({ status, className }: { status: OrderStatus; className?: string }) {
   return (
-    <Badge variant={VARIANT[status]} className={className} data-testid={`badge-status-${status}`}>
+    <Badge variant={VARIANT[status]} className={className}>
       {STATUS_BADGE[status]}
     </Badge>
   );
@@ -28,11 +28,7 @@ export function OrderStatusBadge({ status, className }: { status: OrderStatus; c
 export function OrderRefundBadge({ state, className }: { state: RefundState; className?: string }) {
   if (state === 'none') return null;
   return (
-    <Badge
-      variant={state === 'refunded' ? 'destructive' : 'warning'}
-      className={className}
-      data-testid={`badge-refund-${state}`}
-    >
+    <Badge variant={state === 'refunded' ? 'destructive' : 'warning'} className={className}>
       {REFUND_STATE_LABEL[state]}
     </Badge>
   );
