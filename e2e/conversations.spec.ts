@@ -2,6 +2,7 @@ import type { APIRequestContext, Page } from '@playwright/test';
 import { expectNoAccessibilityViolations } from './support/accessibility';
 import { test, expect, signInAs, DEMO } from './support/fixtures';
 import { orderDetails, partyButton } from './support/orders';
+import { unreadMessagesButton } from './support/header';
 
 /**
  * Conversations, reviews and live updates (docs/rules/selling.md, Reviews and messages;
@@ -99,7 +100,10 @@ test('the buyer asks, the seller answers live; after delivery both review each o
 
   // The seller waits on their Messages.
   await seller.goto('/seller/dashboard?tab=messages');
-  const sellerMessages = seller.getByTestId('section-seller-messages');
+  // The dashboard's Messages, not the Messages of an order shown above it: the one titled at level 2.
+  const sellerMessages = seller
+    .getByRole('region', { name: 'Messages', exact: true })
+    .filter({ has: seller.getByRole('heading', { level: 2, name: 'Messages', exact: true }) });
   await expect(sellerMessages.getByRole('heading', { name: 'Messages', exact: true })).toBeVisible();
   await expect(sellerMessages.getByText(/Loading messages/)).toHaveCount(0);
 
@@ -115,23 +119,29 @@ test('the buyer asks, the seller answers live; after delivery both review each o
   await expect(box).toHaveValue(`${question}\nThanks!`);
   await box.press('Enter');
   await expect(box).toHaveValue('');
-  await expect(card.getByTestId('product-messages-list')).toContainText(question);
+  await expect(card.getByRole('log', { name: 'Messages' })).toContainText(question);
 
   // The seller sees it arrive without reloading, opens it and answers.
-  const thread = seller.getByTestId(`thread-${product.id}-${buyerMe.id}`);
+  const thread = sellerMessages
+    .getByRole('list', { name: 'Conversations' })
+    .getByRole('button')
+    .filter({ hasText: fullName(buyerMe) })
+    .filter({ hasText: question });
   await expect(thread).toBeVisible();
   await thread.click();
-  const conversation = seller.getByTestId('seller-thread');
-  await expect(conversation.getByTestId('seller-thread-list')).toContainText(question);
+  const conversation = sellerMessages.getByRole('region', {
+    name: `Conversation with ${fullName(buyerMe)} about ${product.name}`,
+  });
+  await expect(conversation.getByRole('log', { name: 'Messages' })).toContainText(question);
   const answer = 'Yes, it comes fully assembled.';
   const reply = conversation.getByRole('textbox', { name: `Answer to ${fullName(buyerMe)}` });
   await reply.fill(answer);
   await reply.press('Enter');
-  await expect(conversation.getByTestId('seller-thread-list')).toContainText(answer);
+  await expect(conversation.getByRole('log', { name: 'Messages' })).toContainText(answer);
   await expectNoAccessibilityViolations(seller);
 
   // The buyer sees the answer arrive where they are.
-  await expect(card.getByTestId('product-messages-list')).toContainText(answer);
+  await expect(card.getByRole('log', { name: 'Messages' })).toContainText(answer);
   await expectNoAccessibilityViolations(buyer);
 
   // Away from the product, a new answer shows in the header's unread count, cleared once opened.
@@ -139,12 +149,13 @@ test('the buyer asks, the seller answers live; after delivery both review each o
   await expect(buyer.getByRole('heading', { name: 'My Orders' })).toBeVisible();
   await reply.fill('Delivery is free this week.');
   await reply.press('Enter');
-  await expect(buyer.getByTestId('badge-unread-count')).toHaveText('1');
-  await buyer.getByTestId('button-unread-messages').click();
+  await expect(unreadMessagesButton(buyer)).toHaveAccessibleName('Messages: 1 unread');
+  await expect(unreadMessagesButton(buyer)).toHaveText('1');
+  await unreadMessagesButton(buyer).click();
   await buyer.getByRole('menuitem', { name: product.name }).click();
   await expect(buyer).toHaveURL(`/products/${product.id}`);
-  await expect(card.getByTestId('product-messages-list')).toContainText('Delivery is free this week.');
-  await expect(buyer.getByTestId('badge-unread-count')).toHaveCount(0);
+  await expect(card.getByRole('log', { name: 'Messages' })).toContainText('Delivery is free this week.');
+  await expect(unreadMessagesButton(buyer)).toHaveAccessibleName('Messages: nothing unread');
 
   // The buyer orders it; the seller brings it and marks it delivered.
   const order = await buyOne(buyer.request, product.id);
@@ -157,7 +168,7 @@ test('the buyer asks, the seller answers live; after delivery both review each o
   await buyer.goto(`/buyer/orders?order=${order.id}`);
   const buyerPrompts = buyer.getByTestId('review-prompts');
   await expect(buyerPrompts.getByRole('heading', { name: 'Leave a Review' })).toBeVisible();
-  await expect(buyer.getByTestId('order-messages-list')).toBeVisible();
+  await expect(orderDetails(buyer, order).getByRole('log', { name: 'Messages' })).toBeVisible();
   await expectNoAccessibilityViolations(buyer);
   const sellerForm = buyerPrompts.getByRole('form', { name: `Review of ${fullName(sellerMe)}, Seller` });
   await sellerForm.getByRole('radio', { name: '5 stars' }).click();

@@ -176,8 +176,9 @@ test.describe('typing before the page has hydrated', () => {
     await box.press('Enter');
     release();
 
-    await expect(card.getByTestId('product-messages-list')).toContainText(question);
+    const thread = card.getByRole('log', { name: 'Messages' });
+    await expect(thread).toContainText(question);
     await expect(box).toHaveValue('');
-    await expect(card.getByTestId('text-message-content').filter({ hasText: question })).toHaveCount(1);
+    await expect(thread.getByText(question, { exact: true })).toHaveCount(1);
   });
 });

@@ -2,6 +2,7 @@ import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test
 import { test, expect, signInAs, signUpFresh, DEMO } from './support/fixtures';
 import { payByCard } from './support/checkout';
 import { orderDetails } from './support/orders';
+import { unreadMessagesButton } from './support/header';
 
 /**
  * Nothing lost live (docs/rules/live-updates.md, Live updates), on a phone: a message posted
@@ -87,7 +88,7 @@ test('a message posted while the page loads shows its badge and toast once the s
   await expect(page.getByRole('heading', { name: 'My Orders' })).toBeVisible();
   await unreadRead;
   await expect.poll(() => isStreamHeld).toBe(true);
-  await expect(page.getByTestId('badge-unread-count')).toHaveCount(0);
+  await expect(unreadMessagesButton(page)).toHaveAccessibleName('Messages: nothing unread');
 
   const answered = await seller.request.post('/api/product-messages', {
     data: { productId: product.id, buyerId: me.id, content: 'Yes, it is.' },
@@ -95,7 +96,8 @@ test('a message posted while the page loads shows its badge and toast once the s
   expect(answered.status(), await answered.text()).toBe(201);
   release();
 
-  await expect(page.getByTestId('badge-unread-count')).toHaveText('1', { timeout: LIVE_MS });
+  await expect(unreadMessagesButton(page)).toHaveAccessibleName('Messages: 1 unread', { timeout: LIVE_MS });
+  await expect(unreadMessagesButton(page)).toHaveText('1');
   const notice = page.locator('.toast-root').filter({ hasText: 'New message' });
   await expect(notice).toBeVisible();
   // On a phone the toast sits at the bottom: the My Orders header stays clear.
@@ -138,7 +140,7 @@ test("the arrival time the driver sets shows on the buyer's order page live, wit
   const details = orderDetails(page, order);
   await expect(details).toContainText('Assigned');
   await expect(details.getByRole('status', { name: 'Expected arrival' })).toHaveCount(0);
-  const box = page.getByTestId('order-messages-input');
+  const box = details.getByRole('textbox', { name: 'Message about this order' });
   await box.fill('Please ring twice');
   await box.evaluate((element) => element.closest('form')?.scrollIntoView({ block: 'end' }));
   await expect(box).toBeFocused();
@@ -161,7 +163,7 @@ test("the arrival time the driver sets shows on the buyer's order page live, wit
   const notice = page.locator('.toast-root').filter({ hasText: 'Expected arrival' });
   await expect(notice).toContainText(`${order.orderNumber} is expected`);
   // The toast covers neither the Send button being reached for, nor the header.
-  expect(await overlaps(notice, page.getByTestId('order-messages-send'))).toBe(false);
+  expect(await overlaps(notice, details.getByRole('button', { name: 'Send', exact: true }))).toBe(false);
   expect(await overlaps(notice, box)).toBe(false);
   expect(await overlaps(notice, page.locator('header').first())).toBe(false);
   await driver.context().close();

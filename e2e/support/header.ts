@@ -18,3 +18,9 @@ export const logOutButton = (page: Page) => page.getByRole('button', { name: 'Lo
 /** The visitor's header's Sign In button (the page may have others of its own). */
 export const signInButton = (page: Page) =>
   page.getByRole('banner').getByRole('button', { name: 'Sign In', exact: true });
+
+/**
+ * The header's messages button, named "Messages: 2 unread" or "Messages: nothing unread"; its text is
+ * the count drawn on it, if any.
+ */
+export const unreadMessagesButton = (page: Page) => page.getByRole('button', { name: /^Messages: / });

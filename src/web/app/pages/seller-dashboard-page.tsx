@@ -115,7 +115,6 @@ function SellerDashboard() {
           ref={messagesRef}
           aria-labelledby="messages-heading"
           className="flex scroll-mt-20 flex-col gap-4"
-          data-testid="section-seller-messages"
         >
           <SectionHeading
             id="messages-heading"

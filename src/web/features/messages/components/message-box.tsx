@@ -33,7 +33,6 @@ interface MessageBoxProps {
   placeholder: string;
   onSend: (content: string) => Promise<unknown>;
   isSending: boolean;
-  testId: string;
 }
 
 /** Counts are shown once the text nears the limit, so the limit never comes as a surprise. */
@@ -56,7 +55,6 @@ export function MessageBox({
   placeholder,
   onSend,
   isSending,
-  testId,
 }: MessageBoxProps) {
   const [text, setText] = useState('');
   const listRef = useRef<HTMLDivElement>(null);
@@ -95,7 +93,7 @@ export function MessageBox({
   };
 
   return (
-    <div className="flex flex-col gap-3" data-testid={testId}>
+    <div className="flex flex-col gap-3">
       <div
         ref={listRef}
         role="log"
@@ -104,7 +102,6 @@ export function MessageBox({
         tabIndex={0}
         style={{ height: heightPx }}
         className="flex flex-col gap-2 overflow-y-auto rounded-md border bg-muted/30 p-3 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-        data-testid={`${testId}-list`}
       >
         {isLoading ? (
           <p role="status" className="m-auto text-sm text-muted-foreground">
@@ -126,7 +123,6 @@ export function MessageBox({
                   'flex max-w-[85%] flex-col gap-0.5',
                   isOwn ? 'self-end items-end' : 'self-start',
                 )}
-                data-testid="message"
               >
                 <p className="text-xs text-muted-foreground">
                   {isOwn ? 'You' : message.senderLabel} · {formatDateTime(message.createdAt)}
@@ -136,7 +132,6 @@ export function MessageBox({
                     'whitespace-pre-wrap break-words rounded-lg px-3 py-2 text-sm',
                     isOwn ? 'bg-primary text-primary-foreground' : 'bg-background border',
                   )}
-                  data-testid="text-message-content"
                 >
                   {message.content}
                 </p>
@@ -156,7 +151,6 @@ export function MessageBox({
           aria-label={inputLabel}
           aria-describedby={text.length >= SHOW_COUNT_FROM ? countId : undefined}
           placeholder={placeholder}
-          data-testid={`${testId}-input`}
         />
         <div className="flex items-center justify-between gap-3">
           <p className="text-xs text-muted-foreground">
@@ -169,7 +163,7 @@ export function MessageBox({
               'Enter sends, Shift+Enter adds a line'
             )}
           </p>
-          <Button type="submit" size="sm" disabled={!canSend} data-testid={`${testId}-send`}>
+          <Button type="submit" size="sm" disabled={!canSend}>
             <Send aria-hidden="true" />
             {isSending ? 'Sending...' : 'Send'}
           </Button>

@@ -33,7 +33,6 @@ export function OrderMessagesPanel({ orderId, viewerId }: { orderId: string; vie
       placeholder="Type a message..."
       onSend={(content) => send.mutateAsync(content)}
       isSending={send.isPending}
-      testId="order-messages"
     />
   );
 }

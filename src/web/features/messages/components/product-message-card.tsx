@@ -47,7 +47,6 @@ export function ProductMessageCard({
           placeholder="Type your question..."
           onSend={(content) => send.mutateAsync(content)}
           isSending={send.isPending}
-          testId="product-messages"
         />
       </CardContent>
     </Card>

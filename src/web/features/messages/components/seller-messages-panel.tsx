@@ -48,7 +48,6 @@ function ThreadConversation({ thread, sellerId }: { thread: ProductThread; selle
         placeholder="Type your answer..."
         onSend={(content) => send.mutateAsync(content)}
         isSending={send.isPending}
-        testId="seller-thread"
       />
     </section>
   );
@@ -91,17 +90,14 @@ export function SellerMessagesPanel({ sellerId, initial }: { sellerId: string; i
     );
   if (list.length === 0)
     return (
-      <p
-        className="flex flex-col items-center gap-2 rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground"
-        data-testid="text-no-seller-messages"
-      >
+      <p className="flex flex-col items-center gap-2 rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">
         <Inbox className="size-6" aria-hidden="true" />
         No messages yet. Questions buyers ask about your products show here.
       </p>
     );
 
   return (
-    <div className="grid grid-cols-1 gap-6 lg:grid-cols-3" data-testid="seller-messages">
+    <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
       <ul aria-label="Conversations" className="flex max-h-[32rem] flex-col gap-2 overflow-y-auto lg:pr-1">
         {list.map((thread) => {
           const isSelected = selected !== undefined && threadKey(thread) === threadKey(selected);
@@ -115,7 +111,6 @@ export function SellerMessagesPanel({ sellerId, initial }: { sellerId: string; i
                   'flex w-full flex-col gap-1 rounded-lg border p-3 text-left transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring',
                   isSelected && 'border-primary bg-accent',
                 )}
-                data-testid={`thread-${thread.productId}-${thread.buyerId}`}
               >
                 <span className="flex items-center justify-between gap-2">
                   <span className="truncate font-medium">{thread.buyerName}</span>

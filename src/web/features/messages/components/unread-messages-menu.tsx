@@ -44,18 +44,11 @@ export function UnreadMessagesMenu() {
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button
-          variant="ghost"
-          size="icon"
-          className="relative"
-          aria-label={label}
-          data-testid="button-unread-messages"
-        >
+        <Button variant="ghost" size="icon" className="relative" aria-label={label}>
           <MessageSquare aria-hidden="true" />
           {total > 0 ? (
             <span
               className="absolute -right-0.5 -top-0.5 flex min-w-5 items-center justify-center rounded-full bg-destructive px-1 text-xs font-semibold tabular-nums text-destructive-foreground"
-              data-testid="badge-unread-count"
               aria-hidden="true"
             >
               {total > 99 ? '99+' : total}
