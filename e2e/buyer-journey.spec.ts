@@ -131,8 +131,8 @@ test.describe('the buyer journey (docs/rules/catalog-and-orders.md, Checkout and
     const sheet = page.getByRole('dialog', { name: 'Shopping Cart' });
     await expect(sheet).toBeVisible();
     await sheet.getByRole('button', { name: `Increase quantity of ${product.name}` }).click();
-    await expect(sheet.getByTestId(`text-quantity-${product.id}`)).toHaveText('2');
-    await expect(sheet.getByTestId('text-cart-total')).toHaveText(money(cents(product.price) * 2));
+    await expect(sheet.getByRole('group', { name: `Quantity of ${product.name}` })).toHaveText('2');
+    await expect(definitionOf(sheet, 'Total')).toHaveText(money(cents(product.price) * 2));
     await expect(cartButton(page)).toHaveText('2');
     await sheet.getByRole('link', { name: 'Proceed to Checkout' }).click();
 

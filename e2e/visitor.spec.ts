@@ -54,7 +54,7 @@ test.describe('a visitor (docs/rules/screens-buyer.md, Routes and headers)', () 
     await expect(page.getByText('Added to cart', { exact: true })).toBeVisible();
     await cartButton(page).click();
     const sheet = page.getByRole('dialog', { name: 'Shopping Cart' });
-    await expect(sheet.getByTestId(`cart-sheet-item-${product.id}`)).toBeVisible();
+    await expect(sheet.getByRole('listitem', { name: product.name, exact: true })).toBeVisible();
     // At once, not when its 5 seconds are up.
     await expect(page.getByText('Added to cart', { exact: true })).toBeHidden({ timeout: 1_500 });
     // Nothing covers the sheet's own buttons: they take the click.

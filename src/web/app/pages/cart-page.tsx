@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { Link } from 'wouter';
 import { ShoppingBag, Trash } from 'lucide-react';
 import { Button } from '../../components/ui/button';
@@ -22,6 +23,8 @@ export function CartPage() {
   useDocumentTitle('Shopping Cart');
   const { items, total, count, setQuantity, remove } = useCart();
   const { user } = useAuth();
+  const idPrefix = useId();
+  const nameIdOf = (item: { id: string }) => `${idPrefix}-name-${item.id}`;
   // The cart is local: a visitor has one too, and checking out asks them to sign in.
   useRefreshCartStock(true);
 
@@ -50,17 +53,15 @@ export function CartPage() {
             </h2>
             <ul className="flex flex-col gap-4">
               {items.map((item) => (
-                <li key={item.id}>
-                  <Card
-                    className="flex flex-col gap-4 p-4 sm:flex-row sm:items-center"
-                    data-testid={`cart-item-${item.id}`}
-                  >
+                // Each line is named by its product's name.
+                <li key={item.id} aria-labelledby={nameIdOf(item)}>
+                  <Card className="flex flex-col gap-4 p-4 sm:flex-row sm:items-center">
                     <div className="flex min-w-0 flex-1 gap-4">
                       <div className="size-20 shrink-0 overflow-hidden rounded-lg border bg-muted">
                         <ProductImage src={item.imageUrl} alt="" />
                       </div>
                       <div className="min-w-0">
-                        <h3 className="font-semibold">
+                        <h3 id={nameIdOf(item)} className="font-semibold">
                           <Link href={`/products/${item.id}`} className="hover:underline">
                             {item.name}
                           </Link>
@@ -74,19 +75,13 @@ export function CartPage() {
                     </div>
                     <div className="flex items-center justify-between gap-4 sm:justify-end">
                       <QuantityControl
-                        itemId={item.id}
                         itemName={item.name}
                         quantity={item.quantity}
                         minimum={1}
                         maximum={maxQuantityOf(item)}
                         onChange={(quantity) => setQuantity(item.id, Math.max(1, quantity))}
                       />
-                      <span
-                        className="w-24 text-right font-semibold"
-                        data-testid={`text-line-total-${item.id}`}
-                      >
-                        {formatPrice(lineTotal(item))}
-                      </span>
+                      <span className="w-24 text-right font-semibold">{formatPrice(lineTotal(item))}</span>
                       <Button
                         variant="ghost"
                         size="icon"
@@ -108,10 +103,10 @@ export function CartPage() {
               <CardTitle as="h2">Order Summary</CardTitle>
             </CardHeader>
             <CardContent className="flex flex-col gap-4">
-              <div className="flex items-center justify-between text-lg font-semibold">
-                <span>Total</span>
-                <span data-testid="text-cart-total">{formatPrice(total)}</span>
-              </div>
+              <dl className="flex items-center justify-between text-lg font-semibold">
+                <dt>Total</dt>
+                <dd>{formatPrice(total)}</dd>
+              </dl>
               <p className="text-sm text-muted-foreground">Delivery fees are worked out at checkout.</p>
               <Button asChild size="lg">
                 <Link href="/checkout">Proceed to Checkout</Link>

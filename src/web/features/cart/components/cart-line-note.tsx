@@ -20,7 +20,6 @@ export function CartLineNote({ item, viewerId }: { item: CartItem; viewerId: str
         'flex items-center gap-1.5 text-xs',
         note.isProblem ? 'font-medium text-destructive' : 'text-muted-foreground',
       )}
-      data-testid={`text-stock-note-${item.id}`}
     >
       <Icon className="size-3.5 shrink-0" aria-hidden="true" />
       {note.text}

@@ -1,4 +1,4 @@
-import type { RefObject } from 'react';
+import { useId, type RefObject } from 'react';
 import { Link } from 'wouter';
 import { ShoppingBag, Trash } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
@@ -37,6 +37,8 @@ export function CartPanel({
   const { items, total, count, setQuantity, remove } = useCart();
   const { user } = useAuth();
   const close = () => onOpenChange(false);
+  const idPrefix = useId();
+  const nameIdOf = (item: { id: string }) => `${idPrefix}-name-${item.id}`;
   useRefreshCartStock(open);
 
   return (
@@ -66,14 +68,17 @@ export function CartPanel({
           <>
             <ul className="flex-1 divide-y overflow-y-auto px-6">
               {items.map((item) => (
-                <li key={item.id} className="flex gap-3 py-4" data-testid={`cart-sheet-item-${item.id}`}>
+                // Each line is named by its product's name.
+                <li key={item.id} className="flex gap-3 py-4" aria-labelledby={nameIdOf(item)}>
                   <div className="size-16 shrink-0 overflow-hidden rounded-md border bg-muted">
                     <ProductImage src={item.imageUrl} alt="" />
                   </div>
                   <div className="flex min-w-0 flex-1 flex-col gap-2">
                     <div className="flex items-start justify-between gap-2">
                       <div className="min-w-0">
-                        <p className="truncate font-medium">{item.name}</p>
+                        <p id={nameIdOf(item)} className="truncate font-medium">
+                          {item.name}
+                        </p>
                         <p className="text-sm text-muted-foreground">{formatPrice(item.price)} each</p>
                       </div>
                       <Button
@@ -87,7 +92,6 @@ export function CartPanel({
                       </Button>
                     </div>
                     <QuantityControl
-                      itemId={item.id}
                       itemName={item.name}
                       quantity={item.quantity}
                       maximum={maxQuantityOf(item)}
@@ -100,10 +104,10 @@ export function CartPanel({
               ))}
             </ul>
             <SheetFooter className="border-t p-6">
-              <div className="flex items-center justify-between text-lg font-semibold">
-                <span>Total</span>
-                <span data-testid="text-cart-total">{formatPrice(total)}</span>
-              </div>
+              <dl className="flex items-center justify-between text-lg font-semibold">
+                <dt>Total</dt>
+                <dd>{formatPrice(total)}</dd>
+              </dl>
               <Button asChild size="lg">
                 <Link href="/checkout" onClick={close}>
                   Proceed to Checkout

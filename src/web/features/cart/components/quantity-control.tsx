@@ -2,7 +2,6 @@ import { Minus, Plus } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 
 interface QuantityControlProps {
-  itemId: string;
   itemName: string;
   quantity: number;
   onChange: (quantity: number) => void;
@@ -21,7 +20,6 @@ interface QuantityControlProps {
 
 /** Minus, the quantity, plus: each button says which item it changes. */
 export function QuantityControl({
-  itemId,
   itemName,
   quantity,
   onChange,
@@ -42,11 +40,7 @@ export function QuantityControl({
       >
         <Minus aria-hidden="true" />
       </Button>
-      <span
-        className="min-w-8 text-center text-sm font-semibold tabular-nums"
-        aria-live="polite"
-        data-testid={`text-quantity-${itemId}`}
-      >
+      <span className="min-w-8 text-center text-sm font-semibold tabular-nums" aria-live="polite">
         {quantity}
       </span>
       <Button
