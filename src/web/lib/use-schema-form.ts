@@ -1,10 +1,28 @@
 import { useEffect, useRef, useState, type FormEvent, type RefObject } from 'react';
 import type { z } from 'zod';
 import { fieldErrorsOf } from './api-client';
-import { fieldErrorsFromZod, focusFirstInvalid } from './form-errors';
 
 /** One message per field name; server answers may name fields the form does not hold (`imageUrl`). */
 export type FieldErrors = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The first message of each top-level field of a failed zod parse, keyed by field name: the hook's
+ * messages, and those of a form checked by rules of its own (the test card form).
+ */
+export function fieldErrorsFromZod(error: z.ZodError): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const field = issue.path[0];
+    if (typeof field === 'string' && !(field in errors)) errors[field] = issue.message;
+  }
+  return errors;
+}
+
+/** Moves focus to the first invalid control of a form, so keyboard and screen-reader users land on it. */
+export function focusFirstInvalid(form: HTMLFormElement | null): void {
+  const invalid = form?.querySelector<HTMLElement>('[aria-invalid="true"]');
+  invalid?.focus();
+}
 
 /**
  * What an edit does to the messages already shown:

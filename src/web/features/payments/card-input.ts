@@ -5,7 +5,7 @@ import {
   paymentConfirmBodySchema,
   type PaymentConfirmBody,
 } from '@domain/checkout';
-import { fieldErrorsFromZod } from '../../lib/form-errors';
+import { fieldErrorsFromZod } from '../../lib/use-schema-form';
 
 /** What the test provider's card form holds, as typed. */
 export interface CardFormValues {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { createProductBodySchema, updateProductBodySchema } from '@domain/listings';
-import { fieldErrorsFromZod } from '../../lib/form-errors';
+import { fieldErrorsFromZod } from '../../lib/use-schema-form';
 import {
   effectiveCategory,
   listingInput,

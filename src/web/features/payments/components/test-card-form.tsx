@@ -4,7 +4,7 @@ import { TEST_CARD_DECLINED, TEST_CARD_SUCCEEDS, type PaymentConfirmBody } from 
 import { Button } from '../../../components/ui/button';
 import { FormField } from '../../../components/ui/form-field';
 import { Input } from '../../../components/ui/input';
-import { focusFirstInvalid } from '../../../lib/form-errors';
+import { focusFirstInvalid } from '../../../lib/use-schema-form';
 import { formatPrice } from '../../../lib/format';
 import {
   checkCard,
