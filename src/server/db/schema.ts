@@ -190,6 +190,37 @@ export const orderTotals = pgTable(
   (t) => [primaryKey({ columns: [t.status, t.slot] })],
 );
 
+/**
+ * How many users there are (docs/decisions/0030-ten-times-the-data.md, The summary in one read): kept by
+ * migration 0036's triggers on users in the same transaction as each insert or delete, split over a few
+ * rows (`slot`, the writing connection's) as the orders' totals are, so that sign-ups at once do not wait
+ * on one row; the summary and the users list's total sum the slots instead of counting every user.
+ */
+export const userCounts = pgTable('user_counts', {
+  slot: integer('slot').primaryKey(),
+  count: integer('count').notNull().default(0),
+});
+
+/**
+ * The users, products and orders created in each hour (`hour`: whole hours since 1970, UTC), and for
+ * orders the platform fees of those not cancelled (docs/decisions/0030-ten-times-the-data.md, The
+ * summary in one read): kept by migration 0036's triggers in the same transaction as each insert,
+ * delete, or change of creation time (and of an order's status or fee), split over slots as the
+ * orders' totals are. The summary's two weeks add up their whole hours and count only the two
+ * partial hours at each end.
+ */
+export const createdCounts = pgTable(
+  'created_counts',
+  {
+    kind: text('kind').notNull(),
+    hour: integer('hour').notNull(),
+    slot: integer('slot').notNull(),
+    count: integer('count').notNull().default(0),
+    platformFee: numeric('platform_fee').notNull().default('0'),
+  },
+  (t) => [primaryKey({ columns: [t.kind, t.hour, t.slot] })],
+);
+
 export const products = pgTable(
   'products',
   {

@@ -2,7 +2,17 @@ import { and, asc, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'dr
 import { alias, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows-of';
-import { addresses, categories, orderTotals, orders, productCounts, products, users } from '../../db/schema';
+import {
+  addresses,
+  categories,
+  createdCounts,
+  orderTotals,
+  orders,
+  productCounts,
+  products,
+  userCounts,
+  users,
+} from '../../db/schema';
 import type { Role } from '../../../domain/roles';
 import type { OrderStatus } from '../../../domain/order-status';
 import type { ProductStatusFilter } from '../../../domain/admin';
@@ -91,7 +101,12 @@ export async function listUsersPage(db: Db, filter: UserFilter & PageWindow) {
     .orderBy(desc(users.createdAt), asc(users.id))
     .limit(filter.limit)
     .offset(filter.offset);
-  return { rows, ...(await totalOf(db, users, where, filter, Boolean(filter.search))) };
+  if (where) return { rows, ...(await totalOf(db, users, where, filter, Boolean(filter.search))) };
+  // Without a filter the total is the kept count's (migration 0036), not a count of every user.
+  const [total] = await db
+    .select({ n: sql<number>`coalesce(sum(${userCounts.count}), 0)::int` })
+    .from(userCounts);
+  return { rows, total: total?.n ?? 0, totalIsLowerBound: false };
 }
 
 const buyers = alias(users, 'buyer');
@@ -300,84 +315,126 @@ export async function listCategoriesPage(db: Db, filter: { search: string | unde
   return { rows, ...(await totalOf(db, categories, where, filter, false)) };
 }
 
+const HOUR_MS = 60 * 60 * 1000;
+
 /**
- * The summary cards' figures: users counted by the database, products and orders from the kept
- * counts and totals (migrations 0026 and 0032; docs/decisions/0027-kept-order-totals.md, What is kept).
- * Revenue and gross are net of refunds of orders not cancelled, summed over the refunds and fee
- * refunds themselves rather than looked up order by order.
+ * The rows of `kind` created in [from, to) (docs/decisions/0030-ten-times-the-data.md, The summary in one
+ * read): the kept created_counts (migration 0036) of the hours from the one `from` ends in to the one `to`
+ * ends in, plus the rows from `from` to its hour's end, less those from `to` to its hour's end, each counted
+ * in the table's index on the creation time by `edge`. Rounding both ends up, not down, leaves the range
+ * after `to` to count: when `to` is now, nothing, however many rows this hour has.
  */
-export async function countSummary(db: Db) {
-  const [userCount] = await db.select({ n: count() }).from(users);
-  const [productCount] = await db
-    .select({ n: sql<number>`coalesce(sum(${productCounts.count}), 0)::int` })
-    .from(productCounts);
-  const [orderFigures] = await db
-    .select({
-      n: sql<number>`coalesce(sum(${orderTotals.orders}), 0)::int`,
-      // Net of refunds of finished orders: the fee given back, and the total refunded
-      // (docs/decisions/0018-money-against-stripe.md). A fee earned again when a refund failed counts again
-      // (docs/decisions/0022-money-in-combinations.md).
-      revenue: sql<string>`(coalesce(sum(${orderTotals.platformFee}) filter (where ${orderTotals.status} <> 'cancelled'), 0)
-        - (select coalesce(sum(le.amount), 0) from ledger_entries le join orders o on o.id = le.order_id
-            where le.kind = 'platform_fee_refund' and o.status <> 'cancelled')
-        + (select coalesce(sum(le.amount), 0) from ledger_entries le join orders o on o.id = le.order_id
-            where le.kind = 'platform_fee_restored' and o.status <> 'cancelled'))::text`,
-      gross: sql<string>`(coalesce(sum(${orderTotals.total}) filter (where ${orderTotals.status} <> 'cancelled'), 0)
-        - (select coalesce(sum(r.amount), 0) from refunds r join orders o on o.id = r.order_id
-            where o.status <> 'cancelled' and r.undone_at is null))::text`,
-    })
-    .from(orderTotals);
-  return {
-    users: userCount?.n ?? 0,
-    products: productCount?.n ?? 0,
-    orders: orderFigures?.n ?? 0,
-    revenue: orderFigures?.revenue ?? '0',
-    gross: orderFigures?.gross ?? '0',
-  };
+function createdIn(
+  kind: 'users' | 'products' | 'orders',
+  figure: 'count' | 'platform_fee',
+  from: Date,
+  to: Date,
+  edge: (from: Date, to: Date) => SQL,
+): SQL {
+  const fromHour = Math.ceil(from.getTime() / HOUR_MS);
+  const toHour = Math.ceil(to.getTime() / HOUR_MS);
+  const kept = sql`(select coalesce(sum(${sql.identifier(figure)}), 0) from ${createdCounts}
+    where ${createdCounts.kind} = ${kind} and ${createdCounts.hour} >= ${fromHour} and ${createdCounts.hour} < ${toHour})`;
+  return sql`(${kept} + ${edge(from, new Date(fromHour * HOUR_MS))} - ${edge(to, new Date(toHour * HOUR_MS))})`;
 }
 
 /**
- * What the summary cards' trends compare (docs/rules/screens-work.md, Admin screens): for the two weeks,
- * the users who signed up, the orders placed, the products listed and the platform fees of the
- * orders placed that are not cancelled, each counted by when the row was created. Each week is a
- * range of the table's index on the creation time (the orders' carries their status and fee), not a
- * pass over the whole table (docs/decisions/0027-kept-order-totals.md, The two weeks).
+ * The summary cards' figures and what their trends compare, in one statement
+ * (docs/decisions/0030-ten-times-the-data.md, The summary in one read): users from their kept count
+ * (migration 0036), products and orders from the kept counts and totals (migrations 0026 and 0032;
+ * docs/decisions/0027-kept-order-totals.md, What is kept). Revenue and gross are net of refunds of orders
+ * not cancelled, summed over the refunds and fee refunds themselves rather than looked up order by order.
+ *
+ * The trends (docs/rules/screens-work.md, Admin screens): for the two weeks, the users who signed up, the
+ * orders placed, the products listed and the platform fees of the orders placed that are not cancelled,
+ * each by when the row was created: kept whole hours, and the part-hours at the ends read from each table's
+ * index on the creation time (the orders' carries their status and fee: docs/decisions/0027-kept-order-totals.md,
+ * The two weeks).
  */
-export async function countSummaryWeeks(db: Db, windows: TrendWindows) {
+export async function readSummary(db: Db, windows: TrendWindows) {
   const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
-  const thisWeek = (column: AnyPgColumn) =>
-    sql`${column} >= ${at(windows.thisWeekFrom)} and ${column} < ${at(windows.to)}`;
-  const lastWeek = (column: AnyPgColumn) =>
-    sql`${column} >= ${at(windows.lastWeekFrom)} and ${column} < ${at(windows.thisWeekFrom)}`;
-  // A plain count of each range: an index-only scan with nothing to test per entry.
-  const [created] = await rowsOf<{
+  const rangeOf = (column: AnyPgColumn, from: Date, to: Date) =>
+    sql`${column} >= ${at(from)} and ${column} < ${at(to)}`;
+  const created = (kind: 'users' | 'products', table: typeof users | typeof products, from: Date, to: Date) =>
+    createdIn(
+      kind,
+      'count',
+      from,
+      to,
+      (a, b) => sql`(select count(*) from ${table} where ${rangeOf(table.createdAt, a, b)})`,
+    );
+  const placed = (from: Date, to: Date) =>
+    createdIn(
+      'orders',
+      'count',
+      from,
+      to,
+      (a, b) => sql`(select count(*) from ${orders} where ${rangeOf(orders.createdAt, a, b)})`,
+    );
+  const earned = (from: Date, to: Date) =>
+    createdIn(
+      'orders',
+      'platform_fee',
+      from,
+      to,
+      (a, b) =>
+        sql`(select coalesce(sum(${orders.platformFee}), 0) from ${orders}
+          where ${rangeOf(orders.createdAt, a, b)} and ${orders.status} <> 'cancelled')`,
+    );
+  const { lastWeekFrom, thisWeekFrom, to } = windows;
+  const [row] = await rowsOf<{
+    users: number;
+    products: number;
+    orders: number;
+    revenue: string;
+    gross: string;
     usersThisWeek: number;
     usersLastWeek: number;
     productsThisWeek: number;
     productsLastWeek: number;
+    ordersThisWeek: number;
+    ordersLastWeek: number;
+    revenueThisWeek: string;
+    revenueLastWeek: string;
   }>(
     db,
-    sql`select (select count(*)::int from ${users} where ${thisWeek(users.createdAt)}) as "usersThisWeek",
-      (select count(*)::int from ${users} where ${lastWeek(users.createdAt)}) as "usersLastWeek",
-      (select count(*)::int from ${products} where ${thisWeek(products.createdAt)}) as "productsThisWeek",
-      (select count(*)::int from ${products} where ${lastWeek(products.createdAt)}) as "productsLastWeek"`,
+    sql`select (select coalesce(sum(${userCounts.count}), 0)::int from ${userCounts}) as "users",
+      (select coalesce(sum(${productCounts.count}), 0)::int from ${productCounts}) as "products",
+      totals."orders", totals."revenue", totals."gross",
+      ${created('users', users, thisWeekFrom, to)}::int as "usersThisWeek",
+      ${created('users', users, lastWeekFrom, thisWeekFrom)}::int as "usersLastWeek",
+      ${created('products', products, thisWeekFrom, to)}::int as "productsThisWeek",
+      ${created('products', products, lastWeekFrom, thisWeekFrom)}::int as "productsLastWeek",
+      ${placed(thisWeekFrom, to)}::int as "ordersThisWeek",
+      ${placed(lastWeekFrom, thisWeekFrom)}::int as "ordersLastWeek",
+      ${earned(thisWeekFrom, to)}::text as "revenueThisWeek",
+      ${earned(lastWeekFrom, thisWeekFrom)}::text as "revenueLastWeek"
+    from (select coalesce(sum(ot."orders"), 0)::int as "orders",
+      -- Net of refunds of finished orders: the fee given back, and the total refunded
+      -- (docs/decisions/0018-money-against-stripe.md). A fee earned again when a refund failed counts again
+      -- (docs/decisions/0022-money-in-combinations.md).
+      (coalesce(sum(ot."platform_fee") filter (where ot."status" <> 'cancelled'), 0)
+        - (select coalesce(sum(le.amount), 0) from ledger_entries le join orders o on o.id = le.order_id
+            where le.kind = 'platform_fee_refund' and o.status <> 'cancelled')
+        + (select coalesce(sum(le.amount), 0) from ledger_entries le join orders o on o.id = le.order_id
+            where le.kind = 'platform_fee_restored' and o.status <> 'cancelled'))::text as "revenue",
+      (coalesce(sum(ot."total") filter (where ot."status" <> 'cancelled'), 0)
+        - (select coalesce(sum(r.amount), 0) from refunds r join orders o on o.id = r.order_id
+            where o.status <> 'cancelled' and r.undone_at is null))::text as "gross"
+      from ${orderTotals} ot) totals`,
   );
-  const [orderWeeks] = await db
-    .select({
-      thisWeek: sql<number>`count(*) filter (where ${thisWeek(orders.createdAt)})::int`,
-      lastWeek: sql<number>`count(*) filter (where ${lastWeek(orders.createdAt)})::int`,
-      revenueThisWeek: sql<string>`coalesce(sum(${orders.platformFee}) filter (where ${thisWeek(orders.createdAt)} and ${orders.status} <> 'cancelled'), 0)::text`,
-      revenueLastWeek: sql<string>`coalesce(sum(${orders.platformFee}) filter (where ${lastWeek(orders.createdAt)} and ${orders.status} <> 'cancelled'), 0)::text`,
-    })
-    .from(orders)
-    .where(
-      sql`${orders.createdAt} >= ${at(windows.lastWeekFrom)} and ${orders.createdAt} < ${at(windows.to)}`,
-    );
   return {
-    users: { thisWeek: created?.usersThisWeek ?? 0, lastWeek: created?.usersLastWeek ?? 0 },
-    products: { thisWeek: created?.productsThisWeek ?? 0, lastWeek: created?.productsLastWeek ?? 0 },
-    orders: { thisWeek: orderWeeks?.thisWeek ?? 0, lastWeek: orderWeeks?.lastWeek ?? 0 },
-    revenue: { thisWeek: orderWeeks?.revenueThisWeek ?? '0', lastWeek: orderWeeks?.revenueLastWeek ?? '0' },
+    users: row?.users ?? 0,
+    products: row?.products ?? 0,
+    orders: row?.orders ?? 0,
+    revenue: row?.revenue ?? '0',
+    gross: row?.gross ?? '0',
+    weeks: {
+      users: { thisWeek: row?.usersThisWeek ?? 0, lastWeek: row?.usersLastWeek ?? 0 },
+      products: { thisWeek: row?.productsThisWeek ?? 0, lastWeek: row?.productsLastWeek ?? 0 },
+      orders: { thisWeek: row?.ordersThisWeek ?? 0, lastWeek: row?.ordersLastWeek ?? 0 },
+      revenue: { thisWeek: row?.revenueThisWeek ?? '0', lastWeek: row?.revenueLastWeek ?? '0' },
+    },
   };
 }
 

@@ -36,14 +36,13 @@ import {
 } from './admin-views';
 import {
   countAddresses,
-  countSummary,
-  countSummaryWeeks,
   findUser,
   listCategoriesPage,
   listDriversPage,
   listOrdersPage,
   listProductsPage,
   listUsersPage,
+  readSummary,
   type ListTotal,
   type OrderFilter,
   type ProductFilter,
@@ -177,8 +176,8 @@ export async function listCategories(db: Db, query: AdminCategoriesQuery): Promi
  * of paid, not cancelled orders, with their gross value (docs/rules/known-differences.md, Admin).
  */
 export async function getSummary(db: Db, now: Date): Promise<AdminSummary> {
-  const figures = await countSummary(db);
-  const weeks = await countSummaryWeeks(db, trendWindowsEndingAt(now));
+  const figures = await readSummary(db, trendWindowsEndingAt(now));
+  const { weeks } = figures;
   return {
     totalUsers: figures.users,
     totalOrders: figures.orders,

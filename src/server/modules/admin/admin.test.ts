@@ -22,6 +22,9 @@ import {
 import { adminActions, categories, orders, products, users } from '../../db/schema';
 import type { AdminActivity, AdminDriver, AdminSummary, Page } from '../../../domain/admin';
 import { parseCents } from '../../../domain/money';
+import { trendWindowsEndingAt } from '../../../domain/trends';
+import { rowsOf } from '../../db/rows-of';
+import { readSummary } from './admin.queries';
 
 /**
  * The admin area (docs/rules/known-differences.md, Admin): who may call it, the lists paged in the database,
@@ -853,6 +856,159 @@ describe('GET /api/admin/summary', () => {
         .where(inArray(orders.orderNumber, ['ORD-KPT004', 'ORD-KPT006']));
       expect(await shown()).toEqual({ totalOrders: 5, totalRevenue: '9.50', grossOrderValue: '90.50' });
       expect(await shown()).toEqual(await summed());
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
+describe('the summary read at once (docs/decisions/0030-ten-times-the-data.md, The summary in one read)', () => {
+  it('keeps its figures exact through inserts, updates, deletes, truncates and statements at once', async () => {
+    // Not on an hour: the weeks' ends fall inside hours, whose parts are counted, not kept.
+    const now = new Date('2030-01-15T12:34:56.789Z');
+    const windows = trendWindowsEndingAt(now);
+    const fresh = await createTestApp({ now: () => now });
+    try {
+      const db = fresh.database.db;
+      const hoursAgo = (hours: number) => new Date(now.getTime() - hours * 60 * 60 * 1000);
+      /** The figures the summary reads from what is kept. */
+      const kept = async () => {
+        const { users: userCount, weeks } = await readSummary(db, windows);
+        return {
+          users: userCount,
+          usersWeeks: [weeks.users.thisWeek, weeks.users.lastWeek],
+          productsWeeks: [weeks.products.thisWeek, weeks.products.lastWeek],
+          ordersWeeks: [weeks.orders.thisWeek, weeks.orders.lastWeek],
+          feesWeeks: [parseCents(weeks.revenue.thisWeek), parseCents(weeks.revenue.lastWeek)],
+        };
+      };
+      /** The same figures counted from the tables themselves. */
+      const recounted = async () => {
+        const range = (from: Date, to: Date) =>
+          sql`created_at >= ${from.toISOString()}::timestamptz and created_at < ${to.toISOString()}::timestamptz`;
+        const thisWeek = range(windows.thisWeekFrom, windows.to);
+        const lastWeek = range(windows.lastWeekFrom, windows.thisWeekFrom);
+        const weeksOf = async (table: string) => {
+          const [row] = await rowsOf<{ n: number; now: number; before: number }>(
+            db,
+            sql`select count(*)::int as n, count(*) filter (where ${thisWeek})::int as now,
+              count(*) filter (where ${lastWeek})::int as before from ${sql.identifier(table)}`,
+          );
+          return row ?? { n: -1, now: -1, before: -1 };
+        };
+        const [fees] = await rowsOf<{ now: string; before: string }>(
+          db,
+          sql`select coalesce(sum(platform_fee) filter (where status <> 'cancelled' and ${thisWeek}), 0)::text as now,
+            coalesce(sum(platform_fee) filter (where status <> 'cancelled' and ${lastWeek}), 0)::text as before
+            from orders`,
+        );
+        const [u, p, o] = [await weeksOf('users'), await weeksOf('products'), await weeksOf('orders')];
+        return {
+          users: u.n,
+          usersWeeks: [u.now, u.before],
+          productsWeeks: [p.now, p.before],
+          ordersWeeks: [o.now, o.before],
+          feesWeeks: [parseCents(fees?.now ?? 'x'), parseCents(fees?.before ?? 'x')],
+        };
+      };
+      const expectExact = async () => expect(await kept()).toEqual(await recounted());
+
+      // Users, products and orders at times across the two weeks, on and off the hours, and later in
+      // the hour that ends the weeks (after the server's clock).
+      const times = [0.1, 0.5, 1, 5.25, 24, 167.9, 168, 168.4, 200, 335.99, 336, 340, -0.2];
+      const shop = await createUser(fresh, { roles: ['buyer', 'seller'] });
+      const shopper = await createUser(fresh, { roles: ['buyer'] });
+      await db.update(users).set({ createdAt: hoursAgo(400) });
+      const people = await db
+        .insert(users)
+        .values(times.map((hours, i) => ({ email: `kept-${i}@example.com`, createdAt: hoursAgo(hours) })))
+        .returning({ id: users.id });
+      const listed = [];
+      for (const hours of times) {
+        const product = await createProduct(fresh, shop.id);
+        await db
+          .update(products)
+          .set({ createdAt: hoursAgo(hours) })
+          .where(eq(products.id, product.id));
+        listed.push(product.id);
+      }
+      await db
+        .insert(orders)
+        .values(
+          times.map((hours, i) =>
+            orderValues(shopper.id, shop.id, `ORD-HRS${i}`, i % 3 ? 'pending' : 'cancelled', hoursAgo(hours)),
+          ),
+        );
+      await expectExact();
+      expect((await kept()).usersWeeks).toEqual([7, 4]);
+
+      // Moved in time (one statement, many rows), cancelled, paid again, a new fee, deleted.
+      await db
+        .update(users)
+        .set({ createdAt: hoursAgo(2.5) })
+        .where(inArray(users.id, [people[7]?.id ?? '', people[9]?.id ?? '']));
+      await db
+        .update(products)
+        .set({ createdAt: hoursAgo(169) })
+        .where(inArray(products.id, listed.slice(0, 4)));
+      await db
+        .update(orders)
+        .set({ status: 'cancelled' })
+        .where(inArray(orders.orderNumber, ['ORD-HRS1', 'ORD-HRS2']));
+      await db.update(orders).set({ status: 'delivered' }).where(eq(orders.orderNumber, 'ORD-HRS3'));
+      await db
+        .update(orders)
+        .set({ sellerEarnings: '7.75', purchasePlatformFee: '2.25', platformFee: '3.25' })
+        .where(eq(orders.orderNumber, 'ORD-HRS4'));
+      await db
+        .update(orders)
+        .set({
+          createdAt: hoursAgo(30),
+          sellerEarnings: '9.90',
+          purchasePlatformFee: '0.60',
+          deliveryPlatformFee: '0.50',
+          platformFee: '1.10',
+        })
+        .where(inArray(orders.orderNumber, ['ORD-HRS5', 'ORD-HRS6', 'ORD-HRS8']));
+      await db.update(orders).set({ deliveryNotes: 'Ring twice' });
+      await db.delete(orders).where(eq(orders.orderNumber, 'ORD-HRS7'));
+      await db.delete(products).where(eq(products.id, listed[5] ?? ''));
+      await db.delete(users).where(inArray(users.id, [people[0]?.id ?? '', people[6]?.id ?? '']));
+      await expectExact();
+
+      // Statements at once, each in its own transaction: sign-ups, listings, orders and deletes.
+      await Promise.all(
+        [0, 1, 2, 3].map((k) =>
+          db.transaction(async (tx) => {
+            await tx.insert(users).values(
+              [1, 2, 3].map((j) => ({
+                email: `at-once-${k}-${j}@example.com`,
+                createdAt: hoursAgo(k * 50 + j),
+              })),
+            );
+            await tx
+              .insert(orders)
+              .values(orderValues(shopper.id, shop.id, `ORD-ONCE${k}`, 'pending', hoursAgo(k * 40 + 0.3)));
+            await tx.delete(users).where(eq(users.email, `at-once-${k}-2@example.com`));
+          }),
+        ),
+      );
+      await expectExact();
+      expect((await kept()).users).toBe(2 + times.length - 2 + 4 * 2);
+
+      // Emptied, then filled again.
+      await db.execute(sql`truncate orders cascade`);
+      await expectExact();
+      await db.execute(sql`truncate users cascade`);
+      expect(await kept()).toEqual({
+        users: 0,
+        usersWeeks: [0, 0],
+        productsWeeks: [0, 0],
+        ordersWeeks: [0, 0],
+        feesWeeks: [0, 0],
+      });
+      await db.insert(users).values({ email: 'after-truncate@example.com', createdAt: hoursAgo(3) });
+      await expectExact();
     } finally {
       await fresh.close();
     }
