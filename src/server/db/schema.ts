@@ -92,6 +92,19 @@ export const users = pgTable(
     index('users_role_idx').on(t.role),
     // The admin users list, newest first (docs/rules/known-differences.md, Admin; migration 0004).
     index('users_created_idx').on(t.createdAt.desc().nullsFirst(), t.id),
+    // The admin's drivers, in the list's order (docs/decisions/0030-ten-times-the-data.md, The drivers'
+    // queue in an index; migration 0036): a page is a walk of its first entries, the total a count of
+    // the drivers' entries alone. The expressions are the ones src/server/modules/admin/admin.queries.ts
+    // sorts and filters by.
+    index('users_drivers_queue_idx')
+      .on(
+        t.isVerified,
+        sql`(${t.vehicleImageUrl} is not null and ${t.licenseImageUrl} is not null) desc`,
+        t.documentsChangedAt.desc().nullsLast(),
+        t.createdAt.desc().nullsFirst(),
+        t.id,
+      )
+      .where(sql`'driver' = any(${t.roles})`),
     // The admin's searches by email or name, a substring anywhere (docs/rules/known-differences.md, Admin;
     // migration 0026): trigrams, so a search does not read every user. The name's expression is the
     // one src/server/modules/admin/admin.queries.ts searches.

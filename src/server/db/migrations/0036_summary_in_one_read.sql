@@ -5,6 +5,8 @@
 -- order_totals (migration 0032) are: each statement adds its rows once, however many it changed, to its
 -- connection's own rows (slot: the backend's pid modulo 8, as order_totals), so sign-ups, listings and checkouts
 -- at once do not queue on one row; the readers sum the slots. TRUNCATE empties a table's figures with it.
+-- users_drivers_queue_idx: the admin's drivers in the list's order, drivers only (docs/decisions/0030-ten-times-the-data.md,
+-- The drivers' queue in an index): a page walks its first entries instead of sorting every driver.
 CREATE TABLE "created_counts" (
 	"kind" text NOT NULL,
 	"hour" integer NOT NULL,
@@ -19,6 +21,7 @@ CREATE TABLE "user_counts" (
 	"count" integer DEFAULT 0 NOT NULL
 );
 --> statement-breakpoint
+CREATE INDEX "users_drivers_queue_idx" ON "users" USING btree ("is_verified",("vehicle_image_url" is not null and "license_image_url" is not null) desc,"documents_changed_at" DESC NULLS LAST,"created_at" DESC NULLS FIRST,"id") WHERE 'driver' = any("users"."roles");--> statement-breakpoint
 CREATE FUNCTION "count_users"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
 	"my_slot" integer := pg_backend_pid() % 8;

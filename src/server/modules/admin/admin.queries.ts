@@ -41,14 +41,21 @@ export interface ListTotal {
  */
 export const SEARCH_COUNT_LIMIT = 1000;
 
-/** The rows of `table` matching `where`: all of them, or when `searched` up to the limit past the page's start. */
+/**
+ * The rows of `table` matching `where`: all of them, or when `searched` up to the limit past the page's start.
+ * A page shorter than the window that is not past the end (`pageRows` rows read from its start) ends the list:
+ * its total is known without counting (docs/decisions/0030-ten-times-the-data.md, A short page's total).
+ */
 async function totalOf(
   db: Db,
   table: PgTable,
   where: SQL | undefined,
   window: PageWindow,
   searched: boolean,
+  pageRows: number,
 ): Promise<ListTotal> {
+  if (pageRows < window.limit && (pageRows > 0 || window.offset === 0))
+    return { total: window.offset + pageRows, totalIsLowerBound: false };
   if (!searched) {
     const [row] = await db.select({ n: count() }).from(table).where(where);
     return { total: row?.n ?? 0, totalIsLowerBound: false };
@@ -101,7 +108,8 @@ export async function listUsersPage(db: Db, filter: UserFilter & PageWindow) {
     .orderBy(desc(users.createdAt), asc(users.id))
     .limit(filter.limit)
     .offset(filter.offset);
-  if (where) return { rows, ...(await totalOf(db, users, where, filter, Boolean(filter.search))) };
+  if (where)
+    return { rows, ...(await totalOf(db, users, where, filter, Boolean(filter.search), rows.length)) };
   // Without a filter the total is the kept count's (migration 0036), not a count of every user.
   const [total] = await db
     .select({ n: sql<number>`coalesce(sum(${userCounts.count}), 0)::int` })
@@ -207,7 +215,7 @@ export async function listOrdersPage(db: Db, filter: OrderFilter & PageWindow) {
     .limit(filter.limit)
     .offset(filter.offset);
   const searched = Boolean(filter.search || filter.buyer || filter.seller || filter.driver);
-  return { rows, ...(await totalOf(db, orders, where, filter, searched)) };
+  return { rows, ...(await totalOf(db, orders, where, filter, searched, rows.length)) };
 }
 
 export interface ProductFilter {
@@ -251,7 +259,7 @@ export async function listProductsPage(db: Db, filter: ProductFilter & PageWindo
     .orderBy(desc(products.createdAt), asc(products.id))
     .limit(filter.limit)
     .offset(filter.offset);
-  if (filter.search) return { rows, ...(await totalOf(db, products, where, filter, true)) };
+  if (filter.search) return { rows, ...(await totalOf(db, products, where, filter, true, rows.length)) };
   // Without a search the total is the kept counts' (migration 0026), not a count of a million rows.
   const [total] = await db
     .select({ n: sql<number>`coalesce(sum(${productCounts.count}), 0)::int` })
@@ -274,8 +282,11 @@ export async function listDriversPage(
   db: Db,
   filter: { search: string | undefined; verified: boolean | undefined } & PageWindow,
 ) {
+  // The role spelled in the statement, not a parameter: the drivers' queue index (migration 0036) holds the rows
+  // where it is true, and a plan made for any value of a parameter could not use it
+  // (docs/decisions/0030-ten-times-the-data.md, The drivers' queue in an index).
   const where = and(
-    hasGrantedRole('driver'),
+    sql`'driver' = any(${users.roles})`,
     userSearch(users, filter.search),
     filter.verified === undefined ? undefined : eq(users.isVerified, filter.verified),
   );
@@ -293,7 +304,7 @@ export async function listDriversPage(
     )
     .limit(filter.limit)
     .offset(filter.offset);
-  return { rows, ...(await totalOf(db, users, where, filter, Boolean(filter.search))) };
+  return { rows, ...(await totalOf(db, users, where, filter, Boolean(filter.search), rows.length)) };
 }
 
 /** Categories by name (case-insensitive), with how many products use each. */
@@ -312,7 +323,7 @@ export async function listCategoriesPage(db: Db, filter: { search: string | unde
     .orderBy(sql`lower(${categories.name})`, asc(categories.id))
     .limit(filter.limit)
     .offset(filter.offset);
-  return { rows, ...(await totalOf(db, categories, where, filter, false)) };
+  return { rows, ...(await totalOf(db, categories, where, filter, false, rows.length)) };
 }
 
 const HOUR_MS = 60 * 60 * 1000;

@@ -1175,6 +1175,10 @@ describe('totals at ten times the data (docs/decisions/0030-ten-times-the-data.m
     expect(second).toMatchObject({ total: 1005, pageCount: 101, totalIsLowerBound: false });
     const last = await get<Page<{ id: string }>>(admin, `${search}&page=101`);
     expect(last.items).toHaveLength(5);
+    // A short page ends the list; past the end, the count still says how many there are.
+    expect(last).toMatchObject({ total: 1005, pageCount: 101, totalIsLowerBound: false });
+    const past = await get<Page<{ id: string }>>(admin, `${search}&page=102`);
+    expect(past).toMatchObject({ items: [], total: 1005, pageCount: 101, totalIsLowerBound: false });
     // A list without a search is counted exactly however long it is.
     expect((await get<Page<unknown>>(admin, '/api/admin/products')).totalIsLowerBound).toBe(false);
   });
