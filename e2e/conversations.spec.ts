@@ -106,6 +106,13 @@ test('the buyer asks, the seller answers live; after delivery both review each o
     .filter({ has: seller.getByRole('heading', { level: 2, name: 'Messages', exact: true }) });
   await expect(sellerMessages.getByRole('heading', { name: 'Messages', exact: true })).toBeVisible();
   await expect(sellerMessages.getByText(/Loading messages/)).toHaveCount(0);
+  // The panel is drawn after the page hydrates: wait until it has read the seller's conversations
+  // (their list, or the words that there are none), as the seller sees before the buyer writes.
+  await expect(
+    sellerMessages
+      .getByRole('list', { name: 'Conversations' })
+      .or(sellerMessages.getByText(/^No messages yet\. Questions buyers ask/)),
+  ).toBeVisible();
 
   // The buyer asks on the product page: Enter sends, Shift+Enter adds a line.
   await buyer.goto(`/products/${product.id}`);

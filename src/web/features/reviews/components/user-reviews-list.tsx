@@ -41,7 +41,12 @@ export function UserReviewsList({ userId }: { userId: string }) {
       {list.length === 0 ? (
         <p className="text-sm text-muted-foreground">No reviews yet</p>
       ) : (
-        <ul className="flex max-h-72 flex-col gap-3 overflow-y-auto">
+        // Scrolls past a few reviews: focusable, so a keyboard can scroll it too (WCAG 2.1.1).
+        <ul
+          aria-labelledby="profile-reviews-heading"
+          tabIndex={0}
+          className="flex max-h-72 flex-col gap-3 overflow-y-auto rounded-md focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+        >
           {list.map((review) => (
             <li
               key={review.id}
