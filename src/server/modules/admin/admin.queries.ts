@@ -366,7 +366,12 @@ export async function readSummary(db: Db, windows: TrendWindows) {
   const at = (date: Date) => sql`${date.toISOString()}::timestamptz`;
   const rangeOf = (column: AnyPgColumn, from: Date, to: Date) =>
     sql`${column} >= ${at(from)} and ${column} < ${at(to)}`;
-  const created = (kind: 'users' | 'products', table: typeof users | typeof products, from: Date, to: Date) =>
+  const created = (
+    kind: 'users' | 'products' | 'orders',
+    table: typeof users | typeof products | typeof orders,
+    from: Date,
+    to: Date,
+  ) =>
     createdIn(
       kind,
       'count',
@@ -374,14 +379,7 @@ export async function readSummary(db: Db, windows: TrendWindows) {
       to,
       (a, b) => sql`(select count(*) from ${table} where ${rangeOf(table.createdAt, a, b)})`,
     );
-  const placed = (from: Date, to: Date) =>
-    createdIn(
-      'orders',
-      'count',
-      from,
-      to,
-      (a, b) => sql`(select count(*) from ${orders} where ${rangeOf(orders.createdAt, a, b)})`,
-    );
+  const placed = (from: Date, to: Date) => created('orders', orders, from, to);
   const earned = (from: Date, to: Date) =>
     createdIn(
       'orders',

@@ -12,6 +12,7 @@ import {
 } from '../../db/schema';
 import { canReceiveLiveEvent, isOfferedTo, type LiveEventAudience } from '../../platform/policy';
 import { createAddress } from '../../testing/commerce';
+import { rolledBack } from '../../testing/rolled-back';
 import { createTestApp, createUser, type TestApp } from '../../testing/test-app';
 import { assignDriverIfOffered } from '../orders/orders.queries';
 import { listDriversToTellOfOffer } from '../notifications/offer-drivers';
@@ -110,23 +111,6 @@ const sceneArbitrary = fc.record({
   declines: fc.array(fc.tuple(fc.nat(3), fc.nat(5)), { maxLength: 5 }),
 });
 type Scene = typeof sceneArbitrary extends fc.Arbitrary<infer T> ? T : never;
-
-class RolledBack extends Error {}
-
-/** Runs `work` in a transaction (a savepoint inside one) that is then rolled back. */
-async function rolledBack<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
-  let result: { value: T } | undefined;
-  try {
-    await db.transaction(async (tx) => {
-      result = { value: await work(tx) };
-      throw new RolledBack();
-    });
-  } catch (error) {
-    if (!(error instanceof RolledBack)) throw error;
-  }
-  if (!result) throw new Error('the work did not finish');
-  return result.value;
-}
 
 function rolesOf(spec: DriverSpec): Role[] {
   const roles: Role[] = ['buyer'];

@@ -7,6 +7,7 @@ import type { Db } from '../../db/client';
 import { addresses, driverDeclines, orders } from '../../db/schema';
 import { haversineMilesSql, pointOf } from '../../db/sql-geo';
 import { offeredSql } from '../../db/sql-offers';
+import { rolledBack } from '../../testing/rolled-back';
 import { createTestApp, createUser, type TestApp } from '../../testing/test-app';
 import { EARTH_RADIUS_MILES, type LatLng } from '../../../domain/geo';
 import { listAvailableOrders } from './deliveries.queries';
@@ -35,22 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
-
-class RolledBack extends Error {}
-
-async function rolledBack<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
-  let result: { value: T } | undefined;
-  try {
-    await db.transaction(async (tx) => {
-      result = { value: await work(tx) };
-      throw new RolledBack();
-    });
-  } catch (error) {
-    if (!(error instanceof RolledBack)) throw error;
-  }
-  if (!result) throw new Error('the work did not finish');
-  return result.value;
-}
 
 /** The point `miles` from `from` on the sphere, along `bearing` degrees from north. */
 function pointAt(from: LatLng, miles: number, bearing: number): LatLng {
