@@ -81,7 +81,9 @@ export interface DrainReport {
 
 /**
  * Sends what is due (up to one claim's worth; the timer comes back for the rest). Rows of a channel
- * with no deliverer are left queued.
+ * with no deliverer are left queued. A row never tried is due whatever the clocks say: its
+ * `next_attempt_at` is the database's clock at insert, which can be ahead of the app's `now` (another
+ * host, or the same millisecond with microseconds the app's clock has not).
  */
 export async function drainOutbox(
   db: Db,
@@ -104,7 +106,7 @@ export async function drainOutbox(
     update ${outbox} set attempts = attempts + 1, locked_until = ${new Date(now.getTime() + LEASE_MS)}
     where id in (
       select id from ${outbox}
-      where status = 'queued' and next_attempt_at <= ${now}
+      where status = 'queued' and (attempts = 0 or next_attempt_at <= ${now})
         and (locked_until is null or locked_until <= ${now})
         and channel in (${sql.join(
           channels.map((channel) => sql`${channel}`),

@@ -77,6 +77,21 @@ describe('the outbox', () => {
     expect(seen).toHaveLength(2);
   });
 
+  it("sends a new row at once, even when the database's clock is ahead of the app's", async () => {
+    await enqueueOutbox(t.database.db, [{ channel: 'mail', kind: 'fresh', payload: {} }]);
+    const sent: string[] = [];
+    const deliverers = {
+      mail: async (item: ClaimedOutboxItem) => {
+        if (item.kind === 'fresh') sent.push(item.kind);
+        return { outcome: 'sent' as const };
+      },
+    };
+    // The row's next_attempt_at is the database's now() at insert; the app's clock a minute behind.
+    await drainOutbox(t.database.db, deliverers, new Date(Date.now() - 60_000));
+    expect(sent).toEqual(['fresh']);
+    expect((await rowOf('fresh')).status).toBe('sent');
+  });
+
   it('drops what can never be sent and gives up after the last wait', async () => {
     await enqueueOutbox(t.database.db, [
       { channel: 'push', kind: 'gone', payload: {} },
