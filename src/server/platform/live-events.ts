@@ -54,14 +54,7 @@ export interface LiveEventInput extends Partial<Pick<LiveEventAudience, 'forDriv
  */
 export async function publishLiveEvents(db: Db, inputs: readonly LiveEventInput[]): Promise<void> {
   if (inputs.length === 0) return;
-  const rows = inputs.map((input, position) => ({
-    position,
-    type: input.event.type,
-    audience: [...new Set(input.audience)],
-    for_drivers: input.forDrivers ?? false,
-    trailer_only: input.trailerOnly ?? false,
-    data: input.event,
-  }));
+  const rows = inputs.map((input, position) => ({ position, ...liveEventRecord(input) }));
   try {
     await db.transaction(async (tx) => {
       // The payload is the StoredLiveEvent the hub reads: a few hundred bytes (ids and short
@@ -90,6 +83,27 @@ export async function publishLiveEvents(db: Db, inputs: readonly LiveEventInput[
     );
   }
 }
+
+/** An event as a record of `jsonb_to_recordset`, keyed by the column of `live_events`. */
+export function liveEventRecord(input: LiveEventInput) {
+  return {
+    type: input.event.type,
+    audience: [...new Set(input.audience)],
+    for_drivers: input.forDrivers ?? false,
+    trailer_only: input.trailerOnly ?? false,
+    data: input.event,
+  };
+}
+
+/**
+ * The NOTIFY payload of a row of `live_events` named `row` in SQL: the StoredLiveEvent the hub reads
+ * (a few hundred bytes, far under NOTIFY's 8,000-byte limit).
+ */
+export const liveEventNotifySql = (row: string) =>
+  sql.raw(`pg_notify('${LIVE_EVENTS_CHANNEL}', json_build_object(
+    'id', ${row}.id, 'audience', ${row}.audience, 'forDrivers', ${row}.for_drivers,
+    'trailerOnly', ${row}.trailer_only, 'data', ${row}.data
+  )::text)`);
 
 /** An order as its announcement needs it. */
 export interface AnnouncedOrder extends OrderParties {

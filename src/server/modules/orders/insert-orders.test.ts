@@ -1,6 +1,7 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, gt, max } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { orderItems, orders, orderStatusEvents } from '../../db/schema';
+import { liveEvents, orderItems, orders, orderStatusEvents } from '../../db/schema';
+import { orderChangeEvents } from '../../platform/live-events';
 import { createTestApp, type TestApp } from '../../testing/test-app';
 import { orderInTransit } from '../../testing/payout-scenes';
 import { insertOrdersWithItems, type NewOrder } from './orders.queries';
@@ -18,6 +19,11 @@ beforeAll(async () => {
 afterAll(async () => {
   await t.close();
 });
+
+async function newestEventId(): Promise<number> {
+  const [row] = await t.database.db.select({ newest: max(liveEvents.id) }).from(liveEvents);
+  return row?.newest ?? 0;
+}
 
 describe('inserting the orders of a paid checkout', () => {
   it('writes every new order with its own items and event, and skips one whose number is taken', async () => {
@@ -58,6 +64,9 @@ describe('inserting the orders of a paid checkout', () => {
       createdAt: at,
       updatedAt: at,
     });
+    const announce = (orderNumber: string) =>
+      orderChangeEvents({ id: '', driverId: null, ...values(orderNumber) }, null, taken.buyerId);
+    const newestBefore = await newestEventId();
     const fresh = `T-${crypto.randomUUID().slice(0, 8)}`;
     const other = `T-${crypto.randomUUID().slice(0, 8)}`;
     const placed = await db.transaction((tx) =>
@@ -67,6 +76,7 @@ describe('inserting the orders of a paid checkout', () => {
           {
             values: values(taken.orderNumber),
             items: [{ productId: line.productId, quantity: 9, price: '1.00' }],
+            announce: announce(taken.orderNumber),
           },
           {
             values: values(fresh),
@@ -74,8 +84,13 @@ describe('inserting the orders of a paid checkout', () => {
               { productId: line.productId, quantity: 2, price: '2.50' },
               { productId: line.productId, quantity: 3, price: '2.50' },
             ],
+            announce: announce(fresh),
           },
-          { values: values(other), items: [{ productId: line.productId, quantity: 1, price: '12.50' }] },
+          {
+            values: values(other),
+            items: [{ productId: line.productId, quantity: 1, price: '12.50' }],
+            announce: announce(other),
+          },
         ],
         { actorId: taken.buyerId, createdAt: at },
       ),
@@ -110,6 +125,21 @@ describe('inserting the orders of a paid checkout', () => {
     expect(events.map((event) => [event.fromStatus, event.toStatus, event.actorId])).toEqual([
       [null, 'pending', taken.buyerId],
     ]);
+    // Each order inserted is announced to its parties and to the drivers, with its own id, in the
+    // order given; the order whose number was taken is not.
+    const announced = await db
+      .select({ id: liveEvents.id, data: liveEvents.data, audience: liveEvents.audience })
+      .from(liveEvents)
+      .where(gt(liveEvents.id, newestBefore))
+      .orderBy(asc(liveEvents.id));
+    const otherId = placed.find((row) => row.order.orderNumber === other)?.order.id;
+    expect(announced.map(({ data }) => data)).toEqual([
+      expect.objectContaining({ type: 'order.changed', orderId: made.id, orderNumber: fresh, from: null }),
+      expect.objectContaining({ type: 'offers.changed', orderId: made.id, orderNumber: fresh, isNew: true }),
+      expect.objectContaining({ type: 'order.changed', orderId: otherId, orderNumber: other }),
+      expect.objectContaining({ type: 'offers.changed', orderId: otherId, orderNumber: other }),
+    ]);
+    expect(announced[0]?.audience).toEqual([taken.buyerId, taken.sellerId]);
     // The order whose number was taken kept its own item, and nothing was added to it.
     const kept = await db.select().from(orderItems).where(eq(orderItems.orderId, taken.id));
     expect(kept.map((row) => row.quantity)).toEqual([line.quantity]);

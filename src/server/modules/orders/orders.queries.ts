@@ -7,11 +7,13 @@ import {
   disputes,
   orderItems,
   orders,
+  liveEvents,
   orderStatusEvents,
   products,
   refunds,
 } from '../../db/schema';
 import { offeredSql } from '../../db/sql-offers';
+import { liveEventNotifySql, liveEventRecord, type LiveEventInput } from '../../platform/live-events';
 import { ACTIVE_DELIVERY_STATUSES } from '../../../domain/order-status';
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -260,12 +262,16 @@ const PLACED_COLUMNS = [
 
 type PlacedColumn = (typeof PLACED_COLUMNS)[number];
 
-/** A new order with its items (its first status event is written with it). */
+/**
+ * A new order with its items (its first status event is written with it), and the live events that
+ * announce it, their `orderId` filled in by the statement that inserts it.
+ */
 export interface NewOrder {
   values: { [K in PlacedColumn]-?: Exclude<(typeof orders.$inferInsert)[K], undefined> } & {
     orderNumber: string;
   };
   items: readonly { productId: string; quantity: number; price: string }[];
+  announce: readonly LiveEventInput[];
 }
 
 /**
@@ -275,7 +281,9 @@ export interface NewOrder {
  * Fewer statements). An order whose number is taken is not inserted, nor are its items and event: it is
  * missing from the answer and the caller draws another number. `deliveryAddressId` and
  * `pickupAddressId` are linked only if the address still exists (it may have been deleted since
- * the payment was created; the text is kept).
+ * the payment was created; the text is kept). The same statement publishes the orders' live
+ * events (inserts them and sends their NOTIFY at its commit), as `publishLiveEvents` does, without a
+ * statement of their own.
  */
 export async function insertOrdersWithItems(
   db: Db,
@@ -294,6 +302,13 @@ export async function insertOrdersWithItems(
           price: item.price,
         })),
       ),
+    ),
+    live: JSON.stringify(
+      placing
+        .flatMap(({ values, announce }) =>
+          announce.map((input) => ({ order_number: values.orderNumber, ...liveEventRecord(input) })),
+        )
+        .map((record, position) => ({ position, ...record })),
     ),
     actorId: event.actorId,
     createdAt: event.createdAt.toISOString(),
@@ -360,11 +375,29 @@ const ordersWithItemsInsert = builtOnce((db) => {
         select inserted.id, null, 'pending', ${sql.placeholder('actorId')}::uuid, ${sql.placeholder('createdAt')}::timestamptz
         from inserted`,
   );
+  // In the order given, each with the id of the order it announces; only orders inserted.
+  const liveInserted = db.$with('live_inserted', {}).as(
+    sql`insert into ${liveEvents} (type, audience, for_drivers, trailer_only, data)
+        select e.type, e.audience, e.for_drivers, e.trailer_only,
+          jsonb_set(e.data, '{orderId}', to_jsonb(inserted.id::text))
+        from jsonb_to_recordset(${sql.placeholder('live')}::jsonb)
+          as e(position int, order_number text, type text, audience uuid[], for_drivers boolean, trailer_only boolean, data jsonb)
+        join inserted on inserted.order_number = e.order_number
+        order by e.position
+        returning id, audience, for_drivers, trailer_only, data`,
+  );
+  // A query that is not a write runs only when asked for: the answer's condition asks for it once.
+  const liveNotified = db.$with('live_notified', { sent: sql<number>`sent` }).as(
+    sql`select count(*)::int as sent from (
+          select ${liveEventNotifySql('live_inserted')} from live_inserted order by live_inserted.id
+        ) as notified`,
+  );
   return db
-    .with(inserted, itemsInserted, eventsInserted)
+    .with(inserted, itemsInserted, eventsInserted, liveInserted, liveNotified)
     .select({ order: inserted._.selectedFields, pickup: addresses })
     .from(inserted)
     .leftJoin(addresses, eq(addresses.id, inserted.pickupAddressId))
+    .where(sql`(select sent from live_notified) >= 0`)
     .prepare('');
 });
 

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client';
-import { orderChangeEvents, publishLiveEvents } from '../../platform/live-events';
+import { orderChangeEvents } from '../../platform/live-events';
 import { getCommissionRates } from '../commission/commission.service';
 import { pickupText, type PricedCheckout } from '../checkout/checkout.service';
 import {
@@ -71,9 +71,10 @@ export async function placeOrders(
       },
       rates,
     );
+    const orderNumber = newOrderNumber();
     return {
       values: {
-        orderNumber: newOrderNumber(),
+        orderNumber,
         buyerId: checkout.buyerId,
         sellerId: priced.sellerId,
         status: 'pending',
@@ -100,11 +101,23 @@ export async function placeOrders(
         quantity: item.quantity,
         price: formatCents(item.price),
       })),
+      announce: [],
     };
+  });
+  // The buyer, the seller and the drivers who may take it are told once the payment's transaction
+  // commits, never if it rolls back: the statement that inserts the order publishes its events
+  // (docs/decisions/0028-checkout-throughput.md, Fewer statements); the order's id is its own.
+  const announced = (order: NewOrder): NewOrder => ({
+    ...order,
+    announce: orderChangeEvents(
+      { id: '', driverId: null, ...order.values, status: 'pending' },
+      null,
+      checkout.buyerId,
+    ),
   });
 
   const placed = new Map<string, OrderWithDetails>();
-  let waiting = toPlace;
+  let waiting = toPlace.map(announced);
   for (let attempt = 0; waiting.length > 0; attempt++) {
     if (attempt === NUMBER_ATTEMPTS) throw new Error('Could not draw a free order number');
     for (const row of await insertOrdersWithItems(tx, waiting, { actorId: checkout.buyerId, createdAt: now }))
@@ -112,18 +125,12 @@ export async function placeOrders(
     // An order whose number was taken is drawn another one.
     waiting = waiting
       .filter(({ values }) => !placed.has(values.sellerId))
-      .map((order) => ({ ...order, values: { ...order.values, orderNumber: newOrderNumber() } }));
+      .map((order) => announced({ ...order, values: { ...order.values, orderNumber: newOrderNumber() } }));
   }
   const orders = checkout.orders.flatMap((priced) => {
     const row = placed.get(priced.sellerId);
     return row ? [row] : [];
   });
-  // Written in the caller's transaction: the buyer, the seller and the drivers who may take it
-  // are told once the payment's transaction commits, never if it rolls back.
-  await publishLiveEvents(
-    tx,
-    orders.flatMap(({ order }) => orderChangeEvents(order, null, checkout.buyerId)),
-  );
   return orders;
 }
 
