@@ -275,8 +275,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerCompression(app);
   await app.register(cookie, { secret: options.sessionSecret });
   await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
-  // Only the embedded database has a single instance, whose notices arrive with the commit.
-  const privateReads = database.kind === 'pglite' ? new KeptPrivateReads(database, app.log) : undefined;
+  // On PostgreSQL behind a fence (docs/decisions/0029-signed-in-reads-kept.md, The fence).
+  const privateReads = new KeptPrivateReads(database, app.log);
   registerSessions(app, {
     db: database.db,
     secure: config.publicUrl?.startsWith('https://') ?? false,

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import crypto from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -60,13 +61,20 @@ export interface Database {
    * Notifications sent inside a transaction arrive once it commits, never if it rolls back.
    * Answers the function that stops listening.
    */
-  listen(channel: string, handlers: NotificationHandlers): Promise<() => Promise<void>>;
+  listen(channel: string, handlers: NotificationHandlers): Promise<StopListening>;
 }
 
 export interface NotificationHandlers {
   onNotify: (payload: string) => void;
   onReconnect?: () => void;
 }
+
+/**
+ * Stops listening. On PostgreSQL it also carries `fence`: resolves true once every notification
+ * committed before the call has been handed to `onNotify`, false when that cannot be known (the
+ * connection is down or slow); docs/decisions/0029-signed-in-reads-kept.md, The fence.
+ */
+export type StopListening = (() => Promise<void>) & { fence?: () => Promise<boolean> };
 
 const CHANNEL_NAME = /^[a-z_][a-z0-9_]*$/;
 
@@ -140,6 +148,7 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
       pool.on('connect', (client) => nameStatementsOf(client, names));
     }
     const db = drizzlePg(pool, { schema });
+    const listener = new PostgresListener(connectionSettings(databaseUrl, false, options.timeouts), onError);
     const database: Database = {
       db,
       kind: 'postgres',
@@ -149,14 +158,11 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
         await pool.query('select 1');
       },
       executeSql: (text, values) => pool.query(text, values),
-      close: () => pool.end(),
-      listen: (channel, handlers) =>
-        listenOnPostgres(
-          connectionSettings(databaseUrl, false, options.timeouts),
-          channel,
-          handlers,
-          onError,
-        ),
+      close: async () => {
+        await listener.end();
+        await pool.end();
+      },
+      listen: (channel, handlers) => listener.listen(channel, handlers),
     };
     longWorkOf.set(database, async (work) => {
       const LongWorkClient = guardedClientClass(onError, () => {});
@@ -363,25 +369,155 @@ const LISTEN_RETRY_MS = { first: 1_000, max: 30_000 };
  * timeouts); the question fails within the read timeout and the connection is made again.
  */
 const LISTEN_HEARTBEAT_MS = 15_000;
+/** A fence not heard back within this is given up: its waiters read the database instead. */
+const FENCE_TIMEOUT_MS = 1_000;
 
-async function listenOnPostgres(
-  settings: pg.ClientConfig,
-  channel: string,
-  handlers: NotificationHandlers,
-  onError: (error: Error) => void,
-): Promise<() => Promise<void>> {
-  if (!CHANNEL_NAME.test(channel)) throw new Error(`Not a channel name: ${channel}`);
-  let current: pg.Client | undefined;
-  let stopped = false;
-  let retryTimer: NodeJS.Timeout | undefined;
-  let delay = LISTEN_RETRY_MS.first;
+/**
+ * Fences of one listening connection (docs/decisions/0029-signed-in-reads-kept.md, The fence): the
+ * connection sends a NOTIFY on a channel only it listens to and waits to hear it. PostgreSQL hands a
+ * listener the notifications of every channel in the order their transactions committed, so once it
+ * is heard, every notification committed before it was sent has been handled. The callers that
+ * asked while one was on its way wait for the next one, which one statement answers for all of them.
+ */
+class Fences {
+  private readonly channel = `fence_${crypto.randomBytes(8).toString('hex')}`;
+  private sent: { token: string; waiters: ((ok: boolean) => void)[]; timer: NodeJS.Timeout } | undefined;
+  private next: ((ok: boolean) => void)[] = [];
+  private count = 0;
+  private client: pg.Client | undefined;
 
-  const ListeningClient = guardedClientClass(
+  /** The statement that makes the connection hear its fences. */
+  get listenStatement(): string {
+    return `LISTEN "${this.channel}"`;
+  }
+
+  /** Whether a notification is one of these fences (and handles it). */
+  heard(message: pg.Notification): boolean {
+    if (message.channel !== this.channel) return false;
+    if (this.sent && this.sent.token === message.payload) this.finish(true);
+    return true;
+  }
+
+  /** The connection fences go through, once it listens; undefined while there is none. */
+  use(client: pg.Client | undefined): void {
+    this.client = client;
+    if (client === undefined) {
+      if (this.sent) this.finish(false);
+      const waiting = this.next;
+      this.next = [];
+      for (const resolve of waiting) resolve(false);
+    }
+  }
+
+  fence(): Promise<boolean> {
+    if (this.client === undefined) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      this.next.push(resolve);
+      if (!this.sent) this.send();
+    });
+  }
+
+  private send(): void {
+    const client = this.client;
+    const waiters = this.next;
+    this.next = [];
+    if (client === undefined) {
+      for (const resolve of waiters) resolve(false);
+      return;
+    }
+    const token = String(++this.count);
+    const timer = setTimeout(() => this.finish(false), FENCE_TIMEOUT_MS);
+    timer.unref();
+    this.sent = { token, waiters, timer };
+    client.query(`select pg_notify('${this.channel}', '${token}')`).catch(() => this.finish(false));
+  }
+
+  private finish(ok: boolean): void {
+    const sent = this.sent;
+    if (!sent) return;
+    this.sent = undefined;
+    clearTimeout(sent.timer);
+    for (const resolve of sent.waiters) resolve(ok);
+    if (this.next.length > 0) this.send();
+  }
+}
+
+/**
+ * The one listening connection of a PostgreSQL database handle: every channel any part of the app
+ * listens on goes through it, so that a fence answers for all of them at once. It is made on the
+ * first `listen`, made again after a drop (then every listener's `onReconnect` is called, so each can
+ * catch up), and ended when the last listener stops.
+ */
+class PostgresListener {
+  private readonly channels = new Map<string, Set<NotificationHandlers>>();
+  private readonly fences = new Fences();
+  private readonly ListeningClient = guardedClientClass(
     () => {},
     () => {},
   );
-  const connect = async (): Promise<boolean> => {
-    const client = new ListeningClient(settings);
+  /** The connection once it listens on every channel of the map. */
+  private client: pg.Client | undefined;
+  private connecting: Promise<boolean> | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private delay = LISTEN_RETRY_MS.first;
+  /** Counts the connections given up (every listener stopped): a connection of an earlier one is not kept. */
+  private generation = 0;
+
+  constructor(
+    private readonly settings: pg.ClientConfig,
+    private readonly onError: (error: Error) => void,
+  ) {}
+
+  async listen(channel: string, handlers: NotificationHandlers): Promise<StopListening> {
+    if (!CHANNEL_NAME.test(channel)) throw new Error(`Not a channel name: ${channel}`);
+    let listeners = this.channels.get(channel);
+    const isNew = listeners === undefined;
+    if (listeners === undefined) {
+      listeners = new Set();
+      this.channels.set(channel, listeners);
+    }
+    listeners.add(handlers);
+    const client = this.client;
+    if (client !== undefined) {
+      // A failure drops the connection; the next one listens on every channel of the map.
+      if (isNew) await client.query(`LISTEN "${channel}"`).catch(() => {});
+    } else if (this.connecting !== undefined) await this.connecting;
+    // A database that cannot be reached yet is reported and tried again; the caller is not held up.
+    else if (this.retryTimer === undefined) await this.connect(false);
+    const own = listeners;
+    const stop: StopListening = async () => {
+      own.delete(handlers);
+      if (own.size > 0 || this.channels.get(channel) !== own) return;
+      this.channels.delete(channel);
+      if (this.channels.size === 0) await this.end();
+      else await this.client?.query(`UNLISTEN "${channel}"`).catch(() => {});
+    };
+    stop.fence = () => this.fences.fence();
+    return stop;
+  }
+
+  /** Ends the connection and any retry (every listener stopped, or the database closes). */
+  async end(): Promise<void> {
+    this.generation++;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.delay = LISTEN_RETRY_MS.first;
+    const client = this.client;
+    this.client = undefined;
+    this.fences.use(undefined);
+    await client?.end().catch(() => {});
+  }
+
+  private connect(again: boolean): Promise<boolean> {
+    this.connecting ??= this.connectOnce(again).finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async connectOnce(again: boolean): Promise<boolean> {
+    const generation = this.generation;
+    const client = new this.ListeningClient(this.settings);
     let dropped = false;
     const heartbeat = setInterval(() => {
       client.query('select 1').catch((error: unknown) => {
@@ -393,45 +529,58 @@ async function listenOnPostgres(
       if (dropped) return;
       dropped = true;
       clearInterval(heartbeat);
-      if (error) onError(error);
-      if (current === client) current = undefined;
+      if (error) this.onError(error);
       void client.end().catch(() => {});
-      if (!stopped) {
-        retryTimer = setTimeout(() => void reconnect(), delay);
-        retryTimer.unref();
-        delay = Math.min(delay * 2, LISTEN_RETRY_MS.max);
+      // A connection of a listener given up, or one already replaced, schedules nothing.
+      if (generation !== this.generation || (this.client !== undefined && this.client !== client)) return;
+      this.client = undefined;
+      this.fences.use(undefined);
+      if (this.channels.size > 0 && this.retryTimer === undefined) {
+        this.retryTimer = setTimeout(() => {
+          this.retryTimer = undefined;
+          void this.connect(true);
+        }, this.delay);
+        this.retryTimer.unref();
+        this.delay = Math.min(this.delay * 2, LISTEN_RETRY_MS.max);
       }
     };
     client.on('notification', (message) => {
-      if (message.channel === channel && message.payload !== undefined) handlers.onNotify(message.payload);
+      if (this.fences.heard(message) || message.payload === undefined) return;
+      for (const handlers of this.channels.get(message.channel) ?? []) handlers.onNotify(message.payload);
     });
     client.on('error', drop);
     client.on('end', () => drop());
     try {
       await client.connect();
-      await client.query(`LISTEN "${channel}"`);
+      await client.query(this.fences.listenStatement);
+      // A fence's commit need not wait for the disk: it changes nothing but the notification queue.
+      await client.query('SET synchronous_commit = off');
+      // Channels added while this connected are listened on too.
+      const listened = new Set<string>();
+      for (;;) {
+        const waiting = [...this.channels.keys()].filter((channel) => !listened.has(channel));
+        if (waiting.length === 0) break;
+        for (const channel of waiting) {
+          await client.query(`LISTEN "${channel}"`);
+          listened.add(channel);
+        }
+      }
     } catch (error) {
       drop(error instanceof Error ? error : new Error(String(error)));
       return false;
     }
-    current = client;
-    delay = LISTEN_RETRY_MS.first;
+    if (generation !== this.generation || dropped) {
+      void client.end().catch(() => {});
+      return false;
+    }
+    this.client = client;
+    this.delay = LISTEN_RETRY_MS.first;
+    // What was missed while the connection was down is caught up first; fences only then.
+    if (again)
+      for (const listeners of [...this.channels.values()]) for (const h of listeners) h.onReconnect?.();
+    this.fences.use(client);
     return true;
-  };
-
-  const reconnect = async () => {
-    if (!stopped && (await connect())) handlers.onReconnect?.();
-  };
-
-  // A database that cannot be reached yet is reported and tried again; the caller is not held up.
-  await connect();
-  return async () => {
-    stopped = true;
-    clearTimeout(retryTimer);
-    const client = current;
-    current = undefined;
-    await client?.end().catch(() => {});
-  };
+  }
 }
 
 export async function migrateDatabase(database: Database): Promise<void> {

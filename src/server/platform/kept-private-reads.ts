@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../db/client';
+import type { Database, StopListening } from '../db/client';
 
 /**
  * The channel the triggers of migration 0025 notify on, with the table's name since 0034: any
@@ -17,18 +17,18 @@ export interface Kept<V> {
 }
 
 /**
- * What signed-in reads find, kept in memory on the embedded database only
- * (docs/decisions/0029-signed-in-reads-kept.md, What is kept): the users of recent
- * sessions (with the place of their primary address), and lists of own orders as sent. That
- * database has one app instance (its data directory's lock), so every change comes through this
- * process, and a notice arrives with its commit. The database's triggers send one, naming the
+ * What signed-in reads find, kept in memory (docs/decisions/0029-signed-in-reads-kept.md, What is
+ * kept): the users of recent sessions (with the place of their primary address), and lists of own
+ * orders as sent. The embedded database has one app instance (its data directory's lock), so every
+ * change comes through this process, and a notice arrives with its commit. On PostgreSQL other
+ * instances write too and their notices arrive a moment later: a request uses what is kept only
+ * after a fence (`freshFor`) has made sure every notice committed before it arrived was heard, and
+ * reads the database when that cannot be known. The database's triggers send one, naming the
  * table, for every statement that changes what is kept: a change to orders, their items, refunds
  * or disputes drops the lists; a change to a session or a user (a sign-out, a suspension, a role
  * granted or taken, a password changed, a name) or an address drops everything. Sign-in and
  * sign-out drop everything too before their answer leaves. A load that began before a drop of its
- * scope is not kept (a generation number). On PostgreSQL, where other instances write too and
- * their notices arrive a moment later, nothing is kept: each request reads its session and its data.
- * Which tables and statements must send the notice: `CACHE_INVALIDATION` in cache-invalidation.ts
+ * scope is not kept (a generation number). Which tables and statements must send the notice: `CACHE_INVALIDATION` in cache-invalidation.ts
  * (docs/decisions/0015-catalog-and-checkout-throughput.md, What invalidates what); a read that
  * comes to show another table or column is added there first.
  */
@@ -52,7 +52,9 @@ const emptyShelf = (): Shelf => ({ kept: new Map(), bytes: 0, generation: 0 });
 
 export class KeptPrivateReads {
   private readonly shelves: Record<KeptScope, Shelf> = { sessions: emptyShelf(), lists: emptyShelf() };
-  private stopListening: (() => Promise<void>) | undefined;
+  private stopListening: StopListening | undefined;
+  /** Each request's fence, asked at most once (a request is as fresh as its arrival). */
+  private readonly fenced = new WeakMap<object, Promise<boolean>>();
 
   constructor(
     private readonly database: Pick<Database, 'listen'>,
@@ -78,6 +80,25 @@ export class KeptPrivateReads {
     this.stopListening = undefined;
     this.clear();
     await stop?.();
+  }
+
+  /**
+   * Whether what is kept may answer `request`: true at once on the embedded database (its notices
+   * arrive with their commits); on PostgreSQL once a fence sent after the request arrived has been
+   * heard back (docs/decisions/0029-signed-in-reads-kept.md, The fence), false when it cannot be
+   * (the listening connection is down or slow: the request reads the database). Nothing kept
+   * before this process listens.
+   */
+  freshFor(request: object): true | Promise<boolean> {
+    const stop = this.stopListening;
+    if (stop === undefined) return Promise.resolve(false);
+    if (stop.fence === undefined) return true;
+    let fenced = this.fenced.get(request);
+    if (fenced === undefined) {
+      fenced = stop.fence();
+      this.fenced.set(request, fenced);
+    }
+    return fenced;
   }
 
   /** How many reads are kept (tests look). */

@@ -1,6 +1,6 @@
 import { and, arrayContains, asc, eq, gt, inArray, isNotNull, lt, max, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database, Db } from '../db/client';
+import type { Database, Db, StopListening } from '../db/client';
 import { liveEvents, users } from '../db/schema';
 import { LIVE_REPLAY_LIMIT, LIVE_REPLAY_WINDOW_MS, liveEventSchema } from '../../domain/live-events';
 import { LIVE_EVENTS_CHANNEL, type SessionsEnded, type StoredLiveEvent } from './live-events';
@@ -99,7 +99,7 @@ const PRUNE_EVERY_MS = 10 * 60 * 1000;
  */
 export class LiveEventHub {
   private readonly subscribers = new Set<Subscriber>();
-  private stopListening: (() => Promise<void>) | undefined;
+  private stopListening: StopListening | undefined;
   private pruneTimer: NodeJS.Timeout | undefined;
   private lastHeardId = 0;
   /** Whether `cursor` answers from memory: set once the newest id has been read after listening. */
@@ -122,13 +122,11 @@ export class LiveEventHub {
     });
     this.pruneTimer = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
     this.pruneTimer.unref();
-    // The embedded database has one instance, and its notices arrive with the commit: from now on
-    // the newest id heard is the newest committed, and `cursor` needs no query
-    // (docs/decisions/0029-signed-in-reads-kept.md, What is kept).
-    if (this.database.kind === 'pglite') {
-      this.lastHeardId = Math.max(this.lastHeardId, await this.newestId());
-      this.cursorHeard = true;
-    }
+    // From now on the newest id heard is the newest committed: on the embedded database at once
+    // (one instance, its notices arrive with the commit), on PostgreSQL after a fence; `cursor`
+    // needs no query (docs/decisions/0029-signed-in-reads-kept.md, What is kept).
+    this.lastHeardId = Math.max(this.lastHeardId, await this.newestId());
+    this.cursorHeard = true;
   }
 
   async stop(): Promise<void> {
@@ -171,8 +169,12 @@ export class LiveEventHub {
    * database's sequence, so a cursor read on one instance is good on every other. A page reads it
    * with its first data and its first stream catches up from it (docs/rules/live-updates.md, Live updates).
    */
-  async cursor(): Promise<number> {
-    return this.cursorHeard ? this.lastHeardId : this.newestId();
+  async cursor(fresh?: true | Promise<boolean>): Promise<number> {
+    if (!this.cursorHeard) return this.newestId();
+    if (this.database.kind === 'pglite') return this.lastHeardId;
+    // A fence sent after the request arrived (`fresh`, the request's own, or one of its own).
+    const fenced = fresh ?? this.stopListening?.fence?.() ?? false;
+    return fenced === true || (await fenced) ? this.lastHeardId : this.newestId();
   }
 
   private async newestId(): Promise<number> {

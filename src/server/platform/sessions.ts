@@ -42,7 +42,7 @@ declare module 'fastify' {
 interface SessionOptions {
   db: Db;
   secure: boolean;
-  /** Sessions' users kept in memory (the embedded database only; kept-private-reads.ts). */
+  /** Sessions' users kept in memory (kept-private-reads.ts). */
   kept?: KeptPrivateReads | undefined;
 }
 
@@ -62,7 +62,7 @@ export function registerSessions(app: FastifyInstance, options: SessionOptions):
     request.sessionId = sid;
     let loaded: Promise<Actor | null> | undefined;
     request.getActor = () => {
-      loaded ??= sid ? loadActor(db, sid, kept) : Promise.resolve(null);
+      loaded ??= sid ? loadActor(db, sid, kept, request) : Promise.resolve(null);
       return loaded;
     };
     done();
@@ -142,10 +142,18 @@ const findActor = builtOnce((db) =>
 /** Whether a session ending at `expire` is due to be extended. */
 const isDueForTouch = (expire: number, now: number) => expire - now < SESSION_TTL_MS - TOUCH_AFTER_MS;
 
-async function loadActor(db: Db, sid: string, kept: KeptPrivateReads | undefined): Promise<Actor | null> {
+async function loadActor(
+  db: Db,
+  sid: string,
+  kept: KeptPrivateReads | undefined,
+  request: FastifyRequest,
+): Promise<Actor | null> {
   const key = `session ${sid}`;
-  const hit = kept?.get<Actor>('sessions', key, Date.now());
-  if (hit && !isDueForTouch(hit.expire, Date.now())) return hit.value;
+  if (kept) {
+    const fresh = kept.freshFor(request);
+    const hit = fresh === true || (await fresh) ? kept.get<Actor>('sessions', key, Date.now()) : undefined;
+    if (hit && !isDueForTouch(hit.expire, Date.now())) return hit.value;
+  }
   const read = async () => {
     // A date as drizzle writes one: its ISO form.
     const rows = await findActor(db).execute({ sid, now: new Date().toISOString() });

@@ -18,6 +18,8 @@ import {
   type TestUser,
 } from '../../testing/test-app';
 import { createProduct } from '../../testing/commerce';
+import { users } from '../../db/schema';
+import { eq } from 'drizzle-orm';
 import { listenOnFreePort, openEventStream } from '../../testing/event-stream';
 
 /**
@@ -140,6 +142,30 @@ describe.skipIf(TEST_DB_KIND !== 'postgres')('two app instances on one PostgreSQ
       userOnB.close();
       otherOnB.close();
     }
+  });
+
+  it('sees on instance B, at the very next request, a sign-out through instance A and a role taken away in the database', async () => {
+    // Instance B keeps the users of sessions it has read; a fence makes sure it has heard every
+    // change committed before a request arrived (docs/decisions/0029-signed-in-reads-kept.md).
+    const b: TestApp = { ...a, app: apps[1]! };
+    const buyer = await person('Kit', ['buyer']);
+    const seller = await person('Sol', ['buyer', 'seller']);
+    for (let i = 0; i < 3; i++) {
+      expect((await as(b, buyer, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(200);
+      const me = await as(b, seller, { method: 'GET', url: '/api/auth/user' });
+      expect(me.json<{ roles: string[] }>().roles).toEqual(['buyer', 'seller']);
+    }
+    const out = await as(a, buyer, { method: 'POST', url: '/api/logout' });
+    expect(out.statusCode, out.body).toBe(204);
+    expect((await as(b, buyer, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(401);
+
+    await a.database.db
+      .update(users)
+      .set({ roles: ['buyer'], role: 'buyer' })
+      .where(eq(users.id, seller.id));
+    const after = await as(b, seller, { method: 'GET', url: '/api/auth/user' });
+    expect(after.json<{ roles: string[] }>().roles).toEqual(['buyer']);
+    expect((await as(b, seller, { method: 'GET', url: '/api/seller/products' })).statusCode).toBe(403);
   });
 
   it("catches a page's first stream on instance B up from the live cursor it read on instance A", async () => {

@@ -44,13 +44,15 @@ export function registerOrderRoutes(app: App, ctx: AppContext): void {
         return { value, expire: Infinity, bytes: value.length };
       };
       if (!privateReads) return sendJsonBytes(reply, (await read()).value);
-      // On the embedded database the list as sent is kept until an order, a session, a user or an
-      // address changes (docs/decisions/0029-signed-in-reads-kept.md, What is kept); the
-      // tables whose triggers drop it are listed in src/server/platform/cache-invalidation.ts.
+      // The list as sent is kept until an order, a session, a user or an address changes
+      // (docs/decisions/0029-signed-in-reads-kept.md, What is kept); the tables whose triggers
+      // drop it are listed in src/server/platform/cache-invalidation.ts.
       const { as: view, limit, offset } = request.query;
       const key = `orders ${actor.id} ${view ?? ''} ${limit} ${offset}`;
-      const kept =
-        privateReads.get<Buffer>('lists', key, Date.now()) ?? (await privateReads.load('lists', key, read));
+      const fresh = privateReads.freshFor(request);
+      const hit =
+        fresh === true || (await fresh) ? privateReads.get<Buffer>('lists', key, Date.now()) : undefined;
+      const kept = hit ?? (await privateReads.load('lists', key, read));
       return sendJsonBytes(reply, kept?.value ?? (await read()).value);
     },
   );

@@ -18,7 +18,7 @@ import { becomeRole, getPublicProfile, switchOwnRole, toCurrentUser, updateOwnNa
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 
-export function registerUserRoutes(app: App, { db, live }: AppContext): void {
+export function registerUserRoutes(app: App, { db, live, privateReads }: AppContext): void {
   const serializeSessionUser = compileSerializer(sessionUserSchema);
   app.get(
     '/api/auth/user',
@@ -38,7 +38,8 @@ export function registerUserRoutes(app: App, { db, live }: AppContext): void {
         reply,
         serializeSessionUser({
           ...toCurrentUser(actorOf(request)),
-          liveCursor: await live.cursor(),
+          // The request's fence answers for the live events' channel too: one connection listens.
+          liveCursor: await live.cursor(privateReads?.freshFor(request)),
           ...(request.twoFactorSetupRequired ? { twoFactorSetupRequired: true } : {}),
         }),
       ),
