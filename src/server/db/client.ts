@@ -379,12 +379,17 @@ const FENCE_TIMEOUT_MS = 1_000;
  * is heard, every notification committed before it was sent has been handled. The callers that
  * asked while one was on its way wait for the next one, which one statement answers for all of them.
  */
-class Fences {
+export class Fences {
   private readonly channel = `fence_${crypto.randomBytes(8).toString('hex')}`;
   private sent: { token: string; waiters: ((ok: boolean) => void)[]; timer: NodeJS.Timeout } | undefined;
   private next: ((ok: boolean) => void)[] = [];
   private count = 0;
   private client: pg.Client | undefined;
+  /**
+   * A fence went unanswered within its time: until one is heard again, callers are answered false
+   * at once (they read the database) while a single fence goes on probing the connection.
+   */
+  private slow = false;
 
   /** The statement that makes the connection hear its fences. */
   get listenStatement(): string {
@@ -394,15 +399,19 @@ class Fences {
   /** Whether a notification is one of these fences (and handles it). */
   heard(message: pg.Notification): boolean {
     if (message.channel !== this.channel) return false;
-    if (this.sent && this.sent.token === message.payload) this.finish(true);
+    if (this.sent && this.sent.token === message.payload) {
+      this.slow = false;
+      this.finish(this.sent.token, true);
+    }
     return true;
   }
 
   /** The connection fences go through, once it listens; undefined while there is none. */
   use(client: pg.Client | undefined): void {
     this.client = client;
+    this.slow = false;
     if (client === undefined) {
-      if (this.sent) this.finish(false);
+      if (this.sent) this.finish(this.sent.token, false);
       const waiting = this.next;
       this.next = [];
       for (const resolve of waiting) resolve(false);
@@ -411,6 +420,10 @@ class Fences {
 
   fence(): Promise<boolean> {
     if (this.client === undefined) return Promise.resolve(false);
+    if (this.slow) {
+      if (!this.sent) this.send();
+      return Promise.resolve(false);
+    }
     return new Promise((resolve) => {
       this.next.push(resolve);
       if (!this.sent) this.send();
@@ -426,15 +439,19 @@ class Fences {
       return;
     }
     const token = String(++this.count);
-    const timer = setTimeout(() => this.finish(false), FENCE_TIMEOUT_MS);
+    const timer = setTimeout(() => {
+      this.slow = true;
+      this.finish(token, false);
+    }, FENCE_TIMEOUT_MS);
     timer.unref();
     this.sent = { token, waiters, timer };
-    client.query(`select pg_notify('${this.channel}', '${token}')`).catch(() => this.finish(false));
+    client.query(`select pg_notify('${this.channel}', '${token}')`).catch(() => this.finish(token, false));
   }
 
-  private finish(ok: boolean): void {
+  /** Answers the fence `token`'s waiters, if it is still the one on its way, and sends the next. */
+  private finish(token: string, ok: boolean): void {
     const sent = this.sent;
-    if (!sent) return;
+    if (sent?.token !== token) return;
     this.sent = undefined;
     clearTimeout(sent.timer);
     for (const resolve of sent.waiters) resolve(ok);
@@ -479,8 +496,13 @@ class PostgresListener {
     listeners.add(handlers);
     const client = this.client;
     if (client !== undefined) {
-      // A failure drops the connection; the next one listens on every channel of the map.
-      if (isNew) await client.query(`LISTEN "${channel}"`).catch(() => {});
+      // A failure ends the connection: fences stop answering, and the next connection listens on
+      // every channel of the map (and the kept reads are dropped).
+      if (isNew)
+        await client.query(`LISTEN "${channel}"`).catch(() => {
+          if (this.client === client) this.fences.use(undefined);
+          void client.end().catch(() => {});
+        });
     } else if (this.connecting !== undefined) await this.connecting;
     // A database that cannot be reached yet is reported and tried again; the caller is not held up.
     else if (this.retryTimer === undefined) await this.connect(false);
@@ -502,6 +524,8 @@ class PostgresListener {
     clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
     this.delay = LISTEN_RETRY_MS.first;
+    // A connection on its way is given up when it arrives (its generation is past).
+    this.connecting = undefined;
     const client = this.client;
     this.client = undefined;
     this.fences.use(undefined);
@@ -509,10 +533,12 @@ class PostgresListener {
   }
 
   private connect(again: boolean): Promise<boolean> {
-    this.connecting ??= this.connectOnce(again).finally(() => {
-      this.connecting = undefined;
+    if (this.connecting !== undefined) return this.connecting;
+    const connecting = this.connectOnce(again).finally(() => {
+      if (this.connecting === connecting) this.connecting = undefined;
     });
-    return this.connecting;
+    this.connecting = connecting;
+    return connecting;
   }
 
   private async connectOnce(again: boolean): Promise<boolean> {
@@ -575,9 +601,17 @@ class PostgresListener {
     }
     this.client = client;
     this.delay = LISTEN_RETRY_MS.first;
-    // What was missed while the connection was down is caught up first; fences only then.
+    // Every listener hears of the gap before any fence is answered: the kept reads are dropped at
+    // once; the live events' catch-up runs on its own (a cursor read meanwhile is only lower).
     if (again)
-      for (const listeners of [...this.channels.values()]) for (const h of listeners) h.onReconnect?.();
+      for (const listeners of [...this.channels.values()])
+        for (const handlers of listeners) {
+          try {
+            handlers.onReconnect?.();
+          } catch (error) {
+            this.onError(error instanceof Error ? error : new Error(String(error)));
+          }
+        }
     this.fences.use(client);
     return true;
   }

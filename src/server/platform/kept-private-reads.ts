@@ -101,6 +101,18 @@ export class KeptPrivateReads {
     return fenced;
   }
 
+  /**
+   * What is kept under `key` in `scope` that may answer `request` (`freshFor`): undefined when
+   * nothing is kept (no fence is waited for then) or when the fence cannot be had or a notice heard
+   * meanwhile dropped it.
+   */
+  async getFresh<V>(scope: KeptScope, key: string, request: object): Promise<Kept<V> | undefined> {
+    if (this.get(scope, key, Date.now()) === undefined) return undefined;
+    const fresh = this.freshFor(request);
+    if (fresh !== true && !(await fresh)) return undefined;
+    return this.get<V>(scope, key, Date.now());
+  }
+
   /** How many reads are kept (tests look). */
   get size(): number {
     return this.shelves.sessions.kept.size + this.shelves.lists.kept.size;

@@ -149,11 +149,8 @@ async function loadActor(
   request: FastifyRequest,
 ): Promise<Actor | null> {
   const key = `session ${sid}`;
-  if (kept) {
-    const fresh = kept.freshFor(request);
-    const hit = fresh === true || (await fresh) ? kept.get<Actor>('sessions', key, Date.now()) : undefined;
-    if (hit && !isDueForTouch(hit.expire, Date.now())) return hit.value;
-  }
+  const hit = await kept?.getFresh<Actor>('sessions', key, request);
+  if (hit && !isDueForTouch(hit.expire, Date.now())) return hit.value;
   const read = async () => {
     // A date as drizzle writes one: its ISO form.
     const rows = await findActor(db).execute({ sid, now: new Date().toISOString() });

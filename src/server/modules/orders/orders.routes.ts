@@ -49,10 +49,9 @@ export function registerOrderRoutes(app: App, ctx: AppContext): void {
       // drop it are listed in src/server/platform/cache-invalidation.ts.
       const { as: view, limit, offset } = request.query;
       const key = `orders ${actor.id} ${view ?? ''} ${limit} ${offset}`;
-      const fresh = privateReads.freshFor(request);
-      const hit =
-        fresh === true || (await fresh) ? privateReads.get<Buffer>('lists', key, Date.now()) : undefined;
-      const kept = hit ?? (await privateReads.load('lists', key, read));
+      const kept =
+        (await privateReads.getFresh<Buffer>('lists', key, request)) ??
+        (await privateReads.load('lists', key, read));
       return sendJsonBytes(reply, kept?.value ?? (await read()).value);
     },
   );
