@@ -347,8 +347,22 @@ export class JobQueue {
         'a job run whose instance stopped was given up; the job runs again',
       );
       const job = this.jobs.find((candidate) => candidate.name === name);
-      if (job) await this.ask(job);
+      if (job) await this.askUnlessPending(job);
     }
+  }
+
+  /**
+   * Asks for a run in place of one given up, unless one is waiting or already running: a run asked
+   * for earlier may have started the moment the lost one was failed (the queue lets one wait while
+   * another runs), and the job must run again once, not twice.
+   */
+  private async askUnlessPending(job: RecurringJob): Promise<void> {
+    const { rows } = await this.database.executeSql(
+      `select 1 from ${JOB_SCHEMA}.job where name = $1 and state in ('created', 'retry', 'active') limit 1`,
+      [job.name],
+    );
+    if (rows.length === 0) await this.ask(job);
+    else this.wakers.get(job.name)?.();
   }
 
   /** Queues a run unless one is waiting already, and wakes this instance's worker for it. */
