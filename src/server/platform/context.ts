@@ -82,8 +82,8 @@ export interface AppContext {
    * (docs/decisions/0015-catalog-and-checkout-throughput.md).
    */
   catalogCache: PublicAnswerCache;
-  /** Signed-in reads kept in memory: the embedded database only, else undefined (kept-private-reads.ts). */
-  privateReads: KeptPrivateReads | undefined;
+  /** Signed-in reads kept in memory, behind a fence on PostgreSQL (kept-private-reads.ts). */
+  privateReads: KeptPrivateReads;
   /**
    * Web Push's VAPID key pair: from the environment or DATA_DIR/vapid.json
    * (docs/decisions/0019-reaching-people.md, Push and the installable app).

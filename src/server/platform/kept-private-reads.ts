@@ -28,9 +28,9 @@ export interface Kept<V> {
  * or disputes drops the lists; a change to a session or a user (a sign-out, a suspension, a role
  * granted or taken, a password changed, a name) or an address drops everything. Sign-in and
  * sign-out drop everything too before their answer leaves. A load that began before a drop of its
- * scope is not kept (a generation number). Which tables and statements must send the notice: `CACHE_INVALIDATION` in cache-invalidation.ts
- * (docs/decisions/0015-catalog-and-checkout-throughput.md, What invalidates what); a read that
- * comes to show another table or column is added there first.
+ * scope is not kept (a generation number). Which tables and statements must send the notice:
+ * `CACHE_INVALIDATION` in cache-invalidation.ts (docs/decisions/0015-catalog-and-checkout-throughput.md,
+ * What invalidates what); a read that comes to show another table or column is added there first.
  */
 export type KeptScope = 'sessions' | 'lists';
 

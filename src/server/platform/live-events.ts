@@ -57,8 +57,6 @@ export async function publishLiveEvents(db: Db, inputs: readonly LiveEventInput[
   const rows = inputs.map((input, position) => ({ position, ...liveEventRecord(input) }));
   try {
     await db.transaction(async (tx) => {
-      // The payload is the StoredLiveEvent the hub reads: a few hundred bytes (ids and short
-      // names), far under NOTIFY's 8,000-byte limit.
       await tx.execute(sql`
         with given as (
           select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
@@ -69,13 +67,7 @@ export async function publishLiveEvents(db: Db, inputs: readonly LiveEventInput[
           select type, audience, for_drivers, trailer_only, data from given order by position
           returning id, audience, for_drivers, trailer_only, data
         )
-        select pg_notify(
-          ${LIVE_EVENTS_CHANNEL},
-          json_build_object(
-            'id', id, 'audience', audience, 'forDrivers', for_drivers, 'trailerOnly', trailer_only, 'data', data
-          )::text
-        )
-        from inserted order by id`);
+        select ${liveEventNotifySql('inserted')} from inserted order by id`);
     });
   } catch (error) {
     process.stderr.write(

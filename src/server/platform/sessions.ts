@@ -43,7 +43,7 @@ interface SessionOptions {
   db: Db;
   secure: boolean;
   /** Sessions' users kept in memory (kept-private-reads.ts). */
-  kept?: KeptPrivateReads | undefined;
+  kept: KeptPrivateReads;
 }
 
 export function registerSessions(app: FastifyInstance, options: SessionOptions): void {
@@ -68,18 +68,16 @@ export function registerSessions(app: FastifyInstance, options: SessionOptions):
     done();
   });
 
-  if (kept) {
-    app.addHook('onReady', () => kept.start());
-    app.addHook('onClose', () => kept.stop());
-    // Besides the database's notices, which name the table and drop what it can change: a
-    // sign-in or sign-out keeps no user past its answer, and a write keeps no list of orders
-    // (docs/decisions/0029-signed-in-reads-kept.md, What is kept).
-    app.addHook('onSend', (request, reply, _payload, done) => {
-      if (reply.hasHeader('set-cookie')) kept.clear();
-      else if (request.method !== 'GET' && request.method !== 'HEAD') kept.clearScope('lists');
-      done();
-    });
-  }
+  app.addHook('onReady', () => kept.start());
+  app.addHook('onClose', () => kept.stop());
+  // Besides the database's notices, which name the table and drop what it can change: a
+  // sign-in or sign-out keeps no user past its answer, and a write keeps no list of orders
+  // (docs/decisions/0029-signed-in-reads-kept.md, What is kept).
+  app.addHook('onSend', (request, reply, _payload, done) => {
+    if (reply.hasHeader('set-cookie')) kept.clear();
+    else if (request.method !== 'GET' && request.method !== 'HEAD') kept.clearScope('lists');
+    done();
+  });
 
   const sweep = setInterval(() => {
     db.delete(sessions)
@@ -145,11 +143,11 @@ const isDueForTouch = (expire: number, now: number) => expire - now < SESSION_TT
 async function loadActor(
   db: Db,
   sid: string,
-  kept: KeptPrivateReads | undefined,
+  kept: KeptPrivateReads,
   request: FastifyRequest,
 ): Promise<Actor | null> {
   const key = `session ${sid}`;
-  const hit = await kept?.getFresh<Actor>('sessions', key, request);
+  const hit = await kept.getFresh<Actor>('sessions', key, request);
   if (hit && !isDueForTouch(hit.expire, Date.now())) return hit.value;
   const read = async () => {
     // A date as drizzle writes one: its ISO form.
@@ -174,7 +172,7 @@ async function loadActor(
     Object.freeze(actor.withheldRoles);
     return { value: Object.freeze(actor), expire };
   };
-  const found = kept ? await kept.load('sessions', key, read) : await read();
+  const found = await kept.load('sessions', key, read);
   return found?.value ?? null;
 }
 

@@ -43,7 +43,6 @@ export function registerOrderRoutes(app: App, ctx: AppContext): void {
         const value = serializeOrders(await listOwnOrders(db, actor, request.query));
         return { value, expire: Infinity, bytes: value.length };
       };
-      if (!privateReads) return sendJsonBytes(reply, (await read()).value);
       // The list as sent is kept until an order, a session, a user or an address changes
       // (docs/decisions/0029-signed-in-reads-kept.md, What is kept); the tables whose triggers
       // drop it are listed in src/server/platform/cache-invalidation.ts.

@@ -71,10 +71,9 @@ export async function placeOrders(
       },
       rates,
     );
-    const orderNumber = newOrderNumber();
     return {
       values: {
-        orderNumber,
+        orderNumber: newOrderNumber(),
         buyerId: checkout.buyerId,
         sellerId: priced.sellerId,
         status: 'pending',

@@ -39,7 +39,7 @@ export function registerUserRoutes(app: App, { db, live, privateReads }: AppCont
         serializeSessionUser({
           ...toCurrentUser(actorOf(request)),
           // The request's fence answers for the live events' channel too: one connection listens.
-          liveCursor: await live.cursor(privateReads?.freshFor(request)),
+          liveCursor: await live.cursor(privateReads.freshFor(request)),
           ...(request.twoFactorSetupRequired ? { twoFactorSetupRequired: true } : {}),
         }),
       ),
