@@ -13,6 +13,7 @@ import {
   refunds,
 } from '../../db/schema';
 import { offeredSql } from '../../db/sql-offers';
+import { salesOfSellersJson } from '../../db/sql-sales';
 import { liveEventNotifySql, liveEventRecord, type LiveEventInput } from '../../platform/live-events';
 import { ACTIVE_DELIVERY_STATUSES } from '../../../domain/order-status';
 
@@ -192,18 +193,11 @@ const settingsWithSales = builtOnce((db) =>
   db
     .select({
       settings: commissionSettings,
-      sales: sql<Record<string, string> | null>`(
-        select json_object_agg(s.seller_id, s.total)
-        from (
-          select ${orders.sellerId} as seller_id, sum(${orders.productSubtotal})::text as total
-          from ${orders}
-          where ${orders.sellerId} = any(${sql.placeholder('sellerIds')}::uuid[])
-            and ${orders.status} <> 'cancelled'
-            and ${orders.createdAt} >= ${sql.placeholder('from')}::timestamptz
-            and ${orders.createdAt} < ${sql.placeholder('to')}::timestamptz
-          group by ${orders.sellerId}
-        ) s
-      )`,
+      sales: salesOfSellersJson(
+        sql`${sql.placeholder('sellerIds')}::uuid[]`,
+        sql`${sql.placeholder('from')}::timestamptz`,
+        sql`${sql.placeholder('to')}::timestamptz`,
+      ),
     })
     .from(commissionSettings)
     .where(eq(commissionSettings.id, 1))

@@ -52,14 +52,23 @@ async function readRatesAndSales(
  */
 export async function placeOrders(
   tx: Db,
-  input: { paymentId: string; providerPaymentId: string; checkout: PricedCheckout; now: Date },
+  input: {
+    paymentId: string;
+    providerPaymentId: string;
+    checkout: PricedCheckout;
+    now: Date;
+    /** The commission settings and the sellers' sales of the loyalty window, when already read. */
+    commission?: { rates: CommissionRates; sales: Map<string, string> };
+  },
 ): Promise<PlacedOrder[]> {
   const { checkout, now } = input;
-  const { rates, sales } = await readRatesAndSales(
-    tx,
-    checkout.orders.map((order) => order.sellerId),
-    now,
-  );
+  const { rates, sales } =
+    input.commission ??
+    (await readRatesAndSales(
+      tx,
+      checkout.orders.map((order) => order.sellerId),
+      now,
+    ));
   const toPlace = checkout.orders.map((priced): NewOrder => {
     const amounts = computeOrderMoney(
       {

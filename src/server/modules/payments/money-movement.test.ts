@@ -10,6 +10,7 @@ import {
   paymentRow,
   refundsOf,
   startPayment,
+  stockOf,
   type OrderJson,
   type PaymentJson,
 } from '../../testing/commerce';
@@ -287,13 +288,15 @@ describe('abandoned payments and late payments', () => {
   });
 
   it('re-prices a payment that arrives after its quote expired: same total makes orders, another total refunds', async () => {
-    const same = await checkout();
+    // The last unit: priced again before its stock is taken, it is still there to be bought.
+    const same = await checkout({ stock: 1 });
     const kept = await pay(same.buyer, same.body);
     advance(2 * HOUR);
     fake.succeed(kept.providerPaymentId);
     const made = await confirm(t, same.buyer, kept.intent.paymentId, {});
     expect(made.statusCode).toBe(200);
     expect(await ordersOf(kept.intent.paymentId)).toHaveLength(1);
+    expect(await stockOf(t, same.product.id)).toBe(0);
 
     const changed = await checkout();
     const late = await pay(changed.buyer, changed.body);

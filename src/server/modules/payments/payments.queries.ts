@@ -1,8 +1,9 @@
-import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { builtOnce } from '../../db/built-once';
 import type { Db } from '../../db/client';
 import type { PaymentStatus } from '../../../domain/checkout';
-import { ledgerEntries, payments } from '../../db/schema';
+import { commissionSettings, ledgerEntries, payments, products } from '../../db/schema';
+import { salesOfSellersJson } from '../../db/sql-sales';
 
 export type PaymentRow = typeof payments.$inferSelect;
 
@@ -96,65 +97,159 @@ export async function findPaymentByProviderId(
 }
 
 /**
- * The exactly-once claim, built once for each outcome (every paid checkout runs one): marks the
- * payment `status` and processed at `now` (its ISO form, as drizzle writes a date) if it is not yet
+ * The exactly-once claim (every paid checkout runs one), as two CTEs: `claimed` marks the payment
+ * `status` and processed at `now` (its ISO form, as drizzle writes a date) if it is not yet
  * processed and charged or possibly charged, keeping the provider's charge once known (`chargeId`
  * null leaves it as it is; see setPaymentCharge) and the provider's fee when it keeps none (`fee`
- * null leaves it to learnProviderFee). The same statement appends the buyer's charge to the ledger
- * for the payment it claimed, as recordCharge in the ledger module writes it: `charge:<paymentId>`,
- * once, naming the provider's charge when known, else the payment intent
+ * null leaves it to learnProviderFee); `charged` appends the buyer's charge to the ledger for the
+ * payment it claimed, as recordCharge in the ledger module writes it: `charge:<paymentId>`, once,
+ * naming the provider's charge when known, else the payment intent
  * (docs/decisions/0025-checkout-statements.md).
  */
-const claimAs = (status: 'succeeded' | 'refunded') =>
-  builtOnce((db) => {
-    const claimed = db.$with('claimed').as(
-      db
-        .update(payments)
-        .set({
-          status,
-          processedAt: sql`${sql.placeholder('now')}`,
-          updatedAt: sql`${sql.placeholder('now')}`,
-          providerChargeId: sql`coalesce(${payments.providerChargeId}, ${sql.placeholder('chargeId')})`,
-          providerFee: sql`coalesce(${payments.providerFee}, ${sql.placeholder('fee')}::numeric)`,
-        })
-        .where(
-          and(
-            eq(payments.id, sql.placeholder('id')),
-            isNull(payments.processedAt),
-            inArray(payments.status, ['requires_payment', 'succeeded']),
-          ),
-        )
-        .returning(),
-    );
-    const charged = db.$with('charged', {}).as(
-      sql`insert into ${ledgerEntries} (entry_key, kind, amount, currency, payment_id, user_id, provider_reference, created_at)
-          select 'charge:' || claimed.id, 'charge', claimed.amount, claimed.currency, claimed.id, claimed.buyer_id,
-                 coalesce(claimed.provider_charge_id, claimed.provider_payment_id), ${sql.placeholder('now')}::timestamptz
-          from claimed
-          where claimed.amount > 0
-          on conflict (entry_key) do nothing`,
-    );
-    return db.with(claimed, charged).select().from(claimed).prepare('');
-  });
-const claimForOrders = claimAs('succeeded');
-const claimForRefund = claimAs('refunded');
+function claimCtes(db: Db, status: 'succeeded' | 'refunded') {
+  const claimed = db.$with('claimed').as(
+    db
+      .update(payments)
+      .set({
+        status,
+        processedAt: sql`${sql.placeholder('now')}`,
+        updatedAt: sql`${sql.placeholder('now')}`,
+        providerChargeId: sql`coalesce(${payments.providerChargeId}, ${sql.placeholder('chargeId')})`,
+        providerFee: sql`coalesce(${payments.providerFee}, ${sql.placeholder('fee')}::numeric)`,
+      })
+      .where(
+        and(
+          eq(payments.id, sql.placeholder('id')),
+          isNull(payments.processedAt),
+          inArray(payments.status, ['requires_payment', 'succeeded']),
+        ),
+      )
+      .returning(),
+  );
+  const charged = db.$with('charged', {}).as(
+    sql`insert into ${ledgerEntries} (entry_key, kind, amount, currency, payment_id, user_id, provider_reference, created_at)
+        select 'charge:' || claimed.id, 'charge', claimed.amount, claimed.currency, claimed.id, claimed.buyer_id,
+               coalesce(claimed.provider_charge_id, claimed.provider_payment_id), ${sql.placeholder('now')}::timestamptz
+        from claimed
+        where claimed.amount > 0
+        on conflict (entry_key) do nothing`,
+  );
+  return { claimed, charged };
+}
+
+/** Built once: the claim of a payment to be refunded in full (a line sold out, a late payment repriced). */
+const claimForRefund = builtOnce((db) => {
+  const { claimed, charged } = claimCtes(db, 'refunded');
+  return db.with(claimed, charged).select().from(claimed).prepare('');
+});
+
+/** A paid checkout claimed for its orders by claimCheckoutForOrders. */
+export interface ClaimedCheckout {
+  payment: PaymentRow;
+  /**
+   * The ids of the products whose stock the claim took, or null when its quote had expired and
+   * nothing was taken (the caller prices it again first).
+   */
+  taken: Set<string> | null;
+  /** The commission settings (null when their row is missing) and the checkout's sellers' sales. */
+  settings: typeof commissionSettings.$inferSelect | null;
+  sales: Map<string, string>;
+}
 
 /**
- * The exactly-once gate (docs/rules/money.md, Payments): marks the payment succeeded and
- * processed in the caller's transaction, keeping the provider's charge when given, and answers the
- * row only to the one caller that flipped it. Concurrent callers wait on the row lock and then find
- * `processed_at` set.
+ * The exactly-once gate of a paid checkout (docs/rules/money.md, Payments): claims the payment
+ * succeeded and processed in the caller's transaction (claimCtes), answering it only to the one
+ * caller that flipped it (concurrent callers wait on the row lock and then find `processed_at`
+ * set); and in the same statement what the orders need next (docs/decisions/0025-checkout-statements.md, One statement claims, takes the stock and reads
+ * the commission): when the payment was made at or after `freshSince` (its quote still holds), the
+ * stock of every line of its checkout, taken as takeStockOfLines takes it (the products locked in
+ * the order of their ids first, a row changed only if enough is left and it is on sale); and the
+ * commission settings with the checkout's sellers' sales in [salesFrom, now). Undefined when
+ * another caller processed the payment.
  */
-export async function claimPaymentForOrders(
+export async function claimCheckoutForOrders(
   db: Db,
-  id: string,
-  now: Date,
-  chargeId: string | null = null,
-  fee: string | null = null,
-): Promise<PaymentRow | undefined> {
-  const rows = await claimForOrders(db).execute({ id, now: now.toISOString(), chargeId, fee });
-  return rows[0];
+  input: {
+    id: string;
+    now: Date;
+    chargeId: string | null;
+    fee: string | null;
+    freshSince: Date;
+    salesFrom: Date;
+  },
+): Promise<ClaimedCheckout | undefined> {
+  const rows = await claimWithStock(db).execute({
+    id: input.id,
+    now: input.now.toISOString(),
+    chargeId: input.chargeId,
+    fee: input.fee,
+    freshSince: input.freshSince.toISOString(),
+    salesFrom: input.salesFrom.toISOString(),
+  });
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    payment: row.payment as PaymentRow,
+    taken: row.fresh ? new Set(row.taken ?? []) : null,
+    settings: row.settings,
+    sales: new Map(Object.entries(row.sales ?? {})),
+  };
 }
+
+/**
+ * Built once: every paid checkout runs it. The checkout's lines and sellers are read from the
+ * claimed row's own `checkout`, so the stock taken is the stock of what was paid for. The lock
+ * runs first: its count is a condition of the stock's update that names no row of it, which
+ * PostgreSQL checks once, before the update reads a product.
+ */
+const claimWithStock = builtOnce((db) => {
+  const { claimed, charged } = claimCtes(db, 'succeeded');
+  const wanted = db.$with('wanted', {}).as(
+    sql`select (line.item ->> 'productId')::uuid as product_id, sum((line.item ->> 'quantity')::int)::int as quantity
+        from claimed
+        cross join lateral jsonb_array_elements(claimed.checkout -> 'orders') as placed(seller_order)
+        cross join lateral jsonb_array_elements(placed.seller_order -> 'items') as line(item)
+        where claimed.created_at >= ${sql.placeholder('freshSince')}::timestamptz
+        group by 1`,
+  );
+  const locked = db.$with('locked', {}).as(
+    sql`select ${products.id} from ${products}
+        where ${products.id} in (select product_id from wanted)
+        order by ${products.id}
+        for update`,
+  );
+  const taken = db.$with('taken', {}).as(
+    sql`update ${products}
+        set stock = ${products.stock} - wanted.quantity, updated_at = ${sql.placeholder('now')}::timestamptz
+        from wanted
+        where ${products.id} = wanted.product_id
+          and ${products.stock} >= wanted.quantity
+          and ${products.onSale} = true
+          and (select count(*) from locked) >= 0
+        returning ${products.id}`,
+  );
+  const paymentColumns = claimed as unknown as Record<string, unknown>;
+  const payment = Object.fromEntries(
+    Object.keys(getTableColumns(payments)).map((key) => [key, paymentColumns[key]]),
+  ) as Record<keyof PaymentRow, ReturnType<typeof sql>>;
+  return db
+    .with(claimed, charged, wanted, locked, taken)
+    .select({
+      payment,
+      fresh: sql<boolean>`${sql.raw('claimed.created_at')} >= ${sql.placeholder('freshSince')}::timestamptz`,
+      taken: sql<string[] | null>`(select json_agg(taken.id) from taken)`,
+      settings: commissionSettings,
+      sales: salesOfSellersJson(
+        sql`select (placed.seller_order ->> 'sellerId')::uuid
+            from jsonb_array_elements(${sql.raw('claimed.checkout')} -> 'orders') as placed(seller_order)`,
+        sql`${sql.placeholder('salesFrom')}::timestamptz`,
+        sql`${sql.placeholder('now')}::timestamptz`,
+      ),
+    })
+    .from(claimed)
+    .leftJoin(commissionSettings, eq(commissionSettings.id, 1))
+    .prepare('');
+});
 
 /** The other way a payment is processed: an item sold out, so it is refunded in full and makes no orders. */
 export async function claimPaymentForRefund(

@@ -1,14 +1,15 @@
 import { pricedCheckoutSchema, type PricedCheckout } from '../checkout/checkout.service';
 import { priceCheckout } from '../checkout/price-checkout';
 import { placeOrders, type PlacedOrder } from '../orders/place-orders';
-import { takeStockFor } from '../products/product-stock';
+import { firstShortOf, takeStockFor } from '../products/product-stock';
 import type { Db } from '../../db/client';
 import type { CheckoutBody } from '../../../domain/checkout';
+import { LOYALTY_WINDOW_DAYS, parseCommissionSettings } from '../../../domain/fees';
 import { formatCents } from '../../../domain/money';
 import type { PaymentDeps } from './payment-deps';
 import { QUOTE_VALID_MS } from './payment-times';
 import {
-  claimPaymentForOrders,
+  claimCheckoutForOrders,
   claimPaymentForRefund,
   setPaymentCharge,
   type PaymentRow,
@@ -21,6 +22,8 @@ type Processing =
   | { kind: 'placed'; payment: PaymentRow; orders: PlacedOrder[] }
   | { kind: 'already' }
   | { kind: 'refunded'; message: string };
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Said to the buyer of a payment that arrived after its quote expired, when the checkout changed meanwhile. */
 export const REPRICED_TOTAL_MESSAGE =
@@ -105,30 +108,40 @@ export async function processPaidPayment(
   const fee = deps.payments.chargesNoFee ? formatCents(0) : null;
   try {
     const processed = await deps.db.transaction(async (tx): Promise<Processing> => {
-      // The charge is kept by the claim itself (one statement less than on its own).
-      // The claim appends the buyer's charge to the ledger in the same statement.
-      const claimed = await claimPaymentForOrders(tx, paymentId, now, chargeId, fee);
-      if (!claimed) return { kind: 'already' };
-      const checkout = await repriceLatePayment(
-        deps,
-        tx,
-        claimed,
-        pricedCheckoutSchema.parse(claimed.checkout),
+      // One statement claims the payment (keeping the charge and the fee, writing the charge to the
+      // ledger), takes the stock of a checkout whose quote still holds and reads the commission's
+      // inputs (docs/decisions/0025-checkout-statements.md).
+      const claimed = await claimCheckoutForOrders(tx, {
+        id: paymentId,
         now,
-      );
-      const soldOut = await takeStockFor(
-        tx,
-        checkout.orders.flatMap((order) => order.items),
-      );
+        chargeId,
+        fee,
+        freshSince: new Date(now.getTime() - QUOTE_VALID_MS),
+        salesFrom: new Date(now.getTime() - LOYALTY_WINDOW_DAYS * DAY_MS),
+      });
+      if (!claimed) return { kind: 'already' };
+      const paid = pricedCheckoutSchema.parse(claimed.payment.checkout);
+      const lines = (checkout: typeof paid) => checkout.orders.flatMap((order) => order.items);
+      let checkout = paid;
+      let soldOut: string | null;
+      if (claimed.taken) soldOut = firstShortOf(lines(paid), claimed.taken);
+      else {
+        // A late payment is priced again before its stock is taken (the price check reads the stock).
+        checkout = await repriceLatePayment(deps, tx, claimed.payment, paid, now);
+        soldOut = await takeStockFor(tx, lines(checkout));
+      }
       if (soldOut !== null) throw new RefundInsteadError(`Out of stock: ${soldOut}`);
       const orders = await placeOrders(tx, {
-        paymentId: claimed.id,
-        providerPaymentId: claimed.providerPaymentId,
+        paymentId: claimed.payment.id,
+        providerPaymentId: claimed.payment.providerPaymentId,
         checkout,
         now,
+        ...(claimed.settings
+          ? { commission: { rates: parseCommissionSettings(claimed.settings), sales: claimed.sales } }
+          : {}),
       });
       deps.log.info({ paymentId, orders: orders.map((o) => o.order.orderNumber) }, 'orders placed');
-      return { kind: 'placed', payment: claimed, orders };
+      return { kind: 'placed', payment: claimed.payment, orders };
     });
     // Processed before: the charge is still kept if it was not yet.
     if (processed.kind === 'already' && chargeId) await setPaymentCharge(deps.db, paymentId, chargeId, now);

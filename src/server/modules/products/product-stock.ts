@@ -1,27 +1,40 @@
 import type { Db } from '../../db/client';
 import { restoreStock, takeStockOfLines } from './products.queries';
 
+type StockLine = { productId: string; name: string; quantity: number };
+
 /**
- * Takes the stock of a paid checkout inside the caller's transaction, all lines in one statement
- * (docs/rules/catalog-and-orders.md, Checkout and orders). Answers the name of the first product, in the
- * order of their ids, that is short (the caller then rolls back), or null when all was taken.
+ * The lines of a checkout as its stock is taken: one a product (an UPDATE … FROM changes a row once,
+ * however many lines name it), in the order of their ids.
  */
-export async function takeStockFor(
-  tx: Db,
-  items: readonly { productId: string; name: string; quantity: number }[],
-): Promise<string | null> {
-  // One line a product: an UPDATE … FROM changes a row once, however many lines name it.
-  const lines = new Map<string, { productId: string; name: string; quantity: number }>();
+function stockLinesOf(items: readonly StockLine[]): StockLine[] {
+  const lines = new Map<string, StockLine>();
   for (const item of items) {
     const line = lines.get(item.productId);
     if (line) line.quantity += item.quantity;
     else lines.set(item.productId, { ...item });
   }
-  const sorted = [...lines.values()].sort((a, b) =>
+  return [...lines.values()].sort((a, b) =>
     a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0,
   );
-  const taken = await takeStockOfLines(tx, sorted);
-  return sorted.find((line) => !taken.has(line.productId))?.name ?? null;
+}
+
+/**
+ * The name of the first product, in the order of their ids, of the checkout's `items` whose stock
+ * is not among `taken` (the ids a statement took), or null when all was taken.
+ */
+export function firstShortOf(items: readonly StockLine[], taken: ReadonlySet<string>): string | null {
+  return stockLinesOf(items).find((line) => !taken.has(line.productId))?.name ?? null;
+}
+
+/**
+ * Takes the stock of a paid checkout inside the caller's transaction, all lines in one statement
+ * (docs/rules/catalog-and-orders.md, Checkout and orders). Answers the name of the first product, in the
+ * order of their ids, that is short (the caller then rolls back), or null when all was taken.
+ */
+export async function takeStockFor(tx: Db, items: readonly StockLine[]): Promise<string | null> {
+  const taken = await takeStockOfLines(tx, stockLinesOf(items));
+  return firstShortOf(items, taken);
 }
 
 /** Puts a cancelled order's units back on sale, inside the caller's transaction. */
