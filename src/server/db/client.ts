@@ -384,6 +384,8 @@ export class Fences {
   private sent: { token: string; waiters: ((ok: boolean) => void)[]; timer: NodeJS.Timeout } | undefined;
   private next: ((ok: boolean) => void)[] = [];
   private count = 0;
+  /** A fence is to be sent at the end of this turn of the event loop. */
+  private soon = false;
   private client: pg.Client | undefined;
   /**
    * A fence went unanswered within its time: until one is heard again, callers are answered false
@@ -426,7 +428,20 @@ export class Fences {
     }
     return new Promise((resolve) => {
       this.next.push(resolve);
-      if (!this.sent) this.send();
+      if (!this.sent) this.sendSoon();
+    });
+  }
+
+  /**
+   * Sends the next fence once the requests read in this turn of the event loop have asked for it:
+   * sockets that became readable together are parsed in one turn, and all of them share the fence.
+   */
+  private sendSoon(): void {
+    if (this.soon) return;
+    this.soon = true;
+    setImmediate(() => {
+      this.soon = false;
+      if (!this.sent && this.next.length > 0) this.send();
     });
   }
 
@@ -455,7 +470,7 @@ export class Fences {
     this.sent = undefined;
     clearTimeout(sent.timer);
     for (const resolve of sent.waiters) resolve(ok);
-    if (this.next.length > 0) this.send();
+    if (this.next.length > 0) this.sendSoon();
   }
 }
 
