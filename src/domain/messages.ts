@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { roleSchema } from './roles';
 import { idSchema } from './users';
 import { visibleText } from './visible-text-schema';
+import { formatCount } from './format-count';
 
 /**
  * Product and order messages (docs/rules/selling.md, Reviews and messages): the requests, the
@@ -19,9 +20,7 @@ export const PRODUCT_MESSAGES_HEIGHT_PX = 200;
 export const ORDER_MESSAGES_HEIGHT_PX = 400;
 
 export const MESSAGE_EMPTY = 'Write a message before sending';
-// "2,000" grouped by hand: toLocaleString here, run when the module loads, made the browser set up
-// its number formatting in the middle of the first load.
-export const MESSAGE_TOO_LONG = `A message has at most ${String(MESSAGE_MAX_LENGTH).replace(/\B(?=(\d{3})+(?!\d))/g, ',')} characters`;
+export const MESSAGE_TOO_LONG = `A message has at most ${formatCount(MESSAGE_MAX_LENGTH)} characters`;
 
 /**
  * The text of a message: trimmed, never blank or whitespace only, at most 2,000 characters

@@ -2,8 +2,9 @@ import { DollarSign, Package, ShoppingCart, Users } from 'lucide-react';
 import { StatCard } from '../../../components/stat-card';
 import { formatPrice } from '../../../lib/format';
 import { useAdminSummary } from '../api/get-admin-summary';
+import { formatCount } from '@domain/format-count';
 
-const count = (value: number | undefined) => (value === undefined ? '—' : value.toLocaleString('en-US'));
+const count = (value: number | undefined) => (value === undefined ? '—' : formatCount(value));
 
 /**
  * Total Users, Total Orders, Total Products and Total Revenue (docs/rules/screens-work.md, Admin screens):

@@ -12,6 +12,7 @@ import { formatDateTime } from '../../../lib/format';
 import { cn } from '../../../lib/utils';
 import { queryStringOf } from '../api/admin-data';
 import type { ListFilterState } from '../use-list-filters';
+import { formatCount } from '@domain/format-count';
 
 /** The search box of an admin list, labelled for assistive technology. */
 export function SearchBox({
@@ -391,5 +392,5 @@ export function rangeText(
   if (total === 0) return 'Nothing to show';
   const first = (page - 1) * pageSize + 1;
   // A search that matched more than was counted: "of 1,000+" (docs/rules/known-differences.md, Admin).
-  return `Showing ${first.toLocaleString('en-US')}–${(first + shown - 1).toLocaleString('en-US')} of ${total.toLocaleString('en-US')}${totalIsLowerBound ? '+' : ''}`;
+  return `Showing ${formatCount(first)}–${formatCount(first + shown - 1)} of ${formatCount(total)}${totalIsLowerBound ? '+' : ''}`;
 }

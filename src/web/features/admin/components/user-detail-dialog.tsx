@@ -22,6 +22,7 @@ import { useSetUserSuspended } from '../api/suspend-user';
 import { OrderFlagBadge } from './order-flag-badge';
 import { OrderStatusLabel } from './order-status-label';
 import { RoleSelect } from './role-select';
+import { formatCount } from '@domain/format-count';
 
 const isRemovable = (role: string): role is RemovableRole =>
   (REMOVABLE_ROLES as readonly string[]).includes(role);
@@ -67,7 +68,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-const ordersText = (count: number) => `${count.toLocaleString('en-US')} ${count === 1 ? 'order' : 'orders'}`;
+const ordersText = (count: number) => `${formatCount(count)} ${count === 1 ? 'order' : 'orders'}`;
 
 /** The newest orders of one of the user's parts (as buyer, seller or driver), and how many in all. */
 function OrdersPart({ title, part }: { title: string; part: { count: number; latest: AdminOrder[] } }) {
@@ -96,8 +97,7 @@ function OrdersPart({ title, part }: { title: string; part: { count: number; lat
       )}
       {part.count > part.latest.length ? (
         <p className="text-xs text-muted-foreground">
-          The {part.latest.length} newest of {part.count.toLocaleString('en-US')}; search the Orders tab for
-          the rest.
+          The {part.latest.length} newest of {formatCount(part.count)}; search the Orders tab for the rest.
         </p>
       ) : null}
     </section>

@@ -7,6 +7,7 @@ import { statusOf } from '../../../lib/api-client';
 import { formatDateTime } from '../../../lib/format';
 import { toastMutationError } from '../../../lib/mutation-errors';
 import { cn } from '../../../lib/utils';
+import { formatCount } from '@domain/format-count';
 
 /** The toast of a message that could not be sent (docs/rules/selling.md, Reviews and messages). */
 export const SEND_MESSAGE_FAILED = 'Failed to send message';
@@ -156,8 +157,7 @@ export function MessageBox({
           <p className="text-xs text-muted-foreground">
             {text.length >= SHOW_COUNT_FROM ? (
               <span id={countId}>
-                {text.length.toLocaleString('en-US')} / {MESSAGE_MAX_LENGTH.toLocaleString('en-US')}{' '}
-                characters
+                {formatCount(text.length)} / {formatCount(MESSAGE_MAX_LENGTH)} characters
               </span>
             ) : (
               'Enter sends, Shift+Enter adds a line'

@@ -2,6 +2,7 @@ import { CalendarRange, CircleCheckBig, DollarSign } from 'lucide-react';
 import { StatCard } from '../../../components/stat-card';
 import { useSeller30DaySales, useSellerEarnings } from '../api/get-earnings';
 import { formatAmount } from '../format';
+import { formatCount } from '@domain/format-count';
 
 /**
  * Earnings (docs/rules/selling.md, Seller earnings): total earnings and orders completed, from
@@ -25,13 +26,7 @@ export function EarningsSummary({ sellerId }: { sellerId: string }) {
       />
       <StatCard
         title="Orders Completed"
-        value={
-          earnings.data
-            ? earnings.data.orderCount.toLocaleString('en-US')
-            : earnings.isError
-              ? failed
-              : loading
-        }
+        value={earnings.data ? formatCount(earnings.data.orderCount) : earnings.isError ? failed : loading}
         icon={<CircleCheckBig />}
         trend={earnings.data?.orderCountTrend ?? undefined}
       />

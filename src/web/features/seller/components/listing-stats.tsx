@@ -1,6 +1,7 @@
 import { Boxes, Package, Store } from 'lucide-react';
 import { productDisplayStatus, type SellerProduct } from '@domain/listings';
 import { StatCard } from '../../../components/stat-card';
+import { formatCount } from '@domain/format-count';
 
 /**
  * Active Listings (available with stock), Total Products (every listing, cancelled ones too) and Total
@@ -16,7 +17,7 @@ export function listingStatsOf(products: readonly SellerProduct[]) {
 
 export function ListingStats({ products }: { products: readonly SellerProduct[] | undefined }) {
   const stats = products ? listingStatsOf(products) : undefined;
-  const show = (value: number | undefined) => (value === undefined ? '–' : value.toLocaleString('en-US'));
+  const show = (value: number | undefined) => (value === undefined ? '–' : formatCount(value));
   return (
     <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
       <StatCard title="Active Listings" value={show(stats?.active)} icon={<Store />} />
