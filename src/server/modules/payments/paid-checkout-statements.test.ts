@@ -11,7 +11,7 @@ import {
   stockOf,
   type PaymentJson,
 } from '../../testing/commerce';
-import { ledgerEntries } from '../../db/schema';
+import { ledgerEntries, products } from '../../db/schema';
 
 /**
  * What a paid confirmation costs the database (docs/decisions/0025-checkout-statements.md): the
@@ -70,6 +70,49 @@ describe('a paid confirmation', () => {
         .from(ledgerEntries)
         .where(and(eq(ledgerEntries.paymentId, paymentId), eq(ledgerEntries.kind, 'charge')));
       expect(charges.map((entry) => entry.amount)).toEqual([payment?.amount]);
+    },
+  );
+});
+
+describe('the stock a confirmation takes', () => {
+  it.skipIf(TEST_DB_KIND !== 'postgres')(
+    'is the stock as locked: a restock committed while the claim waited for the product is sold, not refunded',
+    async () => {
+      const seller = await signedInAs(t, 'seller');
+      await createAddress(t, seller.id);
+      const product = await createProduct(t, seller.id, { price: '25.00', stock: 1 });
+      const buyer = await signedInAs(t, 'buyer');
+      const address = await createAddress(t, buyer.id);
+      const started = await startPayment(t, buyer, {
+        items: [{ productId: product.id, quantity: 1 }],
+        isPickup: false,
+        deliveryAddressId: address.id,
+      });
+      expect(started.statusCode).toBe(201);
+      const { paymentId } = started.json<PaymentJson>();
+      // The last unit went elsewhere; then the seller restocks, in a transaction that holds the
+      // product's row while the buyer's card goes through.
+      await t.database.db.update(products).set({ stock: 0 }).where(eq(products.id, product.id));
+      let confirming: ReturnType<typeof confirm> | undefined;
+      await t.database.db.transaction(async (tx) => {
+        await tx.update(products).set({ stock: 2 }).where(eq(products.id, product.id));
+        confirming = confirm(t, buyer, paymentId);
+        // Commits once the confirmation's statement waits for the product's lock.
+        for (let waited = 0; ; waited++) {
+          const { rows } = await t.database.executeSql(
+            `select count(*)::int as count from pg_stat_activity
+             where datname = current_database() and wait_event_type = 'Lock'`,
+          );
+          if (((rows[0] as { count: number } | undefined)?.count ?? 0) > 0) break;
+          if (waited > 500) throw new Error('the confirmation never waited for the product');
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      });
+      const confirmed = await confirming;
+      expect(confirmed?.statusCode).toBe(200);
+      expect(confirmed?.json<{ orders: unknown[] }>().orders).toHaveLength(1);
+      expect(await stockOf(t, product.id)).toBe(1);
+      expect(await paymentRow(t, paymentId)).toMatchObject({ status: 'succeeded' });
     },
   );
 });

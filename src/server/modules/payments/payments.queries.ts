@@ -200,7 +200,8 @@ export async function claimCheckoutForOrders(
  * Built once: every paid checkout runs it. The checkout's lines and sellers are read from the
  * claimed row's own `checkout`, so the stock taken is the stock of what was paid for. The lock
  * runs first: its count is a condition of the stock's update that names no row of it, which
- * PostgreSQL checks once, before the update reads a product.
+ * PostgreSQL checks once, before the update reads a product. The stock is judged and taken from
+ * the locked rows, which hold still until the transaction ends.
  */
 const claimWithStock = builtOnce((db) => {
   const { claimed, charged } = claimCtes(db, 'succeeded');
@@ -212,19 +213,21 @@ const claimWithStock = builtOnce((db) => {
         where claimed.created_at >= ${sql.placeholder('freshSince')}::timestamptz
         group by 1`,
   );
+  // The rows as locked, their newest versions: the statement's snapshot may be older than a change
+  // committed while the lock waited (a restock), and the update judges the stock by these.
   const locked = db.$with('locked', {}).as(
-    sql`select ${products.id} from ${products}
+    sql`select ${products.id}, ${products.stock}, ${products.onSale} from ${products}
         where ${products.id} in (select product_id from wanted)
         order by ${products.id}
         for update`,
   );
   const taken = db.$with('taken', {}).as(
     sql`update ${products}
-        set stock = ${products.stock} - wanted.quantity, updated_at = ${sql.placeholder('now')}::timestamptz
-        from wanted
-        where ${products.id} = wanted.product_id
-          and ${products.stock} >= wanted.quantity
-          and ${products.onSale} = true
+        set stock = locked.stock - wanted.quantity, updated_at = ${sql.placeholder('now')}::timestamptz
+        from wanted join locked on locked.id = wanted.product_id
+        where ${products.id} = locked.id
+          and locked.stock >= wanted.quantity
+          and locked.on_sale = true
           and (select count(*) from locked) >= 0
         returning ${products.id}`,
   );
