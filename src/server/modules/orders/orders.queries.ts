@@ -3,7 +3,6 @@ import { builtOnce } from '../../db/built-once';
 import type { Db } from '../../db/client';
 import {
   addresses,
-  commissionSettings,
   disputes,
   orderItems,
   orders,
@@ -13,7 +12,6 @@ import {
   refunds,
 } from '../../db/schema';
 import { offeredSql } from '../../db/sql-offers';
-import { salesOfSellersJson } from '../../db/sql-sales';
 import { liveEventNotifySql, liveEventRecord, type LiveEventInput } from '../../platform/live-events';
 import { ACTIVE_DELIVERY_STATUSES } from '../../../domain/order-status';
 
@@ -166,44 +164,6 @@ export async function sumSalesOfSellers(
   });
   return new Map(rows.map((row) => [row.sellerId, row.total]));
 }
-
-/**
- * The commission settings row (id 1) and, read with it in one statement, the sellers' sales between
- * `from` and `to` as sumSalesOfSellers sums them (docs/rules/money.md, Fees and commission;
- * docs/decisions/0025-checkout-statements.md). Undefined when the settings row is missing.
- */
-export async function findSettingsWithSalesOfSellers(
-  db: Db,
-  sellerIds: readonly string[],
-  from: Date,
-  to: Date,
-): Promise<{ settings: typeof commissionSettings.$inferSelect; sales: Map<string, string> } | undefined> {
-  const rows = await settingsWithSales(db).execute({
-    sellerIds: [...sellerIds],
-    from: from.toISOString(),
-    to: to.toISOString(),
-  });
-  const row = rows[0];
-  if (!row) return undefined;
-  return { settings: row.settings, sales: new Map(Object.entries(row.sales ?? {})) };
-}
-
-/** Built once: every paid checkout reads it. The sales come as one JSON object by seller. */
-const settingsWithSales = builtOnce((db) =>
-  db
-    .select({
-      settings: commissionSettings,
-      sales: salesOfSellersJson(
-        sql`${sql.placeholder('sellerIds')}::uuid[]`,
-        sql`${sql.placeholder('from')}::timestamptz`,
-        sql`${sql.placeholder('to')}::timestamptz`,
-      ),
-    })
-    .from(commissionSettings)
-    .where(eq(commissionSettings.id, 1))
-    .limit(1)
-    .prepare(''),
-);
 
 /** Built once: every paid checkout reads its sellers' sales of the month (the commission's tier). */
 const salesOfSellers = builtOnce((db) =>

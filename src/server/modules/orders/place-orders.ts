@@ -5,14 +5,12 @@ import { pickupText, type PricedCheckout } from '../checkout/checkout.service';
 import {
   computeOrderMoney,
   LOYALTY_WINDOW_DAYS,
-  parseCommissionSettings,
   type CommissionRates,
   type OrderMoney,
 } from '../../../domain/fees';
 import { formatCents, formatRate, parseCents } from '../../../domain/money';
 import { newOrderNumber } from './order-number';
 import {
-  findSettingsWithSalesOfSellers,
   insertOrdersWithItems,
   sumSalesOfSellers,
   type NewOrder,
@@ -28,8 +26,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const NUMBER_ATTEMPTS = 8;
 
 /**
- * The commission settings and the sellers' sales of the loyalty window before `now`, in one statement
- * (docs/decisions/0025-checkout-statements.md); the default settings when their row is missing.
+ * The commission settings (the defaults when their row is missing) and the sellers' sales of the
+ * loyalty window before `now`, for a caller that has not read them: a paid checkout reads them
+ * with its claim (docs/decisions/0025-checkout-statements.md, One statement claims, takes the stock
+ * and reads the commission).
  */
 async function readRatesAndSales(
   tx: Db,
@@ -37,8 +37,6 @@ async function readRatesAndSales(
   now: Date,
 ): Promise<{ rates: CommissionRates; sales: Map<string, string> }> {
   const from = new Date(now.getTime() - LOYALTY_WINDOW_DAYS * DAY_MS);
-  const found = await findSettingsWithSalesOfSellers(tx, sellerIds, from, now);
-  if (found) return { rates: parseCommissionSettings(found.settings), sales: found.sales };
   return { rates: await getCommissionRates(tx), sales: await sumSalesOfSellers(tx, sellerIds, from, now) };
 }
 
@@ -47,8 +45,9 @@ async function readRatesAndSales(
  * already claimed the payment and taken the stock): commission and earnings from the current
  * settings and the sellers' 30-day sales (docs/rules/money.md, Fees and commission), the items at
  * the prices charged, and the first status event by the buyer. Answers the orders as written, with
- * their pickup addresses and units, in the checkout's order of sellers. Three statements however
- * many sellers (docs/decisions/0028-checkout-throughput.md, Fewer statements).
+ * their pickup addresses and units, in the checkout's order of sellers. One statement however many
+ * sellers when the commission's inputs are given, as a paid checkout gives them
+ * (docs/decisions/0028-checkout-throughput.md, Fewer statements).
  */
 export async function placeOrders(
   tx: Db,

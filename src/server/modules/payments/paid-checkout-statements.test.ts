@@ -11,7 +11,7 @@ import {
   stockOf,
   type PaymentJson,
 } from '../../testing/commerce';
-import { ledgerEntries, products } from '../../db/schema';
+import { commissionSettings, ledgerEntries, orders, products } from '../../db/schema';
 
 /**
  * What a paid confirmation costs the database (docs/decisions/0025-checkout-statements.md): the
@@ -30,22 +30,27 @@ afterEach(() => {
   expect(t.statuses.filter((s) => s >= 500)).toEqual([]);
 });
 
+/** A buyer's payment started for `quantity` units of a new product at 25.00 with `stock` units. */
+async function paymentFor(options: { stock: number; quantity: number }) {
+  const seller = await signedInAs(t, 'seller');
+  await createAddress(t, seller.id);
+  const product = await createProduct(t, seller.id, { price: '25.00', stock: options.stock });
+  const buyer = await signedInAs(t, 'buyer');
+  const address = await createAddress(t, buyer.id);
+  const started = await startPayment(t, buyer, {
+    items: [{ productId: product.id, quantity: options.quantity }],
+    isPickup: false,
+    deliveryAddressId: address.id,
+  });
+  expect(started.statusCode).toBe(201);
+  return { product, buyer, paymentId: started.json<PaymentJson>().paymentId };
+}
+
 describe('a paid confirmation', () => {
   it.skipIf(TEST_DB_KIND !== 'postgres')(
     'makes its order in 7 statements: the claim keeps the fee, writes the charge, takes the stock and reads the commission, the order announces itself',
     async () => {
-      const seller = await signedInAs(t, 'seller');
-      await createAddress(t, seller.id);
-      const product = await createProduct(t, seller.id, { price: '25.00', stock: 5 });
-      const buyer = await signedInAs(t, 'buyer');
-      const address = await createAddress(t, buyer.id);
-      const started = await startPayment(t, buyer, {
-        items: [{ productId: product.id, quantity: 2 }],
-        isPickup: false,
-        deliveryAddressId: address.id,
-      });
-      expect(started.statusCode).toBe(201);
-      const { paymentId } = started.json<PaymentJson>();
+      const { product, buyer, paymentId } = await paymentFor({ stock: 5, quantity: 2 });
 
       // Every statement goes through a pg Query submitted to its connection (begin and commit too).
       const submitted = vi.spyOn(pg.Query.prototype, 'submit');
@@ -78,18 +83,7 @@ describe('the stock a confirmation takes', () => {
   it.skipIf(TEST_DB_KIND !== 'postgres')(
     'is the stock as locked: a restock committed while the claim waited for the product is sold, not refunded',
     async () => {
-      const seller = await signedInAs(t, 'seller');
-      await createAddress(t, seller.id);
-      const product = await createProduct(t, seller.id, { price: '25.00', stock: 1 });
-      const buyer = await signedInAs(t, 'buyer');
-      const address = await createAddress(t, buyer.id);
-      const started = await startPayment(t, buyer, {
-        items: [{ productId: product.id, quantity: 1 }],
-        isPickup: false,
-        deliveryAddressId: address.id,
-      });
-      expect(started.statusCode).toBe(201);
-      const { paymentId } = started.json<PaymentJson>();
+      const { product, buyer, paymentId } = await paymentFor({ stock: 1, quantity: 1 });
       // The last unit went elsewhere; then the seller restocks, in a transaction that holds the
       // product's row while the buyer's card goes through.
       await t.database.db.update(products).set({ stock: 0 }).where(eq(products.id, product.id));
@@ -115,4 +109,20 @@ describe('the stock a confirmation takes', () => {
       expect(await paymentRow(t, paymentId)).toMatchObject({ status: 'succeeded' });
     },
   );
+});
+
+describe('a paid confirmation without the commission settings row', () => {
+  it('prices the order with the default settings, as before the row was written', async () => {
+    const [kept] = await t.database.db.delete(commissionSettings).returning();
+    try {
+      const { buyer, paymentId } = await paymentFor({ stock: 3, quantity: 1 });
+      const confirmed = await confirm(t, buyer, paymentId);
+      expect(confirmed.statusCode).toBe(200);
+      const [order] = await t.database.db.select().from(orders).where(eq(orders.paymentId, paymentId));
+      // The defaults (docs/rules/money.md, Fees and commission): 10% of a 25.00 item.
+      expect(order).toMatchObject({ salesCommissionRate: '0.1000', purchasePlatformFee: '2.50' });
+    } finally {
+      if (kept) await t.database.db.insert(commissionSettings).values(kept);
+    }
+  });
 });
