@@ -347,11 +347,6 @@ export const addresses = pgTable(
     index('addresses_primary_location_idx')
       .on(t.latitude, t.longitude, t.userId)
       .where(sql`${t.isPrimary} and ${t.latitude} is not null and ${t.longitude} is not null`),
-    // Every placed address by place: a driver's offers, nearest pickup first, are read ring by ring
-    // through it (docs/decisions/0030-ten-times-the-data.md, A driver's offers in rings).
-    index('addresses_location_idx')
-      .on(t.latitude, t.longitude, t.id)
-      .where(sql`${t.latitude} is not null and ${t.longitude} is not null`),
     check('addresses_latitude_check', sql`${t.latitude} is null or ${t.latitude} between -90 and 90`),
     check('addresses_longitude_check', sql`${t.longitude} is null or ${t.longitude} between -180 and 180`),
   ],
@@ -419,8 +414,8 @@ export const orders = pgTable(
       .where(
         sql`${t.status} = 'pending' and ${t.driverId} is null and not ${t.isPickup} and not ${t.sellerDelivery}`,
       ),
-    // The same orders by their pickup address: each ring's pickup places lead to their offers. Carries
-    // requires_trailer (INCLUDE, migration 0035).
+    // The same orders by their pickup address: a moved pickup's offers, whose kept places follow it
+    // (offer_places, migration 0037). Carries requires_trailer (INCLUDE, migration 0035).
     index('orders_available_pickup_idx')
       .on(t.pickupAddressId, t.createdAt, t.id)
       .where(
@@ -875,6 +870,32 @@ export const driverDeclines = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.driverId, t.orderId] })],
+);
+
+/**
+ * The pickup place of every order offered to drivers whose pickup address has one
+ * (docs/decisions/0030-ten-times-the-data.md, Offers by their own place): kept by migration 0037's
+ * triggers on orders and addresses in the same transaction as the order's placing, every change that
+ * makes it an offer or not (status, driver, how it is delivered, its pickup address, the trailer) and
+ * every move of its pickup address, so a driver's offers, nearest pickup first, are read ring by ring
+ * from the offers' own places instead of from every placed address.
+ */
+export const offerPlaces = pgTable(
+  'offer_places',
+  {
+    orderId: uuid('order_id')
+      .primaryKey()
+      .references(() => orders.id, { onDelete: 'cascade' }),
+    latitude: numeric('latitude', { precision: 10, scale: 7 }).notNull(),
+    longitude: numeric('longitude', { precision: 10, scale: 7 }).notNull(),
+    /** The order's creation time, its place in the offers' order after the distance. */
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    requiresTrailer: boolean('requires_trailer').notNull(),
+  },
+  (t) => [
+    // A ring is read from the index alone: carries requires_trailer (INCLUDE, migration 0037).
+    index('offer_places_location_idx').on(t.latitude, t.longitude, t.createdAt, t.orderId),
+  ],
 );
 
 export const messages = pgTable(

@@ -1,7 +1,15 @@
 import { and, asc, desc, eq, isNotNull, not, sql, type SQL } from 'drizzle-orm';
 import { alias, type SubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
-import { addresses, driverDeclines, orderItems, orderStatusEvents, orders, products } from '../../db/schema';
+import {
+  addresses,
+  driverDeclines,
+  offerPlaces,
+  orderItems,
+  orderStatusEvents,
+  orders,
+  products,
+} from '../../db/schema';
 import { distanceRingsSql, haversineMilesSql, pointOf } from '../../db/sql-geo';
 import { offeredSql } from '../../db/sql-offers';
 import type { AvailableOrderItem } from '../../../domain/deliveries';
@@ -41,7 +49,7 @@ export interface AvailableOrdersFilter {
 
 /** A page of offers: which orders, in which order, with their pickup distance. */
 type OfferPage = SubqueryWithSelection<
-  { id: typeof orders.id; createdAt: typeof orders.createdAt; pickupDistance: SQL.Aliased<number | null> },
+  { id: SQL.Aliased<string>; createdAt: SQL.Aliased<Date>; pickupDistance: SQL.Aliased<number | null> },
   'page'
 >;
 
@@ -54,9 +62,6 @@ function notDeclinedOffers(db: Db, filter: Pick<AvailableOrdersFilter, 'driverId
   return and(offeredSql(filter.hasTrailer), not(sql`exists ${declined}`));
 }
 
-const hasPlace = (address: typeof addresses) =>
-  sql`${address.latitude} is not null and ${address.longitude} is not null`;
-
 /**
  * GET /api/orders/available (docs/rules/deliveries.md, Deliveries): the orders offered to this driver
  * that they have not declined, with the pickup distance (driver's primary address to the pickup)
@@ -65,7 +70,7 @@ const hasPlace = (address: typeof addresses) =>
  * an origin no order has a pickup distance, so a distance limit leaves none. With one, the offers
  * with a place are read ring by ring from the driver's place, so the first page reads the pickups
  * near enough to fill it, not every offer (docs/decisions/0030-ten-times-the-data.md, A driver's
- * offers in rings); those without a place follow, oldest first.
+ * offers in rings, and Offers by their own place); those without a place follow, oldest first.
  */
 export async function listAvailableOrders(db: Db, filter: AvailableOrdersFilter) {
   const offers = notDeclinedOffers(db, filter);
@@ -87,12 +92,12 @@ export async function listAvailableOrders(db: Db, filter: AvailableOrdersFilter)
   return [...near, ...unplaced];
 }
 
-/** The order's pickup address, when it has a place. */
+/** The offer's kept pickup place: it has one while the offer's pickup address has a place. */
 function placedPickup(db: Db) {
   return db
     .select({ one: sql`1` })
-    .from(addresses)
-    .where(and(eq(addresses.id, orders.pickupAddressId), hasPlace(addresses)));
+    .from(offerPlaces)
+    .where(eq(offerPlaces.orderId, orders.id));
 }
 
 async function countPlacedOffers(db: Db, offers: SQL | undefined): Promise<number> {
@@ -111,8 +116,8 @@ function newestOffersPage(
 ): OfferPage {
   return db
     .select({
-      id: orders.id,
-      createdAt: orders.createdAt,
+      id: sql<string>`${orders.id}`.as('offer_id'),
+      createdAt: sql<Date>`${orders.createdAt}`.as('offer_created_at'),
       pickupDistance: sql<number | null>`null::float8`.as('pickup_distance'),
     })
     .from(orders)
@@ -124,44 +129,51 @@ function newestOffersPage(
 }
 
 /**
- * Offers whose pickup has a place, nearest first, then oldest, then id: the placed addresses of
- * each ring (addresses_location_idx), then the offers picked up there (orders_available_pickup_idx).
- * The rings partition the places by distance, so ordering by ring, then distance, is ordering by
- * distance, and the limit stops at the ring that fills the page.
+ * Offers whose pickup has a place, nearest first, then oldest, then id, from the offers' kept places
+ * (offer_places, docs/decisions/0030-ten-times-the-data.md, Offers by their own place): ring by ring,
+ * the offers placed in its box (offer_places_location_idx, read from the index alone), less those
+ * this driver declined and, without a trailer, those needing one. The rings partition the places by
+ * distance, so ordering by ring, then distance, is ordering by distance, and the limit stops at the
+ * ring that fills the page.
  */
 function nearestOffersPage(db: Db, origin: LatLng, filter: AvailableOrdersFilter): OfferPage {
   const distance = haversineMilesSql(
     { latitude: sql`${origin.latitude}::float8`, longitude: sql`${origin.longitude}::float8` },
-    pointOf(addresses),
+    pointOf(offerPlaces),
   );
-  const places = db
-    .select({ addressId: addresses.id, distance: sql<number>`${distance}`.as('distance') })
-    .from(addresses)
+  const declined = db
+    .select({ one: sql`1` })
+    .from(driverDeclines)
+    .where(
+      and(eq(driverDeclines.orderId, offerPlaces.orderId), eq(driverDeclines.driverId, filter.driverId)),
+    );
+  const offersThere = db
+    .select({
+      id: offerPlaces.orderId,
+      createdAt: offerPlaces.createdAt,
+      distance: sql<number>`${distance}`.as('distance'),
+    })
+    .from(offerPlaces)
     .where(
       and(
-        hasPlace(addresses),
-        sql`${addresses.latitude} between ring.lat_min and ring.lat_max`,
-        sql`${addresses.longitude} between ring.lng_min and ring.lng_max`,
+        sql`${offerPlaces.latitude} between ring.lat_min and ring.lat_max`,
+        sql`${offerPlaces.longitude} between ring.lng_min and ring.lng_max`,
         sql`${distance} <= ring.outer_miles`,
         sql`${distance} > ring.inner_miles`,
+        filter.hasTrailer ? undefined : eq(offerPlaces.requiresTrailer, false),
+        not(sql`exists ${declined}`),
       ),
     )
-    .as('places');
-  const offersThere = db
-    .select({ id: orders.id, createdAt: orders.createdAt })
-    .from(orders)
-    .where(and(eq(orders.pickupAddressId, places.addressId), notDeclinedOffers(db, filter)))
     .as('offers_there');
   return db
     .select({
-      id: offersThere.id,
-      createdAt: offersThere.createdAt,
-      pickupDistance: sql<number | null>`${places.distance}`.as('pickup_distance'),
+      id: sql<string>`${offersThere.id}`.as('offer_id'),
+      createdAt: sql<Date>`${offersThere.createdAt}`.as('offer_created_at'),
+      pickupDistance: sql<number | null>`${offersThere.distance}`.as('pickup_distance'),
     })
     .from(distanceRingsSql(origin, filter.maxDistance))
-    .crossJoinLateral(places)
     .crossJoinLateral(offersThere)
-    .orderBy(sql`ring.k`, asc(places.distance), asc(offersThere.createdAt), asc(offersThere.id))
+    .orderBy(sql`ring.k`, asc(offersThere.distance), asc(offersThere.createdAt), asc(offersThere.id))
     .limit(filter.limit)
     .offset(filter.offset)
     .as('page');

@@ -17,7 +17,9 @@ import { listAvailableOrders } from './deliveries.queries';
  * A driver's offers in rings). Whatever the places, limit, offset and distance limit, the page must be
  * the one a plain sort of every offer gives: nearest pickup first, then oldest, then id, offers whose
  * pickup has no place after all that have one. Pickups are put on the rings' edges (1, 2, 4, …
- * miles), at the driver's own place, at one place together, far away, and without a place.
+ * miles), at the driver's own place, at one place together, far away, and without a place; then moved,
+ * deleted, their orders taken, handed back and changed (the offers' kept places, docs/decisions/
+ * 0030-ten-times-the-data.md, Offers by their own place, must follow).
  */
 
 const NOW = new Date('2026-12-05T18:00:00.000Z');
@@ -26,12 +28,14 @@ let t: TestApp;
 let buyerId: string;
 let sellerId: string;
 let driverId: string;
+let otherDriverId: string;
 
 beforeAll(async () => {
   t = await createTestApp({ now: () => NOW });
   buyerId = (await createUser(t, { roles: ['buyer'] })).id;
   sellerId = (await createUser(t, { roles: ['buyer', 'seller'], role: 'seller' })).id;
   driverId = (await createUser(t, { roles: ['buyer', 'driver'], role: 'driver' })).id;
+  otherDriverId = (await createUser(t, { roles: ['buyer', 'driver'], role: 'driver' })).id;
 });
 afterAll(async () => {
   await t.close();
@@ -83,6 +87,21 @@ const sceneArbitrary = fc.record({
     }),
     { minLength: 1, maxLength: 12 },
   ),
+  /**
+   * What happens after the orders are placed, in turn: a pickup address moved (or its place taken
+   * away, or given one), deleted (its orders keep no pickup), an order taken by a driver, handed back,
+   * or changed to need a trailer or not. The offers' kept places must follow every one.
+   */
+  changes: fc.array(
+    fc.oneof(
+      fc.record({ kind: fc.constant('move' as const), pickup: fc.nat(5), to: pickupArbitrary }),
+      fc.record({ kind: fc.constant('delete' as const), pickup: fc.nat(5) }),
+      fc.record({ kind: fc.constant('take' as const), order: fc.nat(11) }),
+      fc.record({ kind: fc.constant('hand back' as const), order: fc.nat(11) }),
+      fc.record({ kind: fc.constant('trailer' as const), order: fc.nat(11), requiresTrailer: fc.boolean() }),
+    ),
+    { maxLength: 4 },
+  ),
   hasTrailer: fc.boolean(),
   maxDistance: fc.constantFrom(undefined, 1, 2, 3.5, 25, 400),
   limit: fc.integer({ min: 1, max: 7 }),
@@ -90,20 +109,29 @@ const sceneArbitrary = fc.record({
 });
 type Scene = typeof sceneArbitrary extends fc.Arbitrary<infer T> ? T : never;
 
+type Pickup = Scene['pickups'][number];
+
+/** Where a pickup is, as an address's columns: seven decimals, or none. */
+function placeOf(scene: Scene, pickup: Pickup) {
+  const place = pickup === 'unplaced' ? null : pointAt(scene.origin, pickup.miles, pickup.bearing);
+  return {
+    latitude: place === null ? null : place.latitude.toFixed(7),
+    longitude: place === null ? null : place.longitude.toFixed(7),
+  };
+}
+
 async function insertScene(tx: Db, scene: Scene) {
   const placed = await tx
     .insert(addresses)
     .values(
       scene.pickups.map((pickup) => {
-        const place = pickup === 'unplaced' ? null : pointAt(scene.origin, pickup.miles, pickup.bearing);
         return {
           userId: sellerId,
           addressLine1: '1 Pickup St',
           city: 'Springfield',
           state: 'IL',
           zipCode: '62701',
-          latitude: place === null ? null : place.latitude.toFixed(7),
-          longitude: place === null ? null : place.longitude.toFixed(7),
+          ...placeOf(scene, pickup),
           isPrimary: false,
         };
       }),
@@ -139,6 +167,28 @@ async function insertScene(tx: Db, scene: Scene) {
     await tx
       .insert(driverDeclines)
       .values(declined.map((row) => ({ driverId, orderId: row.id, createdAt: NOW })));
+  for (const change of scene.changes) {
+    if (change.kind === 'move' || change.kind === 'delete') {
+      const address = placed[change.pickup % placed.length];
+      if (address === undefined) continue;
+      if (change.kind === 'move')
+        await tx.update(addresses).set(placeOf(scene, change.to)).where(eq(addresses.id, address.id));
+      else await tx.delete(addresses).where(eq(addresses.id, address.id));
+      continue;
+    }
+    const order = rows[change.order % rows.length];
+    if (order === undefined) continue;
+    await tx
+      .update(orders)
+      .set(
+        change.kind === 'take'
+          ? { status: 'assigned', driverId: otherDriverId }
+          : change.kind === 'hand back'
+            ? { status: 'pending', driverId: null }
+            : { requiresTrailer: change.requiresTrailer },
+      )
+      .where(eq(orders.id, order.id));
+  }
 }
 
 const pickup = alias(addresses, 'pickup');
