@@ -40,23 +40,54 @@ export function haversineMilesSql(a: SqlPoint, b: SqlPoint): SQL<number | null> 
  * answer sent before the hooks, and the distance query in rings).
  */
 export function distanceRingsSql(origin: LatLng, maxDistance: number | undefined): SQL {
+  return ringsTableSql(distanceRingArrays(origin, maxDistance));
+}
+
+/**
+ * The rings' six columns as PostgreSQL array literals, each one parameter: for a statement built once
+ * with `distanceRingsPlaceholders` (src/server/db/built-once.ts), whose parameters they are.
+ */
+export function distanceRingArrays(origin: LatLng, maxDistance: number | undefined) {
   const rings = distanceRingsOf(origin, maxDistance);
+  return {
+    ringInner: arrayLiteral(rings.map((r) => r.inner)),
+    ringOuter: arrayLiteral(rings.map((r) => r.outer)),
+    ringLatMin: arrayLiteral(
+      rings.map((r) => r.latitude.min),
+      7,
+    ),
+    ringLatMax: arrayLiteral(
+      rings.map((r) => r.latitude.max),
+      7,
+    ),
+    ringLngMin: arrayLiteral(
+      rings.map((r) => r.longitude.min),
+      7,
+    ),
+    ringLngMax: arrayLiteral(
+      rings.map((r) => r.longitude.max),
+      7,
+    ),
+  };
+}
+
+/** The table of `distanceRingsSql` with placeholders named as `distanceRingArrays`' keys. */
+export function distanceRingsPlaceholders(): SQL {
+  return ringsTableSql({
+    ringInner: sql.placeholder('ringInner'),
+    ringOuter: sql.placeholder('ringOuter'),
+    ringLatMin: sql.placeholder('ringLatMin'),
+    ringLatMax: sql.placeholder('ringLatMax'),
+    ringLngMin: sql.placeholder('ringLngMin'),
+    ringLngMax: sql.placeholder('ringLngMax'),
+  });
+}
+
+function ringsTableSql(arrays: Record<keyof ReturnType<typeof distanceRingArrays>, unknown>): SQL {
   return sql`unnest(
-      ${arrayLiteral(rings.map((r) => r.inner))}::float8[], ${arrayLiteral(rings.map((r) => r.outer))}::float8[],
-      ${arrayLiteral(
-        rings.map((r) => r.latitude.min),
-        7,
-      )}::numeric[], ${arrayLiteral(
-        rings.map((r) => r.latitude.max),
-        7,
-      )}::numeric[],
-      ${arrayLiteral(
-        rings.map((r) => r.longitude.min),
-        7,
-      )}::numeric[], ${arrayLiteral(
-        rings.map((r) => r.longitude.max),
-        7,
-      )}::numeric[])
+      ${arrays.ringInner}::float8[], ${arrays.ringOuter}::float8[],
+      ${arrays.ringLatMin}::numeric[], ${arrays.ringLatMax}::numeric[],
+      ${arrays.ringLngMin}::numeric[], ${arrays.ringLngMax}::numeric[])
     with ordinality as ring(inner_miles, outer_miles, lat_min, lat_max, lng_min, lng_max, k)`;
 }
 

@@ -103,7 +103,12 @@ export function toAddress(row: AddressRow): Address {
   };
 }
 
-export function toPickupAddress(row: AddressRow): PickupAddress {
+export function toPickupAddress(
+  row: Pick<
+    AddressRow,
+    'addressLine1' | 'addressLine2' | 'city' | 'state' | 'zipCode' | 'latitude' | 'longitude'
+  >,
+): PickupAddress {
   return {
     addressLine1: row.addressLine1,
     addressLine2: row.addressLine2,

@@ -10,7 +10,8 @@ import {
   orders,
   products,
 } from '../../db/schema';
-import { distanceRingsSql, haversineMilesSql, pointOf } from '../../db/sql-geo';
+import { distanceRingArrays, distanceRingsPlaceholders, haversineMilesSql, pointOf } from '../../db/sql-geo';
+import { builtOnce } from '../../db/built-once';
 import { offeredSql } from '../../db/sql-offers';
 import type { AvailableOrderItem } from '../../../domain/deliveries';
 import type { LatLng } from '../../../domain/geo';
@@ -20,21 +21,27 @@ const deliveryAddress = alias(addresses, 'delivery_address');
 
 /** The coordinates of a user's primary address, or null when it has none. */
 export async function findPrimaryPoint(db: Db, userId: string): Promise<LatLng | null> {
-  const [row] = await db
+  const [row] = await primaryPoint(db).execute({ userId });
+  if (!row || row.latitude === null || row.longitude === null) return null;
+  return { latitude: Number(row.latitude), longitude: Number(row.longitude) };
+}
+
+/** Built once: every driver's list of offers reads it (docs/decisions/0028-checkout-throughput.md, Statements built once). */
+const primaryPoint = builtOnce((db) =>
+  db
     .select({ latitude: addresses.latitude, longitude: addresses.longitude })
     .from(addresses)
     .where(
       and(
-        eq(addresses.userId, userId),
+        eq(addresses.userId, sql`${sql.placeholder('userId')}::uuid`),
         eq(addresses.isPrimary, true),
         isNotNull(addresses.latitude),
         isNotNull(addresses.longitude),
       ),
     )
-    .limit(1);
-  if (!row || row.latitude === null || row.longitude === null) return null;
-  return { latitude: Number(row.latitude), longitude: Number(row.longitude) };
-}
+    .limit(1)
+    .prepare(''),
+);
 
 export interface AvailableOrdersFilter {
   driverId: string;
@@ -78,7 +85,15 @@ export async function listAvailableOrders(db: Db, filter: AvailableOrdersFilter)
     if (filter.maxDistance !== undefined) return [];
     return offerCards(db, newestOffersPage(db, offers, { limit: filter.limit, offset: filter.offset }));
   }
-  const near = await offerCards(db, nearestOffersPage(db, filter.origin, filter));
+  const near = await nearestOfferCards(db).execute({
+    originLatitude: filter.origin.latitude,
+    originLongitude: filter.origin.longitude,
+    ...distanceRingArrays(filter.origin, filter.maxDistance),
+    driverId: filter.driverId,
+    hasTrailer: filter.hasTrailer,
+    limit: filter.limit,
+    offset: filter.offset,
+  });
   if (near.length === filter.limit || filter.maxDistance !== undefined) return near;
   // The page reaches past the offers with a place: how many there are, then those without one.
   const placed = near.length > 0 ? filter.offset + near.length : await countPlacedOffers(db, offers);
@@ -134,18 +149,25 @@ function newestOffersPage(
  * the offers placed in its box (offer_places_location_idx, read from the index alone), less those
  * this driver declined and, without a trailer, those needing one. The rings partition the places by
  * distance, so ordering by ring, then distance, is ordering by distance, and the limit stops at the
- * ring that fills the page.
+ * ring that fills the page. Its values are placeholders: the page with its cards is built once
+ * (`nearestOfferCards`).
  */
-function nearestOffersPage(db: Db, origin: LatLng, filter: AvailableOrdersFilter): OfferPage {
+function nearestOffersPage(db: Db): OfferPage {
   const distance = haversineMilesSql(
-    { latitude: sql`${origin.latitude}::float8`, longitude: sql`${origin.longitude}::float8` },
+    {
+      latitude: sql`${sql.placeholder('originLatitude')}::float8`,
+      longitude: sql`${sql.placeholder('originLongitude')}::float8`,
+    },
     pointOf(offerPlaces),
   );
   const declined = db
     .select({ one: sql`1` })
     .from(driverDeclines)
     .where(
-      and(eq(driverDeclines.orderId, offerPlaces.orderId), eq(driverDeclines.driverId, filter.driverId)),
+      and(
+        eq(driverDeclines.orderId, offerPlaces.orderId),
+        eq(driverDeclines.driverId, sql`${sql.placeholder('driverId')}::uuid`),
+      ),
     );
   const offersThere = db
     .select({
@@ -160,7 +182,7 @@ function nearestOffersPage(db: Db, origin: LatLng, filter: AvailableOrdersFilter
         sql`${offerPlaces.longitude} between ring.lng_min and ring.lng_max`,
         sql`${distance} <= ring.outer_miles`,
         sql`${distance} > ring.inner_miles`,
-        filter.hasTrailer ? undefined : eq(offerPlaces.requiresTrailer, false),
+        sql`(${sql.placeholder('hasTrailer')}::boolean or not ${offerPlaces.requiresTrailer})`,
         not(sql`exists ${declined}`),
       ),
     )
@@ -171,13 +193,19 @@ function nearestOffersPage(db: Db, origin: LatLng, filter: AvailableOrdersFilter
       createdAt: sql<Date>`${offersThere.createdAt}`.as('offer_created_at'),
       pickupDistance: sql<number | null>`${offersThere.distance}`.as('pickup_distance'),
     })
-    .from(distanceRingsSql(origin, filter.maxDistance))
+    .from(distanceRingsPlaceholders())
     .crossJoinLateral(offersThere)
     .orderBy(sql`ring.k`, asc(offersThere.distance), asc(offersThere.createdAt), asc(offersThere.id))
-    .limit(filter.limit)
-    .offset(filter.offset)
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
     .as('page');
 }
+
+/**
+ * The nearest offers' page with its cards, built once (docs/decisions/0028-checkout-throughput.md,
+ * Statements built once): every driver's list reads it.
+ */
+const nearestOfferCards = builtOnce((db) => offerCards(db, nearestOffersPage(db)).prepare(''));
 
 /**
  * The cards of a page of offers: the delivery area, the items' names and counts, the delivery
@@ -188,8 +216,24 @@ function offerCards(db: Db, page: OfferPage) {
   const deliveryDistance = haversineMilesSql(pointOf(pickupAddress), pointOf(deliveryAddress));
   return db
     .select({
-      order: orders,
-      pickup: pickupAddress,
+      // What a card shows, not every column: 50 rows of some 60 columns were parsed and mapped.
+      order: {
+        id: orders.id,
+        orderNumber: orders.orderNumber,
+        requiresTrailer: orders.requiresTrailer,
+        deliveryNotes: orders.deliveryNotes,
+        driverEarnings: orders.driverEarnings,
+        createdAt: orders.createdAt,
+      },
+      pickup: {
+        addressLine1: pickupAddress.addressLine1,
+        addressLine2: pickupAddress.addressLine2,
+        city: pickupAddress.city,
+        state: pickupAddress.state,
+        zipCode: pickupAddress.zipCode,
+        latitude: pickupAddress.latitude,
+        longitude: pickupAddress.longitude,
+      },
       deliveryCity: deliveryAddress.city,
       deliveryState: deliveryAddress.state,
       deliveryZipCode: deliveryAddress.zipCode,
