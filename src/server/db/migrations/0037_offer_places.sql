@@ -3,10 +3,12 @@
 -- transaction as the change: an order placed as an offer, a change that makes it an offer or not (status,
 -- driver, how it is delivered, its pickup address, the trailer, its time), and a move of its pickup address. A
 -- driver's offers, nearest pickup first, are read ring by ring from this table's index alone.
--- Both triggers lock the pickup address before they read or write a place: the address's move holds it for
--- update, an order's change takes it for share. Two changes of one pickup's offers at once are so taken one
--- after the other, and neither waits for an order the other holds (no deadlock): an order made an offer or
--- no offer while its pickup moves is kept from the place and the offer state of whichever committed last.
+-- Both triggers lock the pickup address before they read the other's rows: an order's change takes it for key
+-- share (the lock its foreign key's check already takes when an order is placed, so a checkout takes no new
+-- lock), the address's move takes it for update, which waits for every transaction holding it for key share
+-- and is waited for by every later one. Two changes of one pickup's offers at once are so taken one after the
+-- other, and neither waits for an order the other holds (no deadlock): an order placed, made an offer or no
+-- offer while its pickup moves is kept from the place and the offer state of whichever committed last.
 CREATE TABLE "offer_places" (
 	"order_id" uuid PRIMARY KEY NOT NULL,
 	"latitude" numeric(10, 7) NOT NULL,
@@ -27,8 +29,11 @@ DECLARE
 	"place_longitude" numeric(10, 7);
 BEGIN
 	IF NEW."pickup_address_id" IS NOT NULL THEN
+		-- Waits for a move of the pickup being committed; the read after it, a statement of its own, sees the move
+		-- (a row locked for key share is the version the statement's snapshot saw, not one a move made since).
+		PERFORM FROM "addresses" WHERE "id" = NEW."pickup_address_id" FOR KEY SHARE;
 		SELECT "latitude", "longitude" INTO "place_latitude", "place_longitude"
-		FROM "addresses" WHERE "id" = NEW."pickup_address_id" FOR SHARE;
+		FROM "addresses" WHERE "id" = NEW."pickup_address_id";
 	END IF;
 	IF NEW."status" = 'pending' AND NEW."driver_id" IS NULL AND NOT NEW."is_pickup" AND NOT NEW."seller_delivery"
 		AND "place_latitude" IS NOT NULL AND "place_longitude" IS NOT NULL THEN
@@ -60,6 +65,8 @@ CREATE TRIGGER "orders_offer_place_changed" AFTER UPDATE OF "status", "driver_id
 -- orders_available_pickup_idx, the offers by pickup address).
 CREATE FUNCTION "move_offer_places"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+	-- Waits for the orders being placed or changed with this pickup to commit; the statements below then see them.
+	PERFORM FROM "addresses" WHERE "id" = NEW."id" FOR UPDATE;
 	IF NEW."latitude" IS NULL OR NEW."longitude" IS NULL THEN
 		DELETE FROM "offer_places" WHERE "order_id" IN (
 			SELECT "id" FROM "orders" WHERE "pickup_address_id" = NEW."id" AND "status" = 'pending'

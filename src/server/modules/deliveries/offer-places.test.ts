@@ -31,8 +31,8 @@ afterAll(async () => {
 const HERE = { latitude: '41.8781000', longitude: '-87.6298000' };
 const THERE = { latitude: '41.9000000', longitude: '-87.7000000' };
 
-/** A seller's pickup at HERE and an order picked up there, offered to drivers or already taken. */
-async function offerAtHere(taken: boolean) {
+/** A seller's pickup address at HERE. */
+async function pickupAtHere() {
   const [pickup] = await t.database.db
     .insert(addresses)
     .values({
@@ -45,7 +45,12 @@ async function offerAtHere(taken: boolean) {
     })
     .returning({ id: addresses.id });
   if (!pickup) throw new Error('no address');
-  const [order] = await t.database.db
+  return pickup.id;
+}
+
+/** An order picked up at `addressId`, offered to drivers or already taken. */
+async function placeOrder(db: Db, addressId: string, taken: boolean) {
+  const [order] = await db
     .insert(orders)
     .values({
       buyerId,
@@ -57,7 +62,7 @@ async function offerAtHere(taken: boolean) {
       deliveryFee: '10.00',
       total: '110.00',
       deliveryAddress: '2 Buyer St',
-      pickupAddressId: pickup.id,
+      pickupAddressId: addressId,
       sellerEarnings: '90.00',
       driverEarnings: '8.00',
       purchasePlatformFee: '10.00',
@@ -66,8 +71,17 @@ async function offerAtHere(taken: boolean) {
     })
     .returning({ id: orders.id });
   if (!order) throw new Error('no order');
-  return { addressId: pickup.id, orderId: order.id };
+  return order.id;
 }
+
+/** A seller's pickup at HERE and an order picked up there, offered to drivers or already taken. */
+async function offerAtHere(taken: boolean) {
+  const addressId = await pickupAtHere();
+  return { addressId, orderId: await placeOrder(t.database.db, addressId, taken) };
+}
+
+const moveToThere = (db: Db, addressId: string) =>
+  db.update(addresses).set(THERE).where(eq(addresses.id, addressId));
 
 /** The kept places and the places of the offers' pickups, recomputed, for one order. */
 async function placesOf(orderId: string) {
@@ -115,7 +129,7 @@ describe("the offers' kept places, two changes at once", () => {
     async () => {
       const { addressId, orderId } = await offerAtHere(true);
       await whileHeld(
-        (tx) => tx.update(addresses).set(THERE).where(eq(addresses.id, addressId)),
+        (tx) => moveToThere(tx, addressId),
         () =>
           t.database.db
             .update(orders)
@@ -138,6 +152,40 @@ describe("the offers' kept places, two changes at once", () => {
     expect(kept).toEqual([]);
     expect(recomputed).toEqual([]);
   });
+
+  it.skipIf(TEST_DB_KIND !== 'postgres')(
+    'an order placed while its pickup moves is kept at the place it moved to',
+    async () => {
+      const addressId = await pickupAtHere();
+      let orderId = '';
+      await whileHeld(
+        (tx) => moveToThere(tx, addressId),
+        async () => {
+          orderId = await placeOrder(t.database.db, addressId, false);
+        },
+      );
+      const { kept, recomputed } = await placesOf(orderId);
+      expect(kept).toEqual([THERE]);
+      expect(kept).toEqual(recomputed);
+    },
+  );
+
+  it.skipIf(TEST_DB_KIND !== 'postgres')(
+    'a pickup moved while an order there is being placed takes the order with it',
+    async () => {
+      const addressId = await pickupAtHere();
+      let orderId = '';
+      await whileHeld(
+        async (tx) => {
+          orderId = await placeOrder(tx, addressId, false);
+        },
+        () => moveToThere(t.database.db, addressId),
+      );
+      const { kept, recomputed } = await placesOf(orderId);
+      expect(kept).toEqual([THERE]);
+      expect(kept).toEqual(recomputed);
+    },
+  );
 
   it('an order placed as an offer is kept at its pickup, and an order taken keeps none', async () => {
     const { orderId } = await offerAtHere(false);
