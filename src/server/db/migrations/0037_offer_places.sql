@@ -8,7 +8,11 @@
 -- lock), the address's move takes it for update, which waits for every transaction holding it for key share
 -- and is waited for by every later one. Two changes of one pickup's offers at once are so taken one after the
 -- other, and neither waits for an order the other holds (no deadlock): an order placed, made an offer or no
--- offer while its pickup moves is kept from the place and the offer state of whichever committed last.
+-- offer while its pickup moves is kept from the place and the offer state of whichever committed last. An order's
+-- change holds its own row before the address, so deleting an address (whose foreign key sets its orders' pickup
+-- to none) locks those orders first (src/server/modules/addresses/addresses.queries.ts, deleteAddressOfUser).
+-- The offer rule's four conditions are written out here as in src/server/db/sql-offers.ts; the rings' property
+-- test (offers-in-rings.test.ts) compares the offers read from this table with the rule's own.
 CREATE TABLE "offer_places" (
 	"order_id" uuid PRIMARY KEY NOT NULL,
 	"latitude" numeric(10, 7) NOT NULL,
@@ -28,10 +32,15 @@ DECLARE
 	"place_latitude" numeric(10, 7);
 	"place_longitude" numeric(10, 7);
 BEGIN
+	IF NEW."pickup_address_id" IS NOT NULL OR TG_OP = 'UPDATE' AND OLD."pickup_address_id" IS NOT NULL THEN
+		-- Waits for a move of the pickup (the old one too, when it changes) being committed; the read after it, a
+		-- statement of its own, sees the move (a row locked for key share is the version the statement's snapshot saw,
+		-- not one a move made since). Both in id order.
+		PERFORM FROM "addresses"
+		WHERE "id" = NEW."pickup_address_id" OR TG_OP = 'UPDATE' AND "id" = OLD."pickup_address_id"
+		ORDER BY "id" FOR KEY SHARE;
+	END IF;
 	IF NEW."pickup_address_id" IS NOT NULL THEN
-		-- Waits for a move of the pickup being committed; the read after it, a statement of its own, sees the move
-		-- (a row locked for key share is the version the statement's snapshot saw, not one a move made since).
-		PERFORM FROM "addresses" WHERE "id" = NEW."pickup_address_id" FOR KEY SHARE;
 		SELECT "latitude", "longitude" INTO "place_latitude", "place_longitude"
 		FROM "addresses" WHERE "id" = NEW."pickup_address_id";
 	END IF;

@@ -1,6 +1,6 @@
-import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { addresses, users } from '../../db/schema';
+import { addresses, orders, users } from '../../db/schema';
 
 export type AddressRow = typeof addresses.$inferSelect;
 
@@ -85,11 +85,24 @@ export async function updateAddressOfUser(
   return rows[0];
 }
 
+/**
+ * Deletes the address, after locking the orders picked up there in id order: the delete's foreign key
+ * sets their pickup to none, and an order's change locks its pickup after its own row (the offers' kept
+ * places, docs/decisions/0030-ten-times-the-data.md, Offers by their own place). Locked the other way
+ * round, a driver handing back such an order while the address is deleted would deadlock. Run it in a
+ * transaction.
+ */
 export async function deleteAddressOfUser(
   db: Db,
   userId: string,
   id: string,
 ): Promise<AddressRow | undefined> {
+  await db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(eq(orders.pickupAddressId, id))
+    .orderBy(asc(orders.id))
+    .for('no key update');
   const rows = await db
     .delete(addresses)
     .where(and(eq(addresses.id, id), eq(addresses.userId, userId)))

@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import { addresses, offerPlaces, orders } from '../../db/schema';
 import { offeredSql } from '../../db/sql-offers';
 import { createTestApp, createUser, TEST_DB_KIND, type TestApp } from '../../testing/test-app';
+import { deleteAddressOfUser } from '../addresses/addresses.queries';
 
 /**
  * The offers' kept places (docs/decisions/0030-ten-times-the-data.md, Offers by their own place) when
@@ -102,7 +103,11 @@ async function placesOf(orderId: string) {
  * Runs `first` in a transaction that stays open until `second`, on another connection, waits for
  * a lock `first` holds; then commits `first` and waits for `second`.
  */
-async function whileHeld(first: (tx: Db) => Promise<unknown>, second: () => Promise<unknown>) {
+async function whileHeld(
+  first: (tx: Db) => Promise<unknown>,
+  second: () => Promise<unknown>,
+  thenInFirst?: (tx: Db) => Promise<unknown>,
+) {
   let running: Promise<unknown> | undefined;
   await t.database.db.transaction(async (tx) => {
     await first(tx);
@@ -119,6 +124,7 @@ async function whileHeld(first: (tx: Db) => Promise<unknown>, second: () => Prom
       if (waited > 500) throw new Error('the second change never waited for the first');
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
+    if (thenInFirst) await thenInFirst(tx);
   });
   await running;
 }
@@ -184,6 +190,44 @@ describe("the offers' kept places, two changes at once", () => {
       const { kept, recomputed } = await placesOf(orderId);
       expect(kept).toEqual([THERE]);
       expect(kept).toEqual(recomputed);
+    },
+  );
+
+  it.skipIf(TEST_DB_KIND !== 'postgres')(
+    'an order moved to another pickup while its old pickup moves is kept at its new pickup',
+    async () => {
+      const { addressId, orderId } = await offerAtHere(false);
+      const otherId = await pickupAtHere();
+      await whileHeld(
+        (tx) => tx.update(orders).set({ pickupAddressId: otherId }).where(eq(orders.id, orderId)),
+        () => moveToThere(t.database.db, addressId),
+      );
+      const { kept, recomputed } = await placesOf(orderId);
+      expect(kept).toEqual([HERE]);
+      expect(kept).toEqual(recomputed);
+    },
+  );
+
+  it.skipIf(TEST_DB_KIND !== 'postgres')(
+    'an order handed back while its pickup address is deleted keeps no place, and nothing deadlocks',
+    async () => {
+      const { addressId, orderId } = await offerAtHere(true);
+      // The driver's transaction holds the order's row first; the seller deletes the address meanwhile;
+      // then the driver hands the order back. Had the delete taken the address before the order, each
+      // would wait for the other.
+      await whileHeld(
+        (tx) => tx.update(orders).set({ deliveryNotes: 'Ring twice' }).where(eq(orders.id, orderId)),
+        () => t.database.db.transaction((tx) => deleteAddressOfUser(tx, sellerId, addressId)),
+        (tx) => tx.update(orders).set({ status: 'pending', driverId: null }).where(eq(orders.id, orderId)),
+      );
+      const [order] = await t.database.db
+        .select({ pickupAddressId: orders.pickupAddressId, status: orders.status })
+        .from(orders)
+        .where(eq(orders.id, orderId));
+      expect(order).toEqual({ pickupAddressId: null, status: 'pending' });
+      const { kept, recomputed } = await placesOf(orderId);
+      expect(kept).toEqual([]);
+      expect(recomputed).toEqual([]);
     },
   );
 
