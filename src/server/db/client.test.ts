@@ -69,6 +69,30 @@ describe.runIf(TEST_DB_KIND === 'postgres')('statements on PostgreSQL', () => {
   });
 });
 
+describe('migrating', () => {
+  it('vacuums a table of some size that has nothing all-visible (as a rewrite leaves it), and leaves it so', async () => {
+    const t = await createTestApp();
+    try {
+      const allVisible = async () =>
+        (
+          await rowsOf<{ pages: number }>(
+            t.database.db,
+            sql`select relallvisible::int as pages from pg_class where oid = 'rewritten_probe'::regclass`,
+          )
+        )[0]?.pages;
+      await t.database.db.execute(
+        sql`create table rewritten_probe as select i, md5(i::text) as label from generate_series(1, 20000) i`,
+      );
+      await t.database.db.execute(sql`analyze rewritten_probe`);
+      expect(await allVisible()).toBe(0);
+      await migrateDatabase(t.database);
+      expect(await allVisible()).toBeGreaterThan(0);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('constraints that protect the data', () => {
   it('keeps emails and category names unique regardless of case', async () => {
     const t = await createTestApp();

@@ -2,12 +2,14 @@ import fs from 'node:fs';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { rowsOf } from './rows-of';
 import * as schema from './schema';
 import { nameStatementsOf, StatementNames } from './statement-names';
 import {
@@ -644,4 +646,25 @@ export async function migrateDatabase(database: Database): Promise<void> {
   } else {
     await migratePglite(database.db as Parameters<typeof migratePglite>[0], { migrationsFolder: folder });
   }
+  const work = longWork ?? ((run: (db: Db) => Promise<unknown>) => run(database.db));
+  await work((db) => vacuumRewrittenTables(db));
+}
+
+/** Below this many rows a table's reads hardly depend on its visibility map. */
+const REWRITTEN_TABLE_MIN_ROWS = 10_000;
+
+/**
+ * A migration that rewrites a table (a stored generated column added, say) leaves none of its pages
+ * marked all-visible, and autovacuum (none at all on the embedded database) may not come back to it
+ * for a long time: until then every index-only scan reads the table too. Such tables, of some size,
+ * are vacuumed once migrated (docs/decisions/0030-ten-times-the-data.md, Names lower-cased once).
+ */
+async function vacuumRewrittenTables(db: Db): Promise<void> {
+  const rows = await rowsOf<{ name: string }>(
+    db,
+    sql`select relname as name from pg_class
+      where relnamespace = 'public'::regnamespace and relkind = 'r'
+        and reltuples >= ${REWRITTEN_TABLE_MIN_ROWS} and relallvisible = 0`,
+  );
+  for (const { name } of rows) await db.execute(sql.raw(`vacuum (analyze) "${name.replace(/"/g, '""')}"`));
 }

@@ -242,6 +242,14 @@ export const products = pgTable(
       .notNull()
       .references(() => users.id),
     name: text('name').notNull(),
+    /**
+     * The name lower-cased, as a search compares it: `search_name like lower(pattern)` is what
+     * `name ilike pattern` computes, without lower-casing every name it tests
+     * (docs/decisions/0030-ten-times-the-data.md, Names lower-cased once; migration 0038).
+     */
+    searchName: text('search_name')
+      .notNull()
+      .generatedAlwaysAs(sql`lower(name)`),
     description: text('description'),
     price: money('price').notNull(),
     imageUrl: text('image_url'),
@@ -277,8 +285,8 @@ export const products = pgTable(
     index('products_available_seller_created_idx')
       .on(t.sellerId, t.createdAt.desc().nullsFirst(), t.id)
       .where(sql`${t.onSale}`),
-    // These two and the seller's walk above also carry the name (INCLUDE, written by migration
-    // 0026; the builder cannot say it): a search filters their entries without reading the table.
+    // These two and the seller's walk above also carry the lower-cased name (INCLUDE, written by
+    // migration 0038; the builder cannot say it): a search filters their entries without reading the table.
     index('products_available_created_idx')
       .on(t.createdAt.desc().nullsFirst(), t.id)
       .where(sql`${t.onSale}`),
@@ -288,14 +296,17 @@ export const products = pgTable(
     // Search is a substring of the name (docs/rules/catalog-and-orders.md, Catalog and distance): trigrams
     // find a rare word without reading every row. Every product, not only those on sale: the
     // admin's search reads the same index (migration 0026).
-    index('products_name_trgm_idx').using('gin', sql`${t.name} gin_trgm_ops`),
+    index('products_search_name_trgm_idx').using('gin', sql`${t.searchName} gin_trgm_ops`),
     // A word in a category among the products on sale, both in one trigram entry: a word and a
     // category that seldom or never meet are found without walking the whole category
     // (docs/decisions/0030-ten-times-the-data.md, A word in a category).
     index('products_on_sale_category_name_trgm_idx')
       .using('gin', sql`(${t.category} || ' ' || ${t.name}) gin_trgm_ops`)
       .where(sql`${t.onSale}`),
-    index('products_created_idx').on(t.createdAt),
+    // Every product newest first, as the admin's list orders them, with the lower-cased name
+    // (INCLUDE, written by migration 0038): a search by name picks its page and counts its matches
+    // from this index alone (docs/decisions/0030-ten-times-the-data.md, Names lower-cased once).
+    index('products_created_idx').on(t.createdAt.desc().nullsFirst(), t.id),
     check('products_stock_check', sql`${t.stock} >= 0`),
     check('products_price_check', sql`${t.price} >= 0`),
     check('products_delivery_fee_check', sql`${t.sellerDeliveryFee} is null or ${t.sellerDeliveryFee} >= 0`),

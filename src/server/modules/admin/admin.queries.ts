@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'dr
 import { alias, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows-of';
+import { nameContains } from '../../db/sql-text';
 import {
   addresses,
   categories,
@@ -53,6 +54,11 @@ async function totalOf(
   window: PageWindow,
   searched: boolean,
   pageRows: number,
+  /**
+   * The list's order, for a search's count to read its matches in: an index in that order carrying
+   * what the search tests lets the count stop at its bound without reading the table.
+   */
+  order: SQL[] = [],
 ): Promise<ListTotal> {
   if (pageRows < window.limit && (pageRows > 0 || window.offset === 0))
     return { total: window.offset + pageRows, totalIsLowerBound: false };
@@ -65,6 +71,7 @@ async function totalOf(
     .select({ one: sql`1` })
     .from(table)
     .where(where)
+    .orderBy(...order)
     .limit(limit + 1)
     .as('matching');
   const [row] = await db.select({ n: count() }).from(matching);
@@ -227,7 +234,8 @@ export interface ProductFilter {
 /** The products list's filters, shared by its pages and its export. */
 export function productListWhere(filter: ProductFilter): SQL | undefined {
   return and(
-    filter.search ? ilike(products.name, containing(filter.search)) : undefined,
+    // The kept lower-cased name (docs/decisions/0030-ten-times-the-data.md, Names lower-cased once).
+    filter.search ? nameContains(products.searchName, filter.search) : undefined,
     filter.category ? eq(products.category, filter.category) : undefined,
     filter.status === 'all' ? undefined : eq(products.available, filter.status === 'active'),
   );
@@ -235,6 +243,18 @@ export function productListWhere(filter: ProductFilter): SQL | undefined {
 
 export async function listProductsPage(db: Db, filter: ProductFilter & PageWindow) {
   const where = productListWhere(filter);
+  const newestFirst = [desc(products.createdAt), asc(products.id)];
+  // The page's ids first, then its rows: a search tests the lower-cased names of the products
+  // index newest first, without reading the table for the rows it skips
+  // (docs/decisions/0030-ten-times-the-data.md, Names lower-cased once).
+  const page = db
+    .select({ id: products.id, createdAt: products.createdAt })
+    .from(products)
+    .where(where)
+    .orderBy(...newestFirst)
+    .limit(filter.limit)
+    .offset(filter.offset)
+    .as('admin_products_page');
   const rows = await db
     .select({
       product: {
@@ -253,13 +273,12 @@ export async function listProductsPage(db: Db, filter: ProductFilter & PageWindo
       sellerFirstName: users.firstName,
       sellerLastName: users.lastName,
     })
-    .from(products)
+    .from(page)
+    .innerJoin(products, eq(products.id, page.id))
     .innerJoin(users, eq(users.id, products.sellerId))
-    .where(where)
-    .orderBy(desc(products.createdAt), asc(products.id))
-    .limit(filter.limit)
-    .offset(filter.offset);
-  if (filter.search) return { rows, ...(await totalOf(db, products, where, filter, true, rows.length)) };
+    .orderBy(desc(page.createdAt), asc(page.id));
+  if (filter.search)
+    return { rows, ...(await totalOf(db, products, where, filter, true, rows.length, newestFirst)) };
   // Without a search the total is the kept counts' (migration 0026), not a count of a million rows.
   const [total] = await db
     .select({ n: sql<number>`coalesce(sum(${productCounts.count}), 0)::int` })

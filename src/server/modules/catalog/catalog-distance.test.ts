@@ -3,7 +3,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { addresses, products, users } from '../../db/schema';
 import { as, createTestApp, signedInAs, type TestApp, type TestUser } from '../../testing/test-app';
 import type { ProductListItem } from '../../../domain/catalog';
-import { listFewMatchingProductCardsByDistance, listNearbyProductCards } from './catalog.queries';
+import {
+  listFewMatchingProductCardsByDistance,
+  listNearbyProductCards,
+  listUnlocatedProductCards,
+} from './catalog.queries';
 import { EARTH_RADIUS_MILES } from '../../../domain/geo';
 
 /**
@@ -205,20 +209,35 @@ describe('a search matching few products, read from those products', () => {
   it('gives every page the sellers-first reading gives, within any limit and at any distance', async () => {
     const db = t.database.db;
     const ids = (rows: { product: { id: string } }[]) => rows.map((row) => row.product.id);
+    const search = 'ring product';
     for (const maxDistance of [undefined, 2, 9, 25]) {
+      // The whole list as the sellers-first reading gives it: the located products, then (at any
+      // distance) those without a place, newest first.
+      const located = ids(
+        await listNearbyProductCards(db, { search, origin: ORIGIN, maxDistance, limit: 1000, offset: 0 }),
+      );
+      expect(located).toEqual(await fullScan(maxDistance));
+      const whole =
+        maxDistance === undefined
+          ? [...located, ...ids(await listUnlocatedProductCards(db, { search, limit: 1000, offset: 0 }))]
+          : located;
+      if (maxDistance === undefined) expect(whole.length).toBeGreaterThan(located.length);
       for (const [limit, offset] of [
         [100, 0],
         [3, 0],
         [3, 6],
         [7, 14],
+        // Across the end of the located products, and past the end of the list.
+        [5, located.length - 2],
+        [4, located.length],
+        [3, whole.length - 1],
+        [3, whole.length + 2],
       ] as const) {
-        const query = { search: 'ring product', origin: ORIGIN, maxDistance, limit, offset };
-        const expected = ids(await listNearbyProductCards(db, query));
+        const query = { search, origin: ORIGIN, maxDistance, limit, offset };
         expect(
           ids(await listFewMatchingProductCardsByDistance(db, query)),
           `${maxDistance} ${limit} ${offset}`,
-        ).toEqual(expected);
-        if (limit === 100) expect(expected).toEqual(await fullScan(maxDistance));
+        ).toEqual(whole.slice(offset, offset + limit));
       }
     }
   });

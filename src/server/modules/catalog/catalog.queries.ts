@@ -2,17 +2,9 @@ import { and, asc, desc, eq, isNotNull, ne, not, sql, type AnyColumn, type SQL }
 import { alias, type SubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { distanceRingsSql } from '../../db/sql-geo';
+import { escapeLike, likePattern, nameContains } from '../../db/sql-text';
 import { addresses, categories, productCounts, productImages, products, users } from '../../db/schema';
 import { EARTH_RADIUS_MILES, type LatLng } from '../../../domain/geo';
-
-/** Escapes LIKE wildcards so a search for "50%" means the text "50%". */
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
-function likePattern(text: string): string {
-  return `%${escapeLike(text)}%`;
-}
 
 export interface ProductFilters {
   search?: string | undefined;
@@ -22,12 +14,12 @@ export interface ProductFilters {
 }
 
 /**
- * Search is a case-insensitive substring of the name; category is exact, "All" is none
- * (docs/rules/catalog-and-orders.md, Catalog and distance).
+ * Search is a case-insensitive substring of the name (tested on the kept lower-cased name); category is
+ * exact, "All" is none (docs/rules/catalog-and-orders.md, Catalog and distance).
  */
 function filterConditions(filters: ProductFilters): SQL[] {
   const conditions: SQL[] = [];
-  if (filters.search) conditions.push(sql`${products.name} ilike ${likePattern(filters.search)}`);
+  if (filters.search) conditions.push(nameContains(products.searchName, filters.search));
   if (filters.category && filters.category !== 'All')
     conditions.push(eq(products.category, filters.category));
   if (filters.inStock === 'true') conditions.push(sql`${products.stock} > 0`);
@@ -227,7 +219,7 @@ async function estimateMatches(
 ): Promise<number> {
   const sampleSize = Math.ceil((SAMPLE_MATCHES_AT_THRESHOLD * population) / threshold);
   const sample = db
-    .select({ name: products.name })
+    .select({ searchName: products.searchName })
     .from(products)
     .where(and(eq(products.onSale, true), ...filterConditions({ ...filters, search: undefined })))
     .orderBy(desc(products.createdAt), asc(products.id))
@@ -236,7 +228,7 @@ async function estimateMatches(
   const [counted] = await db
     .select({
       seen: sql<number>`count(*)::int`,
-      matching: sql<number>`(count(*) filter (where ${sample.name} ilike ${likePattern(filters.search ?? '')}))::int`,
+      matching: sql<number>`(count(*) filter (where ${nameContains(sample.searchName, filters.search ?? '')}))::int`,
     })
     .from(sample);
   const seen = counted?.seen ?? 0;
@@ -356,7 +348,10 @@ export async function listNearbyProductCards(db: Db, query: DistancePageQuery): 
 /**
  * The same page as `listNearbyProductCards`, nearest seller first, then newest, then id, found
  * from the matching products (a search's trigram index) rather than from the sellers: for a search
- * matching few products (`planSearch`).
+ * matching few products (`planSearch`). Without a maximum distance the page goes on past the
+ * located sellers' products into those without a distance, newest first, as the whole list does
+ * (docs/rules/catalog-and-orders.md, Catalog and distance): reading every match anyway, it orders
+ * them all in the one statement, where the sellers' walk needs a count and a second list.
  */
 export async function listFewMatchingProductCardsByDistance(
   db: Db,
@@ -367,14 +362,19 @@ export async function listFewMatchingProductCardsByDistance(
     sql`${addresses.latitude}::float8`,
     sql`${addresses.longitude}::float8`,
   );
-  const page = db
+  const located = and(eq(addresses.userId, products.sellerId), hasPrimaryLocation(addresses));
+  const matches = db
     .select({
       id: products.id,
       createdAt: products.createdAt,
       distance: sql<number>`${distance}`.as('distance'),
     })
-    .from(products)
-    .innerJoin(addresses, and(eq(addresses.userId, products.sellerId), hasPrimaryLocation(addresses)))
+    .from(products);
+  const page = (
+    query.maxDistance === undefined
+      ? matches.leftJoin(addresses, located)
+      : matches.innerJoin(addresses, located)
+  )
     .where(
       and(
         eq(products.onSale, true),
@@ -382,7 +382,7 @@ export async function listFewMatchingProductCardsByDistance(
         query.maxDistance === undefined ? undefined : sql`${distance} <= ${query.maxDistance}::float8`,
       ),
     )
-    .orderBy(asc(sql`${distance}`), desc(products.createdAt), asc(products.id))
+    .orderBy(sql`${distance} asc nulls last`, desc(products.createdAt), asc(products.id))
     .limit(query.limit)
     .offset(query.offset)
     .as('page');

@@ -124,7 +124,8 @@ async function browseProductsFrom(
     plan.few !== undefined
       ? await listFewMatchingProductCardsByDistance(db, pageQuery)
       : await listNearbyProductCards(db, pageQuery);
-  if (maxDistance === undefined && rows.length < query.limit) {
+  // The few matches' page already goes on into the products without a distance.
+  if (plan.few === undefined && maxDistance === undefined && rows.length < query.limit) {
     // The page reaches past the located sellers' products into those without a distance. When
     // this page has some located products, they were the last ones, so there were offset + n.
     const located =

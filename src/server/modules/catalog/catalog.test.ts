@@ -454,6 +454,21 @@ describe('GET /api/products/with-distance', () => {
     });
   });
 
+  it('lists a rare word’s matches nearest first, then those without a distance, each once', async () => {
+    // "os": Garden Hose (Oak Brook) and Lost Kite (a seller without an address); few enough that
+    // they are read from the matches (docs/decisions/0030-ten-times-the-data.md, Nearest first, the plan sampled).
+    expect(names((await get<ProductListItem[]>(url('search=os'), buyer)).body)).toEqual([
+      'Garden Hose',
+      'Lost Kite',
+    ]);
+    expect(names((await get<ProductListItem[]>(url('search=OS&offset=1'), buyer)).body)).toEqual([
+      'Lost Kite',
+    ]);
+    expect(names((await get<ProductListItem[]>(url('search=os&maxDistance=100'), buyer)).body)).toEqual([
+      'Garden Hose',
+    ]);
+  });
+
   it('keeps products within maxDistance and leaves out those without a distance', async () => {
     expect(names((await get<ProductListItem[]>(url('maxDistance=10'), buyer)).body)).toEqual([
       'Oak Table',
