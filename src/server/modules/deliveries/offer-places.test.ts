@@ -5,6 +5,7 @@ import type { Db } from '../../db/client';
 import { addresses, offerPlaces, orders } from '../../db/schema';
 import { offeredSql } from '../../db/sql-offers';
 import { createTestApp, createUser, TEST_DB_KIND, type TestApp } from '../../testing/test-app';
+import { untilSomeoneWaitsForALock } from '../../testing/lock-wait';
 import { deleteAddressOfUser } from '../addresses/addresses.queries';
 
 /**
@@ -115,15 +116,7 @@ async function whileHeld(
     running = (async () => {
       await second();
     })();
-    for (let waited = 0; ; waited++) {
-      const { rows } = await t.database.executeSql(
-        `select count(*)::int as count from pg_stat_activity
-         where datname = current_database() and wait_event_type = 'Lock'`,
-      );
-      if (((rows[0] as { count: number } | undefined)?.count ?? 0) > 0) break;
-      if (waited > 500) throw new Error('the second change never waited for the first');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await untilSomeoneWaitsForALock(t, 'the second change');
     if (thenInFirst) await thenInFirst(tx);
   });
   await running;

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { and, eq } from 'drizzle-orm';
 import pg from 'pg';
 import { createTestApp, signedInAs, TEST_DB_KIND, type TestApp } from '../../testing/test-app';
+import { untilSomeoneWaitsForALock } from '../../testing/lock-wait';
 import {
   confirm,
   createAddress,
@@ -92,15 +93,7 @@ describe('the stock a confirmation takes', () => {
         await tx.update(products).set({ stock: 2 }).where(eq(products.id, product.id));
         confirming = confirm(t, buyer, paymentId);
         // Commits once the confirmation's statement waits for the product's lock.
-        for (let waited = 0; ; waited++) {
-          const { rows } = await t.database.executeSql(
-            `select count(*)::int as count from pg_stat_activity
-             where datname = current_database() and wait_event_type = 'Lock'`,
-          );
-          if (((rows[0] as { count: number } | undefined)?.count ?? 0) > 0) break;
-          if (waited > 500) throw new Error('the confirmation never waited for the product');
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        }
+        await untilSomeoneWaitsForALock(t, 'the confirmation');
       });
       const confirmed = await confirming;
       expect(confirmed?.statusCode).toBe(200);

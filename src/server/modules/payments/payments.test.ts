@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
+import { untilSomeoneWaitsForALock } from '../../testing/lock-wait';
 import {
   as,
   createTestApp,
@@ -67,16 +68,7 @@ async function processTwiceAtOnce(deps: PaymentDeps, paymentId: string, productI
   await t.database.db.transaction(async (tx) => {
     await tx.select({ id: products.id }).from(products).where(eq(products.id, productId)).for('update');
     both = twice();
-    for (let waited = 0; ; waited += 20) {
-      // node-postgres answers { rows }.
-      const { rows } = (await tx.execute(
-        sql`select count(*)::int as waiting from pg_stat_activity
-            where datname = current_database() and wait_event_type = 'Lock'`,
-      )) as { rows: { waiting: number }[] };
-      if ((rows[0]?.waiting ?? 0) >= 2) break;
-      if (waited > 10_000) throw new Error('the two processings never both waited on a lock');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await untilSomeoneWaitsForALock(t, 'one of the two processings', 2);
   });
   if (!both) throw new Error('the processings did not start');
   return both;
