@@ -206,7 +206,7 @@ async function countOnSale(db: Db, filters: ProductFilters) {
 
 /**
  * How many products match the search, estimated from a sample: the newest products on sale that pass the
- * other filters (of `population`), read from the catalog's indexes that carry the name, sized to hold
+ * other filters (of `population`), read from the catalog's indexes that carry the lower-cased name, sized to hold
  * `SAMPLE_MATCHES_AT_THRESHOLD` matches when there are `threshold` of them. A few thousand index entries
  * whatever the word, where counting the matches read tens of thousands of rows for a common one
  * (docs/decisions/0030-ten-times-the-data.md, Nearest first, the plan sampled).
