@@ -662,9 +662,10 @@ const REWRITTEN_TABLE_MIN_ROWS = 10_000;
 async function vacuumRewrittenTables(db: Db): Promise<void> {
   const rows = await rowsOf<{ name: string }>(
     db,
-    sql`select relname as name from pg_class
+    // oid::regclass::text: the name as SQL spells it, quoted and qualified where it must be.
+    sql`select oid::regclass::text as name from pg_class
       where relnamespace = 'public'::regnamespace and relkind = 'r'
         and reltuples >= ${REWRITTEN_TABLE_MIN_ROWS} and relallvisible = 0`,
   );
-  for (const { name } of rows) await db.execute(sql.raw(`vacuum (analyze) "${name.replace(/"/g, '""')}"`));
+  for (const { name } of rows) await db.execute(sql.raw(`vacuum (analyze) ${name}`));
 }

@@ -234,10 +234,13 @@ describe('a search matching few products, read from those products', () => {
         [3, whole.length + 2],
       ] as const) {
         const query = { search, origin: ORIGIN, maxDistance, limit, offset };
+        const few = await listFewMatchingProductCardsByDistance(db, query);
+        expect(ids(few), `${maxDistance} ${limit} ${offset}`).toEqual(whole.slice(offset, offset + limit));
+        // Those past the located products have no distance.
         expect(
-          ids(await listFewMatchingProductCardsByDistance(db, query)),
+          few.map((row) => row.distance === null),
           `${maxDistance} ${limit} ${offset}`,
-        ).toEqual(whole.slice(offset, offset + limit));
+        ).toEqual(whole.slice(offset, offset + limit).map((_, i) => offset + i >= located.length));
       }
     }
   });

@@ -357,11 +357,12 @@ export async function listFewMatchingProductCardsByDistance(
   db: Db,
   query: DistancePageQuery,
 ): Promise<ProductCardRow[]> {
-  const distance = haversineFrom(
-    query.origin,
-    sql`${addresses.latitude}::float8`,
-    sql`${addresses.longitude}::float8`,
-  );
+  // Left-joined, a seller without a place has null coordinates: milesFrom makes their distance null
+  // (the bare formula would make it half the earth's circumference, least() skipping the null).
+  const distance =
+    query.maxDistance === undefined
+      ? milesFrom(query.origin, addresses)
+      : haversineFrom(query.origin, sql`${addresses.latitude}::float8`, sql`${addresses.longitude}::float8`);
   const located = and(eq(addresses.userId, products.sellerId), hasPrimaryLocation(addresses));
   const matches = db
     .select({
