@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, gte, ilike, lt, or, sql, type SQL } from 'dr
 import { alias, type AnyPgColumn, type PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows-of';
-import { nameContains } from '../../db/sql-text';
+import { likePattern, nameContains } from '../../db/sql-text';
 import {
   addresses,
   categories,
@@ -73,18 +73,13 @@ async function totalOf(
   return n > limit ? { total: limit, totalIsLowerBound: true } : { total: n, totalIsLowerBound: false };
 }
 
-/** A substring search where `%`, `_` and `\` are plain text. */
-function containing(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 const fullName = (table: typeof users) =>
   sql`coalesce(${table.firstName}, '') || ' ' || coalesce(${table.lastName}, '')`;
 
 /** Name ("first last", either part) or email, case-insensitive. */
 function userSearch(table: typeof users, search: string | undefined): SQL | undefined {
   if (!search) return undefined;
-  const pattern = containing(search);
+  const pattern = likePattern(search);
   return or(ilike(table.email, pattern), sql`${fullName(table)} ilike ${pattern}`);
 }
 
@@ -149,7 +144,7 @@ function partyMatches(column: AnyPgColumn, search: string | undefined): SQL | un
 /** The orders list's filters, on the orders table alone (its pages, its count and its export). */
 export function orderListWhere(filter: OrderFilter): SQL | undefined {
   return and(
-    filter.search ? ilike(orders.orderNumber, containing(filter.search)) : undefined,
+    filter.search ? ilike(orders.orderNumber, likePattern(filter.search)) : undefined,
     filter.status ? eq(orders.status, filter.status) : undefined,
     partyMatches(orders.buyerId, filter.buyer),
     partyMatches(orders.sellerId, filter.seller),
@@ -369,7 +364,7 @@ export async function listDriversPage(
 
 /** Categories by name (case-insensitive), with how many products use each. */
 export async function listCategoriesPage(db: Db, filter: { search: string | undefined } & PageWindow) {
-  const where = filter.search ? ilike(categories.name, containing(filter.search)) : undefined;
+  const where = filter.search ? ilike(categories.name, likePattern(filter.search)) : undefined;
   const rows = await db
     .select({
       id: categories.id,

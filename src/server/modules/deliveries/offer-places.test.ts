@@ -100,6 +100,13 @@ async function placesOf(orderId: string) {
   return { kept, recomputed };
 }
 
+/** The order's kept place is `places` (one place, or none), and is what its order and pickup say now. */
+async function expectKeptAt(orderId: string, places: unknown[]) {
+  const { kept, recomputed } = await placesOf(orderId);
+  expect(kept).toEqual(places);
+  expect(kept).toEqual(recomputed);
+}
+
 /**
  * Runs `first` in a transaction that stays open until `second`, on another connection, waits for
  * a lock `first` holds; then commits `first` and waits for `second`.
@@ -135,9 +142,7 @@ describe("the offers' kept places, two changes at once", () => {
             .set({ status: 'pending', driverId: null })
             .where(eq(orders.id, orderId)),
       );
-      const { kept, recomputed } = await placesOf(orderId);
-      expect(kept).toEqual([THERE]);
-      expect(kept).toEqual(recomputed);
+      await expectKeptAt(orderId, [THERE]);
     },
   );
 
@@ -147,9 +152,7 @@ describe("the offers' kept places, two changes at once", () => {
       (tx) => tx.update(orders).set({ status: 'assigned', driverId }).where(eq(orders.id, orderId)),
       () => t.database.db.update(addresses).set(THERE).where(eq(addresses.id, addressId)),
     );
-    const { kept, recomputed } = await placesOf(orderId);
-    expect(kept).toEqual([]);
-    expect(recomputed).toEqual([]);
+    await expectKeptAt(orderId, []);
   });
 
   it.skipIf(TEST_DB_KIND !== 'postgres')(
@@ -163,9 +166,7 @@ describe("the offers' kept places, two changes at once", () => {
           orderId = await placeOrder(t.database.db, addressId, false);
         },
       );
-      const { kept, recomputed } = await placesOf(orderId);
-      expect(kept).toEqual([THERE]);
-      expect(kept).toEqual(recomputed);
+      await expectKeptAt(orderId, [THERE]);
     },
   );
 
@@ -180,9 +181,7 @@ describe("the offers' kept places, two changes at once", () => {
         },
         () => moveToThere(t.database.db, addressId),
       );
-      const { kept, recomputed } = await placesOf(orderId);
-      expect(kept).toEqual([THERE]);
-      expect(kept).toEqual(recomputed);
+      await expectKeptAt(orderId, [THERE]);
     },
   );
 
@@ -195,9 +194,7 @@ describe("the offers' kept places, two changes at once", () => {
         (tx) => tx.update(orders).set({ pickupAddressId: otherId }).where(eq(orders.id, orderId)),
         () => moveToThere(t.database.db, addressId),
       );
-      const { kept, recomputed } = await placesOf(orderId);
-      expect(kept).toEqual([HERE]);
-      expect(kept).toEqual(recomputed);
+      await expectKeptAt(orderId, [HERE]);
     },
   );
 
@@ -218,9 +215,7 @@ describe("the offers' kept places, two changes at once", () => {
         .from(orders)
         .where(eq(orders.id, orderId));
       expect(order).toEqual({ pickupAddressId: null, status: 'pending' });
-      const { kept, recomputed } = await placesOf(orderId);
-      expect(kept).toEqual([]);
-      expect(recomputed).toEqual([]);
+      await expectKeptAt(orderId, []);
     },
   );
 
