@@ -102,6 +102,11 @@ export const commissionSettingsSchema = z.object({
  */
 export const LOYALTY_WINDOW_DAYS = 30;
 
+/** Where the loyalty window of sales before `now` starts. */
+export function loyaltyWindowStart(now: Date): Date {
+  return new Date(now.getTime() - LOYALTY_WINDOW_DAYS * 24 * 60 * 60 * 1000);
+}
+
 /**
  * Base 10%, minimum 2%; tiers 500.00, 200.00 and 1000.00 each reduce 1%
  * (docs/rules/money.md, Fees and commission).

@@ -64,6 +64,16 @@ export function sqlStateOf(error: unknown): string | undefined {
   return undefined;
 }
 
+/** The constraint a database error names (a unique violation's index, say), looking through drizzle's wrapper. */
+export function constraintOf(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current && typeof current === 'object' && depth < 4; depth++) {
+    const constraint = (current as { constraint?: unknown }).constraint;
+    if (typeof constraint === 'string') return constraint;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /**
  * A database refusal that only input can cause is the client's error, never a 500
  * (docs/rules/running.md, Bad input and failure): class 22 is a value the column cannot hold,

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { builtOnce } from '../../db/built-once';
 import type { Db } from '../../db/client';
-import { addresses, products, users } from '../../db/schema';
+import { addresses, payments, products, users } from '../../db/schema';
 
 export type CheckoutProductRow = Awaited<ReturnType<typeof findProductsForCheckout>>[number];
 export type AddressRow = typeof addresses.$inferSelect;
@@ -21,16 +21,25 @@ export async function findProductsForCheckout(
   db: Db,
   ids: string[],
   delivery?: { userId: string; addressId: string },
+  /** A buyer whose open payments (by checkout key) are read with the products, for a payment to start. */
+  openPaymentsOf?: string,
 ) {
   if (ids.length === 0) return [];
   return productsForCheckout(db).execute({
     ids,
     deliveryAddressId: delivery?.addressId ?? null,
     deliveryUserId: delivery?.userId ?? null,
+    openPaymentsOf: openPaymentsOf ?? null,
   });
 }
 
-/** Built once: without a delivery address its placeholders are null, and `= null` joins nothing. */
+/**
+ * Built once: without a delivery address its placeholders are null, and `= null` joins nothing; so
+ * without a buyer whose open payments are asked for. Those are the ids of the buyer's payments not
+ * yet processed and charged or waiting for the card, by checkout key (as payments_open_checkout_unique
+ * keeps them), the same on every row: a payment starting reads the one of its checkout only when
+ * there is one (docs/decisions/0025-checkout-statements.md, The open payment read with the products).
+ */
 const productsForCheckout = builtOnce((db) =>
   db
     .select({
@@ -39,6 +48,14 @@ const productsForCheckout = builtOnce((db) =>
       sellerLastName: users.lastName,
       sellerAddress,
       deliveryAddress,
+      openPayments: sql<Record<string, string> | null>`(
+        select json_object_agg(${payments.checkoutKey}, ${payments.id})
+        from ${payments}
+        where ${payments.buyerId} = ${sql.placeholder('openPaymentsOf')}::uuid
+          and ${payments.processedAt} is null
+          and ${payments.status} in ('requires_payment', 'succeeded')
+          and ${payments.checkoutKey} is not null
+      )`,
     })
     .from(products)
     .innerJoin(users, eq(users.id, products.sellerId))

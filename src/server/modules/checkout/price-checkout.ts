@@ -78,14 +78,25 @@ export async function priceCheckout(
   deps: CheckoutDeps,
   actor: Actor,
   body: CheckoutBody,
-): Promise<{ quote: CheckoutQuote; priced: PricedCheckout }> {
+  options: { openPayments?: boolean } = {},
+): Promise<{
+  quote: CheckoutQuote;
+  priced: PricedCheckout;
+  /**
+   * With `openPayments`: the actor's open payments, their ids by checkout key, read with the
+   * products; undefined when no product was read.
+   */
+  openPayments?: ReadonlyMap<string, string>;
+}> {
   const { isPickup } = body;
   const cart = await readCartLines(
     deps.db,
     actor,
     body.items,
     !isPickup && body.deliveryAddressId ? { userId: actor.id, addressId: body.deliveryAddressId } : undefined,
+    options.openPayments ? actor.id : undefined,
   );
+  const read = cart.lines[0]?.row;
   const delivery = await findDeliveryAddress(deps.db, actor, body, cart.lines);
   const groups = splitBySeller(cart.lines);
   // Each seller's primary address, read with the products.
@@ -133,5 +144,8 @@ export async function priceCheckout(
       total: totals.total,
       orders: priced,
     },
+    ...(options.openPayments && read
+      ? { openPayments: new Map(Object.entries(read.openPayments ?? {})) }
+      : {}),
   };
 }

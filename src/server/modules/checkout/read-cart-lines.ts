@@ -67,7 +67,7 @@ function itemProblems(line: Line, actor: Actor): Problems {
 
 /**
  * Reads the cart's products (with their sellers' primary addresses, and the `delivery` address when
- * asked: see `findProductsForCheckout`) and reports each one's problem: gone, the buyer's own
+ * asked, and the open payments of `openPaymentsOf`: see `findProductsForCheckout`) and reports each one's problem: gone, the buyer's own
  * product, unavailable, out of stock, not enough stock, price changed.
  */
 export async function readCartLines(
@@ -75,10 +75,11 @@ export async function readCartLines(
   actor: Actor,
   items: CheckoutBody['items'],
   delivery?: { userId: string; addressId: string },
+  openPaymentsOf?: string,
 ): Promise<{ lines: Line[]; problems: Problems }> {
   const problems: Problems = [];
   const wanted = mergeLines(items);
-  const rows = await findProductsForCheckout(db, [...wanted.keys()], delivery);
+  const rows = await findProductsForCheckout(db, [...wanted.keys()], delivery, openPaymentsOf);
   const byId = new Map(rows.map((row) => [row.product.id, row]));
   const lines: Line[] = [];
   for (const [productId, { quantity, expectedPrice }] of wanted) {

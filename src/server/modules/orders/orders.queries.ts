@@ -245,7 +245,17 @@ export async function insertOrdersWithItems(
   event: { actorId: string; createdAt: Date },
 ): Promise<OrderWithDetails[]> {
   if (placing.length === 0) return [];
-  const rows = await ordersWithItemsInsert(db).execute({
+  const rows = await ordersWithItemsInsert(db).execute(orderInsertParams(placing, event));
+  return placedDetails(placing, rows);
+}
+
+/**
+ * The parameters of orderInsertCtes' statements: the orders, their items and their live events as
+ * three JSON arrays (so the statement's text never changes whatever their number), the actor of
+ * their first status event and its time.
+ */
+export function orderInsertParams(placing: readonly NewOrder[], event: { actorId: string; createdAt: Date }) {
+  return {
     orders: JSON.stringify(placing.map(({ values }) => placedRecord(values))),
     items: JSON.stringify(
       placing.flatMap(({ values, items: lines }) =>
@@ -266,20 +276,26 @@ export async function insertOrdersWithItems(
     ),
     actorId: event.actorId,
     createdAt: event.createdAt.toISOString(),
-  });
+  };
+}
+
+/** The orders a statement of orderInsertCtes inserted, as the API's order shows them. */
+export function placedDetails(
+  placing: readonly NewOrder[],
+  rows: readonly { order: OrderRow | null; pickup: AddressRow | null }[],
+): OrderWithDetails[] {
   const units = new Map(
     placing.map(({ values, items: lines }) => [
       values.orderNumber,
       lines.reduce((sum, item) => sum + item.quantity, 0),
     ]),
   );
-  return rows.map(({ order, pickup }) => ({
-    order,
-    pickup,
-    itemCount: units.get(order.orderNumber) ?? 0,
-    refunded: '0',
-    refundList: [],
-  }));
+  // A left join of no row answers null, or an object of nulls.
+  return rows.flatMap(({ order, pickup }) =>
+    order?.id
+      ? [{ order, pickup, itemCount: units.get(order.orderNumber) ?? 0, refunded: '0', refundList: [] }]
+      : [],
+  );
 }
 
 const orderColumns = getTableColumns(orders);
@@ -295,10 +311,15 @@ function placedRecord(values: NewOrder['values']): Record<string, unknown> {
 }
 
 /**
- * Built once: every paid checkout runs it. Whatever the number of orders and items, they come as
- * two JSON arrays, so the statement's text never changes.
+ * The CTEs that insert a paid checkout's orders (from orderInsertParams), their items, each one's
+ * first status event and their live events, and send the events' NOTIFY; a statement must ask for
+ * `live_notified` (a query that is not a write runs only when asked for). `when` is a condition
+ * the orders are inserted under (none are otherwise). An order whose number is taken is skipped
+ * (`skip`: missing from what `inserted` returns, the caller draws another number) or fails the
+ * whole statement (`fail`: a unique violation of orders_number_unique, for a statement that must
+ * not half happen).
  */
-const ordersWithItemsInsert = builtOnce((db) => {
+export function orderInsertCtes(db: Db, options: { when?: SQL; numberTaken: 'skip' | 'fail' }) {
   const column = (key: PlacedColumn) => sql.raw(`"${orderColumns[key].name}"`);
   const given = (key: PlacedColumn) => sql.raw(`given."${orderColumns[key].name}"`);
   const ifAddressExists = (key: PlacedColumn) =>
@@ -313,7 +334,8 @@ const ordersWithItemsInsert = builtOnce((db) => {
     from jsonb_to_recordset(${sql.placeholder('orders')}::jsonb) as given(${sql.raw(
       PLACED_COLUMNS.map((key) => `"${orderColumns[key].name}" ${orderColumns[key].getSQLType()}`).join(', '),
     )})
-    on conflict (${column('orderNumber')}) do nothing
+    ${options.when ? sql`where ${options.when}` : sql``}
+    ${options.numberTaken === 'skip' ? sql`on conflict (${column('orderNumber')}) do nothing` : sql``}
     returning *`;
   const inserted = db.$with('inserted', orderColumns).as(insert);
   const itemsInserted = db.$with('items_inserted', {}).as(
@@ -340,12 +362,22 @@ const ordersWithItemsInsert = builtOnce((db) => {
         order by e.position
         returning id, audience, for_drivers, trailer_only, data`,
   );
-  // A query that is not a write runs only when asked for: the answer's condition asks for it once.
   const liveNotified = db.$with('live_notified', { sent: sql<number>`sent` }).as(
     sql`select count(*)::int as sent from (
           select ${liveEventNotifySql('live_inserted')} from live_inserted order by live_inserted.id
         ) as notified`,
   );
+  return { inserted, itemsInserted, eventsInserted, liveInserted, liveNotified };
+}
+
+/**
+ * Built once: every paid checkout runs it. Whatever the number of orders and items, they come as
+ * two JSON arrays, so the statement's text never changes.
+ */
+const ordersWithItemsInsert = builtOnce((db) => {
+  const { inserted, itemsInserted, eventsInserted, liveInserted, liveNotified } = orderInsertCtes(db, {
+    numberTaken: 'skip',
+  });
   return db
     .with(inserted, itemsInserted, eventsInserted, liveInserted, liveNotified)
     .select({ order: inserted._.selectedFields, pickup: addresses })

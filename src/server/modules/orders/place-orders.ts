@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client';
+import { constraintOf, sqlStateOf } from '../../platform/errors';
 import { orderChangeEvents } from '../../platform/live-events';
 import { getCommissionRates } from '../commission/commission.service';
 import { pickupText, type PricedCheckout } from '../checkout/checkout.service';
@@ -18,12 +19,19 @@ import {
 } from './orders.queries';
 import { newDeliveryCode } from './delivery-code';
 
+/**
+ * The orders' insert as parts of a statement: the payments module claims a fresh checkout and
+ * inserts its orders in one (docs/decisions/0025-checkout-statements.md, One statement places a
+ * fresh checkout).
+ */
+export { orderInsertCtes, orderInsertParams, placedDetails, type NewOrder } from './orders.queries';
+
 /** An order as `placeOrders` wrote it, with its pickup address and units (what the API's order shows). */
 export type PlacedOrder = OrderWithDetails;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Tries at drawing free order numbers (32^6 of them: a second try is already rare). */
-const NUMBER_ATTEMPTS = 8;
+export const NUMBER_ATTEMPTS = 8;
 
 /**
  * The commission settings (the defaults when their row is missing) and the sellers' sales of the
@@ -40,35 +48,27 @@ async function readRatesAndSales(
   return { rates: await getCommissionRates(tx), sales: await sumSalesOfSellers(tx, sellerIds, from, now) };
 }
 
+/** What a paid checkout's orders are made from. */
+interface PlacingInput {
+  paymentId: string;
+  providerPaymentId: string;
+  checkout: PricedCheckout;
+  now: Date;
+}
+
 /**
- * Creates one order per seller of a paid checkout, inside the caller's transaction (which has
- * already claimed the payment and taken the stock): commission and earnings from the current
- * settings and the sellers' 30-day sales (docs/rules/money.md, Fees and commission), the items at
- * the prices charged, and the first status event by the buyer. Answers the orders as written, with
- * their pickup addresses and units, in the checkout's order of sellers. One statement however many
- * sellers when the commission's inputs are given, as a paid checkout gives them
- * (docs/decisions/0028-checkout-throughput.md, Fewer statements).
+ * The orders of a paid checkout, one per seller, as they are to be inserted: commission and
+ * earnings from the settings and the sellers' 30-day sales given (docs/rules/money.md, Fees and
+ * commission), the items at the prices charged, each with a new order number and the live events
+ * that announce it (the buyer, the seller and the drivers who may take it are told once the
+ * statement that inserts it commits, never if it rolls back).
  */
-export async function placeOrders(
-  tx: Db,
-  input: {
-    paymentId: string;
-    providerPaymentId: string;
-    checkout: PricedCheckout;
-    now: Date;
-    /** The commission settings and the sellers' sales of the loyalty window, when already read. */
-    commission?: { rates: CommissionRates; sales: Map<string, string> };
-  },
-): Promise<PlacedOrder[]> {
+export function ordersToPlace(
+  input: PlacingInput & { commission: { rates: CommissionRates; sales: Map<string, string> } },
+): NewOrder[] {
   const { checkout, now } = input;
-  const { rates, sales } =
-    input.commission ??
-    (await readRatesAndSales(
-      tx,
-      checkout.orders.map((order) => order.sellerId),
-      now,
-    ));
-  const toPlace = checkout.orders.map((priced): NewOrder => {
+  const { rates, sales } = input.commission;
+  return checkout.orders.map((priced): NewOrder => {
     const amounts = computeOrderMoney(
       {
         productSubtotal: priced.productSubtotal,
@@ -79,66 +79,106 @@ export async function placeOrders(
       },
       rates,
     );
-    return {
-      values: {
-        orderNumber: newOrderNumber(),
-        buyerId: checkout.buyerId,
-        sellerId: priced.sellerId,
-        status: 'pending',
-        isPickup: checkout.isPickup,
-        sellerDelivery: priced.sellerDelivery,
-        requiresTrailer: priced.requiresTrailer,
-        deliveryCode: newDeliveryCode({ isPickup: checkout.isPickup, sellerDelivery: priced.sellerDelivery }),
-        ...orderMoneyColumns(amounts),
-        deliveryAddress: checkout.isPickup
-          ? pickupText(priced.pickupAddress)
-          : (checkout.deliveryAddress ?? 'Address not available'),
-        // Linked only if the address still exists (insertOrdersWithItems).
-        deliveryAddressId: checkout.isPickup ? null : checkout.deliveryAddressId,
-        deliveryNotes: checkout.deliveryNotes,
-        pickupAddressId: priced.pickupAddressId,
-        scheduledPickupTime: priced.scheduledPickupTime ? new Date(priced.scheduledPickupTime) : null,
-        paymentIntentId: input.providerPaymentId,
-        paymentId: input.paymentId,
-        createdAt: now,
-        updatedAt: now,
+    return announced(
+      {
+        values: {
+          orderNumber: newOrderNumber(),
+          buyerId: checkout.buyerId,
+          sellerId: priced.sellerId,
+          status: 'pending',
+          isPickup: checkout.isPickup,
+          sellerDelivery: priced.sellerDelivery,
+          requiresTrailer: priced.requiresTrailer,
+          deliveryCode: newDeliveryCode({
+            isPickup: checkout.isPickup,
+            sellerDelivery: priced.sellerDelivery,
+          }),
+          ...orderMoneyColumns(amounts),
+          deliveryAddress: checkout.isPickup
+            ? pickupText(priced.pickupAddress)
+            : (checkout.deliveryAddress ?? 'Address not available'),
+          // Linked only if the address still exists (orderInsertCtes).
+          deliveryAddressId: checkout.isPickup ? null : checkout.deliveryAddressId,
+          deliveryNotes: checkout.deliveryNotes,
+          pickupAddressId: priced.pickupAddressId,
+          scheduledPickupTime: priced.scheduledPickupTime ? new Date(priced.scheduledPickupTime) : null,
+          paymentIntentId: input.providerPaymentId,
+          paymentId: input.paymentId,
+          createdAt: now,
+          updatedAt: now,
+        },
+        items: priced.items.map((item) => ({
+          productId: item.productId,
+          quantity: item.quantity,
+          price: formatCents(item.price),
+        })),
+        announce: [],
       },
-      items: priced.items.map((item) => ({
-        productId: item.productId,
-        quantity: item.quantity,
-        price: formatCents(item.price),
-      })),
-      announce: [],
-    };
+      checkout.buyerId,
+    );
   });
-  // The buyer, the seller and the drivers who may take it are told once the payment's transaction
-  // commits, never if it rolls back: the statement that inserts the order publishes its events
-  // (docs/decisions/0028-checkout-throughput.md, Fewer statements); the order's id is its own.
-  const announced = (order: NewOrder): NewOrder => ({
+}
+
+/** The order with the live events that announce it to its buyer, its seller and the drivers (its id is filled in by its insert). */
+function announced(order: NewOrder, buyerId: string): NewOrder {
+  return {
     ...order,
     announce: orderChangeEvents(
       { id: '', driverId: null, ...order.values, status: 'pending' },
       null,
-      checkout.buyerId,
+      buyerId,
     ),
-  });
+  };
+}
 
+/** A statement failed because an order number it inserted was taken (orders_number_unique). */
+export function isOrderNumberTaken(error: unknown): boolean {
+  return sqlStateOf(error) === '23505' && constraintOf(error) === 'orders_number_unique';
+}
+
+/** The same order with another order number drawn (the one drawn was taken), announced under it. */
+export function withNewNumber(order: NewOrder): NewOrder {
+  return announced(
+    { ...order, values: { ...order.values, orderNumber: newOrderNumber() } },
+    order.values.buyerId,
+  );
+}
+
+/**
+ * Creates one order per seller of a paid checkout (ordersToPlace), inside the caller's transaction
+ * (which has already claimed the payment and taken the stock). Answers the orders as written, with
+ * their pickup addresses and units, in the checkout's order of sellers. One statement however many
+ * sellers when the commission's inputs are given (docs/decisions/0028-checkout-throughput.md,
+ * Fewer statements).
+ */
+export async function placeOrders(
+  tx: Db,
+  input: PlacingInput & {
+    /** The commission settings and the sellers' sales of the loyalty window, when already read. */
+    commission?: { rates: CommissionRates; sales: Map<string, string> };
+  },
+): Promise<PlacedOrder[]> {
+  const { checkout, now } = input;
+  const commission =
+    input.commission ??
+    (await readRatesAndSales(
+      tx,
+      checkout.orders.map((order) => order.sellerId),
+      now,
+    ));
   const placed = new Map<string, OrderWithDetails>();
-  let waiting = toPlace.map(announced);
+  let waiting = ordersToPlace({ ...input, commission });
   for (let attempt = 0; waiting.length > 0; attempt++) {
     if (attempt === NUMBER_ATTEMPTS) throw new Error('Could not draw a free order number');
     for (const row of await insertOrdersWithItems(tx, waiting, { actorId: checkout.buyerId, createdAt: now }))
       placed.set(row.order.sellerId, row);
     // An order whose number was taken is drawn another one.
-    waiting = waiting
-      .filter(({ values }) => !placed.has(values.sellerId))
-      .map((order) => announced({ ...order, values: { ...order.values, orderNumber: newOrderNumber() } }));
+    waiting = waiting.filter(({ values }) => !placed.has(values.sellerId)).map(withNewNumber);
   }
-  const orders = checkout.orders.flatMap((priced) => {
+  return checkout.orders.flatMap((priced) => {
     const row = placed.get(priced.sellerId);
     return row ? [row] : [];
   });
-  return orders;
 }
 
 /**

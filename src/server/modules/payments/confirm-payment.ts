@@ -11,7 +11,7 @@ import {
   type PaymentConfirmBody,
   type PaymentResult,
 } from '../../../domain/checkout';
-import { findOwnPayment } from './get-payment';
+import { findOwnPaymentForOrders } from './get-payment';
 import { AMOUNT_MISMATCH_MESSAGE, chargeMatches, PAYMENT_CANCELLED_MESSAGE } from './charge-check';
 import { callProvider, type PaymentDeps } from './payment-deps';
 import { answerProcessedPayment, placedPaymentResult, readPaymentResult } from './payment-result';
@@ -45,7 +45,8 @@ export async function confirmPayment(
   id: string,
   body: PaymentConfirmBody,
 ): Promise<PaymentResult> {
-  const payment = await findOwnPayment(deps.db, actor, id);
+  const read = await findOwnPaymentForOrders(deps.db, actor, id, deps.now());
+  const { payment } = read;
   if (payment.processedAt) return answerProcessedPayment(deps, payment);
   const { payments: provider } = deps;
   if (payment.provider !== provider.name)
@@ -78,7 +79,7 @@ export async function confirmPayment(
     }
     chargeId = remote.chargeId;
   }
-  const processed = await processPaidPayment(deps, payment.id, { chargeId });
+  const processed = await processPaidPayment(deps, payment.id, { chargeId }, read);
   // The orders this call made are answered as its transaction wrote them; any other outcome is read.
   if (processed.kind === 'placed') return placedPaymentResult(processed);
   return answerProcessedPayment(deps, payment);

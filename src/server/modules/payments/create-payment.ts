@@ -91,7 +91,10 @@ export async function createPayment(
   actor: Actor,
   body: CheckoutBody,
 ): Promise<PaymentIntent> {
-  const { quote, priced } = await priceCheckout(deps, actor, body);
+  // The buyer's open payments are read with the products: the one of this checkout is read whole
+  // only when there is one (docs/decisions/0025-checkout-statements.md, The open payment read with
+  // the products).
+  const { quote, priced, openPayments } = await priceCheckout(deps, actor, body, { openPayments: true });
   const choices = quote.problems.filter((found) => !isItemProblem(found));
   if (choices.length > 0) {
     const fields = Object.fromEntries(choices.map((found) => [found.field, found.message]));
@@ -115,7 +118,11 @@ export async function createPayment(
   });
 
   for (let attempt = 0; ; attempt++) {
-    const open = await findOpenPaymentOfCheckout(deps.db, actor.id, checkoutKey);
+    // After a lost race (below) the products' read is out of date: the open payment is read again.
+    const open =
+      attempt === 0 && openPayments && !openPayments.has(checkoutKey)
+        ? undefined
+        : await findOpenPaymentOfCheckout(deps.db, actor.id, checkoutKey);
     if (open) {
       const reuse = await reuseOpenPayment(deps, open, priced.total);
       if (reuse.kind === 'reuse') {

@@ -49,7 +49,7 @@ async function paymentFor(options: { stock: number; quantity: number }) {
 
 describe('a paid confirmation', () => {
   it.skipIf(TEST_DB_KIND !== 'postgres')(
-    'makes its order in 7 statements: the claim keeps the fee, writes the charge, takes the stock and reads the commission, the order announces itself',
+    'makes its order in 4 statements: one reads the payment with the commission, one claims it, keeps the fee, writes the charge, takes the stock and inserts the order that announces itself',
     async () => {
       const { product, buyer, paymentId } = await paymentFor({ stock: 5, quantity: 2 });
 
@@ -61,12 +61,13 @@ describe('a paid confirmation', () => {
 
       expect(confirmed.statusCode).toBe(200);
       expect(confirmed.json<{ orders: unknown[] }>().orders).toHaveLength(1);
-      // The session (or, on PostgreSQL, the fence that lets its kept user answer), the payment,
-      // the test card's charge, then begin, the claim (with the ledger's charge and the fee, the
-      // stock and the commission settings with the seller's sales), the order with its live events,
-      // and commit: 7 (17, then 12 with the live events' savepoint, insert and release, then 9 with
-      // the stock and the commission read on their own, before).
-      expect(statements).toBeLessThanOrEqual(7);
+      // The session (or, on PostgreSQL, the fence that lets its kept user answer), the payment with
+      // the commission settings and the seller's sales, the test card's charge, then one statement
+      // without a transaction of its own: the claim (with the ledger's charge and the fee), the
+      // stock, the order with its live events: 4 (17, then 12 with the live events' savepoint,
+      // insert and release, then 9 with the stock and the commission read on their own, then 7 with
+      // begin, the claim and the order apart and commit, before).
+      expect(statements).toBeLessThanOrEqual(4);
       // The books as before: the stock taken, the fee known, the charge in the ledger once.
       expect(await stockOf(t, product.id)).toBe(3);
       const payment = await paymentRow(t, paymentId);
@@ -76,6 +77,50 @@ describe('a paid confirmation', () => {
         .from(ledgerEntries)
         .where(and(eq(ledgerEntries.paymentId, paymentId), eq(ledgerEntries.kind, 'charge')));
       expect(charges.map((entry) => entry.amount)).toEqual([payment?.amount]);
+    },
+  );
+});
+
+describe('a payment started', () => {
+  it.skipIf(TEST_DB_KIND !== 'postgres')(
+    "is 3 statements: the buyer's open payments are read with the products, and a reload still finds its own",
+    async () => {
+      const seller = await signedInAs(t, 'seller');
+      await createAddress(t, seller.id);
+      const product = await createProduct(t, seller.id, { price: '25.00', stock: 5 });
+      const buyer = await signedInAs(t, 'buyer');
+      const address = await createAddress(t, buyer.id);
+      const body = {
+        items: [{ productId: product.id, quantity: 1 }],
+        isPickup: false,
+        deliveryAddressId: address.id,
+      };
+      // An open payment of another checkout of the same buyer is not this one's.
+      const other = await startPayment(t, buyer, {
+        ...body,
+        items: [{ productId: product.id, quantity: 2 }],
+      });
+      expect(other.statusCode).toBe(201);
+
+      const submitted = vi.spyOn(pg.Query.prototype, 'submit');
+      const started = await startPayment(t, buyer, body);
+      const statements = submitted.mock.calls.length;
+      submitted.mockRestore();
+      expect(started.statusCode).toBe(201);
+      // The session's fence, the products with the buyer's open payments, the insert.
+      expect(statements).toBeLessThanOrEqual(3);
+      const first = started.json<PaymentJson>().paymentId;
+      expect(first).not.toBe(other.json<PaymentJson>().paymentId);
+
+      // A reload of the payment screen answers the same payment: its key was among the open ones,
+      // so it is read (and its provider asked), never inserted again and found by the race.
+      const reloading = vi.spyOn(pg.Query.prototype, 'submit');
+      const again = await startPayment(t, buyer, body);
+      const reloaded = reloading.mock.calls.length;
+      reloading.mockRestore();
+      expect(again.statusCode).toBe(201);
+      expect(reloaded).toBeLessThanOrEqual(4);
+      expect(again.json<PaymentJson>().paymentId).toBe(first);
     },
   );
 });

@@ -1,9 +1,16 @@
-import { and, asc, eq, getTableColumns, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gt, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { builtOnce } from '../../db/built-once';
 import type { Db } from '../../db/client';
 import type { PaymentStatus } from '../../../domain/checkout';
-import { commissionSettings, ledgerEntries, payments, products } from '../../db/schema';
+import { addresses, commissionSettings, ledgerEntries, payments, products } from '../../db/schema';
 import { salesOfSellersJson } from '../../db/sql-sales';
+import {
+  orderInsertCtes,
+  orderInsertParams,
+  placedDetails,
+  type NewOrder,
+  type PlacedOrder,
+} from '../orders/place-orders';
 
 export type PaymentRow = typeof payments.$inferSelect;
 
@@ -106,7 +113,7 @@ export async function findPaymentByProviderId(
  * naming the provider's charge when known, else the payment intent
  * (docs/decisions/0025-checkout-statements.md).
  */
-function claimCtes(db: Db, status: 'succeeded' | 'refunded') {
+function claimCtes(db: Db, status: 'succeeded' | 'refunded', when?: SQL) {
   const claimed = db.$with('claimed').as(
     db
       .update(payments)
@@ -122,6 +129,7 @@ function claimCtes(db: Db, status: 'succeeded' | 'refunded') {
           eq(payments.id, sql.placeholder('id')),
           isNull(payments.processedAt),
           inArray(payments.status, ['requires_payment', 'succeeded']),
+          when,
         ),
       )
       .returning(),
@@ -251,6 +259,165 @@ const claimWithStock = builtOnce((db) => {
     })
     .from(claimed)
     .leftJoin(commissionSettings, eq(commissionSettings.id, 1))
+    .prepare('');
+});
+
+/** A payment with what its orders' commission needs: the settings (null when their row is missing) and its sellers' sales. */
+export interface PaymentForOrders {
+  payment: PaymentRow;
+  settings: typeof commissionSettings.$inferSelect | null;
+  sales: Map<string, string>;
+}
+
+/**
+ * The payment `id` with the commission's inputs of its checkout: the settings row and the sales of
+ * the checkout's sellers in [salesFrom, now), read in the statement that reads the payment
+ * (docs/decisions/0025-checkout-statements.md, One statement places a fresh checkout).
+ */
+export async function findPaymentForOrders(
+  db: Db,
+  input: { id: string; now: Date; salesFrom: Date },
+): Promise<PaymentForOrders | undefined> {
+  const rows = await paymentForOrders(db).execute({
+    id: input.id,
+    now: input.now.toISOString(),
+    salesFrom: input.salesFrom.toISOString(),
+  });
+  const row = rows[0];
+  if (!row) return undefined;
+  return { payment: row.payment, settings: row.settings, sales: new Map(Object.entries(row.sales ?? {})) };
+}
+
+/** Built once: every confirmation reads it. */
+const paymentForOrders = builtOnce((db) =>
+  db
+    .select({
+      payment: payments,
+      settings: commissionSettings,
+      sales: salesOfSellersJson(
+        sql`select (placed.seller_order ->> 'sellerId')::uuid
+            from jsonb_array_elements(${payments.checkout} -> 'orders') as placed(seller_order)`,
+        sql`${sql.placeholder('salesFrom')}::timestamptz`,
+        sql`${sql.placeholder('now')}::timestamptz`,
+      ),
+    })
+    .from(payments)
+    .leftJoin(commissionSettings, eq(commissionSettings.id, 1))
+    .where(eq(payments.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare(''),
+);
+
+/** What placeFreshCheckout did. */
+export type FreshPlacing =
+  | { kind: 'placed'; payment: PaymentRow; orders: PlacedOrder[] }
+  /** Nothing was written: these products (ids) are gone, short or off sale. */
+  | { kind: 'short'; productIds: string[] }
+  /** Nothing was written: the payment was processed by another caller (or is not charged). */
+  | { kind: 'already' };
+
+/**
+ * A paid checkout whose quote still holds, made into its orders by one statement, so without a
+ * transaction of its own (docs/decisions/0025-checkout-statements.md, One statement places a fresh
+ * checkout): the products of `lines` (summed by product) are locked in the order of their ids
+ * first; only if every one is there, on sale and has enough left (judged on the rows as locked)
+ * is the payment claimed (claimCtes, the charge written to the ledger), the stock taken and the
+ * orders inserted (orderInsertCtes, their live events sent at its commit). An order number already
+ * taken fails the whole statement (a unique violation of orders_number_unique): nothing is written
+ * and the caller draws again.
+ */
+export async function placeFreshCheckout(
+  db: Db,
+  input: {
+    id: string;
+    now: Date;
+    chargeId: string | null;
+    fee: string | null;
+    lines: readonly { productId: string; quantity: number }[];
+    placing: readonly NewOrder[];
+    actorId: string;
+  },
+): Promise<FreshPlacing> {
+  const rows = await freshCheckoutPlacing(db).execute({
+    id: input.id,
+    now: input.now.toISOString(),
+    chargeId: input.chargeId,
+    fee: input.fee,
+    lines: JSON.stringify(
+      input.lines.map((line) => ({ product_id: line.productId, quantity: line.quantity })),
+    ),
+    ...orderInsertParams(input.placing, { actorId: input.actorId, createdAt: input.now }),
+  });
+  const first = rows[0];
+  if (first?.shortIds) return { kind: 'short', productIds: first.shortIds };
+  // A left join of no row answers null, or an object of nulls.
+  const payment = first?.payment as PaymentRow | null | undefined;
+  if (!payment?.id) return { kind: 'already' };
+  return { kind: 'placed', payment, orders: placedDetails(input.placing, rows) };
+}
+
+/**
+ * Built once: every paid checkout whose quote holds runs it. `short` is named by the claim's
+ * condition, which names no row of the payments: PostgreSQL checks it once, before the update
+ * reads the payment (the plan's "One-Time Filter"), so the products are locked before the payment,
+ * in the order of their ids. The stock's update and the orders' insert are conditions on `claimed`
+ * the same way. One row at least (`state`), with the claimed payment and each order inserted.
+ */
+const freshCheckoutPlacing = builtOnce((db) => {
+  const wanted = db.$with('wanted', {}).as(
+    sql`select line.product_id, line.quantity
+        from jsonb_to_recordset(${sql.placeholder('lines')}::jsonb) as line(product_id uuid, quantity int)`,
+  );
+  // The rows as locked, their newest versions: a restock committed while the lock waited is sold.
+  const locked = db.$with('locked', {}).as(
+    sql`select ${products.id}, ${products.stock}, ${products.onSale} from ${products}
+        where ${products.id} in (select product_id from wanted)
+        order by ${products.id}
+        for update`,
+  );
+  const short = db.$with('short', {}).as(
+    sql`select wanted.product_id from wanted left join locked on locked.id = wanted.product_id
+        where locked.id is null or locked.stock < wanted.quantity or locked.on_sale is not true`,
+  );
+  const { claimed, charged } = claimCtes(db, 'succeeded', sql`not exists (select 1 from short)`);
+  const taken = db.$with('taken', {}).as(
+    sql`update ${products}
+        set stock = locked.stock - wanted.quantity, updated_at = ${sql.placeholder('now')}::timestamptz
+        from wanted join locked on locked.id = wanted.product_id
+        where ${products.id} = locked.id and exists (select 1 from claimed)`,
+  );
+  const { inserted, itemsInserted, eventsInserted, liveInserted, liveNotified } = orderInsertCtes(db, {
+    when: sql`exists (select 1 from claimed)`,
+    numberTaken: 'fail',
+  });
+  const state = db
+    .$with('state', { shortIds: sql<string[] | null>`short_ids`.as('short_ids') })
+    .as(sql`select (select json_agg(product_id order by product_id) from short) as short_ids`);
+  const paymentColumns = claimed as unknown as Record<string, unknown>;
+  const payment = Object.fromEntries(
+    Object.keys(getTableColumns(payments)).map((key) => [key, paymentColumns[key]]),
+  ) as Record<keyof PaymentRow, ReturnType<typeof sql>>;
+  return db
+    .with(
+      wanted,
+      locked,
+      short,
+      claimed,
+      charged,
+      taken,
+      inserted,
+      itemsInserted,
+      eventsInserted,
+      liveInserted,
+      liveNotified,
+      state,
+    )
+    .select({ shortIds: state.shortIds, payment, order: inserted._.selectedFields, pickup: addresses })
+    .from(state)
+    .leftJoin(claimed, sql`true`)
+    .leftJoin(inserted, sql`true`)
+    .leftJoin(addresses, eq(addresses.id, inserted.pickupAddressId))
+    .where(sql`(select sent from live_notified) >= 0`)
     .prepare('');
 });
 

@@ -1,16 +1,26 @@
 import { pricedCheckoutSchema, type PricedCheckout } from '../checkout/checkout.service';
 import { priceCheckout } from '../checkout/price-checkout';
-import { placeOrders, type PlacedOrder } from '../orders/place-orders';
-import { firstShortOf, takeStockFor } from '../products/product-stock';
+import {
+  isOrderNumberTaken,
+  NUMBER_ATTEMPTS,
+  ordersToPlace,
+  placeOrders,
+  withNewNumber,
+  type PlacedOrder,
+} from '../orders/place-orders';
+import { firstShortOf, stockLinesOf, takeStockFor } from '../products/product-stock';
 import type { Db } from '../../db/client';
 import type { CheckoutBody } from '../../../domain/checkout';
-import { LOYALTY_WINDOW_DAYS, parseCommissionSettings } from '../../../domain/fees';
+import { DEFAULT_COMMISSION_RATES, loyaltyWindowStart, parseCommissionSettings } from '../../../domain/fees';
 import { formatCents } from '../../../domain/money';
 import type { PaymentDeps } from './payment-deps';
 import { QUOTE_VALID_MS } from './payment-times';
 import {
   claimCheckoutForOrders,
   claimPaymentForRefund,
+  findPaymentForOrders,
+  placeFreshCheckout,
+  type PaymentForOrders,
   setPaymentCharge,
   type PaymentRow,
 } from './payments.queries';
@@ -22,8 +32,6 @@ type Processing =
   | { kind: 'placed'; payment: PaymentRow; orders: PlacedOrder[] }
   | { kind: 'already' }
   | { kind: 'refunded'; message: string };
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Said to the buyer of a payment that arrived after its quote expired, when the checkout changed meanwhile. */
 export const REPRICED_TOTAL_MESSAGE =
@@ -88,6 +96,117 @@ async function repriceLatePayment(
   return priced;
 }
 
+/** Whether the payment's quote still holds at `now` (docs/decisions/0013-money-movement.md). */
+const isFresh = (payment: PaymentRow, now: Date) =>
+  now.getTime() - payment.createdAt.getTime() <= QUOTE_VALID_MS;
+
+/**
+ * A paid checkout whose quote holds, made into its orders by one statement (placeFreshCheckout); a
+ * line gone or short rolls nothing back, as nothing was written: the payment is refunded instead.
+ * An order number drawn twice fails the statement, which is sent again with new numbers.
+ */
+async function placeFresh(
+  deps: PaymentDeps,
+  found: PaymentForOrders,
+  options: { now: Date; chargeId: string | null; fee: string | null },
+): Promise<Processing> {
+  const { payment } = found;
+  const checkout = pricedCheckoutSchema.parse(payment.checkout);
+  const lines = checkout.orders.flatMap((order) => order.items);
+  let placing = ordersToPlace({
+    paymentId: payment.id,
+    providerPaymentId: payment.providerPaymentId,
+    checkout,
+    now: options.now,
+    commission: {
+      rates: found.settings ? parseCommissionSettings(found.settings) : DEFAULT_COMMISSION_RATES,
+      sales: found.sales,
+    },
+  });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const placed = await placeFreshCheckout(deps.db, {
+        id: payment.id,
+        now: options.now,
+        chargeId: options.chargeId,
+        fee: options.fee,
+        lines: stockLinesOf(lines),
+        placing,
+        actorId: checkout.buyerId,
+      });
+      if (placed.kind === 'short') {
+        const short = new Set(placed.productIds);
+        const taken = new Set(lines.map((line) => line.productId).filter((id) => !short.has(id)));
+        throw new RefundInsteadError(`Out of stock: ${firstShortOf(lines, taken) ?? 'an item'}`);
+      }
+      if (placed.kind === 'already') return placed;
+      deps.log.info(
+        { paymentId: payment.id, orders: placed.orders.map((o) => o.order.orderNumber) },
+        'orders placed',
+      );
+      // In the checkout's order of sellers.
+      const bySeller = new Map(placed.orders.map((row) => [row.order.sellerId, row]));
+      const orders = checkout.orders.flatMap((priced) => bySeller.get(priced.sellerId) ?? []);
+      return { kind: 'placed', payment: placed.payment, orders };
+    } catch (error) {
+      if (!isOrderNumberTaken(error) || attempt >= NUMBER_ATTEMPTS) throw error;
+      placing = placing.map(withNewNumber);
+    }
+  }
+}
+
+/**
+ * A late payment (or one whose quote the caller could not judge) in a transaction: one statement
+ * claims the payment (keeping the charge and the fee, writing the charge to the ledger), takes the
+ * stock of a checkout whose quote still holds and reads the commission's inputs
+ * (docs/decisions/0025-checkout-statements.md); a late one is priced again before its stock is
+ * taken, and anything short or changed rolls all of it back to refund instead.
+ */
+async function placeInTransaction(
+  deps: PaymentDeps,
+  paymentId: string,
+  {
+    now,
+    chargeId,
+    fee,
+    salesFrom,
+  }: { now: Date; chargeId: string | null; fee: string | null; salesFrom: Date },
+): Promise<Processing> {
+  return deps.db.transaction(async (tx): Promise<Processing> => {
+    const claimed = await claimCheckoutForOrders(tx, {
+      id: paymentId,
+      now,
+      chargeId,
+      fee,
+      freshSince: new Date(now.getTime() - QUOTE_VALID_MS),
+      salesFrom,
+    });
+    if (!claimed) return { kind: 'already' };
+    const paid = pricedCheckoutSchema.parse(claimed.payment.checkout);
+    const lines = (checkout: typeof paid) => checkout.orders.flatMap((order) => order.items);
+    let checkout = paid;
+    let soldOut: string | null;
+    if (claimed.taken) soldOut = firstShortOf(lines(paid), claimed.taken);
+    else {
+      // A late payment is priced again before its stock is taken (the price check reads the stock).
+      checkout = await repriceLatePayment(deps, tx, claimed.payment, paid, now);
+      soldOut = await takeStockFor(tx, lines(checkout));
+    }
+    if (soldOut !== null) throw new RefundInsteadError(`Out of stock: ${soldOut}`);
+    const orders = await placeOrders(tx, {
+      paymentId: claimed.payment.id,
+      providerPaymentId: claimed.payment.providerPaymentId,
+      checkout,
+      now,
+      ...(claimed.settings
+        ? { commission: { rates: parseCommissionSettings(claimed.settings), sales: claimed.sales } }
+        : {}),
+    });
+    deps.log.info({ paymentId, orders: orders.map((o) => o.order.orderNumber) }, 'orders placed');
+    return { kind: 'placed', payment: claimed.payment, orders };
+  });
+}
+
 /**
  * Turns a charged payment into its orders, exactly once however often success is reported
  * (docs/rules/money.md, Payments). One transaction claims the payment (a conditional update only
@@ -100,49 +219,26 @@ export async function processPaidPayment(
   deps: PaymentDeps,
   paymentId: string,
   charge: { chargeId: string | null } = { chargeId: null },
+  /** The payment with its commission's inputs, when the caller has just read them (findPaymentForOrders). */
+  read?: PaymentForOrders,
 ): Promise<Processing> {
   const now = deps.now();
   const { chargeId } = charge;
   // A provider that keeps no fee has its fee (0) kept by the claim: no write after the orders for it
   // (docs/decisions/0025-checkout-statements.md).
   const fee = deps.payments.chargesNoFee ? formatCents(0) : null;
+  const salesFrom = loyaltyWindowStart(now);
   try {
-    const processed = await deps.db.transaction(async (tx): Promise<Processing> => {
-      // One statement claims the payment (keeping the charge and the fee, writing the charge to the
-      // ledger), takes the stock of a checkout whose quote still holds and reads the commission's
-      // inputs (docs/decisions/0025-checkout-statements.md).
-      const claimed = await claimCheckoutForOrders(tx, {
-        id: paymentId,
-        now,
-        chargeId,
-        fee,
-        freshSince: new Date(now.getTime() - QUOTE_VALID_MS),
-        salesFrom: new Date(now.getTime() - LOYALTY_WINDOW_DAYS * DAY_MS),
-      });
-      if (!claimed) return { kind: 'already' };
-      const paid = pricedCheckoutSchema.parse(claimed.payment.checkout);
-      const lines = (checkout: typeof paid) => checkout.orders.flatMap((order) => order.items);
-      let checkout = paid;
-      let soldOut: string | null;
-      if (claimed.taken) soldOut = firstShortOf(lines(paid), claimed.taken);
-      else {
-        // A late payment is priced again before its stock is taken (the price check reads the stock).
-        checkout = await repriceLatePayment(deps, tx, claimed.payment, paid, now);
-        soldOut = await takeStockFor(tx, lines(checkout));
-      }
-      if (soldOut !== null) throw new RefundInsteadError(`Out of stock: ${soldOut}`);
-      const orders = await placeOrders(tx, {
-        paymentId: claimed.payment.id,
-        providerPaymentId: claimed.payment.providerPaymentId,
-        checkout,
-        now,
-        ...(claimed.settings
-          ? { commission: { rates: parseCommissionSettings(claimed.settings), sales: claimed.sales } }
-          : {}),
-      });
-      deps.log.info({ paymentId, orders: orders.map((o) => o.order.orderNumber) }, 'orders placed');
-      return { kind: 'placed', payment: claimed.payment, orders };
-    });
+    const found = read ?? (await findPaymentForOrders(deps.db, { id: paymentId, now, salesFrom }));
+    // A payment whose quote holds is made into its orders by one statement; a late one is priced
+    // again first, in a transaction (docs/decisions/0025-checkout-statements.md, One statement
+    // places a fresh checkout).
+    const processed: Processing =
+      !found || found.payment.processedAt
+        ? { kind: 'already' }
+        : isFresh(found.payment, now)
+          ? await placeFresh(deps, found, { now, chargeId, fee })
+          : await placeInTransaction(deps, paymentId, { now, chargeId, fee, salesFrom });
     // Processed before: the charge is still kept if it was not yet.
     if (processed.kind === 'already' && chargeId) await setPaymentCharge(deps.db, paymentId, chargeId, now);
     // The provider's fee of the charge (docs/decisions/0018-money-against-stripe.md, Provider fees).

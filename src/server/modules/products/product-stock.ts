@@ -7,7 +7,7 @@ type StockLine = { productId: string; name: string; quantity: number };
  * The lines of a checkout as its stock is taken: one a product (an UPDATE … FROM changes a row once,
  * however many lines name it), in the order of their ids.
  */
-function stockLinesOf(items: readonly StockLine[]): StockLine[] {
+export function stockLinesOf(items: readonly StockLine[]): StockLine[] {
   const lines = new Map<string, StockLine>();
   for (const item of items) {
     const line = lines.get(item.productId);
