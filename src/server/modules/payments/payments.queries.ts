@@ -151,104 +151,58 @@ const claimForRefund = builtOnce((db) => {
   return db.with(claimed, charged).select().from(claimed).prepare('');
 });
 
-/** A paid checkout claimed for its orders by claimCheckoutForOrders. */
-export interface ClaimedCheckout {
+/** A late payment claimed for its orders by claimLatePaymentForOrders. */
+export interface ClaimedLatePayment {
   payment: PaymentRow;
-  /**
-   * The ids of the products whose stock the claim took, or null when its quote had expired and
-   * nothing was taken (the caller prices it again first).
-   */
-  taken: Set<string> | null;
   /** The commission settings (null when their row is missing) and the checkout's sellers' sales. */
   settings: typeof commissionSettings.$inferSelect | null;
   sales: Map<string, string>;
 }
 
 /**
- * The exactly-once gate of a paid checkout (docs/rules/money.md, Payments): claims the payment
- * succeeded and processed in the caller's transaction (claimCtes), answering it only to the one
- * caller that flipped it (concurrent callers wait on the row lock and then find `processed_at`
- * set); and in the same statement what the orders need next (docs/decisions/0025-checkout-statements.md, One statement claims, takes the stock and reads
- * the commission): when the payment was made at or after `freshSince` (its quote still holds), the
- * stock of every line of its checkout, taken as takeStockOfLines takes it (the products locked in
- * the order of their ids first, a row changed only if enough is left and it is on sale); and the
- * commission settings with the checkout's sellers' sales in [salesFrom, now). Undefined when
- * another caller processed the payment.
+ * The exactly-once gate of a payment that arrived after its quote expired (docs/rules/money.md,
+ * Payments; a fresh one is placed by placeFreshCheckout): claims the payment succeeded and
+ * processed in the caller's transaction (claimCtes), answering it only to the one caller that
+ * flipped it (concurrent callers wait on the row lock and then find `processed_at` set), with the
+ * commission settings and the checkout's sellers' sales in [salesFrom, now) read in the same
+ * statement. The caller prices it again and takes its stock after. Undefined when another caller
+ * processed the payment.
  */
-export async function claimCheckoutForOrders(
+export async function claimLatePaymentForOrders(
   db: Db,
-  input: {
-    id: string;
-    now: Date;
-    chargeId: string | null;
-    fee: string | null;
-    freshSince: Date;
-    salesFrom: Date;
-  },
-): Promise<ClaimedCheckout | undefined> {
-  const rows = await claimWithStock(db).execute({
+  input: { id: string; now: Date; chargeId: string | null; fee: string | null; salesFrom: Date },
+): Promise<ClaimedLatePayment | undefined> {
+  const rows = await claimWithCommission(db).execute({
     id: input.id,
     now: input.now.toISOString(),
     chargeId: input.chargeId,
     fee: input.fee,
-    freshSince: input.freshSince.toISOString(),
     salesFrom: input.salesFrom.toISOString(),
   });
   const row = rows[0];
   if (!row) return undefined;
   return {
     payment: row.payment as PaymentRow,
-    taken: row.fresh ? new Set(row.taken ?? []) : null,
     settings: row.settings,
     sales: new Map(Object.entries(row.sales ?? {})),
   };
 }
 
-/**
- * Built once: every paid checkout runs it. The checkout's lines and sellers are read from the
- * claimed row's own `checkout`, so the stock taken is the stock of what was paid for. The lock
- * runs first: its count is a condition of the stock's update that names no row of it, which
- * PostgreSQL checks once, before the update reads a product. The stock is judged and taken from
- * the locked rows, which hold still until the transaction ends.
- */
-const claimWithStock = builtOnce((db) => {
-  const { claimed, charged } = claimCtes(db, 'succeeded');
-  const wanted = db.$with('wanted', {}).as(
-    sql`select (line.item ->> 'productId')::uuid as product_id, sum((line.item ->> 'quantity')::int)::int as quantity
-        from claimed
-        cross join lateral jsonb_array_elements(claimed.checkout -> 'orders') as placed(seller_order)
-        cross join lateral jsonb_array_elements(placed.seller_order -> 'items') as line(item)
-        where claimed.created_at >= ${sql.placeholder('freshSince')}::timestamptz
-        group by 1`,
-  );
-  // The rows as locked, their newest versions: the statement's snapshot may be older than a change
-  // committed while the lock waited (a restock), and the update judges the stock by these.
-  const locked = db.$with('locked', {}).as(
-    sql`select ${products.id}, ${products.stock}, ${products.onSale} from ${products}
-        where ${products.id} in (select product_id from wanted)
-        order by ${products.id}
-        for update`,
-  );
-  const taken = db.$with('taken', {}).as(
-    sql`update ${products}
-        set stock = locked.stock - wanted.quantity, updated_at = ${sql.placeholder('now')}::timestamptz
-        from wanted join locked on locked.id = wanted.product_id
-        where ${products.id} = locked.id
-          and locked.stock >= wanted.quantity
-          and locked.on_sale = true
-          and (select count(*) from locked) >= 0
-        returning ${products.id}`,
-  );
-  const paymentColumns = claimed as unknown as Record<string, unknown>;
-  const payment = Object.fromEntries(
-    Object.keys(getTableColumns(payments)).map((key) => [key, paymentColumns[key]]),
+/** The claimed row's columns, as a payment row (the CTE's fields keyed as the table's). */
+function claimedPayment(claimed: object): Record<keyof PaymentRow, ReturnType<typeof sql>> {
+  const columns = claimed as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.keys(getTableColumns(payments)).map((key) => [key, columns[key]]),
   ) as Record<keyof PaymentRow, ReturnType<typeof sql>>;
+}
+
+/** Built once: the claim of a late payment, with the commission's inputs of its checkout. */
+const claimWithCommission = builtOnce((db) => {
+  const { claimed, charged } = claimCtes(db, 'succeeded');
   return db
-    .with(claimed, charged, wanted, locked, taken)
+    .with(claimed, charged)
     .select({
-      payment,
-      fresh: sql<boolean>`${sql.raw('claimed.created_at')} >= ${sql.placeholder('freshSince')}::timestamptz`,
-      taken: sql<string[] | null>`(select json_agg(taken.id) from taken)`,
+      payment: claimedPayment(claimed),
       settings: commissionSettings,
       sales: salesOfSellersJson(
         sql`select (placed.seller_order ->> 'sellerId')::uuid

@@ -10,13 +10,14 @@ import {
 } from '../orders/place-orders';
 import { firstShortOf, stockLinesOf, takeStockFor } from '../products/product-stock';
 import type { Db } from '../../db/client';
+import { sqlStateOf } from '../../platform/errors';
 import type { CheckoutBody } from '../../../domain/checkout';
 import { DEFAULT_COMMISSION_RATES, loyaltyWindowStart, parseCommissionSettings } from '../../../domain/fees';
 import { formatCents } from '../../../domain/money';
 import type { PaymentDeps } from './payment-deps';
 import { QUOTE_VALID_MS } from './payment-times';
 import {
-  claimCheckoutForOrders,
+  claimLatePaymentForOrders,
   claimPaymentForRefund,
   findPaymentForOrders,
   placeFreshCheckout,
@@ -96,6 +97,9 @@ async function repriceLatePayment(
   return priced;
 }
 
+/** PostgreSQL's SQLSTATE for a transaction stopped to break a deadlock. */
+const DEADLOCK_DETECTED = '40P01';
+
 /** Whether the payment's quote still holds at `now` (docs/decisions/0013-money-movement.md). */
 const isFresh = (payment: PaymentRow, now: Date) =>
   now.getTime() - payment.createdAt.getTime() <= QUOTE_VALID_MS;
@@ -156,13 +160,12 @@ async function placeFresh(
 }
 
 /**
- * A late payment (or one whose quote the caller could not judge) in a transaction: one statement
- * claims the payment (keeping the charge and the fee, writing the charge to the ledger), takes the
- * stock of a checkout whose quote still holds and reads the commission's inputs
- * (docs/decisions/0025-checkout-statements.md); a late one is priced again before its stock is
- * taken, and anything short or changed rolls all of it back to refund instead.
+ * A late payment (its quote expired: docs/decisions/0013-money-movement.md) in a transaction: one
+ * statement claims it (keeping the charge and the fee, writing the charge to the ledger) and reads
+ * the commission's inputs; it is priced again before its stock is taken (the price check reads
+ * the stock), and anything short or changed rolls all of it back to refund instead.
  */
-async function placeInTransaction(
+async function placeLateInTransaction(
   deps: PaymentDeps,
   paymentId: string,
   {
@@ -173,34 +176,24 @@ async function placeInTransaction(
   }: { now: Date; chargeId: string | null; fee: string | null; salesFrom: Date },
 ): Promise<Processing> {
   return deps.db.transaction(async (tx): Promise<Processing> => {
-    const claimed = await claimCheckoutForOrders(tx, {
-      id: paymentId,
-      now,
-      chargeId,
-      fee,
-      freshSince: new Date(now.getTime() - QUOTE_VALID_MS),
-      salesFrom,
-    });
+    const claimed = await claimLatePaymentForOrders(tx, { id: paymentId, now, chargeId, fee, salesFrom });
     if (!claimed) return { kind: 'already' };
     const paid = pricedCheckoutSchema.parse(claimed.payment.checkout);
-    const lines = (checkout: typeof paid) => checkout.orders.flatMap((order) => order.items);
-    let checkout = paid;
-    let soldOut: string | null;
-    if (claimed.taken) soldOut = firstShortOf(lines(paid), claimed.taken);
-    else {
-      // A late payment is priced again before its stock is taken (the price check reads the stock).
-      checkout = await repriceLatePayment(deps, tx, claimed.payment, paid, now);
-      soldOut = await takeStockFor(tx, lines(checkout));
-    }
+    const checkout = await repriceLatePayment(deps, tx, claimed.payment, paid, now);
+    const soldOut = await takeStockFor(
+      tx,
+      checkout.orders.flatMap((order) => order.items),
+    );
     if (soldOut !== null) throw new RefundInsteadError(`Out of stock: ${soldOut}`);
     const orders = await placeOrders(tx, {
       paymentId: claimed.payment.id,
       providerPaymentId: claimed.payment.providerPaymentId,
       checkout,
       now,
-      ...(claimed.settings
-        ? { commission: { rates: parseCommissionSettings(claimed.settings), sales: claimed.sales } }
-        : {}),
+      commission: {
+        rates: claimed.settings ? parseCommissionSettings(claimed.settings) : DEFAULT_COMMISSION_RATES,
+        sales: claimed.sales,
+      },
     });
     deps.log.info({ paymentId, orders: orders.map((o) => o.order.orderNumber) }, 'orders placed');
     return { kind: 'placed', payment: claimed.payment, orders };
@@ -209,10 +202,11 @@ async function placeInTransaction(
 
 /**
  * Turns a charged payment into its orders, exactly once however often success is reported
- * (docs/rules/money.md, Payments). One transaction claims the payment (a conditional update only
- * one caller wins), re-prices it when its quote expired, takes the stock atomically and creates the
- * orders. A unit that is gone, or a late payment whose checkout changed, rolls all of it back; the
- * payment is then claimed the other way, refunded in full through the provider, and makes no order.
+ * (docs/rules/money.md, Payments). The claim of the payment (a conditional update only one caller
+ * wins), the stock and the orders are all or nothing: one statement while its quote holds
+ * (placeFresh), a transaction that prices it again first when it expired (placeLateInTransaction).
+ * A unit that is gone, or a late payment whose checkout changed, writes nothing of it; the payment
+ * is then claimed the other way, refunded in full through the provider, and makes no order.
  * `chargeId` is the provider's charge, kept for the transfers of the orders.
  */
 export async function processPaidPayment(
@@ -229,16 +223,29 @@ export async function processPaidPayment(
   const fee = deps.payments.chargesNoFee ? formatCents(0) : null;
   const salesFrom = loyaltyWindowStart(now);
   try {
-    const found = read ?? (await findPaymentForOrders(deps.db, { id: paymentId, now, salesFrom }));
-    // A payment whose quote holds is made into its orders by one statement; a late one is priced
-    // again first, in a transaction (docs/decisions/0025-checkout-statements.md, One statement
-    // places a fresh checkout).
-    const processed: Processing =
-      !found || found.payment.processedAt
-        ? { kind: 'already' }
-        : isFresh(found.payment, now)
-          ? await placeFresh(deps, found, { now, chargeId, fee })
-          : await placeInTransaction(deps, paymentId, { now, chargeId, fee, salesFrom });
+    let processed: Processing | undefined;
+    for (let attempt = 1; !processed; attempt++) {
+      try {
+        const found =
+          attempt === 1 && read
+            ? read
+            : await findPaymentForOrders(deps.db, { id: paymentId, now, salesFrom });
+        // A payment whose quote holds is made into its orders by one statement; a late one is priced
+        // again first, in a transaction (docs/decisions/0025-checkout-statements.md, One statement
+        // places a fresh checkout).
+        processed =
+          !found || found.payment.processedAt
+            ? { kind: 'already' }
+            : isFresh(found.payment, now)
+              ? await placeFresh(deps, found, { now, chargeId, fee })
+              : await placeLateInTransaction(deps, paymentId, { now, chargeId, fee, salesFrom });
+      } catch (error) {
+        // The two ways lock the payment and its products in opposite orders: two callers of the
+        // same payment at its quote's boundary may deadlock, and the one PostgreSQL stops looks
+        // again (the other has processed it meanwhile).
+        if (sqlStateOf(error) !== DEADLOCK_DETECTED || attempt > 1) throw error;
+      }
+    }
     // Processed before: the charge is still kept if it was not yet.
     if (processed.kind === 'already' && chargeId) await setPaymentCharge(deps.db, paymentId, chargeId, now);
     // The provider's fee of the charge (docs/decisions/0018-money-against-stripe.md, Provider fees).

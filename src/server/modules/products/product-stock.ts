@@ -37,10 +37,16 @@ export async function takeStockFor(tx: Db, items: readonly StockLine[]): Promise
   return firstShortOf(items, taken);
 }
 
-/** Puts a cancelled order's units back on sale, inside the caller's transaction. */
+/**
+ * Puts a cancelled order's units back on sale, inside the caller's transaction: in the order of the
+ * products' ids, the order a checkout locks them in, so the two never wait for each other in a circle.
+ */
 export async function restoreStockFor(
   tx: Db,
   items: readonly { productId: string; quantity: number }[],
 ): Promise<void> {
-  for (const item of items) await restoreStock(tx, item.productId, item.quantity);
+  const inIdOrder = [...items].sort((a, b) =>
+    a.productId < b.productId ? -1 : a.productId > b.productId ? 1 : 0,
+  );
+  for (const item of inIdOrder) await restoreStock(tx, item.productId, item.quantity);
 }
