@@ -1,7 +1,6 @@
 import { and, asc, desc, eq, isNotNull, ne, not, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias, type SubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
-import { rowsOf } from '../../db/rows-of';
 import { distanceRingsSql } from '../../db/sql-geo';
 import { escapeLike, likePattern, nameContains } from '../../db/sql-text';
 import { addresses, categories, productCounts, productImages, products, users } from '../../db/schema';
@@ -185,67 +184,57 @@ export async function planSearch(
   window: { limit: number; offset: number },
 ): Promise<SearchPlan> {
   if (!filters.search) return { few: undefined };
-  const { threshold, matches } = await estimateMatches(db, filters, window, 'all');
+  const { onSale, population } = await countOnSale(db, filters);
+  const threshold = Math.ceil(Math.sqrt(((window.offset + window.limit) * onSale) / ROW_READ_COST));
+  const matches = await estimateMatches(db, filters, population, threshold);
   return { few: matches <= threshold ? threshold : undefined };
 }
 
+/** The products on sale (as the kept counts have them), and those of the filters' category when one is asked for. */
+async function countOnSale(db: Db, filters: ProductFilters) {
+  const category = filters.category && filters.category !== 'All' ? filters.category : undefined;
+  const [row] = await db
+    .select({
+      n: sql<number>`coalesce(sum(${productCounts.count}), 0)::int`,
+      inCategory: sql<number>`coalesce(sum(${productCounts.count}) filter (where ${productCounts.category} = ${category ?? null}), 0)::int`,
+    })
+    .from(productCounts)
+    .where(eq(productCounts.available, true));
+  const onSale = Math.max(1, row?.n ?? 0);
+  return { onSale, population: category === undefined ? onSale : Math.max(1, row?.inCategory ?? 0) };
+}
+
 /**
- * How many products match the search, estimated from a sample: the newest products on sale that
- * pass the other filters (the population: all on sale, or the filters' category's, as the kept
- * counts have them), read from the catalog's indexes that carry the lower-cased name, sized to hold
- * `SAMPLE_MATCHES_AT_THRESHOLD` matches when there are `threshold` of them. A few thousand index
- * entries whatever the word, where counting the matches read tens of thousands of rows for a common
- * one (docs/decisions/0030-ten-times-the-data.md, Nearest first, the plan sampled). The threshold,
- * √((offset + limit) × products ÷ ROW_READ_COST), counts the products of all the catalog (`all`)
- * or of the population (`population`). One statement: the counts, the sample's size made from them,
- * and the sample.
+ * How many products match the search, estimated from a sample: the newest products on sale that pass the
+ * other filters (of `population`), read from the catalog's indexes that carry the lower-cased name, sized to hold
+ * `SAMPLE_MATCHES_AT_THRESHOLD` matches when there are `threshold` of them. A few thousand index entries
+ * whatever the word, where counting the matches read tens of thousands of rows for a common one
+ * (docs/decisions/0030-ten-times-the-data.md, Nearest first, the plan sampled).
  */
 async function estimateMatches(
   db: Db,
   filters: ProductFilters,
-  window: { limit: number; offset: number },
-  thresholdOf: 'all' | 'population',
-): Promise<{ threshold: number; matches: number }> {
-  const category = filters.category && filters.category !== 'All' ? filters.category : null;
-  const conditions = and(eq(products.onSale, true), ...filterConditions({ ...filters, search: undefined }));
-  const [row] = await rowsOf<{
-    threshold: number;
-    sample_size: number;
-    population: number;
-    seen: number;
-    matching: number;
-  }>(
-    db,
-    sql`
-    with counted as (
-      select greatest(1, coalesce(sum(${productCounts.count}), 0))::float8 as on_sale,
-        greatest(1, coalesce(sum(${productCounts.count}) filter (where ${productCounts.category} = ${category}::text), 0))::float8 as in_category
-      from ${productCounts}
-      where ${productCounts.available} = true
-    ),
-    planned as (
-      select population, threshold, ceil(${SAMPLE_MATCHES_AT_THRESHOLD}::float8 * population / threshold)::int as sample_size
-      from (
-        select population,
-          ceil(sqrt(${window.offset + window.limit}::float8 * (case when ${thresholdOf} = 'all' then on_sale else population end) / ${ROW_READ_COST}::float8))::int as threshold
-        from (select on_sale, case when ${category}::text is null then on_sale else in_category end as population from counted) as c
-      ) as t
-    ),
-    sample as (
-      select ${products.searchName} as search_name from ${products}
-      where ${conditions}
-      order by ${products.createdAt} desc, ${products.id} asc
-      limit (select sample_size from planned)
-    )
-    select planned.threshold, planned.sample_size, planned.population::float8 as population,
-      (select count(*)::int from sample) as seen,
-      (select count(*)::int from sample where ${nameContains(sql.raw('sample.search_name'), filters.search ?? '')}) as matching
-    from planned`,
-  );
-  if (!row) return { threshold: 1, matches: 0 };
-  const { threshold, sample_size: sampleSize, population, seen, matching } = row;
+  population: number,
+  threshold: number,
+): Promise<number> {
+  const sampleSize = Math.ceil((SAMPLE_MATCHES_AT_THRESHOLD * population) / threshold);
+  const sample = db
+    .select({ searchName: products.searchName })
+    .from(products)
+    .where(and(eq(products.onSale, true), ...filterConditions({ ...filters, search: undefined })))
+    .orderBy(desc(products.createdAt), asc(products.id))
+    .limit(sampleSize)
+    .as('sample');
+  const [counted] = await db
+    .select({
+      seen: sql<number>`count(*)::int`,
+      matching: sql<number>`(count(*) filter (where ${nameContains(sample.searchName, filters.search ?? '')}))::int`,
+    })
+    .from(sample);
+  const seen = counted?.seen ?? 0;
+  const matching = counted?.matching ?? 0;
   // A sample short of its size was every candidate: its matches are all the matches.
-  return { threshold, matches: seen < sampleSize ? matching : (matching * population) / sampleSize };
+  return seen < sampleSize ? matching : (matching * population) / sampleSize;
 }
 
 /** GET /api/products: available products, newest first, filtered and paged in the database. */
@@ -259,8 +248,10 @@ export async function listAvailableProductCards(
   // A word in a category (docs/decisions/0030-ten-times-the-data.md, A word in a category).
   // Walking the category newest first reads about (offset + limit) × its products ÷ matches index
   // entries; reading the matches through the trigram index of category and name, `matches` rows.
-  const { threshold, matches } = await estimateMatches(db, query, query, 'population');
-  if (matches > threshold) return cardsOfNewestPage(db, conditions, query);
+  const { population } = await countOnSale(db, query);
+  const threshold = Math.ceil(Math.sqrt(((query.offset + query.limit) * population) / ROW_READ_COST));
+  if ((await estimateMatches(db, query, population, threshold)) > threshold)
+    return cardsOfNewestPage(db, conditions, query);
   // Few: through the index of both (implied by the two conditions, so it changes no answer), then sorted.
   return cardsOfNewestPage(
     db,
