@@ -3,7 +3,7 @@ import { orders } from './schema';
 
 /**
  * The sales of the sellers `sellerIds` (an array of uuids, or a subquery answering them) in
- * [from, to), as sumSalesOfSellers in the orders module sums them (docs/rules/money.md, Fees and
+ * [from, to): their paid, not cancelled product subtotals (docs/rules/money.md, Fees and
  * commission): one JSON object by seller, null when none sold. A scalar subquery, for the
  * statements that read the commission's inputs with something else.
  */

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { addresses, availabilitySchedules, payments, products, refunds } from '../db/schema';
-import { as, type TestApp, type TestUser } from './test-app';
+import { as, signedInAs, type TestApp, type TestUser } from './test-app';
 
 /**
  * Factories for checkout, payment and order tests: products and addresses straight into the
@@ -151,4 +151,23 @@ export async function buy(
   if (confirmed.statusCode !== 200)
     throw new Error(`confirm failed: ${confirmed.statusCode} ${confirmed.body}`);
   return confirmed.json<{ orders: OrderJson[] }>().orders;
+}
+
+/**
+ * A new buyer's payment started (201) for `quantity` units of a new seller's new product at 25.00
+ * with `stock` units, delivered to the buyer's primary address.
+ */
+export async function startedPaymentFor(t: TestApp, options: { stock: number; quantity: number }) {
+  const seller = await signedInAs(t, 'seller');
+  await createAddress(t, seller.id);
+  const product = await createProduct(t, seller.id, { price: '25.00', stock: options.stock });
+  const buyer = await signedInAs(t, 'buyer');
+  const address = await createAddress(t, buyer.id);
+  const started = await startPayment(t, buyer, {
+    items: [{ productId: product.id, quantity: options.quantity }],
+    isPickup: false,
+    deliveryAddressId: address.id,
+  });
+  if (started.statusCode !== 201) throw new Error(`payment failed: ${started.statusCode} ${started.body}`);
+  return { product, buyer, paymentId: started.json<PaymentJson>().paymentId };
 }

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, getTableColumns, gte, inArray, lt, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { builtOnce } from '../../db/built-once';
 import type { Db } from '../../db/client';
 import {
@@ -144,43 +144,6 @@ export async function listEventsOfOrder(db: Db, orderId: string): Promise<OrderE
     .where(eq(orderStatusEvents.orderId, orderId))
     .orderBy(asc(orderStatusEvents.createdAt), asc(orderStatusEvents.id));
 }
-
-/**
- * Each seller's paid, not cancelled product subtotal in [from, to), as numeric text; a seller
- * without sales is absent (docs/rules/money.md, Fees and commission).
- */
-export async function sumSalesOfSellers(
-  db: Db,
-  sellerIds: readonly string[],
-  from: Date,
-  to: Date,
-): Promise<Map<string, string>> {
-  if (sellerIds.length === 0) return new Map();
-  // Dates as drizzle writes them: their ISO form.
-  const rows = await salesOfSellers(db).execute({
-    sellerIds: [...sellerIds],
-    from: from.toISOString(),
-    to: to.toISOString(),
-  });
-  return new Map(rows.map((row) => [row.sellerId, row.total]));
-}
-
-/** Built once: every paid checkout reads its sellers' sales of the month (the commission's tier). */
-const salesOfSellers = builtOnce((db) =>
-  db
-    .select({ sellerId: orders.sellerId, total: sql<string>`sum(${orders.productSubtotal})::text` })
-    .from(orders)
-    .where(
-      and(
-        sql`${orders.sellerId} = any(${sql.placeholder('sellerIds')}::uuid[])`,
-        ne(orders.status, 'cancelled'),
-        gte(orders.createdAt, sql.placeholder('from')),
-        lt(orders.createdAt, sql.placeholder('to')),
-      ),
-    )
-    .groupBy(orders.sellerId)
-    .prepare(''),
-);
 
 /** The columns a paid checkout writes of each order; the rest take their defaults. */
 const PLACED_COLUMNS = [

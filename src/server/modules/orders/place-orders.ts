@@ -1,22 +1,11 @@
 import type { Db } from '../../db/client';
 import { constraintOf, sqlStateOf } from '../../platform/errors';
 import { orderChangeEvents } from '../../platform/live-events';
-import { getCommissionRates } from '../commission/commission.service';
 import { pickupText, type PricedCheckout } from '../checkout/checkout.service';
-import {
-  computeOrderMoney,
-  LOYALTY_WINDOW_DAYS,
-  type CommissionRates,
-  type OrderMoney,
-} from '../../../domain/fees';
+import { computeOrderMoney, type CommissionRates, type OrderMoney } from '../../../domain/fees';
 import { formatCents, formatRate, parseCents } from '../../../domain/money';
 import { newOrderNumber } from './order-number';
-import {
-  insertOrdersWithItems,
-  sumSalesOfSellers,
-  type NewOrder,
-  type OrderWithDetails,
-} from './orders.queries';
+import { insertOrdersWithItems, type NewOrder, type OrderWithDetails } from './orders.queries';
 import { newDeliveryCode } from './delivery-code';
 
 /**
@@ -29,24 +18,8 @@ export { orderInsertCtes, orderInsertParams, placedDetails, type NewOrder } from
 /** An order as `placeOrders` wrote it, with its pickup address and units (what the API's order shows). */
 export type PlacedOrder = OrderWithDetails;
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** Tries at drawing free order numbers (32^6 of them: a second try is already rare). */
 export const NUMBER_ATTEMPTS = 8;
-
-/**
- * The commission settings (the defaults when their row is missing) and the sellers' sales of the
- * loyalty window before `now`, for a caller that has not read them: a paid checkout reads them
- * with its claim (docs/decisions/0025-checkout-statements.md, One statement claims, takes the stock
- * and reads the commission).
- */
-async function readRatesAndSales(
-  tx: Db,
-  sellerIds: string[],
-  now: Date,
-): Promise<{ rates: CommissionRates; sales: Map<string, string> }> {
-  const from = new Date(now.getTime() - LOYALTY_WINDOW_DAYS * DAY_MS);
-  return { rates: await getCommissionRates(tx), sales: await sumSalesOfSellers(tx, sellerIds, from, now) };
-}
 
 /** What a paid checkout's orders are made from. */
 interface PlacingInput {
@@ -148,26 +121,18 @@ export function withNewNumber(order: NewOrder): NewOrder {
  * Creates one order per seller of a paid checkout (ordersToPlace), inside the caller's transaction
  * (which has already claimed the payment and taken the stock). Answers the orders as written, with
  * their pickup addresses and units, in the checkout's order of sellers. One statement however many
- * sellers when the commission's inputs are given (docs/decisions/0028-checkout-throughput.md,
- * Fewer statements).
+ * sellers (docs/decisions/0028-checkout-throughput.md, Fewer statements).
  */
 export async function placeOrders(
   tx: Db,
   input: PlacingInput & {
-    /** The commission settings and the sellers' sales of the loyalty window, when already read. */
-    commission?: { rates: CommissionRates; sales: Map<string, string> };
+    /** The commission settings and the sellers' sales of the loyalty window, read with the claim. */
+    commission: { rates: CommissionRates; sales: Map<string, string> };
   },
 ): Promise<PlacedOrder[]> {
   const { checkout, now } = input;
-  const commission =
-    input.commission ??
-    (await readRatesAndSales(
-      tx,
-      checkout.orders.map((order) => order.sellerId),
-      now,
-    ));
   const placed = new Map<string, OrderWithDetails>();
-  let waiting = ordersToPlace({ ...input, commission });
+  let waiting = ordersToPlace(input);
   for (let attempt = 0; waiting.length > 0; attempt++) {
     if (attempt === NUMBER_ATTEMPTS) throw new Error('Could not draw a free order number');
     for (const row of await insertOrdersWithItems(tx, waiting, { actorId: checkout.buyerId, createdAt: now }))

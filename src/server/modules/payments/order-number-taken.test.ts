@@ -1,15 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { createTestApp, signedInAs, type TestApp } from '../../testing/test-app';
-import {
-  confirm,
-  createAddress,
-  createProduct,
-  paymentRow,
-  startPayment,
-  stockOf,
-  type PaymentJson,
-} from '../../testing/commerce';
+import { createTestApp, type TestApp } from '../../testing/test-app';
+import { confirm, paymentRow, startedPaymentFor, stockOf } from '../../testing/commerce';
 import { ledgerEntries, orders } from '../../db/schema';
 
 /**
@@ -37,25 +29,9 @@ afterEach(() => {
   expect(t.statuses.filter((s) => s >= 500)).toEqual([]);
 });
 
-/** A buyer's payment started for 2 units of a new product at 25.00 with 5 units. */
-async function paymentFor() {
-  const seller = await signedInAs(t, 'seller');
-  await createAddress(t, seller.id);
-  const product = await createProduct(t, seller.id, { price: '25.00', stock: 5 });
-  const buyer = await signedInAs(t, 'buyer');
-  const address = await createAddress(t, buyer.id);
-  const started = await startPayment(t, buyer, {
-    items: [{ productId: product.id, quantity: 2 }],
-    isPickup: false,
-    deliveryAddressId: address.id,
-  });
-  expect(started.statusCode).toBe(201);
-  return { product, buyer, paymentId: started.json<PaymentJson>().paymentId };
-}
-
 /** The number of an order placed for this test to collide with. */
 async function aTakenNumber(): Promise<string> {
-  const { buyer, paymentId } = await paymentFor();
+  const { buyer, paymentId } = await startedPaymentFor(t, { stock: 5, quantity: 2 });
   expect((await confirm(t, buyer, paymentId)).statusCode).toBe(200);
   const [order] = await t.database.db.select().from(orders).where(eq(orders.paymentId, paymentId));
   if (!order) throw new Error('no order placed');
@@ -80,7 +56,7 @@ async function expectPlacedOnce(paymentId: string, productId: string, taken: str
 describe('an order number drawn twice', () => {
   it('is drawn again while the quote holds: the payment is claimed, its stock taken and its charge written once', async () => {
     const taken = await aTakenNumber();
-    const { product, buyer, paymentId } = await paymentFor();
+    const { product, buyer, paymentId } = await startedPaymentFor(t, { stock: 5, quantity: 2 });
     // Twice: the statement that failed wrote nothing, or the next would find the payment claimed.
     draws.queue = [taken, taken];
     const confirmed = await confirm(t, buyer, paymentId);
@@ -92,7 +68,7 @@ describe('an order number drawn twice', () => {
 
   it('is drawn again for a late payment, priced again in its transaction', async () => {
     const taken = await aTakenNumber();
-    const { product, buyer, paymentId } = await paymentFor();
+    const { product, buyer, paymentId } = await startedPaymentFor(t, { stock: 5, quantity: 2 });
     offsetMs = 2 * HOUR;
     draws.queue = [taken];
     const confirmed = await confirm(t, buyer, paymentId);

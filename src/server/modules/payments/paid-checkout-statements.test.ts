@@ -5,6 +5,7 @@ import { createTestApp, signedInAs, TEST_DB_KIND, type TestApp } from '../../tes
 import { untilSomeoneWaitsForALock } from '../../testing/lock-wait';
 import {
   confirm,
+  startedPaymentFor,
   createAddress,
   createProduct,
   paymentRow,
@@ -31,33 +32,24 @@ afterEach(() => {
   expect(t.statuses.filter((s) => s >= 500)).toEqual([]);
 });
 
-/** A buyer's payment started for `quantity` units of a new product at 25.00 with `stock` units. */
-async function paymentFor(options: { stock: number; quantity: number }) {
-  const seller = await signedInAs(t, 'seller');
-  await createAddress(t, seller.id);
-  const product = await createProduct(t, seller.id, { price: '25.00', stock: options.stock });
-  const buyer = await signedInAs(t, 'buyer');
-  const address = await createAddress(t, buyer.id);
-  const started = await startPayment(t, buyer, {
-    items: [{ productId: product.id, quantity: options.quantity }],
-    isPickup: false,
-    deliveryAddressId: address.id,
-  });
-  expect(started.statusCode).toBe(201);
-  return { product, buyer, paymentId: started.json<PaymentJson>().paymentId };
+/** What `call` answers, and the statements the server submitted meanwhile (begin and commit too: each is a pg Query). */
+async function counted<T>(call: () => Promise<T>): Promise<{ answer: T; statements: number }> {
+  const submitted = vi.spyOn(pg.Query.prototype, 'submit');
+  try {
+    const answer = await call();
+    return { answer, statements: submitted.mock.calls.length };
+  } finally {
+    submitted.mockRestore();
+  }
 }
 
 describe('a paid confirmation', () => {
   it.skipIf(TEST_DB_KIND !== 'postgres')(
     'makes its order in 4 statements: one reads the payment with the commission, one claims it, keeps the fee, writes the charge, takes the stock and inserts the order that announces itself',
     async () => {
-      const { product, buyer, paymentId } = await paymentFor({ stock: 5, quantity: 2 });
+      const { product, buyer, paymentId } = await startedPaymentFor(t, { stock: 5, quantity: 2 });
 
-      // Every statement goes through a pg Query submitted to its connection (begin and commit too).
-      const submitted = vi.spyOn(pg.Query.prototype, 'submit');
-      const confirmed = await confirm(t, buyer, paymentId);
-      const statements = submitted.mock.calls.length;
-      submitted.mockRestore();
+      const { answer: confirmed, statements } = await counted(() => confirm(t, buyer, paymentId));
 
       expect(confirmed.statusCode).toBe(200);
       expect(confirmed.json<{ orders: unknown[] }>().orders).toHaveLength(1);
@@ -102,10 +94,7 @@ describe('a payment started', () => {
       });
       expect(other.statusCode).toBe(201);
 
-      const submitted = vi.spyOn(pg.Query.prototype, 'submit');
-      const started = await startPayment(t, buyer, body);
-      const statements = submitted.mock.calls.length;
-      submitted.mockRestore();
+      const { answer: started, statements } = await counted(() => startPayment(t, buyer, body));
       expect(started.statusCode).toBe(201);
       // The session's fence, the products with the buyer's open payments, the insert.
       expect(statements).toBeLessThanOrEqual(3);
@@ -114,10 +103,7 @@ describe('a payment started', () => {
 
       // A reload of the payment screen answers the same payment: its key was among the open ones,
       // so it is read (and its provider asked), never inserted again and found by the race.
-      const reloading = vi.spyOn(pg.Query.prototype, 'submit');
-      const again = await startPayment(t, buyer, body);
-      const reloaded = reloading.mock.calls.length;
-      reloading.mockRestore();
+      const { answer: again, statements: reloaded } = await counted(() => startPayment(t, buyer, body));
       expect(again.statusCode).toBe(201);
       expect(reloaded).toBeLessThanOrEqual(4);
       expect(again.json<PaymentJson>().paymentId).toBe(first);
@@ -129,7 +115,7 @@ describe('the stock a confirmation takes', () => {
   it.skipIf(TEST_DB_KIND !== 'postgres')(
     'is the stock as locked: a restock committed while the claim waited for the product is sold, not refunded',
     async () => {
-      const { product, buyer, paymentId } = await paymentFor({ stock: 1, quantity: 1 });
+      const { product, buyer, paymentId } = await startedPaymentFor(t, { stock: 1, quantity: 1 });
       // The last unit went elsewhere; then the seller restocks, in a transaction that holds the
       // product's row while the buyer's card goes through.
       await t.database.db.update(products).set({ stock: 0 }).where(eq(products.id, product.id));
@@ -153,7 +139,7 @@ describe('a paid confirmation without the commission settings row', () => {
   it('prices the order with the default settings, as before the row was written', async () => {
     const [kept] = await t.database.db.delete(commissionSettings).returning();
     try {
-      const { buyer, paymentId } = await paymentFor({ stock: 3, quantity: 1 });
+      const { buyer, paymentId } = await startedPaymentFor(t, { stock: 3, quantity: 1 });
       const confirmed = await confirm(t, buyer, paymentId);
       expect(confirmed.statusCode).toBe(200);
       const [order] = await t.database.db.select().from(orders).where(eq(orders.paymentId, paymentId));
