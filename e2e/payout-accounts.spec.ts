@@ -2,6 +2,7 @@ import { test, expect, signUpFresh } from './support/fixtures';
 import { expectNoAccessibilityViolations } from './support/accessibility';
 import { finishTestOnboarding, payoutCard, setUpTestPayouts } from './support/payouts';
 import { payByCard } from './support/checkout';
+import { scrollToSection } from './support/sections';
 
 /**
  * Payout accounts with the built-in test provider (docs/rules/money.md,
@@ -18,6 +19,7 @@ test('a new seller sets up payouts, sees Incomplete, completes the setup and see
   test.slow();
   await signUpFresh(page, 'seller');
   await page.goto('/seller/dashboard');
+  await scrollToSection(page, 'Earnings');
   const card = payoutCard(page);
   await expect(card.getByRole('button', { name: 'Set Up Payouts' })).toBeVisible();
   await expectNoAccessibilityViolations(page);
@@ -51,6 +53,7 @@ test('a driver whose account is restricted sees Restricted and can update the de
 test('the onboarding link of one seller does nothing for another', async ({ page, browser }) => {
   await signUpFresh(page, 'seller');
   await page.goto('/seller/dashboard');
+  await scrollToSection(page, 'Earnings');
   await payoutCard(page).getByRole('button', { name: 'Set Up Payouts' }).click();
   await expect(page).toHaveURL(/\/payouts\/test-onboarding\//);
   const link = page.url();
@@ -67,6 +70,7 @@ test('the onboarding link of one seller does nothing for another', async ({ page
   }
   // Untouched: the owner still sees the setup to finish.
   await page.goto('/seller/dashboard');
+  await scrollToSection(page, 'Earnings');
   await expect(payoutCard(page).getByTestId('badge-payout-status')).toHaveText('Incomplete');
 });
 
@@ -76,6 +80,7 @@ test('a ready payout account stays Active after a reload and opens its dashboard
   await signUpFresh(page, 'seller');
   await setUpTestPayouts(page, 'seller');
   await page.reload();
+  await scrollToSection(page, 'Earnings');
   const card = payoutCard(page);
   await expect(card.getByTestId('badge-payout-status')).toHaveText('Active');
   await expect(card.getByRole('button', { name: /Set Up Payouts|Complete Setup/ })).toHaveCount(0);
@@ -146,6 +151,7 @@ test('a new seller sets up payouts, and a delivered order of theirs shows paid o
 
     // Their earnings show it paid out.
     await page.goto('/seller/dashboard');
+    await scrollToSection(page, 'Earnings');
     const history = page.getByTestId('card-payouts-history');
     const row = history.getByTestId(`row-payout-${order.orderNumber}`);
     await expect(row).toContainText('Paid out');

@@ -10,6 +10,7 @@ import { openTab } from './support/tabs';
 import { payByCard } from './support/checkout';
 import { orderDetails, refundsList, titleBadge } from './support/orders';
 import { definitionOf } from './support/terms';
+import { scrollToSection } from './support/sections';
 
 /**
  * Refunds everyone can see (docs/decisions/0018-money-against-stripe.md,
@@ -93,6 +94,7 @@ test('an admin refunds part of a delivered order; buyer, seller, driver and admi
 
     // The seller's earnings before the refund.
     await page.goto('/seller/dashboard');
+    await scrollToSection(page, 'Earnings');
     const earnings = page.getByRole('region', { name: 'Total Earnings', exact: true });
     await expect(earnings).toContainText(money(cents(order.sellerEarnings)));
 
@@ -168,6 +170,7 @@ test('an admin refunds part of a delivered order; buyer, seller, driver and admi
     const sellersView = orderDetails(page, order);
     await expect(titleBadge(sellersView, 'Partially refunded')).toBeVisible();
     await expect(refundsList(sellersView)).toContainText('Refunded $10.00');
+    await scrollToSection(page, 'Earnings');
     await expect(earnings).toContainText(money(cents(order.sellerEarnings) - share));
     await expectNoAccessibilityViolations(page);
   } finally {

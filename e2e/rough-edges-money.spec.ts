@@ -4,6 +4,7 @@ import { getJson, someoneElse } from './support/people';
 import { makePng } from './support/png';
 import { orderDetails } from './support/orders';
 import { definitionOf } from './support/terms';
+import { scrollToSection } from './support/sections';
 
 /**
  * Money and uploads as a seller, a buyer and an admin meet them on a 390 px phone and a desktop
@@ -70,6 +71,7 @@ test.describe('a seller-delivered order says which commission it carries', () =>
     expect(order.platformFee).toBe('8.40');
 
     await page.goto('/seller/dashboard');
+    await scrollToSection(page, 'Earnings');
     await expect(page.getByTestId('text-seller-delivered-commission').first()).toBeVisible();
     await expect(page.getByRole('region', { name: 'Commission Structure' })).toContainText(
       'Orders you deliver yourself carry only the sales commission above, on the product total; there is no delivery commission',
@@ -191,6 +193,7 @@ test.describe("the statistic cards' week-over-week trend", () => {
   }) => {
     await signInAs(page, DEMO.seller);
     await page.goto('/seller/dashboard');
+    await scrollToSection(page, 'Earnings');
     await expect(page.getByRole('region', { name: 'Orders Completed' })).toContainText(/\d/);
     const earnings = await getJson<{ earningsTrend: number | null; orderCountTrend: number | null }>(
       page.request,

@@ -54,11 +54,19 @@ test('a driver whose session ended is told they are logged out when Accept is re
   }
 });
 
-/** The page as a person sees it once it has come: its heading there and nothing left loading. */
+/**
+ * The page as a person sees it once it has come and been scrolled through (parts below the first
+ * screen are drawn when scrolled near: docs/decisions/0014-first-load.md): its heading there and
+ * nothing left loading.
+ */
 async function settled(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  await expect(page.getByText(/^Loading [^.]*\.\.\.$/)).toHaveCount(0);
+  // A screen further down each time, as a user scrolls, until nothing is left loading.
+  await expect(async () => {
+    await page.evaluate(() => window.scrollBy(0, window.innerHeight));
+    await expect(page.getByText(/^Loading [^.]*\.\.\.$/)).toHaveCount(0, { timeout: 1_000 });
+  }).toPass();
   await expect(page.getByText(/^Searching [^.]*\.\.\.$/)).toHaveCount(0);
 }
 

@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { test, expect, signUpFresh } from './support/fixtures';
+import { scrollToSection } from './support/sections';
 import { expectNoAccessibilityViolations } from './support/accessibility';
 import { makePng } from './support/png';
 import { choosePickupTime, slotToPay } from './support/slots';
@@ -82,8 +83,10 @@ test.describe('the seller area (docs/rules/selling.md, Seller listings)', () => 
     await expect(page.getByText('You are now a seller', { exact: true })).toBeVisible();
     await headerLink(page, 'Seller Dashboard').click();
     await expect(page.getByRole('heading', { level: 1, name: 'Seller Dashboard' })).toBeVisible();
+    await scrollToSection(page, 'Earnings');
     await expect(page.getByRole('region', { name: 'Total Earnings', exact: true })).toContainText('$0.00');
     await expect(page.getByRole('region', { name: 'Orders Completed', exact: true })).toContainText('0');
+    await scrollToSection(page, 'My Products');
     await expect(page.getByText(/^You have not listed anything yet\./)).toBeVisible();
     await expect(page.getByTestId('text-no-seller-orders')).toBeVisible();
     await expect(page.getByTestId('text-loyalty-discount')).toHaveText('0%');
@@ -198,7 +201,9 @@ test.describe('the seller area (docs/rules/selling.md, Seller listings)', () => 
     await expect(details.getByRole('heading', { name: order.orderNumber })).toBeVisible();
     await expect(titleBadge(details, 'Pending')).toBeVisible();
     await expect(details.getByTestId('button-cancel-order')).toBeVisible();
+    await scrollToSection(page, 'My Products');
     await expect(page.getByRole('region', { name: 'Total Stock', exact: true })).toContainText('4');
+    await scrollToSection(page, 'Earnings');
 
     await details.getByRole('button', { name: 'Mark Ready for Pickup' }).click();
     await expect(titleBadge(details, 'Ready for Pickup')).toBeVisible();
@@ -214,6 +219,8 @@ test.describe('the seller area (docs/rules/selling.md, Seller listings)', () => 
     await expect(page.getByRole('region', { name: 'Total Earnings', exact: true })).toContainText('$11.25');
     await expect(page.getByRole('region', { name: 'Orders Completed', exact: true })).toContainText('1');
     await expect(page.getByTestId('text-12-week-total')).toHaveText('$11.25');
+    // The chart is drawn once its card is scrolled near (docs/decisions/0014-first-load.md).
+    await page.getByTestId('card-weekly-earnings').scrollIntoViewIfNeeded();
     await expect(page.getByTestId('chart-weekly-earnings').locator('canvas')).toBeVisible();
     await expectNoAccessibilityViolations(page);
   });
@@ -225,6 +232,7 @@ test.describe('the seller area (docs/rules/selling.md, Seller listings)', () => 
     });
     expect(created.status(), await created.text()).toBe(201);
     await page.goto('/seller/dashboard');
+    await scrollToSection(page, 'My Products');
     const row = listingRow(page, 'Old Garden Bench');
     await expect(row.getByText('Active', { exact: true })).toBeVisible();
 
@@ -244,6 +252,7 @@ test.describe('the seller area (docs/rules/selling.md, Seller listings)', () => 
     await expect(page.getByRole('region', { name: 'Active Listings', exact: true })).toContainText('0');
     await expect(page.getByRole('region', { name: 'Total Products', exact: true })).toContainText('1');
     await page.reload();
+    await scrollToSection(page, 'My Products');
     await expect(listingRow(page, 'Old Garden Bench').getByText('Cancelled', { exact: true })).toBeVisible();
   });
 });

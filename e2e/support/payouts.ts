@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect } from './fixtures';
+import { scrollToSection } from './sections';
 
 /** The dashboards that hold the payout card (docs/rules/money.md, Payout accounts). */
 export type PayoutDashboard = 'seller' | 'driver';
@@ -29,6 +30,7 @@ export async function finishTestOnboarding(
  */
 export async function setUpTestPayouts(page: Page, dashboard: PayoutDashboard): Promise<void> {
   await page.goto(`/${dashboard}/dashboard`);
+  if (dashboard === 'seller') await scrollToSection(page, 'Earnings');
   await payoutCard(page).getByRole('button', { name: 'Set Up Payouts' }).click();
   await finishTestOnboarding(page, dashboard, 'complete');
   await expect(payoutCard(page).getByTestId('badge-payout-status')).toHaveText('Active');

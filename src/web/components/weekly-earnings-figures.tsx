@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { formatPrice } from '../lib/format';
 import { formatWeek } from '../lib/format-week';
+import { useNearViewport } from '../lib/use-near-viewport';
 
 /** The chart library comes with the chart, not with the dashboard that shows it. */
 const WeeklyEarningsChart = lazy(() =>
@@ -18,6 +19,23 @@ function ChartPlaceholder({ text }: { text: string }) {
   return (
     <div className="flex h-60 items-center justify-center rounded-lg border border-dashed text-sm text-muted-foreground">
       {text}
+    </div>
+  );
+}
+
+/** The chart's code and drawing wait until the card is scrolled near: below a phone's first screen. */
+function ChartWhenNear({ weeks }: { weeks: readonly EarningsWeekFigures[] }) {
+  const [ref, near] = useNearViewport<HTMLDivElement>();
+  const placeholder = <ChartPlaceholder text="Loading chart..." />;
+  return (
+    <div ref={ref}>
+      {near ? (
+        <Suspense fallback={placeholder}>
+          <WeeklyEarningsChart weeks={weeks} />
+        </Suspense>
+      ) : (
+        placeholder
+      )}
     </div>
   );
 }
@@ -47,9 +65,7 @@ export function WeeklyEarningsFigures({
   if (!weeks) return <ChartPlaceholder text="Loading earnings..." />;
   return (
     <>
-      <Suspense fallback={<ChartPlaceholder text="Loading chart..." />}>
-        <WeeklyEarningsChart weeks={weeks} />
-      </Suspense>
+      <ChartWhenNear weeks={weeks} />
       <table className="sr-only" data-testid={tableTestId}>
         <caption>Earnings per week, oldest first</caption>
         <thead>

@@ -30,6 +30,7 @@ import { DeliveryMethodSection } from '../../features/checkout/components/delive
 import { CheckoutProblems, OrderSummary } from '../../features/checkout/components/order-summary';
 import { AppLayout } from '../layouts/app-layout';
 import { preloadableLazy } from '../../lib/preloadable-lazy';
+import { whenIdle } from '../../lib/when-idle';
 
 /**
  * The pickup times (and the select they are chosen with) load apart from the page: most checkouts
@@ -39,16 +40,6 @@ import { preloadableLazy } from '../../lib/preloadable-lazy';
 const { Component: PickupTimeSection, preload: preloadPickupTimeSection } = preloadableLazy(
   async () => (await import('../../features/checkout/components/pickup-time-section')).PickupTimeSection,
 );
-
-/** After the browser's current work: the next idle moment, or soon where there is no such call. */
-function whenIdle(work: () => void): () => void {
-  if (typeof window.requestIdleCallback === 'function') {
-    const handle = window.requestIdleCallback(work, { timeout: 2000 });
-    return () => window.cancelIdleCallback(handle);
-  }
-  const timer = window.setTimeout(work, 200);
-  return () => window.clearTimeout(timer);
-}
 
 function EmptyCheckout() {
   return (

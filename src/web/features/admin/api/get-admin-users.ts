@@ -1,13 +1,17 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { adminUserSchema, pageOf, type AdminUsersQuery } from '@domain/admin';
+import type { AdminUsersQuery } from '@domain/admin';
 import { apiGet } from '../../../lib/api-client';
 import { ADMIN_POLL_MS, queryStringOf } from './admin-data';
 
-const adminUserRowPageSchema = pageOf(adminUserSchema);
-
 /** GET /api/admin/users: 10 a page, search by name or email, filter by role. */
 export async function fetchAdminUsers(query: AdminUsersQuery, signal?: AbortSignal) {
-  return adminUserRowPageSchema.parse(await apiGet(`/api/admin/users${queryStringOf({ ...query })}`, signal));
+  // The admin schemas load with the first request, beside it: the page the server rendered has its
+  // first answers already (docs/decisions/0014-first-load.md).
+  const [{ adminUserSchema, pageOf }, body] = await Promise.all([
+    import('@domain/admin'),
+    apiGet(`/api/admin/users${queryStringOf({ ...query })}`, signal),
+  ]);
+  return pageOf(adminUserSchema).parse(body);
 }
 
 export function useAdminUsers(query: AdminUsersQuery) {

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { moderatedUserSchema, type ModeratedUser, type REMOVABLE_ROLES } from '@domain/users';
+import type { REMOVABLE_ROLES } from '@domain/roles';
+import type { ModeratedUser } from '@domain/users';
 import { apiSend } from '../../../lib/api-client';
 import { invalidateModeration } from './admin-data';
 
@@ -10,12 +11,13 @@ export type RemovableRole = (typeof REMOVABLE_ROLES)[number];
  * (403 on the admin's own row; 409 for the last admin).
  */
 export async function removeUserRole(userId: string, role: RemovableRole): Promise<ModeratedUser> {
-  return moderatedUserSchema.parse(
-    await apiSend(
-      'DELETE',
-      `/api/admin/users/${encodeURIComponent(userId)}/roles/${encodeURIComponent(role)}`,
-    ),
-  );
+  // The schema loads with the first request, beside it: the admin page shows its users without
+  // building it (docs/decisions/0014-first-load.md).
+  const [{ moderatedUserSchema }, body] = await Promise.all([
+    import('@domain/users'),
+    apiSend('DELETE', `/api/admin/users/${encodeURIComponent(userId)}/roles/${encodeURIComponent(role)}`),
+  ]);
+  return moderatedUserSchema.parse(body);
 }
 
 export function useRemoveUserRole(callbacks: {

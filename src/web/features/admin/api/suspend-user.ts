@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { moderatedUserSchema, type ModeratedUser } from '@domain/users';
+import type { ModeratedUser } from '@domain/users';
 import { apiSend } from '../../../lib/api-client';
 import { invalidateModeration } from './admin-data';
 
@@ -9,9 +9,13 @@ import { invalidateModeration } from './admin-data';
  */
 export async function setUserSuspended(userId: string, suspended: boolean): Promise<ModeratedUser> {
   const action = suspended ? 'suspend' : 'restore';
-  return moderatedUserSchema.parse(
-    await apiSend('POST', `/api/admin/users/${encodeURIComponent(userId)}/${action}`),
-  );
+  // The schema loads with the first request, beside it: the admin page shows its users without
+  // building it (docs/decisions/0014-first-load.md).
+  const [{ moderatedUserSchema }, body] = await Promise.all([
+    import('@domain/users'),
+    apiSend('POST', `/api/admin/users/${encodeURIComponent(userId)}/${action}`),
+  ]);
+  return moderatedUserSchema.parse(body);
 }
 
 export function useSetUserSuspended(callbacks: {

@@ -1,14 +1,18 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Role } from '@domain/roles';
-import { moderatedUserSchema, type ModeratedUser } from '@domain/users';
+import type { ModeratedUser } from '@domain/users';
 import { apiSend } from '../../../lib/api-client';
 import { invalidateModeration } from './admin-data';
 
 /** PATCH /api/admin/users/{id}/role: grants the role and makes it current (never the admin's own row). */
 export async function updateUserRole(userId: string, role: Role): Promise<ModeratedUser> {
-  return moderatedUserSchema.parse(
-    await apiSend('PATCH', `/api/admin/users/${encodeURIComponent(userId)}/role`, { role }),
-  );
+  // The schema loads with the first request, beside it: the admin page shows its users without
+  // building it (docs/decisions/0014-first-load.md).
+  const [{ moderatedUserSchema }, body] = await Promise.all([
+    import('@domain/users'),
+    apiSend('PATCH', `/api/admin/users/${encodeURIComponent(userId)}/role`, { role }),
+  ]);
+  return moderatedUserSchema.parse(body);
 }
 
 export function useUpdateUserRole(callbacks: {
