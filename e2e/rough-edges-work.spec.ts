@@ -62,10 +62,17 @@ test('a driver whose session ended is told they are logged out when Accept is re
 async function settled(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-  // A screen further down each time, as a user scrolls, until nothing is left loading.
+  // A screen further down each time, as a user scrolls, and back to what is still loading (a part
+  // whose answers came after the window had passed it), until nothing is left loading.
+  const loading = page.getByText(/^Loading [^.]*\.\.\.$/);
   await expect(async () => {
     await page.evaluate(() => window.scrollBy(0, window.innerHeight));
-    await expect(page.getByText(/^Loading [^.]*\.\.\.$/)).toHaveCount(0, { timeout: 1_000 });
+    if ((await loading.count()) > 0)
+      await loading
+        .first()
+        .scrollIntoViewIfNeeded({ timeout: 1_000 })
+        .catch(() => undefined);
+    await expect(loading).toHaveCount(0, { timeout: 1_000 });
   }).toPass();
   await expect(page.getByText(/^Searching [^.]*\.\.\.$/)).toHaveCount(0);
 }

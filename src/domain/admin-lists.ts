@@ -2,7 +2,7 @@ import { ROLES } from './roles';
 
 /**
  * What the admin's lists share without a schema: the page size, a page's shape and the role filter.
- * Kept apart from `admin.ts` (re-exported there) so the admin page shows its first list without
+ * Kept apart from `admin.ts` (which re-exports the page size, shape and helpers) so the admin page shows its first list without
  * building the admin schemas, which load with its first request (docs/decisions/0014-first-load.md).
  */
 

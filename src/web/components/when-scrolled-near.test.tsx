@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { useState } from 'react';
+import { lazy, useState } from 'react';
+import { CHUNK_FAILED_MESSAGE } from './error-boundary';
 import { WhenScrolledNear } from './when-scrolled-near';
 
 /** A stand-in for the browser's IntersectionObserver: the test says when the part comes near. */
@@ -33,11 +34,14 @@ class FakeObserver {
 
 beforeEach(() => {
   FakeObserver.all = [];
+  // React and the boundary report a caught error on the console; that is expected here.
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
   vi.stubGlobal('IntersectionObserver', FakeObserver);
 });
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 const watching = () => FakeObserver.all.filter((observer) => observer.observed.length > 0);
@@ -91,5 +95,22 @@ describe('WhenScrolledNear', () => {
       </WhenScrolledNear>,
     );
     expect(screen.getByText('Old Garden Bench')).toBeInTheDocument();
+  });
+
+  it('says in its place that its code could not be fetched, and the rest of the page stays', async () => {
+    const Gone = lazy(() =>
+      Promise.reject(new TypeError('Failed to fetch dynamically imported module: /assets/later.js')),
+    );
+    render(
+      <>
+        <h2>Orders</h2>
+        <WhenScrolledNear fallback={<p>Loading your products...</p>}>
+          <Gone />
+        </WhenScrolledNear>
+      </>,
+    );
+    act(() => watching()[0]?.report(true));
+    expect(await screen.findByText(CHUNK_FAILED_MESSAGE)).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Orders' })).toBeInTheDocument();
   });
 });

@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
 import type { SellerProduct } from '@domain/listings';
 import { PAYOUT_RETURN_PARAM } from '@domain/payout-accounts';
+import { ErrorBoundary } from '../../components/error-boundary';
 import { WhenScrolledNear } from '../../components/when-scrolled-near';
 import { PageHeading } from '../../components/page-heading';
 import { SectionHeading } from '../../components/section-heading';
@@ -147,13 +148,15 @@ function SellerDashboard() {
             description="Questions buyers asked about your products, by product and buyer. Answer them here."
           />
           {showMessages ? (
-            <Suspense fallback={<Coming text="Loading messages..." />}>
-              <SellerMessagesPanel
-                key={requestedThread ? `${requestedThread.productId}:${requestedThread.buyerId}` : 'latest'}
-                sellerId={user.id}
-                initial={requestedThread}
-              />
-            </Suspense>
+            <ErrorBoundary>
+              <Suspense fallback={<Coming text="Loading messages..." />}>
+                <SellerMessagesPanel
+                  key={requestedThread ? `${requestedThread.productId}:${requestedThread.buyerId}` : 'latest'}
+                  sellerId={user.id}
+                  initial={requestedThread}
+                />
+              </Suspense>
+            </ErrorBoundary>
           ) : null}
         </section>
 

@@ -11,13 +11,15 @@ export type RemovableRole = (typeof REMOVABLE_ROLES)[number];
  * (403 on the admin's own row; 409 for the last admin).
  */
 export async function removeUserRole(userId: string, role: RemovableRole): Promise<ModeratedUser> {
-  // The schema loads with the first request, beside it: the admin page shows its users without
-  // building it (docs/decisions/0014-first-load.md).
-  const [{ moderatedUserSchema }, body] = await Promise.all([
-    import('@domain/users'),
-    apiSend('DELETE', `/api/admin/users/${encodeURIComponent(userId)}/roles/${encodeURIComponent(role)}`),
-  ]);
-  return moderatedUserSchema.parse(body);
+  // The schema loads with the first call, before it (a write is not sent if it cannot be checked):
+  // the admin page shows its users without building it (docs/decisions/0014-first-load.md).
+  const { moderatedUserSchema } = await import('@domain/users');
+  return moderatedUserSchema.parse(
+    await apiSend(
+      'DELETE',
+      `/api/admin/users/${encodeURIComponent(userId)}/roles/${encodeURIComponent(role)}`,
+    ),
+  );
 }
 
 export function useRemoveUserRole(callbacks: {

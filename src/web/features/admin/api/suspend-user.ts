@@ -9,13 +9,12 @@ import { invalidateModeration } from './admin-data';
  */
 export async function setUserSuspended(userId: string, suspended: boolean): Promise<ModeratedUser> {
   const action = suspended ? 'suspend' : 'restore';
-  // The schema loads with the first request, beside it: the admin page shows its users without
-  // building it (docs/decisions/0014-first-load.md).
-  const [{ moderatedUserSchema }, body] = await Promise.all([
-    import('@domain/users'),
-    apiSend('POST', `/api/admin/users/${encodeURIComponent(userId)}/${action}`),
-  ]);
-  return moderatedUserSchema.parse(body);
+  // The schema loads with the first call, before it (a write is not sent if it cannot be checked):
+  // the admin page shows its users without building it (docs/decisions/0014-first-load.md).
+  const { moderatedUserSchema } = await import('@domain/users');
+  return moderatedUserSchema.parse(
+    await apiSend('POST', `/api/admin/users/${encodeURIComponent(userId)}/${action}`),
+  );
 }
 
 export function useSetUserSuspended(callbacks: {

@@ -6,13 +6,12 @@ import { invalidateModeration } from './admin-data';
 
 /** PATCH /api/admin/users/{id}/role: grants the role and makes it current (never the admin's own row). */
 export async function updateUserRole(userId: string, role: Role): Promise<ModeratedUser> {
-  // The schema loads with the first request, beside it: the admin page shows its users without
-  // building it (docs/decisions/0014-first-load.md).
-  const [{ moderatedUserSchema }, body] = await Promise.all([
-    import('@domain/users'),
-    apiSend('PATCH', `/api/admin/users/${encodeURIComponent(userId)}/role`, { role }),
-  ]);
-  return moderatedUserSchema.parse(body);
+  // The schema loads with the first call, before it (a write is not sent if it cannot be checked):
+  // the admin page shows its users without building it (docs/decisions/0014-first-load.md).
+  const { moderatedUserSchema } = await import('@domain/users');
+  return moderatedUserSchema.parse(
+    await apiSend('PATCH', `/api/admin/users/${encodeURIComponent(userId)}/role`, { role }),
+  );
 }
 
 export function useUpdateUserRole(callbacks: {
