@@ -6,18 +6,20 @@
 // time after the first paint (the part of each task beyond 50 ms), with the tasks over 50 ms.
 //
 //   node bench/main-thread.bench.mjs --page seller --runs 5
-//   node bench/main-thread.bench.mjs --page admin --slowdown 5.4 --app-root /work/wt-prev
+//   node bench/main-thread.bench.mjs --page admin --slowdown 5.4 --app-root ../previous-build
 //
 // Starts the built server of --app-root (default: this checkout; `npm run build` first) with a fresh
 // embedded database and the demo data, signs in as the page's demo user, loads the page at a phone's
 // size and waits 4 s after the load event.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
+import { startProcess, stopProcess } from './bench-process.mjs';
 
+/** How long after the load event each trace runs. */
+const WINDOW_MS = 4000;
 const PAGES = { seller: '/seller/dashboard', admin: '/admin', driver: '/driver/dashboard' };
 const { values } = parseArgs({
   options: {
@@ -34,29 +36,13 @@ const slowdown = Number(values.slowdown);
 const root = path.resolve(values['app-root']);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mkt-main-thread-'));
-const server = spawn(process.execPath, [path.join(root, 'dist/server/main.js')], {
-  cwd: root,
-  env: {
-    ...process.env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DEMO_DATA: 'on',
-    LOG_LEVEL: 'warn',
-  },
-  stdio: ['ignore', 'pipe', 'pipe'],
-});
-let output = '';
-const url = await new Promise((resolve, reject) => {
-  const read = (chunk) => {
-    output += chunk;
-    const match = /is running at (http:\/\/\S+)/.exec(output);
-    if (match?.[1]) resolve(match[1].replace('//localhost:', '//127.0.0.1:'));
-  };
-  server.stdout.on('data', read);
-  server.stderr.on('data', read);
-  server.on('exit', (code) => reject(new Error(`the server exited with ${code}:\n${output}`)));
-});
+const server = await startProcess(
+  [path.join(root, 'dist/server/main.js')],
+  { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, DEMO_DATA: 'on', LOG_LEVEL: 'warn' },
+  /is running at http:\/\/[^:]+:(\d+)/,
+  root,
+);
+const url = `http://127.0.0.1:${server.port}`;
 
 const ms = (microseconds) => Math.round(microseconds / 1000);
 const browser = await chromium.launch({
@@ -82,7 +68,10 @@ try {
       categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'],
     });
     await page.goto(url + pagePath, { waitUntil: 'load' });
-    await page.waitForTimeout(4000);
+    // The measurement's window, not a wait for something: the trace covers the page's work for a
+    // fixed time after its load event (hydration, its reads, what it draws after), the same for
+    // every load and build compared.
+    await page.waitForTimeout(WINDOW_MS);
     const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
     const tasks = events.filter((event) => event.name === 'RunTask' && event.ph === 'X');
     const start = Math.min(...tasks.map((task) => task.ts));
@@ -103,8 +92,6 @@ try {
   }
 } finally {
   await browser.close();
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  server.kill('SIGTERM');
-  await exited;
+  await stopProcess(server.child);
   fs.rmSync(dataDir, { recursive: true, force: true });
 }
