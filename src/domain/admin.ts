@@ -4,8 +4,7 @@ import { moneyStringSchema } from './catalog';
 import { formatRate, parseCents, parseRate } from './money';
 import { isClosed, orderStatusSchema, ORDER_STATUSES, type OrderStatus } from './order-status';
 import { payoutAccountStatusSchema } from './payout-accounts';
-import { ROLE_FILTERS } from './admin-lists';
-import { roleSchema } from './roles';
+import { ROLES, roleSchema } from './roles';
 import { addDays, wallTimeToInstant } from './slots';
 import { trendSchema } from './trends';
 import { visibleText } from './visible-text-schema';
@@ -16,7 +15,8 @@ import { visibleText } from './visible-text-schema';
  * answers, shared by the server and the dashboard.
  */
 
-export { ADMIN_PAGE_SIZE, offsetOf, pageCountOf, type Page } from './admin-lists';
+/** Every admin list shows 10 rows a page (docs/rules/known-differences.md, Admin). */
+export const ADMIN_PAGE_SIZE = 10;
 
 const pageSchema = z.coerce
   .number({ message: 'Must be a page number' })
@@ -45,7 +45,27 @@ export function pageOf<T extends z.ZodType>(item: T) {
   });
 }
 
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+  pageCount: number;
+  totalIsLowerBound: boolean;
+}
+
+/** The rows to skip for a page (pages start at 1). */
+export function offsetOf(page: number, pageSize = ADMIN_PAGE_SIZE): number {
+  return (page - 1) * pageSize;
+}
+
+export function pageCountOf(total: number, pageSize = ADMIN_PAGE_SIZE): number {
+  return Math.ceil(total / pageSize);
+}
+
 // Users
+
+export const ROLE_FILTERS = ['all', ...ROLES] as const;
 
 /** GET /api/admin/users: search by name or email, filter by a granted role. */
 export const adminUsersQuerySchema = z.strictObject({

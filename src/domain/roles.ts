@@ -8,9 +8,6 @@ export const ROLES = ['buyer', 'seller', 'driver', 'admin'] as const;
 export const roleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof roleSchema>;
 
-/** The roles an admin may take away: everyone keeps buyer. */
-export const REMOVABLE_ROLES = ['seller', 'driver', 'admin'] as const;
-
 /**
  * Roles a user can grant themselves (docs/rules/accounts.md, Roles and permissions: seller and
  * driver are self-service).

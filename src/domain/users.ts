@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { REMOVABLE_ROLES, roleSchema, selfServiceRoleSchema } from './roles';
+import { roleSchema, selfServiceRoleSchema } from './roles';
 import { visibleText } from './visible-text-schema';
 import { isOneLine } from './visible-text';
 
@@ -68,7 +68,8 @@ export const moderatedUserSchema = currentUserSchema.extend({
 });
 export type ModeratedUser = z.infer<typeof moderatedUserSchema>;
 
-export { REMOVABLE_ROLES };
+/** The roles an admin may take away: everyone keeps buyer. */
+export const REMOVABLE_ROLES = ['seller', 'driver', 'admin'] as const;
 export const removableRoleParamsSchema = z.object({
   id: idSchema,
   role: z.enum(REMOVABLE_ROLES, { error: `Role must be one of: ${REMOVABLE_ROLES.join(', ')}` }),

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { AdminUserDetail } from '@domain/admin';
+import { adminUserDetailSchema, type AdminUserDetail } from '@domain/admin';
 import { apiGet } from '../../../lib/api-client';
 import { ADMIN_POLL_MS } from './admin-data';
 
@@ -10,13 +10,7 @@ const userPath = (userId: string) => `/api/admin/users/${encodeURIComponent(user
  * addresses and orders as buyer, seller and driver.
  */
 export async function fetchAdminUser(userId: string, signal?: AbortSignal): Promise<AdminUserDetail> {
-  // The schema loads with the first request, beside it: the admin page shows its users without
-  // building it (docs/decisions/0014-first-load.md).
-  const [{ adminUserDetailSchema }, body] = await Promise.all([
-    import('@domain/admin'),
-    apiGet(userPath(userId), signal),
-  ]);
-  return adminUserDetailSchema.parse(body);
+  return adminUserDetailSchema.parse(await apiGet(userPath(userId), signal));
 }
 
 /** Keyed under /api/admin, so every admin change reads it again. */

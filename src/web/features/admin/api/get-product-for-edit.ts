@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { productDetailSchema } from '@domain/catalog';
 import type { SellerProduct } from '@domain/listings';
 import { apiGet } from '../../../lib/api-client';
 
@@ -13,13 +14,9 @@ export async function fetchProductForEdit(
   hidden: boolean,
   signal?: AbortSignal,
 ): Promise<SellerProduct> {
-  // The schema loads with the first request, beside it: the admin page opens on Users, and building
-  // the catalog's schemas is no part of showing it (docs/decisions/0014-first-load.md).
-  const [{ productDetailSchema }, body] = await Promise.all([
-    import('@domain/catalog'),
-    apiGet(`/api/products/${encodeURIComponent(productId)}`, signal),
-  ]);
-  const detail = productDetailSchema.parse(body);
+  const detail = productDetailSchema.parse(
+    await apiGet(`/api/products/${encodeURIComponent(productId)}`, signal),
+  );
   const extras = detail.images.map((image) => image.imageUrl).filter((url) => url !== detail.imageUrl);
   return {
     id: detail.id,

@@ -1,6 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { REMOVABLE_ROLES } from '@domain/roles';
-import type { ModeratedUser } from '@domain/users';
+import { moderatedUserSchema, type ModeratedUser, type REMOVABLE_ROLES } from '@domain/users';
 import { apiSend } from '../../../lib/api-client';
 import { invalidateModeration } from './admin-data';
 
@@ -11,9 +10,6 @@ export type RemovableRole = (typeof REMOVABLE_ROLES)[number];
  * (403 on the admin's own row; 409 for the last admin).
  */
 export async function removeUserRole(userId: string, role: RemovableRole): Promise<ModeratedUser> {
-  // The schema loads with the first call, before it (a write is not sent if it cannot be checked):
-  // the admin page shows its users without building it (docs/decisions/0014-first-load.md).
-  const { moderatedUserSchema } = await import('@domain/users');
   return moderatedUserSchema.parse(
     await apiSend(
       'DELETE',

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { ModeratedUser } from '@domain/users';
+import { moderatedUserSchema, type ModeratedUser } from '@domain/users';
 import { apiSend } from '../../../lib/api-client';
 import { invalidateModeration } from './admin-data';
 
@@ -9,9 +9,6 @@ import { invalidateModeration } from './admin-data';
  */
 export async function setUserSuspended(userId: string, suspended: boolean): Promise<ModeratedUser> {
   const action = suspended ? 'suspend' : 'restore';
-  // The schema loads with the first call, before it (a write is not sent if it cannot be checked):
-  // the admin page shows its users without building it (docs/decisions/0014-first-load.md).
-  const { moderatedUserSchema } = await import('@domain/users');
   return moderatedUserSchema.parse(
     await apiSend('POST', `/api/admin/users/${encodeURIComponent(userId)}/${action}`),
   );

@@ -1,14 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Role } from '@domain/roles';
-import type { ModeratedUser } from '@domain/users';
+import { moderatedUserSchema, type ModeratedUser } from '@domain/users';
 import { apiSend } from '../../../lib/api-client';
 import { invalidateModeration } from './admin-data';
 
 /** PATCH /api/admin/users/{id}/role: grants the role and makes it current (never the admin's own row). */
 export async function updateUserRole(userId: string, role: Role): Promise<ModeratedUser> {
-  // The schema loads with the first call, before it (a write is not sent if it cannot be checked):
-  // the admin page shows its users without building it (docs/decisions/0014-first-load.md).
-  const { moderatedUserSchema } = await import('@domain/users');
   return moderatedUserSchema.parse(
     await apiSend('PATCH', `/api/admin/users/${encodeURIComponent(userId)}/role`, { role }),
   );

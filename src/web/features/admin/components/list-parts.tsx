@@ -1,6 +1,6 @@
 import type { ComponentProps, ReactNode } from 'react';
 import { Download, Loader2, RotateCw, Search } from 'lucide-react';
-import { ADMIN_PAGE_SIZE, type Page } from '@domain/admin-lists';
+import { ADMIN_PAGE_SIZE, type Page } from '@domain/admin';
 import type { Instant } from '@domain/marketplace-time';
 import { capitalise } from '@domain/roles';
 import { Pager } from '../../../components/pager';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ROLE_FILTERS } from '@domain/admin-lists';
+import { ROLE_FILTERS } from '@domain/admin';
 import { capitalise, displayName } from '@domain/roles';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
