@@ -297,11 +297,12 @@ export const products = pgTable(
     // find a rare word without reading every row. Every product, not only those on sale: the
     // admin's search reads the same index (migration 0026).
     index('products_search_name_trgm_idx').using('gin', sql`${t.searchName} gin_trgm_ops`),
-    // A word in a category among the products on sale, both in one trigram entry: a word and a
-    // category that seldom or never meet are found without walking the whole category
+    // A word in a category among the products on sale: each trigram of the name keyed by the
+    // category (`category_word_keys`, migration 0039), so a word and a category that seldom or never
+    // meet are found from the few entries of that pair, without walking the whole category
     // (docs/decisions/0030-ten-times-the-data.md, A word in a category).
-    index('products_on_sale_category_name_trgm_idx')
-      .using('gin', sql`(${t.category} || ' ' || ${t.name}) gin_trgm_ops`)
+    index('products_on_sale_category_word_keys_idx')
+      .using('gin', sql`category_word_keys(${t.category}, ${t.searchName})`)
       .where(sql`${t.onSale}`),
     // Every product newest first, as the admin's list orders them, with the lower-cased name
     // (INCLUDE, written by migration 0038): a search by name picks its page and counts its matches

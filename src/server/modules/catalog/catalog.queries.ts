@@ -2,7 +2,7 @@ import { and, asc, desc, eq, isNotNull, ne, not, sql, type AnyColumn, type SQL }
 import { alias, type SubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { distanceRingsSql } from '../../db/sql-geo';
-import { escapeLike, likePattern, nameContains } from '../../db/sql-text';
+import { nameContains } from '../../db/sql-text';
 import { addresses, categories, productCounts, productImages, products, users } from '../../db/schema';
 import { EARTH_RADIUS_MILES, type LatLng } from '../../../domain/geo';
 
@@ -247,20 +247,32 @@ export async function listAvailableProductCards(
     return cardsOfNewestPage(db, conditions, query);
   // A word in a category (docs/decisions/0030-ten-times-the-data.md, A word in a category).
   // Walking the category newest first reads about (offset + limit) × its products ÷ matches index
-  // entries; reading the matches through the trigram index of category and name, `matches` rows.
+  // entries; reading the matches through the index of the name's trigrams keyed by category,
+  // `matches` rows. A word without three letters or digits in a row has no key: the walk.
+  if (!hasWordKey(query.search)) return cardsOfNewestPage(db, conditions, query);
   const { population } = await countOnSale(db, query);
   const threshold = Math.ceil(Math.sqrt(((query.offset + query.limit) * population) / ROW_READ_COST));
   if ((await estimateMatches(db, query, population, threshold)) > threshold)
     return cardsOfNewestPage(db, conditions, query);
-  // Few: through the index of both (implied by the two conditions, so it changes no answer), then sorted.
+  // Few: through the index (the keys of the word are among those of every name that contains it, so
+  // the condition changes no answer), then sorted.
   return cardsOfNewestPage(
     db,
     [
       ...conditions,
-      sql`(${products.category} || ' ' || ${products.name}) ilike ${`${escapeLike(query.category)} ${likePattern(query.search)}`}`,
+      sql`category_word_keys(${products.category}, ${products.searchName}) @> category_word_keys(${query.category}, lower(${query.search}))`,
     ],
     query,
   );
+}
+
+/**
+ * Whether a searched word has a key in the index of a word in a category (migration 0039): three
+ * ASCII letters or digits in a row. Without one its keys are empty, and an empty set is contained in
+ * every row's: the index would be read whole.
+ */
+function hasWordKey(search: string): boolean {
+  return /[a-z0-9]{3}/.test(search.toLowerCase());
 }
 
 /** The coordinates of a user's primary address, or null when it has none. */

@@ -329,7 +329,14 @@ describe('GET /api/products: a word in a category', () => {
       // "Ivory", old. The same names in a category that differs only in case, and in another whose
       // name starts the same, never show.
       const lamps = Array.from({ length: 100 }, (_, n) => ({
-        name: n < 6 || n % 30 === 29 ? `Lamp ${n} brass` : n === 90 ? `Lamp ${n} IVORY` : `Lamp ${n}`,
+        name:
+          n < 6 || n % 30 === 29
+            ? `Lamp ${n} brass`
+            : n === 90
+              ? `Lamp ${n} IVORY`
+              : n === 70
+                ? `Lamp ${n} café-noir 50%`
+                : `Lamp ${n}`,
         category: '50% Lamps',
         createdAt: at(n),
       }));
@@ -358,6 +365,11 @@ describe('GET /api/products: a word in a category', () => {
       expect(expected('brass')).toHaveLength(9);
       expect(await pages('ivory')).toEqual(['Lamp 90 IVORY']);
       expect(await pages('brass%20ivory')).toEqual([]);
+      // Part of a word, letters that are not ASCII, a word too short for a key, a wildcard taken as
+      // plain text: the same as the names that contain it.
+      for (const word of ['RAS', 'amp 8', 'afé-n', 'é-noir', 'p 7', '50%', '0%25'])
+        expect(await pages(encodeURIComponent(word)), word).toEqual(expected(word.toLowerCase()));
+      expect(expected('afé-n')).toEqual(['Lamp 70 café-noir 50%']);
     } finally {
       await app.close();
     }
