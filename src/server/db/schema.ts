@@ -185,6 +185,25 @@ export const productCounts = pgTable(
 );
 
 /**
+ * The words of each seller's products, as keys (`word_keys`: the trigrams of three ASCII letters or
+ * digits inside a word of the lower-cased name), kept by migration 0040's triggers on products in the
+ * same transaction as each insert or rename. The nearest-first search passes over a seller whose keys
+ * lack one of a word's without reading their products
+ * (docs/decisions/0030-ten-times-the-data.md, Sellers passed over). The keys only grow: a superset is
+ * always safe (a seller passed over has no product that matches), and two transactions adding to the
+ * same seller's keys cannot lose either's.
+ */
+export const sellerWordKeys = pgTable(
+  'seller_word_keys',
+  {
+    sellerId: uuid('seller_id').primaryKey(),
+    keys: text('keys').array().notNull(),
+  },
+  // The sellers of a word (docs/decisions/0030-ten-times-the-data.md, Sellers passed over).
+  (t) => [index('seller_word_keys_keys_idx').using('gin', t.keys)],
+);
+
+/**
  * The orders' totals the admin's summary shows, by status (docs/decisions/0027-kept-order-totals.md,
  * What is kept): kept by migration 0032's triggers on orders in the same transaction as each insert,
  * delete, or change of status, platform fee or total, so the summary reads a few rows instead of

@@ -3,7 +3,15 @@ import { alias, type SubqueryWithSelection } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client';
 import { distanceRingsSql } from '../../db/sql-geo';
 import { nameContains } from '../../db/sql-text';
-import { addresses, categories, productCounts, productImages, products, users } from '../../db/schema';
+import {
+  addresses,
+  categories,
+  productCounts,
+  productImages,
+  products,
+  sellerWordKeys,
+  users,
+} from '../../db/schema';
 import { EARTH_RADIUS_MILES, type LatLng } from '../../../domain/geo';
 
 export interface ProductFilters {
@@ -166,7 +174,19 @@ function cardsOfPage(
 export interface SearchPlan {
   /** Set when at most this many products are thought to match: read them all, then sort. */
   few: number | undefined;
+  /**
+   * Set when the word has keys and at most `WORD_SELLERS_READ` sellers' words hold them all: the
+   * distance list reads those sellers (`listNearbyProductCardsOfWordSellers`) instead of the rings.
+   */
+  wordSellers: boolean;
 }
+
+/**
+ * The most sellers of a word whose places the distance list reads and sorts rather than walking the
+ * rings: some 4 µs each on the filled database, so at most about 12 ms; a word more sellers sell fills
+ * a page from fewer rings (docs/decisions/0030-ten-times-the-data.md, Sellers passed over).
+ */
+const WORD_SELLERS_READ = 3000;
 
 /** What reading a matching row from the table costs, in index entries read (measured, bench/scale.bench.mjs). */
 const ROW_READ_COST = 30;
@@ -183,11 +203,28 @@ export async function planSearch(
   filters: ProductFilters,
   window: { limit: number; offset: number },
 ): Promise<SearchPlan> {
-  if (!filters.search) return { few: undefined };
+  if (!filters.search) return { few: undefined, wordSellers: false };
   const { onSale, population } = await countOnSale(db, filters);
   const threshold = Math.ceil(Math.sqrt(((window.offset + window.limit) * onSale) / ROW_READ_COST));
   const matches = await estimateMatches(db, filters, population, threshold);
-  return { few: matches <= threshold ? threshold : undefined };
+  if (matches <= threshold) return { few: threshold, wordSellers: false };
+  return {
+    few: undefined,
+    wordSellers:
+      hasWordKey(filters.search) && (await countWordSellers(db, filters.search)) <= WORD_SELLERS_READ,
+  };
+}
+
+/** How many sellers' words hold every key of `search`, counted up to one more than `WORD_SELLERS_READ`. */
+async function countWordSellers(db: Db, search: string): Promise<number> {
+  const sellers = db
+    .select({ one: sql`1` })
+    .from(sellerWordKeys)
+    .where(sql`${sellerWordKeys.keys} @> (select word_keys(lower(${search})))`)
+    .limit(WORD_SELLERS_READ + 1)
+    .as('sellers');
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sellers);
+  return row?.n ?? 0;
 }
 
 /** The products on sale (as the kept counts have them), and those of the filters' category when one is asked for. */
@@ -267,9 +304,9 @@ export async function listAvailableProductCards(
 }
 
 /**
- * Whether a searched word has a key in the index of a word in a category (migration 0039): three
- * ASCII letters or digits in a row. Without one its keys are empty, and an empty set is contained in
- * every row's: the index would be read whole.
+ * Whether a searched word has keys (`category_word_keys`, migration 0039; `word_keys`, migration
+ * 0040): three ASCII letters or digits in a row. Without one its keys are empty, and an empty set is
+ * contained in every row's: the index would be read whole, and no seller passed over.
  */
 function hasWordKey(search: string): boolean {
   return /[a-z0-9]{3}/.test(search.toLowerCase());
@@ -324,12 +361,20 @@ export async function listNearbyProductCards(db: Db, query: DistancePageQuery): 
     sql`${addresses.latitude}::float8`,
     sql`${addresses.longitude}::float8`,
   );
+  // A searched word: the sellers whose words lack one of its keys are passed over
+  // (docs/decisions/0030-ten-times-the-data.md, Sellers passed over); the keys read once.
+  const search = query.search;
+  const sellersWithTheWord =
+    search && hasWordKey(search)
+      ? sql`exists (select from ${sellerWordKeys} where ${sellerWordKeys.sellerId} = ${addresses.userId} and ${sellerWordKeys.keys} @> (select word_keys(lower(${search}))))`
+      : undefined;
   const sellers = db
     .select({ sellerId: addresses.userId, distance: sql<number>`${distance}`.as('distance') })
     .from(addresses)
     .where(
       and(
         hasPrimaryLocation(addresses),
+        sellersWithTheWord,
         sql`${addresses.latitude} between ring.lat_min and ring.lat_max`,
         sql`${addresses.longitude} between ring.lng_min and ring.lng_max`,
         sql`${distance} <= ring.outer_miles`,
@@ -351,6 +396,56 @@ export async function listNearbyProductCards(db: Db, query: DistancePageQuery): 
     .crossJoinLateral(sellers)
     .crossJoinLateral(sellerProducts)
     .orderBy(sql`ring.k`, asc(sellers.distance), desc(sellerProducts.createdAt), asc(sellerProducts.id))
+    .limit(query.limit)
+    .offset(query.offset)
+    .as('page');
+  return cardsOfDistancePage(db, page);
+}
+
+/**
+ * The same page as `listNearbyProductCards`, found from the sellers whose kept words hold every key of
+ * the searched word (`seller_word_keys`, its GIN index) rather than from the rings: for a word that few
+ * sellers sell (`planSearch`, `sellersWithWord`). Those sellers' places are read by primary key and
+ * sorted by distance, then each one's matching products newest first until the page is full (an
+ * incremental sort on the distance): the cost grows with the sellers of the word, not with the sellers
+ * nearer than the page (docs/decisions/0030-ten-times-the-data.md, Sellers passed over).
+ */
+export async function listNearbyProductCardsOfWordSellers(
+  db: Db,
+  query: DistancePageQuery & { search: string },
+): Promise<ProductCardRow[]> {
+  const distance = haversineFrom(
+    query.origin,
+    sql`${addresses.latitude}::float8`,
+    sql`${addresses.longitude}::float8`,
+  );
+  const sellers = db
+    .select({ sellerId: addresses.userId, distance: sql<number>`${distance}`.as('distance') })
+    .from(sellerWordKeys)
+    .innerJoin(addresses, and(eq(addresses.userId, sellerWordKeys.sellerId), hasPrimaryLocation(addresses)))
+    .where(
+      and(
+        sql`${sellerWordKeys.keys} @> (select word_keys(lower(${query.search})))`,
+        query.maxDistance === undefined ? undefined : sql`${distance} <= ${query.maxDistance}::float8`,
+      ),
+    )
+    // Sorted here, and kept apart (the offset) so the page's sort can start from this order.
+    .orderBy(sql`distance`)
+    .offset(0)
+    .as('sellers');
+  const sellerProducts = db
+    .select({ id: products.id, createdAt: products.createdAt })
+    .from(products)
+    .where(
+      and(eq(products.sellerId, sellers.sellerId), eq(products.onSale, true), ...filterConditions(query)),
+    )
+    .orderBy(desc(products.createdAt), asc(products.id))
+    .as('seller_products');
+  const page = db
+    .select({ id: sellerProducts.id, distance: sellers.distance })
+    .from(sellers)
+    .crossJoinLateral(sellerProducts)
+    .orderBy(asc(sellers.distance), desc(sellerProducts.createdAt), asc(sellerProducts.id))
     .limit(query.limit)
     .offset(query.offset)
     .as('page');

@@ -23,6 +23,7 @@ import {
   listAvailableProductCards,
   listCategories,
   listNearbyProductCards,
+  listNearbyProductCardsOfWordSellers,
   listProductImages,
   listUnlocatedProductCards,
   planSearch,
@@ -118,12 +119,15 @@ async function browseProductsFrom(
   }
   const filters = { search: query.search, category: query.category, inStock: query.inStock };
   const pageQuery = { ...filters, origin, maxDistance, limit: query.limit, offset: query.offset };
-  // A rare word: its few matches sorted by distance; else the sellers nearest first.
+  // A rare word: its few matches sorted by distance; a word few sellers sell: those sellers by
+  // distance; else the sellers nearest first, in rings.
   const plan = await planSearch(db, filters, query);
   const rows =
     plan.few !== undefined
       ? await listFewMatchingProductCardsByDistance(db, pageQuery)
-      : await listNearbyProductCards(db, pageQuery);
+      : plan.wordSellers && query.search
+        ? await listNearbyProductCardsOfWordSellers(db, { ...pageQuery, search: query.search })
+        : await listNearbyProductCards(db, pageQuery);
   // The few matches' page already goes on into the products without a distance.
   if (plan.few === undefined && maxDistance === undefined && rows.length < query.limit) {
     // The page reaches past the located sellers' products into those without a distance. When
