@@ -175,10 +175,13 @@ export interface SearchPlan {
   /** Set when at most this many products are thought to match: read them all, then sort. */
   few: number | undefined;
   /**
-   * Set when the word has keys and at most `WORD_SELLERS_READ` sellers' words hold them all: the
-   * distance list reads those sellers (`listNearbyProductCardsOfWordSellers`) instead of the rings.
+   * Set when the word has keys and at most `WORD_SELLERS_READ` sellers' words hold them all, fewer
+   * than its matches: the distance list reads those sellers (`listNearbyProductCardsOfWordSellers`)
+   * instead of the rings or the matches.
    */
   wordSellers: boolean;
+  /** Set when no seller's words hold the word's keys: no product matches, nothing to read. */
+  none: boolean;
 }
 
 /**
@@ -203,42 +206,47 @@ export async function planSearch(
   filters: ProductFilters,
   window: { limit: number; offset: number },
 ): Promise<SearchPlan> {
-  if (!filters.search) return { few: undefined, wordSellers: false };
-  const { onSale, population } = await countOnSale(db, filters);
+  const rings = { few: undefined, wordSellers: false, none: false };
+  if (!filters.search) return rings;
+  // The sellers of the word are counted in the same statement as the products on sale.
+  const wordSellersOf = hasWordKey(filters.search) ? filters.search : undefined;
+  const { onSale, population, wordSellers } = await countOnSale(db, filters, wordSellersOf);
+  // The keys are a superset of the words each seller sells: no seller with them all, no match.
+  if (wordSellersOf !== undefined && wordSellers === 0) return { ...rings, none: true };
   const threshold = Math.ceil(Math.sqrt(((window.offset + window.limit) * onSale) / ROW_READ_COST));
   const matches = await estimateMatches(db, filters, population, threshold);
-  if (matches <= threshold) return { few: threshold, wordSellers: false };
-  return {
-    few: undefined,
-    wordSellers:
-      hasWordKey(filters.search) && (await countWordSellers(db, filters.search)) <= WORD_SELLERS_READ,
-  };
+  // A seller of the word costs about a row read (its place by primary key, then its products'
+  // entries), as a match does: the fewer of the two is read.
+  if (wordSellersOf !== undefined && wordSellers <= WORD_SELLERS_READ)
+    return matches <= wordSellers ? { ...rings, few: threshold } : { ...rings, wordSellers: true };
+  return matches <= threshold ? { ...rings, few: threshold } : rings;
 }
 
-/** How many sellers' words hold every key of `search`, counted up to one more than `WORD_SELLERS_READ`. */
-async function countWordSellers(db: Db, search: string): Promise<number> {
-  const sellers = db
-    .select({ one: sql`1` })
-    .from(sellerWordKeys)
-    .where(sql`${sellerWordKeys.keys} @> (select word_keys(lower(${search})))`)
-    .limit(WORD_SELLERS_READ + 1)
-    .as('sellers');
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sellers);
-  return row?.n ?? 0;
-}
-
-/** The products on sale (as the kept counts have them), and those of the filters' category when one is asked for. */
-async function countOnSale(db: Db, filters: ProductFilters) {
+/**
+ * The products on sale (as the kept counts have them), and those of the filters' category when one
+ * is asked for; with `wordSellersOf`, how many sellers' words hold every key of that word, counted up
+ * to one more than `WORD_SELLERS_READ` (otherwise 0).
+ */
+async function countOnSale(db: Db, filters: ProductFilters, wordSellersOf?: string) {
   const category = filters.category && filters.category !== 'All' ? filters.category : undefined;
+  const wordSellers =
+    wordSellersOf === undefined
+      ? sql<number>`0`
+      : sql<number>`(select count(*)::int from (select from ${sellerWordKeys} where ${sellerWordKeys.keys} @> (select word_keys(lower(${wordSellersOf}))) limit ${WORD_SELLERS_READ + 1}) sellers)`;
   const [row] = await db
     .select({
       n: sql<number>`coalesce(sum(${productCounts.count}), 0)::int`,
       inCategory: sql<number>`coalesce(sum(${productCounts.count}) filter (where ${productCounts.category} = ${category ?? null}), 0)::int`,
+      wordSellers,
     })
     .from(productCounts)
     .where(eq(productCounts.available, true));
   const onSale = Math.max(1, row?.n ?? 0);
-  return { onSale, population: category === undefined ? onSale : Math.max(1, row?.inCategory ?? 0) };
+  return {
+    onSale,
+    population: category === undefined ? onSale : Math.max(1, row?.inCategory ?? 0),
+    wordSellers: row?.wordSellers ?? 0,
+  };
 }
 
 /**

@@ -122,6 +122,7 @@ async function browseProductsFrom(
   // A rare word: its few matches sorted by distance; a word few sellers sell: those sellers by
   // distance; else the sellers nearest first, in rings.
   const plan = await planSearch(db, filters, query);
+  if (plan.none) return [];
   const rows =
     plan.few !== undefined
       ? await listFewMatchingProductCardsByDistance(db, pageQuery)
