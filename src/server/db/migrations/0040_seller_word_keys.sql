@@ -14,19 +14,31 @@ CREATE FUNCTION "word_keys"(words text) RETURNS text[]
   LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
   SET search_path FROM CURRENT
   AS $$ SELECT array(SELECT t FROM unnest(show_trgm(words)) t WHERE length(t) = 3 AND position(' ' IN t) = 0) $$;--> statement-breakpoint
--- Adds `added` to the seller's keys: one upsert for each seller, in the sellers' order (two statements never wait on
--- each other's sellers crosswise); a seller whose keys already hold them all is left as is.
-CREATE FUNCTION "add_seller_word_keys"() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Adds the keys of the products inserted or renamed to their sellers' keys: one upsert for each seller, in the
+-- sellers' order (two statements never wait on each other's sellers crosswise). A seller whose keys already hold
+-- them all is found by a plain read and left as is, without the upsert's lock on their row.
+CREATE FUNCTION "add_seller_word_keys"() RETURNS trigger LANGUAGE plpgsql
+  SET search_path FROM CURRENT
+  AS $$
 BEGIN
 	IF TG_LEVEL = 'STATEMENT' THEN
 		INSERT INTO "seller_word_keys" ("seller_id", "keys")
-			SELECT "seller_id", array_agg(DISTINCT "k" ORDER BY "k")
-			FROM new_rows CROSS JOIN LATERAL unnest(word_keys("search_name")) "k"
-			GROUP BY "seller_id" ORDER BY "seller_id"
+			SELECT "added"."seller_id", "added"."keys" FROM (
+				SELECT "seller_id", array_agg(DISTINCT "k" ORDER BY "k") AS "keys"
+				FROM new_rows CROSS JOIN LATERAL unnest(word_keys("search_name")) "k"
+				GROUP BY "seller_id"
+			) "added"
+			WHERE NOT EXISTS (
+				SELECT FROM "seller_word_keys" "held" WHERE "held"."seller_id" = "added"."seller_id" AND "held"."keys" @> "added"."keys"
+			)
+			ORDER BY "added"."seller_id"
 		ON CONFLICT ("seller_id") DO UPDATE
 			SET "keys" = (SELECT array_agg(DISTINCT "k" ORDER BY "k") FROM unnest("seller_word_keys"."keys" || excluded."keys") "k")
 			WHERE NOT "seller_word_keys"."keys" @> excluded."keys";
-	ELSIF cardinality(word_keys(NEW."search_name")) > 0 THEN
+	ELSIF cardinality(word_keys(NEW."search_name")) > 0 AND NOT EXISTS (
+		SELECT FROM "seller_word_keys" "held"
+		WHERE "held"."seller_id" = NEW."seller_id" AND "held"."keys" @> word_keys(NEW."search_name")
+	) THEN
 		INSERT INTO "seller_word_keys" ("seller_id", "keys") VALUES (NEW."seller_id", word_keys(NEW."search_name"))
 		ON CONFLICT ("seller_id") DO UPDATE
 			SET "keys" = (SELECT array_agg(DISTINCT "k" ORDER BY "k") FROM unnest("seller_word_keys"."keys" || excluded."keys") "k")
@@ -46,4 +58,8 @@ INSERT INTO "seller_word_keys" ("seller_id", "keys")
 	FROM "products" CROSS JOIN LATERAL unnest(word_keys("search_name")) "k"
 	GROUP BY "seller_id";--> statement-breakpoint
 -- The sellers of a word, found from its keys.
-CREATE INDEX "seller_word_keys_keys_idx" ON "seller_word_keys" USING gin ("keys");
+CREATE INDEX "seller_word_keys_keys_idx" ON "seller_word_keys" USING gin ("keys");--> statement-breakpoint
+-- Statistics for the planner: the new table's, and the products' expression index of migration 0039 (the embedded
+-- database has no autovacuum to gather them).
+ANALYZE "seller_word_keys";--> statement-breakpoint
+ANALYZE "products";

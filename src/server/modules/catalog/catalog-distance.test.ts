@@ -342,6 +342,29 @@ describe('a searched word, the sellers without it passed over', () => {
       expect(await found('oak')).toEqual(['Oak Lampstand', 'Oak Stool']);
       // A word no seller has: none read.
       expect(await found('lantern')).toEqual([]);
+      // Through the route, which plans the reading: the same lists, and an empty one at once.
+      const shopper = await signedInAs(app, 'buyer');
+      await db.insert(addresses).values({
+        userId: shopper.id,
+        addressLine1: '233 S Wacker Dr',
+        city: 'Chicago',
+        state: 'IL',
+        zipCode: '60606',
+        latitude: ORIGIN.latitude.toFixed(7),
+        longitude: ORIGIN.longitude.toFixed(7),
+        isPrimary: true,
+      });
+      for (const search of ['lamp', 'oak', 'lantern', 'CAFÉ']) {
+        const response = await as(app, shopper, {
+          method: 'GET',
+          url: `/api/products/with-distance?search=${encodeURIComponent(search)}`,
+        });
+        expect(response.statusCode, search).toBe(200);
+        expect(
+          response.json<ProductListItem[]>().map((p) => p.name),
+          search,
+        ).toEqual(await found(search));
+      }
     } finally {
       await app.close();
     }

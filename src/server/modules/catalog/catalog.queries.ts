@@ -195,6 +195,13 @@ const WORD_SELLERS_READ = 3000;
 const ROW_READ_COST = 30;
 
 /**
+ * What reading a seller of the word costs (their place, then their products' entries until the page
+ * is full), in index entries read: 1,000 sellers in 5 ms where the rings read 21,000 entries in 11 ms
+ * (measured on the filled database, bench/scale.bench.mjs).
+ */
+const SELLER_READ_COST = 10;
+
+/**
  * The matches are estimated from a sample, the newest products on sale that pass the other
  * filters, large enough to hold this many matches when there are as many as the threshold
  * (docs/decisions/0030-ten-times-the-data.md, Nearest first, the plan sampled).
@@ -209,30 +216,42 @@ export async function planSearch(
   const rings = { few: undefined, wordSellers: false, none: false };
   if (!filters.search) return rings;
   // The sellers of the word are counted in the same statement as the products on sale.
-  const wordSellersOf = hasWordKey(filters.search) ? filters.search : undefined;
-  const { onSale, population, wordSellers } = await countOnSale(db, filters, wordSellersOf);
+  const { onSale, population, wordSellers } = await countOnSale(
+    db,
+    filters,
+    hasWordKey(filters.search) ? filters.search : undefined,
+  );
   // The keys are a superset of the words each seller sells: no seller with them all, no match.
-  if (wordSellersOf !== undefined && wordSellers === 0) return { ...rings, none: true };
+  if (wordSellers === 0) return { ...rings, none: true };
   const threshold = Math.ceil(Math.sqrt(((window.offset + window.limit) * onSale) / ROW_READ_COST));
   const matches = await estimateMatches(db, filters, population, threshold);
-  // A seller of the word costs about a row read (its place by primary key, then its products'
-  // entries), as a match does: the fewer of the two is read.
-  if (wordSellersOf !== undefined && wordSellers <= WORD_SELLERS_READ)
-    return matches <= wordSellers ? { ...rings, few: threshold } : { ...rings, wordSellers: true };
-  return matches <= threshold ? { ...rings, few: threshold } : rings;
+  if (wordSellers === null || wordSellers > WORD_SELLERS_READ)
+    return matches <= threshold ? { ...rings, few: threshold } : rings;
+  // At most WORD_SELLERS_READ sellers of the word: the cheapest of the three readings, in index
+  // entries read (docs/decisions/0030-ten-times-the-data.md, Sellers passed over).
+  const cost = {
+    few: matches * ROW_READ_COST,
+    wordSellers: wordSellers * SELLER_READ_COST,
+    rings: ((window.offset + window.limit) * onSale) / Math.max(1, matches),
+  };
+  if (cost.few <= cost.wordSellers && cost.few <= cost.rings) return { ...rings, few: threshold };
+  return cost.wordSellers <= cost.rings ? { ...rings, wordSellers: true } : rings;
 }
 
 /**
  * The products on sale (as the kept counts have them), and those of the filters' category when one
  * is asked for; with `wordSellersOf`, how many sellers' words hold every key of that word, counted up
- * to one more than `WORD_SELLERS_READ` (otherwise 0).
+ * to one more than `WORD_SELLERS_READ`, or null when the database finds the word has no key after
+ * all (its `lower` may differ from JavaScript's for letters that are not ASCII).
  */
 async function countOnSale(db: Db, filters: ProductFilters, wordSellersOf?: string) {
   const category = filters.category && filters.category !== 'All' ? filters.category : undefined;
   const wordSellers =
     wordSellersOf === undefined
-      ? sql<number>`0`
-      : sql<number>`(select count(*)::int from (select from ${sellerWordKeys} where ${sellerWordKeys.keys} @> (select word_keys(lower(${wordSellersOf}))) limit ${WORD_SELLERS_READ + 1}) sellers)`;
+      ? sql<number | null>`null::int`
+      : sql<
+          number | null
+        >`(select case when cardinality(word.keys) = 0 then null else (select count(*)::int from (select from ${sellerWordKeys} where ${sellerWordKeys.keys} @> word.keys limit ${WORD_SELLERS_READ + 1}) sellers) end from (select word_keys(lower(${wordSellersOf})) as keys) word)`;
   const [row] = await db
     .select({
       n: sql<number>`coalesce(sum(${productCounts.count}), 0)::int`,
@@ -245,7 +264,7 @@ async function countOnSale(db: Db, filters: ProductFilters, wordSellersOf?: stri
   return {
     onSale,
     population: category === undefined ? onSale : Math.max(1, row?.inCategory ?? 0),
-    wordSellers: row?.wordSellers ?? 0,
+    wordSellers: row?.wordSellers ?? null,
   };
 }
 
@@ -370,11 +389,12 @@ export async function listNearbyProductCards(db: Db, query: DistancePageQuery): 
     sql`${addresses.longitude}::float8`,
   );
   // A searched word: the sellers whose words lack one of its keys are passed over
-  // (docs/decisions/0030-ten-times-the-data.md, Sellers passed over); the keys read once.
+  // (docs/decisions/0030-ten-times-the-data.md, Sellers passed over); the keys made once. A word the
+  // database finds no key in (its `lower` may differ from JavaScript's) passes over no one.
   const search = query.search;
   const sellersWithTheWord =
     search && hasWordKey(search)
-      ? sql`exists (select from ${sellerWordKeys} where ${sellerWordKeys.sellerId} = ${addresses.userId} and ${sellerWordKeys.keys} @> (select word_keys(lower(${search}))))`
+      ? sql`((select cardinality(word_keys(lower(${search})))) = 0 or exists (select from ${sellerWordKeys} where ${sellerWordKeys.sellerId} = ${addresses.userId} and ${sellerWordKeys.keys} @> (select word_keys(lower(${search})))))`
       : undefined;
   const sellers = db
     .select({ sellerId: addresses.userId, distance: sql<number>`${distance}`.as('distance') })
@@ -413,10 +433,12 @@ export async function listNearbyProductCards(db: Db, query: DistancePageQuery): 
 /**
  * The same page as `listNearbyProductCards`, found from the sellers whose kept words hold every key of
  * the searched word (`seller_word_keys`, its GIN index) rather than from the rings: for a word that few
- * sellers sell (`planSearch`, `sellersWithWord`). Those sellers' places are read by primary key and
+ * sellers sell (`planSearch`, `countOnSale`). Those sellers' places are read by their user id and
  * sorted by distance, then each one's matching products newest first until the page is full (an
  * incremental sort on the distance): the cost grows with the sellers of the word, not with the sellers
- * nearer than the page (docs/decisions/0030-ten-times-the-data.md, Sellers passed over).
+ * nearer than the page (docs/decisions/0030-ten-times-the-data.md, Sellers passed over). Only for a
+ * word the database finds keys in (`countOnSale` counts its sellers only then): with none, every
+ * seller with keys would be read, and a seller whose names have none missed.
  */
 export async function listNearbyProductCardsOfWordSellers(
   db: Db,
