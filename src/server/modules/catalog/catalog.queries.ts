@@ -365,6 +365,16 @@ function cardsOfDistancePage(
     .orderBy(asc(page.distance), desc(products.createdAt), asc(products.id));
 }
 
+/** A seller's matching products on sale, newest first (products_available_seller_created_idx): the lateral of both distance walks. */
+function sellerProductsOf(db: Db, sellerId: SQL.Aliased<string> | AnyColumn, filters: ProductFilters) {
+  return db
+    .select({ id: products.id, createdAt: products.createdAt })
+    .from(products)
+    .where(and(eq(products.sellerId, sellerId), eq(products.onSale, true), ...filterConditions(filters)))
+    .orderBy(desc(products.createdAt), asc(products.id))
+    .as('seller_products');
+}
+
 /**
  * One page of available products whose seller's primary address has coordinates, nearest seller first, then
  * newest, then id (docs/rules/catalog-and-orders.md, Catalog and distance). Built so Postgres reads only the
@@ -410,14 +420,7 @@ export async function listNearbyProductCards(db: Db, query: DistancePageQuery): 
       ),
     )
     .as('sellers');
-  const sellerProducts = db
-    .select({ id: products.id, createdAt: products.createdAt })
-    .from(products)
-    .where(
-      and(eq(products.sellerId, sellers.sellerId), eq(products.onSale, true), ...filterConditions(query)),
-    )
-    .orderBy(desc(products.createdAt), asc(products.id))
-    .as('seller_products');
+  const sellerProducts = sellerProductsOf(db, sellers.sellerId, query);
   const page = db
     .select({ id: sellerProducts.id, distance: sellers.distance })
     .from(ring)
@@ -463,14 +466,7 @@ export async function listNearbyProductCardsOfWordSellers(
     .orderBy(sql`distance`)
     .offset(0)
     .as('sellers');
-  const sellerProducts = db
-    .select({ id: products.id, createdAt: products.createdAt })
-    .from(products)
-    .where(
-      and(eq(products.sellerId, sellers.sellerId), eq(products.onSale, true), ...filterConditions(query)),
-    )
-    .orderBy(desc(products.createdAt), asc(products.id))
-    .as('seller_products');
+  const sellerProducts = sellerProductsOf(db, sellers.sellerId, query);
   const page = db
     .select({ id: sellerProducts.id, distance: sellers.distance })
     .from(sellers)
