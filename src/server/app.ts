@@ -42,6 +42,7 @@ import { createSecurityHeaders, registerSecurity, securityHeaderList } from './p
 import { registerCompression } from './platform/compression';
 import { KeptPrivateReads } from './platform/kept-private-reads';
 import { registerSessions } from './platform/sessions';
+import { registerSignedInReplays, SignedInReplays } from './platform/signed-in-replays';
 import { LiveEventHub } from './platform/live-event-hub';
 import { DEFAULT_JOB_QUEUE_SETTINGS, JobQueue, type JobQueueSettings } from './platform/job-queue';
 import {
@@ -178,7 +179,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const headerList = securityHeaderList(securityHeaders);
   let logClientError = (_message: string) => {};
   // Made below, once the app's logger exists; the server's listener replays its answers.
-  const keptReads: { cache?: PublicAnswerCache } = {};
+  const keptReads: { cache?: PublicAnswerCache; signedIn?: SignedInReplays } = {};
   const newRequestId = () => crypto.randomUUID();
 
   const app = Fastify({
@@ -186,7 +187,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
     genReqId: newRequestId,
-    serverFactory: keptReadsServer(() => keptReads.cache, newRequestId),
+    serverFactory: keptReadsServer(() => keptReads, newRequestId),
     requestIdHeader: false,
     // One line per answer at debug, none at the default info: an answer that failed is logged by
     // the error handler with its request id (docs/operations.md, Logs).
@@ -282,6 +283,14 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     secure: config.publicUrl?.startsWith('https://') ?? false,
     kept: privateReads,
   });
+  // Signed-in reads of what is kept, answered before the other hooks and in the server's listener
+  // (docs/decisions/0029-signed-in-reads-kept.md, Answered in the server's listener).
+  const signedInReplays = new SignedInReplays(privateReads, {
+    parse: (header) => app.parseCookie(header),
+    unsign: (raw) => app.unsignCookie(raw),
+  });
+  keptReads.signedIn = signedInReplays;
+  registerSignedInReplays(app, signedInReplays);
   // Two-factor sign-in for administrators is the identity provider's business under OpenID Connect
   // (docs/decisions/0024-two-factor-sign-in.md).
   registerAccessControl(app, { adminNeedsTwoFactor: config.adminTwoFactor === 'required' && !config.oidc });
@@ -315,6 +324,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     live: new LiveEventHub(database, app.log),
     catalogCache,
     privateReads,
+    signedInReplays,
     vapid: options.vapid ?? config.vapid ?? generateVapidKeys(),
   };
   const ctx: AppContext = { ...settings, ops: buildOperations(settings) };

@@ -19,6 +19,7 @@ import type { PayoutProvider } from '../adapters/payouts/payout-provider';
 import type { RateLimits } from './rate-limit';
 import type { LiveEventHub } from './live-event-hub';
 import type { PublicAnswerCache } from './public-cache';
+import type { SignedInReplays } from './signed-in-replays';
 import type { KeptPrivateReads } from './kept-private-reads';
 import type { VapidKeys } from '../secrets';
 import type { Operations } from './operations';
@@ -84,6 +85,8 @@ export interface AppContext {
   catalogCache: PublicAnswerCache;
   /** Signed-in reads kept in memory, behind a fence on PostgreSQL (kept-private-reads.ts). */
   privateReads: KeptPrivateReads;
+  /** Signed-in reads answered from what is kept before the app's hooks (signed-in-replays.ts). */
+  signedInReplays: SignedInReplays;
   /**
    * Web Push's VAPID key pair: from the environment or DATA_DIR/vapid.json
    * (docs/decisions/0019-reaching-people.md, Push and the installable app).

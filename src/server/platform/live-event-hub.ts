@@ -177,6 +177,14 @@ export class LiveEventHub {
     return fenced === true || (await fenced) ? this.lastHeardId : this.newestId();
   }
 
+  /**
+   * The cursor from memory, for a request known to be fresh (the embedded database, or after its
+   * fence: docs/decisions/0029-signed-in-reads-kept.md, The fence); undefined before listening.
+   */
+  heardCursor(): number | undefined {
+    return this.cursorHeard ? this.lastHeardId : undefined;
+  }
+
   private async newestId(): Promise<number> {
     const [row] = await this.db.select({ newest: max(liveEvents.id) }).from(liveEvents);
     return row?.newest ?? 0;

@@ -12,6 +12,7 @@ import type { Database } from '../db/client';
 import { isPublicRoute } from './access';
 import { compress } from './compression';
 import { SESSION_COOKIE } from './sessions';
+import type { SignedInReplays } from './signed-in-replays';
 
 /**
  * The channel the catalog's triggers notify on (migrations 0010 and 0024): any statement that
@@ -361,6 +362,8 @@ declare module 'fastify' {
     sharedAnswer: CachedAnswer | null;
     /** The kept answer is the same for every visitor of its URL, not for a signed-in caller. */
     sharedWithVisitorsOnly: boolean;
+    /** Where its replay is recorded when not under the request line (`sameAt`). */
+    replayKey: string | null;
   }
 }
 
@@ -371,7 +374,7 @@ const NOT_REPLAYED = new Set(['x-request-id', 'content-length', 'date', 'connect
  * The headers as a flat list for `writeHead`; undefined when the answer sets a cookie (personal) or
  * says it varies with a request header other than Accept-Encoding (the replay's only other key).
  */
-function replayHeadOf(headers: Record<string, unknown>): string[] | undefined {
+export function replayHeadOf(headers: Record<string, unknown>): string[] | undefined {
   const head: string[] = [];
   const vary = [headers.vary ?? []].flat().join(',').toLowerCase().split(',');
   if (vary.some((token) => token.trim() !== '' && token.trim() !== 'accept-encoding')) return undefined;
@@ -403,6 +406,7 @@ export function registerPublicCache(app: FastifyInstance, cache: PublicAnswerCac
   app.addHook('onClose', () => cache.stop());
   app.decorateRequest('sharedAnswer', null);
   app.decorateRequest('sharedWithVisitorsOnly', false);
+  app.decorateRequest('replayKey', null);
 
   // The server's own listener answers replays before Fastify sees the request (keptReadsServer);
   // app.inject() does not pass through a server, so the same replay is also the first hook.
@@ -433,14 +437,16 @@ export function registerPublicCache(app: FastifyInstance, cache: PublicAnswerCac
   // After the answer has left, every hook's headers are on it: record them with the bytes sent.
   app.addHook('onResponse', (request, reply, done) => {
     const answer = request.sharedAnswer;
-    // Replays skip the access check: only a public route's answer is ever recorded (decision 0011).
+    // Replays skip the access check: only a public route's answer is recorded under its request
+    // line (decision 0011); a signed-in one under a key of its callers' own (`sameAt`), which only
+    // signed-in-replays.ts looks up, for a caller it has found signed in.
     const route = request.routeOptions.url;
     if (
       answer !== null &&
       request.method === 'GET' &&
       reply.statusCode === 200 &&
       route !== undefined &&
-      isPublicRoute(request.method, route)
+      (request.replayKey !== null || isPublicRoute(request.method, route))
     ) {
       recordReplay(cache, request, reply, answer).catch((error: unknown) =>
         request.log.warn({ err: error }, 'could not record a kept answer for replay'),
@@ -481,19 +487,27 @@ export function writeReplay(
 
 /**
  * The HTTP server Fastify would make itself (its timeouts and limits), whose request listener
- * writes a kept public answer before handing the request to Fastify: a replay then costs the
- * parse of the request line and one write, with no routing, request objects or hooks
- * (docs/decisions/0015-catalog-and-checkout-throughput.md, Replays in the server's listener, health kept).
- * `cacheOf` gives the cache once the app has made it; `newId` the request id Fastify would give.
+ * writes a kept public answer, or a signed-in one (signed-in-replays.ts), before handing the
+ * request to Fastify: a replay then costs the parse of the request line and one write, with no
+ * routing, request objects or hooks (docs/decisions/0015-catalog-and-checkout-throughput.md,
+ * Replays in the server's listener, health kept). `readsOf` gives what the app has made once it
+ * has; `newId` the request id Fastify would give.
  */
 export function keptReadsServer(
-  cacheOf: () => PublicAnswerCache | undefined,
+  readsOf: () => { cache?: PublicAnswerCache; signedIn?: SignedInReplays },
   newId: () => string,
 ): NonNullable<FastifyServerOptions['serverFactory']> {
   return (handler, options) => {
     const server = http.createServer(options.http ?? {}, (request, response) => {
-      const cache = cacheOf();
-      if (cache === undefined || !writeReplay(cache, request, response, newId())) handler(request, response);
+      const { cache, signedIn } = readsOf();
+      if (cache !== undefined && writeReplay(cache, request, response, newId())) return;
+      const written = signedIn?.write(request, response, newId) ?? false;
+      if (written === false) handler(request, response);
+      else if (written !== true)
+        written.then(
+          (wrote) => wrote || handler(request, response),
+          () => handler(request, response),
+        );
     });
     const { keepAliveTimeout, requestTimeout, connectionTimeout, maxRequestsPerSocket } = options;
     if (typeof keepAliveTimeout === 'number') server.keepAliveTimeout = keepAliveTimeout;
@@ -517,7 +531,8 @@ async function recordReplay(
   answer: CachedAnswer,
 ): Promise<void> {
   const acceptEncoding = request.headers['accept-encoding'] ?? '';
-  if (!cache.wouldRemember(request.url, acceptEncoding, answer)) return;
+  const key = request.replayKey ?? request.url;
+  if (!cache.wouldRemember(key, acceptEncoding, answer)) return;
   const headers = reply.getHeaders();
   const head = replayHeadOf(headers);
   if (!head) return;
@@ -527,11 +542,16 @@ async function recordReplay(
   else if (encoding === 'br' || encoding === 'gzip') body = await compress(answer.body, encoding);
   else return;
   if (String(headers['content-length']) !== String(body.length)) return;
-  cache.remember(request.url, acceptEncoding, answer, {
+  cache.remember(key, acceptEncoding, answer, {
     head,
     body,
     visitorsOnly: request.sharedWithVisitorsOnly,
   });
+}
+
+/** Where a signed-in caller's replay of `url` is recorded: never a request line (those start with '/'). */
+export function signedInReplayKey(sameAt: string, url: string): string {
+  return `@${sameAt} ${url}`;
 }
 
 /** Whether a Cookie header names the session cookie, signed in or not (a visitor's replay is not for it). */
@@ -545,18 +565,23 @@ const SESSION_COOKIE_PATTERN = new RegExp(`(?:^|;)\\s*${SESSION_COOKIE}=`);
  * with their ETag either way. `sameForAll`: the answer depends on the URL alone (not on the
  * session or the caller's place), so the next caller of the same URL may be sent it as recorded;
  * `'visitors'`: the same for every caller without a session, so only those are sent it so.
+ * `sameAt`: the same for every signed-in caller of the URL whose own key this is (their place), so
+ * it is recorded under that key for signed-in-replays.ts.
  */
 export function sendCachedAnswer(
   request: FastifyRequest,
   reply: FastifyReply,
   answer: CachedAnswer,
-  { sameForAll = false }: { sameForAll?: boolean | 'visitors' } = {},
+  { sameForAll = false, sameAt }: { sameForAll?: boolean | 'visitors'; sameAt?: string } = {},
 ) {
   void reply.header('etag', answer.etag);
   if (isNotModified(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
   if (sameForAll !== false) {
     request.sharedAnswer = answer;
     request.sharedWithVisitorsOnly = sameForAll === 'visitors';
+  } else if (sameAt !== undefined) {
+    request.sharedAnswer = answer;
+    request.replayKey = signedInReplayKey(sameAt, request.url);
   }
   return reply.type('application/json; charset=utf-8').send(answer.body);
 }

@@ -140,13 +140,25 @@ const findActor = builtOnce((db) =>
 /** Whether a session ending at `expire` is due to be extended. */
 const isDueForTouch = (expire: number, now: number) => expire - now < SESSION_TTL_MS - TOUCH_AFTER_MS;
 
+const keptKeyOf = (sid: string) => `session ${sid}`;
+
+/**
+ * The user of session `sid` as kept, unless the session is due to be extended: whether it may
+ * answer a request is the caller's to know (`KeptPrivateReads.freshFor`).
+ */
+export function keptSessionUser(kept: KeptPrivateReads, sid: string): Actor | undefined {
+  const now = Date.now();
+  const hit = kept.get<Actor>('sessions', keptKeyOf(sid), now);
+  return hit && !isDueForTouch(hit.expire, now) ? hit.value : undefined;
+}
+
 async function loadActor(
   db: Db,
   sid: string,
   kept: KeptPrivateReads,
   request: FastifyRequest,
 ): Promise<Actor | null> {
-  const key = `session ${sid}`;
+  const key = keptKeyOf(sid);
   const hit = await kept.getFresh<Actor>('sessions', key, request);
   if (hit && !isDueForTouch(hit.expire, Date.now())) return hit.value;
   const read = async () => {

@@ -12,7 +12,7 @@ import { idParamsSchema } from '../../../domain/users';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
 import { compileSerializer } from '../../platform/compiled-serializer';
-import { sendCachedAnswer } from '../../platform/public-cache';
+import { sendCachedAnswer, signedInReplayKey } from '../../platform/public-cache';
 import {
   browseProductsAnswer,
   browseProductsByDistanceAnswer,
@@ -20,6 +20,7 @@ import {
   getProduct,
   visitorProductAnswer,
   getProductImages,
+  placeKeyOf,
   type SerializeList,
 } from './catalog.service';
 
@@ -30,7 +31,7 @@ const categoryListSchema = z.array(categorySchema);
  * Visitors read products, categories and product images
  * (docs/rules/accounts.md, Roles and permissions); the distance list needs a sign-in.
  */
-export function registerCatalogRoutes(app: App, { db, catalogCache }: AppContext): void {
+export function registerCatalogRoutes(app: App, { db, catalogCache, signedInReplays }: AppContext): void {
   // The lists and the visitors' answers are kept as bytes, written by compiled serialisers.
   const serializeList: SerializeList = compileSerializer(productListSchema);
   const serializeCategories = compileSerializer(categoryListSchema);
@@ -83,18 +84,23 @@ export function registerCatalogRoutes(app: App, { db, catalogCache }: AppContext
         response: { 200: productListSchema, 400: errorBodySchema, 401: errorBodySchema },
       },
     },
-    async (request, reply) =>
-      sendCachedAnswer(
-        request,
-        reply,
-        await browseProductsByDistanceAnswer(
-          db,
-          catalogCache,
-          actorOf(request),
-          request.query,
-          serializeList,
-        ),
-      ),
+    // The same for every caller at one place: a repeated call is replayed from memory once the
+    // caller is found signed in (docs/decisions/0029-signed-in-reads-kept.md, Answered in the
+    // server's listener).
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const answer = await browseProductsByDistanceAnswer(
+        db,
+        catalogCache,
+        actor,
+        request.query,
+        serializeList,
+      );
+      return sendCachedAnswer(request, reply, answer, { sameAt: placeKeyOf(actor) });
+    },
+  );
+  signedInReplays.addReplay('/api/products/with-distance', (actor, url, acceptEncoding) =>
+    catalogCache.replayOf(signedInReplayKey(placeKeyOf(actor), url), acceptEncoding, false),
   );
 
   app.get(

@@ -186,11 +186,15 @@ export async function browseProductsByDistanceAnswer(
   query: ProductDistanceQuery,
   serialize: SerializeList,
 ): Promise<CachedAnswer> {
-  const origin = actor.primaryLocation;
-  const place = origin ? `${origin.latitude},${origin.longitude}` : 'nowhere';
-  return cache.answer(`near ${place} ${listKeyOf(query)}`, async () =>
-    serialize(await browseProductsFrom(db, origin, query)),
+  return cache.answer(`near ${placeKeyOf(actor)} ${listKeyOf(query)}`, async () =>
+    serialize(await browseProductsFrom(db, actor.primaryLocation, query)),
   );
+}
+
+/** What the distance list depends on of its caller: the place of their primary address. */
+export function placeKeyOf(actor: Pick<Actor, 'primaryLocation'>): string {
+  const origin = actor.primaryLocation;
+  return origin ? `${origin.latitude},${origin.longitude}` : 'nowhere';
 }
 
 /**

@@ -130,8 +130,8 @@ describe('a product page', () => {
     const mover = await signedInAs(t, 'buyer');
     const home = await createAddress(t, mover.id);
     const product = await createProduct(t, seller.id, { name: 'Kept Lamp' });
-    const distance = async (url: string) => {
-      const response = await get(url, mover);
+    const distance = async (url: string, user = mover) => {
+      const response = await get(url, user);
       expect(response.statusCode, response.body).toBe(200);
       const body = response.json<
         { id: string; distance: number | null } | { id: string; distance: number | null }[]
@@ -142,6 +142,11 @@ describe('a product page', () => {
     const page = `/api/products/with-distance?search=${encodeURIComponent('Kept Lamp')}`;
     const near = await distance(page);
     expect(near).toBeLessThan(5);
+    // Again, from the same place: replayed before the app's hooks
+    // (docs/decisions/0029-signed-in-reads-kept.md, Answered in the server's listener).
+    const before = throughHooks.length;
+    expect(await distance(page)).toBe(near);
+    expect(throughHooks.length, 'replayed for the same place').toBe(before);
     expect(await distance(`/api/products/${product.id}`)).toBe(near);
     // Not through a request of this app: the place is read with the session, and the database's
     // notice drops the kept one.
@@ -151,7 +156,14 @@ describe('a product page', () => {
       .where(eq(addresses.id, home.id));
     const far = await distance(page);
     expect(far).toBeGreaterThan(700);
+    expect(await distance(page)).toBe(far);
     expect(await distance(`/api/products/${product.id}`)).toBe(far);
+    // Each caller is answered from their own place, whatever was replayed to another.
+    const neighbour = await signedInAs(t, 'buyer');
+    await createAddress(t, neighbour.id);
+    expect(await distance(page, neighbour)).toBe(near);
+    expect(await distance(page, neighbour)).toBe(near);
+    expect(await distance(page)).toBe(far);
   });
 });
 
@@ -255,6 +267,56 @@ describe('signed-in users kept on the embedded database', () => {
     expect((await me(other)).statusCode).toBe(200);
     await t.database.db.delete(sessions).where(eq(sessions.userId, other.id));
     expect((await me(other)).statusCode).toBe(401);
+  });
+
+  it("answer the current user again before the app's hooks, as the full path did, and see a change at once", async () => {
+    const user = await signedInAs(t, 'buyer', { firstName: 'Quick' });
+    const first = await me(user);
+    expect(first.statusCode).toBe(200);
+    const before = throughHooks.length;
+    const again = await me(user);
+    expect(throughHooks.length, 'answered before the hooks').toBe(before);
+    expect(again.body).toBe(first.body);
+    const headersOf = (response: typeof first) => {
+      const { 'x-request-id': id, date: _date, ...rest } = response.headers;
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      return rest;
+    };
+    expect(headersOf(again)).toEqual(headersOf(first));
+
+    // Written straight to the database: the user's next read shows it.
+    await t.database.db.update(users).set({ firstName: 'Renamed' }).where(eq(users.id, user.id));
+    expect((await me(user)).json<{ firstName: string }>().firstName).toBe('Renamed');
+    expect((await me(user)).json<{ firstName: string }>().firstName).toBe('Renamed');
+    // A cookie whose signature does not verify is a visitor's, kept user or not.
+    const forged = user.cookie.replace(/\.[^.;]+/, '.forged');
+    expect((await as(t, { cookie: forged }, { method: 'GET', url: '/api/auth/user' })).statusCode).toBe(401);
+    await t.database.db.delete(sessions).where(eq(sessions.userId, user.id));
+    expect((await me(user)).statusCode).toBe(401);
+
+    // An administrator always goes the full way (the two-factor hold decides their roles).
+    expect((await me(admin)).statusCode).toBe(200);
+    const beforeAdmin = throughHooks.length;
+    expect((await me(admin)).statusCode).toBe(200);
+    expect(throughHooks.length).toBe(beforeAdmin + 1);
+  });
+
+  it("answer the current user in the server's listener, and a signed-out session there no more", async () => {
+    const user = await signedInAs(t, 'buyer');
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const read = () => fetch(`${base}/api/auth/user`, { headers: { cookie: user.cookie } });
+    const first = await read();
+    expect(first.status).toBe(200);
+    const firstBody = await first.text();
+    const before = throughHooks.length;
+    const again = await read();
+    expect(await again.text()).toBe(firstBody);
+    expect(throughHooks.length, 'answered in the listener').toBe(before);
+    expect(again.headers.get('cache-control')).toBe('no-store');
+    expect(again.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
+    const out = await fetch(`${base}/api/logout`, { method: 'POST', headers: { cookie: user.cookie } });
+    expect(out.status).toBeLessThan(400);
+    expect((await read()).status).toBe(401);
   });
 
   it('change with the account: a role taken away or a suspension is seen on the next request', async () => {

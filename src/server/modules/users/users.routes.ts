@@ -18,8 +18,16 @@ import { becomeRole, getPublicProfile, switchOwnRole, toCurrentUser, updateOwnNa
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 404: errorBodySchema };
 
-export function registerUserRoutes(app: App, { db, live, privateReads }: AppContext): void {
+export function registerUserRoutes(app: App, { db, live, privateReads, signedInReplays }: AppContext): void {
   const serializeSessionUser = compileSerializer(sessionUserSchema);
+  // Every page asks it: a kept user is answered before the app's hooks
+  // (docs/decisions/0029-signed-in-reads-kept.md, Answered in the server's listener). An
+  // administrator goes the full way, where the two-factor hold decides their roles.
+  signedInReplays.add('/api/auth/user', (actor) => {
+    const liveCursor = live.heardCursor();
+    if (actor.roles.includes('admin') || liveCursor === undefined) return undefined;
+    return serializeSessionUser({ ...toCurrentUser(actor), liveCursor });
+  });
   app.get(
     '/api/auth/user',
     {
