@@ -42,10 +42,10 @@ const RESULTS = path.join(ROOT, 'bench/results/catalog.md');
 /** The whole run is cut off after this, whatever happens. */
 const RUN_LIMIT_MS = 12 * 60 * 1000;
 
-const REQUESTS = Number(args.requests ?? 3000);
+const REQUESTS = Number(args.requests ?? 20000);
 /** --log-level=warn: the server's log level; by default the one it runs with unless told (info). */
 const LOG_LEVEL = args['log-level'] ?? 'info';
-const BARE_REQUESTS = Number(args['bare-requests'] ?? 5000);
+const BARE_REQUESTS = Number(args['bare-requests'] ?? 20000);
 const CONCURRENCY = Number(args.concurrency ?? 16);
 /**
  * Warm-up requests before each measurement, so that the measured ones run on optimised code. A
@@ -62,6 +62,8 @@ const WARMUP = Number(args.warmup ?? 5000);
 const PROCESS_WARMUP = Number(args['process-warmup'] ?? 5000);
 /** The call that asks for a new page each time: 1,100 distinct pages, warm-up included. */
 const NEW_PAGE_WARMUP = 100;
+/** --slices=N: each call's requests in N turns of the server and the bare server. */
+const SLICES = Number(args.slices ?? 4);
 const NEW_PAGE_REQUESTS = 1000;
 const adminUrl = process.env.TEST_DATABASE_URL;
 const databases = (args.db ?? (adminUrl ? 'pglite,postgres' : 'pglite')).split(',');
@@ -290,25 +292,54 @@ async function load(port, urlPath, headers, requests, concurrency, pathOf, pid) 
   const clientCpu = process.cpuUsage(clientCpuBefore);
   const serverCpuAfter = pid === undefined ? undefined : cpuSecondsOf(pid);
   agent.destroy();
-  latencies.sort((a, b) => a - b);
-  const at = (q) => latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)];
-  return {
+  return summary({
     requests,
     concurrency,
     failures,
     bytes,
     seconds: elapsed / 1000,
-    rps: requests / (elapsed / 1000),
+    latencies,
+    serverCpuSeconds:
+      serverCpuBefore === undefined || serverCpuAfter === undefined
+        ? undefined
+        : serverCpuAfter - serverCpuBefore,
+    clientCpuUsTotal: clientCpu.user + clientCpu.system,
+  });
+}
+
+/** Rates, percentiles and CPU a request of measured requests. */
+function summary(measured) {
+  const { requests, seconds, latencies, serverCpuSeconds, clientCpuUsTotal } = measured;
+  latencies.sort((a, b) => a - b);
+  const at = (q) => latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)];
+  return {
+    ...measured,
+    rps: requests / seconds,
     p50: at(0.5),
     p95: at(0.95),
     p99: at(0.99),
     max: latencies[latencies.length - 1],
-    serverCpuUs:
-      serverCpuBefore === undefined || serverCpuAfter === undefined
-        ? undefined
-        : ((serverCpuAfter - serverCpuBefore) * 1e6) / requests,
-    clientCpuUs: (clientCpu.user + clientCpu.system) / requests,
+    serverCpuUs: serverCpuSeconds === undefined ? undefined : (serverCpuSeconds * 1e6) / requests,
+    clientCpuUs: clientCpuUsTotal / requests,
   };
+}
+
+/** The slices of one measurement as one: their requests over their time together. */
+function combined(slices) {
+  const sum = (pick) => slices.reduce((total, slice) => total + pick(slice), 0);
+  const cpu = slices.every((slice) => slice.serverCpuSeconds !== undefined)
+    ? sum((slice) => slice.serverCpuSeconds)
+    : undefined;
+  return summary({
+    requests: sum((slice) => slice.requests),
+    concurrency: slices[0]?.concurrency,
+    failures: sum((slice) => slice.failures),
+    bytes: slices[0]?.bytes,
+    seconds: sum((slice) => slice.seconds),
+    latencies: slices.flatMap((slice) => slice.latencies),
+    serverCpuSeconds: cpu,
+    clientCpuUsTotal: sum((slice) => slice.clientCpuUs * slice.requests),
+  });
 }
 
 // --- The distance filter against a full scan ----------------------------------------------------
@@ -533,30 +564,43 @@ async function benchDatabase(kind) {
           CONCURRENCY,
           scenario.pathOf,
         );
-        const result = await load(
-          server.port,
-          scenario.path,
-          headers,
-          scenario.requests ?? REQUESTS,
-          CONCURRENCY,
-          scenario.pathOf,
-          server.child.pid,
-        );
+        if (!scenario.noBare) await load(bare.port, scenario.path, {}, WARMUP, CONCURRENCY);
+        // Server and bare server take turns in slices, so that a slow moment of the shared machine
+        // falls on both figures of a ratio alike rather than on one of them.
+        const serverSlices = [];
+        const bareSlices = [];
+        for (let slice = 0; slice < SLICES; slice++) {
+          serverSlices.push(
+            await load(
+              server.port,
+              scenario.path,
+              headers,
+              Math.ceil((scenario.requests ?? REQUESTS) / SLICES),
+              CONCURRENCY,
+              scenario.pathOf,
+              server.child.pid,
+            ),
+          );
+          if (scenario.noBare) continue;
+          bareSlices.push(
+            await load(
+              bare.port,
+              scenario.path,
+              {},
+              Math.ceil(BARE_REQUESTS / SLICES),
+              CONCURRENCY,
+              undefined,
+              bare.child.pid,
+            ),
+          );
+        }
+        const result = combined(serverSlices);
         log(
           `[${kind}] ${scenario.name}: ${result.rps.toFixed(0)} req/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms, server ${cpuText(result.serverCpuUs)} µs CPU/req (${count} items)`,
         );
         serverRows.push({ target: `server + ${kind}`, scenario: scenario.name, count, ...result });
         if (scenario.noBare) continue;
-        await load(bare.port, scenario.path, {}, WARMUP, CONCURRENCY);
-        const bareResult = await load(
-          bare.port,
-          scenario.path,
-          {},
-          BARE_REQUESTS,
-          CONCURRENCY,
-          undefined,
-          bare.child.pid,
-        );
+        const bareResult = combined(bareSlices);
         log(
           `[bare] ${scenario.name}: ${bareResult.rps.toFixed(0)} req/s, p50 ${bareResult.p50.toFixed(2)} ms, p99 ${bareResult.p99.toFixed(2)} ms, server ${cpuText(bareResult.serverCpuUs)} µs CPU/req`,
         );
@@ -611,7 +655,7 @@ function report(runs, started, startLoad) {
     '  pages of 48 products (the default). CPU per request: user and system time of the server process',
     "  (with the embedded database's process, its child) and of the load generator over the measured requests;",
     '  before each call the server is left to settle until it uses under 5% of a core, and each call is measured',
-    "  on the server and then at once on the bare server (both running), so a ratio's two figures see the same machine.",
+    `  in ${SLICES} turns of the server and the bare server (both running), so a ratio's two figures see the same machine.`,
     `- Server: the built app (\`node ${SERVER_NODE_FLAGS.join(' ')} dist/server/main.js\` as \`npm start\` runs it, NODE_ENV=production, LOG_LEVEL=${LOG_LEVEL}) on 127.0.0.1;`,
     '  the bare server answers the very bytes the app sent, captured once per call, with no other work.',
     '- The app keeps finished public answers until the catalog changes',
