@@ -285,10 +285,14 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
   // Signed-in reads of what is kept, answered before the other hooks and in the server's listener
   // (docs/decisions/0029-signed-in-reads-kept.md, Answered in the server's listener).
-  const signedInReplays = new SignedInReplays(privateReads, {
-    parse: (header) => app.parseCookie(header),
-    unsign: (raw) => app.unsignCookie(raw),
-  });
+  const signedInReplays = new SignedInReplays(
+    privateReads,
+    {
+      parse: (header) => app.parseCookie(header),
+      unsign: (raw) => app.unsignCookie(raw),
+    },
+    app.log,
+  );
   keptReads.signedIn = signedInReplays;
   registerSignedInReplays(app, signedInReplays);
   // Two-factor sign-in for administrators is the identity provider's business under OpenID Connect

@@ -93,10 +93,13 @@ export class KeptPrivateReads {
     const stop = this.stopListening;
     if (stop === undefined) return Promise.resolve(false);
     if (stop.fence === undefined) return true;
-    let fenced = this.fenced.get(request);
+    // The app's request and the server's under it (`raw`) share one: the server's listener may
+    // have asked first (signed-in-replays.ts).
+    const key = rawOf(request);
+    let fenced = this.fenced.get(key);
     if (fenced === undefined) {
       fenced = stop.fence();
-      this.fenced.set(request, fenced);
+      this.fenced.set(key, fenced);
     }
     return fenced;
   }
@@ -174,6 +177,12 @@ export class KeptPrivateReads {
     }
     return found;
   }
+}
+
+/** The Node request under a Fastify one, or the object itself. */
+function rawOf(request: object): object {
+  const raw: unknown = (request as { raw?: unknown }).raw;
+  return typeof raw === 'object' && raw !== null ? raw : request;
 }
 
 function forget(shelf: Shelf, key: string): void {

@@ -1,4 +1,5 @@
-import type { AddressInfo } from 'node:net';
+import { IncomingMessage } from 'node:http';
+import { Socket, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
 import fastifyCookie from '@fastify/cookie';
@@ -39,7 +40,10 @@ async function listening(withFences: boolean) {
     { warn: () => {} },
   );
   await kept.start();
-  const replays = new SignedInReplays(kept, cookies);
+  const replays = new SignedInReplays(kept, cookies, { error: () => {} });
+  replays.add('/broken', () => {
+    throw new Error('a broken answer');
+  });
   replays.add('/me', (actor) =>
     actor.firstName === 'Declined' ? undefined : Buffer.from(`"${actor.firstName}"`),
   );
@@ -80,7 +84,7 @@ describe("signed-in reads answered in the server's listener", () => {
       await s.keep('declined', 'Declined');
       // Nothing recorded yet: the full path answers first.
       expect(await s.get('/me', { cookie: cookieOf('s1') })).toBe('from the app');
-      s.replays.record('/me', {
+      s.replays.record(new IncomingMessage(new Socket()), '/me', {
         'content-type': 'application/json',
         'cache-control': 'no-store',
         'x-request-id': 'x',
@@ -110,6 +114,9 @@ describe("signed-in reads answered in the server's listener", () => {
       expect(await s.get('/me', { cookie: cookieOf('s1') })).toBe('from the app');
       await s.keep('s1', 'Again');
       expect(await s.get('/me', { cookie: cookieOf('s1') })).toBe('"Again"');
+      // An answer that fails is the app's to give.
+      s.replays.record(new IncomingMessage(new Socket()), '/broken', { 'content-type': 'application/json' });
+      expect(await s.get('/broken', { cookie: cookieOf('s1') })).toBe('from the app');
       // A closing instance takes every request through the app.
       s.replays.stop();
       expect(await s.get('/me', { cookie: cookieOf('s1') })).toBe('from the app');
@@ -122,7 +129,7 @@ describe("signed-in reads answered in the server's listener", () => {
     const s = await listening(true);
     try {
       await s.keep('s1', 'Kept');
-      s.replays.record('/me', { 'content-type': 'application/json' });
+      s.replays.record(new IncomingMessage(new Socket()), '/me', { 'content-type': 'application/json' });
       const until = async (count: number) => {
         while (s.fences.length < count) await new Promise((resolve) => setTimeout(resolve, 5));
       };
@@ -142,7 +149,11 @@ describe("signed-in reads answered in the server's listener", () => {
       s.notice('sessions');
       s.fences[2]?.(true);
       expect(await answer).toBe('from the app');
-      expect(s.handled).toEqual(['GET /me', 'GET /me']);
+      // A caller it would not answer waits for no fence.
+      await s.keep('declined', 'Declined');
+      expect(await s.get('/me', { cookie: cookieOf('declined') })).toBe('from the app');
+      expect(s.fences).toHaveLength(3);
+      expect(s.handled).toEqual(['GET /me', 'GET /me', 'GET /me']);
     } finally {
       await s.close();
     }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { COMPRESSION_THRESHOLD_BYTES } from './compression';
 import type { KeptPrivateReads } from './kept-private-reads';
 import { replayHeadOf } from './public-cache';
@@ -51,11 +51,14 @@ export class SignedInReplays {
   private readonly routes = new Map<string, Route>();
   /** Requests already tried here: the listener's, which the app's hook then meets again. */
   private readonly tried = new WeakSet<IncomingMessage>();
+  /** Requests answered here (the app's `onResponse` still runs for those of its first hook). */
+  private readonly written = new WeakSet<IncomingMessage>();
   private stopped = false;
 
   constructor(
     private readonly kept: KeptPrivateReads,
     private readonly cookies: SessionCookies,
+    private readonly log: Pick<FastifyBaseLogger, 'error'>,
   ) {}
 
   /** GET `url` (the path alone, no query) may be answered with `answer`. */
@@ -78,9 +81,10 @@ export class SignedInReplays {
    * length): the next answers are written with them. An answer that was compressed, varies, or
    * sets a cookie is not recorded.
    */
-  record(url: string, headers: Record<string, unknown>): void {
+  record(request: IncomingMessage, url: string, headers: Record<string, unknown>): void {
     const route = this.routes.get(url);
-    if (route?.answer === undefined || headers['content-encoding'] !== undefined) return;
+    if (route?.answer === undefined || this.written.has(request) || headers['content-encoding'] !== undefined)
+      return;
     const head = replayHeadOf(headers);
     if (head !== undefined && !head.includes('vary')) route.head = head;
   }
@@ -93,9 +97,22 @@ export class SignedInReplays {
   /**
    * Writes the answer to a GET of a route added here when its session's user is kept and fresh
    * for the request: true when written, false when the app must answer; a promise of either while
-   * the request's fence is on its way (PostgreSQL).
+   * the request's fence is on its way (PostgreSQL). A caller it would not answer waits for no
+   * fence; an error answers through the app when nothing was written yet.
    */
   write(
+    request: IncomingMessage,
+    response: ServerResponse,
+    requestId: () => string,
+  ): boolean | Promise<boolean> {
+    try {
+      return this.tryWrite(request, response, requestId);
+    } catch (error) {
+      return this.failed(response, error);
+    }
+  }
+
+  private tryWrite(
     request: IncomingMessage,
     response: ServerResponse,
     requestId: () => string,
@@ -108,14 +125,26 @@ export class SignedInReplays {
     if (route === undefined || (route.replay === undefined && (route.head === undefined || query !== -1)))
       return false;
     const sid = this.sessionId(request.headers.cookie);
-    // Nothing kept: no fence is waited for, the app reads the database.
-    if (sid === undefined || keptSessionUser(this.kept, sid) === undefined || this.tried.has(request))
-      return false;
+    // Nothing kept: the app reads the database.
+    const actor = sid === undefined ? undefined : keptSessionUser(this.kept, sid);
+    if (sid === undefined || actor === undefined || this.tried.has(request)) return false;
+    const found = this.found(route, actor, request);
+    if (found === undefined) return false;
     this.tried.add(request);
     const fresh = this.kept.freshFor(request);
-    const write = () => this.answer(route, sid, request, response, requestId);
-    if (fresh === true) return write();
-    return fresh.then((ok) => ok && write());
+    if (fresh === true) return this.send(request, response, found, requestId);
+    return fresh.then((ok) => {
+      try {
+        if (!ok || this.stopped) return false;
+        // Read again: a notice heard while the fence was on its way may have dropped the user or
+        // the answer, and the live cursor is read after the fence.
+        const user = keptSessionUser(this.kept, sid);
+        const now = user === undefined ? undefined : this.found(route, user, request);
+        return now !== undefined && this.send(request, response, now, requestId);
+      } catch (error) {
+        return this.failed(response, error);
+      }
+    });
   }
 
   private sessionId(header: string | undefined): string | undefined {
@@ -126,23 +155,33 @@ export class SignedInReplays {
     return valid && value ? value : undefined;
   }
 
-  private answer(
+  private found(
     route: Route,
-    sid: string,
+    actor: Actor,
     request: IncomingMessage,
-    response: ServerResponse,
-    requestId: () => string,
-  ): boolean {
-    // Read again: a notice heard while the fence was on its way may have dropped the user.
-    const actor = keptSessionUser(this.kept, sid);
-    if (this.stopped || actor === undefined) return false;
-    const found = route.replay
+  ): { head: string[]; body: Buffer } | undefined {
+    return route.replay
       ? route.replay(actor, request.url ?? '', request.headers['accept-encoding'])
       : this.plainAnswer(route, actor);
-    if (found === undefined) return false;
-    const { head, body } = found;
+  }
+
+  private send(
+    request: IncomingMessage,
+    response: ServerResponse,
+    { head, body }: { head: string[]; body: Buffer },
+    requestId: () => string,
+  ): true {
+    this.written.add(request);
     response.writeHead(200, [...head, 'x-request-id', requestId(), 'content-length', String(body.length)]);
     response.end(body);
+    return true;
+  }
+
+  /** Nothing written yet: the app answers (and reports what fails there too); else the answer is cut. */
+  private failed(response: ServerResponse, error: unknown): boolean {
+    this.log.error({ err: error }, 'a signed-in read could not be answered from what is kept');
+    if (!response.headersSent) return false;
+    response.destroy();
     return true;
   }
 
@@ -185,7 +224,7 @@ export function registerSignedInReplays(app: FastifyInstance, replays: SignedInR
       !request.twoFactorSetupRequired &&
       replays.has(request.url)
     ) {
-      replays.record(request.url, reply.getHeaders());
+      replays.record(request.raw, request.url, reply.getHeaders());
     }
     done();
   });
