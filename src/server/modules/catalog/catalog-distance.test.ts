@@ -23,6 +23,20 @@ let t: TestApp;
 let buyer: TestUser;
 /** The buyer's place, in the Loop. */
 const ORIGIN = { latitude: 41.8781, longitude: -87.6298 };
+/** A primary address in the Loop, at ORIGIN: where the distances are measured from. */
+async function homeAtOrigin(db: TestApp['database']['db'], userId: string): Promise<void> {
+  await db.insert(addresses).values({
+    userId,
+    addressLine1: '233 S Wacker Dr',
+    city: 'Chicago',
+    state: 'IL',
+    zipCode: '60606',
+    latitude: ORIGIN.latitude.toFixed(7),
+    longitude: ORIGIN.longitude.toFixed(7),
+    isPrimary: true,
+  });
+}
+
 /** Miles per degree of latitude on the app's sphere. */
 const MILES_PER_DEGREE = (EARTH_RADIUS_MILES * Math.PI) / 180;
 
@@ -40,16 +54,7 @@ beforeAll(async () => {
   t = await createTestApp();
   const db = t.database.db;
   buyer = await signedInAs(t, 'buyer');
-  await db.insert(addresses).values({
-    userId: buyer.id,
-    addressLine1: '233 S Wacker Dr',
-    city: 'Chicago',
-    state: 'IL',
-    zipCode: '60606',
-    latitude: ORIGIN.latitude.toFixed(7),
-    longitude: ORIGIN.longitude.toFixed(7),
-    isPrimary: true,
-  });
+  await homeAtOrigin(db, buyer.id);
   const sellers = await db
     .insert(users)
     .values(
@@ -344,16 +349,7 @@ describe('a searched word, the sellers without it passed over', () => {
       expect(await found('lantern')).toEqual([]);
       // Through the route, which plans the reading: the same lists, and an empty one at once.
       const shopper = await signedInAs(app, 'buyer');
-      await db.insert(addresses).values({
-        userId: shopper.id,
-        addressLine1: '233 S Wacker Dr',
-        city: 'Chicago',
-        state: 'IL',
-        zipCode: '60606',
-        latitude: ORIGIN.latitude.toFixed(7),
-        longitude: ORIGIN.longitude.toFixed(7),
-        isPrimary: true,
-      });
+      await homeAtOrigin(db, shopper.id);
       for (const search of ['lamp', 'oak', 'lantern', 'CAFÉ']) {
         const response = await as(app, shopper, {
           method: 'GET',
