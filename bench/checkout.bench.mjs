@@ -55,7 +55,10 @@ const CEILING = args.ceiling === 'true';
 const BUYERS = Number(args.buyers ?? (FLASH ? 16 : 64));
 // With --ceiling, 40: four turns of 10 s each for the app and for the replay.
 const SECONDS = Number(args.seconds ?? (args.ceiling === 'true' ? 40 : 20));
-const WARMUP_SECONDS = Number(args.warmup ?? 3);
+// The server's code is compiled to its fastest form only after thousands of checkouts: with 3 s of
+// warm-up the first half minute of a run still spent a tenth of the server's CPU compiling
+// (V8's compiler threads; docs/decisions/0025-checkout-statements.md, A warm server).
+const WARMUP_SECONDS = Number(args.warmup ?? 20);
 /** --rounds=N: with --ceiling, the app's and the replay's seconds are split into N turns each. */
 const ROUNDS = CEILING ? Number(args.rounds ?? 4) : 1;
 const SELLERS = 100;
@@ -354,9 +357,12 @@ function post(port, agent, urlPath, cookie, body) {
 
 const CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12/40', cvc: '123', name: 'Bench Buyer' };
 
-/** A product by the run's mix: one of the hot ones for HOT_SHARE of checkouts, else a cold one. */
-function pickProduct(random) {
-  return random() < HOT_SHARE
+/**
+ * A product by the run's mix: one of the hot ones for HOT_SHARE of checkouts, else a cold one.
+ * The warm-up (`coldOnly`) leaves the hot products of the hot-and-cold mix their stock for the run.
+ */
+function pickProduct(random, coldOnly = false) {
+  return !(coldOnly && !FLASH) && random() < HOT_SHARE
     ? 1 + Math.floor(random() * HOT_PRODUCTS)
     : HOT_PRODUCTS + 1 + Math.floor(random() * COLD_PRODUCTS);
 }
@@ -365,8 +371,8 @@ function pickProduct(random) {
  * One buyer's checkout of one product: quote, start the payment, pay. Answers { orders, quantity },
  * { soldOut } or { failure }.
  */
-async function checkoutOnce(port, agent, buyer, random) {
-  const index = pickProduct(random);
+async function checkoutOnce(port, agent, buyer, random, warmUp) {
+  const index = pickProduct(random, warmUp);
   const quantity = 1 + Math.floor(random() * 2);
   const body = {
     items: [{ productId: productId(index), quantity }],
@@ -403,7 +409,7 @@ async function checkoutOnce(port, agent, buyer, random) {
  * Every buyer checks out one product after another until the time is up: quote, start the
  * payment, pay. Answers the counts and the latency of each whole checkout that was paid.
  */
-async function runBuyers(port, buyers, seconds, random) {
+async function runBuyers(port, buyers, seconds, random, warmUp = false) {
   const agent = new http.Agent({ keepAlive: true, maxSockets: buyers.length });
   const stats = { paid: 0, paidUnits: 0, soldOut: 0, failed: 0, failures: new Map(), latencies: [] };
   const fail = (what) => {
@@ -416,7 +422,7 @@ async function runBuyers(port, buyers, seconds, random) {
     buyers.map(async (buyer) => {
       while (performance.now() < deadline) {
         const t0 = performance.now();
-        const outcome = await checkoutOnce(port, agent, buyer, random);
+        const outcome = await checkoutOnce(port, agent, buyer, random, warmUp);
         if (outcome.orders) {
           stats.paid += outcome.orders;
           stats.paidUnits += outcome.quantity;
@@ -743,7 +749,7 @@ async function benchDatabase(kind) {
       traced = await traceCheckouts(server, buyers[0], countsFile, traceFile);
       replay = await openReplay(traced.traces, buyers);
     }
-    if (WARMUP_SECONDS > 0) await runBuyers(server.port, buyers.slice(0, 8), WARMUP_SECONDS, seeded(7));
+    if (WARMUP_SECONDS > 0) await runBuyers(server.port, buyers.slice(0, 8), WARMUP_SECONDS, seeded(7), true);
     if (COUNT_STATEMENTS) await takeStatementCounts(server.child, countsFile);
     // With --ceiling the app and the replay take turns, ROUNDS each, so that a machine that slows
     // down or speeds up during the run weighs on both sides of the ratio alike.
@@ -852,7 +858,7 @@ function report(runs, started, startLoad) {
     '  The buyers (one Node process), the server (one Node process) and PostgreSQL share these CPUs.',
     `  Load average (1 min) at the start: ${startLoad.toFixed(2)}; other work on the machine slows every figure alike.`,
     `- Load: ${BUYERS} buyers at once, each checking out one product after another for ${SECONDS} s (after ${WARMUP_SECONDS} s`,
-    `  of 8 buyers warming up): quote, start the payment, pay with the test card 4242 4242 4242 4242; 1 or 2 units,`,
+    `  of 8 buyers warming up${FLASH ? '' : ' on the cold products'}): quote, start the payment, pay with the test card 4242 4242 4242 4242; 1 or 2 units,`,
     `  ${HOT_SHARE * 100}% of checkouts on ${HOT_PRODUCTS} hot products of ${HOT_STOCK} units, the rest on ${COLD_PRODUCTS} cold ones of ${COLD_STOCK};`,
     `  delivery to the buyer's primary address. Sessions are written to the database beforehand (no password hashing).`,
     `- Server: the built app (\`node ${SERVER_NODE_FLAGS.join(' ')} dist/server/main.js\` as \`npm start\` runs it, NODE_ENV=production, ALLOW_TEST_PAYMENTS=true, LOG_LEVEL=warn).`,

@@ -1,8 +1,10 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TEST_DB_KIND, type TestApp } from '../testing/test-app';
+import { createAddress, createProduct } from '../testing/commerce';
+import { createTestApp, signedInAs, TEST_DB_KIND, type TestApp } from '../testing/test-app';
 import { builtOnce } from './built-once';
-import { categories } from './schema';
+import { addresses, categories, products, users } from './schema';
 
 const categoryNamed = builtOnce((db) =>
   db
@@ -53,5 +55,39 @@ describe('a statement built once (docs/decisions/0028-checkout-throughput.md, St
       await first.delete(categories).where(eq(categories.name, 'Only In First'));
     });
     expect(secondSaw).toEqual([]);
+  });
+
+  it("maps rows as drizzle's own select does: nested objects, decoded columns, a left join found or not", async () => {
+    const { db } = t.database;
+    const seller = await signedInAs(t, 'seller');
+    const homeless = await signedInAs(t, 'seller');
+    await createAddress(t, seller.id);
+    const ids = [(await createProduct(t, seller.id)).id, (await createProduct(t, homeless.id)).id];
+    const home = alias(addresses, 'home');
+    // Whole rows, picked columns, a nested pick of a left-joined table, an expression.
+    const select = (on: typeof db) =>
+      on
+        .select({
+          product: products,
+          sellerName: users.firstName,
+          home: { id: home.id, city: home.city, latitude: home.latitude, createdAt: home.createdAt },
+          wholeHome: home,
+          doubled: sql<number>`${products.stock} * 2`.mapWith(Number),
+        })
+        .from(products)
+        .innerJoin(users, eq(users.id, products.sellerId))
+        .leftJoin(home, and(eq(home.userId, products.sellerId), eq(home.isPrimary, true)));
+    const once = builtOnce((on) =>
+      select(on)
+        .where(sql`${products.id} = any(${sql.placeholder('ids')}::uuid[])`)
+        .orderBy(products.name)
+        .prepare(''),
+    );
+    const mapped = await once(db).execute({ ids });
+    const drizzles = await select(db).where(inArray(products.id, ids)).orderBy(products.name);
+    expect(mapped).toEqual(drizzles);
+    expect(mapped.map((row) => row.home === null)).toEqual(drizzles.map((row) => row.home === null));
+    expect(mapped.filter((row) => row.home === null)).toHaveLength(1);
+    expect(mapped.find((row) => row.home !== null)?.home?.createdAt).toBeInstanceOf(Date);
   });
 });

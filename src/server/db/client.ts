@@ -28,6 +28,10 @@ import {
   type EmbeddedProcess,
   type EmbeddedServerMessage,
 } from './embedded-database';
+import { readArrayRowsCheaply } from './pg-array-rows';
+
+// Every pg connection of this process reads drizzle's rows (arrays) without pg's row template.
+readArrayRowsCheaply();
 
 export { DataDirLockedError };
 

@@ -20,6 +20,31 @@ const TOUCH_AFTER_MS = 60 * 60 * 1000;
 
 export type UserRow = typeof users.$inferSelect;
 
+/** Session cookies whose signature was checked, by their exact text, to the session id they hold. */
+const verifiedCookies = new Map<string, string>();
+/** About a megabyte at most; emptied when full (the next request checks its signature again). */
+const VERIFIED_COOKIES_MAX = 10_000;
+
+/**
+ * The session id a signed session cookie holds, or null when its signature does not verify. A
+ * cookie already verified is not checked again: every signed-in request sends the same one
+ * (docs/decisions/0029-signed-in-reads-kept.md, Cookies verified once). Only verified cookies are
+ * remembered, so a forged one is always checked. Whether the session still exists, and whose it
+ * is, is read as before.
+ */
+export function sessionIdOfCookie(
+  raw: string,
+  unsign: (raw: string) => { valid: boolean; value: string | null },
+): string | null {
+  const known = verifiedCookies.get(raw);
+  if (known !== undefined) return known;
+  const unsigned = unsign(raw);
+  if (!unsigned.valid || !unsigned.value) return null;
+  if (verifiedCookies.size >= VERIFIED_COOKIES_MAX) verifiedCookies.clear();
+  verifiedCookies.set(raw, unsigned.value);
+  return unsigned.value;
+}
+
 export interface Actor extends UserRow {
   role: Role;
   roles: Role[];
@@ -54,11 +79,7 @@ export function registerSessions(app: FastifyInstance, options: SessionOptions):
   // A plain callback rather than an async function: it runs on every request and awaits nothing.
   app.addHook('onRequest', (request, _reply, done) => {
     const raw = request.cookies[SESSION_COOKIE];
-    let sid: string | null = null;
-    if (raw) {
-      const unsigned = request.unsignCookie(raw);
-      if (unsigned.valid && unsigned.value) sid = unsigned.value;
-    }
+    const sid = raw ? sessionIdOfCookie(raw, (text) => request.unsignCookie(text)) : null;
     request.sessionId = sid;
     let loaded: Promise<Actor | null> | undefined;
     request.getActor = () => {

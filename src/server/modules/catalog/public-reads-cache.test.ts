@@ -143,10 +143,16 @@ describe('a product page', () => {
     const near = await distance(page);
     expect(near).toBeLessThan(5);
     // Again, from the same place: replayed before the app's hooks
-    // (docs/decisions/0029-signed-in-reads-kept.md, Answered in the server's listener).
-    const before = throughHooks.length;
-    expect(await distance(page)).toBe(near);
-    expect(throughHooks.length, 'replayed for the same place').toBe(before);
+    // (docs/decisions/0029-signed-in-reads-kept.md, Answered in the server's listener). The address
+    // and the product were written straight to the database: on PostgreSQL their notices may
+    // arrive after the first answer was kept and drop it, and then both are read again (readTwice).
+    for (let attempt = 1; ; attempt++) {
+      const before = throughHooks.length;
+      expect(await distance(page)).toBe(near);
+      if (throughHooks.length === before) break;
+      expect(attempt, 'replayed for the same place').toBeLessThan(5);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     expect(await distance(`/api/products/${product.id}`)).toBe(near);
     // Not through a request of this app: the place is read with the session, and the database's
     // notice drops the kept one.

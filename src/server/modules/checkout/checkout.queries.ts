@@ -6,9 +6,28 @@ import { addresses, payments, products, users } from '../../db/schema';
 
 export type CheckoutProductRow = Awaited<ReturnType<typeof findProductsForCheckout>>[number];
 export type AddressRow = typeof addresses.$inferSelect;
+/** What pricing reads of an address: its id, its text and where it is. */
+export type CheckoutAddress = Pick<
+  AddressRow,
+  'id' | 'addressLine1' | 'addressLine2' | 'city' | 'state' | 'zipCode' | 'latitude' | 'longitude'
+>;
 
 const sellerAddress = alias(addresses, 'seller_address');
 const deliveryAddress = alias(addresses, 'delivery_address');
+
+/** The columns of an address pricing reads (`CheckoutAddress`). */
+function checkoutAddressColumns<A extends typeof sellerAddress | typeof deliveryAddress>(address: A) {
+  return {
+    id: address.id,
+    addressLine1: address.addressLine1,
+    addressLine2: address.addressLine2,
+    city: address.city,
+    state: address.state,
+    zipCode: address.zipCode,
+    latitude: address.latitude,
+    longitude: address.longitude,
+  };
+}
 
 /**
  * The products of a cart with their sellers' names and primary addresses (where a pickup happens
@@ -25,12 +44,27 @@ export async function findProductsForCheckout(
   openPaymentsOf?: string,
 ) {
   if (ids.length === 0) return [];
-  return productsForCheckout(db).execute({
+  const rows = await productsForCheckout(db).execute({
     ids,
     deliveryAddressId: delivery?.addressId ?? null,
     deliveryUserId: delivery?.userId ?? null,
     openPaymentsOf: openPaymentsOf ?? null,
   });
+  return rows.map((row) => ({
+    ...row,
+    sellerAddress: joinedAddress(row.sellerAddress),
+    deliveryAddress: joinedAddress(row.deliveryAddress),
+  }));
+}
+
+/**
+ * A left-joined address as read: null when the join found none (drizzle answers null for the
+ * object when its first column, the key, is null; its types leave each column nullable instead).
+ */
+function joinedAddress(
+  address: { [K in keyof CheckoutAddress]: CheckoutAddress[K] | null } | null,
+): CheckoutAddress | null {
+  return address && address.id !== null ? (address as CheckoutAddress) : null;
 }
 
 /**
@@ -43,11 +77,25 @@ export async function findProductsForCheckout(
 const productsForCheckout = builtOnce((db) =>
   db
     .select({
-      product: products,
+      // Only what pricing and the stock checks read: every column more is parsed and mapped on
+      // each of a checkout's two reads (docs/decisions/0025-checkout-statements.md, Columns read).
+      product: {
+        id: products.id,
+        sellerId: products.sellerId,
+        name: products.name,
+        imageUrl: products.imageUrl,
+        price: products.price,
+        stock: products.stock,
+        onSale: products.onSale,
+        requiresTrailer: products.requiresTrailer,
+        sellerDelivery: products.sellerDelivery,
+        sellerDeliveryFee: products.sellerDeliveryFee,
+        offerPickup: products.offerPickup,
+      },
       sellerFirstName: users.firstName,
       sellerLastName: users.lastName,
-      sellerAddress,
-      deliveryAddress,
+      sellerAddress: checkoutAddressColumns(sellerAddress),
+      deliveryAddress: checkoutAddressColumns(deliveryAddress),
       openPayments: sql<Record<string, string> | null>`(
         select json_object_agg(${payments.checkoutKey}, ${payments.id})
         from ${payments}

@@ -2,9 +2,14 @@ import { checkoutBodySchema, checkoutQuoteSchema } from '../../../domain/checkou
 import { errorBodySchema } from '../../../domain/errors';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
+import { compileSerializer, sendJsonBytes } from '../../platform/compiled-serializer';
 import { priceCheckout } from './price-checkout';
 
 export function registerCheckoutRoutes(app: App, { ops }: AppContext): void {
+  // Every checkout asks for a quote: its answer is written by a serialiser compiled from its
+  // schema rather than checked against it first (docs/decisions/0025-checkout-statements.md,
+  // Answers written by compiled serialisers).
+  const serializeQuote = compileSerializer(checkoutQuoteSchema);
   app.post(
     '/api/checkout/quote',
     {
@@ -16,10 +21,10 @@ export function registerCheckoutRoutes(app: App, { ops }: AppContext): void {
         response: { 200: checkoutQuoteSchema, 400: errorBodySchema, 401: errorBodySchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const actor = actorOf(request);
       const { quote } = await priceCheckout(ops.checkout, actor, request.body);
-      return quote;
+      return sendJsonBytes(reply, serializeQuote(quote));
     },
   );
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { ITEM_PROBLEM_CODES, type CheckoutProblem } from '../../../domain/checkout';
-import type { AddressRow } from './checkout.queries';
+import type { CheckoutAddress } from './checkout.queries';
 
 export interface CheckoutDeps {
   db: Db;
@@ -48,7 +48,7 @@ export type PricedCheckout = z.infer<typeof pricedCheckoutSchema>;
 export type PricedOrder = PricedCheckout['orders'][number];
 
 /** "1 Main St, Apt 2, Springfield, IL 62701". */
-export function addressText(row: AddressRow): string {
+export function addressText(row: CheckoutAddress): string {
   return [row.addressLine1, row.addressLine2, `${row.city}, ${row.state} ${row.zipCode}`]
     .filter((part): part is string => Boolean(part && part.trim()))
     .join(', ');

@@ -9,7 +9,7 @@ import {
 import { splitBySeller } from '../../../domain/fees';
 import { formatCents, sumCents, type Cents } from '../../../domain/money';
 import { addressText, type CheckoutDeps, type PricedCheckout, type PricedOrder } from './checkout.service';
-import { findAddressOfUser, type AddressRow } from './checkout.queries';
+import { findAddressOfUser, type CheckoutAddress } from './checkout.queries';
 import { priceSellerOrder, type PricedSellerOrder } from './price-seller-order';
 import { problem, readCartLines, type Line, type Problems } from './read-cart-lines';
 import { isPickupAvailable } from '../../../domain/pickup';
@@ -36,7 +36,7 @@ async function findDeliveryAddress(
   actor: Actor,
   body: CheckoutBody,
   lines: readonly Line[],
-): Promise<{ address: AddressRow | undefined; problems: Problems }> {
+): Promise<{ address: CheckoutAddress | undefined; problems: Problems }> {
   if (body.isPickup) return { address: undefined, problems: [] };
   if (!body.deliveryAddressId)
     return {
@@ -100,7 +100,7 @@ export async function priceCheckout(
   const delivery = await findDeliveryAddress(deps.db, actor, body, cart.lines);
   const groups = splitBySeller(cart.lines);
   // Each seller's primary address, read with the products.
-  const sellerAddresses = new Map<string, AddressRow>();
+  const sellerAddresses = new Map<string, CheckoutAddress>();
   for (const { row, sellerId } of cart.lines)
     if (row.sellerAddress) sellerAddresses.set(sellerId, row.sellerAddress);
   const sellers: PricedSellerOrder[] = [];

@@ -12,7 +12,7 @@ import { deliveryFeeFor, type DeliveryFee } from '../../../domain/fees';
 import { formatCents, parseCents, sumCents } from '../../../domain/money';
 import { displayName } from '../../../domain/roles';
 import { addressText, type CheckoutDeps, type PricedOrder } from './checkout.service';
-import type { AddressRow } from './checkout.queries';
+import type { CheckoutAddress } from './checkout.queries';
 import { problem, type Line, type Problems } from './read-cart-lines';
 
 async function pickupSlotTimes(deps: CheckoutDeps, sellerId: string): Promise<Set<number>> {
@@ -77,7 +77,7 @@ export async function priceSellerOrder(
   deps: CheckoutDeps,
   body: CheckoutBody,
   group: { sellerId: string; lines: Line[] },
-  pickupRow: AddressRow | undefined,
+  pickupRow: CheckoutAddress | undefined,
 ): Promise<PricedSellerOrder> {
   const { sellerId, lines } = group;
   const { isPickup } = body;

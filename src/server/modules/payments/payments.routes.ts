@@ -16,6 +16,7 @@ import { errorBodySchema } from '../../../domain/errors';
 import { refundsNeedingAttentionSchema } from '../../../domain/refunds';
 import { actorOf } from '../../platform/access';
 import type { App, AppContext } from '../../platform/context';
+import { compileSerializer, sendJsonBytes } from '../../platform/compiled-serializer';
 import { refusedWith } from '../../platform/openapi';
 import { confirmPayment } from './confirm-payment';
 import { createPayment } from './create-payment';
@@ -40,6 +41,10 @@ const ADMIN_ONLY = { roles: ['admin'], forbiddenMessage: 'You must be an admin t
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 404: errorBodySchema, 409: errorBodySchema };
 
 export function registerPaymentRoutes(app: App, ctx: AppContext): void {
+  // A checkout's payment and its confirmation are written by serialisers compiled from their
+  // schemas (docs/decisions/0025-checkout-statements.md, Answers written by compiled serialisers).
+  const serializeIntent = compileSerializer(paymentIntentSchema);
+  const serializeResult = compileSerializer(paymentResultSchema);
   app.decorate('recoverPaidCheckouts', () => recoverPaidCheckouts(ctx.ops.payments(app.log)));
   // Never stops the server: what cannot be finished now is logged and tried again at the next tick
   // (docs/decisions/0013-money-movement.md, Payments and refunds).
@@ -82,7 +87,7 @@ export function registerPaymentRoutes(app: App, ctx: AppContext): void {
     async (request, reply) => {
       const actor = actorOf(request);
       const intent = await createPayment(ctx.ops.payments(request.log), actor, request.body);
-      return reply.status(201).send(intent);
+      return sendJsonBytes(reply.status(201), serializeIntent(intent));
     },
   );
 
@@ -124,8 +129,18 @@ export function registerPaymentRoutes(app: App, ctx: AppContext): void {
         },
       },
     },
-    async (request) =>
-      confirmPayment(ctx.ops.payments(request.log), actorOf(request), request.params.id, request.body),
+    async (request, reply) =>
+      sendJsonBytes(
+        reply,
+        serializeResult(
+          await confirmPayment(
+            ctx.ops.payments(request.log),
+            actorOf(request),
+            request.params.id,
+            request.body,
+          ),
+        ),
+      ),
   );
 
   // The webhook's signature covers the exact bytes sent, so this route keeps the body raw.
