@@ -20,28 +20,27 @@ const TOUCH_AFTER_MS = 60 * 60 * 1000;
 
 export type UserRow = typeof users.$inferSelect;
 
-/** Session cookies whose signature was checked, by their exact text, to the session id they hold. */
-const verifiedCookies = new Map<string, string>();
 /** About a megabyte at most; emptied when full (the next request checks its signature again). */
 const VERIFIED_COOKIES_MAX = 10_000;
 
 /**
  * The session id a signed session cookie holds, or null when its signature does not verify. A
- * cookie already verified is not checked again: every signed-in request sends the same one
- * (docs/decisions/0029-signed-in-reads-kept.md, Cookies verified once). Only verified cookies are
- * remembered, so a forged one is always checked. Whether the session still exists, and whose it
- * is, is read as before.
+ * cookie already verified by this app is not checked again: every signed-in request sends the same
+ * one (docs/decisions/0029-signed-in-reads-kept.md, Cookies verified once). Only verified cookies are
+ * remembered (in `verified`, one map an app: its secret), so a forged one is always checked.
+ * Whether the session still exists, and whose it is, is read as before.
  */
-export function sessionIdOfCookie(
+function sessionIdOfCookie(
   raw: string,
   unsign: (raw: string) => { valid: boolean; value: string | null },
+  verified: Map<string, string>,
 ): string | null {
-  const known = verifiedCookies.get(raw);
+  const known = verified.get(raw);
   if (known !== undefined) return known;
   const unsigned = unsign(raw);
   if (!unsigned.valid || !unsigned.value) return null;
-  if (verifiedCookies.size >= VERIFIED_COOKIES_MAX) verifiedCookies.clear();
-  verifiedCookies.set(raw, unsigned.value);
+  if (verified.size >= VERIFIED_COOKIES_MAX) verified.clear();
+  verified.set(raw, unsigned.value);
   return unsigned.value;
 }
 
@@ -73,13 +72,14 @@ interface SessionOptions {
 
 export function registerSessions(app: FastifyInstance, options: SessionOptions): void {
   const { db, kept } = options;
+  const verifiedCookies = new Map<string, string>();
   app.decorateRequest('sessionId', null);
   app.decorateRequest('getActor', async () => null);
 
   // A plain callback rather than an async function: it runs on every request and awaits nothing.
   app.addHook('onRequest', (request, _reply, done) => {
     const raw = request.cookies[SESSION_COOKIE];
-    const sid = raw ? sessionIdOfCookie(raw, (text) => request.unsignCookie(text)) : null;
+    const sid = raw ? sessionIdOfCookie(raw, (text) => request.unsignCookie(text), verifiedCookies) : null;
     request.sessionId = sid;
     let loaded: Promise<Actor | null> | undefined;
     request.getActor = () => {

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { COMPRESSION_THRESHOLD_BYTES } from './compression';
 import type { KeptPrivateReads } from './kept-private-reads';
 import { replayHeadOf } from './public-cache';
-import { keptSessionUser, SESSION_COOKIE, sessionIdOfCookie, type Actor } from './sessions';
+import { keptSessionUser, SESSION_COOKIE, type Actor } from './sessions';
 
 /**
  * A route's answer to a signed-in caller made from what is kept, without a query: undefined when
@@ -151,7 +151,8 @@ export class SignedInReplays {
     if (header === undefined) return undefined;
     const raw = this.cookies.parse(header)[SESSION_COOKIE];
     if (!raw) return undefined;
-    return sessionIdOfCookie(raw, (text) => this.cookies.unsign(text)) ?? undefined;
+    const { valid, value } = this.cookies.unsign(raw);
+    return valid && value ? value : undefined;
   }
 
   private found(
