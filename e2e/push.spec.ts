@@ -64,7 +64,9 @@ test('the service worker controls the page and Chromium finds the app installabl
 });
 
 test.describe('offline', () => {
-  test.use({ allowedConsoleErrors: [/status of 401/, /ERR_INTERNET_DISCONNECTED/, /Failed to fetch/] });
+  // One pattern: Playwright reads an option given as an array whose second item is an object (a
+  // RegExp is one) as [value, options], so a list of several patterns became its first pattern alone.
+  test.use({ allowedConsoleErrors: [/status of 401|ERR_INTERNET_DISCONNECTED|Failed to fetch/] });
 
   test('the app opens offline with the offline page, the shell kept', async ({ page, context }) => {
     await controlledLanding(page);
