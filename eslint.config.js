@@ -141,4 +141,25 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
   },
+  {
+    // A Suspense boundary of the server's HTML hands over what was typed into it before it hydrated
+    // (src/web/components/suspense.tsx; docs/decisions/0014-first-load.md, Typing before hydration).
+    files: ['src/web/**/*.tsx', 'src/web/**/*.ts'],
+    ignores: ['src/web/components/suspense.tsx', '**/*.test.tsx', '**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'react',
+              importNames: ['Suspense'],
+              message:
+                "Use Suspense from src/web/components/suspense.tsx: it hands over what was typed into the boundary's HTML before it hydrated.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,8 +1,7 @@
-import { lazy, Suspense, useEffect, useRef, type ComponentType } from 'react';
+import { lazy, useEffect, useRef, type ComponentType } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { ErrorBoundary, OptionalPart } from '../components/error-boundary';
 import { PageLoading } from '../components/page-loading';
-import { AfterHydration } from '../lib/early-input';
 import { useAuth } from '../lib/use-auth';
 import { noteRouteChange } from '../lib/use-go-back';
 import { preloadableLazy } from '../lib/preloadable-lazy';
@@ -12,6 +11,7 @@ import { HomePage } from './pages/home-page';
 import { LandingPage } from './pages/landing-page';
 import { preloadLandingParts } from './pages/landing-parts';
 import { NotFoundPage } from './pages/not-found-page';
+import { Suspense } from '../components/suspense';
 
 /**
  * Every page but the landing and the home is loaded on demand, so the first load of either stays
@@ -37,8 +37,6 @@ function lazyPage<Name extends string>(
           }
         >
           <Page />
-          {/* React hydrates this boundary after the rest: what was typed into it is handed over then. */}
-          <AfterHydration />
         </Suspense>
       </ErrorBoundary>
     );

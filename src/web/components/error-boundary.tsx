@@ -1,5 +1,6 @@
-import { Component, Suspense, type ErrorInfo, type ReactNode } from 'react';
+import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { LoadFailed } from './load-failed';
+import { Suspense } from './suspense';
 
 /**
  * A part of the app whose code could not be fetched: the connection dropped, or a new version was

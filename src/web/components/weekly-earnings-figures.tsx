@@ -1,7 +1,8 @@
-import { lazy, Suspense } from 'react';
+import { lazy } from 'react';
 import { formatPrice } from '../lib/format';
 import { formatWeek } from '../lib/format-week';
 import { useNearViewport } from '../lib/use-near-viewport';
+import { Suspense } from './suspense';
 
 /** The chart library comes with the chart, not with the dashboard that shows it. */
 const WeeklyEarningsChart = lazy(() =>

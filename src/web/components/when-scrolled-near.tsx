@@ -1,6 +1,7 @@
-import { Suspense, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useNearViewport } from '../lib/use-near-viewport';
 import { ErrorBoundary } from './error-boundary';
+import { Suspense } from './suspense';
 
 /**
  * A part of a long page below a phone's first screen: left out of the server's HTML (its answers

@@ -1,8 +1,18 @@
 // @vitest-environment jsdom
-import { act, Suspense, useState, type FormEvent, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import {
+  act,
+  lazy,
+  type ComponentType,
+  type ReactNode,
+  Suspense as ReactSuspense,
+  useState,
+  type FormEvent,
+  type KeyboardEvent as ReactKeyboardEvent,
+} from 'react';
 import { renderToString } from 'react-dom/server';
 import { hydrateRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Suspense } from '../components/suspense';
 import { AfterHydration, holdEarlyInput } from './early-input';
 
 // React's act() in a plain test file (testing-library sets this for its own renders).
@@ -50,7 +60,7 @@ function Page({
     <>
       <input aria-label="Search" value={search} onChange={(event) => setSearch(event.target.value)} />
       <p data-testid="filter">{search}</p>
-      <Suspense fallback={null}>
+      <ReactSuspense fallback={null}>
         <textarea
           aria-label="Message"
           value={message}
@@ -58,7 +68,7 @@ function Page({
           onKeyDown={onKeyDown}
         />
         {released ? <AfterHydration /> : null}
-      </Suspense>
+      </ReactSuspense>
       <form onSubmit={onSubmit}>
         <input aria-label="Name" value={name} onChange={(event) => setName(event.target.value)} />
         <button type="submit">Save</button>
@@ -237,5 +247,70 @@ describe('typing before hydration (docs/decisions/0014-first-load.md, The first 
     container.addEventListener('input', changes);
     await hydrate(page);
     expect(changes).not.toHaveBeenCalled();
+  });
+});
+
+/** A list's search, as in an admin tab: what is typed filters the list. */
+function SearchTab() {
+  const [search, setSearch] = useState('');
+  return (
+    <>
+      <input aria-label="Search users" value={search} onChange={(event) => setSearch(event.target.value)} />
+      <p data-testid="users-filter">{search}</p>
+    </>
+  );
+}
+
+/** A page whose tab is in a boundary of its own, as the admin page's. */
+function Tabbed({
+  Tab,
+  Boundary,
+}: {
+  Tab: ComponentType;
+  Boundary: ComponentType<{ fallback: ReactNode; children: ReactNode }>;
+}) {
+  return (
+    <>
+      <h1>Admin Dashboard</h1>
+      <Boundary fallback={null}>
+        <Tab />
+      </Boundary>
+      <AfterHydration />
+    </>
+  );
+}
+
+describe('typing into a boundary hydrated after the rest of the page (src/web/components/suspense.tsx)', () => {
+  /**
+   * The server rendered the tab; in the browser its code comes later, so React hydrates the page
+   * and leaves the tab's boundary until it has. Typed in between, the search reaches a box React
+   * does not see yet. Returns the filter the tab shows once it has hydrated.
+   */
+  async function typeWhileTheTabLoads(
+    Boundary: ComponentType<{ fallback: ReactNode; children: ReactNode }>,
+  ): Promise<string | null> {
+    serverRender(<Tabbed Tab={SearchTab} Boundary={Boundary} />);
+    holdEarlyInput(container);
+    let loadTab = () => {};
+    const LazyTab = lazy(
+      () =>
+        new Promise<{ default: typeof SearchTab }>((resolve) => {
+          loadTab = () => resolve({ default: SearchTab });
+        }),
+    );
+    await hydrate(<Tabbed Tab={LazyTab} Boundary={Boundary} />);
+    act(() => type(get('input'), 'ada@example.com'));
+    await act(async () => loadTab());
+    await act(() => new Promise((resolve) => setTimeout(resolve, 0)));
+    expect(get<HTMLInputElement>('input').value).toBe('ada@example.com');
+    return get('[data-testid="users-filter"]').textContent;
+  }
+
+  it("is lost to React with React's own Suspense: the search does not filter", async () => {
+    expect(await typeWhileTheTabLoads(ReactSuspense)).toBe('');
+  });
+
+  it("is handed over as the app's Suspense hydrates: the search filters", async () => {
+    expect(await typeWhileTheTabLoads(Suspense)).toBe('ada@example.com');
   });
 });

@@ -1,4 +1,4 @@
-import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { useQueryClient } from '@tanstack/react-query';
 import type { Category } from '@domain/categories';
@@ -21,6 +21,7 @@ import { AppLayout } from '../layouts/app-layout';
 import { ADMIN_GATE, RoleGate } from '../role-gate';
 import { LazyListingDialog } from './lazy-listing-dialog';
 import { isTab, OrderDetailsPart, TAB_PARTS, TABS, type TabValue } from './admin-tabs';
+import { Suspense } from '../../components/suspense';
 
 /**
  * Edit on the Products tab: the seller's listing form on the chosen product, once it is read

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { ArrowLeft, ArrowRight, ShoppingCart } from 'lucide-react';
 import { isPickupAvailable } from '@domain/pickup';
@@ -31,6 +31,7 @@ import { CheckoutProblems, OrderSummary } from '../../features/checkout/componen
 import { AppLayout } from '../layouts/app-layout';
 import { preloadableLazy } from '../../lib/preloadable-lazy';
 import { whenIdle } from '../../lib/when-idle';
+import { Suspense } from '../../components/suspense';
 
 /**
  * The pickup times (and the select they are chosen with) load apart from the page: most checkouts

@@ -1,4 +1,3 @@
-import { Suspense } from 'react';
 import { Link } from 'wouter';
 import { ArrowRight, Check, LayoutGrid, ShoppingBag, Store, Truck, type LucideIcon } from 'lucide-react';
 import { Button } from '../../components/ui/button';
@@ -8,6 +7,7 @@ import { useDocumentTitle } from '../../lib/use-document-title';
 import { addProductToCart } from '../../features/cart/add-to-cart';
 import { PublicLayout } from '../layouts/public-layout';
 import { FeaturedStrip } from './landing-parts';
+import { Suspense } from '../../components/suspense';
 
 interface Step {
   icon: LucideIcon;

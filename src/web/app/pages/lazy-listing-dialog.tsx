@@ -1,6 +1,7 @@
-import { Suspense, useState, type ComponentProps } from 'react';
+import { useState, type ComponentProps } from 'react';
 import type { ListingFormDialog } from '../../features/seller/components/listing-form-dialog';
 import { preloadableLazy } from '../../lib/preloadable-lazy';
+import { Suspense } from '../../components/suspense';
 
 type ListingDialogProps = Omit<ComponentProps<typeof ListingFormDialog>, 'renderImagesField'>;
 

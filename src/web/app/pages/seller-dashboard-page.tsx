@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, useCallback, useEffect, useRef, useState } from 'react';
 import { useSearch } from 'wouter';
 import { useQueryClient } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
@@ -23,6 +23,7 @@ import type { ListingDialogTarget } from '../../features/seller/components/listi
 import { AppLayout } from '../layouts/app-layout';
 import { RoleGate, SELLER_GATE } from '../role-gate';
 import { LazyListingDialog, preloadListingDialog } from './lazy-listing-dialog';
+import { Suspense } from '../../components/suspense';
 
 /**
  * /seller/dashboard (docs/rules/screens-work.md, Dashboards; Seller screens), for sellers and admins:

@@ -1,5 +1,6 @@
-import { lazy, Suspense } from 'react';
+import { lazy } from 'react';
 import type { CurrentUser } from '@domain/users';
+import { Suspense } from '../../../components/suspense';
 
 const Card = lazy(() =>
   import('./notifications-card').then((module) => ({ default: module.NotificationsCard })),
