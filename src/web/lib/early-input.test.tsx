@@ -313,4 +313,34 @@ describe('typing into a boundary hydrated after the rest of the page (src/web/co
   it("is handed over as the app's Suspense hydrates: the search filters", async () => {
     expect(await typeWhileTheTabLoads(Suspense)).toBe('ada@example.com');
   });
+
+  it('leaves alone a boundary the browser renders later, and the boxes typed into meanwhile', async () => {
+    function More() {
+      const [shown, setShown] = useState(false);
+      return (
+        <>
+          <input aria-label="Quantity" type="number" defaultValue="1" />
+          <button type="button" onClick={() => setShown(true)}>
+            More
+          </button>
+          {shown ? (
+            <Suspense fallback={null}>
+              <p>More</p>
+            </Suspense>
+          ) : null}
+          <AfterHydration />
+        </>
+      );
+    }
+    serverRender(<More />);
+    holdEarlyInput(container);
+    await hydrate(<More />);
+    // Typed after hydration: React saw it (the box differs from the server's value all the same).
+    type(get('input'), '2');
+    const changes = vi.fn();
+    container.addEventListener('input', changes);
+    act(() => get<HTMLButtonElement>('button').click());
+    expect(container.textContent).toContain('More');
+    expect(changes).not.toHaveBeenCalled();
+  });
 });

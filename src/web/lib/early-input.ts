@@ -16,7 +16,7 @@
  * whose submission is then held as above; links are the browser's own and never held.
  */
 
-import { useLayoutEffect } from 'react';
+import { useLayoutEffect, useState, useSyncExternalStore } from 'react';
 
 /** Text boxes whose typing React must learn of; buttons, checkboxes, files and the like are not. */
 const NOT_TYPED = new Set([
@@ -203,12 +203,36 @@ export function holdEarlyInput(container: HTMLElement): EarlyInput {
 }
 
 /**
- * Rendered last in a tree that hydrates the server's HTML: in the root (main.tsx) and in each lazy
- * page's Suspense boundary (router.tsx). Its layout effect runs as that part's hydration commits,
+ * Rendered last in a tree that hydrates the server's HTML: in the root (main.tsx) and in every
+ * Suspense boundary (components/suspense.tsx). Its layout effect runs as that part's hydration commits,
  * before anything renders again, and releases the early input. Where the server rendered nothing
  * (the browser rendered the app from the start), nothing was held and it does nothing.
  */
 export function AfterHydration(): null {
-  useLayoutEffect(() => current?.release(), []);
+  const isHydrating = useIsHydrating();
+  // Only as hydration commits: a part the browser renders later (a tab opened, a tooltip's code come)
+  // has nothing typed to hand over, and a box being typed into then (a number box React leaves
+  // unsynced while it has the focus) must not be handed its own value again.
+  useLayoutEffect(() => {
+    if (isHydrating) current?.release();
+  }, [isHydrating]);
   return null;
+}
+
+const subscribeToNothing = () => () => {};
+
+/**
+ * Whether React is hydrating the server's HTML as it renders this component: React reads the server's
+ * value then, the browser's otherwise. The browser's value becomes the same once the server's was
+ * read, so React, comparing them after the commit, does not render the component again.
+ */
+function useIsHydrating(): boolean {
+  const [snapshots] = useState(() => {
+    let wasHydrated = false;
+    return {
+      get: () => wasHydrated,
+      getServer: () => (wasHydrated = true),
+    };
+  });
+  return useSyncExternalStore(subscribeToNothing, snapshots.get, snapshots.getServer);
 }
