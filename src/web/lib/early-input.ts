@@ -16,7 +16,8 @@
  * whose submission is then held as above; links are the browser's own and never held.
  */
 
-import { useLayoutEffect, useState, useSyncExternalStore } from 'react';
+import { useLayoutEffect } from 'react';
+import { useIsHydrating } from './use-has-hydrated';
 
 /** Text boxes whose typing React must learn of; buttons, checkboxes, files and the like are not. */
 const NOT_TYPED = new Set([
@@ -217,22 +218,4 @@ export function AfterHydration(): null {
     if (isHydrating) current?.release();
   }, [isHydrating]);
   return null;
-}
-
-const subscribeToNothing = () => () => {};
-
-/**
- * Whether React is hydrating the server's HTML as it renders this component: React reads the server's
- * value then, the browser's otherwise. The browser's value becomes the same once the server's was
- * read, so React, comparing them after the commit, does not render the component again.
- */
-function useIsHydrating(): boolean {
-  const [snapshots] = useState(() => {
-    let wasHydrated = false;
-    return {
-      get: () => wasHydrated,
-      getServer: () => (wasHydrated = true),
-    };
-  });
-  return useSyncExternalStore(subscribeToNothing, snapshots.get, snapshots.getServer);
 }

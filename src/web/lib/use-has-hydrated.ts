@@ -12,24 +12,31 @@ const subscribeToNothing = () => () => {};
  * loads.
  */
 export function useHasHydrated(): boolean {
-  // React reads the server's value (false) while it hydrates this component, and compares the
-  // browser's value with it once committed: a difference there makes React render the component
-  // again at once, synchronously, in one long task. So a component that was hydrated keeps
-  // answering false, and only the transition below switches it.
-  const [snapshots] = useState(() => {
-    let wasHydrated = false;
-    return {
-      get: () => !wasHydrated,
-      getServer: () => {
-        wasHydrated = true;
-        return false;
-      },
-    };
-  });
-  const isBrowserRender = useSyncExternalStore(subscribeToNothing, snapshots.get, snapshots.getServer);
+  // React reads the server's value while it hydrates this component, and compares the browser's
+  // value with it once committed: a difference there makes React render the component again at
+  // once, synchronously, in one long task. So a component that was hydrated keeps answering false,
+  // and only the transition below switches it.
+  const isBrowserRender = !useIsHydrating();
   const [hasHydrated, setHasHydrated] = useState(isBrowserRender);
   useEffect(() => {
     if (!hasHydrated) startTransition(() => setHasHydrated(true));
   }, [hasHydrated]);
   return hasHydrated;
+}
+
+/**
+ * Whether React is hydrating the server's HTML as it renders this component (true on the server
+ * too): React reads the server's value then, the browser's otherwise. The browser's value becomes
+ * the same once the server's was read, so React, comparing them after the commit, does not render
+ * the component again.
+ */
+export function useIsHydrating(): boolean {
+  const [snapshots] = useState(() => {
+    let wasHydrated = false;
+    return {
+      get: () => wasHydrated,
+      getServer: () => (wasHydrated = true),
+    };
+  });
+  return useSyncExternalStore(subscribeToNothing, snapshots.get, snapshots.getServer);
 }
