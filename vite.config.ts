@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { reactSentinelsWithoutStack, zodWithoutEvalProbe } from './scripts/vite/first-load-errors';
 import { insertWaitsBetweenModules } from './scripts/vite/yield-between-modules';
+import { THEME_INIT_SCRIPT } from './src/domain/first-screen';
 
 const outDir = path.resolve(import.meta.dirname, 'dist/web');
 /** The server's renderer of the first screen (src/web/entry-server.tsx), built with `--ssr`. */
@@ -131,6 +132,22 @@ function firstLoadWithoutErrors(): Plugin {
 }
 
 /**
+ * index.html's `<script data-theme-init>` filled in with THEME_INIT_SCRIPT (src/domain/first-screen.ts),
+ * the stored theme applied before the first paint, which the server's content security policy allows
+ * by its hash (src/server/platform/security.ts): the one text for both.
+ */
+function inlineThemeScript(): Plugin {
+  return {
+    name: 'inline-theme-script',
+    transformIndexHtml(html) {
+      const placeholder = '<script data-theme-init></script>';
+      if (!html.includes(placeholder)) throw new Error(`index.html has no ${placeholder}`);
+      return html.replace(placeholder, () => `<script>${THEME_INIT_SCRIPT}</script>`);
+    },
+  };
+}
+
+/**
  * Each chunk loaded on demand waits for the browser's turn between its modules once 8 ms of
  * evaluation have passed (scripts/vite/yield-between-modules.ts; src/web/lib/yield-during-load.ts,
  * installed by main.tsx; docs/decisions/0014-first-load.md, Module evaluation in slices): a page's
@@ -170,7 +187,6 @@ function serviceWorker(): Plugin[] {
         'assets/index-*.{js,css}',
         'icons/*.png',
         'favicon.svg',
-        'theme-init.js',
         'offline.html',
         'manifest.webmanifest',
       ],
@@ -193,6 +209,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     react(),
     tailwindcss(),
+    inlineThemeScript(),
     ...(isSsrBuild
       ? []
       : [

@@ -4,6 +4,7 @@ import { demoProducts } from './support/demo-catalog';
 import { cents, money } from './support/money';
 import { someoneElse } from './support/people';
 import { cartButton, logOutButton } from './support/header';
+import { openTab } from './support/tabs';
 
 /**
  * The first screen comes in the HTML (docs/decisions/0014-first-load.md, The first screen in the
@@ -89,7 +90,7 @@ test("the header's controls are hydrated once, not drawn again when their toolti
   // Once the page has hydrated (it takes presses again), the tooltip shows when the pointer comes
   // onto the button: its code has arrived. A pointer already resting there sends no event, so it
   // comes from elsewhere each time.
-  await expect(page.locator('#root')).not.toHaveCSS('pointer-events', 'none');
+  await expect(page.locator('[data-before-hydration]')).toHaveCount(0);
   await expect(async () => {
     await page.mouse.move(0, 0);
     await logout.hover();
@@ -114,6 +115,27 @@ test("the header's controls are hydrated once, not drawn again when their toolti
  * pressed meanwhile is answered once the page has hydrated (docs/decisions/0014-first-load.md,
  * Typing before hydration): on a slow phone that is the first second or two of every visit.
  */
+test("a dashboard's own code is fetched once the page has painted, and the page then answers", async ({
+  page,
+}) => {
+  // Fetched beside the first paint, the page's chunks put it off (src/web/lib/after-first-paint.ts).
+  await signInAs(page, DEMO.admin);
+  await page.goto('/admin');
+  await expect(page.locator('[data-before-hydration]')).toHaveCount(0);
+  const timing = await page.evaluate(() => ({
+    painted: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
+    chunks: performance
+      .getEntriesByType('resource')
+      .filter((entry) => /\/assets\/admin-page-[^/]*\.js$/.test(entry.name))
+      .map((entry) => entry.startTime),
+  }));
+  expect(timing.painted).not.toBeNull();
+  expect(timing.chunks.length).toBeGreaterThan(0);
+  for (const start of timing.chunks) expect(start).toBeGreaterThanOrEqual(timing.painted ?? Infinity);
+  await openTab(page, 'Orders');
+  await expect(page.getByLabel('Search orders by order number')).toBeVisible();
+});
+
 test.describe('typing before the page has hydrated', () => {
   /** Holds the answers of the scripts whose address `isHeld` picks until `release` is called. */
   async function holdScripts(page: Page, isHeld: (url: string) => boolean): Promise<() => void> {
@@ -197,9 +219,18 @@ test.describe('typing before the page has hydrated', () => {
 
     await page.goto(`/products/${product.id}`, { waitUntil: 'commit' });
     // The first script has run: the page takes no clicks until it has hydrated (main.tsx).
-    await expect(page.locator('#root')).toHaveCSS('pointer-events', 'none');
     const card = page.getByRole('region', { name: 'Message the seller' });
     const box = card.getByRole('textbox', { name: 'Message to the seller' });
+    await expect(page.locator('[data-before-hydration]')).toHaveCount(1);
+    await box.scrollIntoViewIfNeeded();
+    const corner = await box.boundingBox();
+    if (!corner) throw new Error('the message box is not on screen');
+    // A press there lands on the cover, not on the box.
+    const pressed = await page.evaluate(
+      ({ x, y }) => document.elementFromPoint(x + 4, y + 4)?.hasAttribute('data-before-hydration'),
+      corner,
+    );
+    expect(pressed).toBe(true);
     const question = `Is the ${product.name} still available this week? (${Date.now()})`;
     await box.fill(question);
     await box.press('Enter');

@@ -12,7 +12,7 @@
 //   npm run lighthouse                       # builds if dist/ is missing
 //   npm run lighthouse -- --runs 3           # the median of three runs per page
 //   npm run lighthouse -- --build            # builds first in any case
-//   npm run lighthouse -- --reports /tmp/lh  # also keeps each full report (JSON) there
+//   npm run lighthouse -- --reports /tmp/lh  # also keeps each full report (JSON) and its trace there
 //   npm run lighthouse -- --only driver      # only the pages whose name contains "driver"
 //   npm run lighthouse -- --only dashboard   # the three dashboards
 //   npm run lighthouse -- --cpu-slowdown 4   # a fixed slowdown instead of the calibrated one
@@ -214,6 +214,7 @@ try {
     const results = [];
     for (let run = 0; run < runs; run++) {
       let lhr;
+      let artifacts;
       // Lighthouse sometimes fails to record Chromium's trace (NO_NAVSTART) and asks to be run
       // again: a run is tried up to three times, and each retry is printed.
       for (let attempt = 1; ; attempt++) {
@@ -225,7 +226,7 @@ try {
           origin: new URL(server.url).origin,
           storageTypes: 'service_workers,cache_storage',
         });
-        ({ lhr } = await lighthouse(`${server.url}${target.path}`, {
+        ({ lhr, artifacts } = await lighthouse(`${server.url}${target.path}`, {
           port,
           output: 'json',
           logLevel: 'error',
@@ -242,6 +243,10 @@ try {
         fs.mkdirSync(values.reports, { recursive: true });
         const file = `${target.name.replace(/\W+/g, '-').toLowerCase()}-${run + 1}.json`;
         fs.writeFileSync(path.join(values.reports, file), JSON.stringify(lhr));
+        fs.writeFileSync(
+          path.join(values.reports, file.replace(/\.json$/, '.trace.json')),
+          JSON.stringify(artifacts.Trace),
+        );
       }
       const audit = (id) => lhr.audits[id]?.numericValue ?? Number.NaN;
       results.push({

@@ -4,8 +4,10 @@ import { hydrate } from '@tanstack/react-query';
 import { App } from './app/app';
 import { preloadStartPage } from './app/router';
 import { preloadTooltip } from './components/ui/tooltip';
-import { AfterHydration, holdEarlyInput } from './lib/early-input';
+import { listPageChunks } from './lib/after-first-paint';
+import { AfterHydration, BEFORE_HYDRATION_ATTRIBUTE, holdEarlyInput } from './lib/early-input';
 import { queryClient } from './lib/query-client';
+import { formatDateTime } from './lib/format';
 import { cn } from './lib/utils';
 import { installYieldDuringLoad } from './lib/yield-during-load';
 import { FIRST_SCREEN_DATA_ID } from '@domain/first-screen';
@@ -24,26 +26,38 @@ queueMicrotask(start);
 function start() {
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element');
+  // The chunks of a page the server rendered, once it has painted: the app's loader is asked for
+  // the page after them, and finds them (lib/after-first-paint.ts).
+  const chunksListed = listPageChunks();
   // In a task of its own, right after the app's script has run: adding a link for each of the
   // page's chunks is main-thread work that would otherwise lengthen that one long task.
   const { pathname, search } = window.location;
-  setTimeout(() => void preloadStartPage(pathname, search), 0);
+  setTimeout(() => void chunksListed.then(() => preloadStartPage(pathname, search)), 0);
 
   // The server rendered the first screen with these API answers (docs/decisions/0014-first-load.md,
   // The first screen in the HTML): hydrate with the very same ones, once the page's own code has
   // arrived so that hydration finishes in one pass, and in a transition so that React yields to the
   // browser between small slices of work instead of one long task. Until then a press on the page
   // could not be answered: the page takes none; what is typed meanwhile is kept, and Enter and
-  // submissions are held and replayed once hydration has committed (lib/early-input.ts).
+  // submissions are held and replayed once hydration has committed (lib/early-input.ts). The presses
+  // land on a transparent cover over the page: `pointer-events: none` on the page, an inherited
+  // property, made the browser work out the style of every element of it again, as it was set and
+  // as it was taken off (docs/decisions/0014-first-load.md, The page's chunks after the first paint).
   const firstScreenData = document.getElementById(FIRST_SCREEN_DATA_ID)?.textContent;
   if (firstScreenData && container.firstElementChild) {
-    container.style.pointerEvents = 'none';
+    const cover = document.createElement('div');
+    cover.setAttribute(BEFORE_HYDRATION_ATTRIBUTE, '');
+    cover.style.cssText = 'position:fixed;inset:0;z-index:2147483647';
+    document.body.append(cover);
     holdEarlyInput(container);
     hydrate(queryClient, JSON.parse(firstScreenData));
     // While the page's code downloads, in a task of its own rather than in this one or in the
     // middle of hydration: tailwind-merge builds the tables it builds on its first use.
     setTimeout(() => cn('p-0'), 0);
+    // The same for the first date formatted: the browser's first Intl formatter loads its locale data.
+    setTimeout(() => formatDateTime(Date.now()), 0);
     void new Promise((resolve) => setTimeout(resolve, 0))
+      .then(() => chunksListed)
       // The header's tooltips too: hydrated with their controls, those are never drawn again.
       .then(() => Promise.all([preloadStartPage(pathname, search), preloadTooltip().catch(() => undefined)]))
       .catch(() => undefined)
@@ -57,7 +71,7 @@ function start() {
             </StrictMode>,
           );
         });
-        container.style.removeProperty('pointer-events');
+        cover.remove();
       });
   } else {
     void preloadTooltip().catch(() => undefined);

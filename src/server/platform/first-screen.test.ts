@@ -28,6 +28,13 @@ const TEMPLATE = `<!doctype html>
   </body>
 </html>`;
 
+const MANIFEST = {
+  'main.tsx': { file: 'assets/index-1.js', isEntry: true },
+  'app/pages/admin-page.tsx': { file: 'assets/admin-page-1.js', imports: ['_shared-1.js', 'main.tsx'] },
+  '_shared-1.js': { file: 'assets/shared-1.js', imports: ['_icon-1.js'] },
+  '_icon-1.js': { file: 'assets/icon-1.js' },
+};
+
 let t: TestApp;
 let webRoot: string;
 /** The paths the renderer was asked to render, in order. */
@@ -37,6 +44,9 @@ let renderer: FirstScreenRenderer;
 beforeAll(async () => {
   webRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'mkt-web-'));
   fs.writeFileSync(path.join(webRoot, 'index.html'), TEMPLATE);
+  // The build's manifest in miniature: the admin page's chunk and the two it imports.
+  fs.mkdirSync(path.join(webRoot, '.vite'));
+  fs.writeFileSync(path.join(webRoot, '.vite', 'manifest.json'), JSON.stringify(MANIFEST));
   const rendererSource = path.resolve(import.meta.dirname, '../../web/entry-server.tsx');
   renderer = (await import(rendererSource)) as FirstScreenRenderer;
   const firstScreen: FirstScreenRenderer = {
@@ -352,6 +362,25 @@ describe('the first screen in the HTML (docs/decisions/0014-first-load.md)', () 
       expect(refused.body).not.toContain(order.orderNumber);
       expect(refused.body).not.toContain('Admin Dashboard');
     }
+  });
+
+  it("lists the page's chunks for after its first paint, not for the browser to fetch beside it", async () => {
+    const admin = await signedInAs(t, 'admin');
+    const page = (await t.app.inject({ method: 'GET', url: '/admin', headers: { cookie: admin.cookie } }))
+      .body;
+    // Inside a <template> the links fetch nothing; the app puts them in the document once the page
+    // has painted (src/web/lib/after-first-paint.ts).
+    const list = /<template id="page-chunks">([\s\S]*?)<\/template>/.exec(page)?.[1] ?? '';
+    expect(list.match(/<link [^>]*>/g)).toEqual([
+      '<link rel="prefetch" as="script" crossorigin href="/assets/admin-page-1.js">',
+      '<link rel="prefetch" as="script" crossorigin href="/assets/shared-1.js">',
+      '<link rel="prefetch" as="script" crossorigin href="/assets/icon-1.js">',
+    ]);
+    expect(page.replace(list, '')).not.toContain('rel="prefetch"');
+    // Only the page it is for has it: the entry (already in index.html) in none.
+    const home = (await t.app.inject({ method: 'GET', url: '/', headers: { cookie: admin.cookie } })).body;
+    expect(home).not.toContain('page-chunks');
+    expect(page).not.toContain('index-1.js');
   });
 
   it('leaves an unknown product and every other page to the browser, without an error', async () => {

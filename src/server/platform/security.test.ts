@@ -1,6 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSecurityHeaders } from './security';
+import { THEME_INIT_SCRIPT } from '../../domain/first-screen';
 import { as, createTestApp, signedInAs, type TestApp } from '../testing/test-app';
 
 let t: TestApp;
@@ -25,6 +27,11 @@ describe('security headers', () => {
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
+    // index.html's one inline script, the theme applied before the first paint, by its hash: the
+    // browser runs no other inline script (e2e/support/fixtures.ts fails a page on any violation).
+    const hash = createHash('sha256').update(THEME_INIT_SCRIPT).digest('base64');
+    const scriptSources = /script-src ([^;]*)/.exec(csp)?.[1]?.split(' ');
+    expect(scriptSources).toEqual(["'self'", `'sha256-${hash}'`]);
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
   });
@@ -144,7 +151,7 @@ describe('content security policy with Stripe', () => {
       const csp = String(
         (await stripe.app.inject({ method: 'GET', url: '/api/health' })).headers['content-security-policy'],
       );
-      expect(csp).toContain("script-src 'self' https://js.stripe.com");
+      expect(/script-src ([^;]*)/.exec(csp)?.[1]?.split(' ')).toContain('https://js.stripe.com');
       expect(csp).toContain('frame-src https://js.stripe.com https://hooks.stripe.com');
       expect(csp).toContain('https://api.stripe.com');
     } finally {

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createHash } from 'node:crypto';
 import helmet from 'helmet';
+import { THEME_INIT_SCRIPT } from '../../domain/first-screen';
 import { AppError } from './errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -54,6 +56,11 @@ export interface SecurityOptions {
   frameSources?: string[];
 }
 
+/** The CSP source that allows one inline script: its SHA-256. */
+export function inlineScriptSource(script: string): string {
+  return `'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`;
+}
+
 /** The security headers (CSP, HSTS behind HTTPS, frame and referrer rules) for these options. */
 export function createSecurityHeaders(options: SecurityOptions) {
   const secure = options.publicUrl?.startsWith('https://') ?? false;
@@ -62,7 +69,8 @@ export function createSecurityHeaders(options: SecurityOptions) {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'", ...(options.scriptSources ?? [])],
+        // index.html's one inline script, the stored theme applied before the first paint.
+        scriptSrc: ["'self'", inlineScriptSource(THEME_INIT_SCRIPT), ...(options.scriptSources ?? [])],
         frameSrc: options.frameSources?.length ? options.frameSources : ["'none'"],
         // Radix (dialogs, menus) injects small <style> blocks at run time.
         styleSrc: ["'self'", "'unsafe-inline'"],

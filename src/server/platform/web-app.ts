@@ -18,6 +18,7 @@ import { idSchema } from '../../domain/users';
 import { formatMoney } from '../../domain/money';
 import { COMPANY } from '../../domain/support';
 import { isWebPage } from '../../domain/web-pages';
+import { PAGE_CHUNKS_ID } from '../../domain/first-screen';
 
 /** What src/web/entry-server.tsx exports (the server cannot import the browser's code). */
 export interface FirstScreenRenderer {
@@ -186,11 +187,12 @@ interface ManifestChunk {
 
 /**
  * The `<link rel="prefetch">` tags of each first-screen page's lazy chunks, from the build's
- * manifest: the browser fetches them at low priority from the HTML, and the app's loader, finding a
+ * manifest, inside a `<template>` (PAGE_CHUNKS_ID): inert there, they are put in the document by the
+ * app once the page has painted (src/web/lib/after-first-paint.ts), and the app's loader, finding a
  * link for each, adds none of its own while the page starts (adding about fifty modulepreload links
- * was a long task on a slow phone). Modulepreload links in the HTML competed with the styles and
- * the app's script and put off the first paint (docs/decisions/0014-first-load.md). The first-load
- * chunk is left out: index.html has it.
+ * was a long task on a slow phone). Live in the HTML, they were fetched beside the styles and the
+ * app's script and put off the first and largest paints (docs/decisions/0014-first-load.md, The
+ * page's chunks after the first paint). The first-load chunk is left out: index.html has it.
  */
 function pagePreloads(webRoot: string): Map<RegExp, string> {
   const preloads = new Map<RegExp, string>();
@@ -208,7 +210,7 @@ function pagePreloads(webRoot: string): Map<RegExp, string> {
     };
     visit(page.module);
     const links = [...files].map((chunk) => `<link rel="prefetch" as="script" crossorigin href="/${chunk}">`);
-    preloads.set(page.path, links.join('\n    '));
+    preloads.set(page.path, `<template id="${PAGE_CHUNKS_ID}">${links.join('')}</template>`);
   }
   return preloads;
 }

@@ -19,6 +19,12 @@
 import { useLayoutEffect } from 'react';
 import { useIsHydrating } from './use-has-hydrated';
 
+/**
+ * The attribute of the transparent cover main.tsx lays over a server-rendered page from its first
+ * script until hydration starts: presses land on it, and nothing of the page takes them.
+ */
+export const BEFORE_HYDRATION_ATTRIBUTE = 'data-before-hydration';
+
 /** Text boxes whose typing React must learn of; buttons, checkboxes, files and the like are not. */
 const NOT_TYPED = new Set([
   'button',
