@@ -5,7 +5,7 @@
 export const FIRST_SCREEN_DATA_ID = 'first-screen-data';
 
 /**
- * The id of the `<template>` listing, as `<link rel="prefetch">` tags, the chunks of a page the
+ * The id of the `<template>` listing, as `<link rel="modulepreload">` tags, the chunks of a page the
  * server rendered: the app puts them in the document once the page has painted
  * (docs/decisions/0014-first-load.md, The page's chunks after the first paint).
  */

@@ -7,7 +7,6 @@ import { preloadTooltip } from './components/ui/tooltip';
 import { listPageChunks } from './lib/after-first-paint';
 import { AfterHydration, BEFORE_HYDRATION_ATTRIBUTE, holdEarlyInput } from './lib/early-input';
 import { queryClient } from './lib/query-client';
-import { formatDateTime } from './lib/format';
 import { cn } from './lib/utils';
 import { installYieldDuringLoad } from './lib/yield-during-load';
 import { FIRST_SCREEN_DATA_ID } from '@domain/first-screen';
@@ -54,8 +53,6 @@ function start() {
     // While the page's code downloads, in a task of its own rather than in this one or in the
     // middle of hydration: tailwind-merge builds the tables it builds on its first use.
     setTimeout(() => cn('p-0'), 0);
-    // The same for the first date formatted: the browser's first Intl formatter loads its locale data.
-    setTimeout(() => formatDateTime(Date.now()), 0);
     void new Promise((resolve) => setTimeout(resolve, 0))
       .then(() => chunksListed)
       // The header's tooltips too: hydrated with their controls, those are never drawn again.

@@ -372,11 +372,11 @@ describe('the first screen in the HTML (docs/decisions/0014-first-load.md)', () 
     // has painted (src/web/lib/after-first-paint.ts).
     const list = /<template id="page-chunks">([\s\S]*?)<\/template>/.exec(page)?.[1] ?? '';
     expect(list.match(/<link [^>]*>/g)).toEqual([
-      '<link rel="prefetch" as="script" crossorigin href="/assets/admin-page-1.js">',
-      '<link rel="prefetch" as="script" crossorigin href="/assets/shared-1.js">',
-      '<link rel="prefetch" as="script" crossorigin href="/assets/icon-1.js">',
+      '<link rel="modulepreload" crossorigin href="/assets/admin-page-1.js">',
+      '<link rel="modulepreload" crossorigin href="/assets/shared-1.js">',
+      '<link rel="modulepreload" crossorigin href="/assets/icon-1.js">',
     ]);
-    expect(page.replace(list, '')).not.toContain('rel="prefetch"');
+    expect(page.replace(list, '')).not.toMatch(/rel="(?:modulepreload|prefetch)"/);
     // Only the page it is for has it: the entry (already in index.html) in none.
     const home = (await t.app.inject({ method: 'GET', url: '/', headers: { cookie: admin.cookie } })).body;
     expect(home).not.toContain('page-chunks');

@@ -186,13 +186,14 @@ interface ManifestChunk {
 }
 
 /**
- * The `<link rel="prefetch">` tags of each first-screen page's lazy chunks, from the build's
+ * The `<link rel="modulepreload">` tags of each first-screen page's lazy chunks, from the build's
  * manifest, inside a `<template>` (PAGE_CHUNKS_ID): inert there, they are put in the document by the
  * app once the page has painted (src/web/lib/after-first-paint.ts), and the app's loader, finding a
- * link for each, adds none of its own while the page starts (adding about fifty modulepreload links
- * was a long task on a slow phone). Live in the HTML, they were fetched beside the styles and the
- * app's script and put off the first and largest paints (docs/decisions/0014-first-load.md, The
- * page's chunks after the first paint). The first-load chunk is left out: index.html has it.
+ * link for each, adds none of its own while the page starts (adding about fifty links in one go was
+ * a long task on a slow phone). Live in the HTML, as modulepreload or prefetch links, they were
+ * fetched beside the styles and the app's script and put off the first and largest paints; a
+ * prefetched chunk was also asked for a second time when imported (docs/decisions/0014-first-load.md,
+ * The page's chunks after the first paint). The first-load chunk is left out: index.html has it.
  */
 function pagePreloads(webRoot: string): Map<RegExp, string> {
   const preloads = new Map<RegExp, string>();
@@ -209,7 +210,7 @@ function pagePreloads(webRoot: string): Map<RegExp, string> {
       for (const imported of chunk.imports ?? []) visit(imported);
     };
     visit(page.module);
-    const links = [...files].map((chunk) => `<link rel="prefetch" as="script" crossorigin href="/${chunk}">`);
+    const links = [...files].map((chunk) => `<link rel="modulepreload" crossorigin href="/${chunk}">`);
     preloads.set(page.path, `<template id="${PAGE_CHUNKS_ID}">${links.join('')}</template>`);
   }
   return preloads;

@@ -36,12 +36,12 @@ function paintTiming() {
 function pageWithChunks(...hrefs: string[]) {
   const list = document.createElement('template');
   list.id = PAGE_CHUNKS_ID;
-  list.innerHTML = hrefs.map((href) => `<link rel="prefetch" as="script" href="${href}">`).join('');
+  list.innerHTML = hrefs.map((href) => `<link rel="modulepreload" href="${href}">`).join('');
   document.body.append(list);
 }
 
 const listed = () =>
-  [...document.head.querySelectorAll('link[rel="prefetch"]')].map((l) => l.getAttribute('href'));
+  [...document.head.querySelectorAll('link[rel="modulepreload"]')].map((l) => l.getAttribute('href'));
 
 afterEach(() => {
   vi.useRealTimers();

@@ -31,7 +31,7 @@ export function afterFirstContentfulPaint(atMostMs = 3000): Promise<void> {
 }
 
 /**
- * The chunks of a page the server rendered, listed in its HTML as prefetch links inside a
+ * The chunks of a page the server rendered, listed in its HTML as modulepreload links inside a
  * `<template>`, put in the document once the page has painted, a few at a time
  * (docs/decisions/0014-first-load.md, The page's chunks after the first paint): fetched from the
  * HTML they competed with the first paint, and each link the browser starts a request for is
