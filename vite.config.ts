@@ -243,8 +243,8 @@ export default defineConfig(({ isSsrBuild }) => ({
             // it shares with lazy pages, it compressed about 8 kB worse and cost a request each
             // (docs/decisions/0014-first-load.md). Lazy pages keep their own chunks, but for the
             // icons they use: one file of them all (7 kB compressed) instead of a file of 0.2-0.5 kB
-            // for each, about ten a dashboard (docs/decisions/0014-first-load.md, The page's chunks
-            // after the first paint).
+            // for each, about ten a dashboard
+            // (docs/decisions/0014-first-load.md, A first paint without a script, fewer requests).
             codeSplitting: {
               groups: [
                 { name: 'first-load', tags: ['$initial'], priority: 2 },

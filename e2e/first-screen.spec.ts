@@ -4,7 +4,6 @@ import { demoProducts } from './support/demo-catalog';
 import { cents, money } from './support/money';
 import { someoneElse } from './support/people';
 import { cartButton, logOutButton } from './support/header';
-import { openTab } from './support/tabs';
 
 /**
  * The first screen comes in the HTML (docs/decisions/0014-first-load.md, The first screen in the
@@ -115,27 +114,6 @@ test("the header's controls are hydrated once, not drawn again when their toolti
  * pressed meanwhile is answered once the page has hydrated (docs/decisions/0014-first-load.md,
  * Typing before hydration): on a slow phone that is the first second or two of every visit.
  */
-test("a dashboard's own code is fetched once the page has painted, and the page then answers", async ({
-  page,
-}) => {
-  // Fetched beside the first paint, the page's chunks put it off (src/web/lib/after-first-paint.ts).
-  await signInAs(page, DEMO.admin);
-  await page.goto('/admin');
-  await expect(page.locator('[data-before-hydration]')).toHaveCount(0);
-  const timing = await page.evaluate(() => ({
-    painted: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null,
-    chunks: performance
-      .getEntriesByType('resource')
-      .filter((entry) => /\/assets\/admin-page-[^/]*\.js$/.test(entry.name))
-      .map((entry) => entry.startTime),
-  }));
-  expect(timing.painted).not.toBeNull();
-  expect(timing.chunks.length).toBeGreaterThan(0);
-  for (const start of timing.chunks) expect(start).toBeGreaterThanOrEqual(timing.painted ?? Infinity);
-  await openTab(page, 'Orders');
-  await expect(page.getByLabel('Search orders by order number')).toBeVisible();
-});
-
 test.describe('typing before the page has hydrated', () => {
   /** Holds the answers of the scripts whose address `isHeld` picks until `release` is called. */
   async function holdScripts(page: Page, isHeld: (url: string) => boolean): Promise<() => void> {

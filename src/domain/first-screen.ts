@@ -5,18 +5,12 @@
 export const FIRST_SCREEN_DATA_ID = 'first-screen-data';
 
 /**
- * The id of the `<template>` listing, as `<link rel="modulepreload">` tags, the chunks of a page the
- * server rendered: the app puts them in the document once the page has painted
- * (docs/decisions/0014-first-load.md, The page's chunks after the first paint).
- */
-export const PAGE_CHUNKS_ID = 'page-chunks';
-
-/**
  * The stored theme applied before the first paint (docs/rules/screens-shared.md, Client behaviour):
  * written into index.html's `<head>` by the build (vite.config.ts) and allowed by its hash in the
  * content security policy (src/server/platform/security.ts). Inline rather than a file of its own,
- * which was a request the first paint waited for (docs/decisions/0014-first-load.md, The page's
- * chunks after the first paint). The key is the app's THEME_STORAGE_KEY (src/web/lib/theme.tsx).
+ * which was a request the first paint waited for
+ * (docs/decisions/0014-first-load.md, A first paint without a script, fewer requests). The key is the app's
+ * THEME_STORAGE_KEY (src/web/lib/theme.tsx).
  */
 export const THEME_INIT_SCRIPT =
   "try{localStorage.getItem('theme')==='dark'&&document.documentElement.classList.add('dark')}catch{}";

@@ -4,7 +4,6 @@ import { hydrate } from '@tanstack/react-query';
 import { App } from './app/app';
 import { preloadStartPage } from './app/router';
 import { preloadTooltip } from './components/ui/tooltip';
-import { listPageChunks } from './lib/after-first-paint';
 import { AfterHydration, BEFORE_HYDRATION_ATTRIBUTE, holdEarlyInput } from './lib/early-input';
 import { queryClient } from './lib/query-client';
 import { cn } from './lib/utils';
@@ -25,13 +24,10 @@ queueMicrotask(start);
 function start() {
   const container = document.getElementById('root');
   if (!container) throw new Error('index.html has no #root element');
-  // The chunks of a page the server rendered, once it has painted: the app's loader is asked for
-  // the page after them, and finds them (lib/after-first-paint.ts).
-  const chunksListed = listPageChunks();
   // In a task of its own, right after the app's script has run: adding a link for each of the
   // page's chunks is main-thread work that would otherwise lengthen that one long task.
   const { pathname, search } = window.location;
-  setTimeout(() => void chunksListed.then(() => preloadStartPage(pathname, search)), 0);
+  setTimeout(() => void preloadStartPage(pathname, search), 0);
 
   // The server rendered the first screen with these API answers (docs/decisions/0014-first-load.md,
   // The first screen in the HTML): hydrate with the very same ones, once the page's own code has
@@ -41,7 +37,7 @@ function start() {
   // submissions are held and replayed once hydration has committed (lib/early-input.ts). The presses
   // land on a transparent cover over the page: `pointer-events: none` on the page, an inherited
   // property, made the browser work out the style of every element of it again, as it was set and
-  // as it was taken off (docs/decisions/0014-first-load.md, The page's chunks after the first paint).
+  // as it was taken off (docs/decisions/0014-first-load.md, A first paint without a script, fewer requests).
   const firstScreenData = document.getElementById(FIRST_SCREEN_DATA_ID)?.textContent;
   if (firstScreenData && container.firstElementChild) {
     const cover = document.createElement('div');
@@ -54,7 +50,6 @@ function start() {
     // middle of hydration: tailwind-merge builds the tables it builds on its first use.
     setTimeout(() => cn('p-0'), 0);
     void new Promise((resolve) => setTimeout(resolve, 0))
-      .then(() => chunksListed)
       // The header's tooltips too: hydrated with their controls, those are never drawn again.
       .then(() => Promise.all([preloadStartPage(pathname, search), preloadTooltip().catch(() => undefined)]))
       .catch(() => undefined)

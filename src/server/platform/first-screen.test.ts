@@ -364,22 +364,21 @@ describe('the first screen in the HTML (docs/decisions/0014-first-load.md)', () 
     }
   });
 
-  it("lists the page's chunks for after its first paint, not for the browser to fetch beside it", async () => {
+  it("asks for the page's chunks after the page, at low priority, and for no other page's", async () => {
     const admin = await signedInAs(t, 'admin');
     const page = (await t.app.inject({ method: 'GET', url: '/admin', headers: { cookie: admin.cookie } }))
       .body;
-    // Inside a <template> the links fetch nothing; the app puts them in the document once the page
-    // has painted (src/web/lib/after-first-paint.ts).
-    const list = /<template id="page-chunks">([\s\S]*?)<\/template>/.exec(page)?.[1] ?? '';
-    expect(list.match(/<link [^>]*>/g)).toEqual([
-      '<link rel="modulepreload" crossorigin href="/assets/admin-page-1.js">',
-      '<link rel="modulepreload" crossorigin href="/assets/shared-1.js">',
-      '<link rel="modulepreload" crossorigin href="/assets/icon-1.js">',
+    // After the page: in <head> they were fetched beside the styles and put off the first paint.
+    const after = page.slice(page.indexOf(`id="first-screen-data"`));
+    expect(after.match(/<link [^>]*>/g)).toEqual([
+      '<link rel="prefetch" as="script" crossorigin href="/assets/admin-page-1.js">',
+      '<link rel="prefetch" as="script" crossorigin href="/assets/shared-1.js">',
+      '<link rel="prefetch" as="script" crossorigin href="/assets/icon-1.js">',
     ]);
-    expect(page.replace(list, '')).not.toMatch(/rel="(?:modulepreload|prefetch)"/);
-    // Only the page it is for has it: the entry (already in index.html) in none.
+    expect(page.slice(0, page.indexOf('</head>'))).not.toContain('rel="prefetch"');
+    // Only the page they are for has them; the entry, which index.html has, none.
     const home = (await t.app.inject({ method: 'GET', url: '/', headers: { cookie: admin.cookie } })).body;
-    expect(home).not.toContain('page-chunks');
+    expect(home).not.toContain('rel="prefetch"');
     expect(page).not.toContain('index-1.js');
   });
 

@@ -168,7 +168,8 @@ export function withFirstScreen(
   );
   const preload = options.preload ? preloadOfFirstPicture(screen.html) : null;
   if (preload) page = page.replace('</head>', () => `  ${preload}\n  </head>`);
-  // The list of the page's own chunks (web-app.ts, pagePreloads), after the page.
+  // The page's own chunks (web-app.ts, pagePreloads), after the page: in <head> they were fetched
+  // beside the styles and the app's script and put off the first paint.
   if (options.modules) page = page.replace('</body>', () => `  ${options.modules}\n  </body>`);
   return page;
 }

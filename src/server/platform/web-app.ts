@@ -18,7 +18,6 @@ import { idSchema } from '../../domain/users';
 import { formatMoney } from '../../domain/money';
 import { COMPANY } from '../../domain/support';
 import { isWebPage } from '../../domain/web-pages';
-import { PAGE_CHUNKS_ID } from '../../domain/first-screen';
 
 /** What src/web/entry-server.tsx exports (the server cannot import the browser's code). */
 export interface FirstScreenRenderer {
@@ -186,14 +185,12 @@ interface ManifestChunk {
 }
 
 /**
- * The `<link rel="modulepreload">` tags of each first-screen page's lazy chunks, from the build's
- * manifest, inside a `<template>` (PAGE_CHUNKS_ID): inert there, they are put in the document by the
- * app once the page has painted (src/web/lib/after-first-paint.ts), and the app's loader, finding a
- * link for each, adds none of its own while the page starts (adding about fifty links in one go was
- * a long task on a slow phone). Live in the HTML, as modulepreload or prefetch links, they were
- * fetched beside the styles and the app's script and put off the first and largest paints; a
- * prefetched chunk was also asked for a second time when imported (docs/decisions/0014-first-load.md,
- * The page's chunks after the first paint). The first-load chunk is left out: index.html has it.
+ * The `<link rel="prefetch">` tags of each first-screen page's lazy chunks, from the build's
+ * manifest: the browser fetches them at low priority from the HTML, and the app's loader, finding a
+ * link for each, adds none of its own while the page starts (adding about fifty modulepreload links
+ * was a long task on a slow phone). Modulepreload links in the HTML competed with the styles and
+ * the app's script and put off the first paint (docs/decisions/0014-first-load.md). The first-load
+ * chunk is left out: index.html has it.
  */
 function pagePreloads(webRoot: string): Map<RegExp, string> {
   const preloads = new Map<RegExp, string>();
@@ -210,8 +207,8 @@ function pagePreloads(webRoot: string): Map<RegExp, string> {
       for (const imported of chunk.imports ?? []) visit(imported);
     };
     visit(page.module);
-    const links = [...files].map((chunk) => `<link rel="modulepreload" crossorigin href="/${chunk}">`);
-    preloads.set(page.path, `<template id="${PAGE_CHUNKS_ID}">${links.join('')}</template>`);
+    const links = [...files].map((chunk) => `<link rel="prefetch" as="script" crossorigin href="/${chunk}">`);
+    preloads.set(page.path, links.join('\n    '));
   }
   return preloads;
 }
