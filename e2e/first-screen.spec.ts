@@ -200,6 +200,10 @@ test.describe('typing before the page has hydrated', () => {
     const card = page.getByRole('region', { name: 'Message the seller' });
     const box = card.getByRole('textbox', { name: 'Message to the seller' });
     await expect(page.locator('[data-before-hydration]')).toHaveCount(1);
+    // The page still scrolls under the cover.
+    await page.mouse.move(100, 200);
+    await page.mouse.wheel(0, 300);
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
     await box.scrollIntoViewIfNeeded();
     const corner = await box.boundingBox();
     if (!corner) throw new Error('the message box is not on screen');

@@ -57,7 +57,7 @@ export interface SecurityOptions {
 }
 
 /** The CSP source that allows one inline script: its SHA-256. */
-export function inlineScriptSource(script: string): string {
+function inlineScriptSource(script: string): string {
   return `'sha256-${createHash('sha256').update(script, 'utf8').digest('base64')}'`;
 }
 

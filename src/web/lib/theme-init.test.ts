@@ -1,7 +1,6 @@
 // @vitest-environment jsdom
 import { afterEach, describe, expect, it } from 'vitest';
-import { THEME_INIT_SCRIPT } from '@domain/first-screen';
-import { THEME_STORAGE_KEY } from './theme';
+import { THEME_INIT_SCRIPT, THEME_STORAGE_KEY } from '@domain/first-screen';
 
 /** index.html's inline script, run as the browser runs it before the first paint. */
 const runThemeScript = () => new Function(THEME_INIT_SCRIPT)() as void;

@@ -1,9 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { THEME_STORAGE_KEY } from '@domain/first-screen';
 
 export type Theme = 'light' | 'dark';
-
-/** Light by default, stored in local storage under 'theme' (docs/rules/screens-shared.md, Client behaviour). */
-export const THEME_STORAGE_KEY = 'theme';
 
 function readStoredTheme(): Theme {
   try {
